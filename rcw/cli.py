@@ -1,0 +1,69 @@
+"""The ``rcw`` command line: ``rcw data check``, ``rcw map``, ``rcw simulate``, ``rcw serve``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from rcw import __version__
+
+
+def _data_check(args: argparse.Namespace) -> int:
+    from rcw import data
+
+    try:
+        d = data.load(args.data_dir)
+    except data.DataError as e:
+        print(f"data check failed: {e}", file=sys.stderr)
+        return 1
+    s = data.summary(d)
+    if args.json:
+        print(json.dumps(s, indent=2))
+        return 0
+    c = s["counters"]
+    print(f"data OK: {s['provinces']} provinces, {s['rail_links']} rail links, {len(s['ports'])} ports")
+    for region, n in s["regions"].items():
+        print(f"  {region:<20} {n:>3} provinces")
+    print(f"  ports: {' '.join(s['ports'])}")
+    for k in ("red_leaders", "white_leaders"):
+        print(f"  {k.replace('_', ' '):<14} {c[k]['count']:>3} counters, value {c[k]['value']}")
+    for k in ("red_units", "white_units", "blue_units", "green_units"):
+        print(f"  {k.replace('_', ' '):<14} {c[k]['count']:>3} counters, strength {c[k]['strength']}")
+    print("  markers: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in s["markers"].items()))
+    t = s["tables"]
+    print(f"  CRT columns {' '.join(t['crt_columns'])}; Purge columns {' '.join(t['purge_columns'])}; "
+          f"{t['random_events_cells']} Random Events cells")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="rcw", description="SPI's Russian Civil War: rules engine, bots and server.")
+    p.add_argument("--version", action="version", version=f"rcw {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    pd = sub.add_parser("data", help="inspect the game data (map, counters, tables)")
+    dsub = pd.add_subparsers(dest="data_command", metavar="SUBCOMMAND")
+    pc = dsub.add_parser("check", help="validate data/ and print a summary")
+    pc.add_argument("--json", action="store_true", help="print the summary as JSON")
+    pc.add_argument("--data-dir", default=None, help="read data files from this folder (default: the shipped data/)")
+    pc.set_defaults(func=_data_check)
+
+    from rcw import mapdraw
+
+    mapdraw.add_parser(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    return int(func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

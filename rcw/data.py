@@ -1,0 +1,469 @@
+"""Load the game data in ``data/`` into typed, immutable objects and validate it.
+
+The map, counters and charts of SPI *Russian Civil War* are reconstructed (the printed
+map is not in the sources); each data file carries a provenance section saying what is
+from the sources and what is ours.  :func:`load` validates on load and raises
+:class:`DataError` naming the bad entry.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+RED, WHITE, BLUE, GREEN = "Red", "White", "Blue", "Green"
+REGIONS = (
+    "Greater Russia", "White Russia", "Ukraine", "Trans-Caucasus", "Siberia",
+    "Cossack Territories", "Baltic", "Poland", "Finland",
+)
+SIBERIA = "Siberia"
+
+
+class DataError(ValueError):
+    """The data files are inconsistent; the message names the file and the bad entry."""
+
+
+@dataclass(frozen=True, slots=True)
+class Province:
+    code: str
+    name: str
+    region: str
+    x: int
+    y: int
+    port: bool
+    adjacent: frozenset[str]
+    rail: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A counter that stands on the map: a leader, a combat unit or an Imperial unit."""
+
+    id: int
+    kind: str            # "leader", "combat" or "imperial"
+    color: str           # Red, White, Blue, Green; "" for Imperial units
+    name: str            # leader name, unit code (PETR, DON) or Czar/Gold
+    strength: int        # combat strength; a leader's strength is its value (004 [8.26])
+    province: str        # set-up province (home province for Red/White/Green combat units)
+    nationality: str = ""  # Blue/Green nationality code
+    asterisk: bool = False  # 004 [15.52]
+
+    @property
+    def is_leader(self) -> bool:
+        return self.kind == "leader"
+
+    @property
+    def is_combat(self) -> bool:
+        return self.kind == "combat"
+
+    @property
+    def is_imperial(self) -> bool:
+        return self.kind == "imperial"
+
+    @property
+    def label(self) -> str:
+        """Short label as the Bell prints it: ``RL3 Lenin``, ``WU8 DON``, ``BU2 KHER/FR``."""
+        if self.kind == "imperial":
+            return self.name.upper()
+        c = self.color[0]
+        if self.kind == "leader":
+            return f"{c}L{self.strength} {self.name}"
+        if self.nationality:
+            return f"{c}U{self.strength} {self.province}/{self.nationality}"
+        return f"{c}U{self.strength} {self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class RandomEvent:
+    roll: tuple[int, int]
+    result: str                       # "epidemic", "subversion_doubled", "draw"
+    provinces: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    crt_columns: tuple[str, ...]
+    crt: tuple[tuple[str, ...], ...]          # crt[die-1][column]
+    purge_columns: tuple[str, ...]
+    purge_bounds: tuple[tuple[int, int], ...]  # inclusive; last upper bound is a large number
+    purge: tuple[tuple[str, ...], ...]        # purge[dice-2][column]
+    random_events: Mapping[tuple[int, int], RandomEvent]
+    assassination_success: int
+    victory: Mapping[str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class Markers:
+    politburo: int
+    politburo_initial: int
+    assassin: int
+    assassin_initial: int
+    blue_control: tuple[str, ...]
+    blue_withdrawal: tuple[str, ...]
+    green_control: tuple[str, ...]
+    player_sets: tuple[str, ...]
+    player_set_size: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameData:
+    provinces: Mapping[str, Province]
+    units: Mapping[int, Unit]
+    tables: Tables
+    markers: Markers
+    white_only_borders: frozenset[frozenset[str]]
+    lake_borders: frozenset[frozenset[str]]
+    czech_exit: str
+    finnish_provinces: frozenset[str]
+    polish_regions: frozenset[str]
+    region_letters: Mapping[str, str]
+    green_home_region: Mapping[str, str]
+    blue_names: Mapping[str, str]
+    green_names: Mapping[str, str]
+    siberia_only: frozenset[str]
+    immobile: frozenset[str]
+    czar: int
+    gold: int
+    czar_under: int
+    gold_under: int
+    provenance: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    # -- convenience -------------------------------------------------------------
+    def unit(self, uid: int) -> Unit:
+        return self.units[uid]
+
+    def by_name(self, name: str) -> Unit:
+        """Find a leader by name or a Red/White combat unit by code (``Lenin``, ``DON``)."""
+        for u in self.units.values():
+            if u.name.lower() == name.lower() and u.kind != "imperial":
+                return u
+        raise KeyError(name)
+
+    def leaders(self, color: str | None = None) -> list[Unit]:
+        return [u for u in self.units.values() if u.is_leader and (color is None or u.color == color)]
+
+    def combat_units(self, color: str | None = None) -> list[Unit]:
+        return [u for u in self.units.values() if u.is_combat and (color is None or u.color == color)]
+
+    def rail_links(self) -> list[tuple[str, str]]:
+        return sorted({tuple(sorted((a, b))) for a, p in self.provinces.items() for b in p.rail})
+
+    def borders(self) -> list[tuple[str, str]]:
+        return sorted({tuple(sorted((a, b))) for a, p in self.provinces.items() for b in p.adjacent})
+
+    def ports(self) -> list[str]:
+        return sorted(c for c, p in self.provinces.items() if p.port)
+
+    def purge_column(self, strength: int) -> int:
+        """Index of the Purge Table column for a Purge Strength (004 [11.4])."""
+        for i, (lo, hi) in enumerate(self.tables.purge_bounds):
+            if strength <= hi:
+                return i
+        return len(self.tables.purge_bounds) - 1
+
+
+def _fail(file: str, where: str, msg: str) -> None:
+    raise DataError(f"{file}: {where}: {msg}")
+
+
+def _read(path: Path) -> dict:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise DataError(f"{path.name}: file is missing from {path.parent}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise DataError(f"{path.name}: not valid TOML: {e}") from None
+
+
+def _req(file: str, entry: dict, key: str, typ: type, where: str):
+    if key not in entry:
+        _fail(file, where, f"missing field '{key}'")
+    v = entry[key]
+    if typ is int and isinstance(v, bool) or not isinstance(v, typ):
+        _fail(file, where, f"field '{key}' should be {typ.__name__}, got {v!r}")
+    return v
+
+
+def _load_map(doc: dict) -> tuple[dict[str, Province], dict]:
+    F = "map.toml"
+    provs: dict[str, Province] = {}
+    raw = doc.get("province")
+    if not isinstance(raw, list) or not raw:
+        _fail(F, "[[province]]", "no provinces")
+    for i, p in enumerate(raw):
+        where = f"province #{i + 1}"
+        code = _req(F, p, "code", str, where)
+        where = f"province {code}"
+        if len(code) != 4 or not code.isalpha() or not code.isupper():
+            _fail(F, where, "code must be 4 capital letters")
+        if code in provs:
+            _fail(F, where, "duplicate province code")
+        region = _req(F, p, "region", str, where)
+        if region not in REGIONS:
+            _fail(F, where, f"unknown region {region!r}")
+        provs[code] = Province(
+            code=code, name=_req(F, p, "name", str, where), region=region,
+            x=_req(F, p, "x", int, where), y=_req(F, p, "y", int, where),
+            port=_req(F, p, "port", bool, where),
+            adjacent=frozenset(_req(F, p, "adjacent", list, where)),
+            rail=frozenset(_req(F, p, "rail", list, where)),
+        )
+    for code, p in provs.items():
+        where = f"province {code}"
+        for n in sorted(p.adjacent):
+            if n not in provs:
+                _fail(F, where, f"adjacent to unknown province {n!r}")
+            if n == code:
+                _fail(F, where, "adjacent to itself")
+            if code not in provs[n].adjacent:
+                _fail(F, where, f"adjacency is not symmetric: {code} lists {n} but {n} does not list {code}")
+        for n in sorted(p.rail):
+            if n not in p.adjacent:
+                _fail(F, where, f"rail link to {n} but {n} is not adjacent")
+            if code not in provs[n].rail:
+                _fail(F, where, f"rail link is not symmetric: {code} lists {n} but {n} does not list {code}")
+    rules = doc.get("rules", {})
+    return provs, rules
+
+
+def _load_counters(doc: dict, provs: Mapping[str, Province]) -> dict[int, Unit]:
+    F = "counters.toml"
+    units: dict[int, Unit] = {}
+
+    def add(u: Unit, where: str) -> None:
+        if u.id in units:
+            _fail(F, where, f"duplicate id {u.id} (also {units[u.id].label})")
+        if u.province not in provs:
+            _fail(F, where, f"province {u.province!r} does not exist")
+        if u.strength < 1 and u.kind != "imperial":
+            _fail(F, where, "strength must be at least 1")
+        units[u.id] = u
+
+    for color, key in ((RED, "red_unit"), (WHITE, "white_unit")):
+        for i, e in enumerate(doc.get(key, [])):
+            where = f"{key} #{i + 1}"
+            uid = _req(F, e, "id", int, where)
+            where = f"{key} {uid}"
+            add(Unit(uid, "combat", color, _req(F, e, "code", str, where), _req(F, e, "strength", int, where),
+                     _req(F, e, "home", str, where)), where)
+    for color, key in ((RED, "red_leader"), (WHITE, "white_leader")):
+        for i, e in enumerate(doc.get(key, [])):
+            where = f"{key} #{i + 1}"
+            uid = _req(F, e, "id", int, where)
+            where = f"{key} {uid}"
+            add(Unit(uid, "leader", color, _req(F, e, "name", str, where), _req(F, e, "value", int, where),
+                     _req(F, e, "province", str, where), asterisk=_req(F, e, "asterisk", bool, where)), where)
+    nats = doc.get("nationalities", {})
+    for color, key, natkey in ((BLUE, "blue_unit", "blue"), (GREEN, "green_unit", "green")):
+        for i, e in enumerate(doc.get(key, [])):
+            where = f"{key} #{i + 1}"
+            uid = _req(F, e, "id", int, where)
+            where = f"{key} {uid}"
+            nat = _req(F, e, "nationality", str, where)
+            if nat not in nats.get(natkey, {}):
+                _fail(F, where, f"unknown {color} nationality {nat!r}")
+            prov = _req(F, e, "province", str, where)
+            add(Unit(uid, "combat", color, prov, _req(F, e, "strength", int, where), prov, nationality=nat), where)
+    imp = doc.get("imperial", {})
+    for key in ("czar", "gold"):
+        e = imp.get(key)
+        if not isinstance(e, dict):
+            _fail(F, "[imperial]", f"missing {key}")
+        where = f"imperial {key}"
+        add(Unit(_req(F, e, "id", int, where), "imperial", "", _req(F, e, "name", str, where), 0,
+                 _req(F, e, "province", str, where)), where)
+        under = _req(F, e, "under", int, where)
+        if under not in units or units[under].province != units[e["id"]].province:
+            _fail(F, where, f"'under' must be a unit set up in {e['province']}")
+    # 004 [15.52]: an asterisk leader needs a combat unit of his colour in his province.
+    for u in units.values():
+        if u.asterisk and not any(v.is_combat and v.color == u.color and v.province == u.province
+                                  for v in units.values()):
+            _fail(F, f"leader {u.id} {u.name}", f"asterisk but no {u.color} combat unit in {u.province}")
+    # Leader id ranges named by the rules (004 [27.12], [9.14]).
+    for u in units.values():
+        if u.kind == "leader":
+            lo, hi = (151, 180) if u.color == RED else (251, 270)
+            if not lo <= u.id <= hi:
+                _fail(F, f"leader {u.id} {u.name}", f"{u.color} leader ids run {lo}-{hi}")
+    for home, nat_region in nats.get("green_home_region", {}).items():
+        if nat_region not in REGIONS:
+            _fail(F, "[nationalities] green_home_region", f"{home}: unknown region {nat_region!r}")
+    return units
+
+
+def _load_tables(doc: dict, provs: Mapping[str, Province]) -> Tables:
+    F = "tables.toml"
+    crt = doc.get("crt", {})
+    cols = tuple(crt.get("columns", ()))
+    rows = tuple(tuple(r) for r in crt.get("rows", ()))
+    if len(rows) != 6:
+        _fail(F, "[crt]", f"needs 6 rows (one die), found {len(rows)}")
+    for i, r in enumerate(rows):
+        if len(r) != len(cols):
+            _fail(F, f"[crt] row {i + 1}", f"has {len(r)} entries for {len(cols)} columns")
+        for x in r:
+            if x not in ("Ae", "De", "Ex"):
+                _fail(F, f"[crt] row {i + 1}", f"unknown result {x!r}")
+    pg = doc.get("purge", {})
+    pcols = tuple(pg.get("columns", ()))
+    prow = tuple(tuple(r) for r in pg.get("rows", ()))
+    if len(prow) != 11:
+        _fail(F, "[purge]", f"needs 11 rows (2-12), found {len(prow)}")
+    bounds = []
+    for c in pcols:
+        try:
+            if c.endswith("+"):
+                bounds.append((int(c[:-1]), 10**9))
+            else:
+                lo, hi = c.split("-")
+                bounds.append((int(lo), int(hi)))
+        except ValueError:
+            _fail(F, "[purge] columns", f"bad column {c!r}")
+    for (lo1, hi1), (lo2, _) in zip(bounds, bounds[1:]):
+        if lo2 != hi1 + 1:
+            _fail(F, "[purge] columns", f"columns must be contiguous ({hi1} then {lo2})")
+    for i, r in enumerate(prow):
+        if len(r) != len(pcols):
+            _fail(F, f"[purge] row {i + 2}", f"has {len(r)} entries for {len(pcols)} columns")
+        for x in r:
+            if x != "C" and not x.isdigit():
+                _fail(F, f"[purge] row {i + 2}", f"result must be a number or C, got {x!r}")
+    cells: dict[tuple[int, int], RandomEvent] = {}
+    seen: dict[str, tuple[int, int]] = {}
+    for e in doc.get("random_events", {}).get("cell", []):
+        roll = tuple(e.get("roll", ()))
+        where = f"random event {roll[0]}-{roll[1]}" if len(roll) == 2 else "random event"
+        if len(roll) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in roll):
+            _fail(F, where, "roll must be two dice 1-6")
+        if roll in cells:
+            _fail(F, where, "duplicate cell")
+        res = e.get("result")
+        if res not in ("epidemic", "subversion_doubled", "draw"):
+            _fail(F, where, f"unknown result {res!r}")
+        ps = tuple(e.get("provinces", ()))
+        if res == "epidemic" and not 1 <= len(ps) <= 4:
+            _fail(F, where, "an epidemic names one to four provinces")
+        for p in ps:
+            if p not in provs:
+                _fail(F, where, f"unknown province {p!r}")
+            if p in seen:
+                _fail(F, where, f"{p} already appears in cell {seen[p][0]}-{seen[p][1]}")
+            seen[p] = roll
+        cells[roll] = RandomEvent(roll, res, ps)
+    if len(cells) != 36:
+        _fail(F, "[random_events]", f"needs 36 cells, found {len(cells)}")
+    return Tables(
+        crt_columns=cols, crt=rows, purge_columns=pcols, purge_bounds=tuple(bounds), purge=prow,
+        random_events=MappingProxyType(cells),
+        assassination_success=int(doc.get("assassination", {}).get("success_at_least", 7)),
+        victory=MappingProxyType(doc.get("victory", {})),
+    )
+
+
+def load(directory: Path | str | None = None) -> GameData:
+    """Read and validate ``map.toml``, ``counters.toml`` and ``tables.toml``."""
+    d = Path(directory) if directory is not None else DATA_DIR
+    mdoc, cdoc, tdoc = _read(d / "map.toml"), _read(d / "counters.toml"), _read(d / "tables.toml")
+    provs, rules = _load_map(mdoc)
+
+    def pairs(key: str) -> frozenset[frozenset[str]]:
+        out = set()
+        for pair in rules.get(key, []):
+            if len(pair) != 2 or any(p not in provs for p in pair):
+                _fail("map.toml", f"[rules] {key}", f"bad pair {pair!r}")
+            out.add(frozenset(pair))
+        return frozenset(out)
+
+    white_only, lakes = pairs("white_only_borders"), pairs("lake_borders")
+    for pair in white_only:
+        a, b = sorted(pair)
+        if b not in provs[a].adjacent:
+            _fail("map.toml", "[rules] white_only_borders", f"{a}-{b} must also be adjacent")
+    for pair in lakes:
+        a, b = sorted(pair)
+        if b in provs[a].adjacent:
+            _fail("map.toml", "[rules] lake_borders", f"{a}-{b} are across a lake and must not be adjacent")
+    units = _load_counters(cdoc, provs)
+    tables = _load_tables(tdoc, provs)
+    mk = cdoc.get("markers", {})
+    markers = Markers(
+        politburo=mk["politburo"], politburo_initial=mk["politburo_initial_randomizer"],
+        assassin=mk["assassin"], assassin_initial=mk["assassin_initial_randomizer"],
+        blue_control=tuple(mk["blue_control"]), blue_withdrawal=tuple(mk["blue_withdrawal"]),
+        green_control=tuple(mk["green_control"]), player_sets=tuple(mk["player_sets"]),
+        player_set_size=mk["player_set_size"],
+    )
+    nats = cdoc["nationalities"]
+    for n in markers.blue_control + markers.blue_withdrawal:
+        if n not in nats["blue"]:
+            _fail("counters.toml", "[markers]", f"unknown Blue nationality {n!r}")
+    for n in markers.green_control:
+        if n not in nats["green"]:
+            _fail("counters.toml", "[markers]", f"unknown Green nationality {n!r}")
+    czech_exit = rules.get("czech_exit", "VLDV")
+    if czech_exit not in provs or not provs[czech_exit].port:
+        _fail("map.toml", "[rules] czech_exit", f"{czech_exit!r} must be a port province")
+    imp = cdoc["imperial"]
+    return GameData(
+        provinces=MappingProxyType(provs), units=MappingProxyType(units), tables=tables, markers=markers,
+        white_only_borders=white_only, lake_borders=lakes, czech_exit=czech_exit,
+        finnish_provinces=frozenset(rules.get("finnish_provinces", ())),
+        polish_regions=frozenset(rules.get("polish_regions", ())),
+        region_letters=MappingProxyType(dict(mdoc.get("regions", {}))),
+        green_home_region=MappingProxyType(dict(nats["green_home_region"])),
+        blue_names=MappingProxyType(dict(nats["blue"])), green_names=MappingProxyType(dict(nats["green"])),
+        siberia_only=frozenset(nats.get("siberia_only", ())), immobile=frozenset(nats.get("immobile", ())),
+        czar=imp["czar"]["id"], gold=imp["gold"]["id"],
+        czar_under=imp["czar"]["under"], gold_under=imp["gold"]["under"],
+        provenance=MappingProxyType({n: doc.get("provenance", {}) for n, doc in
+                                     (("map", mdoc), ("counters", cdoc), ("tables", tdoc))}),
+    )
+
+
+@cache
+def default() -> GameData:
+    """The shipped data, loaded once per process."""
+    return load()
+
+
+def summary(data: GameData) -> dict:
+    """The machine-readable summary printed by ``rcw data check --json``."""
+    regions: dict[str, int] = {}
+    for p in data.provinces.values():
+        regions[p.region] = regions.get(p.region, 0) + 1
+
+    def tally(units: list[Unit], key: str) -> dict:
+        return {"count": len(units), key: sum(u.strength for u in units)}
+
+    m = data.markers
+    return {
+        "provinces": len(data.provinces),
+        "regions": regions,
+        "rail_links": len(data.rail_links()),
+        "ports": data.ports(),
+        "counters": {
+            "red_leaders": tally(data.leaders(RED), "value"),
+            "white_leaders": tally(data.leaders(WHITE), "value"),
+            "red_units": tally(data.combat_units(RED), "strength"),
+            "white_units": tally(data.combat_units(WHITE), "strength"),
+            "blue_units": tally(data.combat_units(BLUE), "strength"),
+            "green_units": tally(data.combat_units(GREEN), "strength"),
+        },
+        "markers": {
+            "politburo": m.politburo, "assassin": m.assassin, "blue_control": len(m.blue_control),
+            "blue_withdrawal": len(m.blue_withdrawal), "green_control": len(m.green_control),
+        },
+        "tables": {
+            "crt_columns": list(data.tables.crt_columns),
+            "purge_columns": list(data.tables.purge_columns),
+            "random_events_cells": len(data.tables.random_events),
+        },
+    }
