@@ -1,0 +1,47 @@
+"""The game's random number generator: SplitMix64, whose whole state is one integer.
+
+A game is its seed plus its action log (architecture); keeping the RNG state a single
+int makes the state small to serialise and exact to replay.
+"""
+
+from __future__ import annotations
+
+MASK = (1 << 64) - 1
+
+
+def _mix(z: int) -> int:
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 & MASK
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EB & MASK
+    return z ^ (z >> 31)
+
+
+class Rng:
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        self.state = state & MASK
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
+        return _mix(self.state)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in ``range(n)`` (rejection sampling, no modulo bias)."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            r = self.next64()
+            if r < limit:
+                return r % n
+
+    def die(self) -> int:
+        return self.below(6) + 1
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def choice(self, items: list):
+        return items[self.below(len(items))]

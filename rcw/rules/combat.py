@@ -1,0 +1,389 @@
+"""004 [8.0] Combat, [8.3] Subversive Attack, [13.4] capture of Imperial units.
+
+An attack is assembled step by step: DeclareAttack(target), AddAttacker(stack)...,
+ResolveAttack (or CancelAttack).  Exchange losses are chosen unit by unit (ChooseLoss) by
+their owner (004 [8.44]); for an uncontrolled defender the attacker chooses (004 [8.46])."""
+
+from __future__ import annotations
+
+from rcw.actions import (Action, AddAttacker, CancelAttack, CaptureImperial, ChooseLoss, DeclareAttack,
+                         DeclineCapture, EndCombat, Event, RemoveAttacker, ResolveAttack)
+from rcw.data import BLUE, GREEN, RED, WHITE
+from rcw.rules.base import Ctx
+from rcw.state import UNASSIGNED, Attack, Stack, opposed
+
+
+def _attacker(ctx: Ctx, seat: str) -> None:
+    ctx.require_phasing(seat, "combat")
+    if seat in ctx.s.quit:
+        raise ctx.illegal("004 [14.22]", "a player who has quit may not attack")
+
+
+def attack_units(ctx: Ctx, st: Stack) -> list[int]:
+    """Units of a stack that take part when it attacks: leaders, combat units attached to a
+    leader (004 [8.28]) and Blue/Green units; loose Red/White combat units do not attack."""
+    out = []
+    for u in st.units:
+        uu = ctx.data.units[u]
+        if uu.is_imperial:
+            continue
+        if uu.is_leader or st.attached.get(u) or uu.color in (BLUE, GREEN):
+            out.append(u)
+    return out
+
+
+def strength(ctx: Ctx, units: list[int], doubled: bool = False) -> int:
+    return sum(ctx.data.units[u].strength * (2 if doubled and ctx.data.units[u].color == RED else 1) for u in units)
+
+
+def odds_column(att: int, dfn: int) -> int | None:
+    """Index into the CRT columns 1:2, 1:1 ... 6:1, rounded for the defender (004 [8.0]);
+    None below 1:2 (004 [8.47]); above 6:1 resolves at 6:1 (004 [8.48])."""
+    if dfn <= 0:
+        return 6
+    if att >= dfn:
+        return min(att // dfn, 6)
+    return 0 if 2 * att >= dfn else None
+
+
+def odds_label(att: int, dfn: int) -> str:
+    col = odds_column(att, dfn)
+    return "below 1:2" if col is None else ("1:2" if col == 0 else f"{col}:1")
+
+
+def _subversion_adjacent(ctx: Ctx, a: str, b: str) -> bool:
+    """004 [8.31]: a border passable by units; the Kerch Straits is passable by White only."""
+    return b in ctx.data.provinces[a].adjacent and frozenset((a, b)) not in ctx.data.white_only_borders
+
+
+def check_declare(ctx: Ctx, a: DeclareAttack) -> None:
+    _attacker(ctx, a.seat)
+    s = ctx.s
+    if s.attack is not None:
+        raise ctx.illegal("004 [8.0]", "an attack is already being declared")
+    t = s.stacks.get(a.target)
+    if t is None:
+        raise ctx.illegal("004 [8.0]", f"no stack {a.target}", "unknown_stack")
+    fighters = ctx.b.fighting_units(t)
+    if not fighters:
+        raise ctx.illegal("004 [8.0]", "there is nothing there to attack")
+    if any(u in s.fought for u in fighters):
+        raise ctx.illegal("004 [8.25]", "that stack has already been attacked this Combat Phase")
+    tc = ctx.b.stack_color(t)
+    if a.subversive and tc != BLUE:
+        raise ctx.illegal("004 [8.31]", "Subversive Attacks are made only against Blue units")
+    if not any(_attacker_problem(ctx, a.seat, st, t, a.subversive) is None for st in s.stacks.values()):
+        rule = "004 [8.31]" if a.subversive else "004 [8.23]"
+        raise ctx.illegal(rule, f"{a.seat} has no stack able to attack that stack")
+
+
+def do_declare(ctx: Ctx, a: DeclareAttack) -> list[Event]:
+    ctx.s.attack = Attack(a.target, a.subversive)
+    t = ctx.s.stacks[a.target]
+    kind = "a Subversive Attack" if a.subversive else "an attack"
+    return [Event("attack_declared", f"{a.seat} declares {kind} on {ctx.names(ctx.b.fighting_units(t))} in {t.province}",
+                  {"target": a.target, "subversive": a.subversive})]
+
+
+def _attacker_problem(ctx: Ctx, seat: str, st: Stack, target: Stack, subversive: bool) -> tuple[str, str] | None:
+    if st.owner != seat:
+        return "004 [8.21]", "only the Phasing Player's units attack"
+    if st.id == target.id:
+        return "004 [8.22]", "a stack cannot attack itself"
+    units = attack_units(ctx, st)
+    if not units:
+        return "004 [8.28]", "Red and White combat units attack only when attached to a leader"
+    if any(u in ctx.s.fought for u in units):
+        return "004 [8.25]", "that stack has already fought this Combat Phase"
+    color = ctx.b.stack_color(st)
+    tc = ctx.b.stack_color(target)
+    if not opposed(color, tc):
+        return "004 [8.22]", f"{color} units do not oppose {tc} units"
+    if subversive:
+        if color != RED:
+            return "004 [8.31]", "only Red units make Subversive Attacks"
+        if st.province == target.province:
+            return "004 [8.31]", "Subversive Attacks come from adjacent provinces, not the same one"
+        if not _subversion_adjacent(ctx, st.province, target.province):
+            return "004 [8.31]", f"{st.province} is not adjacent to {target.province}"
+    elif st.province != target.province:
+        return "004 [8.23]", "attackers must be in the defender's province"
+    return None
+
+
+def check_add(ctx: Ctx, a: AddAttacker) -> None:
+    _attacker(ctx, a.seat)
+    at = ctx.s.attack
+    if at is None:
+        raise ctx.illegal("004 [8.0]", "declare an attack first", "no_attack")
+    st = ctx.s.stacks.get(a.stack)
+    if st is None:
+        raise ctx.illegal("004 [8.0]", f"no stack {a.stack}", "unknown_stack")
+    if a.stack in at.attackers:
+        raise ctx.illegal("004 [8.27]", "that stack is already attacking")
+    p = _attacker_problem(ctx, a.seat, st, ctx.s.stacks[at.target], at.subversive)
+    if p:
+        raise ctx.illegal(*p)
+    color = ctx.b.stack_color(st)
+    for other in at.attackers:
+        if opposed(color, ctx.b.stack_color(ctx.s.stacks[other])):
+            raise ctx.illegal("004 [8.22]", "only friendly units combine in one attack")
+
+
+def do_add(ctx: Ctx, a: AddAttacker) -> list[Event]:
+    ctx.s.attack.attackers.append(a.stack)
+    return [Event("attacker_added", f"{ctx.names(attack_units(ctx, ctx.s.stacks[a.stack]))} join the attack",
+                  {"stack": a.stack, "odds": current_odds(ctx)})]
+
+
+def current_odds(ctx: Ctx) -> str:
+    at = ctx.s.attack
+    att = sum(strength(ctx, attack_units(ctx, ctx.s.stacks[x]), at.subversive and ctx.s.subversion_doubled) for x in at.attackers)
+    return odds_label(att, strength(ctx, ctx.b.fighting_units(ctx.s.stacks[at.target])))
+
+
+def check_remove(ctx: Ctx, a: RemoveAttacker) -> None:
+    _attacker(ctx, a.seat)
+    if ctx.s.attack is None or a.stack not in ctx.s.attack.attackers:
+        raise ctx.illegal("004 [8.0]", "that stack is not in the attack being declared")
+
+
+def do_remove(ctx: Ctx, a: RemoveAttacker) -> list[Event]:
+    ctx.s.attack.attackers.remove(a.stack)
+    return [Event("attacker_removed", "A stack is withdrawn from the attack", {"stack": a.stack})]
+
+
+def check_cancel(ctx: Ctx, a: CancelAttack) -> None:
+    _attacker(ctx, a.seat)
+    if ctx.s.attack is None:
+        raise ctx.illegal("004 [8.24]", "no attack is being declared")
+
+
+def do_cancel(ctx: Ctx, a: CancelAttack) -> list[Event]:
+    ctx.s.attack = None
+    return [Event("attack_cancelled", f"{a.seat} calls off the attack", {})]
+
+
+def check_resolve(ctx: Ctx, a: ResolveAttack) -> None:
+    _attacker(ctx, a.seat)
+    at = ctx.s.attack
+    if at is None:
+        raise ctx.illegal("004 [8.0]", "declare an attack first", "no_attack")
+    if not at.attackers:
+        raise ctx.illegal("004 [8.0]", "add at least one attacking stack")
+    t = ctx.s.stacks[at.target]
+    att = sum(strength(ctx, attack_units(ctx, ctx.s.stacks[x]), at.subversive and ctx.s.subversion_doubled) for x in at.attackers)
+    dfn = strength(ctx, ctx.b.fighting_units(t))
+    if odds_column(att, dfn) is None:
+        raise ctx.illegal("004 [8.47]", f"{att} against {dfn} is below 1:2")
+
+
+def do_resolve(ctx: Ctx, a: ResolveAttack) -> list[Event]:
+    s, seat = ctx.s, a.seat
+    at = s.attack
+    s.attack = None
+    t = s.stacks[at.target]
+    stacks = [s.stacks[x] for x in at.attackers]
+    attackers = [u for st in stacks for u in attack_units(ctx, st)]
+    defenders = ctx.b.fighting_units(t)
+    doubled = at.subversive and s.subversion_doubled
+    att, dfn = strength(ctx, attackers, doubled), strength(ctx, defenders)
+    col = odds_column(att, dfn)
+    die = ctx.die()
+    res = ctx.data.tables.crt[die - 1][col]
+    s.fought += attackers + defenders
+    label = ctx.data.tables.crt_columns[col]
+    ctx.bump("attacks")
+    if at.subversive:
+        ctx.bump("subversive_attacks")
+    d_section = seat                                          # 004 [8.45]
+    a_section = t.owner or UNASSIGNED                         # 004 [8.45], [8.46]
+    ev = [Event("combat", f"{seat} attacks {ctx.names(defenders)} in {t.province}: {att} vs {dfn} at {label}"
+                + (" (subversive" + (", doubled)" if doubled else ")") if at.subversive else "")
+                + f", die {die}: {res}",
+                {"seat": seat, "province": t.province, "attack": att, "defense": dfn, "odds": label, "die": die,
+                 "result": res, "subversive": at.subversive, "target": t.id, "attackers": list(at.attackers)})]
+    province = t.province
+    defender_owner = t.owner
+    if at.subversive and res != "De":                         # 004 [8.33]
+        ev.append(Event("no_effect", "The Subversive Attack has no effect", {}))
+        return ev
+    if res == "De":
+        for u in defenders:
+            ctx.eliminate(u, d_section, ev, "combat")
+        ev += _offer_capture(ctx, t.id, seat, [x.id for x in stacks if x.id in s.stacks], province)
+    elif res == "Ae":
+        for u in attackers:
+            ctx.eliminate(u, a_section, ev, "combat")
+        ev += _after_attacker_loss(ctx, stacks, defender_owner, t.id, province)
+    else:                                                      # Ex (004 [8.43])
+        if dfn <= att:
+            for u in defenders:
+                ctx.eliminate(u, d_section, ev, "exchange")
+            need, losers, section, chooser = dfn, attackers, a_section, seat
+        else:
+            for u in attackers:
+                ctx.eliminate(u, a_section, ev, "exchange")
+            need, losers, section, chooser = att, defenders, d_section, defender_owner or seat
+        if need >= strength(ctx, losers):
+            for u in losers:
+                ctx.eliminate(u, section, ev, "exchange")
+        else:
+            s.decision = {"kind": "loss", "seat": chooser, "need": need, "units": list(losers),
+                          "section": section, "target": t.id, "attackers": [x.id for x in stacks],
+                          "defender_owner": defender_owner, "province": province, "attacker": seat}
+            ev.append(Event("exchange", f"{chooser} must remove at least {need} strength points from {ctx.names(losers)}",
+                            {"seat": chooser, "need": need, "units": list(losers)}))
+            return ev
+        ev += _offer_capture(ctx, t.id, seat, [x.id for x in stacks if x.id in s.stacks], province)
+        ev += _after_attacker_loss(ctx, stacks, defender_owner, t.id, province)
+    return ev
+
+
+def _orphan_imperials(ctx: Ctx, province: str) -> list[int]:
+    out = []
+    for st in ctx.b.stacks_in(province):
+        if st.owner is None and all(ctx.data.units[u].is_imperial for u in st.units):
+            out += st.units
+    return out
+
+
+def _offer_capture(ctx: Ctx, target_id: int, capturer: str | None, stacks: list[int], province: str) -> list[Event]:
+    """004 [13.41]: when every unit stacked with an Imperial unit is eliminated, the opposing
+    force may attach it at once."""
+    s = ctx.s
+    if ctx.s.decision is not None or capturer is None:
+        return []
+    orphans = [u for u in _orphan_imperials(ctx, province)]
+    live = [x for x in stacks if x in s.stacks and s.stacks[x].province == province and ctx.b.fighting_units(s.stacks[x])]
+    if orphans and live and target_id not in s.stacks or (orphans and live and not ctx.b.fighting_units(s.stacks.get(target_id, Stack(0, "", None, [])))):
+        s.decision = {"kind": "capture", "seat": capturer, "units": orphans, "stacks": live}
+        return [Event("capture_offer", f"{capturer} may capture the {ctx.names(orphans)} in {province}",
+                      {"seat": capturer, "units": orphans})]
+    return []
+
+
+def _after_attacker_loss(ctx: Ctx, stacks: list[Stack], defender_owner: str | None, target_id: int, province: str) -> list[Event]:
+    s = ctx.s
+    wiped = [x for x in stacks if x.id not in s.stacks or not ctx.b.fighting_units(x)]
+    if not wiped or defender_owner is None or target_id not in s.stacks:
+        return []
+    if s.decision is not None:
+        return []
+    orphans = _orphan_imperials(ctx, province)
+    if orphans:
+        s.decision = {"kind": "capture", "seat": defender_owner, "units": orphans, "stacks": [target_id]}
+        return [Event("capture_offer", f"{defender_owner} may capture the {ctx.names(orphans)} in {province}",
+                      {"seat": defender_owner, "units": orphans})]
+    return []
+
+
+def check_loss(ctx: Ctx, a: ChooseLoss) -> None:
+    d = ctx.s.decision
+    if d is None or d["kind"] != "loss":
+        raise ctx.illegal("004 [8.44]", "no Exchange losses are being chosen", "no_decision")
+    if a.seat != d["seat"]:
+        raise ctx.illegal("004 [8.44]", f"{d['seat']} chooses these losses", "not_your_decision")
+    if a.unit not in d["units"]:
+        raise ctx.illegal("004 [8.44]", "that unit is not in the force taking the losses")
+
+
+def do_loss(ctx: Ctx, a: ChooseLoss) -> list[Event]:
+    s = ctx.s
+    d = s.decision
+    ev: list[Event] = []
+    ctx.eliminate(a.unit, d["section"], ev, "exchange")
+    d["units"].remove(a.unit)
+    d["need"] -= ctx.data.units[a.unit].strength
+    if d["need"] > 0 and d["units"]:
+        return ev
+    s.decision = None
+    ev += _offer_capture(ctx, d["target"], d["attacker"], d["attackers"], d["province"])
+    ev += _after_attacker_loss(ctx, [s.stacks[x] if x in s.stacks else Stack(x, "", None, []) for x in d["attackers"]],
+                               d["defender_owner"], d["target"], d["province"])
+    return ev
+
+
+def check_capture(ctx: Ctx, a: CaptureImperial) -> None:
+    d = ctx.s.decision
+    if d is None or d["kind"] != "capture":
+        raise ctx.illegal("004 [13.41]", "no Imperial unit may be captured now", "no_decision")
+    if a.seat != d["seat"]:
+        raise ctx.illegal("004 [13.41]", f"{d['seat']} decides this capture", "not_your_decision")
+    if a.unit not in d["units"] or a.stack not in d["stacks"] or a.stack not in ctx.s.stacks:
+        raise ctx.illegal("004 [13.41]", "name an Imperial unit on offer and one of your stacks that fought")
+    st = ctx.s.stacks[a.stack]
+    leaders = ctx.b.leaders_of(st)
+    if (leaders and a.leader not in leaders) or (not leaders and a.leader):
+        raise ctx.illegal("004 [13.21]", "name the leader who takes it (0 for a Blue/Green stack)")
+    if a.unit in st.units:
+        raise ctx.illegal("004 [7.11]", "that stack already holds it")
+
+
+def do_capture(ctx: Ctx, a: CaptureImperial) -> list[Event]:
+    d = ctx.s.decision
+    st = ctx.s.stacks[a.stack]
+    ctx.take(a.unit)
+    ctx.put(a.unit, st, a.leader)
+    st.attached[a.unit] = a.leader
+    d["units"].remove(a.unit)
+    if not d["units"]:
+        ctx.s.decision = None
+    ctx.bump("captures")
+    return [Event("capture", f"{a.seat} captures the {ctx.name(a.unit)} in {st.province}", {"unit": a.unit, "seat": a.seat})]
+
+
+def check_decline_capture(ctx: Ctx, a: DeclineCapture) -> None:
+    d = ctx.s.decision
+    if d is None or d["kind"] != "capture" or d["seat"] != a.seat:
+        raise ctx.illegal("004 [13.41]", "no capture is offered to you", "no_decision")
+
+
+def do_decline_capture(ctx: Ctx, a: DeclineCapture) -> list[Event]:
+    ctx.s.decision = None
+    return [Event("capture_declined", f"{a.seat} leaves the Imperial unit where it is", {})]
+
+
+def candidates(ctx: Ctx, seat: str) -> list[Action]:
+    s = ctx.s
+    if s.attack is None:
+        out: list[Action] = [EndCombat(seat)]
+        mine = [st for st in s.stacks.values() if st.owner == seat and attack_units(ctx, st)]
+        provinces = {st.province for st in mine}
+        red_provinces = {st.province for st in mine if ctx.b.stack_color(st) == RED}
+        for t in s.stacks.values():
+            if not ctx.b.fighting_units(t):
+                continue
+            if t.province in provinces:
+                out.append(DeclareAttack(seat, t.id, False))
+            if ctx.b.stack_color(t) == BLUE and any(_subversion_adjacent(ctx, p, t.province) for p in red_provinces):
+                out.append(DeclareAttack(seat, t.id, True))
+        return out
+    at = s.attack
+    out = [CancelAttack(seat), ResolveAttack(seat)]
+    for st in s.stacks.values():
+        if st.owner == seat and st.id not in at.attackers:
+            out.append(AddAttacker(seat, st.id))
+    for x in at.attackers:
+        out.append(RemoveAttacker(seat, x))
+    return out
+
+
+def decision_candidates(ctx: Ctx, seat: str) -> list[Action]:
+    d = ctx.s.decision
+    if d is None or d["seat"] != seat:
+        return []
+    if d["kind"] == "loss":
+        return [ChooseLoss(seat, u) for u in d["units"]]
+    if d["kind"] == "capture":
+        out: list[Action] = [DeclineCapture(seat)]
+        for u in d["units"]:
+            for x in d["stacks"]:
+                if x in ctx.s.stacks:
+                    for lead in ctx.b.leaders_of(ctx.s.stacks[x]) or [0]:
+                        out.append(CaptureImperial(seat, u, x, lead))
+        return out
+    return []
+
+
+_ = (WHITE, GREEN)

@@ -1,0 +1,528 @@
+"""004 [5.0] Movement, [7.0] Stacking and [13.1]-[13.3] moving Imperial units.
+
+A force is built step by step: StartForce (a leader, or a Blue/Green stack), JoinForce
+(other leaders, before the first step), Attach/Detach in any province passed, Move one
+province at a time (overland 1 MP, or by rail), EndForce.  The force travels as its own
+stack.  One reading the rules leave open: a force never enters the same province twice in
+one move (it keeps unlimited rail movement finite for automata)."""
+
+from __future__ import annotations
+
+from rcw.actions import (Action, Attach, CzechExit, Detach, Emigrate, EndForce, EndMovement, Event, JoinForce,
+                         Merge, Move, StartForce, TransferImperial)
+from rcw.data import BLUE, GREEN, RED, SIBERIA, WHITE
+from rcw.rules.base import Ctx
+from rcw.state import Force, Stack, UNASSIGNED
+
+LEADER_MA = 5          # 004 [5.0]
+BLUE_GREEN_MA = 3      # 004 [5.63], [5.72]
+STACK_LIMIT = 5        # 004 [7.11]
+
+
+def _mover(ctx: Ctx, seat: str) -> None:
+    ctx.require_phasing(seat, "movement")
+    if seat in ctx.s.quit:
+        raise ctx.illegal("004 [14.22]", "a player who has quit may not move")
+
+
+def _force(ctx: Ctx) -> tuple[Force, Stack]:
+    f = ctx.s.force
+    if f is None:
+        raise ctx.illegal("004 [5.0]", "no force is being moved; start one first", "no_force")
+    return f, ctx.s.stacks[f.stack]
+
+
+def leader_ma(ctx: Ctx) -> int:
+    return int(ctx.s.options.get("leader_movement", LEADER_MA))
+
+
+# -- forming a force ---------------------------------------------------------------------------
+def check_start(ctx: Ctx, a: StartForce) -> None:
+    _mover(ctx, a.seat)
+    if ctx.s.force is not None:
+        raise ctx.illegal("004 [5.0]", "forces move one at a time: end the current force first")
+    if a.unit not in ctx.data.units:
+        raise ctx.illegal("004 [5.0]", f"no unit {a.unit}", "unknown_unit")
+    st = ctx.b.stack_of(a.unit)
+    if st is None:
+        raise ctx.illegal("004 [5.0]", f"{ctx.name(a.unit)} is not on the map")
+    if st.owner != a.seat:
+        raise ctx.illegal("004 [5.11]", f"{ctx.name(a.unit)} is not controlled by {a.seat}")
+    u = ctx.data.units[a.unit]
+    if a.unit in ctx.s.moved:
+        raise ctx.illegal("004 [5.25]", f"{ctx.name(a.unit)} has already moved this Movement Phase")
+    if u.is_leader:
+        return
+    if u.color in (BLUE, GREEN) and not st.attached.get(a.unit):
+        if u.nationality in ctx.data.immobile:
+            raise ctx.illegal("004 [5.62]", f"{u.nationality} units never move")
+        return
+    raise ctx.illegal("004 [5.22]", "combat units move only with a leader of their colour (or as a Blue/Green force)")
+
+
+def do_start(ctx: Ctx, a: StartForce) -> list[Event]:
+    s = ctx.s
+    st = ctx.b.stack_of(a.unit)
+    u = ctx.data.units[a.unit]
+    if u.is_leader:
+        group = [a.unit] + ctx.b.attached_to(st, a.unit)
+        attached = {x: a.unit for x in group[1:]}
+    else:
+        group = [x for x in st.units if x not in s.moved and not ctx.data.units[x].is_leader]
+        attached = {x: 0 for x in group if ctx.data.units[x].is_imperial}
+    force_stack = _split(ctx, st, group, attached)
+    s.force = Force(force_stack.id, st.province)
+    s.moved += [x for x in group if x not in s.moved]
+    return [Event("force", f"{a.seat} picks up a force in {st.province}: {ctx.names(group)}",
+                  {"seat": a.seat, "units": group, "province": st.province})]
+
+
+def _split(ctx: Ctx, st: Stack, group: list[int], attached: dict[int, int]) -> Stack:
+    if set(group) == set(st.units):
+        st.attached = dict(attached)
+        return st
+    for x in group:
+        st.units.remove(x)
+        st.attached.pop(x, None)
+    ctx.tidy(st)
+    return ctx.new_stack(st.province, st.owner, group, attached)
+
+
+def check_join(ctx: Ctx, a: JoinForce) -> None:
+    _mover(ctx, a.seat)
+    f, fs = _force(ctx)
+    if f.path:
+        raise ctx.illegal("004 [5.26]", "leaders join a force before it moves")
+    if a.leader not in ctx.data.units or not ctx.data.units[a.leader].is_leader:
+        raise ctx.illegal("004 [5.26]", f"{a.leader} is not a leader", "unknown_unit")
+    st = ctx.b.stack_of(a.leader)
+    if st is None or st.province != fs.province or st.owner != a.seat or st.id == fs.id:
+        raise ctx.illegal("004 [5.26]", f"{ctx.name(a.leader)} is not one of {a.seat}'s leaders in {fs.province}")
+    if a.leader in ctx.s.moved:
+        raise ctx.illegal("004 [5.25]", f"{ctx.name(a.leader)} has already moved")
+    if not ctx.b.leaders_of(fs):
+        raise ctx.illegal("004 [7.13]", "a Blue or Green force cannot carry leaders")
+    if ctx.data.units[a.leader].color != ctx.b.stack_color(fs):
+        raise ctx.illegal("004 [7.13]", "units of different colours never stack together")
+    group = [a.leader] + ctx.b.attached_to(st, a.leader)
+    n = len(ctx.b.fighting_units(fs)) + len([x for x in group if not ctx.data.units[x].is_imperial])
+    if n > STACK_LIMIT:
+        raise ctx.illegal("004 [7.11]", f"the force would hold {n} units (limit 5)")
+    for imp in (ctx.data.czar, ctx.data.gold):
+        if imp in group and imp in fs.units:
+            raise ctx.illegal("004 [7.11]", "a stack holds at most one of each Imperial unit")
+
+
+def do_join(ctx: Ctx, a: JoinForce) -> list[Event]:
+    fs = ctx.s.stacks[ctx.s.force.stack]
+    st = ctx.b.stack_of(a.leader)
+    group = [a.leader] + ctx.b.attached_to(st, a.leader)
+    for x in group:
+        lead = st.attached.get(x, 0)
+        ctx.take(x)
+        ctx.put(x, fs, lead if x != a.leader else 0)
+        if x not in ctx.s.moved:
+            ctx.s.moved.append(x)
+    return [Event("force_join", f"{ctx.name(a.leader)} joins the force", {"leader": a.leader})]
+
+
+# -- attach / detach -------------------------------------------------------------------------------
+def _green_count(ctx: Ctx, fs: Stack, leader: int) -> int:
+    return sum(1 for x in ctx.b.attached_to(fs, leader) if ctx.data.units[x].color == GREEN)
+
+
+def check_attach(ctx: Ctx, a: Attach) -> None:
+    _mover(ctx, a.seat)
+    f, fs = _force(ctx)
+    d = ctx.data
+    if a.unit not in d.units:
+        raise ctx.illegal("004 [5.13]", f"no unit {a.unit}", "unknown_unit")
+    u = d.units[a.unit]
+    st = ctx.b.stack_of(a.unit)
+    if st is None or st.province != fs.province or st.id == fs.id:
+        raise ctx.illegal("004 [5.13]", f"{ctx.name(a.unit)} is not in {fs.province} outside the force")
+    leaders = ctx.b.leaders_of(fs)
+    if u.is_leader:
+        raise ctx.illegal("004 [5.26]", "leaders join a force with JoinForce")
+    if u.is_imperial:
+        if st.owner not in (None, a.seat):
+            raise ctx.illegal("004 [13.14]", f"the {u.name} is controlled by {st.owner}")
+        if a.unit in ctx.s.moved:
+            raise ctx.illegal("004 [5.25]", f"the {u.name} has already moved this phase")
+        if leaders and a.leader not in leaders:
+            raise ctx.illegal("004 [13.21]", "name the force's leader who takes the Imperial unit")
+        return
+    if not leaders:                                     # a Blue/Green force picks up its own kind
+        kind = d.units[fs.units[0]] if fs.units else None
+        if kind is None or u.color != kind.color or u.nationality != kind.nationality:
+            raise ctx.illegal("004 [7.14]", "a Blue/Green force takes only units of its own nationality")
+        if st.owner != a.seat or st.attached.get(a.unit):
+            raise ctx.illegal("004 [5.61]", f"{ctx.name(a.unit)} is not under {a.seat}'s control")
+        if a.unit in ctx.s.moved:
+            raise ctx.illegal("004 [5.25]", f"{ctx.name(a.unit)} has already moved")
+        if len(ctx.b.fighting_units(fs)) >= STACK_LIMIT:
+            raise ctx.illegal("004 [7.11]", "the force already holds 5 units")
+        return
+    if a.leader not in leaders:
+        raise ctx.illegal("004 [5.13]", f"{a.leader} is not a leader in the force")
+    lead = d.units[a.leader]
+    own, gold_slots = ctx.b.capacity(fs, a.leader)
+    attached = [x for x in ctx.b.attached_to(fs, a.leader) if d.units[x].is_combat]
+    if u.color == GREEN and u.color != lead.color:
+        if not gold_slots:
+            raise ctx.illegal("004 [5.22]", "only a leader holding the Gold may attach Green units")
+        if u.nationality in ("FN", "PO"):
+            raise ctx.illegal("004 [13.27]", "Finnish and Polish units are never attached by a leader")
+        if st.attached.get(a.unit):
+            raise ctx.illegal("004 [5.26]", f"{ctx.name(a.unit)} is attached to another leader")
+        if _green_count(ctx, fs, a.leader) >= gold_slots:
+            raise ctx.illegal("004 [13.25]", "the Gold allows only two extra units")
+    else:
+        if u.color != lead.color:
+            raise ctx.illegal("004 [5.22]", f"a {lead.color} leader moves only {lead.color} combat units")
+        if st.owner not in (None, a.seat):
+            raise ctx.illegal("004 [7.12]", f"{ctx.name(a.unit)} is controlled by {st.owner}")
+        if st.attached.get(a.unit):
+            raise ctx.illegal("004 [5.26]", f"{ctx.name(a.unit)} is attached to another leader")
+        if a.unit in ctx.s.moved:
+            raise ctx.illegal("004 [5.25]", f"{ctx.name(a.unit)} has already moved with another force")
+    if len(attached) >= own:
+        raise ctx.illegal("004 [5.14]", f"{lead.name} may attach at most {own} combat units")
+    if len(ctx.b.fighting_units(fs)) >= STACK_LIMIT:
+        raise ctx.illegal("004 [7.11]", "the force already holds 5 units")
+
+
+def do_attach(ctx: Ctx, a: Attach) -> list[Event]:
+    f, fs = ctx.s.force, ctx.s.stacks[ctx.s.force.stack]
+    ctx.take(a.unit)
+    ctx.put(a.unit, fs, a.leader)
+    if a.unit not in ctx.s.moved:
+        ctx.s.moved.append(a.unit)
+    f.touched.append(a.unit)
+    who = ctx.name(a.leader) if a.leader else "the force"
+    return [Event("attach", f"{who} picks up {ctx.name(a.unit)} in {fs.province}",
+                  {"unit": a.unit, "leader": a.leader, "province": fs.province})]
+
+
+def check_detach(ctx: Ctx, a: Detach) -> None:
+    _mover(ctx, a.seat)
+    f, fs = _force(ctx)
+    if a.unit not in fs.units:
+        raise ctx.illegal("004 [5.13]", f"{ctx.name(a.unit) if a.unit in ctx.data.units else a.unit} is not in the force")
+    u = ctx.data.units[a.unit]
+    rest = [x for x in ctx.b.fighting_units(fs) if x != a.unit]
+    if u.is_leader:
+        rest = [x for x in rest if fs.attached.get(x) != a.unit]
+        if not [x for x in rest if ctx.data.units[x].is_leader]:
+            raise ctx.illegal("004 [5.0]", "the last leader of a force ends its move with EndForce instead")
+    elif not rest:
+        raise ctx.illegal("004 [5.0]", "the force's last unit ends its move with EndForce instead")
+
+
+def do_detach(ctx: Ctx, a: Detach) -> list[Event]:
+    s = ctx.s
+    fs = s.stacks[s.force.stack]
+    u = ctx.data.units[a.unit]
+    group = [a.unit] + (ctx.b.attached_to(fs, a.unit) if u.is_leader else [])
+    att = {x: fs.attached[x] for x in group if fs.attached.get(x) and x != a.unit}
+    for x in group:
+        ctx.take(x)
+    owner: str | None = a.seat
+    if u.is_imperial:
+        owner = None                                        # 004 [13.42]
+    elif u.color == GREEN and not u.is_leader and ctx.b.leaders_of(fs) and ctx.data.units[ctx.b.leaders_of(fs)[0]].color != GREEN:
+        holder = s.control.get(u.nationality)               # a stolen Green unit reverts (004 [13.26])
+        owner = holder if holder not in s.quit else None
+    ctx.new_stack(fs.province, owner, group, att)
+    return [Event("detach", f"{ctx.names(group)} left in {fs.province}", {"units": group, "province": fs.province})]
+
+
+# -- moving ----------------------------------------------------------------------------------------------
+def force_color(ctx: Ctx, fs: Stack) -> str:
+    return ctx.b.stack_color(fs)
+
+
+def _blockers(ctx: Ctx, f: Force, fs: Stack) -> list[int]:
+    """Units in the force's province whose colour differs from the force's (004 [5.27])."""
+    color = force_color(ctx, fs)
+    has_czar = ctx.data.czar in fs.units and color == WHITE
+    out = []
+    for st in ctx.b.stacks_in(fs.province):
+        if st.id == fs.id:
+            continue
+        for x in st.units:
+            if ctx.data.units[x].is_imperial or x in f.touched:
+                continue
+            c = ctx.b.color_of(x, st)
+            if c != color:
+                out.append(x)
+    if has_czar and all(ctx.data.units[x].color == BLUE for x in out):
+        return []                                      # 004 [13.23]
+    return out
+
+
+def move_problem(ctx: Ctx, a: Move) -> tuple[str, str] | None:
+    s, d = ctx.s, ctx.data
+    f, fs = s.force, s.stacks[s.force.stack]
+    here = d.provinces[fs.province]
+    if a.to not in d.provinces:
+        return "004 [5.24]", f"no province {a.to!r}"
+    if a.to not in here.adjacent:
+        if frozenset((fs.province, a.to)) in d.lake_borders:
+            return "004 [5.33]", "no movement between Petrograd and Livonia across Lake Pskov"
+        return "004 [5.24]", f"{a.to} is not adjacent to {fs.province}"
+    if a.to in f.path or a.to == f.start:
+        return "004 [5.0]", f"the force has already been in {a.to} this move"
+    color = force_color(ctx, fs)
+    if frozenset((fs.province, a.to)) in d.white_only_borders and color != WHITE:
+        return "004 [5.32]", "only White units may cross the Kerch Straits"
+    if f.path and _blockers(ctx, f, fs):
+        return "004 [5.27]", f"the force entered {fs.province}, held by units of another colour, and must stop"
+    to_region = d.provinces[a.to].region
+    for x in fs.units:
+        u = d.units[x]
+        if u.color == BLUE and u.nationality in d.siberia_only and to_region != SIBERIA:
+            return "004 [5.65]", "Czech and Japanese units never leave Siberia"
+        if u.color == GREEN:
+            if u.nationality == "FN" and a.to not in d.finnish_provinces:
+                return "004 [5.75]", "Finnish units enter only Archangel, Olonetz, Petrograd and Finland"
+            if u.nationality == "PO":
+                if to_region not in d.polish_regions:
+                    return "004 [5.76]", "Polish units never enter the Cossack, Trans-Caucasus or Siberia regions"
+            elif u.nationality != "FN" and to_region != d.green_home_region[u.nationality]:
+                return "004 [5.74]", f"{u.nationality} units never leave the {d.green_home_region[u.nationality]} region"
+    if a.rail:
+        if color not in (RED, WHITE) or not ctx.b.leaders_of(fs):
+            return "004 [5.51]", "only Red and White forces use rail movement"
+        if f.mode == "overland":
+            return "004 [5.53]", "a force may not combine rail and overland movement"
+        if not d.provinces[f.start].rail:
+            return "004 [5.52]", f"the force did not begin its move in a rail province ({f.start})"
+        if a.to not in here.rail:
+            return "004 [5.52]", f"no railway between {fs.province} and {a.to}"
+        return None
+    if f.mode == "rail":
+        return "004 [5.53]", "a force may not combine rail and overland movement"
+    ma = leader_ma(ctx) if ctx.b.leaders_of(fs) else BLUE_GREEN_MA
+    if f.mp + 1 > ma:
+        return "004 [5.28]", f"the force has spent all {ma} Movement Points"
+    return None
+
+
+def check_move(ctx: Ctx, a: Move) -> None:
+    _mover(ctx, a.seat)
+    _force(ctx)
+    p = move_problem(ctx, a)
+    if p:
+        raise ctx.illegal(*p)
+
+
+def do_move(ctx: Ctx, a: Move) -> list[Event]:
+    f = ctx.s.force
+    fs = ctx.s.stacks[f.stack]
+    frm = fs.province
+    fs.province = a.to
+    f.path.append(a.to)
+    if a.rail:
+        f.mode = "rail"
+    else:
+        f.mode = "overland"
+        f.mp += 1
+    ctx.b.invalidate()
+    how = "by rail" if a.rail else f"overland ({f.mp} MP)"
+    ev = [Event("move", f"{ctx.names(ctx.b.leaders_of(fs) or fs.units[:1])} ({a.seat}) moves {frm}→{a.to} {how}",
+                {"seat": a.seat, "from": frm, "to": a.to, "rail": a.rail, "stack": fs.id})]
+    if _blockers(ctx, f, fs):
+        ev.append(Event("stop", f"{a.to} holds units of another colour: the force must stop there (004 [5.27])",
+                        {"province": a.to}))
+    return ev
+
+
+def check_end_force(ctx: Ctx, a: EndForce) -> None:
+    _mover(ctx, a.seat)
+    _force(ctx)
+
+
+def finish_force(ctx: Ctx) -> list[Event]:
+    f = ctx.s.force
+    fs = ctx.s.stacks[f.stack]
+    ctx.s.force = None
+    route = "-".join([f.start] + f.path)
+    return [Event("force_done", f"Force ends its move in {fs.province} (route {route})",
+                  {"stack": fs.id, "route": [f.start] + f.path})]
+
+
+def do_end_force(ctx: Ctx, a: EndForce) -> list[Event]:
+    return finish_force(ctx)
+
+
+# -- stacking, Imperial transfers and exits ------------------------------------------------------------
+def check_merge(ctx: Ctx, a: Merge) -> None:
+    _mover(ctx, a.seat)
+    if ctx.s.force is not None:
+        raise ctx.illegal("004 [5.0]", "end the force being moved first")
+    s = ctx.s
+    x, y = s.stacks.get(a.stack), s.stacks.get(a.into)
+    if x is None or y is None or x.id == y.id:
+        raise ctx.illegal("004 [7.0]", "name two different stacks", "unknown_stack")
+    if x.owner != a.seat or y.owner != a.seat:
+        raise ctx.illegal("004 [7.12]", "units controlled by different players never stack together")
+    if x.province != y.province:
+        raise ctx.illegal("004 [7.0]", "stacks merge only within one province")
+    cx, cy = ctx.b.stack_color(x), ctx.b.stack_color(y)
+    if cx != cy:
+        raise ctx.illegal("004 [7.13]", "different colours never stack together")
+    nx = {ctx.data.units[u].nationality for u in x.units if ctx.data.units[u].is_combat and ctx.data.units[u].color in (BLUE, GREEN) and not x.attached.get(u)}
+    ny = {ctx.data.units[u].nationality for u in y.units if ctx.data.units[u].is_combat and ctx.data.units[u].color in (BLUE, GREEN) and not y.attached.get(u)}
+    if len(nx | ny) > 1:
+        raise ctx.illegal("004 [7.14]", "Blue or Green units of different nationalities never stack together")
+    if len(ctx.b.fighting_units(x)) + len(ctx.b.fighting_units(y)) > STACK_LIMIT:
+        raise ctx.illegal("004 [7.11]", "a stack holds at most 5 combat and leader units")
+    for imp in (ctx.data.czar, ctx.data.gold):
+        if imp in x.units and imp in y.units:
+            raise ctx.illegal("004 [7.11]", "a stack holds at most one of each Imperial unit")
+    if (ctx.b.leaders_of(x) or ctx.b.leaders_of(y)) and cx in (BLUE, GREEN):
+        raise ctx.illegal("004 [7.13]", "Blue/Green units never stack with leaders")
+
+
+def do_merge(ctx: Ctx, a: Merge) -> list[Event]:
+    s = ctx.s
+    x, y = s.stacks[a.stack], s.stacks[a.into]
+    y.units += x.units
+    y.attached.update(x.attached)
+    del s.stacks[x.id]
+    ctx.b.invalidate()
+    ctx.tidy(y)
+    return [Event("merge", f"{a.seat} stacks {ctx.names(x.units)} with {ctx.names(y.units[:1])} in {y.province}",
+                  {"stack": a.into})]
+
+
+def check_transfer(ctx: Ctx, a: TransferImperial) -> None:
+    _mover(ctx, a.seat)
+    d = ctx.data
+    if a.unit not in (d.czar, d.gold):
+        raise ctx.illegal("004 [13.15]", "only the Czar and the Gold are transferred")
+    st = ctx.b.stack_of(a.unit)
+    to = ctx.s.stacks.get(a.to_stack)
+    if st is None or st.owner != a.seat:
+        raise ctx.illegal("004 [13.15]", f"{a.seat} does not control the {d.units[a.unit].name}")
+    if a.unit in ctx.s.moved:
+        raise ctx.illegal("004 [13.15]", "an Imperial unit that moved this phase may not be transferred")
+    if to is None or to.owner != a.seat or to.id == st.id:
+        raise ctx.illegal("004 [13.15]", "transfer to another force you control", "unknown_stack")
+    if d.provinces[to.province].region != d.provinces[st.province].region:
+        raise ctx.illegal("004 [13.15]", "transfers stay within one region")
+    if a.unit in to.units or (a.leader and a.leader not in ctx.b.leaders_of(to)) or (not a.leader and ctx.b.leaders_of(to)):
+        raise ctx.illegal("004 [13.21]", "name a leader of the receiving force (0 for a Blue/Green force)")
+    if ctx.s.force is not None and ctx.s.force.stack in (st.id, to.id):
+        raise ctx.illegal("004 [13.15]", "not while that force is moving")
+
+
+def do_transfer(ctx: Ctx, a: TransferImperial) -> list[Event]:
+    st = ctx.b.stack_of(a.unit)
+    frm = st.province
+    to = ctx.s.stacks[a.to_stack]
+    ctx.take(a.unit)
+    ctx.put(a.unit, to, a.leader)
+    to.attached[a.unit] = a.leader
+    ctx.s.imperial_moved.append(a.unit)
+    ctx.s.moved.append(a.unit)
+    return [Event("transfer", f"The {ctx.name(a.unit)} is transferred from {frm} to {to.province}", {"unit": a.unit})]
+
+
+def check_emigrate(ctx: Ctx, a: Emigrate) -> None:
+    _mover(ctx, a.seat)
+    d = ctx.data
+    if a.unit not in (d.czar, d.gold):
+        raise ctx.illegal("004 [13.31]", "only Imperial units emigrate")
+    st = ctx.b.stack_of(a.unit)
+    if st is None or st.owner != a.seat:
+        raise ctx.illegal("004 [13.31]", f"{a.seat} does not control the {d.units[a.unit].name}")
+    if not d.provinces[st.province].port:
+        raise ctx.illegal("004 [13.32]", f"{st.province} has no port")
+
+
+def do_emigrate(ctx: Ctx, a: Emigrate) -> list[Event]:
+    st = ctx.b.stack_of(a.unit)
+    prov = st.province
+    ctx.take(a.unit)
+    ctx.to_chart(a.unit, a.seat, face_up=False)           # 004 [14.46]
+    ctx.bump("emigrations")
+    return [Event("emigrate", f"The {ctx.name(a.unit)} leaves Russia from {prov} ({a.seat}, face-down on the VP chart)",
+                  {"unit": a.unit, "seat": a.seat})]
+
+
+def check_czech_exit(ctx: Ctx, a: CzechExit) -> None:
+    _mover(ctx, a.seat)
+    d = ctx.data
+    u = d.units.get(a.unit)
+    if u is None or u.color != BLUE or u.nationality != "CZ":
+        raise ctx.illegal("004 [5.66]", "only Czech units leave the map this way")
+    st = ctx.b.stack_of(a.unit)
+    if st is None or st.owner != a.seat:
+        raise ctx.illegal("004 [5.61]", f"{a.seat} does not control {u.label}")
+    if st.province != d.czech_exit:
+        raise ctx.illegal("004 [5.66]", f"Czech units leave only from {d.czech_exit}")
+
+
+def do_czech_exit(ctx: Ctx, a: CzechExit) -> list[Event]:
+    ctx.take(a.unit)
+    ctx.to_chart(a.unit, a.seat, face_up=False)           # 004 [14.45]
+    return [Event("czech_exit", f"{ctx.name(a.unit)} leaves from Vladivostok ({a.seat}, face-down)", {"unit": a.unit})]
+
+
+# -- candidates for legal_actions ------------------------------------------------------------------------
+def candidates(ctx: Ctx, seat: str) -> list[Action]:
+    s, d = ctx.s, ctx.data
+    out: list[Action] = [EndMovement(seat)]
+    mine = [st for st in s.stacks.values() if st.owner == seat]
+    if s.force is None:
+        for st in mine:
+            for u in st.units:
+                uu = d.units[u]
+                if uu.is_leader or (uu.color in (BLUE, GREEN) and u == st.units[0]):
+                    out.append(StartForce(seat, u))
+        for x in mine:
+            for y in mine:
+                if x.id < y.id and x.province == y.province:
+                    out.append(Merge(seat, x.id, y.id))
+        for st in mine:
+            for imp in (d.czar, d.gold):
+                if imp in st.units:
+                    if d.provinces[st.province].port:
+                        out.append(Emigrate(seat, imp))
+                    for to in mine:
+                        if to.id != st.id and d.provinces[to.province].region == d.provinces[st.province].region:
+                            for lead in ctx.b.leaders_of(to) or [0]:
+                                out.append(TransferImperial(seat, imp, to.id, lead))
+            for u in st.units:
+                if d.units[u].nationality == "CZ" and d.units[u].color == BLUE:
+                    out.append(CzechExit(seat, u))
+        return out
+    f, fs = s.force, s.stacks[s.force.stack]
+    out.append(EndForce(seat))
+    leaders = ctx.b.leaders_of(fs)
+    for st in ctx.b.stacks_in(fs.province):
+        if st.id == fs.id:
+            continue
+        for u in st.units:
+            uu = d.units[u]
+            if uu.is_leader:
+                if st.owner == seat and not f.path:
+                    out.append(JoinForce(seat, u))
+            else:
+                for lead in leaders or [0]:
+                    out.append(Attach(seat, u, lead))
+    for u in fs.units:
+        out.append(Detach(seat, u))
+    for n in d.provinces[fs.province].adjacent:
+        out.append(Move(seat, n, False))
+        if n in d.provinces[fs.province].rail:
+            out.append(Move(seat, n, True))
+    for imp in (d.czar, d.gold):
+        if imp in fs.units and d.provinces[fs.province].port:
+            out.append(Emigrate(seat, imp))
+    return out
+
+
+__all__ = ["candidates", "UNASSIGNED"]

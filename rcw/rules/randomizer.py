@@ -1,0 +1,79 @@
+"""004 [12.13] The Auxiliary Forces Randomizer: Assassin markers, Blue and Green Control
+markers (control of every unit of that nationality), Blue Withdrawal markers."""
+
+from __future__ import annotations
+
+from rcw.actions import Event
+from rcw.data import BLUE, GREEN
+from rcw.rules.base import Ctx
+
+
+def units_of(ctx: Ctx, nat: str, color: str) -> list[int]:
+    return [u for st in ctx.s.stacks.values() for u in st.units
+            if ctx.data.units[u].color == color and ctx.data.units[u].nationality == nat]
+
+
+def draw(ctx: Ctx, seat: str) -> list[Event]:
+    s = ctx.s
+    ev: list[Event] = []
+    while s.aux:
+        chit = s.aux.pop(ctx.below(len(s.aux)))
+        again, more = resolve(ctx, seat, chit)
+        ev += more
+        if not again:
+            return ev
+    ev.append(Event("randomizer_empty", "The Auxiliary Forces Randomizer is empty", {}))
+    return ev
+
+
+def resolve(ctx: Ctx, seat: str, chit: str) -> tuple[bool, list[Event]]:
+    """Apply one chit; returns (draw again?, events)."""
+    s = ctx.s
+    if chit == "A":
+        s.assassins[seat] = s.assassins.get(seat, 0) + 1
+        return False, [Event("drew", f"{seat} draws an Assassin marker", {"seat": seat, "chit": chit})]
+    if chit == "P":
+        s.politburo[seat] = s.politburo.get(seat, 0) + 1
+        return False, [Event("drew", f"{seat} draws a Politburo marker", {"seat": seat, "chit": chit})]
+    kind, nat = chit.split(":")
+    if kind == "BC":
+        name = ctx.data.blue_names[nat]
+        if nat in s.withdrawn or not units_of(ctx, nat, BLUE):
+            s.control[nat] = seat
+            return True, [Event("drew", f"{seat} draws the {name} control marker, whose units are gone; draws again",
+                                {"seat": seat, "chit": chit})]
+        return False, [take_control(ctx, seat, nat, BLUE)]
+    if kind == "GC":
+        return False, [take_control(ctx, seat, nat, GREEN)]
+    # Withdrawal (004 [5.67], [12.13] 3)
+    name = ctx.data.blue_names[nat]
+    gone = units_of(ctx, nat, BLUE)
+    if not gone:
+        return True, [Event("drew", f"{seat} draws the {name} withdrawal marker; that force is gone; draws again",
+                            {"seat": seat, "chit": chit})]
+    for u in gone:
+        ctx.take(u)
+        s.removed.append(u)
+    s.withdrawn.append(nat)
+    s.withdrawal_markers.setdefault(seat, []).append(nat)
+    return False, [Event("withdrawal", f"{seat} draws the {name} withdrawal marker: {len(gone)} {nat} units leave the game",
+                         {"seat": seat, "chit": chit, "units": gone})]
+
+
+def take_control(ctx: Ctx, seat: str, nat: str, color: str) -> Event:
+    """004 [5.61], [5.71]: the drawer controls every unit of that nationality, except Green
+    units attached to another player's leader holding the Gold (004 [13.26])."""
+    s = ctx.s
+    s.control[nat] = seat
+    names = ctx.data.blue_names if color == BLUE else ctx.data.green_names
+    n = 0
+    for st in list(s.stacks.values()):
+        mine = [u for u in st.units if ctx.data.units[u].color == color and ctx.data.units[u].nationality == nat]
+        if not mine:
+            continue
+        if color == GREEN and any(st.attached.get(u) for u in mine):
+            continue
+        st.owner = seat
+        n += len(mine)
+    return Event("drew", f"{seat} draws the {names[nat]} control marker and takes command of {n} units",
+                 {"seat": seat, "chit": f"{'BC' if color == BLUE else 'GC'}:{nat}", "units": n})

@@ -1,0 +1,148 @@
+"""004 [4.0] Sequence of play: Player-Turns of four phases in the drawn order, then the
+Game-Turn Interphase (turn marker, replacements, Player-Turn Sequencing draw).
+
+Victory is checked when the Player-Turn series ends, before the Interphase (004 [14.1]:
+'at the end of a Game-Turn'); replacements follow Game-Turns 1-5 (004 [9.16], [14.3])."""
+
+from __future__ import annotations
+
+from rcw.actions import (DrawRandomizer, EndCombat, EndMovement, Event, RollRandomEvents, VoteEndGame)
+from rcw.rules import randomizer, replacement, victory
+from rcw.rules.base import Ctx
+
+
+def start_game_turn(ctx: Ctx) -> list[Event]:
+    """004 [4.2] B.3 / [15.62]: draw the First Player from the Player-Turn Randomizer; the
+    others follow clockwise."""
+    s = ctx.s
+    active = ctx.b.active_seats()
+    if not active:
+        s.phase = "over"
+        s.result = {"winner_color": None, "reason": "every player has quit", "scores": {}, "winner": None}
+        return [Event("game_over", "Every player has left; the game ends without a victor", {})]
+    first = active[ctx.below(len(active))]
+    i = s.seats.index(first)
+    ring = s.seats[i:] + s.seats[:i]
+    s.order = [p for p in ring if p not in s.quit]
+    s.current = 0
+    ev = [Event("sequence", f"Game-Turn {s.turn}: {first} is First Player; order {' '.join(s.order)}",
+                {"turn": s.turn, "order": list(s.order)})]
+    return ev + begin_player_turn(ctx)
+
+
+def begin_player_turn(ctx: Ctx) -> list[Event]:
+    s = ctx.s
+    s.phase = "random_events"
+    s.moved, s.imperial_moved, s.fought = [], [], []
+    s.subversion_doubled = False
+    s.force = s.attack = None
+    p = s.order[s.current]
+    return [Event("player_turn", f"{p}'s Player-Turn begins (Game-Turn {s.turn})", {"seat": p, "turn": s.turn})]
+
+
+def end_player_turn(ctx: Ctx) -> list[Event]:
+    s = ctx.s
+    s.current += 1
+    while s.current < len(s.order) and s.order[s.current] in s.quit:
+        s.current += 1
+    if s.current < len(s.order):
+        return begin_player_turn(ctx)
+    return end_game_turn(ctx)
+
+
+def end_game_turn(ctx: Ctx) -> list[Event]:
+    s = ctx.s
+    ev = victory.check_end(ctx)
+    if s.phase in ("over", "vote"):
+        return ev
+    return ev + interphase(ctx)
+
+
+def interphase(ctx: Ctx) -> list[Event]:
+    s = ctx.s
+    finished = s.turn
+    s.turn += 1                                           # 004 [4.2] B.1
+    ev = [Event("turn", f"Game-Turn {s.turn} begins", {"turn": s.turn})]
+    ev += replacement.replace(ctx, finished)              # 004 [4.2] B.2, [9.0]
+    limit = s.options.get("max_turns")
+    if limit and s.turn > limit:
+        s.phase = "over"
+        s.result = victory.result(ctx, None, f"turn limit {limit} reached")
+        return ev + [Event("game_over", f"The turn limit ({limit}) is reached; no side has won", {})]
+    return ev + start_game_turn(ctx)                      # 004 [4.2] B.3
+
+
+# -- phase-ending actions ------------------------------------------------------------------------
+def check_roll(ctx: Ctx, a: RollRandomEvents) -> None:
+    ctx.require_phasing(a.seat, "random_events")
+
+
+def do_roll(ctx: Ctx, a: RollRandomEvents) -> list[Event]:
+    from rcw.rules import random_events
+
+    ev = random_events.roll(ctx, a.seat)
+    if ctx.s.phase == "random_events":
+        ctx.s.phase = "movement"
+    return ev
+
+
+def check_end_movement(ctx: Ctx, a: EndMovement) -> None:
+    ctx.require_phasing(a.seat, "movement")
+
+
+def do_end_movement(ctx: Ctx, a: EndMovement) -> list[Event]:
+    from rcw.rules import movement
+
+    ev = movement.finish_force(ctx) if ctx.s.force else []
+    ctx.s.phase = "combat"
+    return ev + [Event("phase", f"{a.seat}'s Combat Phase", {"phase": "combat"})]
+
+
+def check_end_combat(ctx: Ctx, a: EndCombat) -> None:
+    ctx.require_phasing(a.seat, "combat")
+    if ctx.s.attack is not None:
+        raise ctx.illegal("004 [8.0]", "resolve or cancel the attack being declared first")
+
+
+def do_end_combat(ctx: Ctx, a: EndCombat) -> list[Event]:
+    ctx.s.phase = "randomizer"
+    return [Event("phase", f"{a.seat}'s Randomizer Phase", {"phase": "randomizer"})]
+
+
+def check_draw(ctx: Ctx, a: DrawRandomizer) -> None:
+    ctx.require_phasing(a.seat, "randomizer")
+
+
+def do_draw(ctx: Ctx, a: DrawRandomizer) -> list[Event]:
+    ev = randomizer.draw(ctx, a.seat)
+    return ev + end_player_turn(ctx)
+
+
+# -- the end-game vote (004 [14.1] case 3) ---------------------------------------------------------
+def check_vote(ctx: Ctx, a: VoteEndGame) -> None:
+    d = ctx.s.decision
+    if ctx.s.phase != "vote" or d is None or d.get("kind") != "vote":
+        raise ctx.illegal("004 [14.1]", "no end-game vote is being held", "wrong_phase")
+    if a.seat != d["seat"]:
+        raise ctx.illegal("004 [14.1]", f"it is {d['seat']}'s turn to vote", "not_your_turn")
+
+
+def do_vote(ctx: Ctx, a: VoteEndGame) -> list[Event]:
+    s = ctx.s
+    s.votes[a.seat] = a.yes
+    ev = [Event("vote", f"{a.seat} votes {'to end' if a.yes else 'to continue'} the game", {"seat": a.seat, "yes": a.yes})]
+    d = s.decision
+    d["voters"].remove(a.seat)
+    if d["voters"]:
+        d["seat"] = d["voters"][0]
+        return ev
+    s.decision = None
+    yes = sum(s.politburo.get(p, 0) for p, v in s.votes.items() if v)
+    s.votes = {}
+    if yes >= 10:
+        s.phase = "over"
+        s.result = victory.result(ctx, "Red", f"players holding {yes} Politburo markers agreed to end the game")
+        return ev + [Event("game_over", f"Red Victory: the Politburo ({yes} markers) ends the game", s.result)]
+    s.phase = "randomizer"   # placeholder phase; the Interphase follows at once
+    ev.append(Event("vote_failed", f"Only {yes} Politburo markers agreed; the game goes on", {"yes": yes}))
+    return ev + interphase(ctx)

@@ -1,0 +1,75 @@
+"""004 [14.0] Victory conditions and the Victory Point Schedule."""
+
+from __future__ import annotations
+
+from rcw.actions import Event
+from rcw.data import BLUE, GREEN, RED, WHITE
+from rcw.rules.base import Ctx
+
+
+def check_end(ctx: Ctx) -> list[Event]:
+    """004 [14.1], checked when the Player-Turn series of a Game-Turn is over."""
+    s, b = ctx.s, ctx.b
+    if not b.map_leaders(RED, outside_siberia=True):
+        s.phase = "over"
+        s.result = result(ctx, WHITE, "no Red leaders remain on the map outside Siberia (004 [14.1] 1)")
+        return [Event("game_over", "White Victory: no Red leaders remain outside Siberia", s.result)]
+    if not b.map_combat(WHITE, outside_siberia=True):
+        s.phase = "over"
+        s.result = result(ctx, RED, "no White combat units remain on the map outside Siberia (004 [14.1] 2)")
+        return [Event("game_over", "Red Victory: no White combat units remain outside Siberia", s.result)]
+    if not b.map_leaders(WHITE, outside_siberia=True):
+        voters = [p for p in s.order if p not in s.quit and s.politburo.get(p, 0) > 0]
+        if sum(s.politburo.get(p, 0) for p in voters) >= 10:
+            s.phase = "vote"
+            s.votes = {}
+            s.decision = {"kind": "vote", "seat": voters[0], "voters": voters}
+            return [Event("vote_called", "No White leaders remain outside Siberia: the Politburo votes on ending the game (004 [14.1] 3)",
+                          {"voters": voters})]
+    return []
+
+
+def score(ctx: Ctx, color: str) -> dict[str, int]:
+    """Red or White Victory Points for every player (004 [14.4]-[14.47])."""
+    s, d = ctx.s, ctx.data
+    pts = {p: 0 for p in s.seats}
+    for p in s.seats:
+        for uid, face_up in s.vp.get(p, []):
+            u = d.units[uid]
+            if u.is_imperial:
+                if color == WHITE and not face_up:
+                    pts[p] += 5                       # emigrated (004 [14.43], [14.46])
+                elif color == RED and face_up and uid == d.czar:
+                    pts[p] += 5                       # executed Czar (004 [14.41], [14.46])
+                continue
+            if u.color == BLUE and u.nationality == "CZ":
+                ok = face_up if color == RED else not face_up    # 004 [14.45]
+                pts[p] += u.strength if ok else 0
+                continue
+            if color == RED and u.color in (WHITE, BLUE, GREEN):
+                pts[p] += u.strength
+            if color == WHITE and u.color in (RED, GREEN):
+                pts[p] += u.strength
+        if color == RED:
+            pts[p] += 2 * s.politburo.get(p, 0)       # 004 [14.41]
+    for st in s.stacks.values():
+        if st.owner is None:
+            continue
+        for uid in st.units:
+            u = d.units[uid]
+            if u.is_imperial:
+                if color == WHITE or uid == d.gold:  # 004 [14.42] Gold for Red; [14.44] both for White
+                    pts[st.owner] += 5
+            elif u.color == color and not (u.color == GREEN):
+                pts[st.owner] += u.strength
+    return pts
+
+
+def result(ctx: Ctx, color: str | None, reason: str) -> dict:
+    s = ctx.s
+    scores = score(ctx, color) if color else {}
+    live = {p: v for p, v in scores.items() if p not in s.quit}        # 004 [14.21]
+    winner = max(sorted(live), key=lambda p: live[p]) if live else None
+    ranking = sorted(live, key=lambda p: (-live[p], p))
+    return {"winner_color": color, "reason": reason, "scores": scores, "winner": winner,
+            "ranking": ranking, "turn": s.turn}

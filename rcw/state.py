@@ -1,0 +1,256 @@
+"""The game state: stacks on the map, the Victory Point Chart, markers, randomizers, turn.
+
+Everything here is plain data that round-trips through msgpack (:meth:`State.to_dict`).
+Rules live in :mod:`rcw.rules`; they read and change a :class:`State`.
+
+Stacks (004 [7.0]): a stack is an ordered list of units in one province under at most one
+Player Control Marker.  Red/White combat units and Imperial units may be *attached* to a
+leader of the stack (``attached[unit] = leader``, 004 [7.21]); a Blue or Green force carries
+an Imperial unit with ``attached[imperial] = 0``.  Units with no entry are loose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rcw.data import BLUE, GREEN, RED, SIBERIA, WHITE, GameData, Unit
+
+UNASSIGNED = "unassigned"   # the "unassigned" section of the VP chart (004 [8.46], [12.11])
+PHASES = ("trading", "random_events", "movement", "combat", "randomizer", "vote", "over")
+
+
+@dataclass
+class Stack:
+    id: int
+    province: str
+    owner: str | None              # player letter, or None for an uncontrolled stack
+    units: list[int]               # top to bottom
+    attached: dict[int, int] = field(default_factory=dict)
+
+    def to_list(self) -> list:
+        return [self.id, self.province, self.owner, list(self.units), [[k, v] for k, v in sorted(self.attached.items())]]
+
+    @classmethod
+    def from_list(cls, a: list) -> Stack:
+        return cls(a[0], a[1], a[2], list(a[3]), {int(k): int(v) for k, v in a[4]})
+
+
+@dataclass
+class Force:
+    """A force being moved right now (004 [5.0] 'a force'): the stack it travels as, where
+    it started, how it moves and what it has touched."""
+
+    stack: int
+    start: str
+    mode: str = ""                 # "", "rail" or "overland" (004 [5.53])
+    mp: int = 0                    # movement points spent
+    path: list[str] = field(default_factory=list)
+    touched: list[int] = field(default_factory=list)   # units attached during the move
+    entered_stop: bool = False     # entered a province with a unit of another colour
+
+    def to_list(self) -> list:
+        return [self.stack, self.start, self.mode, self.mp, list(self.path), list(self.touched), self.entered_stop]
+
+    @classmethod
+    def from_list(cls, a: list) -> Force:
+        return cls(a[0], a[1], a[2], a[3], list(a[4]), list(a[5]), a[6])
+
+
+@dataclass
+class Attack:
+    """An attack being assembled in the Combat Phase (004 [8.0])."""
+
+    target: int
+    subversive: bool = False
+    attackers: list[int] = field(default_factory=list)
+
+    def to_list(self) -> list:
+        return [self.target, self.subversive, list(self.attackers)]
+
+    @classmethod
+    def from_list(cls, a: list) -> Attack:
+        return cls(a[0], a[1], list(a[2]))
+
+
+@dataclass
+class State:
+    seats: list[str]                       # player letters in clockwise table order
+    seed: int
+    rng: int
+    options: dict = field(default_factory=dict)
+    turn: int = 1
+    phase: str = "trading"
+    order: list[str] = field(default_factory=list)   # Player-Turn order this Game-Turn
+    current: int = 0
+    stacks: dict[int, Stack] = field(default_factory=dict)
+    next_stack: int = 1
+    next_offer: int = 1
+    vp: dict[str, list[list]] = field(default_factory=dict)   # section -> [[unit, face_up], ...]
+    removed: list[int] = field(default_factory=list)          # withdrawn Blue units, out of play
+    politburo: dict[str, int] = field(default_factory=dict)
+    assassins: dict[str, int] = field(default_factory=dict)
+    control: dict[str, str] = field(default_factory=dict)      # nationality -> holder of its marker
+    withdrawn: list[str] = field(default_factory=list)         # nationalities withdrawn (004 [5.67])
+    withdrawal_markers: dict[str, list[str]] = field(default_factory=dict)  # kept as record
+    aux: list[str] = field(default_factory=list)               # Auxiliary Forces Randomizer chits
+    hand: dict[str, list[int]] = field(default_factory=dict)   # pre-game: leaders dealt to each seat
+    ready: list[str] = field(default_factory=list)             # seats agreeing to end trading
+    offers: dict[int, dict] = field(default_factory=dict)
+    moved: list[int] = field(default_factory=list)             # units moved this Movement Phase
+    imperial_moved: list[int] = field(default_factory=list)
+    fought: list[int] = field(default_factory=list)            # units that attacked/defended this phase
+    force: Force | None = None
+    attack: Attack | None = None
+    decision: dict | None = None       # an out-of-turn decision that suspends play
+    subversion_doubled: bool = False
+    red_block: int = 0                 # Red replacement phases still suspended (004 [9.14])
+    red_block_new: list[int] = field(default_factory=list)   # Lenin/Trotsky killed this Game-Turn
+    quit: list[str] = field(default_factory=list)
+    votes: dict[str, bool] = field(default_factory=dict)
+    committee: list[str] = field(default_factory=list)
+    committee_consent: dict[str, list[str]] = field(default_factory=dict)
+    purged_this_turn: list[str] = field(default_factory=list)
+    result: dict | None = None
+    stats: dict[str, int] = field(default_factory=dict)
+
+    # -- serialisation -------------------------------------------------------------
+    def to_dict(self) -> dict:
+        d = {k: v for k, v in self.__dict__.items()}
+        d["stacks"] = [s.to_list() for s in sorted(self.stacks.values(), key=lambda s: s.id)]
+        d["force"] = self.force.to_list() if self.force else None
+        d["attack"] = self.attack.to_list() if self.attack else None
+        d["offers"] = [[k, v] for k, v in sorted(self.offers.items())]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> State:
+        d = dict(d)
+        d["stacks"] = {a[0]: Stack.from_list(a) for a in d["stacks"]}
+        d["force"] = Force.from_list(d["force"]) if d["force"] else None
+        d["attack"] = Attack.from_list(d["attack"]) if d["attack"] else None
+        d["offers"] = {int(k): v for k, v in d["offers"]}
+        return cls(**d)
+
+
+class Board:
+    """Read helpers over a :class:`State` with its :class:`GameData`."""
+
+    def __init__(self, data: GameData, state: State) -> None:
+        self.data = data
+        self.s = state
+        self._where: dict[int, int] | None = None
+
+    # -- where things are ----------------------------------------------------------
+    def index(self) -> dict[int, int]:
+        if self._where is None:
+            self._where = {u: s.id for s in self.s.stacks.values() for u in s.units}
+        return self._where
+
+    def invalidate(self) -> None:
+        self._where = None
+
+    def stack_of(self, uid: int) -> Stack | None:
+        sid = self.index().get(uid)
+        return self.s.stacks.get(sid) if sid is not None else None
+
+    def stacks_in(self, province: str) -> list[Stack]:
+        return [s for s in self.s.stacks.values() if s.province == province]
+
+    def unit(self, uid: int) -> Unit:
+        return self.data.units[uid]
+
+    def on_vp_chart(self, uid: int) -> str | None:
+        for section, entries in self.s.vp.items():
+            for e in entries:
+                if e[0] == uid:
+                    return section
+        return None
+
+    # -- colour and strength -------------------------------------------------------
+    def color_of(self, uid: int, stack: Stack | None = None) -> str:
+        """A unit's colour; a Green unit attached to a Gold leader takes the leader's colour
+        (004 [13.26]); an Imperial unit takes its controller's colour (004 [13.21])."""
+        u = self.data.units[uid]
+        stack = stack or self.stack_of(uid)
+        if u.is_imperial:
+            if stack is None:
+                return ""
+            lead = stack.attached.get(uid)
+            if lead:
+                return self.data.units[lead].color
+            others = [x for x in stack.units if not self.data.units[x].is_imperial]
+            return self.color_of(others[0], stack) if others else ""
+        if u.color == GREEN and stack is not None and stack.attached.get(uid):
+            return self.data.units[stack.attached[uid]].color
+        return u.color
+
+    def stack_color(self, stack: Stack) -> str:
+        for uid in stack.units:
+            if not self.data.units[uid].is_imperial:
+                return self.color_of(uid, stack)
+        return ""
+
+    def strength(self, uid: int) -> int:
+        return self.data.units[uid].strength
+
+    def fighting_units(self, stack: Stack) -> list[int]:
+        """Units of a stack that count in combat: leaders and combat units (004 [8.26])."""
+        return [u for u in stack.units if not self.data.units[u].is_imperial]
+
+    def is_mobile_blue_green(self, uid: int) -> bool:
+        u = self.data.units[uid]
+        return u.color in (BLUE, GREEN) and u.nationality not in self.data.immobile
+
+    # -- leaders ---------------------------------------------------------------------
+    def leaders_of(self, stack: Stack) -> list[int]:
+        return [u for u in stack.units if self.data.units[u].is_leader]
+
+    def attached_to(self, stack: Stack, leader: int) -> list[int]:
+        return [u for u in stack.units if stack.attached.get(u) == leader]
+
+    def capacity(self, stack: Stack, leader: int) -> tuple[int, int]:
+        """(own-colour slots, of which Green-capable slots) for a leader (004 [5.14], [13.22], [13.25])."""
+        lu = self.data.units[leader]
+        att = self.attached_to(stack, leader)
+        base = lu.strength
+        if self.data.czar in att and lu.color == WHITE:
+            base += 2
+        gold = 2 if self.data.gold in att else 0
+        return base + gold, gold
+
+    def owner_of(self, uid: int) -> str | None:
+        st = self.stack_of(uid)
+        return st.owner if st else None
+
+    def map_leaders(self, color: str, outside_siberia: bool = False) -> list[int]:
+        out = []
+        for st in self.s.stacks.values():
+            if outside_siberia and self.data.provinces[st.province].region == SIBERIA:
+                continue
+            out += [u for u in st.units if self.data.units[u].is_leader and self.data.units[u].color == color]
+        return out
+
+    def map_combat(self, color: str, outside_siberia: bool = False) -> list[int]:
+        out = []
+        for st in self.s.stacks.values():
+            if outside_siberia and self.data.provinces[st.province].region == SIBERIA:
+                continue
+            out += [u for u in st.units if self.data.units[u].is_combat and self.data.units[u].color == color]
+        return out
+
+    def phasing(self) -> str | None:
+        if self.s.phase in ("random_events", "movement", "combat", "randomizer") and self.s.order:
+            return self.s.order[self.s.current]
+        return None
+
+    def active_seats(self) -> list[str]:
+        return [p for p in self.s.seats if p not in self.s.quit]
+
+
+def opposed(a: str, b: str) -> bool:
+    """004 [8.11]-[8.15]: the colour hostility table."""
+    if not a or not b or a == b:
+        return False
+    if RED in (a, b):
+        return True
+    return {a, b} == {WHITE, GREEN}
