@@ -52,6 +52,12 @@ def build_parser() -> argparse.ArgumentParser:
     from rcw import mapdraw
 
     mapdraw.add_parser(sub)
+    # The console script also fronts the bots and the server (the engine never imports them).
+    from bots import simulate
+    from server import cli as server_cli
+
+    simulate.add_parser(sub)
+    server_cli.add_parser(sub)
     return p
 
 

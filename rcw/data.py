@@ -9,11 +9,11 @@ from the sources and what is ours.  :func:`load` validates on load and raises
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 

@@ -10,7 +10,8 @@ case and changes nothing.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import msgpack
 
@@ -25,6 +26,7 @@ SEATS = "ABCDEF"
 OPTIONS: dict[str, tuple[type, Any, str]] = {
     "max_turns": (int, 0, "end the game with no victor after this many Game-Turns (0: no limit, as the rules say)"),
     "leader_movement": (int, 5, "leaders' Movement Allowance (001 optional 'Reduced leader movement' uses 4)"),
+    "postal_movement": (bool, False, "004 [17.0]: judge the stop-on-entering rule on the positions at the start of the Game-Turn"),
 }
 
 Check = Callable[[Ctx, Any], None]
@@ -275,7 +277,11 @@ def validate_options(options: dict) -> dict:
         if k not in OPTIONS:
             raise IllegalAction("options", f"unknown option {k!r} (known: {', '.join(sorted(OPTIONS))})", "bad_request")
         typ = OPTIONS[k][0]
-        if not isinstance(v, typ) or isinstance(v, bool) != (typ is bool):
+        if not isinstance(v, typ) or (isinstance(v, bool) and typ is not bool):
             raise IllegalAction("options", f"option {k} must be {typ.__name__}", "bad_request")
         out[k] = v
     return out
+
+
+# Optional rule modules register their actions when imported.
+from rcw.rules import politics as _politics  # noqa: E402,F401

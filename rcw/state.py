@@ -112,6 +112,7 @@ class State:
     purged_this_turn: list[str] = field(default_factory=list)
     result: dict | None = None
     stats: dict[str, int] = field(default_factory=dict)
+    snapshot: dict[str, list[str]] = field(default_factory=dict)   # postal: colours at turn start
 
     # -- serialisation -------------------------------------------------------------
     def to_dict(self) -> dict:

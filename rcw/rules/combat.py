@@ -6,8 +6,19 @@ their owner (004 [8.44]); for an uncontrolled defender the attacker chooses (004
 
 from __future__ import annotations
 
-from rcw.actions import (Action, AddAttacker, CancelAttack, CaptureImperial, ChooseLoss, DeclareAttack,
-                         DeclineCapture, EndCombat, Event, RemoveAttacker, ResolveAttack)
+from rcw.actions import (
+    Action,
+    AddAttacker,
+    CancelAttack,
+    CaptureImperial,
+    ChooseLoss,
+    DeclareAttack,
+    DeclineCapture,
+    EndCombat,
+    Event,
+    RemoveAttacker,
+    ResolveAttack,
+)
 from rcw.data import BLUE, GREEN, RED, WHITE
 from rcw.rules.base import Ctx
 from rcw.state import UNASSIGNED, Attack, Stack, opposed

@@ -8,11 +8,24 @@ one move (it keeps unlimited rail movement finite for automata)."""
 
 from __future__ import annotations
 
-from rcw.actions import (Action, Attach, CzechExit, Detach, Emigrate, EndForce, EndMovement, Event, JoinForce,
-                         Merge, Move, StartForce, TransferImperial)
+from rcw.actions import (
+    Action,
+    Attach,
+    CzechExit,
+    Detach,
+    Emigrate,
+    EndForce,
+    EndMovement,
+    Event,
+    JoinForce,
+    Merge,
+    Move,
+    StartForce,
+    TransferImperial,
+)
 from rcw.data import BLUE, GREEN, RED, SIBERIA, WHITE
 from rcw.rules.base import Ctx
-from rcw.state import Force, Stack, UNASSIGNED
+from rcw.state import UNASSIGNED, Force, Stack
 
 LEADER_MA = 5          # 004 [5.0]
 BLUE_GREEN_MA = 3      # 004 [5.63], [5.72]
@@ -246,6 +259,12 @@ def _blockers(ctx: Ctx, f: Force, fs: Stack) -> list[int]:
     """Units in the force's province whose colour differs from the force's (004 [5.27])."""
     color = force_color(ctx, fs)
     has_czar = ctx.data.czar in fs.units and color == WHITE
+    if ctx.s.options.get("postal_movement"):
+        # 004 [17.0] postal [5.0]: judged on the positions at the start of the Game-Turn.
+        colors = [c for c in ctx.s.snapshot.get(fs.province, []) if c != color]
+        if has_czar and all(c == BLUE for c in colors):
+            return []
+        return [0] if colors else []
     out = []
     for st in ctx.b.stacks_in(fs.province):
         if st.id == fs.id:

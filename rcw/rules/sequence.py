@@ -6,7 +6,7 @@ Victory is checked when the Player-Turn series ends, before the Interphase (004 
 
 from __future__ import annotations
 
-from rcw.actions import (DrawRandomizer, EndCombat, EndMovement, Event, RollRandomEvents, VoteEndGame)
+from rcw.actions import DrawRandomizer, EndCombat, EndMovement, Event, RollRandomEvents, VoteEndGame
 from rcw.rules import randomizer, replacement, victory
 from rcw.rules.base import Ctx
 
@@ -25,9 +25,21 @@ def start_game_turn(ctx: Ctx) -> list[Event]:
     ring = s.seats[i:] + s.seats[:i]
     s.order = [p for p in ring if p not in s.quit]
     s.current = 0
+    if s.options.get("postal_movement"):
+        take_snapshot(ctx)
     ev = [Event("sequence", f"Game-Turn {s.turn}: {first} is First Player; order {' '.join(s.order)}",
                 {"turn": s.turn, "order": list(s.order)})]
     return ev + begin_player_turn(ctx)
+
+
+def take_snapshot(ctx: Ctx) -> None:
+    """004 [17.0] postal [5.0]: note which colours occupy each province as the Game-Turn starts."""
+    snap: dict[str, set] = {}
+    for st in ctx.s.stacks.values():
+        for u in st.units:
+            if not ctx.data.units[u].is_imperial:
+                snap.setdefault(st.province, set()).add(ctx.b.color_of(u, st))
+    ctx.s.snapshot = {k: sorted(v) for k, v in sorted(snap.items())}
 
 
 def begin_player_turn(ctx: Ctx) -> list[Event]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from rcw.actions import AcceptTrade, Action, DeclineTrade, EndTrading, Event, OfferTrade, WithdrawTrade
 from rcw.data import BLUE, GREEN
-from rcw.rules.base import LENIN, TROTSKY, Ctx
 from rcw.rules import sequence
+from rcw.rules.base import LENIN, TROTSKY, Ctx
 
 
 def deal(ctx: Ctx) -> list[Event]:

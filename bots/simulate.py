@@ -1,0 +1,115 @@
+"""Headless bot games: ``rcw simulate``.
+
+Plays whole games with agents choosing among ``legal_actions`` and prints one summary.
+The same arguments give byte-identical JSON apart from ``seconds``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import traceback
+
+from bots import AGENTS, make_agent
+from rcw.actions import IllegalAction
+from rcw.game import Game
+
+STAT_KEYS = ("attacks", "subversive_attacks", "epidemic_losses", "replacements", "assassination_attempts",
+             "assassinations", "purges", "counterpurges", "trades", "czar_executions", "captures", "emigrations")
+
+
+def play(players: int, seed: int, agent_kind: str, max_turns: int, max_actions: int = 200_000) -> dict:
+    """Play one game; returns its outcome record."""
+    g = Game.new(players, seed, {"max_turns": max_turns} if max_turns else None)
+    kinds = _kinds(agent_kind, g.state.seats)
+    agents = {p: make_agent(kinds[p], p, seed) for p in g.state.seats}
+    illegal = 0
+    steps = 0
+    while not g.over and steps < max_actions:
+        pend = g.pending
+        if not pend:
+            raise RuntimeError("no pending decision in an unfinished game")
+        seat = pend[0]["seat"]
+        legal = g.legal_actions(seat)
+        if not legal:
+            raise RuntimeError(f"seat {seat} must decide {pend[0]['kind']} but has no legal action")
+        action = agents[seat].choose(g.view(seat), legal)
+        try:
+            g.apply(action)
+        except IllegalAction:
+            illegal += 1
+            g.apply(legal[0])
+        steps += 1
+    r = g.result or {}
+    return {"seed": seed, "turns": g.state.turn, "actions": steps, "illegal": illegal,
+            "outcome": (r.get("winner_color") or "none").lower(), "winner": r.get("winner"),
+            "finished": g.over, "stats": dict(g.state.stats), "hash": g.state_hash()}
+
+
+def _kinds(agent_kind: str, seats: list[str]) -> dict[str, str]:
+    if agent_kind == "mixed":
+        names = sorted(AGENTS)
+        return {p: names[i % len(names)] for i, p in enumerate(seats)}
+    return {p: agent_kind for p in seats}
+
+
+def run(args: argparse.Namespace) -> int:
+    t0 = time.perf_counter()
+    outcomes = {"red": 0, "white": 0, "none": 0}
+    stats = {k: 0 for k in STAT_KEYS}
+    turns, completed, illegal, errors = [], 0, 0, []
+    tty = sys.stderr.isatty() and not args.json_only_quiet
+    for i in range(args.games):
+        seed = args.seed + i
+        try:
+            rec = play(args.players, seed, args.agents, args.max_turns)
+        except Exception as e:  # an engine error is a finding, reported in the summary
+            errors.append({"seed": seed, "error": f"{type(e).__name__}: {e}",
+                           "where": traceback.format_exc().strip().splitlines()[-3:]})
+            continue
+        completed += rec["finished"]
+        illegal += rec["illegal"]
+        outcomes[rec["outcome"]] += 1
+        turns.append(rec["turns"])
+        for k in STAT_KEYS:
+            stats[k] += rec["stats"].get(k, 0)
+        if tty:
+            done = i + 1
+            bar = "#" * (30 * done // args.games)
+            print(f"\r[{bar:<30}] {done}/{args.games} games", end="", file=sys.stderr, flush=True)
+    if tty:
+        print(file=sys.stderr)
+    summary = {
+        "games": args.games, "players": args.players, "agents": args.agents, "seed": args.seed,
+        "max_turns": args.max_turns, "completed": completed, "illegal_actions": illegal,
+        "engine_errors": len(errors), "errors": errors[:5], "outcomes": outcomes,
+        "mean_game_turns": round(sum(turns) / len(turns), 3) if turns else 0.0,
+        "stats": stats, "seconds": round(time.perf_counter() - t0, 3),
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2, sort_keys=True))
+    else:
+        print(f"{completed}/{args.games} games completed ({args.players} players, {args.agents} agents, seed {args.seed})")
+        print(f"  outcomes: Red {outcomes['red']}, White {outcomes['white']}, none {outcomes['none']}"
+              f" (turn limit {args.max_turns or 'none'})")
+        print(f"  mean Game-Turns {summary['mean_game_turns']}; illegal actions {illegal}; engine errors {len(errors)}")
+        print("  " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in stats.items()))
+        print(f"  {summary['seconds']} s")
+        for e in errors[:5]:
+            print(f"  error (seed {e['seed']}): {e['error']}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("simulate", help="play whole games between computer players and print a summary",
+                       description="Play whole games headless; every agent picks among the legal actions. "
+                                   "The same arguments give the same result (apart from 'seconds').")
+    p.add_argument("--agents", default="random", choices=sorted(AGENTS) + ["mixed"], help="which agents play (default random)")
+    p.add_argument("--players", type=int, default=5, choices=range(3, 7), metavar="N", help="players per game, 3-6 (default 5)")
+    p.add_argument("--games", type=int, default=10, metavar="G", help="number of games (default 10)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the first game; game i uses S+i (default 0)")
+    p.add_argument("--max-turns", type=int, default=30, metavar="T",
+                   help="stop a game with no victor after T Game-Turns (default 30; 0 = no limit, as in the rules)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(func=run, json_only_quiet=False)
