@@ -162,7 +162,7 @@ class GameData:
 
     def purge_column(self, strength: int) -> int:
         """Index of the Purge Table column for a Purge Strength (004 [11.4])."""
-        for i, (lo, hi) in enumerate(self.tables.purge_bounds):
+        for i, (_lo, hi) in enumerate(self.tables.purge_bounds):
             if strength <= hi:
                 return i
         return len(self.tables.purge_bounds) - 1
@@ -327,7 +327,7 @@ def _load_tables(doc: dict, provs: Mapping[str, Province]) -> Tables:
                 bounds.append((int(lo), int(hi)))
         except ValueError:
             _fail(F, "[purge] columns", f"bad column {c!r}")
-    for (lo1, hi1), (lo2, _) in zip(bounds, bounds[1:]):
+    for (_lo1, hi1), (lo2, _) in zip(bounds, bounds[1:], strict=False):
         if lo2 != hi1 + 1:
             _fail(F, "[purge] columns", f"columns must be contiguous ({hi1} then {lo2})")
     for i, r in enumerate(prow):

@@ -40,7 +40,7 @@ def replace(ctx: Ctx, finished_turn: int) -> list[Event]:
     if red_blocked:
         s.red_block -= 1
     chosen = []
-    for section, entries in s.vp.items():
+    for entries in s.vp.values():
         for uid, _face in entries:
             if blocked_reason(ctx, uid, red_blocked) is None:    # judged simultaneously (004 [9.17])
                 chosen.append(uid)
