@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from bots.random_agent import RandomAgent
+from bots.sdt import SDTAgent
 
-AGENTS = {"random": RandomAgent}
+AGENTS = {"random": RandomAgent, "sdt": SDTAgent}
 
 
 def make_agent(kind: str, seat: str, seed: int = 0):

@@ -232,10 +232,20 @@ class LeaveCommittee(Action):
 @_action
 class DeclarePurge(Action):
     """004 [11.0]: purge a non-member.  ``purgers`` is one member (individual purge) or the
-    whole Committee; ``shares`` is the agreed order of division (004 [11.23])."""
+    whole Committee; ``shares`` is the agreed order of division (004 [11.23]): the k-th
+    purged point goes to ``shares[k % len(shares)]``, so a list of the members divides the
+    points as equally as possible in that order.  ``condition`` exists only to be refused:
+    conditional purge orders are not allowed (004 [17.0] postal [11.0], The Bell #3)."""
     target: str = ""
     purgers: tuple[str, ...] = ()
     shares: tuple[str, ...] = ()
+    condition: str = ""
+
+
+@_action
+class PassPurge(Action):
+    """When another member has declared an individual purge, declare none of one's own
+    (004 [11.0] Procedure: individual purges are resolved together, in turn order)."""
 
 
 @_action
@@ -263,7 +273,8 @@ class Counterpurge(Action):
 
 @_action
 class OrderExecution(Action):
-    """004 [13.5]: consent to an order to execute the Czar."""
+    """004 [13.5]: propose (or, when asked, consent to: ``consent``) an order to execute the Czar."""
+    consent: bool = True
 
 
 @_action

@@ -129,6 +129,8 @@ class Game:
         check(self.ctx, action)
         events = do(self.ctx, action)
         self.ctx.b.invalidate()
+        for after in self.AFTER_APPLY:
+            events += after(self.ctx)
         self.log.append(action)
         return events
 
@@ -165,6 +167,7 @@ class Game:
     # hooks filled by optional rule modules (politics)
     EXTRA_DECISIONS: list[Callable[[Ctx, str], list[Action]]] = []
     EXTRA_FREE: list[Callable[[Ctx, str], list[Action]]] = []
+    AFTER_APPLY: list[Callable[[Ctx], list[Event]]] = []   # run after every applied action
 
     def _extra_decisions(self, seat: str) -> list[Action]:
         out: list[Action] = []
@@ -245,7 +248,8 @@ class Game:
             "force": s.force.to_list() if s.force else None,
             "attack": s.attack.to_list() if s.attack else None,
             "decision": s.decision, "subversion_doubled": s.subversion_doubled,
-            "committee": list(s.committee), "result": s.result,
+            "committee": list(s.committee), "committee_consent": {k: list(v) for k, v in s.committee_consent.items()},
+            "result": s.result,
         }
 
     # -- persistence ------------------------------------------------------------------------------

@@ -98,7 +98,8 @@ class State:
     offers: dict[int, dict] = field(default_factory=dict)
     moved: list[int] = field(default_factory=list)             # units moved this Movement Phase
     imperial_moved: list[int] = field(default_factory=list)
-    fought: list[int] = field(default_factory=list)            # units that attacked/defended this phase
+    fought: list[int] = field(default_factory=list)            # units that attacked this Combat Phase
+    defended: list[int] = field(default_factory=list)          # units attacked this Combat Phase (004 [8.25])
     force: Force | None = None
     attack: Attack | None = None
     decision: dict | None = None       # an out-of-turn decision that suspends play
@@ -110,6 +111,7 @@ class State:
     committee: list[str] = field(default_factory=list)
     committee_consent: dict[str, list[str]] = field(default_factory=dict)
     purged_this_turn: list[str] = field(default_factory=list)
+    purge_turn: int = 0                # the Game-Turn purged_this_turn refers to (004 [11.13])
     result: dict | None = None
     stats: dict[str, int] = field(default_factory=dict)
     snapshot: dict[str, list[str]] = field(default_factory=dict)   # postal: colours at turn start

@@ -7,6 +7,9 @@ from rcw.rules.base import Ctx
 
 
 def check(ctx: Ctx, a: Assassinate) -> None:
+    ph = ctx.b.phasing()
+    if ph is not None and ph != a.seat:
+        raise ctx.illegal("004 [10.11]", f"only the Phasing Player ({ph}) may attempt an assassination", "not_your_turn")
     ctx.require_phasing(a.seat)                                   # 004 [10.11]
     s, d = ctx.s, ctx.data
     if s.force is not None or s.attack is not None:

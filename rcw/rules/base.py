@@ -67,14 +67,56 @@ class Ctx:
         """Remove a unit from its stack (keeping the rest consistent) and return that stack."""
         st = self.b.stack_of(uid)
         assert st is not None, uid
+        u = self.data.units[uid]
+        holder = st.attached.get(uid, 0) if u.is_imperial else 0
+        stolen = [x for x, v in st.attached.items() if v == uid and self.data.units[x].is_combat
+                  and self.data.units[x].color != u.color] if u.is_leader else []
         st.units.remove(uid)
         st.attached.pop(uid, None)
-        if self.data.units[uid].is_leader:
+        if u.is_leader:
             for k in [k for k, v in st.attached.items() if v == uid]:
                 del st.attached[k]
+        if stolen or (holder and holder in st.units):
+            self.forfeit(st, stolen)
         self.tidy(st)
         self.b.invalidate()
         return st
+
+    def forfeit(self, st: Stack, released: list[int]) -> None:
+        """004 [13.29]: a Leader who loses an Imperial unit forfeits its benefit at once.  Engine
+        reading: the units he can no longer hold stop being attached and are set apart in the
+        same province - Green units (004 [13.26]) first, back under the holder of their Control
+        Marker, then his own colour's units from the bottom, still his player's.  ``released``
+        are Green units whose Gold-holding Leader has just left the stack."""
+        d = self.data
+        drop_own: list[int] = []
+        drop_green = [x for x in released if x in st.units]
+        for lead in self.b.leaders_of(st):
+            own, gslots = self.b.capacity(st, lead)
+            lc = d.units[lead].color
+            att = [x for x in self.b.attached_to(st, lead) if d.units[x].is_combat]
+            greens = [x for x in att if d.units[x].color != lc]
+            drop_green += greens[gslots:]
+            kept = [x for x in att if x not in greens[gslots:]]
+            for x in reversed([x for x in kept if d.units[x].color == lc]):
+                if len(kept) <= own:
+                    break
+                kept.remove(x)
+                drop_own.append(x)
+        if not drop_own and not drop_green:
+            return
+        for x in drop_own + drop_green:
+            st.units.remove(x)
+            st.attached.pop(x, None)
+        if drop_own:
+            self.new_stack(st.province, st.owner, list(reversed(drop_own)))
+        by_nat: dict[str, list[int]] = {}
+        for x in drop_green:
+            by_nat.setdefault(d.units[x].nationality, []).append(x)
+        for nat, xs in by_nat.items():
+            holder = self.s.control.get(nat)
+            self.new_stack(st.province, holder if holder and holder not in self.s.quit else None, xs)
+        self.b.invalidate()
 
     def tidy(self, st: Stack) -> None:
         """Drop an empty stack; an Imperial unit left alone is under no one's control (004 [13.42]);

@@ -2,7 +2,18 @@
 
 An attack is assembled step by step: DeclareAttack(target), AddAttacker(stack)...,
 ResolveAttack (or CancelAttack).  Exchange losses are chosen unit by unit (ChooseLoss) by
-their owner (004 [8.44]); for an uncontrolled defender the attacker chooses (004 [8.46])."""
+their owner (004 [8.44]); for an uncontrolled defender the attacker chooses (004 [8.46]).
+
+Readings the rules leave open:
+
+* 004 [8.25] "No unit may attack or be attacked more than once": attacking and being attacked
+  are counted apart, so a unit that attacked may still be attacked once (by the Phasing
+  Player's units of an opposing colour) and a unit that was attacked may still attack once.
+* 004 [8.22]'s example "White and Green units may combine to attack a Red unit" contradicts the
+  hostility table (004 [8.13], [8.14]: White and Green oppose each other); the table wins, so
+  only mutually friendly colours (e.g. White and Blue) combine.
+* 004 [8.43] Exchange with equal totals: the defender's units are "the smaller total" and are
+  all eliminated; the attacker then loses at least as many points."""
 
 from __future__ import annotations
 
@@ -78,14 +89,27 @@ def check_declare(ctx: Ctx, a: DeclareAttack) -> None:
     fighters = ctx.b.fighting_units(t)
     if not fighters:
         raise ctx.illegal("004 [8.0]", "there is nothing there to attack")
-    if any(u in s.fought for u in fighters):
+    if any(u in s.defended for u in fighters):
         raise ctx.illegal("004 [8.25]", "that stack has already been attacked this Combat Phase")
     tc = ctx.b.stack_color(t)
     if a.subversive and tc != BLUE:
         raise ctx.illegal("004 [8.31]", "Subversive Attacks are made only against Blue units")
-    if not any(_attacker_problem(ctx, a.seat, st, t, a.subversive) is None for st in s.stacks.values()):
+    mine = [st for st in s.stacks.values() if st.owner == a.seat]
+    problems = [_attacker_problem(ctx, a.seat, st, t, a.subversive) for st in mine]
+    if not any(p is None for p in problems):
+        # Name the rule that stops a stack standing where it could attack (e.g. it has
+        # already attacked, 004 [8.25]); otherwise the rule on where attackers must be.
+        near = [p for st, p in zip(mine, problems, strict=True) if p and _in_position(ctx, st, t, a.subversive)]
+        if near:
+            raise ctx.illegal(*near[0])
         rule = "004 [8.31]" if a.subversive else "004 [8.23]"
         raise ctx.illegal(rule, f"{a.seat} has no stack able to attack that stack")
+
+
+def _in_position(ctx: Ctx, st: Stack, target: Stack, subversive: bool) -> bool:
+    if subversive:
+        return st.province != target.province and _subversion_adjacent(ctx, st.province, target.province)
+    return st.province == target.province
 
 
 def do_declare(ctx: Ctx, a: DeclareAttack) -> list[Event]:
@@ -105,7 +129,8 @@ def _attacker_problem(ctx: Ctx, seat: str, st: Stack, target: Stack, subversive:
     if not units:
         return "004 [8.28]", "Red and White combat units attack only when attached to a leader"
     if any(u in ctx.s.fought for u in units):
-        return "004 [8.25]", "that stack has already fought this Combat Phase"
+        # 004 [8.25]: no unit attacks more than once (being attacked is counted apart).
+        return "004 [8.25]", "that stack has already attacked this Combat Phase"
     color = ctx.b.stack_color(st)
     tc = ctx.b.stack_color(target)
     if not opposed(color, tc):
@@ -202,7 +227,8 @@ def do_resolve(ctx: Ctx, a: ResolveAttack) -> list[Event]:
     col = odds_column(att, dfn)
     die = ctx.die()
     res = ctx.data.tables.crt[die - 1][col]
-    s.fought += attackers + defenders
+    s.fought += attackers
+    s.defended += defenders
     label = ctx.data.tables.crt_columns[col]
     ctx.bump("attacks")
     if at.subversive:
@@ -235,7 +261,10 @@ def do_resolve(ctx: Ctx, a: ResolveAttack) -> list[Event]:
         else:
             for u in attackers:
                 ctx.eliminate(u, a_section, ev, "exchange")
-            need, losers, section, chooser = att, defenders, d_section, defender_owner or seat
+            # 004 [8.44]: the owner chooses; for an uncontrolled stack the attacker (004 [8.46]),
+            # and so for a player who has quit, who is no longer there to choose (004 [14.22]).
+            owner = defender_owner if defender_owner not in s.quit else None
+            need, losers, section, chooser = att, defenders, d_section, owner or seat
         if need >= strength(ctx, losers):
             for u in losers:
                 ctx.eliminate(u, section, ev, "exchange")
@@ -278,6 +307,8 @@ def _after_attacker_loss(ctx: Ctx, stacks: list[Stack], defender_owner: str | No
     s = ctx.s
     wiped = [x for x in stacks if x.id not in s.stacks or not ctx.b.fighting_units(x)]
     if not wiped or defender_owner is None or target_id not in s.stacks:
+        return []
+    if defender_owner in s.quit:                      # 004 [14.22]: a quitter attaches nothing
         return []
     if s.decision is not None:
         return []

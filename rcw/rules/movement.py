@@ -3,8 +3,17 @@
 A force is built step by step: StartForce (a leader, or a Blue/Green stack), JoinForce
 (other leaders, before the first step), Attach/Detach in any province passed, Move one
 province at a time (overland 1 MP, or by rail), EndForce.  The force travels as its own
-stack.  One reading the rules leave open: a force never enters the same province twice in
-one move (it keeps unlimited rail movement finite for automata)."""
+stack.  Readings the rules leave open:
+
+* a force never enters the same province twice in one move (it keeps unlimited rail
+  movement finite for automata);
+* other Leaders join a force before its first step (004 [5.26]); en route it attaches and
+  detaches combat and Imperial units only (004 [5.13], [13.12]);
+* units that have been part of the force never make it stop (004 [5.27] is judged on what
+  the force meets when it enters; a Green unit taken with the Gold and left behind is the
+  "hot knife through butter" of 004 [29.0]);
+* with the postal option (004 [17.0] [5.0]) the stop is judged on the colours noted when
+  the Game-Turn began (``State.snapshot``), whatever has moved since."""
 
 from __future__ import annotations
 
@@ -84,7 +93,9 @@ def do_start(ctx: Ctx, a: StartForce) -> list[Event]:
         group = [x for x in st.units if x not in s.moved and not ctx.data.units[x].is_leader]
         attached = {x: 0 for x in group if ctx.data.units[x].is_imperial}
     force_stack = _split(ctx, st, group, attached)
-    s.force = Force(force_stack.id, st.province)
+    # ``touched``: every unit that has been part of this force; units it leaves behind never
+    # stop it (004 [5.27] is judged on entering; see also 004 [29.0] "hot knife").
+    s.force = Force(force_stack.id, st.province, touched=list(group))
     s.moved += [x for x in group if x not in s.moved]
     return [Event("force", f"{a.seat} picks up a force in {st.province}: {ctx.names(group)}",
                   {"seat": a.seat, "units": group, "province": st.province})]
@@ -130,12 +141,15 @@ def do_join(ctx: Ctx, a: JoinForce) -> list[Event]:
     fs = ctx.s.stacks[ctx.s.force.stack]
     st = ctx.b.stack_of(a.leader)
     group = [a.leader] + ctx.b.attached_to(st, a.leader)
+    # 004 [5.26]: the joining Leader brings his attached units, still attached to him (read
+    # the attachments before taking the Leader, which would clear them).
+    leads = {x: st.attached.get(x, 0) for x in group}
     for x in group:
-        lead = st.attached.get(x, 0)
         ctx.take(x)
-        ctx.put(x, fs, lead if x != a.leader else 0)
+        ctx.put(x, fs, leads[x] if x != a.leader else 0)
         if x not in ctx.s.moved:
             ctx.s.moved.append(x)
+        ctx.s.force.touched.append(x)
     return [Event("force_join", f"{ctx.name(a.leader)} joins the force", {"leader": a.leader})]
 
 
@@ -164,6 +178,8 @@ def check_attach(ctx: Ctx, a: Attach) -> None:
             raise ctx.illegal("004 [5.25]", f"the {u.name} has already moved this phase")
         if leaders and a.leader not in leaders:
             raise ctx.illegal("004 [13.21]", "name the force's leader who takes the Imperial unit")
+        if not leaders and a.leader:
+            raise ctx.illegal("004 [13.21]", "a Blue or Green force has no leader: name leader 0")
         return
     if not leaders:                                     # a Blue/Green force picks up its own kind
         kind = d.units[fs.units[0]] if fs.units else None

@@ -14,6 +14,9 @@ def units_of(ctx: Ctx, nat: str, color: str) -> list[int]:
 
 
 def draw(ctx: Ctx, seat: str) -> list[Event]:
+    """Pick chits until one takes effect.  004 [12.13] says the drawer of a Blue Control or
+    Withdrawal Marker whose force is gone "may" draw again; the engine always does (the Bell's
+    players, drawing by mail, did not: Bell #4)."""
     s = ctx.s
     ev: list[Event] = []
     while s.aux:

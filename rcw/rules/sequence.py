@@ -45,7 +45,7 @@ def take_snapshot(ctx: Ctx) -> None:
 def begin_player_turn(ctx: Ctx) -> list[Event]:
     s = ctx.s
     s.phase = "random_events"
-    s.moved, s.imperial_moved, s.fought = [], [], []
+    s.moved, s.imperial_moved, s.fought, s.defended = [], [], [], []
     s.subversion_doubled = False
     s.force = s.attack = None
     p = s.order[s.current]

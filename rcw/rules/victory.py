@@ -60,7 +60,9 @@ def score(ctx: Ctx, color: str) -> dict[str, int]:
             if u.is_imperial:
                 if color == WHITE or uid == d.gold:  # 004 [14.42] Gold for Red; [14.44] both for White
                     pts[st.owner] += 5
-            elif u.color == color and not (u.color == GREEN):
+            elif ctx.b.color_of(uid, st) == color:
+                # a Green unit attached to a Leader holding the Gold counts as his colour
+                # (004 [13.26] "for all purposes"); plain Green units score nothing on the map.
                 pts[st.owner] += u.strength
     return pts
 

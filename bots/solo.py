@@ -1,0 +1,487 @@
+"""``rcw solo``: play Russian Civil War in the terminal against four SDT bots.
+
+You are seat A in the five-player "Solitaire for Fanatics" game (004, the article by
+J. Richard Jarvinen); seats B-E are :class:`bots.sdt.SDTAgent` bots.  Every bot action is
+explained by the engine's event sentences and the bot's own notes (its strategy roll, its
+targets, its Central Committee answers).  At each of your decisions the legal choices are
+listed with numbers; other commands:
+
+    b  board (your stacks, enemies within reach)    v  Victory Point chart and scores
+    k  markers, Committee and the bots' attitudes   s  save the game    q  save and quit
+    c  propose a Central Committee (c B,C)          g  give markers (g B 1 0: 1 Politburo, 0 Assassins)
+    h  this help
+
+Save/resume: the save file holds the game record (``Game.record()``: seed, players,
+options, actions) and your own decisions; ``rcw solo --load FILE`` replays them through the
+same bots, so the game continues exactly where it stopped.
+``--spi`` (the SPI solitaire, 004 [18.0]-[28.0]) is not available yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from bots.sdt import SDTAgent
+from bots.sdt_board import Board, data, odds_col, opposed
+from rcw import actions as A
+from rcw.actions import IllegalAction, action_from_wire, to_wire
+from rcw.game import Game
+
+HUMAN = "A"
+PLAYERS = 5
+IGNORE = {"t": "_ignore"}
+IGNORED = A.Action(HUMAN)          # "not now" for an out-of-turn question
+APPLIED = A.Action("applied")      # a typed command already applied
+HELP = __doc__.split("listed with numbers; other commands:")[1].split("Save/resume")[0].rstrip()
+
+
+def unit_name(uid: int) -> str:
+    u = data().units[uid]
+    return u.label if not u.is_imperial else u.name.upper()
+
+
+def province(code: str) -> str:
+    p = data().provinces.get(code)
+    return f"{code} ({p.name})" if p else code
+
+
+def table(rows: list[list[str]], header: list[str]) -> str:
+    if not rows:
+        return "  (none)"
+    cols = [header] + rows
+    w = [max(len(str(r[i])) for r in cols) for i in range(len(header))]
+    line = lambda r: "  " + "  ".join(str(c).ljust(w[i]) for i, c in enumerate(r)).rstrip()  # noqa: E731
+    return "\n".join([line(header), "  " + "  ".join("-" * x for x in w)] + [line(r) for r in rows])
+
+
+class Solo:
+    def __init__(self, seed: int, options: dict | None, out=None, inp=None, script: list[dict] | None = None,
+                 verbose: bool = True) -> None:
+        self.seed = seed
+        self.options = options or {}
+        self.g = Game.new(PLAYERS, seed, self.options)
+        self.bots = {p: SDTAgent(p, seed) for p in self.g.state.seats if p != HUMAN}
+        self.out = out or sys.stdout
+        self.inp = inp or sys.stdin
+        self.script = list(script or [])      # recorded human decisions, replayed on --load
+        self.human_log: list[dict] = []
+        self.save_path: str | None = None
+        self.quiet = bool(self.script)
+        self.verbose = verbose
+        self.last_header = None
+        self.asked: set[tuple] = set()
+
+    # -- output ----------------------------------------------------------------------------------
+    def say(self, text: str = "") -> None:
+        if not self.quiet:
+            print(text, file=self.out, flush=True)
+
+    def explain(self, events, who: str | None = None) -> None:
+        for bot in self.bots.values():
+            for n in bot.take_notes():
+                self.say(f"  * {n}")
+        for e in events:
+            if e.kind in ("attacker_added",) and not self.verbose:
+                continue
+            self.say(f"  - {e.text}")
+
+    # -- the board -------------------------------------------------------------------------------
+    def view(self) -> dict:
+        return self.g.view(HUMAN)
+
+    def show_board(self) -> None:
+        v = self.view()
+        b = Board.of(v)
+        d = data()
+        rows = []
+        for st in b.mine(HUMAN):
+            rows.append([str(st.id), province(st.province), st.color,
+                         ", ".join(unit_name(u) for u in st.units), str(st.attack_strength()), str(st.defense())])
+        self.say(f"\nYour stacks (Game-Turn {v['turn']}):")
+        self.say(table(rows, ["stack", "province", "colour", "units", "attack", "defense"]))
+        near: dict[int, tuple] = {}
+        for st in b.mine(HUMAN):
+            if not st.leaders and st.color not in ("Blue", "Green"):
+                continue
+            color = st.color
+            reach = b.reach(st.province, color, bool(st.leaders))
+            provinces = set(reach) | {st.province}
+            for t in b.stacks:
+                if (t.province in provinces and t.fighting and t.owner != HUMAN and opposed(color, t.color)
+                        and t.id not in near):
+                    dist = 0 if t.province == st.province else len(reach[t.province])
+                    col = odds_col(st.attack_strength(), t.defense())
+                    odds = "below 1:2" if col is None else ("1:2" if col == 0 else f"{col}:1")
+                    near[t.id] = (t, dist, st.id, odds)
+        rows = []
+        for t, dist, sid, odds in sorted(near.values(), key=lambda x: (x[1], x[0].id))[:25]:
+            rows.append([str(t.id), province(t.province), t.owner or "-", t.color,
+                         ", ".join(unit_name(u) for u in t.fighting), str(t.defense()),
+                         f"{dist} from stack {sid}", odds])
+        self.say("\nEnemies within reach this Movement Phase (odds for that one stack alone):")
+        self.say(table(rows, ["stack", "province", "owner", "colour", "units", "defense", "moves", "odds"]))
+        _ = d
+
+    def show_vp(self) -> None:
+        v = self.view()
+        d = data()
+        rows = []
+        for section in sorted(v["vp"]):
+            entries = v["vp"][section]
+            by = {}
+            for uid, face in entries:
+                u = d.units[uid]
+                k = (u.color or "Imperial") + ("" if face else " (face-down)")
+                by[k] = by.get(k, 0) + (u.strength if not u.is_imperial else 5)
+            rows.append([section, ", ".join(f"{k} {n}" for k, n in sorted(by.items()))])
+        self.say("\nVictory Point chart (points of eliminated units by colour):")
+        self.say(table(rows, ["section", "eliminated"]))
+        from rcw.rules import victory
+
+        red, white = victory.score(self.g.ctx, "Red"), victory.score(self.g.ctx, "White")
+        rows = [[p, str(red[p]), str(white[p])] for p in v["seats"]]
+        self.say("\nScore if the game ended now:")
+        self.say(table(rows, ["player", "Red VP", "White VP"]))
+
+    def show_markers(self) -> None:
+        v = self.view()
+        rows = []
+        some = next(iter(self.bots.values()))
+        for p in v["seats"]:
+            red, white, pcm, color = some.pit(v, p)
+            ctl = ", ".join(sorted(n for n, s in v["control"].items() if s == p)) or "-"
+            if p in self.bots:
+                order = self.bots[p].friendliness(v)
+                att = f"friendliest {order[0]}, worst enemy {order[-1]}" if order else ""
+            else:
+                att = "(you)"
+            rows.append([p + (" (quit)" if p in v["quit"] else ""), str(v["politburo"].get(p, 0)),
+                         str(v["assassins"].get(p, 0)), ctl, f"{red}-{white}={pcm}", color, att])
+        self.say("\nMarkers and attitudes (PIT: Red minus White leadership; the bots' PCT):")
+        self.say(table(rows, ["player", "Politburo", "Assassins", "controls", "PCM", "PIT colour", "attitude"]))
+        self.say(f"  Central Committee: {', '.join(v['committee']) or 'none'}; "
+                 f"Randomizer holds {v['randomizer']} chits")
+
+    # -- describing choices ------------------------------------------------------------------------
+    def describe(self, a: A.Action, v: dict, b: Board) -> str:
+        d = data()
+
+        def st_desc(sid: int) -> str:
+            st = b.by_id.get(sid)
+            if st is None:
+                return f"stack {sid}"
+            return f"stack {sid} in {st.province} ({', '.join(unit_name(u) for u in st.fighting)}; {st.owner or 'uncontrolled'})"
+
+        if a is IGNORED:
+            return "Not now (ignore)"
+        t = a.TYPE
+        if t == "StartForce":
+            st = b.where.get(a.unit)
+            return f"Move a force: {unit_name(a.unit)} in {province(st.province) if st else '?'}"
+        if t == "JoinForce":
+            return f"Add leader {unit_name(a.leader)} to the force"
+        if t == "Attach":
+            return f"Attach {unit_name(a.unit)}" + (f" to {unit_name(a.leader)}" if a.leader else "")
+        if t == "Detach":
+            return f"Leave {unit_name(a.unit)} here"
+        if t == "Move":
+            return f"Move to {province(a.to)} {'by rail' if a.rail else 'overland'}"
+        if t == "EndForce":
+            return "This force stops here"
+        if t == "TransferImperial":
+            to = b.by_id.get(a.to_stack)
+            return f"Transfer the {d.units[a.unit].name} to stack {a.to_stack} in {to.province if to else '?'}"
+        if t == "Emigrate":
+            return f"Send the {d.units[a.unit].name} abroad (emigration, 004 [13.3])"
+        if t == "CzechExit":
+            return f"Czech unit {unit_name(a.unit)} leaves from Vladivostok"
+        if t == "EndMovement":
+            return "End the Movement Phase"
+        if t == "Merge":
+            return f"Stack {st_desc(a.stack)} with stack {a.into}"
+        if t == "DeclareAttack":
+            st = b.by_id.get(a.target)
+            dfn = st.defense() if st else 0
+            return f"{'Subversive attack' if a.subversive else 'Attack'} {st_desc(a.target)}, defense {dfn}"
+        if t == "AddAttacker":
+            st = b.by_id.get(a.stack)
+            return f"Add {st_desc(a.stack)} (strength {st.attack_strength() if st else '?'}) to the attack"
+        if t == "ResolveAttack":
+            return "Roll the die for this attack"
+        if t == "CancelAttack":
+            return "Call off this attack"
+        if t == "RemoveAttacker":
+            return f"Withdraw stack {a.stack} from the attack"
+        if t == "EndCombat":
+            return "End the Combat Phase"
+        if t == "Assassinate":
+            st = b.where.get(a.victim)
+            return f"Send {a.markers} assassin(s) after {unit_name(a.victim)} ({st.owner if st else '?'})"
+        if t == "ChooseLoss":
+            return f"Lose {unit_name(a.unit)}"
+        if t == "CaptureImperial":
+            return f"Capture the {d.units[a.unit].name} with stack {a.stack}"
+        if t == "AcceptTrade":
+            o = next((o for o in v["offers"] if o["id"] == a.offer), {})
+            return f"Accept {o.get('from', '?')}'s offer #{a.offer}: {self.offer_text(o)}"
+        if t == "DeclineTrade":
+            return f"Decline offer #{a.offer}"
+        if t == "DeclarePurge":
+            how = "alone" if len(a.purgers) == 1 else f"with {', '.join(a.purgers)}"
+            return f"Purge {a.target} ({how})"
+        if t == "ApprovePurge":
+            return "Agree to the Committee's purge as declared" if a.approve else "Refuse the Committee's purge"
+        if t == "PassPurge":
+            return "Declare no purge of your own"
+        if t == "JoinCommittee":
+            return f"Consent to a Central Committee of {', '.join(a.members)}"
+        if t == "LeaveCommittee":
+            return "Leave the Central Committee"
+        if t == "TakeSpoil":
+            return "Take a Politburo marker" if a.leader == 0 else f"Take {unit_name(a.leader)}"
+        if t == "Counterpurge":
+            return f"Counterpurge {a.target}" if a.target else "Do not counterpurge"
+        if t == "OrderExecution":
+            return "Order the Czar's execution" if a.consent else "Refuse the execution order"
+        if t == "AnswerExecution":
+            return "Execute the Czar" if a.comply else "Refuse to execute the Czar"
+        if t == "VoteEndGame":
+            return "Vote to end the game (Red Victory)" if a.yes else "Vote to go on"
+        if t == "RollRandomEvents":
+            return "Roll for Random Events"
+        if t == "DrawRandomizer":
+            return "Draw from the Auxiliary Forces Randomizer"
+        if t == "EndTrading":
+            return "End the pre-game trading session"
+        fields = {k: val for k, val in to_wire(a).items() if k not in ("t", "seat")}
+        return f"{t} {fields}" if fields else t
+
+    @staticmethod
+    def offer_text(o: dict) -> str:
+        give = []
+        if o.get("give_politburo"):
+            give.append(f"gives you {o['give_politburo']} Politburo")
+        if o.get("give_assassins"):
+            give.append(f"gives you {o['give_assassins']} Assassin")
+        if o.get("take_politburo"):
+            give.append(f"wants {o['take_politburo']} Politburo")
+        if o.get("take_assassins"):
+            give.append(f"wants {o['take_assassins']} Assassin")
+        if o.get("give_leaders") or o.get("take_leaders"):
+            give.append("leaders")
+        return ", ".join(give) or "nothing"
+
+    # -- the human ---------------------------------------------------------------------------------
+    def read(self, prompt: str) -> str | None:
+        if self.script:
+            return None
+        print(prompt, end="", file=self.out, flush=True)
+        line = self.inp.readline()
+        if not line:
+            return "q"
+        return line.strip()
+
+    def human(self, legal: list[A.Action], why: str) -> A.Action | None:
+        """Ask the human (or replay the next recorded decision); None means quit."""
+        if self.script:
+            w = dict(self.script.pop(0))
+            if not self.script:
+                self.quiet = False
+                self.say("(resumed: the saved game has been replayed)")
+            if w.get("t") == IGNORE["t"]:
+                self.human_log.append(dict(IGNORE))
+                return IGNORED
+            applied = w.pop("_applied", False)
+            a = action_from_wire(w)
+            if applied:
+                self.g.apply(a)
+                self.human_log.append(to_wire(a) | {"_applied": True})
+                return APPLIED
+            self.human_log.append(to_wire(a))
+            return a
+        v = self.view()
+        b = Board.of(v)
+        choices = [a for a in legal if a.TYPE != "Quit"]
+        header = (v["turn"], v["phase"], v.get("phasing"))
+        if header != self.last_header and why == "turn":
+            self.last_header = header
+            order = f" (order {' '.join(v['order'])})" if v["order"] else ""
+            self.say(f"\n=== Game-Turn {v['turn']}, your {v['phase'].replace('_', ' ')} phase{order} ===")
+            if v["phase"] == "movement":
+                self.show_board()
+        while True:
+            self.say(f"\n{why if why != 'turn' else 'Your choices'}:")
+            for i, a in enumerate(choices, 1):
+                self.say(f"  {i:>2}. {self.describe(a, v, b)}")
+            cmd = self.read("Choose a number (h for help): ")
+            if cmd is None:
+                continue
+            if cmd.isdigit() and 1 <= int(cmd) <= len(choices):
+                a = choices[int(cmd) - 1]
+                self.human_log.append(dict(IGNORE) if a is IGNORED else to_wire(a))
+                return a
+            c = cmd.split()
+            head = c[0].lower() if c else ""
+            if head == "h":
+                self.say(HELP)
+            elif head == "b":
+                self.show_board()
+            elif head == "v":
+                self.show_vp()
+            elif head == "k":
+                self.show_markers()
+            elif head == "s":
+                self.save()
+            elif head == "q":
+                self.save()
+                return None
+            elif head == "c" and len(c) > 1:
+                members = tuple(sorted({HUMAN, *[x.strip().upper() for x in c[1].split(",") if x.strip()]}))
+                return self.free(A.JoinCommittee(HUMAN, members))
+            elif head == "g" and len(c) >= 4 and c[2].isdigit() and c[3].isdigit():
+                return self.free(A.OfferTrade(HUMAN, c[1].upper(), give_politburo=int(c[2]), give_assassins=int(c[3])))
+            else:
+                self.say("Please type one of the numbers above, or h for help.")
+
+    def free(self, a: A.Action) -> A.Action | None:
+        """A parametric action typed as a command; applied at once if the rules allow it."""
+        try:
+            ev = self.g.apply(a)
+        except IllegalAction as e:
+            self.say(f"Not allowed: {e}")
+            return self.human(self.g.legal_actions(HUMAN), "turn")
+        self.human_log.append(to_wire(a) | {"_applied": True})
+        self.explain(ev)
+        return APPLIED
+
+    # -- saving --------------------------------------------------------------------------------------
+    def save(self) -> None:
+        path = self.save_path or "rcw-solo.json"
+        with open(path, "w") as f:
+            json.dump({"version": 1, "seed": self.seed, "options": self.options, "human": self.human_log,
+                       "record": self.g.record()}, f)
+        self.say(f"Saved to {path} (resume with: rcw solo --load {path})")
+
+    # -- the loop ------------------------------------------------------------------------------------------
+    def run(self) -> int:
+        g = self.g
+        self.say("Russian Civil War — five players: you are A, the SDT bots (Solitaire for Fanatics) are B-E.")
+        self.say("Type h at any prompt for help.  Bot actions are explained as they happen (* = the bot's reasoning).")
+        while not g.over:
+            if self.poll_free() is False:
+                return 0
+            if g.over:
+                break
+            pend = g.pending
+            if not pend:
+                self.say("The game has no pending decision; stopping.")
+                return 1
+            seat = pend[0]["seat"]
+            legal = g.legal_actions(seat)
+            if seat == HUMAN:
+                why = "turn" if pend[0]["kind"] in ("random_events", "movement", "combat", "randomizer", "force",
+                                                      "attack", "trading") else f"Decide ({pend[0]['kind']})"
+                a = self.human(legal, why)
+                if a is None:
+                    return 0
+                if a is APPLIED or a is IGNORED:
+                    continue
+            else:
+                a = self.bots[seat].choose(g.view(seat), legal)
+            try:
+                ev = g.apply(a)
+            except IllegalAction as e:
+                if seat == HUMAN:
+                    self.say(f"Not allowed: {e}")
+                    continue
+                ev = g.apply(self.bots[seat].fallback(legal))
+            self.explain(ev)
+        self.finish()
+        return 0
+
+    def poll_free(self) -> bool | None:
+        """Offers and Committee proposals are answered out of turn (as ``rcw simulate`` does)."""
+        g = self.g
+        s = g.state
+        for _ in range(40):
+            if g.over or s.decision is not None or not (s.offers or s.committee_consent or s.committee):
+                return None
+            acted = False
+            for seat in s.seats:
+                if g.over or s.decision is not None or seat in s.quit:
+                    break
+                legal = g.legal_actions(seat)
+                if seat == HUMAN:
+                    asks = [a for a in legal if isinstance(a, (A.AcceptTrade, A.DeclineTrade))
+                            or (isinstance(a, A.JoinCommittee) and len(a.members) > 1)]
+                    key = tuple(str(a) for a in asks)
+                    if not asks or key in self.asked:
+                        continue
+                    self.asked.add(key)
+                    a = self.human(asks + [IGNORED], "Another player asks you")
+                    if a is None:
+                        return False
+                    if a is IGNORED or a is APPLIED:
+                        continue
+                else:
+                    a = self.bots[seat].react(g.view(seat), legal)
+                if a is None:
+                    continue
+                try:
+                    ev = g.apply(a)
+                except IllegalAction:
+                    continue
+                acted = True
+                self.explain(ev)
+            if not acted:
+                return None
+        return None
+
+    def finish(self) -> None:
+        self.quiet = False
+        r = self.g.result or {}
+        self.say("\n=== The game is over ===")
+        self.say(f"{r.get('reason', '')}")
+        color = r.get("winner_color")
+        scores = r.get("scores", {})
+        if color:
+            rows = [[p, str(scores.get(p, 0))] for p in r.get("ranking", sorted(scores))]
+            self.say(f"{color} Victory.  Final {color} Victory Points:")
+            self.say(table(rows, ["player", "VP"]))
+            self.say(f"Winner: {r.get('winner')}" + ("  — that's you!" if r.get("winner") == HUMAN else ""))
+        else:
+            self.say("No side won.")
+        self.say("FINAL SCORE " + " ".join(f"{p}={scores.get(p, 0)}" for p in sorted(scores)))
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.spi:
+        print("rcw solo --spi: the SPI solitaire (004 [18.0]-[28.0]) is not available yet; "
+              "play the five-player Fanatics game with 'rcw solo'.", file=sys.stderr)
+        return 2
+    options = {"max_turns": args.max_turns} if args.max_turns else {}
+    script = None
+    seed = args.seed
+    if args.load:
+        with open(args.load) as f:
+            saved = json.load(f)
+        seed, options = saved["seed"], saved.get("options", {})
+        script = saved.get("human", [])
+    solo = Solo(seed, options, script=script)
+    solo.save_path = args.save or args.load
+    return solo.run()
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("solo", help="play against four SDT bots in the terminal (you are seat A)",
+                       description="Play the five-player 'Solitaire for Fanatics' game: you are A, the SDT bots "
+                                   "are B-E.  Numbered choices; h for help; s saves, q saves and quits.")
+    p.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
+    p.add_argument("--load", metavar="FILE", help="resume a saved game")
+    p.add_argument("--save", metavar="FILE", help="where s/q save the game (default rcw-solo.json, or the --load file)")
+    p.add_argument("--max-turns", type=int, default=0, metavar="T", help="end with no victor after T Game-Turns (default: no limit)")
+    p.add_argument("--spi", action="store_true", help="the SPI solitaire scenario (not available yet)")
+    p.set_defaults(func=run)
+

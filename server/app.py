@@ -1,0 +1,385 @@
+"""The aiohttp application: lobby over HTTP JSON, play and chat over one WebSocket per client.
+
+``make_app(store, config)`` builds it; ``rcw serve`` runs it.  Routes::
+
+    GET  /healthz                    status, version, broker type
+    GET  /api/games?status=open      open games (status=live: not over; all: every game)
+    POST /api/games                  create a game -> {game, admin_token, info}
+    GET  /api/games/{id}             a game's public summary
+    POST /api/games/{id}/join        take a seat -> {seat, token}
+    POST /api/games/{id}/bots        fill open seats with bots (admin token)
+    POST /api/games/{id}/leave       leave a seat (seat token)
+    GET  /api/games/{id}/record      seed + action log (when over, or with the admin token)
+    GET  /api/games/{id}/view?seq=N  a spectator's view after N actions (the same rule)
+    GET  /ws                         the play protocol (docs/protocol.md)
+    GET  /  and static files         the browser client in server/static/
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from rcw.actions import IllegalAction, action_from_wire
+from server.chat import RateLimiter
+from server.games import Config, GameRuntime, Hub, now_ms
+from server.protocol import (
+    MAX_FRAME,
+    MAX_PROPOSAL,
+    MAX_TEXT,
+    WS_HARD_LIMIT,
+    ProtocolError,
+    error_frame,
+    field,
+    pack,
+    unpack_frame,
+)
+from server.store import Store
+
+log = logging.getLogger("rcw.server")
+STATIC = Path(__file__).parent / "static"
+HUB = web.AppKey("hub", Hub)
+
+HTTP_STATUS = {"bad_request": 400, "bad_frame": 400, "unknown_game": 404, "bad_token": 403, "forbidden": 403,
+               "seat_taken": 409, "game_full": 409, "illegal_action": 409, "not_started": 409, "busy": 503,
+               "rate_limited": 429, "internal": 500}
+
+
+class Connection:
+    """One WebSocket client: at most one game, a seat (or none: a spectator), an outbound queue."""
+
+    def __init__(self, ws: web.WebSocketResponse, hub: Hub) -> None:
+        self.ws = ws
+        self.hub = hub
+        self.rt: GameRuntime | None = None
+        self.seat: str | None = None
+        self.token: str | None = None
+        self.closed = False
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.limiter = RateLimiter(hub.config.frame_rate, hub.config.frame_burst)
+        self.writer = asyncio.create_task(self._write_loop())
+
+    # -- output -------------------------------------------------------------------------------
+    def send(self, frame: dict) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.hub.config.max_queue:
+            log.warning("dropping a client that does not read (%d frames queued)", self.queue.qsize())
+            self.closed = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(pack(frame))
+
+    async def _write_loop(self) -> None:
+        try:
+            while True:
+                data = await self.queue.get()
+                if data is None:
+                    break
+                await self.ws.send_bytes(data)
+        except (ConnectionError, RuntimeError, asyncio.CancelledError):
+            pass
+        finally:
+            self.closed = True
+            with contextlib.suppress(Exception):
+                await self.ws.close(code=1008 if self.queue.qsize() else 1000)
+
+    async def close(self) -> None:
+        if self.rt is not None:
+            self.rt.detach(self)
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.writer, 2)
+
+    # -- input --------------------------------------------------------------------------------
+    async def handle(self, data: bytes) -> None:
+        rid: Any = None
+        try:
+            frame = unpack_frame(data)
+            rid = frame.get("id")
+            if not self.limiter.allow(None):
+                raise ProtocolError("rate_limited", "too many frames; slow down")
+            t = frame["t"]
+            if t not in ("hello", "ping") and self.rt is None:
+                raise ProtocolError("not_joined", "send 'hello' first")
+            reply = await getattr(self, "on_" + t)(frame)
+            if reply is not None:
+                reply["id"] = rid
+                self.send(reply)
+        except ProtocolError as e:
+            self.send(e.frame(rid))
+        except IllegalAction as e:
+            self.send(error_frame(rid, "illegal_action", e.message, rule=e.rule, engine_code=e.code))
+        except Exception:
+            log.exception("request failed")
+            self.send(error_frame(rid, "internal", "server error (logged)"))
+
+    def _seat(self) -> str:
+        """The seat this connection acts for, its token re-checked (a seat can be left)."""
+        if self.seat is None:
+            raise ProtocolError("not_your_seat", "a spectator cannot do this; join a seat")
+        if not self.rt.token_valid(self.seat, self.token or ""):
+            raise ProtocolError("bad_token", f"the token no longer holds seat {self.seat}")
+        return self.seat
+
+    def _reader(self) -> str | None:
+        return self._seat() if self.seat is not None else None
+
+    async def on_ping(self, f: dict) -> dict:
+        return {"t": "pong", "time": now_ms()}
+
+    async def on_hello(self, f: dict) -> dict:
+        if self.rt is not None:
+            raise ProtocolError("not_joined", "this connection already joined a game")
+        gid = field(f, "game", str)
+        token = field(f, "token", str, None)
+        while True:
+            rt = await self.hub.get(gid)
+            seat = None
+            if token is not None:
+                seat = await rt.seat_for_token(token)
+                if seat is None:
+                    raise ProtocolError("bad_token", "not a seat token of this game")
+            async with rt.lock:
+                if rt.closed:           # unloaded meanwhile (idle): load it again
+                    continue
+                await rt.ensure_current()
+                self.rt, self.seat, self.token = rt, seat, token
+                rt.attach(self)
+                w = rt.state_frame("welcome", seat)
+                w["channels"] = rt.channel_list(seat)
+                w["info"] = rt.info()
+                w["limits"] = {"frame": MAX_FRAME, "text": MAX_TEXT, "proposal": MAX_PROPOSAL,
+                               "chat_rate": self.hub.config.chat_rate, "chat_burst": self.hub.config.chat_burst}
+                return w
+
+    async def on_view(self, f: dict) -> dict:
+        seat = self._reader()
+        async with self.rt.lock:
+            await self.rt.ensure_current()
+            return self.rt.state_frame("view", seat)
+
+    async def on_act(self, f: dict) -> dict:
+        seat = self._seat()
+        wire = field(f, "action", dict)
+        if "seat" not in wire:
+            wire = {**wire, "seat": seat}
+        elif wire["seat"] != seat:
+            raise ProtocolError("not_your_seat", f"this connection holds seat {seat}, not {str(wire['seat'])[:8]!r}")
+        action = action_from_wire(wire)
+        expect = field(f, "seq", int, None)
+        seq, _events = await self.rt.submit(action, by="player", expect_seq=expect)
+        return {"t": "ok", "seq": seq}
+
+    async def on_chat(self, f: dict) -> dict:
+        seat = self._seat()
+        msg = await self.rt.post(seat, field(f, "channel", str), field(f, "text", str, ""), f.get("proposal"))
+        return {"t": "ok", "msg": msg}
+
+    async def on_history(self, f: dict) -> dict:
+        seat = self._reader()
+        return await self.rt.history(seat, field(f, "channel", str), field(f, "after", int, 0),
+                                     field(f, "limit", int, 200))
+
+    async def on_channels(self, f: dict) -> dict:
+        return {"t": "channels", "channels": self.rt.channel_list(self._reader())}
+
+    async def on_open_channel(self, f: dict) -> dict:
+        seat = self._seat()
+        info = await self.rt.open_channel(seat, field(f, "members", list), field(f, "title", str, ""))
+        return {"t": "ok", "channel": info}
+
+    async def _answer(self, f: dict, accept: bool) -> dict:
+        seat = self._seat()
+        msg = await self.rt.answer(seat, field(f, "channel", str), field(f, "msg", int), accept)
+        return {"t": "ok", "msg": msg}
+
+    async def on_accept(self, f: dict) -> dict:
+        return await self._answer(f, True)
+
+    async def on_decline(self, f: dict) -> dict:
+        return await self._answer(f, False)
+
+    async def on_leave(self, f: dict) -> dict:
+        seat = self._seat()
+        res = await self.hub.leave(self.rt.gid, self.token)
+        self.seat = self.token = None
+        return {"t": "ok", "seat": seat, "now": res["now"]}
+
+
+# ============================================================================================
+async def ws_handler(request: web.Request) -> web.WebSocketResponse:
+    hub = request.app[HUB]
+    ws = web.WebSocketResponse(max_msg_size=WS_HARD_LIMIT, heartbeat=30, compress=False)
+    await ws.prepare(request)
+    conn = Connection(ws, hub)
+    hub.conns.add(conn)
+    try:
+        async for msg in ws:
+            if msg.type == WSMsgType.BINARY:
+                await conn.handle(msg.data)
+            elif msg.type == WSMsgType.TEXT:
+                conn.send(error_frame(None, "bad_frame", "frames are msgpack maps in binary WebSocket messages"))
+            elif msg.type == WSMsgType.ERROR:
+                break
+            if conn.closed:
+                break
+    finally:
+        hub.conns.discard(conn)
+        await conn.close()
+    return ws
+
+
+def _json_error(e: ProtocolError) -> web.Response:
+    body = {"error": {"code": e.code, "message": e.message, "rule": e.rule, **e.extra}}
+    return web.json_response(body, status=HTTP_STATUS.get(e.code, 400))
+
+
+async def _body(request: web.Request) -> dict:
+    if not request.can_read_body:
+        return {}
+    try:
+        data = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ProtocolError("bad_request", "the body must be JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_request", "the body must be a JSON object")
+    return data
+
+
+def _bearer(request: web.Request) -> str | None:
+    auth = request.headers.get("Authorization", "")
+    return auth[7:].strip() if auth.lower().startswith("bearer ") else None
+
+
+@web.middleware
+async def errors_middleware(request: web.Request, handler):
+    try:
+        return await handler(request)
+    except ProtocolError as e:
+        return _json_error(e)
+    except IllegalAction as e:
+        return _json_error(ProtocolError("illegal_action", e.message, rule=e.rule, engine_code=e.code))
+
+
+async def healthz(request: web.Request) -> web.Response:
+    hub = request.app[HUB]
+    h = hub.health()
+    if hub.store.kind == "redis":
+        try:
+            await asyncio.wait_for(hub.store.r.ping(), 2)
+        except Exception as e:  # report, don't fail: /healthz is for humans and probes
+            h["status"] = "degraded"
+            h["error"] = f"redis: {type(e).__name__}"
+    return web.json_response(h, status=200 if h["status"] == "ok" else 503)
+
+
+async def list_games(request: web.Request) -> web.Response:
+    games = await request.app[HUB].list_games(request.query.get("status", "open"))
+    return web.json_response({"games": games})
+
+
+async def create_game(request: web.Request) -> web.Response:
+    return web.json_response(await request.app[HUB].create_game(await _body(request)), status=201)
+
+
+async def game_info(request: web.Request) -> web.Response:
+    rt = await request.app[HUB].get(request.match_info["gid"])
+    return web.json_response(rt.info())
+
+
+async def join(request: web.Request) -> web.Response:
+    b = await _body(request)
+    return web.json_response(await request.app[HUB].join(request.match_info["gid"], b.get("seat"), b.get("name")))
+
+
+async def bots(request: web.Request) -> web.Response:
+    b = await _body(request)
+    token = b.get("admin_token") or _bearer(request)
+    return web.json_response(await request.app[HUB].fill_bots(request.match_info["gid"], token, b.get("kind"),
+                                                              b.get("seats")))
+
+
+async def leave(request: web.Request) -> web.Response:
+    b = await _body(request)
+    token = b.get("token") or _bearer(request)
+    return web.json_response(await request.app[HUB].leave(request.match_info["gid"], token))
+
+
+async def view_at(request: web.Request) -> web.Response:
+    try:
+        seq = int(request.query.get("seq", ""))
+    except ValueError:
+        raise ProtocolError("bad_request", "seq must be an integer") from None
+    return web.json_response(await request.app[HUB].view_at(request.match_info["gid"], seq, _bearer(request)))
+
+
+async def record(request: web.Request) -> web.Response:
+    return web.json_response(await request.app[HUB].record(request.match_info["gid"], _bearer(request)))
+
+
+PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>Russian Civil War</title>
+<h1>Russian Civil War server</h1>
+<p>The browser client is not installed. See <a href="/healthz">/healthz</a> and the
+lobby <a href="/api/games">/api/games</a>; the protocol is in docs/protocol.md.</p>
+"""
+
+
+async def static(request: web.Request) -> web.StreamResponse:
+    rel = request.match_info.get("path", "") or "index.html"
+    root = STATIC.resolve()
+    try:
+        p = (root / rel).resolve()
+        p.relative_to(root)
+    except (ValueError, OSError):
+        raise web.HTTPNotFound() from None
+    if p.is_dir():
+        p = p / "index.html"
+    if p.is_file():
+        return web.FileResponse(p)
+    if rel == "index.html":
+        return web.Response(text=PLACEHOLDER, content_type="text/html")
+    raise web.HTTPNotFound()
+
+
+def make_app(store: Store, config: Config | None = None) -> web.Application:
+    """The application; the hub (and the store) start and stop with it."""
+    app = web.Application(middlewares=[errors_middleware], client_max_size=64 * 1024)
+    hub = Hub(store, config)
+    app[HUB] = hub
+
+    async def on_startup(app: web.Application) -> None:
+        await hub.start()
+
+    async def on_shutdown(app: web.Application) -> None:
+        for c in list(hub.conns):
+            with contextlib.suppress(Exception):
+                await c.ws.close(code=1001, message=b"server shutdown")
+
+    async def on_cleanup(app: web.Application) -> None:
+        await hub.stop()
+
+    app.on_startup.append(on_startup)
+    app.on_shutdown.append(on_shutdown)
+    app.on_cleanup.append(on_cleanup)
+    r = app.router
+    r.add_get("/healthz", healthz)
+    r.add_get("/api/games", list_games)
+    r.add_post("/api/games", create_game)
+    r.add_get("/api/games/{gid}", game_info)
+    r.add_post("/api/games/{gid}/join", join)
+    r.add_post("/api/games/{gid}/bots", bots)
+    r.add_post("/api/games/{gid}/leave", leave)
+    r.add_get("/api/games/{gid}/record", record)
+    r.add_get("/api/games/{gid}/view", view_at)
+    r.add_get("/ws", ws_handler)
+    r.add_get("/{path:.*}", static)
+    return app

@@ -1,0 +1,189 @@
+"""Negotiation channels: names, membership, rate limits and structured proposals.
+
+Every game has a ``public`` channel (every seat posts; spectators read), a private channel for
+every pair of seats (``A-B``, ``A-C``, ... - exactly those two seats read and post), and any
+number of group channels (``g1``, ``g2``, ...) that a player opens with a fixed member list
+(e.g. a would-be Central Committee, 004 [11.11]).  Each channel has a random pub/sub secret:
+its live messages travel on ``<prefix>ps:<secret>``, never on a name derived from the game id.
+
+Structured proposals ride in chat messages and map onto engine actions.  Posting a proposal is
+the proposer's own move (applied through the engine first; if the engine refuses, nothing is
+posted); each addressee answers with one ``accept``/``decline`` frame, which applies the
+addressee's own action:
+
+============  =====================================  ==========================  ======================
+kind          posting applies (proposer)              accept applies (addressee)  decline applies
+============  =====================================  ==========================  ======================
+trade         OfferTrade(to, give_*, take_*)          AcceptTrade(offer)          DeclineTrade(offer)
+committee     JoinCommittee(members)                  JoinCommittee(members)      (a chat reply only)
+purge         DeclarePurge(target, purgers, shares)   ApprovePurge(approve=true)  ApprovePurge(false)
+execution     OrderExecution()                        OrderExecution()            OrderExecution(consent=false)
+============  =====================================  ==========================  ======================
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import fields
+from itertools import combinations
+from typing import Any
+
+from rcw.actions import (
+    AcceptTrade,
+    Action,
+    ApprovePurge,
+    DeclarePurge,
+    DeclineTrade,
+    JoinCommittee,
+    OrderExecution,
+    action_from_wire,
+)
+from server.protocol import MAX_PROPOSAL, ProtocolError, pack
+
+PUBLIC = "public"
+PROPOSAL_KINDS = ("trade", "committee", "purge", "execution")
+TRADE_FIELDS = ("to", "give_leaders", "give_politburo", "give_assassins", "take_leaders", "take_politburo",
+                "take_assassins")
+
+
+def pair_name(a: str, b: str) -> str:
+    x, y = sorted((a, b))
+    return f"{x}-{y}"
+
+
+def channel_record(name: str, kind: str, members: list[str], by: str | None = None, title: str = "") -> dict:
+    return {"name": name, "kind": kind, "members": sorted(members), "by": by, "title": title,
+            "secret": secrets.token_hex(16), "created": int(time.time() * 1000)}
+
+
+def initial_channels(seats: list[str]) -> dict[str, dict]:
+    chans = {PUBLIC: channel_record(PUBLIC, "public", list(seats))}
+    for a, b in combinations(seats, 2):
+        n = pair_name(a, b)
+        chans[n] = channel_record(n, "pair", [a, b])
+    return chans
+
+
+def public_info(rec: dict, last: int) -> dict:
+    """What a client is told about a channel (never the secret)."""
+    return {"name": rec["name"], "kind": rec["kind"], "members": list(rec["members"]), "by": rec.get("by"),
+            "title": rec.get("title", ""), "last": last}
+
+
+def can_read(rec: dict, seat: str | None) -> bool:
+    if seat is None:
+        return rec["kind"] == "public"
+    return seat in rec["members"]
+
+
+def can_post(rec: dict, seat: str | None) -> bool:
+    return seat is not None and seat in rec["members"]
+
+
+class RateLimiter:
+    """Token buckets: ``burst`` tokens, refilled at ``rate`` per second, one per message."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = float(rate)
+        self.burst = float(burst)
+        self.buckets: dict[Any, tuple[float, float]] = {}
+
+    def allow(self, key: Any, cost: float = 1.0) -> bool:
+        now = time.monotonic()
+        tokens, last = self.buckets.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        if tokens < cost:
+            self.buckets[key] = (tokens, now)
+            return False
+        self.buckets[key] = (tokens - cost, now)
+        if len(self.buckets) > 100_000:  # forget idle buckets (they would be full anyway)
+            self.buckets = {k: v for k, v in self.buckets.items() if now - v[1] < self.burst / max(self.rate, 1e-9)}
+        return True
+
+
+# -- proposals ------------------------------------------------------------------------------
+def _seat_list(v: Any, name: str, seats: list[str]) -> list[str]:
+    if not isinstance(v, (list, tuple)) or not all(isinstance(x, str) and x in seats for x in v):
+        raise ProtocolError("bad_request", f"proposal '{name}' must be a list of seats of this game")
+    if len(set(v)) != len(v):
+        raise ProtocolError("bad_request", f"proposal '{name}' lists a seat twice")
+    return list(v)
+
+
+def parse_proposal(p: Any, poster: str, channel: dict, seats: list[str]) -> dict:
+    """Check a proposal's shape; returns the normalised proposal (with ``to``: addressees)."""
+    if not isinstance(p, dict):
+        raise ProtocolError("bad_request", "a proposal must be a map")
+    if len(pack(p)) > MAX_PROPOSAL:
+        raise ProtocolError("message_too_large", f"a proposal must pack to at most {MAX_PROPOSAL} bytes")
+    kind = p.get("kind")
+    if kind not in PROPOSAL_KINDS:
+        raise ProtocolError("bad_request", f"proposal kind must be one of {', '.join(PROPOSAL_KINDS)}")
+    members = channel["members"]
+    if kind == "trade":
+        extra = set(p) - set(TRADE_FIELDS) - {"kind"}
+        if extra:
+            raise ProtocolError("bad_request", f"a trade proposal has no fields {sorted(extra)}")
+        to = p.get("to")
+        if not isinstance(to, str) or to not in seats or to == poster:
+            raise ProtocolError("bad_request", "a trade proposal needs 'to': another seat")
+        out = {"kind": "trade", **{f: p[f] for f in TRADE_FIELDS if f in p}}
+        addressees = [to]
+    elif kind == "committee":
+        ms = _seat_list(p.get("members"), "members", seats)
+        if poster not in ms:
+            raise ProtocolError("bad_request", "the proposer must be one of the committee 'members'")
+        out = {"kind": "committee", "members": sorted(ms)}
+        addressees = [m for m in sorted(ms) if m != poster]
+    elif kind == "purge":
+        target = p.get("target")
+        if not isinstance(target, str) or target not in seats:
+            raise ProtocolError("bad_request", "a purge proposal needs 'target': a seat")
+        purgers = _seat_list(p.get("purgers", [poster]), "purgers", seats)
+        if poster not in purgers:
+            raise ProtocolError("bad_request", "the proposer must be one of the 'purgers'")
+        shares = p.get("shares", [])
+        if not isinstance(shares, (list, tuple)) or not all(isinstance(x, str) and x in seats for x in shares):
+            raise ProtocolError("bad_request", "'shares' must be a list of seats (the order of division)")
+        out = {"kind": "purge", "target": target, "purgers": purgers, "shares": list(shares)}
+        addressees = [m for m in purgers if m != poster]
+    else:
+        to = _seat_list(p.get("to", []), "to", seats)
+        out = {"kind": "execution", "to": [m for m in to if m != poster]}
+        addressees = out["to"]
+    outside = [m for m in addressees if m not in members]
+    if outside:
+        raise ProtocolError("bad_request", f"addressees {outside} are not members of channel {channel['name']!r}")
+    out["addressees"] = addressees
+    return out
+
+
+def post_actions(prop: dict, poster: str) -> list[Action]:
+    """The proposer's own action(s) that posting the proposal applies."""
+    kind = prop["kind"]
+    if kind == "trade":
+        wire = {"t": "OfferTrade", "seat": poster, **{f: prop[f] for f in TRADE_FIELDS if f in prop}}
+        return [action_from_wire(wire)]
+    if kind == "committee":
+        return [JoinCommittee(poster, tuple(prop["members"]))]
+    if kind == "purge":
+        return [DeclarePurge(poster, prop["target"], tuple(prop["purgers"]), tuple(prop["shares"]))]
+    return [OrderExecution(poster)]
+
+
+def answer_actions(prop: dict, seat: str, accept: bool) -> list[Action]:
+    """The addressee's action(s) for an accept or decline."""
+    kind = prop["kind"]
+    if kind == "trade":
+        offer = int(prop.get("offer", 0))
+        return [AcceptTrade(seat, offer) if accept else DeclineTrade(seat, offer)]
+    if kind == "committee":
+        return [JoinCommittee(seat, tuple(prop["members"]))] if accept else []
+    if kind == "purge":
+        return [ApprovePurge(seat, bool(accept))]
+    if accept:
+        return [OrderExecution(seat)]
+    if "consent" in {f.name for f in fields(OrderExecution)}:   # the engine asks members in turn
+        return [action_from_wire({"t": "OrderExecution", "seat": seat, "consent": False})]
+    return []

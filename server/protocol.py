@@ -1,0 +1,142 @@
+"""The play protocol: msgpack frames over one WebSocket, error codes and size limits.
+
+Every frame is a msgpack map with a ``t`` (type) field.  A request from the client carries
+an ``id`` (an integer or a short string) that the server echoes in its reply; a push from the
+server (``update``, ``msg``, ``channel``, ``seats``) has ``id`` nil.  ``docs/protocol.md`` is
+the reference; the tables here are the single source the docs were written from.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+#: Largest frame the server reads and answers with a typed error (bytes).
+MAX_FRAME = 64 * 1024
+#: Beyond this the WebSocket layer itself closes the connection (code 1009).
+WS_HARD_LIMIT = 1024 * 1024
+#: Longest chat message text (characters) and proposal map (packed bytes).
+MAX_TEXT = 2000
+MAX_PROPOSAL = 2048
+#: Longest request id (characters) when it is a string.
+MAX_ID = 64
+
+#: Client -> server frame types.
+CLIENT_TYPES = ("hello", "act", "view", "chat", "history", "channels", "open_channel",
+                "accept", "decline", "leave", "ping")
+
+#: Server -> client frame types (replies and pushes).
+SERVER_TYPES = ("welcome", "ok", "view", "history", "channels", "pong", "error",
+                "update", "msg", "channel", "seats")
+
+#: Every error code the server sends, with what it means.  HTTP lobby errors use the same codes.
+ERRORS: dict[str, str] = {
+    "bad_frame": "the frame is not a msgpack map with a string 't' and a valid 'id' (or it was a text frame)",
+    "frame_too_large": f"the frame is longer than {MAX_FRAME} bytes",
+    "unknown_type": "the frame type is not one the server knows",
+    "bad_request": "a field is missing or has the wrong type or value",
+    "not_joined": "send 'hello' first (or 'hello' was sent twice)",
+    "unknown_game": "no game with this id",
+    "bad_token": "the seat token is not valid for this game (never was, or the seat was left)",
+    "not_your_seat": "the action names another seat, or the connection is a spectator",
+    "not_started": "the game still has open seats; actions wait until every seat is filled",
+    "stale": "the request named a game position ('seq') that is no longer current",
+    "illegal_action": "the engine refused the action; 'rule' names the rule case and 'engine_code' the reason",
+    "unknown_channel": "no chat channel with this name in this game",
+    "not_member": "the seat is not a member of the channel (spectators may only read 'public')",
+    "message_too_large": f"chat text longer than {MAX_TEXT} characters or proposal larger than {MAX_PROPOSAL} bytes",
+    "rate_limited": "too many chat messages or frames; wait and retry",
+    "unknown_message": "no chat message with this id in this channel",
+    "not_a_proposal": "the chat message carries no proposal",
+    "not_addressed": "the proposal is not addressed to this seat",
+    "seat_taken": "the seat is not open",
+    "game_full": "no open seat left",
+    "forbidden": "the admin token is needed for this",
+    "busy": "the game changed under the request too many times; retry",
+    "internal": "a server error (logged); nothing was changed",
+}
+
+
+class ProtocolError(Exception):
+    """A request the server refuses; becomes an ``error`` frame (or an HTTP error body)."""
+
+    def __init__(self, code: str, message: str, *, rule: str | None = None, **extra: Any) -> None:
+        assert code in ERRORS, code
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.extra = extra
+        self.req_id: Any = None
+
+    def frame(self, req_id: Any = None) -> dict:
+        return error_frame(req_id if req_id is not None else self.req_id, self.code, self.message,
+                           rule=self.rule, **self.extra)
+
+
+def error_frame(req_id: Any, code: str, message: str, *, rule: str | None = None, **extra: Any) -> dict:
+    f = {"t": "error", "id": req_id, "code": code, "message": message, "rule": rule}
+    f.update(extra)
+    return f
+
+
+def pack(obj: Any) -> bytes:
+    return msgpack.packb(obj, use_bin_type=True)
+
+
+def unpack(data: bytes) -> Any:
+    return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+def _valid_id(v: Any) -> bool:
+    if v is None:
+        return True
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, int):
+        return -(1 << 63) <= v < (1 << 64)
+    return isinstance(v, str) and len(v) <= MAX_ID
+
+
+def unpack_frame(data: bytes) -> dict:
+    """Decode one client frame; raises :class:`ProtocolError` (``req_id`` set when known)."""
+    if len(data) > MAX_FRAME:
+        raise ProtocolError("frame_too_large", f"frame of {len(data)} bytes; the limit is {MAX_FRAME}")
+    try:
+        frame = unpack(data)
+    except Exception as e:  # msgpack raises several types (ExtraData, FormatError, ValueError...)
+        raise ProtocolError("bad_frame", f"not msgpack: {type(e).__name__}") from None
+    if not isinstance(frame, dict):
+        raise ProtocolError("bad_frame", "a frame must be a msgpack map")
+    rid = frame.get("id")
+    if not _valid_id(rid):
+        raise ProtocolError("bad_frame", f"'id' must be nil, an integer or a string of at most {MAX_ID} characters")
+    t = frame.get("t")
+    if not isinstance(t, str):
+        e = ProtocolError("bad_frame", "a frame needs a string 't' (its type)")
+        e.req_id = rid
+        raise e
+    if t not in CLIENT_TYPES:
+        e = ProtocolError("unknown_type", f"unknown frame type {t[:40]!r}")
+        e.req_id = rid
+        raise e
+    return frame
+
+
+_MISSING = object()
+
+
+def field(frame: dict, name: str, typ: type | tuple[type, ...], default: Any = _MISSING) -> Any:
+    """Read and type-check one field of a request frame (``bool`` is never an ``int``)."""
+    v = frame.get(name, _MISSING)
+    if v is _MISSING or (v is None and default is not _MISSING):
+        if default is _MISSING:
+            raise ProtocolError("bad_request", f"'{frame.get('t')}' needs the field '{name}'")
+        return default
+    types = typ if isinstance(typ, tuple) else (typ,)
+    if isinstance(v, bool) and bool not in types:
+        raise ProtocolError("bad_request", f"'{name}' has the wrong type")
+    if not isinstance(v, types):
+        raise ProtocolError("bad_request", f"'{name}' has the wrong type")
+    return v

@@ -1,0 +1,318 @@
+// The map: rcw.mapdraw's SVG inlined, with pan and zoom, the stacks drawn as counters under
+// each province box, and overlays for the move targets (rail and overland told apart), the
+// path of the force being moved, attack targets and attackers.
+
+import { h, s, clear } from "./util.js";
+import { SEAT_COLOURS, UNIT_COLOURS, UNIT_INK, D, unit, stackStrength, leadersOf, pname, ulabel } from "./data.js";
+
+const CW = 23; // counter width and height, map units
+const CH = 21;
+
+export class Board {
+  constructor(container, handlers = {}) {
+    this.el = container;
+    this.h = handlers;
+    this.boxes = {};
+    this.vb = null;
+    this.full = null;
+    this.svg = null;
+    this.marks = { moves: {}, targets: new Set(), attackers: new Set(), candidates: new Set(), path: null,
+                   selected: null, force: null, province: null };
+  }
+
+  async mount() {
+    const r = await fetch("map.svg", { cache: "no-cache" });
+    const text = await r.text();
+    const holder = h("div.map-svg");
+    holder.innerHTML = text;
+    const svg = holder.querySelector("svg");
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    svg.classList.add("board");
+    const [x, y, w, hh] = svg.getAttribute("viewBox").split(/\s+/).map(Number);
+    this.full = { x, y, w, h: hh };
+    this.svg = svg;
+    for (const g of svg.querySelectorAll("g.province")) {
+      const code = g.dataset.province;
+      const rect = [...g.querySelectorAll("rect")].find((r) => r.getAttribute("fill") !== "#000" && !r.classList.contains("highlight"));
+      if (!rect) continue;
+      const b = { x: +rect.getAttribute("x"), y: +rect.getAttribute("y"), w: +rect.getAttribute("width"), h: +rect.getAttribute("height") };
+      b.cx = b.x + b.w / 2;
+      b.cy = b.y + b.h / 2;
+      this.boxes[code] = b;
+      g.setAttribute("tabindex", "-1");
+    }
+    // overlay layers, above the provinces, under the legend and title
+    const provinces = svg.querySelector("g.provinces");
+    this.layers = {
+      under: s("g", { class: "ov-under" }),
+      path: s("g", { class: "ov-path" }),
+      stacks: s("g", { class: "ov-stacks" }),
+      over: s("g", { class: "ov-over" }),
+    };
+    provinces.before(this.layers.under);
+    provinces.after(this.layers.path, this.layers.stacks, this.layers.over);
+    svg.querySelector("defs").append(
+      s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" },
+        s("path", { d: "M0,0 L10,5 L0,10 z", fill: "#3b2f22" })),
+      s("filter", { id: "glow", x: "-30%", y: "-30%", width: "160%", height: "160%" },
+        s("feGaussianBlur", { stdDeviation: "2.2", result: "b" }),
+        s("feMerge", {}, s("feMergeNode", { in: "b" }), s("feMergeNode", { in: "SourceGraphic" }))),
+    );
+    clear(this.el);
+    const zoom = h("div.map-zoom",
+      h("button", { type: "button", title: "Zoom in", "aria-label": "Zoom in", onclick: () => this.zoomBy(0.75) }, "+"),
+      h("button", { type: "button", title: "Zoom out", "aria-label": "Zoom out", onclick: () => this.zoomBy(1 / 0.75) }, "−"),
+      h("button", { type: "button", title: "Whole map", "aria-label": "Whole map", onclick: () => this.fit() }, "⤢"));
+    this.el.append(holder, zoom);
+    this.holder = holder;
+    this.fit(true);
+    this._wire();
+  }
+
+  // -- view box -----------------------------------------------------------------------------------
+  fit(initial = false) {
+    const f = this.full;
+    const rw = this.holder.clientWidth || 800;
+    const rh = this.holder.clientHeight || 500;
+    if (initial) {
+      // start readable on European Russia (where most of the war is) rather than the whole
+      // map in miniature; the whole-map button shows everything
+      const k = rw < 700 ? 0.8 : Math.max(0.78, Math.min(1.0, rh / 760));
+      const w = Math.min(f.w, rw / k);
+      const hh = w * (rh / rw);
+      this.setVB({ x: Math.max(f.x, 540 - w / 2), y: Math.max(f.y, Math.min(f.h - hh, 470 - hh / 2)), w, h: hh });
+      return;
+    }
+    this.setVB({ ...f });
+  }
+
+  setVB(vb) {
+    const f = this.full;
+    const minW = 160;
+    const maxW = f.w * 1.3;
+    if (vb.w < minW) {
+      vb.h *= minW / vb.w;
+      vb.w = minW;
+    }
+    if (vb.w > maxW) {
+      vb.h *= maxW / vb.w;
+      vb.w = maxW;
+    }
+    vb.x = Math.min(Math.max(vb.x, f.x - vb.w * 0.5), f.x + f.w - vb.w * 0.5);
+    vb.y = Math.min(Math.max(vb.y, f.y - vb.h * 0.5), f.y + f.h - vb.h * 0.5);
+    this.vb = vb;
+    this.svg.setAttribute("viewBox", `${vb.x.toFixed(1)} ${vb.y.toFixed(1)} ${vb.w.toFixed(1)} ${vb.h.toFixed(1)}`);
+  }
+
+  /** Screen point -> map units (honours preserveAspectRatio meet). */
+  toMap(cx, cy) {
+    const r = this.svg.getBoundingClientRect();
+    const vb = this.vb;
+    const k = Math.min(r.width / vb.w, r.height / vb.h);
+    const ox = r.left + (r.width - vb.w * k) / 2;
+    const oy = r.top + (r.height - vb.h * k) / 2;
+    return { x: vb.x + (cx - ox) / k, y: vb.y + (cy - oy) / k, k };
+  }
+
+  zoomBy(f, cx = null, cy = null) {
+    const r = this.svg.getBoundingClientRect();
+    if (cx === null) {
+      cx = r.left + r.width / 2;
+      cy = r.top + r.height / 2;
+    }
+    const p = this.toMap(cx, cy);
+    const vb = this.vb;
+    const nw = vb.w * f;
+    const nh = vb.h * f;
+    this.setVB({ x: p.x - (p.x - vb.x) * f, y: p.y - (p.y - vb.y) * f, w: nw, h: nh });
+  }
+
+  centreOn(code, force = false) {
+    const b = this.boxes[code];
+    if (!b) return;
+    const vb = this.vb;
+    const m = Math.min(60, vb.w / 6);
+    if (!force && b.cx > vb.x + m && b.cx < vb.x + vb.w - m && b.cy > vb.y + m && b.cy < vb.y + vb.h - m) return;
+    const f = this.full;
+    const clampTo = (v, lo, hi) => (hi < lo ? (lo + hi) / 2 : Math.min(Math.max(v, lo), hi));
+    this.setVB({ ...vb, x: clampTo(b.cx - vb.w / 2, f.x, f.x + f.w - vb.w), y: clampTo(b.cy - vb.h / 2, f.y, f.y + f.h - vb.h) });
+  }
+
+  _wire() {
+    const svg = this.svg;
+    const ptrs = new Map();
+    let start = null;
+    let pinch = null;
+    svg.addEventListener("pointerdown", (e) => {
+      if (e.button !== 0 && e.pointerType === "mouse") return;
+      ptrs.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (ptrs.size === 1) {
+        start = { x: e.clientX, y: e.clientY, vb: { ...this.vb }, target: e.target, moved: false, id: e.pointerId };
+      } else if (ptrs.size === 2) {
+        const [a, b] = [...ptrs.values()];
+        pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), vb: { ...this.vb }, mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } };
+        if (start) start.moved = true;
+      }
+    });
+    svg.addEventListener("pointermove", (e) => {
+      if (!ptrs.has(e.pointerId)) return;
+      ptrs.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pinch && ptrs.size >= 2) {
+        const [a, b] = [...ptrs.values()];
+        const d = Math.hypot(a.x - b.x, a.y - b.y);
+        if (d > 10) {
+          this.setVB({ ...pinch.vb });
+          this.zoomBy(pinch.d / d, pinch.mid.x, pinch.mid.y);
+        }
+        return;
+      }
+      if (!start) return;
+      const dx = e.clientX - start.x;
+      const dy = e.clientY - start.y;
+      if (!start.moved && Math.hypot(dx, dy) < 6) return;
+      if (!start.moved) {
+        start.moved = true;
+        try { svg.setPointerCapture(e.pointerId); } catch { /* ignore */ }
+        svg.classList.add("dragging");
+      }
+      const k = this.toMap(0, 0).k;
+      this.setVB({ ...start.vb, x: start.vb.x - dx / k, y: start.vb.y - dy / k });
+    });
+    const up = (e) => {
+      if (!ptrs.has(e.pointerId)) return;
+      ptrs.delete(e.pointerId);
+      svg.classList.remove("dragging");
+      if (ptrs.size < 2) pinch = null;
+      if (start && start.id === e.pointerId) {
+        if (!start.moved && e.type === "pointerup") this._click(start.target, e);
+        start = null;
+      }
+    };
+    svg.addEventListener("pointerup", up);
+    svg.addEventListener("pointercancel", up);
+    svg.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      const f = Math.exp(Math.max(-0.5, Math.min(0.5, e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0018))));
+      this.zoomBy(f, e.clientX, e.clientY);
+    }, { passive: false });
+    svg.addEventListener("dblclick", (e) => {
+      e.preventDefault();
+      this.zoomBy(0.6, e.clientX, e.clientY);
+    });
+  }
+
+  _click(target, e) {
+    const st = target.closest && target.closest("[data-stack]");
+    if (st && this.h.onStack) {
+      this.h.onStack(Number(st.dataset.stack), st.dataset.province, e);
+      return;
+    }
+    const pr = target.closest && target.closest("[data-province]");
+    if (pr && this.h.onProvince) {
+      this.h.onProvince(pr.dataset.province, e);
+      return;
+    }
+    if (this.h.onBlank) this.h.onBlank(e);
+  }
+
+  // -- drawing --------------------------------------------------------------------------------------
+  /**
+   * view: the engine view; marks: {moves: {CODE: {rail, land}}, targets: Set(stackId),
+   * attackers: Set, candidates: Set, path: [codes], selected: stackId, force: stackId, province: CODE}
+   */
+  render(view, marks = {}) {
+    if (!this.svg) return;
+    this.marks = { ...this.marks, ...marks };
+    const m = this.marks;
+    const { under, path, stacks, over } = this.layers;
+    clear(under);
+    clear(path);
+    clear(stacks);
+    clear(over);
+    // province selection and move targets
+    if (m.province && this.boxes[m.province]) {
+      const b = this.boxes[m.province];
+      over.append(s("rect", { class: "sel-prov", x: b.x - 3, y: b.y - 3, width: b.w + 6, height: b.h + 6, rx: 6 }));
+    }
+    for (const [code, how] of Object.entries(m.moves || {})) {
+      const b = this.boxes[code];
+      if (!b) continue;
+      const g = s("g", { class: "move-target" + (how.rail ? " by-rail" : "") + (how.land ? " by-land" : ""), "data-province": code,
+                         "data-move": how.rail && how.land ? "both" : how.rail ? "rail" : "land" });
+      if (how.rail) {
+        g.append(s("rect", { class: "ring-rail-base", x: b.x - 6, y: b.y - 6, width: b.w + 12, height: b.h + 12, rx: 8 }),
+          s("rect", { class: "ring-rail-dash", x: b.x - 6, y: b.y - 6, width: b.w + 12, height: b.h + 12, rx: 8 }));
+      }
+      if (how.land) g.append(s("rect", { class: "ring-land", x: b.x - 3, y: b.y - 3, width: b.w + 6, height: b.h + 6, rx: 6 }));
+      g.append(s("rect", { class: "hit", x: b.x - 6, y: b.y - 6, width: b.w + 12, height: b.h + 12, rx: 8 }));
+      over.append(g);
+    }
+    // the force's path
+    if (m.path && m.path.length > 1) {
+      const pts = m.path.filter((c) => this.boxes[c]).map((c) => `${this.boxes[c].cx},${this.boxes[c].cy}`);
+      path.append(s("polyline", { class: "force-path-halo", points: pts.join(" ") }),
+        s("polyline", { class: "force-path", points: pts.join(" "), "marker-end": "url(#arrow)" }));
+    }
+    if (!view || !view.stacks) return;
+    // stacks, grouped by province
+    const byProv = {};
+    for (const st of view.stacks) (byProv[st.province] ||= []).push(st);
+    for (const [code, list] of Object.entries(byProv)) {
+      const b = this.boxes[code];
+      if (!b) continue;
+      list.sort((a, b2) => (a.owner || "~").localeCompare(b2.owner || "~") || a.id - b2.id);
+      const n = list.length;
+      const maxW = Math.max(b.w + 14, 64);
+      const step = n <= 1 ? 0 : Math.min(CW + 2, (maxW - CW) / (n - 1));
+      const x0 = b.cx - (step * (n - 1) + CW) / 2;
+      const y0 = b.y + b.h + 2;
+      list.forEach((st, i) => stacks.append(this._counter(st, x0 + i * step, y0, m)));
+    }
+  }
+
+  _counter(st, x, y, m) {
+    const col = st.color || "";
+    const fill = UNIT_COLOURS[col] || UNIT_COLOURS[""];
+    const ink = UNIT_INK[col] || "#2b2118";
+    const str = stackStrength(st);
+    const leaders = leadersOf(st);
+    const cls = ["counter"];
+    if (st.ghost) cls.push("ghost");
+    if (m.selected === st.id) cls.push("selected");
+    if (m.force === st.id) cls.push("moving");
+    if (m.targets && m.targets.has(st.id)) cls.push("target");
+    if (m.attackers && m.attackers.has(st.id)) cls.push("attacker");
+    if (m.candidates && m.candidates.has(st.id)) cls.push("candidate");
+    const owner = st.owner ? `${st.owner}` : "uncontrolled";
+    const title = `${owner === "uncontrolled" ? "Uncontrolled" : "Player " + owner} · ${col || "Imperial"} · strength ${str}\n` +
+      st.units.map(ulabel).join(", ") + `\n${pname(st.province)}`;
+    const g = s("g", { class: cls.join(" "), "data-stack": st.id, "data-owner": st.owner || "", "data-color": col,
+                       "data-province": st.province, transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` },
+      s("title", {}, title),
+      s("rect", { class: "c-shadow", x: 1.2, y: 1.4, width: CW, height: CH, rx: 2.5 }),
+      s("rect", { class: "c-body", x: 0, y: 0, width: CW, height: CH, rx: 2.5, fill, stroke: col === "White" ? "#6b5a44" : "#1d150e" }),
+      s("text", { class: "c-str", x: CW / 2 + (st.owner ? 2.5 : 0), y: CH - 4.2, fill: ink }, String(str)));
+    if (st.owner) {
+      g.append(s("circle", { cx: 5, cy: 5, r: 4.6, fill: SEAT_COLOURS[st.owner] || "#444", stroke: "#fff8", "stroke-width": 0.6 }),
+        s("text", { class: "c-owner", x: 5, y: 7.4 }, st.owner));
+    }
+    if (leaders.length) {
+      g.append(s("text", { class: "c-lead", x: CW - 1.5, y: 6.8, fill: col === "White" ? "#8a6412" : "#f3cf5a" },
+        leaders.length > 1 ? `${leaders.length}★` : "★"));
+    }
+    const imp = st.units.filter((u) => unit(u).kind === "imperial");
+    imp.forEach((u, i) => {
+      g.append(s("circle", { cx: 3.6 + i * 6, cy: CH - 3.6, r: 3, fill: "#d7ad2b", stroke: "#5a4300", "stroke-width": 0.6 }),
+        s("text", { class: "c-imp", x: 3.6 + i * 6, y: CH - 2.2 }, u === D.czar ? "C" : "G"));
+    });
+    return g;
+  }
+
+  /** Where a stack's counter is on screen (for popovers). */
+  counterRect(stackId) {
+    const el = this.svg && this.svg.querySelector(`[data-stack="${stackId}"]`);
+    return el ? el.getBoundingClientRect() : null;
+  }
+}

@@ -1,0 +1,211 @@
+// Dialogs: purge (with the Purge Table odds), assassination (with the chance), and the
+// structured proposals posted to a chat channel (trade, Central Committee, Czar's execution).
+
+import { h, modal, toast, replace } from "./util.js";
+import {
+  D, unit, uname, leadersOf, SEAT_COLOURS, purgeStrength, purgeOdds, purgeableLeaders, leadership, assassinationChance,
+  pct,
+} from "./data.js";
+
+export function seatBadge(seat) {
+  return h("span.seat-badge", { dataset: { seat: seat || "" }, style: { background: SEAT_COLOURS[seat] || "#777" } }, seat || "·");
+}
+
+export function stackName(st) {
+  if (!st) return "?";
+  const leaders = leadersOf(st);
+  const rest = st.units.filter((u) => !leaders.includes(u) && unit(u).kind !== "imperial");
+  const imp = st.units.filter((u) => unit(u).kind === "imperial");
+  const parts = leaders.map(uname);
+  if (rest.length) parts.push(leaders.length ? `${rest.length} unit${rest.length > 1 ? "s" : ""}` : rest.map((u) => unit(u).label).join(", "));
+  if (imp.length) parts.push(imp.map(uname).join(", "));
+  return parts.join(" + ") || "empty stack";
+}
+
+export function purgeOddsTable(odds, strength) {
+  return h("div.purge-odds", { dataset: { column: odds.column } },
+    h("div.odds-big", `Strength ${strength}`, h("span.odds-col", ` → column ${odds.column}`)),
+    h("table.purge-table", h("thead", h("tr", h("th", "Roll"), odds.rows.map((r) => h("th", r.roll)))),
+      h("tbody", h("tr", h("th", "Result"), odds.rows.map((r) => h("td." + (r.result === "C" ? "res-c" : Number(r.result) ? "res-n" : "res-0"),
+        { title: `${r.ways}/36` }, r.result))))),
+    h("p.small", `Expected ${odds.expected.toFixed(1)} purged points · nothing ${pct(odds.nothing)} · Counterpurge ${pct(odds.counter)}`));
+}
+
+// -- purge ------------------------------------------------------------------------------------------
+export function openPurgeDialog(app, preset = {}) {
+  const view = app.st.view;
+  const seat = app.seat;
+  const com = view.committee || [];
+  const legal = (app.st.legal || []).filter((a) => a.t === "DeclarePurge");
+  const targets = [...new Set(legal.map((a) => a.target))];
+  if (!targets.length) {
+    toast("No purge can be declared now.", "info");
+    return;
+  }
+  let target = preset.target && targets.includes(preset.target) ? preset.target : targets[0];
+  let group = false;
+  const body = h("div.purge-dialog");
+  const dlg = modal("Purge (004 [11.0])", body, [
+    { label: "Cancel" },
+    { label: "Declare the purge", kind: "primary danger", dataset: { act: "declare-purge" }, onclick: () => submit() },
+  ], { cls: "wide" });
+  const order = () => {
+    const o = (view.order && view.order.length ? view.order : view.seats);
+    return [...com].sort((a, b) => o.indexOf(a) - o.indexOf(b));
+  };
+  const render = () => {
+    const purgers = group ? order() : [seat];
+    const strg = purgeStrength(view, purgers);
+    const odds = purgeOdds(strg);
+    const spoils = purgeableLeaders(view, target);
+    replace(body, 
+      h("p", "A member of the Central Committee purges a player outside it: Purge Strength is the value of the purgers' Red leaders on the map plus their Politburo markers; two dice on the Purge Table give the points taken, or C - a counterpurge."),
+      h("div.form-row", h("label", "Target "), h("div.seg", targets.map((t) => h("button" + (t === target ? ".on" : ""), {
+        type: "button", dataset: { target: t }, onclick: () => { target = t; render(); } }, seatBadge(t), " ", app.seatName(t))))),
+      com.length > 1 ? h("div.form-row", h("label", "Purgers "), h("div.seg",
+        h("button" + (!group ? ".on" : ""), { type: "button", dataset: { purgers: "alone" }, onclick: () => { group = false; render(); } }, `${seat} alone`),
+        h("button" + (group ? ".on" : ""), { type: "button", dataset: { purgers: "committee" }, onclick: () => { group = true; render(); } }, `the whole Committee (${order().join(", ")})`))) : null,
+      h("table.strength", h("tbody",
+        purgers.map((p) => h("tr", h("td", seatBadge(p), " ", app.seatName(p)), h("td.num", `Red leaders ${leadership(view, p)}`),
+          h("td", "+"), h("td.num", `Politburo ${view.politburo[p] || 0}`), h("td", "="), h("td.num", h("b", leadership(view, p) + (view.politburo[p] || 0))))))),
+      purgeOddsTable(odds, strg),
+      h("p.small", `${target} has ${spoils.length ? spoils.map((u) => `${uname(u)} (${unit(u).strength})`).join(", ") : "no Red leaders on the map"}`
+        + ` and ${view.politburo[target] || 0} Politburo marker(s) (2 points each) to lose.`),
+      group ? h("p.small", `A group purge is posted as a proposal to the other members; the spoils are divided as equally as possible in the order ${order().join(", ")} (004 [11.23]).`) : null,
+    );
+  };
+  const submit = async () => {
+    if (group) {
+      const purgers = order();
+      const ok = await app.chat.propose(purgers, { kind: "purge", target, purgers, shares: purgers }, `Purge ${target}?`);
+      return ok ? undefined : true;
+    }
+    const a = legal.find((x) => x.target === target && x.purgers.length === 1);
+    const ok = await app.act(a || { t: "DeclarePurge", seat, target, purgers: [seat], shares: [] });
+    return ok ? undefined : true;
+  };
+  render();
+  return dlg;
+}
+
+// -- assassination ------------------------------------------------------------------------------------
+export function openAssassinDialog(app) {
+  const view = app.st.view;
+  const legal = (app.st.legal || []).filter((a) => a.t === "Assassinate");
+  const victims = [...new Set(legal.map((a) => a.victim))];
+  if (!victims.length) return;
+  let victim = victims[0];
+  let markers = 1;
+  const body = h("div.assassin-dialog");
+  const where = (u) => (view.stacks.find((s) => s.units.includes(u)) || {});
+  const render = () => {
+    const max = Math.max(...legal.filter((a) => a.victim === victim).map((a) => a.markers));
+    markers = Math.min(markers, max);
+    const v = unit(victim);
+    const p = assassinationChance(v.strength, markers);
+    replace(body, 
+      h("p", "Assassins strike a leader in a province where you have another leader: two dice, plus one for each marker after the first, minus the victim's value; 7 or more kills (004 [10.0]). Failed markers go to the victim's owner."),
+      h("div.form-row", h("label", "Victim "), h("select", { onchange: (e) => { victim = Number(e.target.value); render(); } },
+        victims.map((u) => h("option", { value: u, selected: u === victim }, `${uname(u)} (${unit(u).color} ${unit(u).strength}) in ${where(u).province} — ${where(u).owner || "uncontrolled"}`)))),
+      h("div.form-row", h("label", "Markers "), h("input", { type: "number", min: 1, max, value: markers,
+        oninput: (e) => { markers = Math.max(1, Math.min(max, Number(e.target.value) || 1)); render(); } }), h("span.small", ` of ${max}`)),
+      h("div.odds", h("div.odds-big", `Chance of success ${pct(p)}`), h("div.small", `needs ${D.tables.assassination_success + v.strength - (markers - 1)}+ on two dice`)));
+  };
+  render();
+  modal("Send assassins", body, [
+    { label: "Cancel" },
+    { label: "Strike", kind: "primary danger", dataset: { act: "Assassinate" }, onclick: async () => {
+      const a = legal.find((x) => x.victim === victim && x.markers === markers);
+      return (await app.act(a)) ? undefined : true;
+    } },
+  ]);
+}
+
+// -- proposals posted to chat ---------------------------------------------------------------------------
+function counter(label, value, max, onchange, testid) {
+  return h("label.num-field", label, " ", h("input", { type: "number", min: 0, max, value, dataset: { field: testid },
+    oninput: (e) => onchange(Math.max(0, Number(e.target.value) || 0)) }));
+}
+
+export function openTradeDialog(app, preset = {}) {
+  const view = app.st.view;
+  const seat = app.seat;
+  const others = view.seats.filter((p) => p !== seat && !(view.quit || []).includes(p));
+  const o = { to: preset.to && others.includes(preset.to) ? preset.to : others[0], give_leaders: [], take_leaders: [],
+              give_politburo: 0, give_assassins: 0, take_politburo: 0, take_assassins: 0 };
+  const trading = view.phase === "trading";
+  const body = h("div.trade-dialog");
+  const leaderPicks = (who, key) => {
+    const hand = ((view.hands || {})[who] || []);
+    if (!trading || !hand.length) return null;
+    return h("div.leader-picks", hand.map((u) => h("label.chip", h("input", { type: "checkbox", checked: o[key].includes(u), dataset: { leader: u },
+      onchange: (e) => { o[key] = e.target.checked ? [...o[key], u] : o[key].filter((x) => x !== u); } }), ` ${unit(u).name} ${unit(u).strength}`)));
+  };
+  const render = () => {
+    replace(body, 
+      h("p", trading ? "In the pre-game session leaders and markers may be traded (004 [15.33]); later only Politburo and Assassin markers." :
+        "Politburo and Assassin markers may be traded at any time (004 [10.0], [11.0])."),
+      h("div.form-row", h("label", "With "), h("div.seg", others.map((p) => h("button" + (p === o.to ? ".on" : ""), { type: "button", dataset: { to: p },
+        onclick: () => { o.to = p; o.take_leaders = []; render(); } }, seatBadge(p), " ", app.seatName(p))))),
+      h("div.trade-sides",
+        h("fieldset", h("legend", `You give (you hold ${view.politburo[seat] || 0} PM, ${view.assassins[seat] || 0} AM)`),
+          counter("Politburo", o.give_politburo, 99, (v) => { o.give_politburo = v; }, "give_politburo"),
+          counter("Assassins", o.give_assassins, 99, (v) => { o.give_assassins = v; }, "give_assassins"),
+          leaderPicks(seat, "give_leaders")),
+        h("fieldset", h("legend", `You ask for (${o.to} holds ${view.politburo[o.to] || 0} PM, ${view.assassins[o.to] || 0} AM)`),
+          counter("Politburo", o.take_politburo, 99, (v) => { o.take_politburo = v; }, "take_politburo"),
+          counter("Assassins", o.take_assassins, 99, (v) => { o.take_assassins = v; }, "take_assassins"),
+          leaderPicks(o.to, "take_leaders"))),
+      h("p.small", "The offer is posted in your private channel; the other player answers it there (Accept / Decline)."));
+  };
+  render();
+  modal("Propose a trade", body, [
+    { label: "Cancel" },
+    { label: "Post the offer", kind: "primary", dataset: { act: "post-trade" }, onclick: async () => {
+      const prop = { kind: "trade", to: o.to };
+      for (const k of ["give_leaders", "take_leaders"]) if (o[k].length) prop[k] = o[k];
+      for (const k of ["give_politburo", "give_assassins", "take_politburo", "take_assassins"]) if (o[k]) prop[k] = o[k];
+      return (await app.chat.propose([seat, o.to], prop, "")) ? undefined : true;
+    } },
+  ], { cls: "wide" });
+}
+
+export function openCommitteeDialog(app) {
+  const view = app.st.view;
+  const seat = app.seat;
+  const members = new Set([seat]);
+  const body = h("div.committee-dialog");
+  const render = () => {
+    const pm = [...members].reduce((a, p) => a + (view.politburo[p] || 0), 0);
+    replace(body, 
+      h("p", "A Central Committee is a set of players who all consent to exactly each other's membership and together hold at least 8 Politburo markers (004 [11.11]). Only its members purge, and nobody purges them."),
+      h("div.member-picks", view.seats.filter((p) => !(view.quit || []).includes(p)).map((p) => h("label.chip",
+        h("input", { type: "checkbox", checked: members.has(p), disabled: p === seat, dataset: { member: p },
+          onchange: (e) => { if (e.target.checked) members.add(p); else members.delete(p); render(); } }),
+        " ", seatBadge(p), ` ${app.seatName(p)} · ${view.politburo[p] || 0} PM`))),
+      h("p", h("b", `${pm} Politburo markers`), pm >= 8 ? " — enough for a Committee." : " — a Committee needs 8."));
+  };
+  render();
+  modal("Propose a Central Committee", body, [
+    { label: "Cancel" },
+    { label: "Propose", kind: "primary", dataset: { act: "post-committee" }, onclick: async () => {
+      const ms = view.seats.filter((p) => members.has(p));
+      return (await app.chat.propose(ms, { kind: "committee", members: ms }, `Central Committee of ${ms.join(", ")}?`)) ? undefined : true;
+    } },
+  ]);
+}
+
+export function openCzarDialog(app) {
+  const view = app.st.view;
+  const com = view.committee || [];
+  const to = com.filter((p) => p !== app.seat);
+  const body = h("div", h("p", "The Central Committee may order the player whose Red leader holds the Czar to execute him; members holding 10 Politburo markers must consent (004 [13.5]). The other members are asked in turn."),
+    h("p.small", `Committee: ${com.join(", ")}`));
+  modal("Order the Czar's execution", body, [
+    { label: "Cancel" },
+    { label: "Give the order", kind: "primary danger", dataset: { act: "post-execution" }, onclick: async () => {
+      if (to.length) return (await app.chat.propose(com, { kind: "execution", to }, "Execute the Czar?")) ? undefined : true;
+      return (await app.act({ t: "OrderExecution", seat: app.seat, consent: true })) ? undefined : true;
+    } },
+  ]);
+}

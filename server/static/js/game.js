@@ -1,0 +1,691 @@
+// The game page: header (turn, sequence of play, phase, whose decision), the players' strip
+// (Politburo and Assassin markers, Blue/Green control, VP chart), the map, the Orders panel,
+// negotiation, the event log and the replay.
+
+import { h, clear, store, seatsHeld, holdSeat, dropSeat, toast, modal, debounceFrame, replace } from "./util.js";
+import {
+  D, loadData, unit, uname, ulabel, pname, SEAT_COLOURS, PHASES, PHASE_NAMES, stackStrength, attachedTo,
+  leadersOf, nationalityName, score, attackUnits, strength,
+} from "./data.js";
+import { GameConnection, api } from "./net.js";
+import { Board } from "./board.js";
+import { buildOrders, pendingLine, kindName } from "./orders.js";
+import { Chat } from "./chat.js";
+import { EventLog, LogPane, describeAction } from "./log.js";
+import { seatBadge, stackName, openAssassinDialog } from "./dialogs.js";
+
+export async function startGame(root, gid, seatHint) {
+  await loadData();
+  const app = new GameApp(root, gid, seatHint);
+  window.rcwApp = app;
+  await app.init();
+  return app;
+}
+
+/** What the replay needs of a view (the map, the markers, the VP chart). */
+function compact(v) {
+  const { offers, decision, committee_consent: cc, pending, result, ...rest } = v;
+  void offers; void decision; void cc; void pending; void result;
+  return rest;
+}
+
+class GameApp {
+  constructor(root, gid, seatHint) {
+    this.root = root;
+    this.gid = gid;
+    this.seatHint = seatHint || null;
+    this.st = { seq: -1, status: "", view: null, pending: [], legal: [], seats: {}, result: null, info: {} };
+    this.seat = null;
+    this.token = null;
+    this.busy = false;
+    this.lastError = null;
+    this.sel = null;            // {stack} or {province}
+    this.snaps = new Map();     // seq -> view, for the replay
+    this.replay = null;
+    this.log = new EventLog(gid);
+    this.logPane = new LogPane(this.log);
+    this.chat = new Chat(this);
+    this.renderSoon = debounceFrame(() => this.render());
+    this.adminToken = store.get("admin:" + gid, null);
+    this._wasMine = false;
+  }
+
+  seatName(s) {
+    const r = (this.st.seats || {})[s];
+    if (!r) return s;
+    if (r.name) return r.name;
+    if (r.kind === "bot") return `Bot ${s}`;
+    if (r.kind === "open") return `(open ${s})`;
+    return `Player ${s}`;
+  }
+
+  // -- set-up ------------------------------------------------------------------------------------
+  async init() {
+    const held = seatsHeld(this.gid);
+    let seat = this.seatHint && held[this.seatHint] ? this.seatHint : Object.keys(held).sort()[0] || null;
+    if (seat) {
+      this.seat = seat;
+      this.token = held[seat].token;
+    }
+    this.chat.setSeat(this.seat);
+    this.buildLayout();
+    this.board = new Board(this.mapEl, {
+      onStack: (id, prov) => (id < 0 ? this.select({ province: prov }) : this.select({ stack: id })),
+      onProvince: (code) => this.provinceClick(code),
+      onBlank: () => this.select(null),
+    });
+    await this.board.mount();
+    this.connect();
+    window.addEventListener("resize", () => this.renderSoon());
+  }
+
+  connect() {
+    if (this.conn) this.conn.close();
+    this.conn = new GameConnection(this.gid, this.token, {
+      onWelcome: (w) => this.onWelcome(w),
+      onPush: (f) => this.onPush(f),
+      onStatus: (s) => this.onConnStatus(s),
+      onError: (e) => this.showError(e),
+      onHelloError: (e) => this.onHelloError(e),
+    });
+    this.conn.open();
+  }
+
+  onHelloError(e) {
+    if (e.code === "bad_token") {
+      toast(`Seat ${this.seat} is no longer yours (it was left); watching instead.`, "error");
+      dropSeat(this.gid, this.seat);
+      this.seat = null;
+      this.token = null;
+      this.chat.setSeat(null);
+      this.connect();
+    } else if (e.code === "unknown_game") {
+      this.conn.close();
+      clear(this.root).append(h("div.notfound", h("h1", "No such game"), h("p", `There is no game “${this.gid}” on this server.`),
+        h("a.btn.primary", { href: "#/" }, "Back to the lobby")));
+    } else {
+      this.showError(e);
+    }
+  }
+
+  onConnStatus(s) {
+    this.root.dataset.conn = s;
+    if (this.connEl) {
+      this.connEl.dataset.state = s;
+      this.connEl.title = s === "open" ? "connected" : s === "connecting" ? "reconnecting…" : "disconnected";
+      this.connEl.textContent = s === "open" ? "● live" : "● reconnecting…";
+    }
+  }
+
+  async onWelcome(w) {
+    this.seat = w.seat || null;
+    this.chat.setSeat(this.seat);
+    this.st = { seq: w.seq, hash: w.hash, status: w.status, view: w.view, pending: w.pending, legal: w.legal || [],
+                seats: w.seats, result: w.result, info: w.info || {} };
+    this.snaps.set(w.seq, compact(w.view));
+    this.log.resume(w.seq, w.view && w.view.phase);
+    this.logPane.render(true);
+    await this.chat.onWelcome(w.channels || []);
+    if (!this._welcomed) {
+      this._welcomed = true;
+      // before the deployment the map is empty: start a phone on the Orders pane
+      if ((w.status === "open" || (w.view && w.view.phase === "trading")) && this.root.dataset.mtab === "map") this.setTab("orders", true);
+    }
+    this.render();
+    this.centreOnForce();
+  }
+
+  onPush(f) {
+    if (f.t === "update") {
+      if (f.seq <= this.st.seq && f.action) return;
+      const st = this.st;
+      st.seq = f.seq;
+      st.hash = f.hash;
+      st.status = f.status;
+      st.view = f.view;
+      st.pending = f.pending;
+      st.legal = f.legal || [];
+      st.result = f.result;
+      this.snaps.set(f.seq, compact(f.view));
+      if (this.snaps.size > 4000) this.snaps.delete(this.snaps.keys().next().value);
+      this.log.add(f);
+      if (f.actor === this.seat && f.by === "player") this.lastError = null;
+      this.renderSoon();
+    } else if (f.t === "seats") {
+      this.st.seats = f.seats;
+      this.st.status = f.status;
+      this.renderSoon();
+    } else if (f.t === "msg" || f.t === "channel") {
+      this.chat.onPush(f);
+    }
+  }
+
+  // -- acting --------------------------------------------------------------------------------------
+  setBusy(b) {
+    this.busy = b;
+    this.root.dataset.busy = b ? "1" : "0";
+    this.renderSoon();
+  }
+
+  /** Send one action; resolves true when the engine took it. */
+  async act(action) {
+    if (!action || this.busy) return false;
+    this.setBusy(true);
+    try {
+      await this.conn.act(action);
+      this.lastError = null;
+      return true;
+    } catch (e) {
+      this.showError(e);
+      return false;
+    } finally {
+      this.setBusy(false);
+    }
+  }
+
+  showError(e) {
+    const rule = e.rule || (e.frame && e.frame.rule) || null;
+    this.lastError = { message: e.message, rule, code: e.code };
+    toast(e.message, "error", rule ? `Rule ${rule}` : e.code || "");
+    this.renderSoon();
+  }
+
+  async fillBots() {
+    try {
+      await api("POST", `/api/games/${this.gid}/bots`, {}, this.adminToken);
+      toast("Bots take the open seats", "ok");
+    } catch (e) {
+      this.showError(e);
+    }
+  }
+
+  joinForm(open) {
+    const name = h("input", { type: "text", maxlength: 40, value: store.get("name", ""), placeholder: "Your name", "aria-label": "Your name" });
+    const sel = h("select", { "aria-label": "Seat" }, open.map((s) => h("option", { value: s }, `Seat ${s}`)));
+    return h("div.join-form", h("h4", "Take a seat"), h("div.row", name, sel,
+      h("button.btn.primary", { type: "button", dataset: { act: "join" }, onclick: async () => {
+        try {
+          store.set("name", name.value.trim());
+          const r = await api("POST", `/api/games/${this.gid}/join`, { seat: sel.value, name: name.value.trim() || null });
+          holdSeat(this.gid, r.seat, r.token, name.value.trim());
+          location.hash = `#/g/${this.gid}/${r.seat}`;
+          location.reload();
+        } catch (e) {
+          this.showError(e);
+        }
+      } }, "Join")));
+  }
+
+  async leaveSeat() {
+    const body = h("p", this.st.status === "open" ? "Your seat reopens for someone else." :
+      "A bot (or, if the creator chose so, nobody: you quit under 004 [14.2]) takes your seat. You cannot come back to it.");
+    modal("Leave this game?", body, [{ label: "Stay" }, { label: "Leave", kind: "danger", onclick: async () => {
+      try {
+        await this.conn.request("leave");
+        dropSeat(this.gid, this.seat);
+        location.hash = "#/";
+      } catch (e) {
+        this.showError(e);
+      }
+    } }]);
+  }
+
+  // -- map interaction -----------------------------------------------------------------------------
+  provinceClick(code) {
+    const mv = this.marks && this.marks.moves && this.marks.moves[code];
+    if (mv && !this.replay) {
+      if (mv.land && mv.rail) {
+        modal(`Move to ${pname(code)}`, h("p", "The force can enter by rail or overland. Rail movement is unlimited along the line but cannot be combined with overland movement (004 [5.5])."), [
+          { label: "Overland (1 MP)", kind: "primary", dataset: { act: "Move", rail: "0" }, onclick: () => { this.act(mv.land); } },
+          { label: "By rail", dataset: { act: "Move", rail: "1" }, onclick: () => { this.act(mv.rail); } },
+        ]);
+      } else {
+        this.act(mv.land || mv.rail);
+      }
+      return;
+    }
+    this.select({ province: code });
+  }
+
+  select(sel) {
+    this.sel = sel;
+    this.renderBoard();
+    this.renderInspector();
+  }
+
+  centreOnForce() {
+    const v = this.st.view;
+    if (!v || !v.force || !this.board) return;
+    const fs = v.stacks.find((s) => s.id === v.force[0]);
+    if (fs) this.board.centreOn(fs.province);
+  }
+
+  // -- layout --------------------------------------------------------------------------------------
+  buildLayout() {
+    const root = this.root;
+    clear(root);
+    root.className = "game";
+    root.dataset.dtab = root.dataset.dtab || "talk";
+    root.dataset.mtab = root.dataset.mtab || "map";
+    this.connEl = h("span.conn", { dataset: { state: "connecting" } }, "● connecting…");
+    this.headEl = h("div.head-game");
+    this.header = h("header.topbar",
+      h("a.brand", { href: "#/", title: "Back to the lobby" }, h("span.brand-star", "★"), h("span.brand-name", "Russian Civil War")),
+      this.headEl,
+      h("div.head-right", this.connEl, h("button.menu-btn", { type: "button", "aria-label": "Menu", onclick: (e) => this.menu(e) }, "☰")));
+    this.stripEl = h("div.strip", { role: "list", "aria-label": "Players" });
+    this.mapEl = h("div.map");
+    this.inspectEl = h("div.inspector", { hidden: true });
+    this.mapPrompt = h("button.map-prompt", { type: "button", hidden: true, onclick: () => this.setTab("orders") });
+    this.replayEl = h("div.replay-bar", { hidden: true });
+    this.bannerEl = h("div.map-banner", { hidden: true });
+    this.ordersEl = h("div.orders");
+    this.playersEl = h("div.players-pane");
+    this.dtabs = h("nav.dtabs", { role: "tablist" },
+      ["talk", "log", "players"].map((t) => h("button.dtab", { type: "button", role: "tab", dataset: { tab: t }, onclick: () => this.setTab(t) },
+        { talk: "Talk", log: "Log", players: "Players" }[t], h("span.badge", { hidden: true }))));
+    this.mnav = h("nav.mnav", { role: "tablist" },
+      ["map", "orders", "talk", "log", "players"].map((t) => h("button.mtab", { type: "button", dataset: { tab: t }, onclick: () => this.setTab(t) },
+        h("span.mtab-ico", { map: "▦", orders: "⚑", talk: "✉", log: "☷", players: "♟" }[t]),
+        h("span", { map: "Map", orders: "Orders", talk: "Talk", log: "Log", players: "Players" }[t]), h("span.badge", { hidden: true }))));
+    const side = h("aside.side",
+      h("section.pane.orders-pane", { dataset: { pane: "orders" }, "aria-label": "Orders" }, h("h2.pane-title", "Orders"), this.ordersEl),
+      this.dtabs,
+      h("section.pane", { dataset: { pane: "talk" }, "aria-label": "Talk" }, this.chat.el),
+      h("section.pane", { dataset: { pane: "log" }, "aria-label": "Log" }, this.logPane.el),
+      h("section.pane", { dataset: { pane: "players" }, "aria-label": "Players" }, this.playersEl));
+    const main = h("main.game-main",
+      h("section.map-pane", { "aria-label": "Map" }, this.mapEl, this.bannerEl, this.mapPrompt, this.inspectEl, this.replayEl),
+      side);
+    root.append(this.header, this.stripEl, main, this.mnav);
+    this.syncTabs();
+  }
+
+  syncTabs() {
+    for (const b of this.root.querySelectorAll(".dtab")) b.classList.toggle("on", b.dataset.tab === this.root.dataset.dtab);
+    for (const b of this.root.querySelectorAll(".mtab")) b.classList.toggle("on", b.dataset.tab === this.root.dataset.mtab);
+  }
+
+  setTab(t, quiet = false) {
+    if (["talk", "log", "players"].includes(t)) this.root.dataset.dtab = t;
+    this.root.dataset.mtab = t;
+    this.syncTabs();
+    if (!quiet) {
+      if (t === "talk") this.chat.markRead();
+      if (t === "log") requestAnimationFrame(() => this.logPane.render(true));
+      if (t === "map") requestAnimationFrame(() => this.board && this.board.svg && this.renderBoard());
+    }
+  }
+
+  showTalk() {
+    this.setTab("talk");
+  }
+
+  talkVisible() {
+    return !!(this.chat.el.offsetParent);
+  }
+
+  menu(e) {
+    const items = [h("a.btn", { href: "#/" }, "Lobby")];
+    if (this.seat) items.push(h("button.btn", { type: "button", dataset: { act: "leave" }, onclick: () => this.leaveSeat() }, "Leave this seat…"));
+    items.push(h("button.btn", { type: "button", onclick: () => this.openReplay() }, "Replay so far"));
+    const held = seatsHeld(this.gid);
+    for (const s of Object.keys(held)) if (s !== this.seat) items.push(h("a.btn", { href: `#/g/${this.gid}/${s}`, onclick: () => setTimeout(() => location.reload(), 10) }, `Switch to seat ${s}`));
+    const info = this.st.info || {};
+    const body = h("div.menu-body", h("p.small", `Game ${this.gid}${info.name ? ` “${info.name}”` : ""} · ${info.players} players · bots: ${info.bots}`
+      + (info.options && Object.keys(info.options).length ? ` · options ${JSON.stringify(info.options)}` : "")), ...items);
+    void e;
+    modal("Menu", body, []);
+  }
+
+  // -- rendering -----------------------------------------------------------------------------------
+  render() {
+    const st = this.st;
+    if (!st.view) return;
+    const mine = !!this.seat && (st.pending || []).some((p) => p.seat === this.seat) && st.status === "playing";
+    const b = document.body.dataset;
+    b.seq = st.seq;
+    b.status = st.status;
+    b.phase = st.view.phase;
+    b.seat = this.seat || "";
+    b.mine = mine ? "1" : "0";
+    b.pendingKind = mine ? (st.pending.find((p) => p.seat === this.seat) || {}).kind : "";
+    this.root.dataset.mine = mine ? "1" : "0";
+    this.renderHeader();
+    this.renderStrip();
+    const { el, marks } = buildOrders(this);
+    this.marks = marks;
+    replace(this.ordersEl, el);
+    this.renderBoard();
+    this.renderInspector();
+    this.renderPlayers();
+    this.chat.renderTabs();
+    this.logPane.render();
+    this.renderPrompt(mine);
+    this.updateBadges();
+    if (mine && !this._wasMine) {
+      this.centreOnForce();
+    }
+    if (st.view.force && this._lastForceProv !== this.forceProvince()) {
+      this._lastForceProv = this.forceProvince();
+      this.centreOnForce();
+    }
+    const target = st.view.attack ? st.view.stacks.find((x) => x.id === st.view.attack[0]) : null;
+    if (target && this._lastTarget !== target.id && this.board) {
+      this._lastTarget = target.id;
+      this.board.centreOn(target.province);
+      this.renderBoard();
+    }
+    this._wasMine = mine;
+    if (this.replay) this.renderReplay();
+  }
+
+  forceProvince() {
+    const v = this.st.view;
+    if (!v || !v.force) return null;
+    const fs = v.stacks.find((s) => s.id === v.force[0]);
+    return fs ? fs.province : null;
+  }
+
+  renderHeader() {
+    const st = this.st;
+    const v = st.view;
+    const info = st.info || {};
+    const order = v.order || [];
+    const cur = v.phasing;
+    const curIdx = order.indexOf(cur);
+    const phaseIdx = PHASES.findIndex(([k]) => k === v.phase);
+    replace(this.headEl, 
+      h("div.turnbox", { title: "Game-Turn" }, h("span.turn-label", "Turn"), h("span.turn-num", String(info.options && info.options.max_turns && v.phase === "over" ? Math.min(v.turn, info.options.max_turns) : v.turn)),
+        info.options && info.options.max_turns ? h("span.turn-of", `/${info.options.max_turns}`) : null),
+      h("div.seqbox",
+        h("div.seq-order", { "aria-label": "Player-Turn order" }, order.length ? order.map((p, i) => h("span.seq-seat" + (p === cur ? ".cur" : i < curIdx ? ".done" : ""),
+          { title: `${this.seatName(p)}${p === cur ? " — phasing" : ""}` }, seatBadge(p))) : h("span.small", PHASE_NAMES[v.phase] || v.phase)),
+        h("div.seq-phases", phaseIdx >= 0 ? PHASES.map(([k, n], i) => h("span.ph" + (i === phaseIdx ? ".cur" : i < phaseIdx ? ".done" : ""), n)) :
+          h("span.ph.cur", PHASE_NAMES[v.phase] || v.phase))),
+      h("div.pendbox", this.pendingSummary()),
+      this.seat ? h("div.youbox", { title: "Your seat" }, seatBadge(this.seat), h("span.you-name", this.seatName(this.seat))) :
+        h("div.youbox.spect", "watching"));
+  }
+
+  pendingSummary() {
+    const st = this.st;
+    if (st.status === "open") return h("span.pend", "Waiting for players");
+    if (st.status === "over" || st.view.phase === "over") return h("span.pend", "Game over");
+    const p = st.pending || [];
+    if (!p.length) return h("span.pend", "—");
+    const me = p.find((x) => x.seat === this.seat);
+    if (me) return h("span.pend.mine", "Your decision: ", kindName(me.kind));
+    return h("span.pend", p.slice(0, 3).map((x, i) => [i ? ", " : "", seatBadge(x.seat), " ", kindName(x.kind)]));
+  }
+
+  renderStrip() {
+    const v = this.st.view;
+    const seats = this.st.seats || {};
+    const pend = new Set((this.st.pending || []).map((p) => p.seat));
+    const com = new Set(v.committee || []);
+    clear(this.stripEl);
+    for (const p of v.seats) {
+      const rec = seats[p] || {};
+      const controls = Object.entries(v.control || {}).filter(([, s]) => s === p).map(([nat]) => nat);
+      const vpCount = (v.vp[p] || []).length;
+      this.stripEl.append(h("button.pcard" + (pend.has(p) ? ".pending" : "") + (p === this.seat ? ".me" : "") + ((v.quit || []).includes(p) ? ".quit" : ""), {
+        type: "button", role: "listitem", dataset: { seat: p }, onclick: () => { this.setTab("players"); this.focusPlayer = p; this.renderPlayers(); },
+        title: `${this.seatName(p)} (${rec.kind || "?"})` },
+      seatBadge(p),
+      h("span.pc-name", this.seatName(p), rec.kind === "bot" ? h("span.pc-kind", " bot") : rec.kind === "open" ? h("span.pc-kind", " open") : null),
+      h("span.pc-marks",
+        h("span.mk.pm", { title: "Politburo markers" }, "☭", v.politburo[p] || 0),
+        h("span.mk.am", { title: "Assassin markers" }, "†", v.assassins[p] || 0),
+        vpCount ? h("span.mk.vp", { title: `${vpCount} unit(s) in ${p}'s section of the Victory Point Chart` }, "▤", vpCount) : null,
+        com.has(p) ? h("span.mk.cc", { title: "Central Committee member" }, "CC") : null),
+      controls.length ? h("span.pc-ctrl", controls.map((n) => h("span.ctl", { dataset: { color: D.blue_names[n] ? "Blue" : "Green" }, title: `${nationalityName(n)} control marker` }, n))) : null));
+    }
+  }
+
+  renderBoard() {
+    if (!this.board || !this.board.svg) return;
+    const view = this.replay ? this.replay.view : this.st.view;
+    if (!view) return;
+    const m = this.replay ? { moves: {}, targets: new Set(), attackers: new Set(), candidates: new Set(), path: null, force: null } : (this.marks || {});
+    this.board.render(view.phase === "trading" ? this.ghostView(view) : view,
+      { ...m, selected: this.sel && this.sel.stack, province: this.sel && this.sel.province });
+  }
+
+  /** Before deployment: the dealt leaders, faint, where they will deploy (004 [15.5]). */
+  ghostView(view) {
+    const stacks = [];
+    let id = -1;
+    for (const [seat, hand] of Object.entries(view.hands || {})) {
+      const byProv = {};
+      for (const u of hand) (byProv[unit(u).province] ||= []).push(u);
+      for (const [prov, us] of Object.entries(byProv)) {
+        for (const colour of ["Red", "White"]) {
+          const mine = us.filter((u) => unit(u).color === colour);
+          if (mine.length) stacks.push({ id: id--, province: prov, owner: seat, units: mine, attached: {}, color: colour, ghost: true });
+        }
+      }
+    }
+    return { ...view, stacks };
+  }
+
+  renderPrompt(mine) {
+    const st = this.st;
+    if (!mine) {
+      this.mapPrompt.hidden = true;
+      return;
+    }
+    const k = (st.pending.find((p) => p.seat === this.seat) || {}).kind;
+    this.mapPrompt.hidden = false;
+    this.mapPrompt.textContent = `▶ Your decision: ${kindName(k)}${st.view.force ? " — click a ringed province" : ""}`;
+  }
+
+  updateBadges() {
+    const n = this.chat.totalUnread();
+    for (const b of this.root.querySelectorAll('[data-tab="talk"] .badge')) {
+      b.hidden = !n;
+      b.textContent = String(n);
+    }
+    const mine = this.root.dataset.mine === "1";
+    for (const b of this.root.querySelectorAll('[data-tab="orders"] .badge')) {
+      b.hidden = !mine;
+      b.textContent = "!";
+    }
+    const t = "Russian Civil War";
+    document.title = (mine ? "● Your move · " : "") + (n ? `(${n}) ` : "") + t;
+  }
+
+  // -- players: markers and the VP chart -----------------------------------------------------------
+  renderPlayers() {
+    const v = this.replay ? this.replay.view : this.st.view;
+    if (!v) return;
+    const red = score(v, "Red");
+    const white = score(v, "White");
+    const rows = v.seats.map((p) => {
+      const rec = (this.st.seats || {})[p] || {};
+      const chart = v.vp[p] || [];
+      const controls = Object.entries(v.control || {}).filter(([, s]) => s === p).map(([n]) => n);
+      const lead = v.stacks.filter((s) => s.owner === p).reduce((a, s) => a + leadersOf(s).length, 0);
+      return h("section.player" + (p === this.focusPlayer ? ".focus" : ""), { dataset: { seat: p } },
+        h("h3", seatBadge(p), ` ${this.seatName(p)}`, h("span.small", ` · ${rec.kind || ""}${rec.bot ? ` (${rec.bot})` : ""}${(v.quit || []).includes(p) ? " · quit" : ""}`)),
+        h("div.pl-marks",
+          h("span.mk.pm", `☭ ${v.politburo[p] || 0} Politburo`), h("span.mk.am", `† ${v.assassins[p] || 0} Assassins`),
+          h("span.mk", `${lead} leaders on the map`),
+          (v.committee || []).includes(p) ? h("span.mk.cc", "Central Committee") : null),
+        controls.length ? h("div.pl-ctrl", "Controls ", controls.map((n) => h("span.ctl", { dataset: { color: D.blue_names[n] ? "Blue" : "Green" } }, nationalityName(n)))) : null,
+        h("div.pl-vp", h("span.small", "VP chart: "), chart.length ? chart.map(([u, up]) => h("span.chip.unit-chip" + (up ? "" : ".facedown"),
+          { dataset: { color: unit(u).kind === "imperial" ? "" : unit(u).color }, title: up ? "face up" : "face down" }, ulabel(u))) : h("span.small", "empty")),
+        h("div.pl-score.small", `If Red wins: ${red[p]} VP · if White wins: ${white[p]} VP`));
+    });
+    const un = v.vp.unassigned || [];
+    const sum = h("section.player.unassigned", h("h3", "Unassigned section"),
+      h("div.pl-vp", un.length ? un.map(([u]) => h("span.chip.unit-chip", { dataset: { color: unit(u).kind === "imperial" ? "" : unit(u).color } }, ulabel(u))) : h("span.small", "empty")),
+      h("p.small", `Randomizer: ${v.randomizer} chits in the cup${v.subversion_doubled ? " · Subversive Attacks doubled this Player-Turn" : ""}`),
+      (v.withdrawn || []).length ? h("p.small", `Withdrawn: ${v.withdrawn.map(nationalityName).join(", ")}`) : null);
+    replace(this.playersEl, h("div.players-list", rows, sum));
+    if (this.focusPlayer) {
+      const el = this.playersEl.querySelector(`.player[data-seat="${this.focusPlayer}"]`);
+      if (el) el.scrollIntoView({ block: "nearest" });
+      this.focusPlayer = null;
+    }
+  }
+
+  // -- the inspector: any stack, any province (004 [8.29]: everything is open) ----------------------
+  renderInspector() {
+    const el = this.inspectEl;
+    const v = this.replay ? this.replay.view : this.st.view;
+    if (!this.sel || !v) {
+      el.hidden = true;
+      return;
+    }
+    let code = this.sel.province;
+    if (this.sel.stack) {
+      const s = v.stacks.find((x) => x.id === this.sel.stack);
+      if (!s) {
+        el.hidden = true;
+        return;
+      }
+      code = s.province;
+    }
+    const p = D.provinces[code];
+    const here = v.stacks.filter((s) => s.province === code);
+    const legal = this.replay ? [] : this.st.legal || [];
+    el.hidden = false;
+    replace(el, 
+      h("div.insp-head", h("div", h("b", `${code} `), p.name, h("span.small", ` · ${p.region}${p.port ? " · port" : ""}${p.rail.length ? ` · rail to ${p.rail.join(", ")}` : ""}`)),
+        h("button.modal-x", { type: "button", "aria-label": "Close", onclick: () => this.select(null) }, "×")),
+      h("div.insp-body", here.length ? here.map((s) => this.stackCard(s, legal, this.sel.stack === s.id)) : h("p.small", "No units here."),
+        h("p.small.adj", `Adjacent: ${p.adjacent.join(", ")}`)));
+  }
+
+  stackCard(s, legal, open) {
+    const lead = leadersOf(s);
+    const loose = s.units.filter((u) => !lead.includes(u) && !attachedTo(s, u));
+    const tree = h("ul.units",
+      lead.map((l) => h("li.lead", { dataset: { unit: l } }, h("span.unit-dot", { dataset: { color: unit(l).color } }), `${unit(l).name} `,
+        h("span.small", `leader ${unit(l).strength}${unit(l).asterisk ? " *" : ""}`),
+        h("ul", s.units.filter((u) => attachedTo(s, u) === l).map((u) => h("li", { dataset: { unit: u } },
+          h("span.unit-dot", { dataset: { color: unit(u).kind === "imperial" ? "" : unit(u).color } }), ulabel(u),
+          unit(u).kind === "imperial" ? null : h("span.small", ` ${unit(u).strength}`)))))),
+      loose.map((u) => h("li", { dataset: { unit: u } }, h("span.unit-dot", { dataset: { color: unit(u).kind === "imperial" ? "" : unit(u).color } }), ulabel(u),
+        unit(u).kind === "imperial" ? null : h("span.small", ` ${unit(u).strength}`),
+        unit(u).nationality ? h("span.small", ` · ${nationalityName(unit(u).nationality)}`) : null)));
+    const acts = [];
+    for (const a of legal) {
+      if (a.t === "StartForce" && s.units.includes(a.unit)) acts.push([`Move ${uname(a.unit)}`, a]);
+      else if (a.t === "DeclareAttack" && a.target === s.id) acts.push([a.subversive ? "Subversive attack" : "Attack", a]);
+      else if (a.t === "AddAttacker" && a.stack === s.id) acts.push([`Join the attack (${strength(attackUnits(s))})`, a]);
+      else if (a.t === "RemoveAttacker" && a.stack === s.id) acts.push(["Withdraw from the attack", a]);
+      else if (a.t === "Attach" && s.units.includes(a.unit)) acts.push([`Pick up ${ulabel(a.unit)}`, a]);
+    }
+    const assassins = legal.some((a) => a.t === "Assassinate" && s.units.includes(a.victim));
+    return h("details.stack-card", { open, dataset: { stack: s.id } },
+      h("summary", h("span.unit-dot.big", { dataset: { color: s.color } }),
+        s.owner ? seatBadge(s.owner) : h("span.small", "uncontrolled "), ` ${stackName(s)} `, h("b", String(stackStrength(s)))),
+      tree,
+      acts.length || assassins ? h("div.row.wrap", acts.map(([label, a]) => h("button.btn.small", { type: "button", disabled: this.busy,
+        dataset: { act: a.t }, onclick: () => this.act(a) }, label)),
+      assassins ? h("button.btn.small", { type: "button", onclick: () => openAssassinDialog(this) }, "Assassins…") : null) : null);
+  }
+
+  // -- replay --------------------------------------------------------------------------------------
+  async openReplay() {
+    const max = this.st.seq;
+    let record = null;
+    try {
+      record = await api("GET", `/api/games/${this.gid}/record`, null, this.adminToken);
+    } catch {
+      record = null;
+    }
+    this.replay = { at: max, max, record, view: this.st.view, timer: null, serverViews: true };
+    this.replayEl.hidden = false;
+    this.setTab(window.matchMedia("(max-width: 760px)").matches ? "map" : "log");
+    await this.replayTo(max);
+  }
+
+  closeReplay() {
+    if (this.replay && this.replay.timer) clearInterval(this.replay.timer);
+    this.replay = null;
+    this.replayEl.hidden = true;
+    this.logPane.markReplay(null);
+    this.render();
+  }
+
+  async fetchView(n) {
+    if (this.snaps.has(n)) return this.snaps.get(n);
+    if (this.replay && this.replay.serverViews) {
+      try {
+        const r = await api("GET", `/api/games/${this.gid}/view?seq=${n}`, null, this.adminToken);
+        if (r && r.view) {
+          this.snaps.set(n, r.view);
+          return r.view;
+        }
+      } catch {
+        this.replay.serverViews = false;
+      }
+    }
+    return null;
+  }
+
+  async replayTo(n) {
+    const r = this.replay;
+    if (!r) return;
+    n = Math.max(0, Math.min(r.max, n));
+    r.at = n;
+    const view = await this.fetchView(n);
+    let shown = n;
+    if (view) r.view = view;
+    else {
+      // the nearest position this page saw (it may have joined or reloaded later)
+      let best = null;
+      for (const k of this.snaps.keys()) if (best === null || Math.abs(k - n) < Math.abs(best - n) || (Math.abs(k - n) === Math.abs(best - n) && k < best)) best = k;
+      if (best !== null) {
+        r.view = this.snaps.get(best);
+        shown = best;
+      }
+    }
+    r.shown = shown;
+    this.renderReplay();
+    this.renderBoard();
+    this.renderInspector();
+    this.renderPlayers();
+    this.logPane.markReplay(n);
+  }
+
+  renderReplay() {
+    const r = this.replay;
+    if (!r) return;
+    const a = r.record && r.record.actions ? r.record.actions[r.at - 1] : null;
+    const slider = h("input.replay-slider", { type: "range", min: 0, max: r.max, value: r.at, "aria-label": "Replay position",
+      oninput: (e) => this.replayTo(Number(e.target.value)) });
+    const play = () => {
+      if (r.timer) {
+        clearInterval(r.timer);
+        r.timer = null;
+      } else {
+        if (r.at >= r.max) r.at = 0;
+        r.timer = setInterval(() => {
+          if (!this.replay || r.at >= r.max) {
+            clearInterval(r.timer);
+            r.timer = null;
+            this.renderReplay();
+            return;
+          }
+          this.replayTo(r.at + 1);
+        }, 180);
+      }
+      this.renderReplay();
+    };
+    replace(this.replayEl, 
+      h("div.replay-row",
+        h("button.btn.small", { type: "button", "aria-label": "Back", onclick: () => this.replayTo(r.at - 1) }, "◀"),
+        h("button.btn.small", { type: "button", "aria-label": r.timer ? "Pause" : "Play", onclick: play }, r.timer ? "❚❚" : "▶"),
+        h("button.btn.small", { type: "button", "aria-label": "Forward", onclick: () => this.replayTo(r.at + 1) }, "▶▶"),
+        slider,
+        h("button.btn.small", { type: "button", dataset: { act: "close-replay" }, onclick: () => this.closeReplay() }, "Close")),
+      h("div.replay-caption", h("b", `Step ${r.at} / ${r.max}`), ` · Game-Turn ${r.view ? r.view.turn : "?"} · ${describeAction(a)}`,
+        r.shown !== r.at ? h("span.small.warn", ` (map as at step ${r.shown}: this page did not see that position)`) : null));
+  }
+}
+
+void PHASE_NAMES; void pendingLine; void pname;

@@ -1,0 +1,253 @@
+// The lobby: create a game (players, options, bots for the seats nobody will take), list and
+// join open games, watch games in progress, and come back to one's own games.
+
+import { h, clear, store, holdSeat, seatsHeld, modal, toast, replace } from "./util.js";
+import { D, loadData, SEAT_COLOURS } from "./data.js";
+import { api } from "./net.js";
+import { seatBadge } from "./dialogs.js";
+
+const SEATS = "ABCDEF";
+
+export async function startLobby(root) {
+  await loadData();
+  const lobby = new Lobby(root);
+  window.rcwLobby = lobby;
+  lobby.render();
+  return lobby;
+}
+
+class Lobby {
+  constructor(root) {
+    this.root = root;
+    this.showLive = false;
+    this.timer = null;
+    this.games = [];
+  }
+
+  render() {
+    const root = this.root;
+    clear(root);
+    root.className = "lobby";
+    document.title = "Russian Civil War — lobby";
+    this.listEl = h("div.game-list", h("p.small", "Loading…"));
+    this.mineEl = h("div.my-games");
+    root.append(
+      h("header.lobby-head",
+        h("div.lobby-title", h("span.brand-star", "★"), h("h1", "Russian Civil War"), h("span.brand-star", "★")),
+        h("p.lobby-sub", "SPI, 1976 — three to six players deal out the Red and White leaders, command armies across the old Empire, plot in the Politburo and purge one another.")),
+      h("main.lobby-main",
+        this.createCard(),
+        h("section.card.games-card",
+          h("div.card-head", h("h2", "Open games"),
+            h("label.small", h("input", { type: "checkbox", checked: this.showLive, onchange: (e) => { this.showLive = e.target.checked; this.refresh(); } }),
+              " show games in progress")),
+          this.listEl),
+        h("section.card.mine-card", h("h2", "Your games"), this.mineEl),
+        h("section.card.theatre-card", h("h2", "The theatre of war"),
+          h("a.theatre", { href: "map.svg", target: "_blank", title: "Open the map" },
+            h("img", { src: "map.svg", alt: "The map: provinces of the old Empire by region, railways, ports", loading: "lazy" })),
+          h("p.small", `${Object.keys(D.provinces).length} provinces in ${D.regions.length} regions, from Finland to Vladivostok; railways, ports, the Kerch Straits and Lake Pskov. `
+            + "Red and White leaders command; Blue and Green units follow whoever draws their control marker."))),
+      h("footer.lobby-foot", "Rule cases are cited as 004 [x.y]. Everything on the map is open information (004 [8.29]). ",
+        h("a", { href: "/healthz" }, "server status")));
+    this.refresh();
+    this.renderMine();
+    clearInterval(this.timer);
+    this.timer = setInterval(() => {
+      if (!document.body.contains(this.listEl)) {
+        clearInterval(this.timer);
+        return;
+      }
+      this.refresh();
+    }, 4000);
+  }
+
+  createCard() {
+    const f = {
+      name: h("input#g-name", { type: "text", maxlength: 80, placeholder: "e.g. Friday night in Tsaritsyn" }),
+      me: h("input#g-me", { type: "text", maxlength: 40, value: store.get("name", ""), placeholder: "Your name" }),
+      players: 5,
+      seat: "A",
+      bots: new Set(["C", "D", "E"]),
+      kind: h("select#g-bots", D.bots.map((b) => h("option", { value: b, selected: b === (D.bots.includes("sdt") ? "sdt" : D.bots[0]) }, b === "sdt" ? "sdt (strategic)" : b))),
+      maxTurns: h("input#g-turns", { type: "number", min: 0, max: 50, value: 0, title: D.options.max_turns ? D.options.max_turns.help : "" }),
+      leaderMove: h("select#g-lm", h("option", { value: "5" }, "5 (standard)"), h("option", { value: "4" }, "4 (reduced, optional rule)")),
+      postal: h("input#g-postal", { type: "checkbox" }),
+      onLeave: h("select#g-leave", h("option", { value: "bot" }, "a bot takes the seat"), h("option", { value: "quit" }, "the player quits (004 [14.2])")),
+      deadline: h("select#g-deadline", [["", "none"], ["60", "1 minute"], ["300", "5 minutes"], ["3600", "1 hour"], ["86400", "1 day"]].map(([v, t]) => h("option", { value: v }, t))),
+      seed: h("input#g-seed", { type: "number", min: 0, placeholder: "random" }),
+    };
+    this.form = f;
+    const seg = h("div.seg#g-players");
+    const seatSel = h("div.seat-picks#g-seats");
+    const renderSeats = () => {
+      clear(seg);
+      for (let n = 3; n <= 6; n++) {
+        seg.append(h("button" + (n === f.players ? ".on" : ""), { type: "button", dataset: { players: n }, onclick: () => {
+          f.players = n;
+          if (SEATS.indexOf(f.seat) >= n) f.seat = "A";
+          for (const b of [...f.bots]) if (SEATS.indexOf(b) >= n) f.bots.delete(b);
+          renderSeats();
+        } }, String(n)));
+      }
+      clear(seatSel);
+      for (const s of SEATS.slice(0, f.players)) {
+        const mine = s === f.seat;
+        const bot = f.bots.has(s);
+        seatSel.append(h("div.seat-pick" + (mine ? ".mine" : bot ? ".bot" : ".open"), { dataset: { seat: s } },
+          h("span.seat-badge", { style: { background: SEAT_COLOURS[s] } }, s),
+          h("select", { "aria-label": `Seat ${s}`, dataset: { seatRole: s }, onchange: (e) => {
+            const v = e.target.value;
+            if (v === "me") {
+              f.bots.delete(s);
+              f.seat = s;
+            } else if (v === "bot") {
+              f.bots.add(s);
+              if (f.seat === s) f.seat = SEATS.slice(0, f.players).split("").find((x) => x !== s && !f.bots.has(x)) || null;
+            } else {
+              f.bots.delete(s);
+              if (f.seat === s) f.seat = null;
+            }
+            renderSeats();
+          } },
+          h("option", { value: "me", selected: mine }, "you"),
+          h("option", { value: "open", selected: !mine && !bot }, "open"),
+          h("option", { value: "bot", selected: bot }, "bot"))));
+      }
+    };
+    renderSeats();
+    const row = (label, el, hint = "") => h("div.form-row", h("label", { for: el.id }, label), el, hint ? h("span.hint", hint) : null);
+    return h("section.card.create-card",
+      h("h2", "New game"),
+      row("Game name", f.name),
+      row("Your name", f.me),
+      h("div.form-row", h("label", "Players"), seg),
+      h("div.form-row.seats-row", h("label", "Seats"), seatSel),
+      h("p.hint", "“open” seats are for people you invite with the game's link; “bot” seats are played by the computer."),
+      h("details.options", h("summary", "Options"),
+        row("Bots", f.kind),
+        row("Turn limit", f.maxTurns, "0: none (the rules have no limit)"),
+        row("Leader movement", f.leaderMove),
+        h("div.form-row", h("label", { for: "g-postal" }, "Postal movement"), f.postal, h("span.hint", "004 [17.0]: stop-on-entering judged at the start of the turn")),
+        row("If a player leaves", f.onLeave),
+        row("Decision deadline", f.deadline, "a bot decides for a slow player"),
+        row("Seed", f.seed, "for a repeatable deal")),
+      h("div.row.end", h("button.btn.primary.big#g-create", { type: "button", dataset: { act: "create" }, onclick: () => this.create() }, "Create game")));
+  }
+
+  async create() {
+    const f = this.form;
+    const spec = { players: f.players, bots: f.kind.value, on_leave: f.onLeave.value,
+                   bot_seats: [...f.bots].filter((s) => SEATS.indexOf(s) < f.players).sort() };
+    if (f.name.value.trim()) spec.name = f.name.value.trim();
+    const opts = {};
+    const mt = Number(f.maxTurns.value);
+    if (mt > 0) opts.max_turns = mt;
+    if (f.leaderMove.value === "4") opts.leader_movement = 4;
+    if (f.postal.checked) opts.postal_movement = true;
+    if (Object.keys(opts).length) spec.options = opts;
+    if (f.deadline.value) spec.deadline = Number(f.deadline.value);
+    if (f.seed.value !== "") spec.seed = Number(f.seed.value);
+    const me = f.me.value.trim();
+    store.set("name", me);
+    const btn = document.getElementById("g-create");
+    btn.disabled = true;
+    try {
+      const g = await api("POST", "/api/games", spec);
+      store.set("admin:" + g.game, g.admin_token);
+      let seat = null;
+      if (f.seat) {
+        const j = await api("POST", `/api/games/${g.game}/join`, { seat: f.seat, name: me || null });
+        holdSeat(g.game, j.seat, j.token, me);
+        seat = j.seat;
+      } else {
+        const games = store.get("games", []);
+        store.set("games", [g.game, ...games.filter((x) => x !== g.game)].slice(0, 30));
+      }
+      location.hash = seat ? `#/g/${g.game}/${seat}` : `#/g/${g.game}`;
+    } catch (e) {
+      toast(e.message, "error", e.rule ? `Rule ${e.rule}` : e.code);
+    } finally {
+      btn.disabled = false;
+    }
+  }
+
+  async refresh() {
+    let games = [];
+    try {
+      games = (await api("GET", `/api/games?status=${this.showLive ? "live" : "open"}`)).games;
+    } catch (e) {
+      replace(this.listEl, h("p.small.warn", `The server does not answer (${e.message}).`));
+      return;
+    }
+    this.games = games;
+    games.sort((a, b) => b.created - a.created);
+    clear(this.listEl);
+    if (!games.length) this.listEl.append(h("p.small", this.showLive ? "No games in progress." : "No open games. Create one, and send the link to your friends."));
+    for (const g of games) this.listEl.append(this.gameRow(g));
+  }
+
+  gameRow(g) {
+    const held = seatsHeld(g.game);
+    const mine = Object.keys(held);
+    const opts = Object.entries(g.options || {}).map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`).join(", ");
+    return h("div.game-row", { dataset: { game: g.game, status: g.status } },
+      h("div.gr-main",
+        h("div.gr-name", g.name || `Game ${g.game}`, h("span.small", ` · ${g.players} players${opts ? " · " + opts : ""}`)),
+        h("div.gr-seats", Object.entries(g.seats).map(([s, r]) => h("span.seat-chip." + r.kind, { title: r.kind },
+          seatBadge(s), r.kind === "open" ? " open" : ` ${r.name || (r.kind === "bot" ? "bot" : r.kind)}`)))),
+      h("div.gr-acts",
+        mine.length ? h("a.btn.primary", { href: `#/g/${g.game}/${mine[0]}` }, `Resume (${mine.join(", ")})`) : null,
+        g.open && g.open.length && !mine.length ? h("button.btn.primary", { type: "button", dataset: { act: "join", game: g.game }, onclick: () => this.joinDialog(g) }, "Join") : null,
+        h("a.btn", { href: `#/g/${g.game}` }, "Watch")));
+  }
+
+  joinDialog(g) {
+    const name = h("input", { type: "text", maxlength: 40, value: store.get("name", ""), placeholder: "Your name", "aria-label": "Your name" });
+    let seat = g.open[0];
+    const seg = h("div.seg");
+    const draw = () => {
+      clear(seg);
+      for (const s of g.open) seg.append(h("button" + (s === seat ? ".on" : ""), { type: "button", dataset: { seat: s }, onclick: () => { seat = s; draw(); } }, seatBadge(s), ` Seat ${s}`));
+    };
+    draw();
+    modal(`Join ${g.name || "game " + g.game}`, h("div", h("div.form-row", h("label", "Your name "), name), h("div.form-row", h("label", "Seat "), seg)), [
+      { label: "Cancel" },
+      { label: "Take the seat", kind: "primary", dataset: { act: "take-seat" }, onclick: async () => {
+        try {
+          store.set("name", name.value.trim());
+          const j = await api("POST", `/api/games/${g.game}/join`, { seat, name: name.value.trim() || null });
+          holdSeat(g.game, j.seat, j.token, name.value.trim());
+          location.hash = `#/g/${g.game}/${j.seat}`;
+        } catch (e) {
+          toast(e.message, "error", e.code);
+          this.refresh();
+          return true;
+        }
+        return undefined;
+      } }]);
+  }
+
+  async renderMine() {
+    const ids = store.get("games", []);
+    clear(this.mineEl);
+    if (!ids.length) {
+      this.mineEl.append(h("p.small", "Games you create or join are remembered here, with your seat, so you can come back to them."));
+      return;
+    }
+    for (const gid of ids.slice(0, 12)) {
+      const held = Object.keys(seatsHeld(gid));
+      let info = null;
+      try {
+        info = await api("GET", `/api/games/${gid}`);
+      } catch {
+        info = null;
+      }
+      if (!info) continue;
+      this.mineEl.append(h("div.game-row.mine", { dataset: { game: gid } },
+        h("div.gr-main", h("div.gr-name", info.name || `Game ${gid}`),
+          h("div.small", `${info.status}${info.turn ? ` · Game-Turn ${info.turn}` : ""}${held.length ? ` · your seat ${held.join(", ")}` : ""}`)),
+        h("div.gr-acts", h("a.btn", { href: held.length ? `#/g/${gid}/${held[0]}` : `#/g/${gid}` }, held.length ? "Resume" : "Open"))));
+    }
+  }
+}

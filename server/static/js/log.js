@@ -1,0 +1,238 @@
+// The event log: engine events turned into lines a player reads ("Wrangel (C) moves ASTR→EKAT by
+// rail with 3 units"; "Purge of B by A+E: strength 29, roll 2, 3 points"), kept across reloads
+// in localStorage, and the replay slider that steps through the recorded positions.
+
+import { h, store, clear } from "./util.js";
+import { D, uname, unit } from "./data.js";
+
+const RESULT_WORDS = { De: "defender eliminated", Ae: "attacker eliminated", Ex: "exchange" };
+const MAX_LINES = 2500;
+
+export class EventLog {
+  constructor(gid) {
+    this.gid = gid;
+    this.lines = [];           // {seq, turn, cls, text, seat}
+    this.force = null;
+    this.lastSeq = -1;
+    this.turn = 1;
+    const saved = store.get("log:" + gid, null);
+    if (saved && Array.isArray(saved.lines)) {
+      this.lines = saved.lines;
+      this.lastSeq = saved.lastSeq ?? -1;
+      this.turn = saved.turn ?? 1;
+    }
+    this._saveTimer = null;
+  }
+
+  /** After (re)connecting at `seq`: drop lines from a future we did not see (a new game with the same id cannot happen, but a rewind can). */
+  resume(seq, phase = "") {
+    if (this.lastSeq > seq) {
+      this.lines = this.lines.filter((l) => l.seq <= seq);
+      this.lastSeq = seq;
+    }
+    if (this.lastSeq < 0 && seq > 0 && phase !== "trading") {
+      this.lines.push({ seq, turn: this.turn, cls: "gap", text: `The log starts here, at position ${seq}: this browser did not see the earlier events (the replay shows the positions).` });
+    } else if (this.lastSeq >= 0 && this.lastSeq < seq) {
+      const n = seq - this.lastSeq;
+      this.lines.push({ seq, turn: this.turn, cls: "gap", text: `… ${n} action${n > 1 ? "s" : ""} while this page was away` });
+      this.force = null;
+    }
+    this.lastSeq = Math.max(this.lastSeq, seq);
+    this.save();
+  }
+
+  save() {
+    clearTimeout(this._saveTimer);
+    this._saveTimer = setTimeout(() => {
+      if (this.lines.length > MAX_LINES) this.lines = this.lines.slice(-MAX_LINES);
+      store.set("log:" + this.gid, { lines: this.lines, lastSeq: this.lastSeq, turn: this.turn });
+    }, 300);
+  }
+
+  /** One `update` frame: returns the new lines. */
+  add(frame) {
+    if (frame.seq <= this.lastSeq && frame.action) return [];
+    const out = [];
+    const push = (cls, text, extra = {}) => out.push({ seq: frame.seq, turn: this.turn, cls, text, seat: frame.actor || null, ...extra });
+    for (const e of frame.events || []) this._event(e, frame, push);
+    this.lastSeq = Math.max(this.lastSeq, frame.seq);
+    this.lines.push(...out);
+    this.save();
+    return out;
+  }
+
+  _event(e, frame, push) {
+    const d = e.data || {};
+    const view = frame.view || {};
+    switch (e.kind) {
+      case "turn":
+        this.turn = d.turn;
+        push("turn", `Game-Turn ${d.turn}`);
+        return;
+      case "sequence":
+        push("system", e.text);
+        return;
+      case "player_turn":
+        push("pturn", `${d.seat}'s Player-Turn`);
+        return;
+      case "phase":
+        push("minor", e.text);
+        return;
+      case "force": {
+        const leaders = (d.units || []).filter((u) => unit(u) && unit(u).kind === "leader");
+        const names = (leaders.length ? leaders : (d.units || []).slice(0, 1)).map(uname);
+        this.force = { seat: d.seat, names, start: d.province, rail: null, stack: null };
+        return;
+      }
+      case "force_join":
+        if (this.force) this.force.names.push(uname(d.leader));
+        push("minor", e.text);
+        return;
+      case "attach":
+      case "detach":
+        push("minor", e.text);
+        return;
+      case "move":
+        if (this.force) {
+          this.force.rail = d.rail;
+          this.force.stack = d.stack;
+        }
+        return;
+      case "stop":
+        push("minor", e.text);
+        return;
+      case "force_done": {
+        const route = d.route || [];
+        const f = this.force || { seat: frame.actor, names: [], rail: null };
+        const st = (view.stacks || []).find((x) => x.id === d.stack);
+        const n = st ? st.units.length : null;
+        const who = `${f.names.join(", ") || "A force"} (${f.seat || frame.actor})`;
+        if (route.length <= 1) {
+          push("move", `${who} stays in ${route[0] || "place"}${n ? ` with ${n} unit${n > 1 ? "s" : ""}` : ""}`);
+        } else {
+          const via = route.slice(1, -1);
+          const how = f.rail ? "by rail" : "overland";
+          const viaText = via.length ? ` via ${via.join(", ")}` : "";
+          push("move", `${who} moves ${route[0]}→${route[route.length - 1]} ${how}${n ? ` with ${n} unit${n > 1 ? "s" : ""}` : ""}`,
+            { title: `route ${route.join("→")}${viaText ? "" : ""}` });
+        }
+        this.force = null;
+        return;
+      }
+      case "combat": {
+        const words = RESULT_WORDS[d.result] ? ` (${RESULT_WORDS[d.result]})` : "";
+        push("combat", `${e.text}${words}`);
+        return;
+      }
+      case "purge":
+      case "counterpurge": {
+        const dice = d.dice || [];
+        const roll = dice.reduce((a, b) => a + b, 0);
+        const what = d.result === "C" ? "Counterpurge!" : `${d.result} point${d.result === "1" ? "" : "s"}`;
+        const name = d.counter ? "Counterpurge" : "Purge";
+        push("purge", `${name} of ${d.target} by ${(d.purgers || []).join("+")}: strength ${d.strength}, roll ${roll}, ${what}`,
+          { title: e.text });
+        return;
+      }
+      case "assassination":
+        push("purge", e.text);
+        return;
+      case "eliminated":
+        push("loss", e.text);
+        return;
+      case "attacker_added":
+      case "attacker_removed":
+      case "attack_declared":
+      case "attack_cancelled":
+      case "trading_agreed":
+      case "purge_pass":
+      case "purge_approved":
+      case "spoils_end":
+        push("minor", e.text);
+        return;
+      case "random_event":
+      case "drew":
+      case "withdrawal":
+        push("random", e.text);
+        return;
+      case "trade":
+      case "trade_offered":
+      case "trade_declined":
+      case "trade_withdrawn":
+        push("trade", e.text);
+        return;
+      case "game_over":
+        push("over", e.text);
+        return;
+      default:
+        push(["committee", "committee_consent", "committee_leave", "purge_declared", "purge_resolved", "spoil",
+          "purge_rejected", "counterpurge_declared", "counterpurge_declined", "execution_proposed",
+          "execution_ordered", "czar_executed", "execution_refused"].includes(e.kind) ? "politics" : "event", e.text);
+    }
+  }
+}
+
+/** The log pane. */
+export class LogPane {
+  constructor(log) {
+    this.log = log;
+    this.list = h("ol.log-list", { "aria-live": "off" });
+    this.el = h("div.log-pane", this.list);
+    this.rendered = 0;
+    this.limit = null;
+  }
+
+  render(full = false) {
+    const lines = this.log.lines;
+    if (full || this.rendered > lines.length) {
+      clear(this.list);
+      this.rendered = 0;
+    }
+    const stick = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 60;
+    const frag = document.createDocumentFragment();
+    for (let i = this.rendered; i < lines.length; i++) frag.append(this._line(lines[i]));
+    this.list.append(frag);
+    this.rendered = lines.length;
+    while (this.list.childElementCount > 1200) this.list.firstElementChild.remove();
+    this.markReplay(this.limit);
+    if (stick || full) this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  _line(l) {
+    return h("li.log-line." + l.cls, { dataset: { seq: l.seq }, title: l.title || `#${l.seq}` },
+      l.seat && !["turn", "pturn"].includes(l.cls) ? h("span.seat-dot", { dataset: { seat: l.seat } }, l.seat) : null,
+      h("span.log-text", l.text));
+  }
+
+  /** In replay: dim lines after `seq`, scroll to the last one shown. */
+  markReplay(seq) {
+    this.limit = seq;
+    let last = null;
+    for (const li of this.list.children) {
+      const after = seq !== null && Number(li.dataset.seq) > seq;
+      li.classList.toggle("future", after);
+      if (!after) last = li;
+    }
+    if (seq !== null && last) last.scrollIntoView({ block: "nearest" });
+  }
+}
+
+/** What an action was, for the replay's caption. */
+export function describeAction(a) {
+  if (!a) return "the position after set-up";
+  const s = a.seat;
+  switch (a.t) {
+    case "Move": return `${s} moves to ${a.to}${a.rail ? " by rail" : ""}`;
+    case "StartForce": return `${s} picks up a force with ${uname(a.unit)}`;
+    case "Attach": return `${s} attaches ${uname(a.unit)}`;
+    case "Detach": return `${s} drops ${uname(a.unit)}`;
+    case "DeclareAttack": return `${s} declares ${a.subversive ? "a Subversive Attack" : "an attack"}`;
+    case "AddAttacker": return `${s} adds an attacker`;
+    case "ResolveAttack": return `${s} resolves the attack`;
+    case "DeclarePurge": return `${s} declares a purge of ${a.target}`;
+    case "Assassinate": return `${s} sends assassins against ${uname(a.victim)}`;
+    default: return `${s}: ${a.t.replace(/([a-z])([A-Z])/g, "$1 $2")}`;
+  }
+}
+
+void D;

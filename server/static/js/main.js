@@ -1,0 +1,36 @@
+// Routes: #/ the lobby; #/g/<game> a game (watching, or the seat this browser holds);
+// #/g/<game>/<seat> a game as that seat (when this browser holds its token).
+
+import { h, replace } from "./util.js";
+
+let current = null;
+
+async function route() {
+  const root = document.getElementById("app");
+  const m = /^#\/g\/([A-Za-z0-9_-]{1,40})(?:\/([A-F]))?/.exec(location.hash);
+  const key = m ? `g:${m[1]}:${m[2] || ""}` : "lobby";
+  if (key === current) return;
+  const was = current;
+  current = key;
+  if (was && was.startsWith("g:")) {
+    // leaving a game page: the simplest clean slate is a fresh document
+    location.reload();
+    return;
+  }
+  try {
+    if (m) {
+      const { startGame } = await import("./game.js");
+      await startGame(root, m[1], m[2] || null);
+    } else {
+      const { startLobby } = await import("./lobby.js");
+      await startLobby(root);
+    }
+  } catch (e) {
+    console.error(e);
+    replace(root, h("div.notfound", h("h1", "Something went wrong"), h("p", String(e && e.message ? e.message : e)),
+      h("a.btn.primary", { href: "#/" }, "Back to the lobby")));
+  }
+}
+
+window.addEventListener("hashchange", route);
+route();

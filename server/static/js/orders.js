@@ -1,0 +1,535 @@
+// The Orders panel: the seat's legal actions (sent by the server with every state) turned into
+// step pickers the way a player thinks - pick a leader, attach units, click a destination; pick
+// a target, add attackers, read the odds, resolve - plus every prompt that waits on this seat.
+// Nothing here is offered unless the engine listed it, and the server is the judge: a refusal
+// comes back as an error frame whose message and rule the page shows.
+
+import { h } from "./util.js";
+import {
+  D, unit, uname, ulabel, pname, attackUnits, fightingUnits, strength, leadersOf, oddsColumn, oddsLabel,
+  crtColumn, crtChances, purgeStrength, purgeOdds, purgeableLeaders, leadership, pct, PHASE_NAMES, attachedTo,
+  stackStrength, isLeader,
+} from "./data.js";
+import { seatBadge, stackName, purgeOddsTable, openPurgeDialog, openAssassinDialog, openTradeDialog,
+  openCommitteeDialog, openCzarDialog } from "./dialogs.js";
+
+const KIND_NAMES = {
+  trading: "pre-game trading", random_events: "Random Events", movement: "Movement", force: "moving a force",
+  combat: "Combat", attack: "an attack", randomizer: "the Randomizer", loss: "Exchange losses", capture: "a capture",
+  vote: "the end-game vote", purge_approval: "approving a purge", purge_orders: "declaring purges", spoils: "purge spoils",
+  counterpurge: "a counterpurge", execution_consent: "an execution order", execution: "the Czar's execution",
+};
+export function kindName(k) {
+  return KIND_NAMES[k] || String(k).replace(/_/g, " ");
+}
+
+function groupBy(list, key) {
+  const m = {};
+  for (const x of list) (m[key(x)] ||= []).push(x);
+  return m;
+}
+
+/** Build the panel.  Returns {el, marks} (marks: what the map should highlight). */
+export function buildOrders(app) {
+  const st = app.st;
+  const view = st.view;
+  const seat = app.seat;
+  const legal = st.legal || [];
+  const by = groupBy(legal, (a) => a.t);
+  const marks = { moves: {}, targets: new Set(), attackers: new Set(), candidates: new Set(), path: null, force: null };
+  const el = h("div.orders-body");
+  const btn = (label, action, opts = {}) => {
+    const b = h("button.btn" + (opts.cls ? "." + opts.cls.trim().split(/\s+/).join(".") : ""), {
+      type: "button", disabled: app.busy, title: opts.title || "",
+      dataset: { act: action.t, ...(opts.data || {}) },
+      onclick: () => app.act(action),
+    }, label);
+    return b;
+  };
+  const card = (title, ...body) => h("section.card", h("h3", title), ...body);
+
+  if (app.lastError) {
+    el.append(h("div.refusal", { role: "alert" },
+      h("strong", "Refused: "), app.lastError.message,
+      app.lastError.rule ? h("span.rule", ` (${app.lastError.rule})`) : null,
+      h("button.link", { type: "button", onclick: () => { app.lastError = null; app.render(); } }, "dismiss")));
+  }
+
+  // -- before the start, after the end, spectators ------------------------------------------------
+  if (st.status === "open") {
+    el.append(waitingForPlayers(app));
+    return { el, marks };
+  }
+  if (st.status === "over" || view.phase === "over") {
+    el.append(gameOver(app));
+    return { el, marks };
+  }
+  if (!seat) {
+    el.append(card("Watching", h("p", "You are watching this game. Everything on the map and the Victory Point Chart is open information (004 [8.29]): click any stack to inspect it."),
+      pendingLine(app)));
+    return { el, marks };
+  }
+
+  const mine = (st.pending || []).some((p) => p.seat === seat);
+  const d = view.decision;
+
+  // -- decisions that suspend play ------------------------------------------------------------------
+  if (d && d.seat === seat) {
+    el.append(decisionCard(app, d, by, btn, marks));
+  } else if (view.phase === "trading") {
+    el.append(tradingCard(app, by, btn));
+  } else if (view.phasing === seat && !d) {
+    el.append(phaseCard(app, by, btn, marks));
+  } else {
+    el.append(h("section.card.waiting", pendingLine(app)));
+  }
+
+  // -- offers, politics, proposals: any time -------------------------------------------------------
+  const offers = offersCard(app, by, btn);
+  if (offers) el.append(offers);
+  const pol = politicsCard(app, by, btn);
+  if (pol) el.append(pol);
+  void mine;
+  return { el, marks };
+}
+
+export function pendingLine(app) {
+  const st = app.st;
+  const p = st.pending || [];
+  if (!p.length) return h("p.pending-line", "Nobody is to act.");
+  return h("p.pending-line", "Waiting for ",
+    p.map((x, i) => [i ? ", " : "", seatBadge(x.seat), " ", app.seatName(x.seat), ` (${kindName(x.kind)})`]),
+    h("span.dots", "…"));
+}
+
+// ==================================================================================================
+function waitingForPlayers(app) {
+  const st = app.st;
+  const open = Object.entries(st.seats || {}).filter(([, r]) => r.kind === "open").map(([s]) => s);
+  const link = `${location.origin}/#/g/${app.gid}`;
+  const body = [
+    h("p", `The game begins when every seat is filled. Open: ${open.join(", ") || "none"}.`),
+    h("div.share", h("input.share-link", { value: link, readonly: true, "aria-label": "Join link", onclick: (e) => e.target.select() }),
+      h("button.btn", { type: "button", onclick: () => copy(link) }, "Copy link")),
+  ];
+  if (app.adminToken) {
+    body.push(h("p.hint", "As the game's creator you may seat bots in the open places:"),
+      h("button.btn.primary", { type: "button", dataset: { act: "fill-bots" }, onclick: () => app.fillBots() }, "Fill open seats with bots"));
+  }
+  if (!app.seat && open.length) body.push(app.joinForm(open));
+  return h("section.card", h("h3", "Waiting for players"), ...body);
+}
+
+function copy(text) {
+  if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
+}
+
+function gameOver(app) {
+  const r = app.st.result || app.st.view.result || {};
+  const scores = r.scores || {};
+  const ranking = r.ranking || Object.keys(scores);
+  return h("section.card.over",
+    h("h3", r.winner_color ? `${r.winner_color} Victory` : "The game is over"),
+    h("p", r.reason || ""),
+    ranking.length ? h("table.scores", h("tbody", ranking.map((p, i) => h("tr", h("td", i + 1), h("td", seatBadge(p), " ", app.seatName(p)),
+      h("td.num", scores[p] ?? ""))))) : null,
+    r.winner ? h("p", h("strong", `${app.seatName(r.winner)} (${r.winner}) wins.`)) : null,
+    h("button.btn.primary", { type: "button", dataset: { act: "replay" }, onclick: () => app.openReplay() }, "Replay the game"));
+}
+
+// ==================================================================================================
+function tradingCard(app, by, btn) {
+  const view = app.st.view;
+  const seat = app.seat;
+  const hand = (view.hands || {})[seat] || [];
+  const ready = view.ready || [];
+  return h("section.card",
+    h("h3", "Pre-game trading (004 [15.33])"),
+    h("p", "You were dealt these leaders, face up. Trade leaders and markers with the other players, then agree to end the session; the forces deploy when everyone has agreed."),
+    h("div.hand", hand.map((u) => h("span.chip.unit-chip", { dataset: { color: unit(u).color } }, `${unit(u).name} ${unit(u).strength}`))),
+    h("p.small", `Politburo ${view.politburo[seat] || 0} · Assassins ${view.assassins[seat] || 0} · Ready: ${ready.join(", ") || "nobody yet"}`),
+    h("div.row",
+      by.EndTrading ? btn("Ready: end trading", by.EndTrading[0], { cls: "primary" }) : h("span.small", "You have agreed to end trading; waiting for the others."),
+      h("button.btn", { type: "button", dataset: { act: "propose-trade" }, onclick: () => openTradeDialog(app) }, "Propose a trade…")));
+}
+
+// ==================================================================================================
+function phaseCard(app, by, btn, marks) {
+  const view = app.st.view;
+  const ph = view.phase;
+  const parts = [];
+  if (ph === "random_events") {
+    parts.push(h("h3", "Random Events"),
+      h("p", "Roll two dice on the Random Events Table: an epidemic, Subversive Attacks doubled, or a draw from the Randomizer (004 [12.0])."),
+      by.RollRandomEvents ? btn("Roll for Random Events", by.RollRandomEvents[0], { cls: "primary" }) : null);
+  } else if (ph === "movement") {
+    parts.push(...(view.force ? forcePicker(app, by, btn, marks) : movementPicker(app, by, btn, marks)));
+  } else if (ph === "combat") {
+    parts.push(...(view.attack ? attackPicker(app, by, btn, marks) : combatPicker(app, by, btn, marks)));
+  } else if (ph === "randomizer") {
+    parts.push(h("h3", "Randomizer Phase"),
+      h("p", `Draw one chit from the Auxiliary Forces Randomizer (${view.randomizer} in the cup): an Assassin marker, a Blue or Green control marker, or a Blue withdrawal (004 [12.13]).`),
+      by.DrawRandomizer ? btn("Draw from the Randomizer", by.DrawRandomizer[0], { cls: "primary" }) : null);
+  } else {
+    parts.push(h("h3", PHASE_NAMES[ph] || ph), pendingLine(app));
+  }
+  if (by.Assassinate && !view.force && !view.attack) {
+    parts.push(h("div.row.extra", h("button.btn", { type: "button", dataset: { act: "assassinate" }, onclick: () => openAssassinDialog(app) },
+      "Send assassins…"), h("span.small", `${view.assassins[app.seat] || 0} Assassin marker(s)`)));
+  }
+  return h("section.card.phase", ...parts);
+}
+
+function stacksById(view) {
+  return Object.fromEntries(view.stacks.map((s) => [s.id, s]));
+}
+function stackOf(view, uid) {
+  return view.stacks.find((s) => s.units.includes(uid));
+}
+
+function movementPicker(app, by, btn, marks) {
+  const view = app.st.view;
+  const starts = by.StartForce || [];
+  const rows = groupBy(starts, (a) => (stackOf(view, a.unit) || {}).province || "?");
+  const out = [h("h3", "Movement — choose a force")];
+  out.push(h("p.small", "Pick a leader (with the units attached to him) or a Blue/Green force, then click where it goes. Forces move one at a time."));
+  const list = h("div.pick-list");
+  for (const prov of Object.keys(rows).sort()) {
+    for (const a of rows[prov]) {
+      const stk = stackOf(view, a.unit);
+      if (stk) marks.candidates.add(stk.id);
+      const u = unit(a.unit);
+      let desc;
+      if (u.kind === "leader") {
+        const att = stk ? stk.units.filter((x) => attachedTo(stk, x) === a.unit) : [];
+        desc = `${u.name} (${u.strength})` + (att.length ? ` + ${att.map(uname).join(", ")}` : "");
+      } else {
+        const grp = stk ? stk.units.filter((x) => !isLeader(x)) : [a.unit];
+        desc = `${u.color} force: ${grp.map(ulabel).join(", ")}`;
+      }
+      list.append(h("button.pick", { type: "button", disabled: app.busy, dataset: { act: "StartForce", unit: a.unit, province: prov },
+        onclick: () => app.act(a) }, h("span.pick-prov", prov), h("span.pick-main", desc)));
+    }
+  }
+  out.push(starts.length ? list : h("p.small", "No force of yours can move now."));
+  const other = [];
+  for (const a of by.Merge || []) {
+    const s1 = stacksById(view)[a.stack];
+    const s2 = stacksById(view)[a.into];
+    if (s1 && s2) other.push(btn(`Stack ${stackName(s1)} with ${stackName(s2)} (${s1.province})`, a));
+  }
+  for (const a of by.TransferImperial || []) {
+    const to = stacksById(view)[a.to_stack];
+    other.push(btn(`Transfer the ${uname(a.unit)} to ${a.leader ? uname(a.leader) : stackName(to)} in ${to ? to.province : "?"}`, a));
+  }
+  for (const a of by.Emigrate || []) other.push(btn(`The ${uname(a.unit)} emigrates (leaves Russia)`, a));
+  for (const a of by.CzechExit || []) other.push(btn(`${ulabel(a.unit)} leaves from Vladivostok`, a));
+  if (other.length) out.push(h("details.other", h("summary", `Other orders (${other.length})`), h("div.stack-col", other)));
+  if (by.EndMovement) out.push(h("div.row.end", btn("End Movement Phase", by.EndMovement[0], { cls: "primary" })));
+  return out;
+}
+
+function forcePicker(app, by, btn, marks) {
+  const view = app.st.view;
+  const [stackId, start, mode, mp, path, , stop] = view.force;
+  const fs = stacksById(view)[stackId];
+  marks.force = stackId;
+  marks.path = [start, ...(path || [])];
+  const out = [];
+  const ma = fs && leadersOf(fs).length ? (view.options?.leader_movement || app.st.info?.options?.leader_movement || 5) : 3;
+  out.push(h("h3", `Moving: ${fs ? stackName(fs) : "force"}`));
+  out.push(h("p.force-info",
+    h("span", `From ${start}`), " · ",
+    h("span", mode === "rail" ? "by rail" : mode === "overland" ? `${mp} of ${ma} MP (overland)` : `${ma} MP, or rail`), " · ",
+    h("span", `now in ${fs ? fs.province : "?"} ${fs ? pname(fs.province) : ""}`),
+    stop ? h("span.warn", " · must stop here (004 [5.27])") : null));
+  if (fs) out.push(forceUnits(app, fs, by));
+  const moves = by.Move || [];
+  for (const a of moves) {
+    const m = (marks.moves[a.to] ||= { rail: null, land: null });
+    if (a.rail) m.rail = a;
+    else m.land = a;
+  }
+  if (moves.length) {
+    out.push(h("p.legend-moves", h("span.nowrap", h("span.key.key-land"), " overland (1 MP)"), h("span.nowrap", h("span.key.key-rail"), " by rail"),
+      h("span", "— click a ringed province on the map, or:")));
+    const list = h("div.dest-list");
+    for (const code of Object.keys(marks.moves).sort()) {
+      const m = marks.moves[code];
+      for (const a of [m.land, m.rail]) {
+        if (!a) continue;
+        list.append(h("button.dest" + (a.rail ? ".rail" : ".land"), { type: "button", disabled: app.busy,
+          dataset: { act: "Move", to: code, rail: a.rail ? "1" : "0" }, title: `${pname(code)}${a.rail ? " by rail" : " overland"}`,
+          onclick: () => app.act(a) }, a.rail ? [code, h("span.via", " rail")] : code));
+      }
+    }
+    out.push(list);
+  } else {
+    out.push(h("p.small", "The force can go no further."));
+  }
+  const pick = [];
+  for (const a of by.JoinForce || []) pick.push(btn(`${uname(a.leader)} joins the force`, a, { data: { unit: a.leader } }));
+  for (const a of by.Attach || []) {
+    pick.push(btn(`Pick up ${ulabel(a.unit)}${a.leader ? ` → ${uname(a.leader)}` : ""}`, a, { data: { unit: a.unit } }));
+  }
+  if (pick.length) out.push(h("div.sub", h("h4", "Pick up here"), h("div.stack-col", pick)));
+  const ends = [];
+  if (by.EndForce) ends.push(btn("Halt here", by.EndForce[0], { cls: "primary", title: "End this force's move" }));
+  if (by.EndMovement) ends.push(btn("End Movement Phase", by.EndMovement[0]));
+  out.push(h("div.row.end", ends));
+  for (const a of by.Emigrate || []) out.push(btn(`The ${uname(a.unit)} emigrates from ${fs ? fs.province : ""}`, a));
+  return out;
+}
+
+function forceUnits(app, fs, by) {
+  const detach = Object.fromEntries((by.Detach || []).map((a) => [a.unit, a]));
+  const rows = fs.units.map((u) => {
+    const lead = attachedTo(fs, u);
+    return h("li", { dataset: { unit: u } },
+      h("span.unit-dot", { dataset: { color: unit(u).kind === "imperial" ? "" : unit(u).color } }),
+      h("span", ulabel(u)), lead ? h("span.small", ` → ${uname(lead)}`) : null,
+      detach[u] ? h("button.link", { type: "button", disabled: app.busy, dataset: { act: "Detach", unit: u }, onclick: () => app.act(detach[u]) }, "drop") : null);
+  });
+  return h("ul.force-units", rows);
+}
+
+// -- combat --------------------------------------------------------------------------------------------
+function myStrengthAgainst(app, target) {
+  const view = app.st.view;
+  let att = 0;
+  for (const s of view.stacks) {
+    if (s.owner !== app.seat || s.province !== target.province || s.id === target.id) continue;
+    att += strength(attackUnits(s));
+  }
+  return att;
+}
+
+function combatPicker(app, by, btn, marks) {
+  const view = app.st.view;
+  const out = [h("h3", "Combat — choose a target")];
+  const decl = by.DeclareAttack || [];
+  const sById = stacksById(view);
+  if (!decl.length) out.push(h("p.small", "None of your stacks can attack now."));
+  const list = h("div.pick-list");
+  for (const a of decl) {
+    const t = sById[a.target];
+    if (!t) continue;
+    marks.targets.add(t.id);
+    const dfn = stackStrength(t);
+    const att = a.subversive ? null : myStrengthAgainst(app, t);
+    const hint = att ? ` · your stacks there: ${att} → ${oddsLabel(att, dfn)}` : "";
+    list.append(h("button.pick" + (a.subversive ? ".subversive" : ""), { type: "button", disabled: app.busy,
+      dataset: { act: "DeclareAttack", target: t.id, province: t.province, subversive: a.subversive ? "1" : "0" }, onclick: () => app.act(a) },
+      h("span.pick-prov", t.province),
+      h("span.pick-main", `${a.subversive ? "Subversive attack on " : "Attack "}${stackName(t)}`,
+        h("span.small", ` — ${t.color || "?"}${t.owner ? ", " + t.owner : ", uncontrolled"}, strength ${dfn}${hint}`))));
+  }
+  if (decl.length) out.push(list);
+  if (view.subversion_doubled) out.push(h("p.small.warn", "Subversive Attacks are doubled this Player-Turn (004 [12.12])."));
+  if (by.EndCombat) out.push(h("div.row.end", btn("End Combat Phase", by.EndCombat[0], { cls: "primary" })));
+  return out;
+}
+
+function attackPicker(app, by, btn, marks) {
+  const view = app.st.view;
+  const [targetId, subversive, attackers] = view.attack;
+  const sById = stacksById(view);
+  const t = sById[targetId];
+  marks.targets.add(targetId);
+  for (const x of attackers) marks.attackers.add(x);
+  const dfn = t ? stackStrength(t) : 0;
+  const doubled = subversive && view.subversion_doubled;
+  const sAtt = (sid) => (sById[sid] ? strength(attackUnits(sById[sid]), doubled) : 0);
+  const att = attackers.reduce((a, x) => a + sAtt(x), 0);
+  const out = [h("h3", `${subversive ? "Subversive attack" : "Attack"} on ${t ? stackName(t) : "?"} in ${t ? t.province : "?"}`)];
+  const adds = by.AddAttacker || [];
+  const removes = Object.fromEntries((by.RemoveAttacker || []).map((a) => [a.stack, a]));
+  const rows = [];
+  for (const x of attackers) {
+    rows.push(h("li.on", h("label", h("input", { type: "checkbox", checked: true, disabled: app.busy || !removes[x],
+      dataset: { act: "RemoveAttacker", stack: x }, onchange: () => removes[x] && app.act(removes[x]) }),
+      ` ${sById[x] ? stackName(sById[x]) : x} `, h("span.small", `strength ${sAtt(x)}`))));
+  }
+  for (const a of adds) {
+    marks.candidates.add(a.stack);
+    const s = sById[a.stack];
+    const with_ = att + sAtt(a.stack);
+    rows.push(h("li", h("label", h("input", { type: "checkbox", checked: false, disabled: app.busy,
+      dataset: { act: "AddAttacker", stack: a.stack }, onchange: () => app.act(a) }),
+      ` ${s ? stackName(s) : a.stack} `, h("span.small", `strength ${sAtt(a.stack)} → ${oddsLabel(with_, dfn)}`))));
+  }
+  out.push(h("ul.attackers", rows));
+  const col = oddsColumn(att, dfn);
+  out.push(oddsBox(att, dfn, col, subversive));
+  const row = h("div.row.end");
+  if (by.ResolveAttack) row.append(btn(`Resolve at ${oddsLabel(att, dfn)}`, by.ResolveAttack[0], { cls: "primary danger" }));
+  else if (attackers.length) row.append(h("span.small.warn", "Below 1:2 an attack may not be made (004 [8.47])."));
+  else row.append(h("span.small", "Add at least one attacking stack."));
+  if (by.CancelAttack) row.append(btn("Call off", by.CancelAttack[0]));
+  out.push(row);
+  return out;
+}
+
+export function oddsBox(att, dfn, col, subversive = false) {
+  if (col === null) {
+    return h("div.odds", h("div.odds-big", `${att} : ${dfn}`), h("div.odds-col", "below 1:2"));
+  }
+  const results = crtColumn(col);
+  const ch = crtChances(col);
+  return h("div.odds", { dataset: { odds: D.tables.crt_columns[col] } },
+    h("div.odds-big", `${att} : ${dfn}`, h("span.odds-col", ` → ${D.tables.crt_columns[col]}`)),
+    h("div.crt", results.map((r, i) => h("span.crt-cell." + r, { title: `die ${i + 1}: ${r}` }, h("b", i + 1), r))),
+    h("div.small", `Defender eliminated ${ch.De}/6 · Exchange ${ch.Ex}/6 · Attacker eliminated ${ch.Ae}/6`
+      + (subversive ? " · a Subversive Attack has effect only on De (004 [8.33])" : "")));
+}
+
+// ==================================================================================================
+function decisionCard(app, d, by, btn, marks) {
+  const view = app.st.view;
+  const k = d.kind;
+  const parts = [];
+  const sById = stacksById(view);
+  if (k === "loss") {
+    parts.push(h("h3", "Exchange — choose your losses"),
+      h("p", `Remove at least ${d.need} strength point${d.need > 1 ? "s" : ""} from these units (004 [8.44]). Each click removes one unit.`));
+    const list = h("div.pick-list");
+    for (const a of by.ChooseLoss || []) {
+      list.append(h("button.pick", { type: "button", disabled: app.busy, dataset: { act: "ChooseLoss", unit: a.unit }, onclick: () => app.act(a) },
+        h("span.pick-prov", String(unit(a.unit).strength)), h("span.pick-main", ulabel(a.unit))));
+    }
+    parts.push(list);
+  } else if (k === "capture") {
+    parts.push(h("h3", "Capture an Imperial unit"), h("p", "Every unit stacked with it was eliminated: you may attach it now (004 [13.41])."));
+    for (const a of by.CaptureImperial || []) {
+      const s = sById[a.stack];
+      parts.push(btn(`Attach the ${uname(a.unit)} to ${a.leader ? uname(a.leader) : s ? stackName(s) : "your force"}`, a, { cls: "primary" }));
+    }
+    if (by.DeclineCapture) parts.push(btn("Leave it", by.DeclineCapture[0]));
+  } else if (k === "vote") {
+    parts.push(h("h3", "End-game vote (004 [14.1])"),
+      h("p", "No White leaders remain outside Siberia. End the game in a Red Victory? Players holding 10 Politburo markers must agree."));
+    const yes = (by.VoteEndGame || []).find((a) => a.yes);
+    const no = (by.VoteEndGame || []).find((a) => !a.yes);
+    parts.push(h("div.row", yes ? btn("End the game", yes, { cls: "primary" }) : null, no ? btn("Play on", no) : null));
+  } else if (k === "purge_approval") {
+    const rec = d.purge;
+    parts.push(h("h3", "Approve the Committee's purge?"),
+      h("p", `${d.by} proposes that the Committee (${rec.purgers.join(", ")}) purge ${rec.target}, the spoils divided in the order ${rec.shares.join(", ")} (004 [11.23]).`),
+      purgeOddsTable(purgeOdds(purgeStrength(view, rec.purgers)), purgeStrength(view, rec.purgers)));
+    const yes = (by.ApprovePurge || []).find((a) => a.approve);
+    const no = (by.ApprovePurge || []).find((a) => !a.approve);
+    parts.push(h("div.row", yes ? btn("Approve", yes, { cls: "primary" }) : null, no ? btn("Refuse", no, { cls: "danger" }) : null));
+  } else if (k === "purge_orders") {
+    const orders = (d.orders || []).map((o) => `${o.purgers.join("+")} on ${o.target}`).join("; ");
+    parts.push(h("h3", "Individual purges"), h("p", `Declared: ${orders}. Declare your own individual purge now, or pass (004 [11.0]).`));
+    for (const a of by.DeclarePurge || []) {
+      const strg = purgeStrength(view, [app.seat]);
+      parts.push(btn(`Purge ${a.target} (strength ${strg}, ${purgeOdds(strg).column})`, a, { data: { target: a.target } }));
+    }
+    if (by.PassPurge) parts.push(btn("Declare no purge", by.PassPurge[0], { cls: "primary" }));
+  } else if (k === "spoils") {
+    const rec = d.purge;
+    const rem = rec.points - Object.values(rec.got || {}).reduce((a, b) => a + b, 0);
+    parts.push(h("h3", `Spoils of the purge of ${rec.target}`),
+      h("p", `${rec.points} purged point${rec.points === 1 ? "" : "s"}; ${rem} remain. You are entitled to ${rec.entitled[app.seat] ?? rem}, and have taken ${rec.got[app.seat] || 0}. A Red leader costs his value; a Politburo marker costs 2 (004 [11.21], [11.22]).`));
+    const list = h("div.pick-list");
+    for (const a of by.TakeSpoil || []) {
+      const label = a.leader ? `${uname(a.leader)} (${unit(a.leader).strength}) with his attached units` : "a Politburo marker (2)";
+      list.append(h("button.pick", { type: "button", disabled: app.busy, dataset: { act: "TakeSpoil", leader: a.leader }, onclick: () => app.act(a) },
+        h("span.pick-prov", a.leader ? String(unit(a.leader).strength) : "2"), h("span.pick-main", `Take ${label}`)));
+    }
+    parts.push(list);
+    if (by.EndSpoils) parts.push(btn("Take nothing more", by.EndSpoils[0]));
+  } else if (k === "counterpurge") {
+    parts.push(h("h3", "Counterpurge!"),
+      h("p", `The purge against you rolled C. You may counterpurge ${d.options.join(" or ")}, your Politburo markers counting double (004 [11.24]), or let it go.`));
+    for (const a of by.Counterpurge || []) {
+      if (!a.target) continue;
+      const strg = purgeStrength(view, [app.seat], true);
+      const odds = purgeOdds(strg);
+      parts.push(h("div.sub", btn(`Counterpurge ${a.target}`, a, { cls: "primary danger", data: { target: a.target } }),
+        h("span.small", ` strength ${strg} (${odds.column}): about ${odds.expected.toFixed(1)} points, ${pct(odds.counter)} chance of a counter-counterpurge`)));
+    }
+    const no = (by.Counterpurge || []).find((a) => !a.target);
+    if (no) parts.push(btn("Do not counterpurge", no, { data: { target: "" } }));
+  } else if (k === "execution_consent") {
+    parts.push(h("h3", "Execute the Czar?"), h("p", `${d.by} orders the execution of the Czar. Consenting members must hold 10 Politburo markers (004 [13.52]).`));
+    const yes = (by.OrderExecution || []).find((a) => a.consent);
+    const no = (by.OrderExecution || []).find((a) => !a.consent);
+    parts.push(h("div.row", yes ? btn("Consent", yes, { cls: "primary" }) : null, no ? btn("Refuse", no) : null));
+  } else if (k === "execution") {
+    parts.push(h("h3", "The Committee orders the Czar's execution"),
+      h("p", "Comply, and the Czar goes face up to your section of the VP chart; refuse, and he stays with your leader (004 [13.54])."));
+    const yes = (by.AnswerExecution || []).find((a) => a.comply);
+    const no = (by.AnswerExecution || []).find((a) => !a.comply);
+    parts.push(h("div.row", yes ? btn("Execute the Czar", yes, { cls: "primary danger" }) : null, no ? btn("Refuse", no) : null));
+  } else {
+    parts.push(h("h3", kindName(k)));
+    for (const a of app.st.legal) if (a.t !== "Quit") parts.push(btn(a.t, a));
+  }
+  void marks;
+  return h("section.card.decision", { dataset: { decision: k } }, ...parts);
+}
+
+// ==================================================================================================
+function offersCard(app, by, btn) {
+  const view = app.st.view;
+  const offers = view.offers || [];
+  if (!offers.length) return null;
+  const rows = offers.map((o) => {
+    const acc = (by.AcceptTrade || []).find((a) => a.offer === o.id);
+    const dec = (by.DeclineTrade || []).find((a) => a.offer === o.id);
+    const wd = (by.WithdrawTrade || []).find((a) => a.offer === o.id);
+    const msg = app.chat ? app.chat.proposalForOffer(o.id) : null;
+    return h("li.offer", { dataset: { offer: o.id } },
+      h("div", tradeText(o, app)),
+      h("div.row",
+        acc ? h("button.btn.primary", { type: "button", disabled: app.busy, dataset: { act: "AcceptTrade", offer: o.id },
+          onclick: () => (msg ? app.chat.answer(msg.channel, msg.id, true) : app.act(acc)) }, "Accept") : null,
+        dec ? h("button.btn", { type: "button", disabled: app.busy, dataset: { act: "DeclineTrade", offer: o.id },
+          onclick: () => (msg ? app.chat.answer(msg.channel, msg.id, false) : app.act(dec)) }, "Decline") : null,
+        wd ? btn("Withdraw", wd) : null));
+  });
+  return h("section.card", h("h3", "Trade offers"), h("ul.offers", rows));
+}
+
+export function tradeText(o, app) {
+  const side = (leaders, pm, am) => {
+    const bits = (leaders || []).map((x) => `${uname(x)} (${unit(x).strength})`);
+    if (pm) bits.push(`${pm} Politburo`);
+    if (am) bits.push(`${am} Assassin`);
+    return bits.join(", ") || "nothing";
+  };
+  const from = o.from || o.seat;
+  const give = side(o.give_leaders, o.give_politburo, o.give_assassins);
+  const take = side(o.take_leaders, o.take_politburo, o.take_assassins);
+  return `#${o.id} ${app.seatName(from)} (${from}) offers ${app.seatName(o.to)} (${o.to}) ${give}` +
+    (take === "nothing" ? ", asking nothing in return" : ` for ${take}`);
+}
+
+function politicsCard(app, by, btn) {
+  const view = app.st.view;
+  const seat = app.seat;
+  if (view.phase === "trading" || view.phase === "over") return null;
+  const com = view.committee || [];
+  const pm = (ss) => ss.reduce((a, p) => a + (view.politburo[p] || 0), 0);
+  const rows = [];
+  rows.push(h("p.small", com.length ? `Central Committee: ${com.join(", ")} (${pm(com)} Politburo markers)` : "There is no Central Committee (members consenting to each other and holding 8 Politburo markers, 004 [11.11])."));
+  for (const a of by.JoinCommittee || []) {
+    rows.push(btn(`Join a Committee of ${a.members.join(", ")} (${pm(a.members)} PM)`, a, { data: { members: a.members.join("") } }));
+  }
+  if (by.LeaveCommittee) rows.push(btn("Leave the Committee", by.LeaveCommittee[0]));
+  const purges = by.DeclarePurge || [];
+  const tools = h("div.row.wrap");
+  if (purges.length) {
+    tools.append(h("button.btn.danger", { type: "button", dataset: { act: "purge-dialog" }, onclick: () => openPurgeDialog(app) }, "Purge…"));
+  }
+  if (by.OrderExecution && !view.decision) tools.append(h("button.btn", { type: "button", dataset: { act: "czar-dialog" }, onclick: () => openCzarDialog(app) }, "Order the Czar's execution…"));
+  tools.append(h("button.btn", { type: "button", dataset: { act: "committee-dialog" }, onclick: () => openCommitteeDialog(app) }, "Propose a Committee…"));
+  tools.append(h("button.btn", { type: "button", dataset: { act: "propose-trade" }, onclick: () => openTradeDialog(app) }, "Propose a trade…"));
+  rows.push(tools);
+  const myLead = leadership(view, seat);
+  rows.push(h("p.small", `Your Purge Strength: ${myLead} (Red leaders) + ${view.politburo[seat] || 0} (Politburo) = ${purgeStrength(view, [seat])}`));
+  void purgeableLeaders; void fightingUnits;
+  return h("section.card.politics", h("h3", "Politics"), ...rows);
+}

@@ -1,0 +1,196 @@
+// Small DOM and storage helpers shared by every page.
+
+/** h("div.card#id", {onclick, dataset:{...}, ...attrs}, child, ...) -> Element */
+export function h(spec, attrs, ...children) {
+  const m = /^([a-z0-9]+)?((?:[.#][\w-]+)*)$/i.exec(spec);
+  const tag = (m && m[1]) || "div";
+  const el = document.createElement(tag);
+  if (m && m[2]) {
+    for (const part of m[2].match(/[.#][\w-]+/g)) {
+      if (part[0] === ".") el.classList.add(part.slice(1));
+      else el.id = part.slice(1);
+    }
+  }
+  if (attrs && (typeof attrs !== "object" || attrs instanceof Node || Array.isArray(attrs))) {
+    children.unshift(attrs);
+    attrs = null;
+  }
+  if (attrs) setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+export function setAttrs(el, attrs) {
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
+    else if (k === "class") el.className = v;
+    else if (k === "html") el.innerHTML = v;
+    else if (k in el && typeof v !== "string") el[k] = v;
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+}
+
+export function append(el, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+const SVGNS = "http://www.w3.org/2000/svg";
+export function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+export function replace(el, ...children) {
+  clear(el);
+  return append(el, children);
+}
+
+// -- storage: seat tokens, read marks, the event log ------------------------------------------
+const LS = (() => {
+  try {
+    const k = "__rcw_probe";
+    localStorage.setItem(k, "1");
+    localStorage.removeItem(k);
+    return localStorage;
+  } catch {
+    const mem = new Map();
+    return { getItem: (k) => (mem.has(k) ? mem.get(k) : null), setItem: (k, v) => mem.set(k, String(v)),
+             removeItem: (k) => mem.delete(k), key: (i) => [...mem.keys()][i], get length() { return mem.size; } };
+  }
+})();
+
+export const store = {
+  get(key, dflt = null) {
+    try {
+      const v = LS.getItem("rcw:" + key);
+      return v === null ? dflt : JSON.parse(v);
+    } catch {
+      return dflt;
+    }
+  },
+  set(key, value) {
+    try {
+      LS.setItem("rcw:" + key, JSON.stringify(value));
+    } catch {
+      /* full or disabled: the page still works, it just forgets */
+    }
+  },
+  remove(key) {
+    try { LS.removeItem("rcw:" + key); } catch { /* ignore */ }
+  },
+};
+
+/** Seats this browser holds: {gid: {A: {token, name, joined}, ...}} */
+export function seatsHeld(gid) {
+  return store.get("seats:" + gid, {});
+}
+export function holdSeat(gid, seat, token, name) {
+  const all = seatsHeld(gid);
+  all[seat] = { token, name, joined: Date.now() };
+  store.set("seats:" + gid, all);
+  const games = store.get("games", []);
+  if (!games.includes(gid)) {
+    games.unshift(gid);
+    store.set("games", games.slice(0, 30));
+  }
+}
+export function dropSeat(gid, seat) {
+  const all = seatsHeld(gid);
+  delete all[seat];
+  store.set("seats:" + gid, all);
+}
+
+export function fmtTime(ms) {
+  const d = new Date(ms);
+  return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+export function plural(n, one, many = one + "s") {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+let toastBox = null;
+/** A short message in the corner; kind: "error" | "info" | "ok". */
+export function toast(text, kind = "info", detail = "") {
+  if (!toastBox) {
+    toastBox = h("div.toasts", { role: "status", "aria-live": "polite" });
+    document.body.append(toastBox);
+  }
+  const t = h("div.toast." + kind, h("div.toast-text", text), detail ? h("div.toast-detail", detail) : null);
+  t.addEventListener("click", () => t.remove());
+  toastBox.append(t);
+  setTimeout(() => t.classList.add("fade"), kind === "error" ? 9000 : 4000);
+  setTimeout(() => t.remove(), kind === "error" ? 10000 : 5000);
+  return t;
+}
+
+/** A modal dialog; returns {el, close}.  body: Element(s); buttons: [{label, kind, onclick}] */
+export function modal(title, body, buttons = [], opts = {}) {
+  const back = h("div.modal-back");
+  const box = h("div.modal" + (opts.cls ? "." + opts.cls : ""), { role: "dialog", "aria-modal": "true", "aria-label": title });
+  const close = () => {
+    back.remove();
+    document.removeEventListener("keydown", onKey);
+    if (opts.onclose) opts.onclose();
+  };
+  const onKey = (e) => {
+    if (e.key === "Escape") close();
+  };
+  document.addEventListener("keydown", onKey);
+  back.addEventListener("click", (e) => {
+    if (e.target === back) close();
+  });
+  const foot = h("div.modal-foot");
+  for (const b of buttons) {
+    const btn = h("button.btn" + (b.kind ? "." + b.kind.trim().split(/\s+/).join(".") : ""), { type: "button", disabled: b.disabled, dataset: b.dataset || {} }, b.label);
+    btn.addEventListener("click", async () => {
+      if (b.onclick) {
+        const keep = await b.onclick(btn);
+        if (keep === true) return;
+      }
+      close();
+    });
+    foot.append(btn);
+  }
+  append(box, [h("div.modal-head", h("h2", title), h("button.modal-x", { type: "button", "aria-label": "Close", onclick: close }, "×")),
+    h("div.modal-body", body), buttons.length ? foot : null]);
+  back.append(box);
+  document.body.append(back);
+  const first = box.querySelector("input, select, textarea, button.primary");
+  if (first) setTimeout(() => first.focus(), 0);
+  return { el: box, close };
+}
+
+export function debounceFrame(fn) {
+  let queued = false;
+  return (...args) => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      fn(...args);
+    });
+  };
+}

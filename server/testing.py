@@ -1,0 +1,192 @@
+"""Helpers for tests and benchmarks: run a server (in this process or as a subprocess), play
+a seat randomly through the client, and recompute a game's hashes from its record."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import socket
+import sys
+import tempfile
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from server.app import HUB, make_app
+from server.client import GameClient, ServerError
+from server.games import Config, Hub
+from server.store import RedisStore, Store
+
+REDIS_URL = os.environ.get("RCW_TEST_REDIS", "redis://127.0.0.1:6379/0")
+# Steps a random test player avoids unless nothing else is legal: they undo or repeat
+# (a committee consent can be given and withdrawn forever) rather than move the game on.
+UNDO = ("Quit", "CancelAttack", "RemoveAttacker", "JoinCommittee", "LeaveCommittee", "OfferTrade", "AcceptTrade",
+        "DeclineTrade", "WithdrawTrade")
+
+
+def redis_reachable(host: str = "127.0.0.1", port: int = 6379, timeout: float = 0.5) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def unique_prefix(tag: str = "test") -> str:
+    return f"rcwtest:{tag}:{uuid.uuid4().hex[:10]}:"
+
+
+@dataclass
+class Running:
+    base: str
+    hub: Hub
+    store: Store
+    runner: web.AppRunner
+
+
+@contextlib.asynccontextmanager
+async def running_server(store: Store, config: Config | None = None) -> AsyncIterator[Running]:
+    """The real aiohttp application on 127.0.0.1, an ephemeral port, in this event loop."""
+    app = make_app(store, config)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    try:
+        yield Running(f"http://127.0.0.1:{port}", app[HUB], store, runner)
+    finally:
+        await runner.cleanup()
+
+
+async def destroy_prefix(prefix: str, url: str = REDIS_URL) -> None:
+    s = RedisStore(url, prefix)
+    import redis.asyncio as aioredis
+
+    s.r = aioredis.Redis.from_url(url)
+    try:
+        await s.destroy()
+    finally:
+        await s.r.aclose()
+
+
+class ServerProcess:
+    """``python -m server serve`` as a real subprocess (for multi-process and kill -9 tests)."""
+
+    def __init__(self, *args: str) -> None:
+        self.args = list(args)
+        self.proc: asyncio.subprocess.Process | None = None
+        self.base = ""
+        self.log = Path(tempfile.mkstemp(prefix="rcw-serve-", suffix=".log")[1])
+
+    async def start(self, timeout: float = 30.0) -> str:
+        root = Path(__file__).resolve().parent.parent
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(root) + os.pathsep + env.get("PYTHONPATH", "")
+        self._errf = open(self.log, "ab")  # noqa: SIM115 - closed in stop()
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "server", "serve", "--port", "0", *self.args,
+            stdout=asyncio.subprocess.PIPE, stderr=self._errf, cwd=str(root), env=env)
+        line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
+        text = line.decode()
+        if "http://" not in text:
+            raise RuntimeError(f"server did not start: {text!r}; log: {self.log.read_text()[-2000:]}")
+        self.base = text.split("http://", 1)[1].split("/", 1)[0]
+        self.base = "http://" + self.base
+        return self.base
+
+    async def kill(self) -> None:
+        """SIGKILL: no cleanup, no lease release, sockets dropped."""
+        if self.proc and self.proc.returncode is None:
+            self.proc.kill()
+            await self.proc.wait()
+
+    async def stop(self) -> None:
+        if self.proc and self.proc.returncode is None:
+            self.proc.terminate()
+            try:
+                await asyncio.wait_for(self.proc.wait(), 10)
+            except TimeoutError:
+                self.proc.kill()
+                await self.proc.wait()
+        with contextlib.suppress(Exception):
+            self._errf.close()
+
+    def stderr_tail(self, n: int = 3000) -> str:
+        with contextlib.suppress(OSError):
+            return self.log.read_text(errors="replace")[-n:]
+        return ""
+
+
+def choose(legal: list[dict], rng: random.Random) -> dict:
+    """A random legal action that moves the game on (an ``End...`` step one time in four)."""
+    opts = [a for a in legal if a["t"] not in UNDO] or [a for a in legal if a["t"] != "Quit"] or legal
+    ends = [a for a in opts if a["t"].startswith("End")]
+    if ends and rng.random() < 0.25:
+        return rng.choice(ends)
+    return rng.choice(opts)
+
+
+async def play_randomly(c: GameClient, rng: random.Random, *, chat: list[str] | None = None, chat_every: int = 0,
+                        stop_at: int | None = None, acked: list[int] | None = None,
+                        said: list[tuple[str, int, str]] | None = None, timeout: float = 60.0) -> int:
+    """Play ``c``'s seat with random legal actions until the game is over (or ``seq`` reaches
+    ``stop_at``); every ``chat_every`` actions post a line to each channel in ``chat``.
+    Acknowledged action seqs go to ``acked``, acknowledged messages to ``said``."""
+    n = 0
+
+    def ready(c: GameClient) -> bool:
+        return c.over or (stop_at is not None and c.seq >= stop_at) or (c.my_turn and bool(c.legal))
+
+    while True:
+        await c.wait_for(ready, timeout)
+        if c.over or (stop_at is not None and c.seq >= stop_at):
+            return n
+        try:
+            r = await c.act(choose(c.legal, rng), seq=c.seq)
+        except ServerError as e:
+            if e.code in ("stale", "rate_limited", "not_started"):
+                await asyncio.sleep(0.005 if e.code == "stale" else 0.2)
+                continue
+            raise
+        n += 1
+        if acked is not None:
+            acked.append(r["seq"])
+        if chat and chat_every and n % chat_every == 0:
+            for ch in chat:
+                text = f"{c.seat} says {n} in {ch}"
+                msg = await c.chat(ch, text)
+                if said is not None:
+                    said.append((ch, msg["id"], text))
+
+
+def replay_hashes(record: dict) -> dict[int, str]:
+    """The state hash after every action of a game record (seq 0: before any action)."""
+    from rcw.game import Game
+
+    g = Game.new(record["players"], record["seed"], record["options"])
+    out = {0: g.state_hash()}
+    for i, a in enumerate(record["actions"], 1):
+        g.apply(a)
+        out[i] = g.state_hash()
+    return out
+
+
+def check_trail(trail: list[tuple[int, str]], hashes: dict[int, str], contiguous: bool = True) -> None:
+    """A client's (seq, hash) trail agrees with the replayed game (and, unless the client
+    reconnected, has every seq from its first to its last)."""
+    seqs = [s for s, _ in trail]
+    if contiguous:
+        assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), f"gaps in the trail: {seqs[:5]}...{seqs[-5:]}"
+    for s, h in trail:
+        assert hashes[s] == h, f"hash differs from the replayed game at seq {s}"
+
+
+def summary(x: Any) -> str:
+    return repr(x)[:200]

@@ -1,0 +1,337 @@
+"""Helpers for the browser tests: a real ``rcw serve`` in a subprocess, Debian's Chromium driven
+by Playwright (never a downloaded browser), and a :class:`Player` that answers its page's
+pending decisions *through the page* (clicking the buttons and the map the way a person does).
+
+The page exposes a little state for tests: ``document.body.dataset`` carries ``seq``, ``status``,
+``phase``, ``seat``, ``mine`` ("1" when the game waits on this page's seat) and ``pendingKind``;
+``window.rcwApp.st`` is the last state frame (view, legal actions); every order button carries
+``data-act`` (the action type) and its parameters (``data-unit``, ``data-target``, ...).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM = os.environ.get("RCW_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+def skip_reason() -> str | None:
+    """Why the browser tests cannot run here (None: they can)."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the 'playwright' Python package is not installed (pip install playwright; never 'playwright install')"
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        return f"Debian's Chromium is not at {CHROMIUM} (apt-get install -y chromium)"
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def rcw_server(extra: list[str] | None = None):
+    """Run ``python -m rcw.cli serve`` (the embedded store) on a free port; yields the base URL."""
+    port = _free_port()
+    cmd = [sys.executable, "-m", "rcw.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "WARNING",
+           *(extra or [])]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"rcw serve exited: {proc.stdout.read()}")
+            try:
+                with urllib.request.urlopen(base + "/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("rcw serve did not start in 30 s")
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
+def http(base: str, method: str, path: str, body: dict | None = None, token: str | None = None) -> dict:
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data, method=method)
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def seed_with_politburo(total: int = 8, players: int = 5) -> int:
+    """A seed whose deal gives seats A and B together at least ``total`` Politburo markers
+    (so that they can form a Central Committee, 004 [11.11]), each holding some."""
+    from rcw.game import Game
+
+    for seed in range(1, 5000):
+        pm = Game.new(players, seed).state.politburo
+        if pm["A"] + pm["B"] >= total and pm["A"] >= 2 and pm["B"] >= 2:
+            return seed
+    raise RuntimeError("no seed found")
+
+
+class Player:
+    """One browser page holding one seat; answers the game's decisions by clicking the page."""
+
+    def __init__(self, page, name: str, phone: bool = False) -> None:
+        self.page = page
+        self.name = name
+        self.phone = phone
+        self.errors: list[str] = []
+        self.console: list[str] = []
+        self.moved_turns: set[tuple[int, str]] = set()
+        self.attacked_turns: set[tuple[int, str]] = set()
+        self.moves = 0
+        self.attacks = 0
+        self.steps = 0
+        self.hooks: dict = {}
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+
+    # -- reading the page ----------------------------------------------------------------------
+    def body(self) -> dict:
+        return self.page.evaluate("() => ({...document.body.dataset})")
+
+    def state(self) -> dict:
+        return self.page.evaluate("() => window.rcwApp ? window.rcwApp.st : null")
+
+    def seq(self) -> int:
+        return int(self.body().get("seq", "-1") or -1)
+
+    def mine(self) -> bool:
+        b = self.body()
+        return b.get("mine") == "1" and self.page.evaluate("() => !!window.rcwApp && !window.rcwApp.busy")
+
+    # -- tabs on a phone -----------------------------------------------------------------------
+    def tab(self, name: str) -> None:
+        """Show a pane: on a phone the bottom tab bar, on a desktop the side tabs (orders and map are always shown)."""
+        if self.phone:
+            self.page.click(f'.mnav .mtab[data-tab="{name}"]')
+        elif name in ("talk", "log", "players"):
+            self.page.click(f'.dtabs .dtab[data-tab="{name}"]')
+
+    def click_order(self, selector: str, timeout: float = 10_000) -> None:
+        if self.phone:
+            self.tab("orders")
+        self.page.locator(f".orders {selector}").first.click(timeout=timeout)
+
+    def wait_seq_after(self, before: int, timeout: float = 15_000) -> None:
+        self.page.wait_for_function(
+            "([s]) => Number(document.body.dataset.seq) > s || (window.rcwApp && window.rcwApp.lastError)",
+            arg=[before], timeout=timeout)
+
+    def act(self, selector: str, where: str = "orders") -> None:
+        before = self.seq()
+        if where == "orders":
+            self.click_order(selector)
+        else:
+            self.page.locator(selector).first.click()
+        self.wait_seq_after(before)
+        self.steps += 1
+
+    # -- the driver ----------------------------------------------------------------------------
+    def step(self) -> bool:
+        """Answer one pending decision through the page; False if nothing was pending."""
+        if not self.mine():
+            return False
+        st = self.state()
+        b = self.body()
+        kind = b.get("pendingKind", "")
+        view = st["view"]
+        legal = st["legal"]
+        types = {a["t"] for a in legal}
+        turn = view["turn"]
+        hook = self.hooks.get(kind)
+        if hook and hook(self, st):
+            return True
+        if kind == "trading":
+            self.act('[data-act="EndTrading"]')
+        elif kind == "random_events":
+            self.act('[data-act="RollRandomEvents"]')
+        elif kind == "movement":
+            key = (turn, "move")
+            starts = [a for a in legal if a["t"] == "StartForce"]
+            if key not in self.moved_turns and starts:
+                self.moved_turns.add(key)
+                unit = self._best_force(st, starts)
+                self.act(f'[data-act="StartForce"][data-unit="{unit}"]')
+            else:
+                self.act('[data-act="EndMovement"]')
+        elif kind == "force":
+            force = view["force"]
+            path = force[4]
+            moves = [a for a in legal if a["t"] == "Move"]
+            if not path and moves:
+                dest = self._best_destination(st, moves)
+                if self.phone:
+                    self.tab("map")
+                before = self.seq()
+                self.page.locator(f'svg.board g.move-target[data-province="{dest["to"]}"]').first.click()
+                if self.page.locator(".modal .btn[data-act='Move']").count():
+                    self.page.locator(".modal .btn[data-act='Move'][data-rail='0']").click()
+                self.wait_seq_after(before)
+                self.moves += 1
+                self.steps += 1
+            else:
+                self.act('[data-act="EndForce"]')
+        elif kind == "combat":
+            key = (turn, "attack")
+            decl = [a for a in legal if a["t"] == "DeclareAttack" and not a["subversive"]]
+            target = self._best_target(st, decl) if key not in self.attacked_turns else None
+            if target is not None:
+                self.attacked_turns.add(key)
+                self.act(f'[data-act="DeclareAttack"][data-target="{target}"][data-subversive="0"]')
+            else:
+                self.act('[data-act="EndCombat"]')
+        elif kind == "attack":
+            if "AddAttacker" in types and not view["attack"][2]:
+                add = next(a for a in legal if a["t"] == "AddAttacker")
+                self.act(f'input[data-act="AddAttacker"][data-stack="{add["stack"]}"]')
+            elif "ResolveAttack" in types:
+                self.act('[data-act="ResolveAttack"]')
+                self.attacks += 1
+            elif "AddAttacker" in types:
+                add = next(a for a in legal if a["t"] == "AddAttacker")
+                self.act(f'input[data-act="AddAttacker"][data-stack="{add["stack"]}"]')
+            else:
+                self.act('[data-act="CancelAttack"]')
+        elif kind == "randomizer":
+            self.act('[data-act="DrawRandomizer"]')
+        elif kind == "loss":
+            self.act('[data-act="ChooseLoss"]')
+        elif kind == "capture":
+            self.act('[data-act="CaptureImperial"]' if "CaptureImperial" in types else '[data-act="DeclineCapture"]')
+        elif kind == "vote":
+            self.act('[data-act="VoteEndGame"]')
+        elif kind == "purge_approval":
+            self.act('[data-act="ApprovePurge"]')
+        elif kind == "purge_orders":
+            self.act('[data-act="PassPurge"]')
+        elif kind == "spoils":
+            self.act('[data-act="TakeSpoil"]' if "TakeSpoil" in types else '[data-act="EndSpoils"]')
+        elif kind == "counterpurge":
+            self.act('[data-act="Counterpurge"][data-target=""]')
+        elif kind in ("execution_consent", "execution"):
+            self.act(".card.decision .btn")
+        else:
+            raise AssertionError(f"{self.name}: no driver for pending kind {kind!r}: {sorted(types)}")
+        return True
+
+    # -- choosing like a (simple) player -------------------------------------------------------
+    def _data(self) -> dict:
+        if not hasattr(self, "_dj"):
+            self._dj = self.page.evaluate("() => fetch('data.json').then(r => r.json())")
+        return self._dj
+
+    @staticmethod
+    def _opposed(a: str, b: str) -> bool:
+        if not a or not b or a == b:
+            return False
+        return "Red" in (a, b) or {a, b} == {"White", "Green"}
+
+    def _strength(self, st: dict) -> int:
+        d = self._data()
+        return sum(d["units"][str(u)]["strength"] for u in st["units"] if d["units"][str(u)]["kind"] != "imperial")
+
+    def _force_strength(self, stack: dict, leader: int) -> int:
+        d = self._data()
+        group = [leader] + [u for u in stack["units"] if stack["attached"].get(str(u)) == leader]
+        return sum(d["units"][str(u)]["strength"] for u in group if d["units"][str(u)]["kind"] != "imperial")
+
+    def _best_force(self, st: dict, starts: list[dict]) -> int:
+        """A force next to an enemy stack it can attack at 1:2 or better; else the first."""
+        d = self._data()
+        view = st["view"]
+        best = None
+        for a in starts:
+            stack = next((s for s in view["stacks"] if a["unit"] in s["units"]), None)
+            if stack is None or d["units"][str(a["unit"])]["kind"] != "leader":
+                continue
+            mine = self._force_strength(stack, a["unit"])
+            for n in d["provinces"][stack["province"]]["adjacent"]:
+                for t in view["stacks"]:
+                    if t["province"] == n and self._opposed(stack["color"], t["color"]) and 0 < self._strength(t) <= 2 * mine:
+                        score = mine - self._strength(t)
+                        if best is None or score > best[0]:
+                            best = (score, a["unit"])
+        return best[1] if best else starts[0]["unit"]
+
+    def _best_destination(self, st: dict, moves: list[dict]) -> dict:
+        view = st["view"]
+        fs = next(s for s in view["stacks"] if s["id"] == view["force"][0])
+        mine = self._strength(fs)
+        land = [m for m in moves if not m["rail"]] or moves
+        for m in land:
+            for t in view["stacks"]:
+                if t["province"] == m["to"] and self._opposed(fs["color"], t["color"]) and 0 < self._strength(t) <= 2 * mine:
+                    return m
+        return land[0]
+
+    def _best_target(self, st: dict, decl: list[dict]) -> int | None:
+        view = st["view"]
+        best = None
+        for a in decl:
+            t = next((s for s in view["stacks"] if s["id"] == a["target"]), None)
+            if t is None:
+                continue
+            mine = sum(self._attack_strength(s) for s in view["stacks"]
+                       if s["owner"] == view["you"] and s["province"] == t["province"] and self._opposed(s["color"], t["color"]))
+            dfn = self._strength(t)
+            if mine and dfn and 2 * mine >= dfn:
+                ratio = mine / dfn
+                if best is None or ratio > best[0]:
+                    best = (ratio, t["id"])
+        return best[1] if best else None
+
+    def _attack_strength(self, s: dict) -> int:
+        d = self._data()
+        tot = 0
+        for u in s["units"]:
+            uu = d["units"][str(u)]
+            if uu["kind"] == "imperial":
+                continue
+            if uu["kind"] == "leader" or s["attached"].get(str(u)) or uu["color"] in ("Blue", "Green"):
+                tot += uu["strength"]
+        return tot
+
+
+def shot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    page.screenshot(path=str(path))
+    return path
+
+
+_ = re

@@ -1,0 +1,722 @@
+"""The sample postal game "The Bell" (004 [17.0], issues #1-#4), turn 1, through the engine.
+
+Bell #1 deals the Initial Forces, Bell #2 lists the pre-game trades, Bell #3 the June 1918
+movement and its Random Events, Bell #4 the combats, the Randomizer draws, the replacements
+and the next Random Events.  Every move, combat and elimination is replayed through
+``Game.apply`` (dice forced to the Bell's results) and the positions are compared with the
+Bell's listings.
+
+Printed typos read as the brief says: "RU1 Sytin" is RL1 Sytin, "KULA" is KUBA, "RU6 KIEV" in
+B's RYAZ is RU6 KURS, "RU4 OREL" in E's PSKO is RU4 VLDM, "Martov" is Markov, the Blue
+"ARCH/UK" unit is the British (BR) one.
+
+Two things of the Bell the engine does not reproduce, on purpose:
+
+* the Purge of Bell #4 (politics, another module) is left out: Tukhachevsky with RU8 NOVG and
+  Muraviev with RU4 PSKO stay with B.  With B's RYAZ stack still one stack the Ryazan epidemic
+  takes exactly the Bell's victim (RU8 NOVG); after the purge split it in two, 004 [12.11]
+  ("each ... stack") would also have taken RU6 KURS, which the Bell's GM did not.
+* Bell #4 shows RU2 KAZA back in KAZA, unaligned, although no combat, epidemic or VP box ever
+  eliminated it; the engine keeps it with Markin in SARA.  (Bell #4 also forgets to list A's
+  Sytin in TVER.)
+"""
+
+from __future__ import annotations
+
+import pytest
+from engine_helpers import (
+    D,
+    attack,
+    combat_event,
+    dice,
+    every_unit_accounted,
+    merge,
+    move,
+    phase,
+    positions,
+    refused,
+    run,
+    section,
+    stack_with,
+    uid,
+    uids,
+    where,
+)
+
+from rcw import actions as A
+from rcw.game import Game
+from rcw.rng import Rng
+from rcw.rules import random_events, randomizer, replacement
+from rcw.state import UNASSIGNED
+
+# -- Bell #1: the Initial Forces as dealt (13 chits each: leaders, Politburo, Assassins) ------
+BELL1_LEADERS = {
+    "A": ["Rodzyanko", "Sablin", "Kalinin", "Lenin", "Kamenev", "Sorokin", "Markin", "Zinoviev", "Sytin",
+          "Lukomsky", "Smirnov"],
+    "B": ["Bonch-Bruevich", "Tukhachevsky", "Peterson", "Slavin", "Muraviev", "Kutepov", "Kikvidze",
+          "Dieterichs", "Voroshilov", "Khanzin"],
+    "C": ["Sivers", "Chatilov", "Deniken", "Berzin", "Kolchak", "Kappel", "Krasnov", "Yeserov", "Rykov",
+          "Markov", "Bela Kun"],
+    "D": ["Sidorin", "Trotsky", "Dutov", "Stalin", "Bogomoletz", "Miller", "Ulagi", "Yudenich", "May-Maevsky"],
+    "E": ["Budenny", "Vatzetis", "Blucher", "Romanovsky", "Abramov", "Gai", "Wrangel", "Frunze", "Antonov"],
+}
+# "IN VICTORY BOX": Politburo includes the extra markers for Lenin (A) and Trotsky (D), 004 [15.32].
+BELL1_PM = {"A": 3, "B": 3, "C": 2, "D": 4, "E": 3}
+BELL1_AM = {"A": 0, "B": 0, "C": 0, "D": 1, "E": 1}
+
+
+def ids(*names: str) -> tuple[int, ...]:
+    return tuple(uid(n) for n in names)
+
+
+def S(province: str, *labels: str) -> tuple[str, tuple[str, ...]]:
+    """A stack as the Bell lists it, in the form :func:`positions` returns."""
+    return province, tuple(sorted(D.units[u].label for lab in labels for u in _one(lab)))
+
+
+def _one(lab: str) -> list[int]:
+    if lab.startswith("3x "):
+        return uids(lab[3:])
+    if lab.startswith("2x "):
+        return uids(lab[3:])[:2]
+    return [uids(lab)[0]]
+
+
+# -- Bell #1 after the trades of Bell #2 ----------------------------------------------------
+DEPLOYED = {
+    "A": [S("ESTO", "Rodzyanko", "WU2 ESTO"), S("PSKO", "Sablin"), S("KALU", "Kalinin", "RU3 KALU"),
+          S("PETR", "Lenin", "RU8 PETR"), S("TULA", "Kamenev", "Sorokin", "RU4 TULA"),
+          S("KAZA", "Markin", "RU2 KAZA"), S("SMOL", "Zinoviev", "RU6 SMOL"), S("TVER", "RL1 Sytin"),
+          S("KUBA", "Lukomsky"), S("OREL", "Smirnov")],
+    # Stalin (from D) is deployed in Voroshilov's stack: 004 [15.54] lets one player's leaders stack.
+    "B": [S("OLON", "Bonch-Bruevich", "RU3 OLON"), S("NOVG", "Tukhachevsky", "RU8 NOVG"), S("PETR", "Peterson"),
+          S("PSKO", "Muraviev", "RU4 PSKO"), S("TAUR", "Kutepov", "WU4 TAUR"), S("VLDV", "Kikvidze", "RU2 VLDV"),
+          S("VLDV", "Dieterichs", "WU2 VLDV"), S("KURS", "Stalin", "Voroshilov", "RU6 KURS"),
+          S("CHEL", "Khanzin", "WU3 CHEL")],
+    "C": [S("YELI", "Sivers", "RU2 YELI"), S("ASTR", "Chatilov", "Ulagi", "Wrangel", "WU4 ASTR"),
+          S("KUBA", "Deniken", "WU4 KUBA"), S("OMSK", "Kolchak", "Kappel", "WU3 OMSK", "Gold"),
+          S("DCOS", "Krasnov", "WU8 DON"), S("TERE", "Markov", "WU2 TERE"), S("STAV", "Sidorin", "WU3 STAV"),
+          S("ARCH", "Miller", "WU2 ARCH"), S("KHAR", "May-Maevsky", "WU6 KHAR")],
+    "D": [S("TVER", "Berzin", "Trotsky", "RU8 TVER"), S("OREN", "Dutov", "WU2 OREN"),
+          S("KRAS", "Bogomoletz", "RU2 KRAS"), S("LIVO", "Yudenich", "WU2 LIVO"), S("BAKU", "Rykov", "RU3 BAKU"),
+          S("GROD", "Bela Kun", "RU3 GROD"), S("SMOL", "Slavin"), S("KALU", "Yeserov")],
+    "E": [S("OREL", "Budenny", "RU3 OREL"), S("YARO", "Vatzetis", "RU3 YARO"),
+          S("EKAT", "Blucher", "RU2 EKAT", "Czar"), S("KUBA", "Romanovsky"), S("YEKA", "Abramov", "WU3 YEKA"),
+          S("NOVG", "Gai"), S("VLDM", "Frunze", "RU4 VLDM"), S("VITE", "Antonov", "RU4 VITE")],
+}
+# "All unaligned Nationalists and Interventionists ... in the standard initial positions" (Bell #1);
+# the list of Bell #4 plus the units eliminated in June, and the lone White units.
+UNALIGNED_START = [
+    S("VLDV", "2x BU2 VLDV/US"), S("VLDV", "3x BU6 VLDV/JA"), S("VLDV", "GU2 VLDV"), S("CHIT", "GU2 CHIT"),
+    S("IRKU", "GU2 IRKU"), S("OMSK", "BU3 OMSK/CZ"), S("CHEL", "BU3 CHEL/CZ"), S("EKAT", "BU3 EKAT/CZ"),
+    S("BAKU", "GU2 BAKU"), S("DAGH", "GU2 DAGH"), S("POLT", "BU2 POLT/GE"), S("CHER", "BU2 CHER/GE"),
+    S("VITE", "BU2 VITE/GE"), S("VITE", "GU2 VITE"), S("MOHI", "BU2 MOHI/GE"), S("LIVO", "BU2 LIVO/GE"),
+    S("LIVO", "GU2 LIVO"), S("ARCH", "BU2 ARCH/US"), S("ARCH", "BU2 ARCH/BR"), S("MINS", "GU2 MINS"),
+    S("KIEV", "GU4 KIEV"), S("POLA", "3x GU8 POLA"), S("KOVN", "GU2 KOVN"), S("COUR", "GU2 COUR"),
+    S("ESTO", "GU2 ESTO"), S("FINL", "3x GU6 FINL"), S("KHER", "3x BU2 KHER/FR"), S("KHER", "BU2 KHER/GR"),
+    S("KHER", "BU2 KHER/RM"), S("KHER", "BU2 KHER/GE"), S("KHER", "BU2 KHER/HU"), S("KHER", "GU2 KHER"),
+    S("KHAR", "GU2 KHAR"), S("KIRG", "WU2 KIRG"), S("SAMA", "WU2 SAMA"), S("SARA", "WU2 SARA"),
+    S("TIFL", "WU2 TIFL"), S("URAL", "WU2 URAL"),
+]
+
+# -- Bell #3: positions after the June 1918 movement ----------------------------------------
+MOVED = {
+    "A": [S("LIVO", "Rodzyanko", "WU2 ESTO"), S("LIVO", "Lenin", "RU8 PETR"), S("TIFL", "Lukomsky", "WU2 TIFL"),
+          S("PETR", "Sablin"), S("KURS", "Kalinin", "RU3 KALU"), S("SARA", "Sorokin", "Kamenev", "RU4 TULA"),
+          S("SARA", "Markin", "RU2 KAZA"), S("MOHI", "Zinoviev", "RU6 SMOL"), S("TVER", "RL1 Sytin"),
+          S("NOVG", "Smirnov")],
+    "B": [S("EKAT", "Khanzin", "WU3 CHEL"), S("TAUR", "Kutepov", "WU4 TAUR"), S("VLDV", "Dieterichs", "WU2 VLDV"),
+          S("VLDV", "Kikvidze", "RU2 VLDV"), S("ARCH", "Bonch-Bruevich", "RU3 OLON", "Peterson", "Stalin"),
+          S("RYAZ", "Tukhachevsky", "RU8 NOVG", "Voroshilov", "RU6 KURS"), S("PSKO", "Muraviev", "RU4 PSKO")],
+    "C": [S("EKAT", "Kolchak", "Kappel", "WU3 OMSK", "Gold"), S("EKAT", "Miller", "WU2 ARCH"),
+          S("EKAT", "Wrangel", "WU2 KIRG", "WU2 SAMA", "WU4 ASTR"), S("SAMA", "Deniken", "WU4 KUBA", "WU2 URAL"),
+          S("KHAR", "May-Maevsky", "WU6 KHAR"), S("KHAR", "Sidorin", "WU3 STAV"), S("DCOS", "Krasnov", "WU8 DON"),
+          S("ASTR", "Ulagi", "Chatilov"), S("TERE", "Markov", "WU2 TERE"), S("YELI", "Sivers", "RU2 YELI")],
+    "D": [S("COUR", "Yudenich", "WU2 LIVO"), S("URAL", "Dutov", "WU2 OREN"), S("BAKU", "Rykov", "RU3 BAKU"),
+          S("BARN", "Bogomoletz", "RU2 KRAS"), S("VOLO", "Trotsky", "Slavin", "Yeserov", "Berzin", "RU8 TVER"),
+          S("GROD", "Bela Kun", "RU3 GROD")],
+    "E": [S("DAGH", "Abramov", "WU3 YEKA"), S("TERE", "Romanovsky"), S("VOLO", "Blucher", "RU2 EKAT", "Czar"),
+          S("OREL", "Budenny", "Antonov", "RU4 VITE", "RU3 OREL"),
+          S("PSKO", "Frunze", "RU4 VLDM", "Vatzetis", "RU3 YARO", "Gai")],
+}
+
+# -- Bell #4: positions at the start of July 1918 (purge left out: see the module docstring) --
+JULY = {
+    "A": [S("LIVO", "Rodzyanko"), S("LIVO", "Lenin", "RU8 PETR"), S("PETR", "Sablin"), S("TIFL", "Lukomsky"),
+          S("NOVG", "Smirnov"), S("MOHI", "Zinoviev", "RU6 SMOL"), S("KURS", "Kalinin", "RU3 KALU"),
+          S("SARA", "Sorokin", "Kamenev", "RU4 TULA"), S("SARA", "Markin", "RU2 KAZA"), S("TVER", "RL1 Sytin")],
+    "B": [S("VLDV", "Dieterichs", "WU2 VLDV"), S("VLDV", "Kikvidze", "RU2 VLDV"), S("EKAT", "Khanzin", "WU3 CHEL"),
+          S("TAUR", "Kutepov", "WU4 TAUR"), S("ARCH", "Stalin", "Peterson", "Bonch-Bruevich", "RU3 OLON"),
+          S("RYAZ", "Tukhachevsky", "Voroshilov", "RU6 KURS"), S("PSKO", "Muraviev", "RU4 PSKO")],
+    "C": [S("SAMA", "Deniken", "WU4 KUBA", "WU2 URAL"), S("DCOS", "Krasnov", "WU8 DON"), S("ASTR", "Ulagi", "Chatilov"),
+          S("TERE", "Markov", "WU2 TERE"), S("KHAR", "Sidorin", "WU3 STAV"), S("KHAR", "May-Maevsky", "WU6 KHAR"),
+          S("YELI", "Sivers", "RU2 YELI"), S("EKAT", "Kolchak", "Kappel", "WU3 OMSK", "Gold"),
+          S("EKAT", "Wrangel", "WU2 KIRG", "WU2 SAMA", "WU4 ASTR"), S("EKAT", "Miller", "WU2 ARCH")],
+    "D": [S("URAL", "Dutov", "WU2 OREN"), S("BARN", "Bogomoletz", "RU2 KRAS"), S("BAKU", "Rykov", "RU3 BAKU"),
+          S("GROD", "Bela Kun", "RU3 GROD"), S("VOLO", "Trotsky", "Berzin", "Slavin", "Yeserov", "RU8 TVER")],
+    "E": [S("TERE", "Romanovsky"), S("DAGH", "Abramov", "WU3 YEKA"), S("OREL", "Budenny", "Antonov", "RU4 VITE", "RU3 OREL"),
+          S("PSKO", "Frunze", "Vatzetis", "Gai", "RU3 YARO", "RU4 VLDM"), S("VOLO", "Blucher", "RU2 EKAT", "Czar")],
+}
+UNALIGNED_JULY = [
+    S("VLDV", "2x BU2 VLDV/US"), S("VLDV", "3x BU6 VLDV/JA"), S("VLDV", "GU2 VLDV"), S("CHIT", "GU2 CHIT"),
+    S("IRKU", "GU2 IRKU"), S("OMSK", "BU3 OMSK/CZ"), S("CHEL", "BU3 CHEL/CZ"), S("EKAT", "BU3 EKAT/CZ"),
+    S("BAKU", "GU2 BAKU"), S("DAGH", "GU2 DAGH"), S("POLT", "BU2 POLT/GE"), S("MINS", "GU2 MINS"),
+    S("KIEV", "GU4 KIEV"), S("POLA", "3x GU8 POLA"), S("KOVN", "GU2 KOVN"), S("VITE", "GU2 VITE"),
+    S("COUR", "GU2 COUR"), S("LIVO", "WU2 LIVO"), S("ESTO", "GU2 ESTO"), S("FINL", "3x GU6 FINL"),
+    S("KHER", "3x BU2 KHER/FR"), S("KHER", "BU2 KHER/GR"), S("KHER", "BU2 KHER/RM"), S("KHER", "BU2 KHER/GE"),
+    S("KHER", "BU2 KHER/HU"), S("KHER", "GU2 KHER"),
+]
+VP_JULY = {
+    "A": ["BU2 CHER/GE", "WU2 SARA", "BU2 MOHI/GE", "BU2 LIVO/GE", "GU2 LIVO"],   # "6 Pts. worth of Blue units"
+    "B": ["BU2 ARCH/BR"], "C": ["GU2 KHAR"], "D": ["BU2 ARCH/US"], "E": ["BU2 VITE/GE"],
+    UNASSIGNED: ["RU8 NOVG", "Yudenich", "WU2 TIFL", "WU2 ESTO"],                  # "IN NEUTRAL BOX"
+}
+
+
+# =====================================================================================
+# Building the game
+# =====================================================================================
+def bell_dealt() -> Game:
+    """Bell #1: the Initial Forces put in the dealt hands; trading still open."""
+    g = Game.new(5, 1976, {"postal_movement": True})
+    s = g.state
+    s.hand = {p: sorted(ids(*names)) for p, names in BELL1_LEADERS.items()}
+    s.politburo = dict(BELL1_PM)
+    s.assassins = dict(BELL1_AM)
+    return g
+
+
+def bell_traded() -> Game:
+    """Bell #2: the pre-game trades as offers and acceptances (004 [15.33])."""
+    g = bell_dealt()
+    run(g,
+        A.OfferTrade("C", "D", give_leaders=ids("Berzin", "Yeserov", "Rykov", "Bela Kun"),
+                     take_leaders=ids("Sidorin", "Miller", "Ulagi", "May-Maevsky")),
+        A.AcceptTrade("D", 1),
+        A.OfferTrade("C", "E", give_politburo=2, take_leaders=ids("Wrangel")),
+        A.AcceptTrade("E", 2),
+        A.OfferTrade("B", "D", give_leaders=ids("Slavin"), take_leaders=ids("Stalin")),
+        A.AcceptTrade("D", 3))
+    return g
+
+
+def bell_deployed() -> Game:
+    g = bell_traded()
+    for p in "ABCDE":
+        g.apply(A.EndTrading(p))
+    return g
+
+
+def bell_moved() -> Game:
+    """Bell #3: every June 1918 move, player by player, each judged on the start positions
+    (postal [5.0]: the snapshot of the colours taken when the Game-Turn began)."""
+    g = bell_deployed()
+    phase(g, "A", "movement")
+    move(g, "A", "Lenin", ["PSKO", "LIVO"])                               # not direct: Lake Pskov
+    move(g, "A", "Rodzyanko", ["LIVO"])
+    move(g, "A", "Lukomsky", ["TERE", "TIFL"], pick={"TIFL": ["WU2 TIFL"]})
+    move(g, "A", "Kalinin", ["OREL", "KURS"])
+    move(g, "A", "Sorokin", ["TAMB", "SARA"], join=["Kamenev"])
+    move(g, "A", "Markin", ["SIMB", "SARA"])
+    move(g, "A", "Zinoviev", ["MOHI"])
+    move(g, "A", "Sablin", ["PETR"])
+    move(g, "A", "Smirnov", ["TULA", "TVER", "NOVG"], rail=True)
+    phase(g, "B", "movement")
+    move(g, "B", "Khanzin", ["EKAT"], rail=True)
+    move(g, "B", "Bonch-Bruevich", ["ARCH"])
+    move(g, "B", "Peterson", ["OLON", "ARCH"])
+    move(g, "B", "Stalin", ["OREL", "TULA", "TVER", "YARO", "VOLO", "ARCH"], rail=True)
+    move(g, "B", "Tukhachevsky", ["TVER", "RYAZ"], rail=True)
+    move(g, "B", "Voroshilov", ["OREL", "TULA", "RYAZ"], rail=True)
+    merge(g, "B", "Peterson", "Bonch-Bruevich")
+    merge(g, "B", "Stalin", "Bonch-Bruevich")
+    merge(g, "B", "Voroshilov", "Tukhachevsky")
+    phase(g, "C", "movement")
+    move(g, "C", "Kolchak", ["EKAT"], rail=True, join=["Kappel"])      # the Gold rides along
+    move(g, "C", "Miller", ["VOLO", "VYAT", "PERM", "EKAT"], rail=True)
+    move(g, "C", "Wrangel", ["KIRG", "SAMA", "UFIM", "EKAT"], rail=True,
+         pick={"KIRG": ["WU2 KIRG"], "SAMA": ["WU2 SAMA"]})
+    move(g, "C", "Deniken", ["DCOS", "TSAR", "KIRG", "URAL", "SAMA"], pick={"URAL": ["WU2 URAL"]})
+    move(g, "C", "Sidorin", ["DCOS", "KHAR"])
+    phase(g, "D", "movement")
+    move(g, "D", "Yudenich", ["COUR"])
+    move(g, "D", "Dutov", ["URAL"])
+    move(g, "D", "Bogomoletz", ["BARN"])
+    move(g, "D", "Trotsky", ["YARO", "VOLO"], rail=True, join=["Berzin"])
+    move(g, "D", "Slavin", ["TVER", "YARO", "VOLO"], rail=True)
+    move(g, "D", "Yeserov", ["TVER", "YARO", "VOLO"], rail=True)
+    merge(g, "D", "Slavin", "Trotsky")
+    merge(g, "D", "Yeserov", "Trotsky")
+    phase(g, "E", "movement")
+    move(g, "E", "Abramov", ["DCOS", "KUBA", "TERE", "DAGH"])
+    move(g, "E", "Romanovsky", ["TERE"])
+    move(g, "E", "Blucher", ["PERM", "VYAT", "VOLO"], rail=True)       # with the Czar
+    move(g, "E", "Antonov", ["SMOL", "OREL"])
+    move(g, "E", "Frunze", ["TVER", "PSKO"])
+    move(g, "E", "Vatzetis", ["TVER", "PSKO"])
+    move(g, "E", "Gai", ["PSKO"])
+    merge(g, "E", "Antonov", "Budenny")
+    merge(g, "E", "Vatzetis", "Frunze")
+    merge(g, "E", "Gai", "Frunze")
+    return g
+
+
+def force_draw(g: Game, chit: str) -> None:
+    """Arrange the (hidden) order of the Auxiliary Forces Randomizer so that the next draw
+    picks ``chit``: the cup's order is secret, the RNG's pick is not changed."""
+    s = g.state
+    i = Rng(s.rng).below(len(s.aux))
+    j = s.aux.index(chit)
+    s.aux[i], s.aux[j] = s.aux[j], s.aux[i]
+
+
+def bell_june_events(g: Game) -> list:
+    """Bell #3 Random Events: roll 1 epidemic in Vyatka, Kaluga, Kiev; roll 2 a Randomizer
+    draw that gave B an Assassin marker."""
+    ev = random_events.resolve(g.ctx, "A", _cell("VYAT"))
+    draw = next(c.roll for c in D.tables.random_events.values() if c.result == "draw")
+    force_draw(g, "A")
+    ev += random_events.resolve(g.ctx, "B", draw)
+    return ev
+
+
+def _cell(province: str) -> tuple[int, int]:
+    return next(c.roll for c in D.tables.random_events.values() if province in c.provinces)
+
+
+def bell_fought() -> tuple[Game, dict[str, list]]:
+    """Bell #4's combat chart, in the GM's order: Subversive Attacks first (004 [17.0] [8.0])."""
+    g = bell_moved()
+    bell_june_events(g)
+    out: dict[str, list] = {}
+
+    def go(key: str, seat: str, target: str, attackers: list[str], die: int, sub: bool = False) -> None:
+        phase(g, seat, "combat", fresh=False)           # postal: one Combat Phase for all
+        out[key] = attack(g, seat, target, attackers, subversive=sub, die=die)
+
+    go("CHER", "A", "BU2 CHER/GE", ["Kalinin"], 1, sub=True)
+    arch_us = stack_with(g, "BU2 ARCH/US").id
+    go("ARCH-D", "D", "BU2 ARCH/US", ["Trotsky"], 3, sub=True)
+    out["ARCH-US-stack"] = [arch_us]
+    go("VITE", "E", "BU2 VITE/GE", ["Frunze"], 6, sub=True)
+    go("SARA", "A", "WU2 SARA", ["Sorokin", "Markin"], 3)
+    go("MOHI", "A", "BU2 MOHI/GE", ["Zinoviev"], 3)
+    go("LIVO-Red", "A", "BU2 LIVO/GE", ["Lenin"], 5)
+    go("LIVO-White", "A", "GU2 LIVO", ["Rodzyanko"], 2)
+    out["LIVO-White"] += g.apply(A.ChooseLoss("A", uid("WU2 ESTO")))   # 004 [8.44]: A picks
+    go("ARCH-B", "B", "BU2 ARCH/BR", ["Stalin"], 3)
+    go("KHAR", "C", "GU2 KHAR", ["Sidorin", "May-Maevsky"], 5)
+    go("COUR", "D", "GU2 COUR", ["Yudenich"], 4)
+    return g, out
+
+
+def bell_july() -> Game:
+    """Bell #4 after combat: Randomizer draws, replacements, the second Random Events."""
+    g, _ = bell_fought()
+    ctx = g.ctx
+    for seat, chit in (("A", "A"), ("B", "A"), ("C", "BC:BR"), ("D", "A"), ("E", "WD:BR")):
+        g.state.aux.remove(chit)
+        randomizer.resolve(ctx, seat, chit)
+    replacement.replace(ctx, 1)
+    doubled = [c.roll for c in D.tables.random_events.values() if c.result == "subversion_doubled"]
+    random_events.resolve(ctx, "A", doubled[0])
+    random_events.resolve(ctx, "A", doubled[0])
+    random_events.resolve(ctx, "A", _cell("TSIT"))
+    return g
+
+
+# =====================================================================================
+# Bell #1 and #2: the deal, the trades, the deployment
+# =====================================================================================
+def test_bell1_deal_is_13_chits_each():
+    """004 [15.31]: 65 chits (50 leaders, 13 Politburo, 2 Assassins) dealt 13 to each of five."""
+    for p in "ABCDE":
+        dealt_pm = BELL1_PM[p] - (1 if p in ("A", "D") else 0)       # Lenin (A), Trotsky (D)
+        assert len(BELL1_LEADERS[p]) + dealt_pm + BELL1_AM[p] == 13
+    assert sum(len(v) for v in BELL1_LEADERS.values()) == 50
+    assert sorted(uid(n) for v in BELL1_LEADERS.values() for n in v) == sorted(u.id for u in D.leaders())
+
+
+def test_bell2_trades():
+    g = bell_traded()
+    s = g.state
+    assert s.politburo == {"A": 3, "B": 3, "C": 0, "D": 4, "E": 5}
+    assert uid("Wrangel") in s.hand["C"] and uid("Stalin") in s.hand["B"] and uid("Slavin") in s.hand["D"]
+    assert set(ids("Berzin", "Yeserov", "Rykov", "Bela Kun")) <= set(s.hand["D"])
+    assert set(ids("Sidorin", "Miller", "Ulagi", "May-Maevsky")) <= set(s.hand["C"])
+    assert s.phase == "trading" and not s.offers
+
+
+@pytest.mark.parametrize("seat", "ABCDE")
+def test_bell1_deployment(seat):
+    """004 [15.4]-[15.5]: asterisk leaders with their units, the Imperial units under the
+    units in EKAT and OMSK, other leaders alone or with their player's leaders."""
+    g = bell_deployed()
+    assert positions(g, seat) == sorted(DEPLOYED[seat])
+
+
+def test_bell1_unaligned_units():
+    g = bell_deployed()
+    assert positions(g, None) == sorted(UNALIGNED_START)
+    every_unit_accounted(g)
+
+
+def test_bell1_asterisk_attachments_and_imperials():
+    g = bell_deployed()
+    kolchak = stack_with(g, "Kolchak")
+    assert kolchak.attached[uid("WU3 OMSK")] == uid("Kolchak")
+    assert kolchak.attached[D.gold] == uid("Kolchak")                 # 004 [13.21]
+    assert uid("Kappel") not in kolchak.attached
+    blucher = stack_with(g, "Blucher")
+    assert blucher.attached[D.czar] == uid("Blucher")
+    assert stack_with(g, "Trotsky").attached[uid("RU8 TVER")] == uid("Trotsky")   # 004 [15.52]
+    assert g.state.phase == "random_events" and g.state.turn == 1
+    assert len(g.state.aux) == 30                                        # 004 [15.23]
+
+
+def test_bell_postal_snapshot_is_the_start_position():
+    """004 [17.0] postal [5.0]: 'noting which colors of units begin the Game-Turn in each province'."""
+    g = bell_deployed()
+    snap = g.state.snapshot
+    assert snap["EKAT"] == ["Blue", "Red"]
+    assert snap["LIVO"] == ["Blue", "Green", "White"]
+    assert snap["KIRG"] == ["White"] and snap["SAMA"] == ["White"]
+    assert "UFIM" not in snap and "VOLO" not in snap and "TSAR" not in snap
+
+
+# =====================================================================================
+# Bell #3: the June moves
+# =====================================================================================
+@pytest.mark.parametrize("seat", "ABCDE")
+def test_bell3_positions(seat):
+    g = bell_moved()
+    assert positions(g, seat) == sorted(MOVED[seat])
+
+
+def test_bell3_uncontrolled_units_untouched_except_pickups():
+    g = bell_moved()
+    picked = {S("KIRG", "WU2 KIRG"), S("SAMA", "WU2 SAMA"), S("URAL", "WU2 URAL"), S("TIFL", "WU2 TIFL")}
+    assert positions(g, None) == sorted(x for x in UNALIGNED_START if x not in picked)
+    every_unit_accounted(g)
+
+
+def test_bell3_wrangel_picks_up_on_the_way():
+    g = bell_deployed()
+    phase(g, "C", "movement")
+    ev = move(g, "C", "Wrangel", ["KIRG", "SAMA", "UFIM", "EKAT"], rail=True,
+              pick={"KIRG": ["WU2 KIRG"], "SAMA": ["WU2 SAMA"]})
+    st = stack_with(g, "Wrangel")
+    assert st.province == "EKAT" and st.owner == "C"
+    assert {st.attached[u] for u in ids("WU4 ASTR", "WU2 KIRG", "WU2 SAMA")} == {uid("Wrangel")}
+    assert any(e.kind == "stop" for e in ev)                             # Red and Blue in EKAT
+    assert ev[-1].data["route"] == ["ASTR", "KIRG", "SAMA", "UFIM", "EKAT"]
+    assert where(g, "Ulagi") == "ASTR" and where(g, "Chatilov") == "ASTR"
+
+
+def test_bell3_wrangel_may_not_go_past_ekaterinburg():
+    """004 [5.27], [5.52]: rail movement stops too on entering a province with another colour."""
+    g = bell_deployed()
+    phase(g, "C", "movement")
+    move(g, "C", "Wrangel", ["KIRG", "SAMA", "UFIM", "EKAT"], rail=True, end=False)
+    refused(g, A.Move("C", "PERM", True), "004 [5.27]")
+    refused(g, A.Move("C", "OMSK", True), "004 [5.27]")
+
+
+def test_bell3_wrangel_carries_only_three_units():
+    """004 [5.14]: Wrangel (3) already carries WU4 ASTR, WU2 KIRG, WU2 SAMA; WU2 URAL is one too many."""
+    g = bell_deployed()
+    phase(g, "C", "movement")
+    move(g, "C", "Wrangel", ["KIRG", "SAMA"], rail=True, pick={"KIRG": ["WU2 KIRG"], "SAMA": ["WU2 SAMA"]},
+         end=False)
+    g.apply(A.Move("C", "URAL", True))
+    refused(g, A.Attach("C", uid("WU2 URAL"), uid("Wrangel")), "004 [5.14]")
+
+
+def test_bell3_deniken_overland_five_mp():
+    g = bell_deployed()
+    phase(g, "C", "movement")
+    move(g, "C", "Deniken", ["DCOS", "TSAR", "KIRG", "URAL", "SAMA"], pick={"URAL": ["WU2 URAL"]}, end=False)
+    assert g.state.force.mp == 5
+    refused(g, A.Move("C", "SIMB", False), "004 [5.28]")
+    refused(g, A.Move("C", "SIMB", True), "004 [5.53]")                 # not rail after overland
+
+
+def test_bell3_lenin_not_directly_across_lake_pskov():
+    g = bell_deployed()
+    phase(g, "A", "movement")
+    g.apply(A.StartForce("A", uid("Lenin")))
+    refused(g, A.Move("A", "LIVO", False), "004 [5.33]")
+    refused(g, A.Move("A", "LIVO", True), "004 [5.33]")
+    g.apply(A.Move("A", "PSKO", False))
+    g.apply(A.Move("A", "LIVO", False))
+    assert where(g, "RU8 PETR") == "LIVO"
+
+
+def test_bell3_stalin_by_rail_not_overland():
+    """Stalin KURS->ARCH: six provinces, legal only by rail (004 [5.28], [5.52])."""
+    g = bell_deployed()
+    phase(g, "B", "movement")
+    move(g, "B", "Stalin", ["OREL", "TULA", "TVER", "YARO", "VOLO"], end=False)
+    refused(g, A.Move("B", "ARCH", False), "004 [5.28]")
+    refused(g, A.Move("B", "ARCH", True), "004 [5.53]")
+    g2 = bell_deployed()
+    phase(g2, "B", "movement")
+    move(g2, "B", "Stalin", ["OREL", "TULA", "TVER", "YARO", "VOLO", "ARCH"], rail=True)
+    assert where(g2, "Stalin") == "ARCH"
+
+
+def test_bell3_blucher_takes_the_czar_by_rail():
+    g = bell_deployed()
+    phase(g, "E", "movement")
+    move(g, "E", "Blucher", ["PERM", "VYAT", "VOLO"], rail=True)
+    st = stack_with(g, "Blucher")
+    assert st.province == "VOLO" and D.czar in st.units and st.attached[D.czar] == uid("Blucher")
+    assert g.ctx.b.color_of(D.czar) == "Red"                             # 004 [13.21]
+    # the Czech unit stays behind, uncontrolled, in EKAT
+    assert where(g, "BU3 EKAT/CZ") == "EKAT"
+
+
+def test_bell3_kolchak_takes_the_gold():
+    g = bell_deployed()
+    phase(g, "C", "movement")
+    move(g, "C", "Kolchak", ["EKAT"], rail=True, join=["Kappel"])
+    st = stack_with(g, "Kolchak")
+    assert set(st.units) == set(ids("Kolchak", "Kappel", "WU3 OMSK")) | {D.gold}
+    assert where(g, "BU3 OMSK/CZ") == "OMSK"
+    # A joining leader must join before the force moves (004 [5.26], engine reading).
+    g2 = bell_deployed()
+    phase(g2, "C", "movement")
+    g2.apply(A.StartForce("C", uid("Kolchak")))
+    g2.apply(A.Move("C", "EKAT", True))
+    refused(g2, A.JoinForce("C", uid("Kappel")), "004 [5.26]")
+
+
+def test_bell3_postal_start_positions_decide_the_stop():
+    """004 [17.0] postal [5.0]: each player's orders are judged as if he moved first.  VOLO was
+    empty when June began; by now D's and E's Red stacks stand there.  A White force (Miller,
+    taken again from EKAT as if his orders were still to be carried out) may pass through VOLO
+    on the start positions, and stops in ARCH (White and Blue at the start)."""
+    for postal in (True, False):
+        g = bell_moved()
+        g.state.options["postal_movement"] = postal
+        phase(g, "C", "movement")
+        move(g, "C", "Miller", ["PERM", "VYAT", "VOLO"], rail=True, end=False)
+        if postal:
+            g.apply(A.Move("C", "ARCH", True))
+            refused(g, A.Move("C", "OLON", True), "004 [5.27]")
+        else:                                    # the ordinary game: the Reds in VOLO stop him
+            refused(g, A.Move("C", "ARCH", True), "004 [5.27]")
+
+
+def test_bell3_kerch_and_colour_refusals():
+    g = bell_deployed()
+    phase(g, "B", "movement")
+    # Kutepov (White) may cross the Kerch Straits TAUR->KUBA (004 [5.32]) ...
+    g.apply(A.StartForce("B", uid("Kutepov")))
+    g.apply(A.Move("B", "KUBA", False))
+    g.apply(A.EndForce("B"))
+    # ... and a Red leader may not attach a White unit (004 [5.22]).
+    phase(g, "A", "movement")
+    g.apply(A.StartForce("A", uid("Smirnov")))
+    g.apply(A.Move("A", "KURS", False))
+    refused(g, A.Attach("A", uid("RU6 KURS"), uid("Smirnov")), "004 [7.12]")   # B's unit
+    g.apply(A.EndForce("A"))
+    refused(g, A.StartForce("A", uid("RU8 PETR")), "004 [5.22]")          # no leader, no move
+    refused(g, A.StartForce("A", uid("Smirnov")), "004 [5.25]")          # moved already
+
+
+def test_bell3_random_events():
+    """Bell #3: 'Epidemic in Vyatka (NE), Kaluga (NE), and Kiev (GU4 KIEV elim). Assassin
+    Marker to Player B'."""
+    g = bell_moved()
+    ev = bell_june_events(g)
+    elim = [e.data["unit"] for e in ev if e.kind == "eliminated"]
+    assert elim == [uid("GU4 KIEV")]
+    assert section(g, "GU4 KIEV") == UNASSIGNED
+    assert g.state.assassins["B"] == 1
+    assert len(g.state.aux) == 29
+
+
+# =====================================================================================
+# Bell #4: the June combats
+# =====================================================================================
+def _odds(events) -> tuple[int, int, str, str]:
+    c = combat_event(events).data
+    return c["attack"], c["defense"], c["odds"], c["result"]
+
+
+@pytest.mark.parametrize("key, attack_, defense, odds, result, eliminated", [
+    ("CHER", 4, 2, "2:1", "De", [("BU2 CHER/GE", "A")]),
+    ("ARCH-D", 14, 2, "6:1", "De", [("BU2 ARCH/US", "D")]),        # printed "7-1", resolved at 6:1
+    ("VITE", 12, 2, "6:1", "De", [("BU2 VITE/GE", "E")]),
+    ("SARA", 9, 2, "4:1", "De", [("WU2 SARA", "A")]),
+    ("MOHI", 8, 2, "4:1", "De", [("BU2 MOHI/GE", "A")]),
+    ("LIVO-Red", 11, 2, "5:1", "De", [("BU2 LIVO/GE", "A")]),
+    ("LIVO-White", 3, 2, "1:1", "Ex", [("GU2 LIVO", "A"), ("WU2 ESTO", UNASSIGNED)]),
+    ("ARCH-B", 6, 2, "3:1", "De", [("BU2 ARCH/BR", "B")]),
+    ("KHAR", 11, 2, "5:1", "De", [("GU2 KHAR", "C")]),
+    ("COUR", 3, 2, "1:1", "Ae", [("Yudenich", UNASSIGNED), ("WU2 LIVO", UNASSIGNED)]),
+])
+def test_bell4_combat_chart(key, attack_, defense, odds, result, eliminated):
+    """Each line of Bell #4's combat chart: strengths, odds, result and the VP section of
+    every eliminated unit (004 [8.0], [8.3], [8.45], [8.46], [8.48])."""
+    _, out = bell_fought()
+    assert _odds(out[key]) == (attack_, defense, odds, result)
+    got = [(e.data["unit"], e.data["section"]) for e in out[key] if e.kind == "eliminated"]
+    assert got == [(uid(lab), sec) for lab, sec in eliminated]
+
+
+def test_bell4_odds_text():
+    _, out = bell_fought()
+    assert "14 vs 2 at 6:1 (subversive)" in combat_event(out["ARCH-D"]).text
+    assert "4 vs 2 at 2:1 (subversive)" in combat_event(out["CHER"]).text
+
+
+def test_bell4_illegal_polt_attack_from_orel():
+    """'POLT  Red "E" Stk in OREL ... None-illegal order': OREL and POLT are not adjacent (004 [8.31])."""
+    g = bell_moved()
+    phase(g, "E", "combat")
+    refused(g, A.DeclareAttack("E", stack_with(g, "BU2 POLT/GE").id, True), "004 [8.31]")
+
+
+def test_bell4_second_attack_on_arch_finds_nothing():
+    """'ARCH  Red "E" Stk in VOLO ... None - unit elim by "D"': the target is gone."""
+    g, out = bell_fought()
+    old = out["ARCH-US-stack"][0]
+    phase(g, "E", "combat", fresh=False)
+    assert old not in g.state.stacks
+    refused(g, A.DeclareAttack("E", old, True), "004 [8.0]")
+    # E's VOLO stack (Blucher 1 + RU2 EKAT 2 = 3, the Czar adds nothing) could still make the
+    # 1:1 Subversive Attack on the British unit, had it survived; it did not.
+    assert section(g, "BU2 ARCH/BR") == "B"
+
+
+def test_bell4_subversive_ex_or_ae_has_no_effect():
+    """004 [8.33]: had E's 1:1 order met a live target, only De would count."""
+    g = bell_moved()
+    phase(g, "E", "combat")
+    for die in (2, 4):                                      # Ex, Ae at 1:1
+        ev = attack(g, "E", "BU2 ARCH/US", ["Blucher"], subversive=True, die=die)
+        assert any(e.kind == "no_effect" for e in ev)
+        assert where(g, "BU2 ARCH/US") == "ARCH" and where(g, "Blucher") == "VOLO"
+        phase(g, "E", "combat")
+
+
+def test_bell4_combat_needs_same_province():
+    """004 [8.23]: E's OREL stack cannot attack the Blue unit in POLT normally either."""
+    g = bell_moved()
+    phase(g, "E", "combat")
+    refused(g, A.DeclareAttack("E", stack_with(g, "BU2 POLT/GE").id, False), "004 [8.23]")
+
+
+def test_bell4_vp_and_neutral_box_after_combat():
+    g, _ = bell_fought()
+    vp = {k: sorted(e[0] for e in v) for k, v in g.state.vp.items() if v}
+    assert vp["A"] == sorted(ids("BU2 CHER/GE", "WU2 SARA", "BU2 MOHI/GE", "BU2 LIVO/GE", "GU2 LIVO"))
+    assert vp[UNASSIGNED] == sorted(ids("GU4 KIEV", "WU2 ESTO", "Yudenich", "WU2 LIVO"))
+    every_unit_accounted(g)
+
+
+def test_bell4_exchange_loss_is_the_attackers_choice():
+    """004 [8.44]: A chose to lose WU2 ESTO (2 points) and keep Rodzyanko."""
+    g = bell_moved()
+    phase(g, "A", "combat")
+    attack(g, "A", "GU2 LIVO", ["Rodzyanko"], die=2)
+    d = g.state.decision
+    assert d["kind"] == "loss" and d["seat"] == "A" and d["need"] == 2 and d["section"] == UNASSIGNED
+    assert g.pending == [{"seat": "A", "kind": "loss"}]
+    refused(g, A.ChooseLoss("A", uid("Lenin")), "004 [8.44]")
+    refused(g, A.EndCombat("A"), "004 [4.2]")
+    g.apply(A.ChooseLoss("A", uid("WU2 ESTO")))
+    assert g.state.decision is None and where(g, "Rodzyanko") == "LIVO"
+
+
+# =====================================================================================
+# Bell #4: Randomizer, replacements, Random Events; the July positions
+# =====================================================================================
+def test_bell4_randomizer_draws():
+    g, _ = bell_fought()
+    ctx = g.ctx
+    got = {}
+    for seat, chit in (("A", "A"), ("B", "A"), ("C", "BC:BR"), ("D", "A"), ("E", "WD:BR")):
+        g.state.aux.remove(chit)
+        got[seat] = randomizer.resolve(ctx, seat, chit)[0]
+    # the British force is gone (eliminated at ARCH): C's control marker and E's withdrawal
+    # marker each entitle the drawer to another draw (004 [12.13] 2 and 3); the Bell's
+    # players did not take it.
+    assert got == {"A": False, "B": False, "C": True, "D": False, "E": True}
+    assert g.state.assassins == {"A": 1, "B": 2, "C": 0, "D": 2, "E": 1}
+    assert g.state.control == {"BR": "C"}
+
+
+def test_bell4_replacements():
+    """004 [9.12]: GU4 KIEV returns (Kiev is empty); WU2 LIVO returns to LIVO because
+    Rodzyanko (White) is there with the Reds; WU2 ESTO does not (GU2 ESTO alone holds ESTO);
+    GU2 KHAR does not (White stacks in KHAR); GU2 LIVO, WU2 SARA neither; leaders and Blue never."""
+    g, _ = bell_fought()
+    ev = replacement.replace(g.ctx, 1)
+    back = sorted(e.data["unit"] for e in ev if e.kind == "replaced")
+    assert back == sorted(ids("WU2 LIVO", "GU4 KIEV"))
+    for lab in ("WU2 LIVO", "GU4 KIEV"):
+        st = stack_with(g, lab)
+        assert st.owner is None and len(st.units) == 1            # never stacked on return
+    assert where(g, "WU2 LIVO") == "LIVO"
+    for lab in ("WU2 ESTO", "GU2 KHAR", "GU2 LIVO", "WU2 SARA", "Yudenich", "BU2 ARCH/US"):
+        assert section(g, lab) is not None, lab
+
+
+def test_bell4_second_random_events():
+    """'Subversive Attacks Doubled' twice, then 'Epidemic in Tsitsikar (NE), Kostroma (NE),
+    Ryazan (RU8 NOVG), Tiflis (WU2 TIFL)'."""
+    g, _ = bell_fought()
+    replacement.replace(g.ctx, 1)
+    doubled = next(c.roll for c in D.tables.random_events.values() if c.result == "subversion_doubled")
+    random_events.resolve(g.ctx, "A", doubled)
+    assert g.state.subversion_doubled
+    ev = random_events.resolve(g.ctx, "A", _cell("TSIT"))
+    assert set(D.tables.random_events[_cell("TSIT")].provinces) == {"TSIT", "KOST", "RYAZ", "TIFL"}
+    elim = sorted(e.data["unit"] for e in ev if e.kind == "eliminated")
+    assert elim == sorted(ids("RU8 NOVG", "WU2 TIFL"))
+    assert where(g, "RU6 KURS") == "RYAZ"                           # the strongest only (004 [12.11])
+    assert where(g, "Lukomsky") == "TIFL"                           # leaders are immune
+
+
+@pytest.mark.parametrize("seat", "ABCDE")
+def test_bell4_july_positions(seat):
+    g = bell_july()
+    assert positions(g, seat) == sorted(JULY[seat])
+
+
+def test_bell4_july_unaligned_and_boxes():
+    g = bell_july()
+    assert positions(g, None) == sorted(UNALIGNED_JULY)
+    vp = {k: sorted(e[0] for e in v) for k, v in g.state.vp.items() if v}
+    assert vp == {k: sorted(ids(*v)) for k, v in VP_JULY.items()}
+    s = g.state
+    assert s.politburo == {"A": 3, "B": 3, "C": 0, "D": 4, "E": 5}
+    assert s.assassins == {"A": 1, "B": 2, "C": 0, "D": 2, "E": 1}
+    every_unit_accounted(g)
+
+
+def test_bell_whole_turn_with_dice_through_the_engine():
+    """The same June through the ordinary API (no postal phases): A's Player-Turn with the
+    Bell's orders, ending in its Randomizer Phase; illegal steps change nothing."""
+    g = bell_deployed()
+    s = g.state
+    phase(g, "A", "random_events")
+    roll = next(c.roll for c in D.tables.random_events.values() if c.result == "subversion_doubled")
+    with dice(*roll):
+        g.apply(A.RollRandomEvents("A"))                            # Subversive Attacks Doubled
+    assert s.phase == "movement" and s.subversion_doubled
+    move(g, "A", "Kalinin", ["OREL", "KURS"])
+    move(g, "A", "Zinoviev", ["MOHI"])
+    g.apply(A.EndMovement("A"))
+    assert s.phase == "combat"
+    ev = attack(g, "A", "BU2 CHER/GE", ["Kalinin"], subversive=True, die=2)
+    assert _odds(ev) == (8, 2, "4:1", "De")                         # 004 [12.12]: 4 doubled
+    assert "(subversive, doubled)" in combat_event(ev).text
+    attack(g, "A", "BU2 MOHI/GE", ["Zinoviev"], die=1)
+    refused(g, A.DeclareAttack("A", stack_with(g, "BU2 POLT/GE").id, True), "004 [8.25]")  # Kalinin fought
+    g.apply(A.EndCombat("A"))
+    assert s.phase == "randomizer"
+    assert sorted(e[0] for e in s.vp["A"]) == sorted(ids("BU2 CHER/GE", "BU2 MOHI/GE"))

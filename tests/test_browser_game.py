@@ -1,0 +1,312 @@
+"""The browser client against a real ``rcw serve``, in Debian's headless Chromium.
+
+Two people - Anna at a 1280x800 desktop, Boris on a 390px phone - and three bots play a game of
+three Game-Turns entirely through the pages: the lobby, the join link, a trade proposal answered
+in the private channel, an illegal offer refused with the engine's reason, private messages the
+other page never shows, a Central Committee, a purge (odds in the dialog), moves clicked on the
+map, attacks with the odds shown, a reload in the middle of a move that resumes the seat, and the
+replay after the end.  Screenshots go to ``artifacts/``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from browser_helpers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    DESKTOP,
+    PHONE,
+    Player,
+    http,
+    rcw_server,
+    seed_with_politburo,
+    shot,
+    skip_reason,
+)
+
+pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
+
+SECRET_AC = "The Whites are weak at Tsaritsyn; tell nobody (for C only)"
+SECRET_AB = "Meet me at Tsaritsyn, comrade"
+
+
+@pytest.fixture(scope="module")
+def server():
+    with rcw_server() as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _page(browser, phone: bool = False):
+    ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(15_000)
+    return ctx.new_page()
+
+
+def test_lobby_lists_open_games_on_desktop_and_phone(server, browser) -> None:
+    g = http(server, "POST", "/api/games", {"players": 4, "name": "Kazan conference", "bot_seats": ["D"],
+                                            "options": {"max_turns": 6}})
+    http(server, "POST", f"/api/games/{g['game']}/join", {"seat": "A", "name": "Trotsky fan"})
+    page = _page(browser)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    row = page.locator(f'.game-row[data-game="{g["game"]}"]')
+    row.wait_for()
+    assert "Kazan conference" in row.inner_text()
+    assert row.locator(".seat-chip.open").count() == 2          # B and C are open
+    page.fill("#g-name", "Moscow spring")
+    page.fill("#g-me", "Anna")
+    shot(page, "lobby.png")
+    phone = _page(browser, phone=True)
+    phone.goto(server + "/")
+    phone.locator(f'.game-row[data-game="{g["game"]}"]').wait_for()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 392   # no sideways scrolling
+    shot(phone, "lobby-phone.png")
+    # join the open game from the lobby
+    phone.click(f'.game-row[data-game="{g["game"]}"] [data-act="join"]')
+    phone.fill(".modal input[type=text]", "Vera")
+    phone.click('.modal [data-seat="C"]')
+    phone.click('.modal [data-act="take-seat"]')
+    phone.wait_for_url(f"**/#/g/{g['game']}/C")
+    phone.wait_for_function("() => document.body.dataset.seat === 'C'")
+    info = http(server, "GET", f"/api/games/{g['game']}")
+    assert info["seats"]["C"] == {"kind": "human", "name": "Vera"}
+    assert not errors
+    page.context.close()
+    phone.context.close()
+
+
+def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> None:
+    t_start = time.time()
+    seed = seed_with_politburo(8)
+    pa = _page(browser)
+    pb = _page(browser, phone=True)
+    A = Player(pa, "A")
+    B = Player(pb, "B", phone=True)
+
+    # -- Anna creates the game in the lobby: she is A, B is open, C D E are bots -----------------
+    pa.goto(server + "/")
+    pa.fill("#g-name", "Test of the Revolution")
+    pa.fill("#g-me", "Anna")
+    pa.click("details.options summary")
+    pa.fill("#g-turns", "3")
+    pa.fill("#g-seed", str(seed))
+    pa.click("#g-create")
+    pa.wait_for_url("**/#/g/**/A")
+    link = pa.input_value(".share-link")
+    assert "#/g/" in link
+    gid = link.split("#/g/")[1]
+
+    # -- Boris opens the shared link on his phone and takes seat B ----------------------------------
+    pb.goto(link)
+    pb.locator(".join-form input").fill("Boris")
+    pb.click('[data-act="join"]')
+    pb.wait_for_function("() => document.body.dataset.status === 'playing' && document.body.dataset.seat === 'B'")
+    pa.wait_for_function("() => document.body.dataset.status === 'playing'")
+    assert pb.evaluate("document.documentElement.scrollWidth") <= 392
+
+    # -- pre-game trading: Anna offers Boris a leader; Boris accepts the card in their channel -------
+    pa.wait_for_selector('[data-act="EndTrading"]')
+    hand_a = A.state()["view"]["hands"]["A"]
+    pa.click('.orders [data-act="propose-trade"]')
+    pa.locator('.modal .trade-sides fieldset').first.locator("input[data-leader]").first.check()
+    gift = int(pa.locator('.modal .trade-sides fieldset').first.locator("input[data-leader]").first.get_attribute("data-leader"))
+    assert gift in hand_a
+    pa.click('.modal [data-act="post-trade"]')
+    pa.wait_for_selector('.msg .proposal[data-kind="trade"]')
+    B.tab("talk")
+    pb.click('.chan-tab[data-channel="A-B"]')
+    card = pb.locator('.proposal[data-kind="trade"]')
+    card.wait_for()
+    assert "Trade offer" in card.inner_text()
+    before = B.seq()
+    card.locator('[data-act="accept"]').click()
+    B.wait_seq_after(before)
+    pa.wait_for_function(f"() => window.rcwApp.st.view.hands.B.includes({gift})")
+    pa.locator('.proposal[data-kind="trade"] .ans.yes').wait_for()
+
+    # an illegal offer: the engine's reason and rule are shown, nothing changes
+    B.tab("orders")
+    pb.click('.orders [data-act="propose-trade"]')
+    pb.fill('.modal input[data-field="take_politburo"]', "99")
+    pb.click('.modal [data-act="post-trade"]')
+    pb.locator(".toast.error").first.wait_for()
+    assert "holds only" in pb.locator(".toast.error").first.inner_text()
+    assert "Rule 004 [" in pb.locator(".toast.error").first.inner_text()          # the rule case broken
+    pb.click(".modal-foot .btn >> text=Cancel")
+    B.tab("orders")
+    assert "holds only" in pb.locator(".refusal").inner_text()
+
+    # -- messages: public, private pair, and a private one to a bot that Boris must never see -----------
+    A.tab("talk")
+    pa.click('.chan-tab[data-channel="A-B"]')
+    pa.fill(".msg-input", SECRET_AB)
+    pa.press(".msg-input", "Enter")
+    pa.click('.chan-tab[data-channel="A-C"]')
+    pa.fill(".msg-input", SECRET_AC)
+    pa.click('[data-act="send"]')
+    pa.locator(f'.msg-text:has-text("{SECRET_AC}")').wait_for()
+    B.tab("talk")
+    pb.click('.chan-tab[data-channel="public"]')
+    pb.fill(".msg-input", "Greetings, comrades")
+    pb.click('[data-act="send"]')
+    pa.locator('.chan-tab[data-channel="public"] .unread').wait_for()          # unread count on Anna's side
+    pb.click('.chan-tab[data-channel="A-B"]')
+    pb.locator(f'.msg-text:has-text("{SECRET_AB}")').wait_for()
+    assert pb.locator('.chan-tab[data-channel="A-C"]').count() == 0
+    assert SECRET_AC not in pb.content()
+    shot(pa, "talk.png")
+
+    # -- end trading; the forces deploy ----------------------------------------------------------------
+    A.act('[data-act="EndTrading"]')
+    B.act('[data-act="EndTrading"]')
+    pa.wait_for_function("() => document.body.dataset.phase !== 'trading'")
+
+    # -- a Central Committee of A and B, proposed as a card and accepted -------------------------------------
+    pa.click('.orders [data-act="committee-dialog"]')
+    pa.check('.modal input[data-member="B"]')
+    pa.click('.modal [data-act="post-committee"]')
+    B.tab("talk")
+    pb.click('.chan-tab[data-channel="A-B"]')
+    pb.locator('.proposal[data-kind="committee"] [data-act="accept"]').click()
+    pa.wait_for_function("() => JSON.stringify(window.rcwApp.st.view.committee) === '[\"A\",\"B\"]'")
+    A.tab("log")
+
+    shots: dict[str, bool] = {}
+    purge = {"done": False}
+
+    def purge_hook(P: Player, st: dict) -> bool:
+        """On Anna's Random Events: open the purge dialog on C, photograph it, declare it."""
+        if purge["done"] or not any(a["t"] == "DeclarePurge" and a["target"] == "C" for a in st["legal"]):
+            return False
+        purge["done"] = True
+        P.page.click('.orders [data-act="purge-dialog"]')
+        P.page.click('.modal [data-target="C"]')
+        P.page.locator(".modal .purge-table").wait_for()
+        assert "column" in P.page.locator(".modal .purge-odds").inner_text()
+        shot(P.page, "purge-dialog.png")
+        before = P.seq()
+        P.page.click('.modal [data-act="declare-purge"]')
+        P.wait_seq_after(before)
+        return True
+
+    def board_hook(P: Player, st: dict) -> bool:
+        """Photograph a force on the move, its destinations ringed (rail and overland)."""
+        view = st["view"]
+        if view["force"] and not view["force"][4] and P.name not in shots:
+            shots[P.name] = True
+            if P.phone:
+                P.tab("map")
+                P.page.wait_for_timeout(250)
+                shot(P.page, "board-phone.png")
+                P.tab("orders")
+                shot(P.page, "orders-phone.png")
+            else:
+                P.page.wait_for_timeout(250)
+                shot(P.page, "board.png")
+            assert P.page.locator("svg.board g.move-target").count() > 0
+        return False
+
+    reload = {"done": False}
+
+    def reload_hook(P: Player, st: dict) -> bool:
+        """Boris reloads his page in the middle of a move; the page resumes the seat and the force."""
+        view = st["view"]
+        if reload["done"] or not view["force"] or not view["force"][4]:
+            return False
+        reload["done"] = True
+        seq = P.seq()
+        P.page.reload()
+        P.page.wait_for_function("([s]) => Number(document.body.dataset.seq) >= s && document.body.dataset.mine === '1'", arg=[seq])
+        assert P.body()["pendingKind"] == "force"
+        P.tab("orders")
+        assert "Moving:" in P.page.locator(".orders .card.phase h3").inner_text()
+        P.tab("talk")
+        P.page.click('.chan-tab[data-channel="A-B"]')
+        P.page.locator(f'.msg-text:has-text("{SECRET_AB}")').wait_for()    # history fetched again
+        assert P.page.locator('.chan-tab[data-channel="A-C"]').count() == 0
+        assert SECRET_AC not in P.page.content()
+        return False
+
+    dropped = {"done": False}
+
+    def drop_hook(P: Player, st: dict) -> bool:
+        """Anna's connection fails in her Combat Phase; the page reconnects by itself and goes on."""
+        if dropped["done"]:
+            return False
+        dropped["done"] = True
+        P.page.evaluate("window.rcwApp.conn.drop()")
+        P.page.wait_for_function("() => document.getElementById('app').dataset.conn === 'connecting'")
+        P.page.wait_for_function("() => document.getElementById('app').dataset.conn === 'open' && document.body.dataset.mine === '1'")
+        return False
+
+    def chain(*hooks):
+        def run(P, st):
+            return any(h(P, st) for h in hooks)
+        return run
+
+    A.hooks = {"random_events": purge_hook, "force": board_hook, "combat": drop_hook}
+    B.hooks = {"force": chain(board_hook, reload_hook)}
+
+    deadline = time.time() + 150
+    while time.time() < deadline:
+        did = A.step() | B.step()
+        if pa.evaluate("document.body.dataset.status") == "over":
+            break
+        if not did:
+            time.sleep(0.05)
+    assert pa.evaluate("document.body.dataset.status") == "over", f"not over: {A.body()} {B.body()}"
+    pb.wait_for_function("() => document.body.dataset.status === 'over'")
+
+    # -- what happened, as the log tells it ------------------------------------------------------------
+    A.tab("log")
+    log = pa.locator(".log-list").inner_text()
+    assert "Game-Turn 3" in log
+    assert A.moves >= 1 and B.moves >= 1
+    assert A.attacks >= 1 and B.attacks >= 1, (A.attacks, B.attacks)
+    assert "(A) moves" in log and "(B) moves" in log
+    assert "A attacks" in log and "B attacks" in log
+    assert purge["done"] and "Purge of C by A: strength" in log
+    assert reload["done"]
+    assert "Trade #1 between A and B" in log
+    assert SECRET_AC not in pb.content()
+
+    # -- the replay slider -------------------------------------------------------------------------------
+    pa.click('.orders [data-act="replay"]')
+    slider = pa.locator(".replay-slider")
+    slider.wait_for()
+    top = int(slider.get_attribute("max"))
+    assert top == A.seq()
+    slider.fill(str(top // 2))
+    pa.locator(f'.replay-caption:has-text("Step {top // 2} / {top}")').wait_for()
+    assert pa.locator("svg.board .counter").count() > 10
+    shot(pa, "replay.png")
+    pa.click('[data-act="close-replay"]')
+
+    # Boris reloaded mid-game: positions from before his reload come from the server (GET .../view?seq=N)
+    B.tab("orders")
+    pb.click('.orders [data-act="replay"]')
+    pb.locator(".replay-slider").fill("5")
+    pb.locator('.replay-caption:has-text("Step 5 /")').wait_for()
+    assert "did not see" not in pb.locator(".replay-caption").inner_text()
+    B.tab("map")
+    assert pb.locator("svg.board .counter").count() > 10
+    shot(pb, "replay-phone.png")
+
+    assert dropped["done"]
+    assert not A.errors and not B.errors, (A.errors, B.errors)
+    print(f"browser game: {time.time() - t_start:.1f} s, A {A.steps} steps, B {B.steps} steps, game {gid}")
+    pa.context.close()
+    pb.context.close()

@@ -1,0 +1,416 @@
+"""Combat (004 [8.0]-[8.5], [7.3]): who may attack whom, odds, results, Victory Point
+sections, Subversive Attacks."""
+
+from __future__ import annotations
+
+import pytest
+from engine_helpers import (
+    D,
+    attack,
+    blank,
+    combat_event,
+    dice,
+    phase,
+    put,
+    refused,
+    run,
+    section,
+    stack_with,
+    uid,
+    where,
+)
+
+from rcw import actions as A
+from rcw.data import BLUE, GREEN, RED, WHITE
+from rcw.rules.combat import odds_column, odds_label
+from rcw.state import UNASSIGNED, opposed
+
+
+def combat_game(seat: str = "A"):
+    g = blank()
+    phase(g, seat, "combat")
+    return g
+
+
+def result(ev):
+    c = combat_event(ev).data
+    return c["attack"], c["defense"], c["odds"], c["result"]
+
+
+# -- the hostility table (004 [8.1]) ------------------------------------------------------------
+@pytest.mark.parametrize("a, b, hostile", [
+    (RED, WHITE, True), (RED, BLUE, True), (RED, GREEN, True), (RED, RED, False),     # 8.12
+    (WHITE, GREEN, True), (WHITE, BLUE, False), (WHITE, WHITE, False),                # 8.13
+    (GREEN, BLUE, False), (GREEN, GREEN, False),                                      # 8.14
+    (BLUE, BLUE, False),                                                              # 8.15
+])
+def test_hostility_table(a, b, hostile):
+    assert opposed(a, b) is hostile and opposed(b, a) is hostile
+
+
+# -- odds (004 [8.0] procedure, [8.47], [8.48]) ----------------------------------------------------
+@pytest.mark.parametrize("att, dfn, label", [
+    (13, 4, "3:1"),        # the rule's example: 3.25 to 1, rounded for the defender
+    (9, 2, "4:1"), (11, 2, "5:1"), (7, 2, "3:1"), (2, 2, "1:1"), (3, 4, "1:2"), (2, 4, "1:2"),
+    (1, 3, "below 1:2"), (14, 2, "6:1"), (100, 1, "6:1"), (5, 10, "1:2"), (6, 10, "1:2"), (10, 10, "1:1"),
+])
+def test_odds_rounded_for_the_defender(att, dfn, label):
+    assert odds_label(att, dfn) == label
+
+
+def test_no_attack_below_one_to_two():
+    """004 [8.47]."""
+    g = combat_game()
+    put(g, "TVER", "A", "Sytin")
+    put(g, "TVER", None, "WU4 KUBA")
+    attack(g, "A", "WU4 KUBA", ["Sytin"])
+    refused(g, A.ResolveAttack("A"), "004 [8.47]")
+    g.apply(A.CancelAttack("A"))
+    assert g.state.attack is None
+
+
+def test_above_six_to_one_resolves_at_six_to_one():
+    """004 [8.48]."""
+    g = combat_game()
+    put(g, "TVER", "A", "Trotsky", "RU8 TVER", "RU4 TULA", attach={"RU8 TVER": "Trotsky", "RU4 TULA": "Trotsky"})
+    put(g, "TVER", None, "WU2 TERE")
+    ev = attack(g, "A", "WU2 TERE", ["Trotsky"], die=6)
+    assert result(ev) == (15, 2, "6:1", D.tables.crt[5][6])
+
+
+@pytest.mark.parametrize("die", range(1, 7))
+@pytest.mark.parametrize("col", range(7))
+def test_crt_lookup(die, col):
+    """004 [8.5]: one die against the odds column."""
+    att, dfn = [(1, 2), (2, 2), (4, 2), (6, 2), (8, 2), (10, 2), (12, 2)][col]
+    assert odds_column(att, dfn) == col
+    g = combat_game()
+    # an attacker of exactly ``att`` points: leaders of value 1-3 with Red units
+    pool = {1: ["Sytin"], 2: ["Zinoviev"], 4: ["Lenin", "Sytin"], 6: ["Lenin", "RU3 KALU"],
+            8: ["Lenin", "RU3 KALU", "RU2 KAZA"], 10: ["Lenin", "RU4 TULA", "RU3 KALU"],
+            12: ["Lenin", "RU8 PETR", "Sytin"]}[att]
+    leader = pool[0]
+    put(g, "TVER", "A", *pool, attach={u: leader for u in pool[1:] if u.startswith("R")})
+    put(g, "TVER", None, "WU2 TERE")
+    ev = attack(g, "A", "WU2 TERE", [leader], die=die)
+    assert result(ev)[2:] == (D.tables.crt_columns[col], D.tables.crt[die - 1][col])
+
+
+# -- who may attack (004 [8.2], [7.3]) ------------------------------------------------------------
+def test_only_the_phasing_player_attacks():
+    """004 [8.21]."""
+    g = combat_game("A")
+    put(g, "TVER", "B", "Trotsky")
+    put(g, "TVER", None, "WU2 TERE")
+    refused(g, A.DeclareAttack("B", stack_with(g, "WU2 TERE").id, False), "004 [4.2]")
+    refused(g, A.DeclareAttack("A", stack_with(g, "WU2 TERE").id, False), "004 [8.23]")
+
+
+def test_attackers_must_be_in_the_defenders_province():
+    """004 [8.23]."""
+    g = combat_game()
+    put(g, "TVER", "A", "Trotsky")
+    put(g, "YARO", "A", "Vatzetis")
+    put(g, "TVER", None, "WU2 TERE")
+    attack(g, "A", "WU2 TERE", [])
+    refused(g, A.AddAttacker("A", stack_with(g, "Vatzetis").id), "004 [8.23]")
+    g.apply(A.AddAttacker("A", stack_with(g, "Trotsky").id))
+
+
+def test_attacks_only_on_enemies():
+    """004 [8.22]: never against a friendly unit."""
+    g = combat_game()
+    put(g, "TVER", "A", "Trotsky")
+    put(g, "TVER", None, "RU2 KAZA")
+    put(g, "KHER", "A", "Kutepov")
+    put(g, "KHER", None, "BU2 KHER/FR")
+    refused(g, A.DeclareAttack("A", stack_with(g, "RU2 KAZA").id, False), "004 [8.22]")
+    refused(g, A.DeclareAttack("A", stack_with(g, "BU2 KHER/FR").id, False), "004 [8.22]")
+
+
+def test_attacking_is_voluntary():
+    """004 [8.24]: the Combat Phase may end with enemies side by side."""
+    g = combat_game()
+    put(g, "TVER", "A", "Trotsky")
+    put(g, "TVER", None, "WU2 TERE")
+    g.apply(A.EndCombat("A"))
+    assert g.state.phase == "randomizer"
+
+
+def test_loose_red_and_white_units_do_not_attack():
+    """004 [8.28]: only when attached to a Leader; they still defend normally."""
+    g = combat_game()
+    put(g, "TVER", "A", "Trotsky", "RU8 TVER", "RU4 TULA", attach={"RU8 TVER": "Trotsky"})
+    put(g, "TVER", "A", "RU3 KALU")
+    put(g, "TVER", None, "WU2 TERE")
+    attack(g, "A", "WU2 TERE", [])
+    refused(g, A.AddAttacker("A", stack_with(g, "RU3 KALU").id), "004 [8.28]")
+    g.apply(A.AddAttacker("A", stack_with(g, "Trotsky").id))
+    with dice(6):
+        ev = g.apply(A.ResolveAttack("A"))
+    assert result(ev)[:2] == (11, 2)                                     # RU4 TULA (loose) not counted
+    # and loose units defend: a White stack of loose units is attacked at full strength
+    g2 = combat_game()
+    put(g2, "TVER", "A", "Trotsky")
+    put(g2, "TVER", "B", "WU4 KUBA", "WU2 TERE")
+    assert result(attack(g2, "A", "WU4 KUBA", ["Trotsky"], die=6))[:2] == (3, 6)
+
+
+def test_leaders_fight_at_their_value():
+    """004 [8.26]: a Leader alone attacks and defends with his Leadership Value and dies like a unit."""
+    g = combat_game()
+    put(g, "TVER", "A", "Trotsky")
+    put(g, "TVER", "B", "Deniken")
+    ev = attack(g, "A", "Deniken", ["Trotsky"], die=1)
+    assert result(ev) == (3, 3, "1:1", "De")
+    assert section(g, "Deniken") == "A"
+
+
+def test_several_stacks_combine():
+    """004 [7.33], [8.22]: several stacks, and friendly colours (White with Blue) together."""
+    g = combat_game()
+    g.state.control = {"FR": "A"}
+    put(g, "KHER", "A", "Kutepov", "WU4 TAUR", attach={"WU4 TAUR": "Kutepov"})
+    put(g, "KHER", "A", "BU2 KHER/FR", "BU2 KHER/FR")
+    put(g, "KHER", "B", "Lenin")
+    ev = attack(g, "A", "Lenin", ["Kutepov", "BU2 KHER/FR"], die=1)
+    assert result(ev) == (9, 3, "3:1", "De")
+
+
+def test_opposed_colours_never_combine():
+    """004 [8.22] (the hostility table wins over the rule's White-and-Green example: see
+    rcw.rules.combat)."""
+    g = combat_game()
+    g.state.control = {"UK": "A"}
+    put(g, "KHER", "A", "Kutepov")
+    put(g, "KHER", "A", "GU2 KHER")
+    put(g, "KHER", "B", "Lenin")
+    attack(g, "A", "Lenin", ["Kutepov"])
+    refused(g, A.AddAttacker("A", stack_with(g, "GU2 KHER").id), "004 [8.22]")
+
+
+def test_the_whole_stack_attacks_and_is_attacked():
+    """004 [7.31], [7.32], [7.34]: a stack is attacked whole; separate stacks defend apart."""
+    g = combat_game()
+    put(g, "TVER", "A", "Trotsky", "RU8 TVER", attach={"RU8 TVER": "Trotsky"})
+    put(g, "TVER", "B", "Deniken", "WU4 KUBA")
+    put(g, "TVER", "B", "Krasnov", "WU8 DON")
+    ev = attack(g, "A", "Deniken", ["Trotsky"], die=1)
+    assert result(ev) == (11, 7, "1:1", "De")
+    assert section(g, "Deniken") == "A" and section(g, "WU4 KUBA") == "A"
+    assert where(g, "WU8 DON") == "TVER"
+
+
+def test_each_unit_attacks_once_and_is_attacked_once():
+    """004 [8.25], [8.27]."""
+    g = combat_game()
+    put(g, "TVER", "A", "Trotsky")
+    put(g, "TVER", "B", "Deniken")
+    put(g, "TVER", "B", "Krasnov")
+    attack(g, "A", "Deniken", ["Trotsky"], die=6)                      # 1:1 Ae? die 6 -> Ae
+    # Trotsky died (Ae); a fresh attacker cannot hit Deniken again
+    put(g, "TVER", "A", "Sytin")
+    refused(g, A.DeclareAttack("A", stack_with(g, "Deniken").id, False), "004 [8.25]")
+    g2 = combat_game()
+    put(g2, "TVER", "A", "Trotsky", "RU8 TVER", attach={"RU8 TVER": "Trotsky"})
+    put(g2, "TVER", "B", "Deniken")
+    put(g2, "TVER", "B", "Krasnov")
+    attack(g2, "A", "Deniken", ["Trotsky"], die=1)
+    refused(g2, A.DeclareAttack("A", stack_with(g2, "Krasnov").id, False), "004 [8.25]")
+
+
+def test_a_unit_that_attacked_may_still_be_attacked_once():
+    """004 [8.25] read literally (rcw.rules.combat): attacking and being attacked count apart -
+    A's Whites may attack A's own Red stack that attacked earlier this phase."""
+    g = combat_game()
+    put(g, "TVER", "A", "Trotsky", "RU8 TVER", attach={"RU8 TVER": "Trotsky"})
+    put(g, "TVER", None, "WU2 TERE")
+    put(g, "TVER", "A", "Deniken", "WU8 DON", "WU4 KUBA", attach={"WU8 DON": "Deniken", "WU4 KUBA": "Deniken"})
+    attack(g, "A", "WU2 TERE", ["Trotsky"], die=1)
+    ev = attack(g, "A", "Trotsky", ["Deniken"], die=1)
+    assert result(ev) == (15, 11, "1:1", "De")
+    assert section(g, "Trotsky") == "A"                                  # own units: own section (8.45)
+
+
+def test_ae_eliminates_every_attacker_to_the_defenders_section():
+    """004 [8.41], [8.45]."""
+    g = combat_game()
+    put(g, "TVER", "A", "Sytin", "RU4 TULA", attach={"RU4 TULA": "Sytin"})
+    put(g, "TVER", "B", "Krasnov", "WU8 DON")
+    ev = attack(g, "A", "Krasnov", ["Sytin"], die=2)                     # 5 vs 9: 1:2, Ae
+    assert result(ev) == (5, 9, "1:2", "Ae")
+    assert section(g, "Sytin") == "B" and section(g, "RU4 TULA") == "B"
+
+
+def test_exchange_example_of_8_45():
+    """004 [8.45]: A's ten points attack B's five; Ex: all five to A's section, then A removes
+    at least five of his own to B's section, choosing which (004 [8.44])."""
+    g = combat_game()
+    put(g, "TVER", "A", "Lenin", "RU4 TULA", "RU3 KALU", attach={"RU4 TULA": "Lenin", "RU3 KALU": "Lenin"})
+    put(g, "TVER", "B", "Kolchak", "WU3 OMSK")
+    ev = attack(g, "A", "Kolchak", ["Lenin"], die=3)
+    assert result(ev) == (10, 5, "2:1", "Ex")
+    assert section(g, "Kolchak") == "A" and section(g, "WU3 OMSK") == "A"
+    d = g.state.decision
+    assert d["kind"] == "loss" and d["seat"] == "A" and d["need"] == 5 and d["section"] == "B"
+    assert set(g.legal_actions("A")) == {A.ChooseLoss("A", x) for x in map(uid, ("Lenin", "RU4 TULA", "RU3 KALU"))}
+    assert g.legal_actions("B") == []
+    g.apply(A.ChooseLoss("A", uid("RU3 KALU")))
+    assert g.state.decision["need"] == 2
+    g.apply(A.ChooseLoss("A", uid("RU4 TULA")))                          # 7 >= 5
+    assert g.state.decision is None
+    assert section(g, "RU3 KALU") == "B" and section(g, "RU4 TULA") == "B" and where(g, "Lenin") == "TVER"
+
+
+def test_exchange_when_the_attacker_is_smaller():
+    """004 [8.43]: the smaller side (here the attacker) dies whole; the defender's owner picks
+    at least as many points of his own."""
+    g = combat_game()
+    put(g, "TVER", "A", "Sytin", "RU3 KALU", attach={"RU3 KALU": "Sytin"})
+    put(g, "TVER", "B", "Deniken", "WU4 KUBA")
+    ev = attack(g, "A", "Deniken", ["Sytin"], die=1)                     # 4 vs 7 = 1:2, Ex
+    assert result(ev) == (4, 7, "1:2", "Ex")
+    assert section(g, "Sytin") == "B" and section(g, "RU3 KALU") == "B"
+    assert g.state.decision["seat"] == "B" and g.pending == [{"seat": "B", "kind": "loss"}]
+    refused(g, A.ChooseLoss("A", uid("WU4 KUBA")), "004 [8.44]")
+    g.apply(A.ChooseLoss("B", uid("WU4 KUBA")))
+    assert section(g, "WU4 KUBA") == "A" and where(g, "Deniken") == "TVER"
+
+
+def test_exchange_with_everything_needed_needs_no_choice():
+    g = combat_game()
+    put(g, "TVER", "A", "Trotsky", "RU2 KAZA", attach={"RU2 KAZA": "Trotsky"})
+    put(g, "TVER", "B", "Deniken", "WU2 TERE")
+    ev = attack(g, "A", "Deniken", ["Trotsky"], die=2)                   # 5 vs 5: Ex
+    assert result(ev) == (5, 5, "1:1", "Ex")
+    assert g.state.decision is None
+    assert {section(g, x) for x in ("Deniken", "WU2 TERE")} == {"A"}
+    assert {section(g, x) for x in ("Trotsky", "RU2 KAZA")} == {"B"}
+
+
+def test_uncontrolled_defender_8_46():
+    """004 [8.46]: attackers lost against an uncontrolled stack go to the unassigned section;
+    and when that stack is partly eliminated the attacker chooses its losses."""
+    g = combat_game()
+    put(g, "TVER", "A", "Sytin")
+    put(g, "TVER", None, "WU2 TERE")
+    attack(g, "A", "WU2 TERE", ["Sytin"], die=6)                         # 1:2 Ae
+    assert section(g, "Sytin") == UNASSIGNED
+    g3 = combat_game()
+    put(g3, "KHER", "A", "Sytin", "RU3 KALU", attach={"RU3 KALU": "Sytin"})
+    put(g3, "KHER", None, "GU2 KHER")
+    put(g3, "KHER", None, "BU2 KHER/FR", "BU2 KHER/FR", "BU2 KHER/FR")
+    ev = attack(g3, "A", "BU2 KHER/FR", ["Sytin"], die=1)                # 4 vs 6: 1:2, Ex
+    assert result(ev) == (4, 6, "1:2", "Ex")
+    assert {section(g3, x) for x in ("Sytin", "RU3 KALU")} == {UNASSIGNED}
+    assert g3.state.decision["seat"] == "A"                              # the attacker chooses
+    g3.apply(A.ChooseLoss("A", stack_with(g3, "BU2 KHER/FR").units[0]))
+    g3.apply(A.ChooseLoss("A", stack_with(g3, "BU2 KHER/FR").units[0]))
+    assert len(stack_with(g3, "BU2 KHER/FR").units) == 1 and len(g3.state.vp["A"]) == 2
+
+
+def test_attacking_your_own_units():
+    """004 [8.0] general rule and [8.45]: the Phasing Player may attack units he controls; the
+    eliminated units go to his own section."""
+    g = combat_game()
+    put(g, "TVER", "A", "Lenin", "RU8 PETR", attach={"RU8 PETR": "Lenin"})
+    put(g, "TVER", "A", "Kolchak", "WU3 OMSK")
+    ev = attack(g, "A", "Kolchak", ["Lenin"], die=1)
+    assert result(ev)[3] == "De"
+    assert section(g, "Kolchak") == "A" and section(g, "WU3 OMSK") == "A"
+
+
+def test_quit_defender_does_not_hang_the_exchange():
+    """004 [14.22]: a quitter's units are governed by the standard rules; nobody is left to
+    choose their Exchange losses, so the attacker chooses, as for an uncontrolled stack."""
+    g = combat_game()
+    put(g, "TVER", "A", "Sytin", "RU3 KALU", attach={"RU3 KALU": "Sytin"})
+    put(g, "TVER", "B", "Deniken", "WU4 KUBA")
+    g.state.quit.append("B")
+    attack(g, "A", "Deniken", ["Sytin"], die=1)                          # 1:2 Ex
+    assert g.state.decision["seat"] == "A"
+    assert g.legal_actions("A")
+
+
+# -- Subversive Attacks (004 [8.3], [12.12]) -------------------------------------------------------
+def test_subversive_attack_from_adjacent_provinces_combined():
+    """004 [8.31], [8.32]: Red units in several adjacent provinces combine against Blue units."""
+    g = combat_game()
+    put(g, "KURS", "A", "Kalinin", "RU3 KALU", attach={"RU3 KALU": "Kalinin"})
+    put(g, "MOHI", "A", "Zinoviev")
+    put(g, "CHER", None, "BU2 CHER/GE")
+    ev = attack(g, "A", "BU2 CHER/GE", ["Kalinin", "Zinoviev"], subversive=True, die=1)
+    assert result(ev) == (6, 2, "3:1", "De")
+    assert section(g, "BU2 CHER/GE") == "A"
+
+
+def test_subversive_attack_limits():
+    """004 [8.31]: only Red units, only against Blue units, only from adjacent provinces,
+    never from the same province; the Kerch Straits are not passable by Reds."""
+    g = combat_game()
+    put(g, "KURS", "A", "Kalinin")
+    put(g, "KURS", "A", "Deniken")
+    put(g, "CHER", "A", "Stalin")
+    put(g, "CHER", None, "BU2 CHER/GE")
+    put(g, "KIEV", None, "GU4 KIEV")
+    put(g, "TAUR", None, "BU2 KHER/FR")
+    put(g, "KUBA", "A", "Sorokin")
+    t = stack_with(g, "BU2 CHER/GE").id
+    refused(g, A.DeclareAttack("A", stack_with(g, "GU4 KIEV").id, True), "004 [8.31]")
+    refused(g, A.DeclareAttack("A", stack_with(g, "BU2 KHER/FR").id, True), "004 [8.31]")  # Kerch
+    g.apply(A.DeclareAttack("A", t, True))
+    refused(g, A.AddAttacker("A", stack_with(g, "Deniken").id), "004 [8.22]")   # White does not oppose Blue
+    refused(g, A.AddAttacker("A", stack_with(g, "Stalin").id), "004 [8.31]")    # same province
+    g.apply(A.AddAttacker("A", stack_with(g, "Kalinin").id))
+
+
+@pytest.mark.parametrize("die, res", [(1, "De"), (2, "Ex"), (4, "Ae")])
+def test_subversive_only_de_counts(die, res):
+    """004 [8.33]: Ae and Ex have no effect on either side."""
+    g = combat_game()
+    put(g, "KURS", "A", "Kalinin", "RU3 KALU", attach={"RU3 KALU": "Kalinin"})
+    put(g, "CHER", None, "BU2 CHER/GE", "BU2 POLT/GE")
+    ev = attack(g, "A", "BU2 CHER/GE", ["Kalinin"], subversive=True, die=die)
+    assert result(ev) == (4, 4, "1:1", res)
+    gone = res == "De"
+    assert (where(g, "BU2 CHER/GE") is None) == gone
+    assert where(g, "Kalinin") == "KURS" and where(g, "RU3 KALU") == "KURS"
+
+
+def test_subversion_doubled():
+    """004 [12.12]: the Red units' strength is doubled in Subversive Attacks this Player-Turn."""
+    g = combat_game()
+    g.state.subversion_doubled = True
+    put(g, "KURS", "A", "Kalinin", "RU3 KALU", attach={"RU3 KALU": "Kalinin"})
+    put(g, "CHER", None, "BU2 CHER/GE")
+    put(g, "KURS", None, "WU4 KUBA")
+    ev = attack(g, "A", "BU2 CHER/GE", ["Kalinin"], subversive=True, die=6)
+    assert result(ev) == (8, 2, "4:1", D.tables.crt[5][4])
+    # normal attacks are not doubled
+    g2 = combat_game()
+    g2.state.subversion_doubled = True
+    put(g2, "KURS", "A", "Kalinin", "RU3 KALU", attach={"RU3 KALU": "Kalinin"})
+    put(g2, "KURS", None, "WU4 KUBA")
+    assert result(attack(g2, "A", "WU4 KUBA", ["Kalinin"], die=1))[:2] == (4, 4)
+
+
+def test_attack_assembly_steps():
+    g = combat_game()
+    put(g, "TVER", "A", "Trotsky")
+    put(g, "TVER", "A", "Sytin")
+    put(g, "TVER", None, "WU2 TERE")
+    t = stack_with(g, "WU2 TERE").id
+    tr, sy = stack_with(g, "Trotsky").id, stack_with(g, "Sytin").id
+    refused(g, A.ResolveAttack("A"), "004 [8.0]")
+    g.apply(A.DeclareAttack("A", t, False))
+    refused(g, A.DeclareAttack("A", t, False), "004 [8.0]")
+    refused(g, A.ResolveAttack("A"), "004 [8.0]")
+    refused(g, A.EndCombat("A"), "004 [8.0]")
+    run(g, A.AddAttacker("A", tr), A.AddAttacker("A", sy))
+    refused(g, A.AddAttacker("A", tr), "004 [8.27]")
+    g.apply(A.RemoveAttacker("A", sy))
+    refused(g, A.RemoveAttacker("A", sy), "004 [8.0]")
+    with dice(6):
+        ev = g.apply(A.ResolveAttack("A"))
+    assert result(ev)[:2] == (3, 2)
+    assert where(g, "Sytin") == "TVER"

@@ -1,0 +1,76 @@
+"""Sequence of play (004 [4.0]): Player-Turns of four phases in the drawn order, then the
+Game-Turn Interphase."""
+
+from __future__ import annotations
+
+from engine_helpers import blank, dice, put, refused, started
+
+from rcw import actions as A
+
+
+def test_four_phases_in_order():
+    """004 [4.2] A: Random Events, Movement, Combat, Randomizer."""
+    g = started(5, 2)
+    s = g.state
+    p = s.order[0]
+    seen = [s.phase]
+    with dice(1, 1):                                  # 1-1: a harmless Random Event
+        g.apply(A.RollRandomEvents(p))
+    for act in (A.EndMovement(p), A.EndCombat(p), A.DrawRandomizer(p)):
+        seen.append(s.phase)
+        g.apply(act)
+    assert seen == ["random_events", "movement", "combat", "randomizer"]
+    assert g.ctx.b.phasing() == s.order[1] and s.phase == "random_events"
+
+
+def test_out_of_phase_and_out_of_turn_refused():
+    g = started(5, 2)
+    s = g.state
+    p, q = s.order[0], s.order[1]
+    refused(g, A.EndMovement(p), "004 [4.2]")
+    refused(g, A.EndCombat(p), "004 [4.2]")
+    refused(g, A.DrawRandomizer(p), "004 [4.2]")
+    refused(g, A.RollRandomEvents(q), "004 [4.2]")
+    assert g.pending == [{"seat": p, "kind": "random_events"}]
+    assert {a.TYPE for a in g.legal_actions(q)} <= {"Quit", "OfferTrade", "AcceptTrade", "DeclineTrade", "WithdrawTrade"}
+
+
+def _play_turn(g):
+    s = g.state
+    for _ in range(len(s.order)):
+        p = s.order[s.current]
+        with dice(1, 1):
+            g.apply(A.RollRandomEvents(p))
+        g.apply(A.EndMovement(p))
+        g.apply(A.EndCombat(p))
+        g.apply(A.DrawRandomizer(p))
+
+
+def test_one_player_turn_per_player_then_the_interphase():
+    """004 [4.1], [4.2] B: as many Player-Turns as players; then the turn marker advances and a
+    new First Player is drawn; the others follow clockwise."""
+    g = started(5, 2)
+    s = g.state
+    order1 = list(s.order)
+    assert sorted(order1) == list("ABCDE")
+    _play_turn(g)
+    assert s.turn == 2 and s.phase == "random_events" and s.current == 0
+    i = "ABCDE".index(s.order[0])
+    assert s.order == list("ABCDE"[i:] + "ABCDE"[:i])
+
+
+def test_first_player_changes_unpredictably():
+    firsts = set()
+    g = started(4, 8)
+    for _ in range(12):
+        firsts.add(g.state.order[0])
+        _play_turn(g)
+    assert len(firsts) >= 3
+
+
+def test_pending_names_the_phasing_player_and_step():
+    g = blank()
+    put(g, "TVER", "A", "Trotsky")
+    assert g.pending == [{"seat": "A", "kind": "movement"}]
+    g.apply(A.StartForce("A", g.ctx.b.leaders_of(next(iter(g.state.stacks.values())))[0]))
+    assert g.pending == [{"seat": "A", "kind": "force"}]

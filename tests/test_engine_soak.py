@@ -1,0 +1,31 @@
+"""Whole random games finish with no engine error: random legal play (tests.engine_helpers.play)
+to the end, the invariants of tests.engine_helpers.check_invariants checked along the way.
+
+The full soak - 200 games for each of 3, 5 and 6 players, up to 30 Game-Turns - is marked
+``slow`` (``pytest -m slow``); the default run plays 20 games per player count, up to 10
+Game-Turns."""
+
+from __future__ import annotations
+
+import pytest
+from engine_helpers import play
+
+MAX_ACTIONS = 20_000    # a 30-turn random game takes 1,000-3,000 actions: more is a livelock
+
+
+def run(players: int, games: int, max_turns: int, first_seed: int = 0, check_every: int = 25) -> None:
+    for seed in range(first_seed, first_seed + games):
+        g = play(players, seed, seed, MAX_ACTIONS, {"max_turns": max_turns, "postal_movement": seed % 2 == 1},
+                 check_every=check_every)
+        assert g.over, f"{players} players, seed {seed}: unfinished after {len(g.log)} actions"
+
+
+@pytest.mark.parametrize("players", [3, 5, 6])
+def test_random_games_finish(players):
+    run(players, 20, 10, first_seed=10_000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 5, 6])
+def test_two_hundred_random_games_finish(players):
+    run(players, 200, 30)

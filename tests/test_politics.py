@@ -1,0 +1,1045 @@
+"""Politics: trading markers (004 [10.0], [11.0], [15.33]), assassination (004 [10.0]), the
+Central Committee and purges (004 [11.0]-[11.3]), execution of the Czar (004 [13.5]) and the
+Politburo's end-game vote (004 [14.1] case 3), with the worked examples of the rules and the
+purge orders of The Bell #3 and #4.  Everything is done through ``legal_actions`` /
+``apply`` / ``pending``, as a bot or a remote player would."""
+
+from __future__ import annotations
+
+import pytest
+
+from rcw import actions as A
+from rcw.actions import IllegalAction
+from rcw.data import default
+from rcw.game import Game
+from rcw.rules import politics, victory
+from rcw.rules.base import Ctx
+from rcw.state import Attack, Stack
+
+D = default()
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+def uid(label: str) -> int:
+    """A unit by Bell label (``RU8 NOVG``, ``RL2 Tukhachevsky``), leader name or ``Czar``."""
+    if label.lower() == "czar":
+        return D.czar
+    for u in D.units.values():
+        if u.label == label or (u.is_leader and u.name == label):
+            return u.id
+    raise KeyError(label)
+
+
+def started(players: int = 5, seed: int = 1) -> Game:
+    g = Game.new(players, seed)
+    for p in g.state.seats:
+        g.apply(A.EndTrading(p))
+    return g
+
+
+def phase(g: Game, seat: str, ph: str) -> None:
+    """Make ``seat`` the Phasing Player in phase ``ph``, the order clockwise from him."""
+    s = g.state
+    i = s.seats.index(seat)
+    s.order = [p for p in s.seats[i:] + s.seats[:i] if p not in s.quit]
+    s.current = 0
+    s.phase = ph
+    s.force = s.attack = s.decision = None
+    s.moved, s.imperial_moved, s.fought = [], [], []
+
+
+def blank(seat: str = "A", ph: str = "movement") -> Game:
+    """A started 5-player game with an empty map and no markers; ``seat`` is phasing."""
+    g = started()
+    s = g.state
+    s.stacks, s.vp = {}, {}
+    s.politburo = {p: 0 for p in s.seats}
+    s.assassins = {p: 0 for p in s.seats}
+    g.ctx.b.invalidate()
+    phase(g, seat, ph)
+    return g
+
+
+def put(g: Game, province: str, owner: str | None, *labels: str, attach: dict[str, str] | None = None) -> Stack:
+    units = [uid(x) for x in labels]
+    att = {uid(k): uid(v) for k, v in (attach or {}).items()}
+    return g.ctx.new_stack(province, owner, units, att)
+
+
+def markers(g: Game, **pm: int) -> None:
+    for p in g.state.seats:
+        g.state.politburo[p] = pm.get(p, 0)
+
+
+def form(g: Game, *members: str) -> list:
+    ev = []
+    for m in members:
+        ev += g.apply(A.JoinCommittee(m, tuple(members)))
+    assert g.state.committee == list(members)
+    return ev
+
+
+def owner(g: Game, label: str) -> str | None:
+    st = g.ctx.b.stack_of(uid(label))
+    return st.owner if st else None
+
+
+def stack_of(g: Game, label: str) -> Stack:
+    st = g.ctx.b.stack_of(uid(label))
+    assert st is not None
+    return st
+
+
+def refused(g: Game, action: A.Action, rule: str | None = None) -> IllegalAction:
+    before = g.state_hash()
+    with pytest.raises(IllegalAction) as e:
+        g.apply(action)
+    assert g.state_hash() == before, "a refused action changed the state"
+    if rule is not None:
+        assert e.value.rule == rule, f"expected {rule}, got {e.value.rule}: {e.value.message}"
+    return e.value
+
+
+def kinds(events) -> list[str]:
+    return [e.kind for e in events]
+
+
+@pytest.fixture
+def dice(monkeypatch):
+    """Force the next die rolls; every forced die must be used."""
+    queue: list[int] = []
+
+    def die(self: Ctx) -> int:
+        assert queue, "more dice rolled than forced"
+        return queue.pop(0)
+
+    monkeypatch.setattr(Ctx, "die", die)
+    yield queue
+    assert not queue, f"dice left unrolled: {queue}"
+
+
+# == trading (004 [10.0], [11.0], [15.33]) =================================================================
+def test_marker_trade_in_game_offer_and_accept():
+    g = blank("C")
+    s = g.state
+    s.politburo.update(A=3, B=1)
+    s.assassins.update(A=0, B=2)
+    # A is not phasing: markers are traded at any time (004 [10.0], [11.0] commentary).
+    ev = g.apply(A.OfferTrade("A", to="B", give_politburo=1, take_assassins=2))
+    oid = ev[0].data["offer"]
+    assert A.AcceptTrade("B", oid) in g.legal_actions("B") and A.DeclineTrade("B", oid) in g.legal_actions("B")
+    assert A.WithdrawTrade("A", oid) in g.legal_actions("A")
+    assert g.view("B")["offers"] and g.view("A")["offers"] and not g.view("C")["offers"]
+    g.apply(A.AcceptTrade("B", oid))
+    assert (s.politburo["A"], s.politburo["B"], s.assassins["A"], s.assassins["B"]) == (2, 2, 2, 0)
+    assert s.stats["trades"] == 1
+
+
+def test_marker_trade_decline_withdraw_and_gift():
+    g = blank("A")
+    s = g.state
+    s.politburo.update(A=3)
+    s.assassins.update(B=1)
+    o1 = g.apply(A.OfferTrade("A", to="B", give_politburo=1, take_assassins=1))[0].data["offer"]
+    g.apply(A.DeclineTrade("B", o1))
+    o2 = g.apply(A.OfferTrade("A", to="B", give_politburo=1, take_assassins=1))[0].data["offer"]
+    refused(g, A.AcceptTrade("C", o2), "004 [15.33]")          # not C's offer
+    g.apply(A.WithdrawTrade("A", o2))
+    refused(g, A.AcceptTrade("B", o2), "004 [15.33]")
+    assert s.politburo["A"] == 3 and s.assassins["B"] == 1 and not s.offers
+    # A gift: something for nothing, still by mutual agreement.
+    o3 = g.apply(A.OfferTrade("A", to="C", give_politburo=2))[0].data["offer"]
+    g.apply(A.AcceptTrade("C", o3))
+    assert s.politburo["A"] == 1 and s.politburo["C"] == 2
+    refused(g, A.OfferTrade("A", to="C", give_politburo=5), "004 [11.0]")   # A holds only 1
+
+
+def test_leaders_trade_only_before_the_game():
+    g = Game.new(5, 1)
+    s = g.state
+    la, lb = s.hand["A"][0], s.hand["B"][0]
+    oid = g.apply(A.OfferTrade("A", to="B", give_leaders=(la,), take_leaders=(lb,)))[0].data["offer"]
+    g.apply(A.AcceptTrade("B", oid))
+    assert lb in s.hand["A"] and la in s.hand["B"]
+    for p in s.seats:
+        g.apply(A.EndTrading(p))
+    assert s.phase == "random_events"
+    # In the game only Politburo and Assassin markers change hands (004 [15.33]).
+    e = refused(g, A.OfferTrade("A", to="B", give_leaders=(la,)), "004 [15.33]")
+    assert "only Politburo and Assassin markers" in e.message
+    refused(g, A.OfferTrade("A", to="B", take_leaders=(lb,)), "004 [15.33]")
+
+
+# == assassination (004 [10.0]) ============================================================================
+def _assassination_position() -> Game:
+    g = blank("A")
+    put(g, "PETR", "B", "Lenin", "RU8 PETR", attach={"RU8 PETR": "Lenin"})
+    put(g, "PETR", "A", "Peterson")
+    put(g, "TVER", "B", "Trotsky")
+    g.state.politburo.update(A=1, B=2)
+    return g
+
+
+def test_assassination_worked_example_fails_and_markers_go_to_the_victims_owner(dice):
+    """004 [10.0] example: three markers against a value-3 leader, roll 7: 7 + 2 - 3 = 6, fails."""
+    g = _assassination_position()
+    s = g.state
+    s.assassins["A"] = 3
+    assert A.Assassinate("A", uid("Lenin"), 3) in g.legal_actions("A")
+    dice += [3, 4]
+    ev = g.apply(A.Assassinate("A", uid("Lenin"), 3))
+    assert ev[0].data["total"] == 6 and ev[0].data["success"] is False
+    assert owner(g, "Lenin") == "B"
+    assert s.assassins == {**s.assassins, "A": 0, "B": 3}       # 004 [10.23]
+    assert s.stats["assassination_attempts"] == 1 and "assassinations" not in s.stats
+
+
+def test_assassination_success_eliminates_and_markers_go_to_the_randomizer(dice):
+    g = _assassination_position()
+    s = g.state
+    s.assassins["A"] = 2
+    aux = len(s.aux)
+    dice += [4, 3]                                   # 7 + 1 - 3 = 5: fails, markers to B
+    g.apply(A.Assassinate("A", uid("Lenin"), 2))
+    assert s.assassins["B"] == 2
+    s.assassins["A"] = 2
+    dice += [5, 4]                                   # 9 + 1 - 3 = 7: success (004 [10.17] unlimited tries)
+    ev = g.apply(A.Assassinate("A", uid("Lenin"), 2))
+    assert ev[0].data["success"] is True
+    assert g.ctx.b.stack_of(uid("Lenin")) is None and g.ctx.b.on_vp_chart(uid("Lenin")) == "A"   # 004 [10.21]
+    assert s.aux[aux:].count("A") == 2 and s.aux.count("P") >= 1        # 004 [10.22]; [11.32] below
+    assert s.politburo["B"] == 1 and "politburo_sacrificed" in kinds(ev)  # Lenin's owner sacrifices one (004 [11.32])
+    assert stack_of(g, "RU8 PETR").attached == {}                       # his unit stays, unattached
+    assert s.stats["assassination_attempts"] == 2 and s.stats["assassinations"] == 1
+
+
+def test_assassination_threshold_is_seven(dice):
+    g = _assassination_position()
+    s = g.state
+    s.assassins["A"] = 4
+    dice += [3, 3]                                   # 6 + 1 - 1 = 6 < 7
+    put(g, "PETR", "C", "Gai")
+    assert g.apply(A.Assassinate("A", uid("Gai"), 2))[0].data["success"] is False
+    assert s.assassins["C"] == 2
+    dice += [4, 3]                                   # 7 + 1 - 1 = 7
+    assert g.apply(A.Assassinate("A", uid("Gai"), 2))[0].data["success"] is True
+
+
+def test_assassination_limits():
+    g = _assassination_position()
+    s = g.state
+    refused(g, A.Assassinate("A", uid("Lenin"), 1), "004 [10.12]")        # no markers
+    s.assassins.update(A=2, B=2)
+    refused(g, A.Assassinate("A", uid("Lenin"), 3), "004 [10.12]")
+    refused(g, A.Assassinate("A", uid("Lenin"), 0), "004 [10.12]")
+    refused(g, A.Assassinate("A", uid("Trotsky"), 1), "004 [10.13]")      # no leader of A in TVER
+    refused(g, A.Assassinate("B", uid("Peterson"), 1), "004 [10.11]")     # only the Phasing Player
+    refused(g, A.Assassinate("A", uid("Peterson"), 1), "004 [10.13]")     # not by the victim himself
+    put(g, "PETR", None, "Czar")
+    refused(g, A.Assassinate("A", D.czar, 1), "004 [10.13]")               # the Czar is immune (004 [13.51])
+    refused(g, A.Assassinate("A", uid("RU8 PETR"), 1), "004 [10.13]")
+    lst = g.legal_actions("A")
+    assert A.Assassinate("A", uid("Lenin"), 2) in lst and A.Assassinate("A", uid("Trotsky"), 1) not in lst
+    assert not [a for a in g.legal_actions("B") if isinstance(a, A.Assassinate)]
+
+
+def test_assassinating_ones_own_leader_and_a_white_one(dice):
+    """004 [10.14]-[10.15]: colour does not matter; one's own leader needs another leader present."""
+    g = blank("A")
+    s = g.state
+    put(g, "KUBA", "A", "Deniken")
+    put(g, "KUBA", "A", "Sablin")
+    s.assassins["A"] = 2
+    dice += [1, 1]                                   # 2 - 1 = 1: fails, the marker comes back to A
+    g.apply(A.Assassinate("A", uid("Sablin"), 1))
+    assert s.assassins["A"] == 2
+    dice += [6, 6]
+    g.apply(A.Assassinate("A", uid("Deniken"), 1))
+    assert g.ctx.b.on_vp_chart(uid("Deniken")) == "A"
+    refused(g, A.Assassinate("A", uid("Sablin"), 1), "004 [10.13]")       # no other leader of A left
+
+
+def test_assassination_after_the_randomizer_draw(dice):
+    """The draw ends the Player-Turn in this engine: a drawn Assassin marker is used in the
+    drawer's next Player-Turn; the next Phasing Player may assassinate at once (004 [10.11])."""
+    g = _assassination_position()
+    s = g.state
+    phase(g, "A", "randomizer")
+    s.aux = ["A", "A"]
+    g.apply(A.DrawRandomizer("A"))
+    assert s.assassins["A"] == 1 and g.ctx.b.phasing() == "B" and s.phase == "random_events"
+    refused(g, A.Assassinate("A", uid("Lenin"), 1), "004 [10.11]")
+    s.assassins["B"] = 1
+    assert A.Assassinate("B", uid("Peterson"), 1) in g.legal_actions("B")
+    dice += [6, 5]
+    ev = g.apply(A.Assassinate("B", uid("Peterson"), 1))
+    assert ev[0].data["success"] and g.ctx.b.on_vp_chart(uid("Peterson")) == "B"
+    assert g.pending == [{"seat": "B", "kind": "random_events"}]
+
+
+# == the Central Committee (004 [11.1]) ======================================================================
+def test_committee_needs_unanimous_consent_and_eight_markers():
+    g = blank("C")
+    s = g.state
+    markers(g, A=3, E=5, B=2)
+    ev = g.apply(A.JoinCommittee("A", ("A", "E")))
+    assert s.committee == [] and s.committee_consent == {"A": ["A", "E"]}
+    assert A.JoinCommittee("E", ("A", "E")) in g.legal_actions("E")       # A's proposal, listed for E
+    ev = g.apply(A.JoinCommittee("E", ("E", "A")))
+    assert s.committee == ["A", "E"] and "committee" in kinds(ev)
+    assert g.view("B")["committee"] == ["A", "E"]
+    e = refused(g, A.JoinCommittee("B", ("B", "C")), "004 [11.11]")       # 2 markers
+    assert "only 2 Politburo markers" in e.message
+    refused(g, A.JoinCommittee("B", ("A", "E")), "004 [11.11]")           # must include himself
+    refused(g, A.JoinCommittee("A", ("A", "E")), "004 [11.11]")           # already
+
+
+def test_committee_withdrawal_dissolves_below_eight_and_reforms():
+    g = blank("A")
+    s = g.state
+    markers(g, A=4, B=4, C=2)
+    form(g, "A", "B", "C")
+    g.apply(A.LeaveCommittee("C"))                 # 004 [11.12]: A and B still hold 8
+    assert s.committee == ["A", "B"]
+    ev = g.apply(A.LeaveCommittee("B"))            # A alone holds 4: dissolved
+    assert s.committee == [] and "no Central Committee" in ev[-1].text
+    refused(g, A.DeclarePurge("A", "C", ("A",)), "004 [11.11]")
+    form(g, "A", "B")                              # 004 [11.13]: re-formed any number of times
+    g.apply(A.JoinCommittee("B", ("B", "C", "A")))  # B now wants another Committee: the old one is gone
+    assert s.committee == []
+    g.apply(A.JoinCommittee("C", ("A", "B", "C")))
+    g.apply(A.JoinCommittee("A", ("A", "B", "C")))
+    assert s.committee == ["A", "B", "C"]
+    refused(g, A.LeaveCommittee("D"), "004 [11.12]")
+
+
+def test_committee_follows_the_markers_and_quitting():
+    g = blank("A")
+    s = g.state
+    markers(g, A=4, B=4, C=3)
+    form(g, "A", "B")
+    oid = g.apply(A.OfferTrade("B", to="C", give_politburo=1))[0].data["offer"]
+    ev = g.apply(A.AcceptTrade("C", oid))          # A and B hold 7 now: not a Committee
+    assert s.committee == [] and "committee" in kinds(ev)
+    oid = g.apply(A.OfferTrade("C", to="B", give_politburo=1))[0].data["offer"]
+    g.apply(A.AcceptTrade("B", oid))
+    assert s.committee == ["A", "B"]
+    markers(g, A=4, B=4, C=4)
+    form(g, "A", "B", "C")
+    g.apply(A.Quit("C"))                           # quitting withdraws; A and B keep 8
+    assert s.committee == ["A", "B"] and "C" not in s.committee_consent
+
+
+# == purges (004 [11.0]-[11.3]) ==============================================================================
+def _one_two_position() -> Game:
+    """A alone is the Committee (8 PM) with 8 Red leadership: strength 16; B holds Trotsky (3),
+    Tukhachevsky (2), Sablin and Muraviev (1 each) and one Politburo marker."""
+    g = blank("C")
+    markers(g, A=8, B=1)
+    put(g, "PETR", "A", "Lenin")
+    put(g, "VLDM", "A", "Frunze", "Vatzetis", "Kalinin")
+    put(g, "TVER", "B", "Trotsky")
+    put(g, "NOVG", "B", "Tukhachevsky", "RU8 NOVG", attach={"RU8 NOVG": "Tukhachevsky"})
+    put(g, "PSKO", "B", "Sablin", "Muraviev", "RU4 PSKO", attach={"RU4 PSKO": "Muraviev"})
+    form(g, "A")
+    return g
+
+
+def test_11_21_a_result_of_two_takes_one_value_two_leader(dice):
+    g = _one_two_position()
+    s = g.state
+    act = A.DeclarePurge("A", "B", ("A",))
+    assert act in g.legal_actions("A")             # A is not phasing (C is): any time in the series
+    dice += [3, 3]
+    ev = g.apply(act)
+    p = next(e for e in ev if e.kind == "purge")
+    assert (p.data["strength"], p.data["column"], p.data["result"]) == (16, "16-20", "2")
+    assert g.pending == [{"seat": "A", "kind": "spoils"}]
+    opts = g.legal_actions("A")
+    assert set(opts) == {A.TakeSpoil("A", uid("Tukhachevsky")), A.TakeSpoil("A", uid("Sablin")),
+                         A.TakeSpoil("A", uid("Muraviev")), A.TakeSpoil("A", 0), A.EndSpoils("A")}
+    refused(g, A.TakeSpoil("A", uid("Trotsky")), "004 [11.21]")        # worth 3 > 2
+    refused(g, A.TakeSpoil("A", uid("Lenin")), "004 [11.31]")          # not B's
+    refused(g, A.EndMovement("C"))                                      # play is suspended
+    assert g.legal_actions("C") == []
+    g.apply(A.TakeSpoil("A", uid("Tukhachevsky")))
+    st = stack_of(g, "Tukhachevsky")
+    assert st.owner == "A" and st.province == "NOVG" and st.attached == {uid("RU8 NOVG"): uid("Tukhachevsky")}
+    assert s.decision is None and g.pending == [{"seat": "C", "kind": "movement"}]
+    assert s.stats["purges"] == 1 and politics.purged(g.ctx) == ["A"]
+
+
+def test_11_21_or_two_value_one_leaders_splitting_the_stack(dice):
+    g = _one_two_position()
+    dice += [3, 3]
+    g.apply(A.DeclarePurge("A", "B", ("A",)))
+    g.apply(A.TakeSpoil("A", uid("Muraviev")))
+    # Muraviev and his attached RU4 PSKO become A's force; Sablin stays B's (004 [11.21]).
+    mur, sab = stack_of(g, "Muraviev"), stack_of(g, "Sablin")
+    assert mur.id != sab.id and mur.province == sab.province == "PSKO"
+    assert (mur.owner, sorted(mur.units), sab.owner, sab.units) == (
+        "A", sorted([uid("Muraviev"), uid("RU4 PSKO")]), "B", [uid("Sablin")])
+    assert set(g.legal_actions("A")) == {A.TakeSpoil("A", uid("Sablin")), A.EndSpoils("A")}
+    g.apply(A.TakeSpoil("A", uid("Sablin")))
+    assert g.state.decision is None and owner(g, "Sablin") == "A"
+
+
+def test_11_22_a_politburo_marker_costs_two(dice):
+    g = _one_two_position()
+    s = g.state
+    dice += [3, 3]
+    g.apply(A.DeclarePurge("A", "B", ("A",)))
+    ev = g.apply(A.TakeSpoil("A", 0))
+    assert (s.politburo["A"], s.politburo["B"]) == (9, 0) and s.decision is None
+    assert "2 points" in ev[0].text
+
+
+def test_a_purger_may_take_less_and_takes_only_what_he_is_owed(dice):
+    g = _one_two_position()
+    dice += [1, 3]                                  # 4 at 16-20: 1 point
+    g.apply(A.DeclarePurge("A", "B", ("A",)))
+    assert set(g.legal_actions("A")) == {A.TakeSpoil("A", uid("Sablin")), A.TakeSpoil("A", uid("Muraviev")),
+                                         A.EndSpoils("A")}
+    refused(g, A.TakeSpoil("A", 0), "004 [11.21]")
+    g.apply(A.EndSpoils("A"))
+    assert g.state.decision is None and owner(g, "Sablin") == "B"
+
+
+def _abc_position() -> Game:
+    """004 [11.23]: A, B and C (the Committee, 8 PM) against D, who holds two value-1 leaders,
+    a value-2 leader and a Politburo marker; A, B, C have 8 leadership (strength 16)."""
+    g = blank("E")
+    markers(g, A=3, B=3, C=2, D=1)
+    put(g, "PETR", "A", "Lenin")
+    put(g, "TVER", "B", "Trotsky")
+    put(g, "VLDM", "C", "Frunze")
+    put(g, "PSKO", "D", "Sablin", "Muraviev")
+    put(g, "NOVG", "D", "Tukhachevsky")
+    form(g, "A", "B", "C")
+    return g
+
+
+def test_11_23_example_a_and_b_take_value_one_leaders_c_nothing(dice):
+    g = _abc_position()
+    s = g.state
+    ev = g.apply(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))
+    assert g.pending == [{"seat": "B", "kind": "purge_approval"}]
+    g.apply(A.ApprovePurge("B", True))
+    assert g.pending == [{"seat": "C", "kind": "purge_approval"}]
+    dice += [3, 3]
+    ev = g.apply(A.ApprovePurge("C", True))
+    assert next(e for e in ev if e.kind == "purge").data["result"] == "2"
+    assert g.pending == [{"seat": "A", "kind": "spoils"}]
+    # A is owed 1 point: a Politburo marker (2) is refused because a fairer split is possible.
+    e = refused(g, A.TakeSpoil("A", 0), "004 [11.23]")
+    assert "A 1, B 1, C 0" in e.message
+    refused(g, A.TakeSpoil("A", uid("Tukhachevsky")), "004 [11.23]")
+    assert set(g.legal_actions("A")) == {A.TakeSpoil("A", uid("Sablin")), A.TakeSpoil("A", uid("Muraviev")),
+                                         A.EndSpoils("A")}
+    g.apply(A.TakeSpoil("A", uid("Sablin")))
+    assert g.pending == [{"seat": "B", "kind": "spoils"}]
+    refused(g, A.TakeSpoil("B", 0), "004 [11.21]")              # 2 points; 1 remains
+    g.apply(A.TakeSpoil("B", uid("Muraviev")))
+    assert s.decision is None                          # C gains nothing
+    assert (owner(g, "Sablin"), owner(g, "Muraviev"), owner(g, "Tukhachevsky")) == ("A", "B", "D")
+    assert s.politburo["D"] == 1 and sorted(politics.purged(g.ctx)) == ["A", "B", "C"]
+
+
+def test_11_23_the_closest_split_when_no_exact_one_exists(dice):
+    """Only a value-2 leader and a marker: A (first in the order) may take 2 points."""
+    g = _abc_position()
+    g.ctx.take(uid("Sablin"))
+    g.ctx.take(uid("Muraviev"))
+    g.apply(A.DeclarePurge("B", "D", ("A", "B", "C"), ("A", "B", "C")))
+    g.apply(A.ApprovePurge("A", True))
+    dice += [3, 3]
+    g.apply(A.ApprovePurge("C", True))
+    assert set(g.legal_actions("A")) == {A.TakeSpoil("A", uid("Tukhachevsky")), A.TakeSpoil("A", 0), A.EndSpoils("A")}
+    g.apply(A.EndSpoils("A"))                          # A declines; B may take them instead
+    assert g.pending == [{"seat": "B", "kind": "spoils"}]
+    g.apply(A.TakeSpoil("B", 0))
+    assert g.state.decision is None and g.state.politburo["B"] == 4
+
+
+def _uneven_position(*d_leaders: str) -> Game:
+    """A (Lenin, 4 PM) and B (Trotsky, 4 PM): strength 14; C holds ``d_leaders``."""
+    g = blank("D")
+    markers(g, A=4, B=4)
+    put(g, "PETR", "A", "Lenin")
+    put(g, "TVER", "B", "Trotsky")
+    put(g, "PSKO", "C", *d_leaders)
+    form(g, "A", "B")
+    return g
+
+
+def test_group_purge_whose_spoils_cannot_be_split_evenly(dice):
+    """Three points shared by A and B in that order: A is owed 2, B 1.  A may not take a
+    value-1 leader first: B could then get nothing though a 2-1 split was possible."""
+    g = _uneven_position("Tukhachevsky", "Gai", "Sablin")
+    g.apply(A.DeclarePurge("A", "C", ("A", "B"), ("A", "B")))
+    dice += [5, 6]                                      # 11 at 11-15: 3 points
+    g.apply(A.ApprovePurge("B", True))
+    assert g.state.decision["purge"]["entitled"] == {"A": 2, "B": 1}
+    refused(g, A.TakeSpoil("A", uid("Gai")), "004 [11.23]")
+    g.apply(A.TakeSpoil("A", uid("Tukhachevsky")))
+    assert g.pending == [{"seat": "B", "kind": "spoils"}]
+    refused(g, A.TakeSpoil("A", uid("Sablin")), "004 [11.21]")         # B's turn to take
+    g.apply(A.TakeSpoil("B", uid("Gai")))
+    assert g.state.decision is None and owner(g, "Sablin") == "C"
+
+
+def test_the_odd_point_goes_first_in_the_agreed_order(dice):
+    g = _uneven_position("Tukhachevsky", "Gai", "Sablin", "Muraviev")
+    g.apply(A.DeclarePurge("A", "C", ("A", "B"), ("B", "A")))
+    dice += [5, 6]
+    g.apply(A.ApprovePurge("B", True))
+    assert g.state.decision["purge"]["entitled"] == {"B": 2, "A": 1}
+    assert g.pending == [{"seat": "B", "kind": "spoils"}]
+    g.apply(A.TakeSpoil("B", uid("Gai")))
+    g.apply(A.TakeSpoil("B", uid("Sablin")))          # two value-1 leaders make B's 2 too
+    assert g.pending == [{"seat": "A", "kind": "spoils"}]
+    refused(g, A.TakeSpoil("A", uid("Tukhachevsky")), "004 [11.21]")   # only 1 point remains
+    g.apply(A.TakeSpoil("A", uid("Muraviev")))
+    assert g.state.decision is None and owner(g, "Tukhachevsky") == "C"
+
+
+def test_a_member_may_not_spoil_the_next_members_share(dice):
+    """B is owed 2 and A 1; B taking a value-1 leader first would leave only Tukhachevsky (2)
+    for the last point, so B must take Tukhachevsky."""
+    g = _uneven_position("Tukhachevsky", "Gai")
+    g.apply(A.DeclarePurge("A", "C", ("A", "B"), ("B", "A")))
+    dice += [5, 6]
+    g.apply(A.ApprovePurge("B", True))
+    assert set(g.legal_actions("B")) == {A.TakeSpoil("B", uid("Tukhachevsky")), A.EndSpoils("B")}
+    refused(g, A.TakeSpoil("B", uid("Gai")), "004 [11.23]")
+    g.apply(A.TakeSpoil("B", uid("Tukhachevsky")))
+    g.apply(A.TakeSpoil("A", uid("Gai")))
+    assert g.state.decision is None
+
+
+def test_uneven_spoils_with_only_value_two_leaders(dice):
+    g = _uneven_position("Tukhachevsky", "Zinoviev")
+    g.apply(A.DeclarePurge("B", "C", ("A", "B"), ("A", "B")))
+    dice += [5, 6]
+    g.apply(A.ApprovePurge("A", True))
+    g.apply(A.TakeSpoil("A", uid("Zinoviev")))
+    assert g.state.decision is None                    # B's 1 point buys nothing
+    assert owner(g, "Tukhachevsky") == "C"
+
+
+def test_entitlements():
+    assert politics.entitlements(2, ["A", "B", "C"]) == {"A": 1, "B": 1, "C": 0}
+    assert politics.entitlements(3, ["A", "E"]) == {"A": 2, "E": 1}
+    assert politics.entitlements(5, ["D", "A", "B"]) == {"D": 2, "A": 2, "B": 1}
+    assert politics.entitlements(3, ["A", "A", "E"]) == {"A": 2, "E": 1}
+
+
+def _bell4_position() -> Game:
+    """The Bell #4, June 1918: A (12 Red leadership, 3 PM) and E (9, 5 PM) purge B."""
+    g = blank("C")
+    markers(g, A=3, E=5, B=2, C=3, D=2)
+    put(g, "PETR", "A", "Lenin", "Kalinin", "Kamenev")
+    put(g, "SMOL", "A", "Zinoviev", "Voroshilov", "Budenny", "Sorokin")
+    put(g, "TVER", "E", "Trotsky", "Sytin")
+    put(g, "OREL", "E", "Vatzetis", "Frunze", "Markin")
+    put(g, "RYAZ", "B", "Tukhachevsky", "Gai", "RU8 NOVG", attach={"RU8 NOVG": "Tukhachevsky"})
+    put(g, "PSKO", "B", "Muraviev", "RU4 PSKO", attach={"RU4 PSKO": "Muraviev"})
+    put(g, "KURS", "D", "Stalin")
+    form(g, "A", "E")
+    return g
+
+
+def test_bell4_purge_of_b_by_a_and_e(dice):
+    g = _bell4_position()
+    s = g.state
+    assert politics.leadership(g.ctx, "A") == 12 and politics.leadership(g.ctx, "E") == 9
+    # The orders that were not compatible: B "Purge E", D "Purge A with E".
+    refused(g, A.DeclarePurge("B", "E", ("B",)), "004 [11.0]")
+    refused(g, A.DeclarePurge("D", "A", ("D", "E"), ("D", "E")), "004 [11.0]")
+    refused(g, A.DeclarePurge("A", "E", ("A",)), "004 [11.14]")          # E is a member
+    g.apply(A.DeclarePurge("A", "B", ("A", "E"), ("A", "E")))
+    dice += [1, 1]
+    ev = g.apply(A.ApprovePurge("E", True))
+    p = next(e for e in ev if e.kind == "purge")
+    assert (p.data["strength"], p.data["dice"], p.data["result"]) == (29, [1, 1], "3")
+    assert "A 12 + 3 PM" in p.text and "E 9 + 5 PM" in p.text
+    # A is owed 2, E 1 (3 points as equally as possible, A first).
+    assert set(g.legal_actions("A")) == {A.TakeSpoil("A", uid("Tukhachevsky")), A.TakeSpoil("A", 0), A.EndSpoils("A")}
+    g.apply(A.TakeSpoil("A", uid("Tukhachevsky")))
+    g.apply(A.TakeSpoil("E", uid("Muraviev")))
+    assert s.decision is None
+    tuk = stack_of(g, "Tukhachevsky")
+    assert (tuk.owner, tuk.province, sorted(tuk.units)) == ("A", "RYAZ", sorted([uid("Tukhachevsky"), uid("RU8 NOVG")]))
+    assert (owner(g, "Gai"), stack_of(g, "Gai").province) == ("B", "RYAZ")
+    mur = stack_of(g, "Muraviev")
+    assert (mur.owner, mur.province, sorted(mur.units)) == ("E", "PSKO", sorted([uid("Muraviev"), uid("RU4 PSKO")]))
+    assert sorted(politics.purged(g.ctx)) == ["A", "E"]
+    refused(g, A.DeclarePurge("A", "D", ("A",)), "004 [11.13]")          # one purge per Game-Turn
+
+
+def test_bell3_purge_orders():
+    """The Bell #3: B's order (with D and A; D first point, A second, B third) is legal but
+    needs A's and D's agreement; D's conditional order names no purgers; E's names no division."""
+    g = blank("A")
+    s = g.state
+    markers(g, A=2, B=3, D=3, E=5)
+    put(g, "PETR", "E", "Lenin")
+    form(g, "A", "B", "D")
+    e = refused(g, A.DeclarePurge("D", "A", (), (), "Purge Strength of 25 or greater; D first or second priority"),
+                "004 [11.0]")
+    assert "does not specify which players" in e.message and '"conditional" orders' in e.message
+    e = refused(g, A.DeclarePurge("D", "E", ("D", "A", "B"), ("D", "A"), "only if strength >= 25"), "004 [11.0]")
+    assert "conditional" in e.message
+    e = refused(g, A.DeclarePurge("E", "A", ("E", "D")), "004 [11.0]")
+    assert "does not specify any means of dividing the spoils" in e.message
+    g.apply(A.DeclarePurge("B", "E", ("B", "D", "A"), ("D", "A", "B")))
+    assert g.pending == [{"seat": "A", "kind": "purge_approval"}]
+    g.apply(A.ApprovePurge("A", True))
+    ev = g.apply(A.ApprovePurge("D", False))           # D's orders were not compatible
+    assert "purge_rejected" in kinds(ev) and s.decision is None
+    assert politics.purged(g.ctx) == [] and "purges" not in s.stats
+    # Individually they may still purge.
+    assert A.DeclarePurge("D", "E", ("D",)) in g.legal_actions("D")
+
+
+def test_bell3_order_resolved_d_a_b(dice):
+    g = blank("A")
+    markers(g, A=2, B=3, D=3)
+    put(g, "PETR", "A", "Kalinin")
+    put(g, "TVER", "B", "Kamenev")
+    put(g, "SMOL", "D", "Sorokin")
+    put(g, "PSKO", "E", "Sablin", "Muraviev", "Gai")
+    form(g, "A", "B", "D")
+    g.apply(A.DeclarePurge("B", "E", ("B", "D", "A"), ("D", "A", "B")))
+    g.apply(A.ApprovePurge("A", True))
+    dice += [5, 6]                                     # 3 + 8 = 11 at 11-15, roll 11: 3 points
+    g.apply(A.ApprovePurge("D", True))
+    for p, lead in (("D", "Sablin"), ("A", "Muraviev"), ("B", "Gai")):
+        assert g.pending == [{"seat": p, "kind": "spoils"}]
+        g.apply(A.TakeSpoil(p, uid(lead)))
+    assert g.state.decision is None
+
+
+def test_purge_refusals():
+    g = _abc_position()
+    refused(g, A.DeclarePurge("D", "E", ("D",)), "004 [11.0]")               # not a member
+    refused(g, A.DeclarePurge("A", "B", ("A",)), "004 [11.14]")
+    refused(g, A.DeclarePurge("A", "D", ("A", "B"), ("A", "B")), "004 [11.0]")  # not the whole Committee
+    refused(g, A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "D")), "004 [11.23]")
+    refused(g, A.DeclarePurge("A", "D", ("B",)), "004 [11.0]")               # for another seat
+    refused(g, A.DeclarePurge("A", "Z", ("A",)), "004 [11.0]")
+    refused(g, A.ApprovePurge("B", True), "004 [11.23]")                      # nothing to approve
+    refused(g, A.TakeSpoil("A", 0), "004 [11.21]")
+    refused(g, A.Counterpurge("D", "A"), "004 [11.24]")
+    g.state.phase = "vote"
+    refused(g, A.DeclarePurge("A", "D", ("A",)), "004 [11.0]")               # only in the Player-Turn series
+
+
+def test_individual_purges_resolve_in_player_turn_order(dice):
+    """A declares first, B adds his own; B's Player-Turn comes first, so B's purge is
+    resolved first, and A's strength is counted after it (004 [11.0] Procedure)."""
+    g = blank("B")                                      # order B C D E A
+    markers(g, A=4, B=4, D=1)
+    put(g, "PETR", "A", "Lenin")
+    put(g, "TVER", "B", "Trotsky")
+    put(g, "PSKO", "D", "Sablin", "Gai")
+    put(g, "NOVG", "C", "Muraviev")
+    form(g, "A", "B")
+    g.apply(A.DeclarePurge("A", "D", ("A",)))
+    assert g.pending == [{"seat": "B", "kind": "purge_orders"}]
+    assert A.PassPurge("B") in g.legal_actions("B")
+    refused(g, A.DeclarePurge("B", "D", ("A", "B"), ("A", "B")), "004 [11.0]")
+    refused(g, A.EndMovement("B"))
+    dice += [3, 4]                                     # B: 3 + 4 = 7 at 1-10, roll 7: 1 point
+    ev = g.apply(A.DeclarePurge("B", "C", ("B",)))
+    purges = [e for e in ev if e.kind == "purge"]
+    assert [p.data["purgers"] for p in purges] == [["B"]]
+    assert g.pending == [{"seat": "B", "kind": "spoils"}]
+    dice += [3, 4]
+    ev = g.apply(A.TakeSpoil("B", uid("Muraviev")))    # B's done; now A's purge (strength 3 + 4)
+    p = next(e for e in ev if e.kind == "purge")
+    assert p.data["purgers"] == ["A"] and p.data["strength"] == 7
+    g.apply(A.TakeSpoil("A", uid("Gai")))
+    assert g.state.decision is None and sorted(politics.purged(g.ctx)) == ["A", "B"]
+    assert g.pending == [{"seat": "B", "kind": "movement"}]
+
+
+def test_individual_purge_other_members_may_pass(dice):
+    g = blank("B")
+    markers(g, A=4, B=4)
+    put(g, "PETR", "A", "Lenin")
+    put(g, "PSKO", "D", "Sablin")
+    form(g, "A", "B")
+    g.apply(A.DeclarePurge("A", "D", ("A",)))
+    dice += [6, 6]
+    ev = g.apply(A.PassPurge("B"))
+    assert "purge_pass" in kinds(ev) and g.pending == [{"seat": "A", "kind": "spoils"}]
+    g.apply(A.TakeSpoil("A", uid("Sablin")))
+    assert politics.purged(g.ctx) == ["A"]
+    # B did not purge: he still may, and A, who has, is not asked again.
+    dice += [6, 6]
+    g.apply(A.DeclarePurge("B", "D", ("B",)))
+    assert g.state.decision is None                    # D has nothing left: nothing to take
+
+
+def _chain_position() -> Game:
+    """A, B, C (3, 3, 2 PM; one value-1 leader each: strength 11) purge D (Tukhachevsky, 2 PM)."""
+    g = blank("E")
+    markers(g, A=3, B=3, C=2, D=2)
+    put(g, "PETR", "A", "Kalinin")
+    put(g, "TVER", "B", "Kamenev")
+    put(g, "SMOL", "C", "Sorokin")
+    put(g, "NOVG", "D", "Tukhachevsky")
+    form(g, "A", "B", "C")
+    return g
+
+
+def test_counterpurge_chain_of_three_links(dice):
+    g = _chain_position()
+    s = g.state
+    g.apply(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))
+    g.apply(A.ApprovePurge("B", True))
+    dice += [1, 1]                                     # 11 at 11-15, roll 2: C
+    ev = g.apply(A.ApprovePurge("C", True))
+    assert next(e for e in ev if e.kind == "purge").data["result"] == "C"
+    assert g.pending == [{"seat": "D", "kind": "counterpurge"}]
+    assert set(g.legal_actions("D")) == {A.Counterpurge("D", p) for p in ("A", "B", "C", "")}
+    # Link 1: D counterpurges A with doubled markers: 2 + 2x2 = 6, roll 3: C.
+    dice += [1, 2]
+    ev = g.apply(A.Counterpurge("D", "A"))
+    c1 = next(e for e in ev if e.kind == "counterpurge")
+    assert (c1.data["strength"], c1.data["result"]) == (6, "C")
+    assert g.pending == [{"seat": "A", "kind": "counterpurge"}]
+    refused(g, A.Counterpurge("A", "B"), "004 [11.25]")                # only A and D now
+    # Link 2: A counterpurges D: 1 + 3x2 = 7, roll 4: C.
+    dice += [2, 2]
+    ev = g.apply(A.Counterpurge("A", "D"))
+    assert next(e for e in ev if e.kind == "counterpurge").data["strength"] == 7
+    assert set(g.legal_actions("D")) == {A.Counterpurge("D", "A"), A.Counterpurge("D", "")}
+    # Link 3: D counterpurges A again, roll 12: 2 points, taken freely (004 [11.27]).
+    dice += [6, 6]
+    g.apply(A.Counterpurge("D", "A"))
+    assert g.pending == [{"seat": "D", "kind": "spoils"}]
+    ev = g.apply(A.TakeSpoil("D", 0))
+    assert (s.politburo["A"], s.politburo["D"]) == (2, 3)
+    assert s.committee == [] and "committee" in kinds(ev)  # A, B, C now hold 7
+    assert s.decision is None and g.pending == [{"seat": "E", "kind": "movement"}]
+    assert s.stats["purges"] == 1 and s.stats["counterpurges"] == 3
+    assert sorted(politics.purged(g.ctx)) == ["A", "B", "C"]           # D only counterpurged
+
+
+def test_counterpurge_may_be_declined(dice):
+    g = _chain_position()
+    g.apply(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))
+    g.apply(A.ApprovePurge("B", True))
+    dice += [1, 1]
+    g.apply(A.ApprovePurge("C", True))
+    ev = g.apply(A.Counterpurge("D", ""))
+    assert "counterpurge_declined" in kinds(ev) and g.state.decision is None
+    assert owner(g, "Tukhachevsky") == "D" and "counterpurges" not in g.state.stats
+
+
+def test_purge_declared_in_the_middle_of_another_players_turn(dice):
+    g = blank("A")
+    s = g.state
+    markers(g, C=8)
+    put(g, "PETR", "A", "Lenin", "RU8 PETR", attach={"RU8 PETR": "Lenin"})
+    put(g, "TVER", "C", "Trotsky")
+    form(g, "C")
+    g.apply(A.StartForce("A", uid("Lenin")))
+    e = refused(g, A.DeclarePurge("C", "A", ("C",)))
+    assert e.code == "force_pending"
+    assert not [a for a in g.legal_actions("C") if isinstance(a, A.DeclarePurge)]
+    g.apply(A.EndForce("A"))
+    assert A.DeclarePurge("C", "A", ("C",)) in g.legal_actions("C")
+    dice += [6, 6]                                     # 3 + 8 = 11, roll 12: 3 points
+    g.apply(A.DeclarePurge("C", "A", ("C",)))
+    assert g.pending == [{"seat": "C", "kind": "spoils"}] and g.legal_actions("A") == []
+    refused(g, A.EndMovement("A"))
+    g.apply(A.TakeSpoil("C", uid("Lenin")))
+    assert owner(g, "Lenin") == "C" and owner(g, "RU8 PETR") == "C"
+    assert s.phase == "movement" and g.pending == [{"seat": "A", "kind": "movement"}]
+    g.apply(A.EndMovement("A"))
+    assert s.phase == "combat"
+
+
+def test_no_purge_while_an_attack_is_assembled():
+    g = blank("A", "combat")
+    markers(g, C=8)
+    form(g, "C")
+    put(g, "TVER", "C", "Trotsky")
+    g.state.attack = Attack(target=1)
+    assert refused(g, A.DeclarePurge("C", "A", ("C",))).code == "attack_pending"
+
+
+def test_purged_leader_takes_the_czar_along(dice):
+    g = blank("A")
+    markers(g, A=8)
+    put(g, "PETR", "A", "Lenin")
+    put(g, "VOLO", "B", "Blucher", "Gai", "RU2 EKAT", "Czar", attach={"RU2 EKAT": "Blucher", "Czar": "Blucher"})
+    form(g, "A")
+    dice += [6, 6]
+    g.apply(A.DeclarePurge("A", "B", ("A",)))
+    g.apply(A.TakeSpoil("A", uid("Blucher")))
+    st = stack_of(g, "Czar")
+    assert st.owner == "A" and uid("Blucher") in st.units and owner(g, "Gai") == "B"
+    assert politics.czar_holder(g.ctx) == "A"
+
+
+def test_purge_strength_counts_only_red_leaders_on_the_map():
+    g = blank("A")
+    markers(g, A=8)
+    put(g, "PETR", "A", "Lenin", "Deniken", "RU8 PETR")
+    g.ctx.to_chart(uid("Trotsky"), "A")
+    assert politics.purge_strength(g.ctx, ["A"]) == 3 + 8
+    assert politics.purge_strength(g.ctx, ["A"], counter=True) == 3 + 16
+    put(g, "KUBA", "B", "Wrangel")
+    form(g, "A")
+    g.apply(A.DeclarePurge("A", "B", ("A",)))  # RNG decides; B has no Red leader and no marker
+    d = g.state.decision
+    assert d is None or d["kind"] == "counterpurge"
+
+
+def test_one_purge_per_game_turn_until_the_next(monkeypatch):
+    """004 [11.13]: a purger may not purge again this Game-Turn; in the next one he may."""
+    g = started()
+    s = g.state
+    markers(g, A=4, B=4, C=3, D=2, E=2)
+    form(g, "A", "B")
+    target = next(p for p in s.seats if p not in ("A", "B"))
+    forced = [6, 6]
+    real = Ctx.die
+    monkeypatch.setattr(Ctx, "die", lambda self: forced.pop(0) if forced else real(self))
+    g.apply(A.DeclarePurge("A", target, ("A",)))
+    g.apply(A.PassPurge("B"))
+    if s.decision is not None:
+        g.apply(A.EndSpoils("A"))
+    assert not forced and s.decision is None
+    refused(g, A.DeclarePurge("A", target, ("A",)), "004 [11.13]")
+    refused(g, A.DeclarePurge("B", target, ("A", "B"), ("A", "B")), "004 [11.13]")
+    assert A.DeclarePurge("B", target, ("B",)) in g.legal_actions("B")
+    turn = s.turn
+    enders = (A.RollRandomEvents, A.EndMovement, A.EndCombat, A.DrawRandomizer, A.DeclineCapture, A.ChooseLoss)
+    while s.turn == turn and not g.over:
+        seat = g.pending[0]["seat"]
+        acts = g.legal_actions(seat)
+        g.apply(next((a for a in acts if isinstance(a, enders)), acts[0]))
+    assert s.turn == turn + 1 and politics.purged(g.ctx) == []
+    assert s.committee == ["A", "B"]
+    assert A.DeclarePurge("A", target, ("A",)) in g.legal_actions("A")     # allowed again
+
+
+def test_a_purge_survives_saving_and_loading(dice):
+    g = _abc_position()
+    g.apply(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))
+    g.apply(A.ApprovePurge("B", True))
+    dice += [3, 3]
+    g.apply(A.ApprovePurge("C", True))
+    h = Game.from_bytes(g.to_bytes())
+    assert h.state_hash() == g.state_hash() and h.pending == g.pending
+    assert h.legal_actions("A") == g.legal_actions("A")
+    h.apply(A.TakeSpoil("A", uid("Sablin")))
+    assert h.pending == [{"seat": "B", "kind": "spoils"}]
+
+
+def test_politics_through_the_api_replays_exactly():
+    """Committee, group purge and whatever the dice bring, all by legal actions: the log
+    replays to the same state."""
+    g = started(5, 3)
+    s = g.state
+    rich = sorted(s.seats, key=lambda p: -s.politburo[p])
+    members: list[str] = []
+    for p in rich:
+        members.append(p)
+        if sum(s.politburo[q] for q in members) >= 8:
+            break
+    for m in members:
+        g.apply(A.JoinCommittee(m, tuple(sorted(members, key=s.seats.index))))
+    assert s.committee == sorted(members, key=s.seats.index)
+    target = next(p for p in s.seats if p not in members)
+    order = tuple(politics._by_turn(g.ctx, members))
+    act = A.DeclarePurge(members[0], target, order, order if len(order) > 1 else ())
+    assert act in g.legal_actions(members[0])
+    g.apply(act)
+    steps = 0
+    while s.decision is not None and steps < 50:
+        seat = s.decision["seat"]
+        acts = g.legal_actions(seat)
+        assert acts, s.decision
+        yes = [a for a in acts if isinstance(a, (A.ApprovePurge, A.TakeSpoil)) and getattr(a, "approve", True)]
+        g.apply(yes[0] if yes else acts[0])
+        steps += 1
+    assert s.decision is None and s.stats["purges"] == 1
+    r = Game.replay(s.seed, g.log, 5)
+    assert r.state_hash() == g.state_hash()
+
+
+# == execution of the Czar (004 [13.5]) ========================================================================
+def _czar_position(**pm: int) -> Game:
+    g = blank("D")
+    markers(g, **pm)
+    put(g, "VOLO", "C", "Blucher", "RU2 EKAT", "Czar", attach={"RU2 EKAT": "Blucher", "Czar": "Blucher"})
+    return g
+
+
+def test_czar_execution_ordered_and_obeyed():
+    g = _czar_position(A=6, B=4)
+    s = g.state
+    form(g, "A", "B")
+    red_before = victory.score(g.ctx, "Red")["C"]
+    assert A.OrderExecution("A") in g.legal_actions("A")
+    g.apply(A.OrderExecution("A"))
+    assert g.pending == [{"seat": "B", "kind": "execution_consent"}]
+    ev = g.apply(A.OrderExecution("B", True))
+    assert "execution_ordered" in kinds(ev)
+    assert g.pending == [{"seat": "C", "kind": "execution"}]
+    assert set(g.legal_actions("C")) == {A.AnswerExecution("C", True), A.AnswerExecution("C", False)}
+    g.apply(A.AnswerExecution("C", True))
+    assert g.ctx.b.stack_of(D.czar) is None and [D.czar, True] in s.vp["C"]     # 004 [13.54]
+    assert s.stats["czar_executions"] == 1 and s.decision is None
+    assert victory.score(g.ctx, "Red")["C"] == red_before + 5                   # 004 [13.55]
+    refused(g, A.OrderExecution("A"), "004 [13.53]")                           # 004 [13.56]: gone
+
+
+def test_czar_execution_refused_then_ordered_again():
+    g = _czar_position(A=10)
+    s = g.state
+    form(g, "A")
+    g.apply(A.OrderExecution("A"))                    # A alone holds 10: the order is given
+    assert g.pending == [{"seat": "C", "kind": "execution"}]
+    g.apply(A.AnswerExecution("C", False))
+    assert politics.czar_holder(g.ctx) == "C" and s.decision is None
+    g.apply(A.OrderExecution("A"))                    # 004 [13.57]: no limit
+    g.apply(A.AnswerExecution("C", True))
+    assert s.stats["czar_executions"] == 1
+
+
+def test_czar_execution_needs_ten_consenting_markers():
+    g = _czar_position(A=6, B=3)
+    form(g, "A", "B")
+    refused(g, A.OrderExecution("A"), "004 [13.52]")          # the Committee holds 9
+    g.state.politburo["B"] = 4
+    g.apply(A.OrderExecution("A"))
+    ev = g.apply(A.OrderExecution("B", False))
+    assert "execution_failed" in kinds(ev) and g.state.decision is None
+    refused(g, A.OrderExecution("C"), "004 [13.51]")          # not a member
+    refused(g, A.OrderExecution("A", False), "004 [13.52]")
+
+
+def test_czar_must_be_attached_to_a_red_leader():
+    g = blank("D")
+    markers(g, A=10)
+    form(g, "A")
+    put(g, "OMSK", "C", "Kolchak", "Czar", attach={"Czar": "Kolchak"})
+    refused(g, A.OrderExecution("A"), "004 [13.53]")
+    g.ctx.take(uid("Kolchak"))
+    refused(g, A.OrderExecution("A"), "004 [13.53]")          # uncontrolled
+
+
+# == the end-game vote (004 [14.1] case 3) =======================================================================
+def _vote_position(**pm: int) -> Game:
+    """No White leader outside Siberia, White combat units and Red leaders remain; E's
+    Randomizer Phase is the last of the Game-Turn."""
+    g = blank("A")
+    s = g.state
+    markers(g, **pm)
+    put(g, "PETR", "A", "Lenin")
+    put(g, "KUBA", None, "WU4 KUBA")
+    put(g, "OMSK", "B", "Kolchak")                  # in Siberia
+    s.order = ["A", "B", "C", "D", "E"]
+    s.current = 4
+    s.phase = "randomizer"
+    s.aux = ["A"]
+    return g
+
+
+def test_politburo_ends_the_game_in_a_red_victory():
+    g = _vote_position(A=6, B=2, C=4)
+    s = g.state
+    ev = g.apply(A.DrawRandomizer("E"))
+    assert "vote_called" in kinds(ev) and s.phase == "vote"
+    assert g.pending == [{"seat": "A", "kind": "vote"}]
+    assert set(g.legal_actions("A")) == {A.VoteEndGame("A", True), A.VoteEndGame("A", False)}
+    refused(g, A.DeclarePurge("A", "B", ("A",)))             # no purges outside the Player-Turn series
+    g.apply(A.VoteEndGame("A", True))
+    g.apply(A.VoteEndGame("B", False))
+    ev = g.apply(A.VoteEndGame("C", True))                 # 6 + 4 = 10
+    assert g.over and g.result["winner_color"] == "Red" and "game_over" in kinds(ev)
+
+
+def test_politburo_vote_without_quorum_goes_on():
+    g = _vote_position(A=6, B=2, C=4)
+    s = g.state
+    g.apply(A.DrawRandomizer("E"))
+    g.apply(A.VoteEndGame("A", True))
+    g.apply(A.VoteEndGame("B", True))
+    g.apply(A.VoteEndGame("C", False))                     # 8 < 10
+    assert not g.over and s.turn == 2 and s.phase == "random_events"
+
+
+def test_no_vote_when_fewer_than_ten_markers_are_held():
+    g = _vote_position(A=6, B=2)
+    g.apply(A.DrawRandomizer("E"))
+    assert g.state.phase != "vote" and not g.over and g.state.turn == 2
+
+
+# == the wire and random play ===================================================================================
+def test_politics_actions_round_trip_the_wire(dice):
+    g = _abc_position()
+    wire = A.to_wire(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))
+    assert wire == {"t": "DeclarePurge", "seat": "A", "target": "D", "purgers": ["A", "B", "C"],
+                    "shares": ["A", "B", "C"], "condition": ""}
+    g.apply(wire)
+    g.apply({"t": "ApprovePurge", "seat": "B", "approve": True})
+    dice += [3, 3]
+    g.apply({"t": "ApprovePurge", "seat": "C"})
+    g.apply({"t": "TakeSpoil", "seat": "A", "leader": uid("Sablin")})
+    for a in (A.PassPurge("A"), A.Counterpurge("D", ""), A.OrderExecution("A", False), A.AnswerExecution("C", True),
+              A.JoinCommittee("A", ("A", "B")), A.LeaveCommittee("A"), A.EndSpoils("B")):
+        assert A.action_from_wire(A.to_wire(a)) == a
+    with pytest.raises(IllegalAction):
+        g.apply({"t": "TakeSpoil", "seat": "B", "leader": "Muraviev"})
+    refused(g, A.DeclarePurge("A", "D", (1, 2)), "protocol")
+
+
+POLITICS = (A.JoinCommittee, A.LeaveCommittee, A.DeclarePurge, A.PassPurge, A.ApprovePurge, A.TakeSpoil,
+            A.EndSpoils, A.Counterpurge, A.OrderExecution, A.AnswerExecution)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_politics_keeps_the_game_whole(seed):
+    """Every seat acts at random, out of turn too, with politics favoured: whoever the game
+    waits for always has a legal action, no unit or Politburo marker is lost or duplicated,
+    and saving and loading changes nothing."""
+    import random
+
+    rng = random.Random(seed)
+    g = started(5, seed)
+    s = g.state
+    markers(g, **rng.choice([dict(A=5, B=4, C=3, D=2, E=1), dict(A=10, B=2, C=1, D=1, E=1), dict(A=6, B=5, C=2, D=1, E=1)]))
+    for _ in range(700):
+        if g.over:
+            break
+        seat = g.pending[0]["seat"]
+        if s.decision is None and rng.random() < 0.3:
+            seat = rng.choice(s.seats)
+            if rng.random() < 0.3:
+                mem = tuple(sorted({seat, *rng.sample(s.seats, rng.randrange(3))}))
+                try:
+                    g.apply(A.JoinCommittee(seat, mem))
+                    continue
+                except IllegalAction:
+                    pass
+        # (sorted: the order of legal_actions is not part of the rules)
+        acts = sorted((a for a in g.legal_actions(seat) if not isinstance(a, A.Quit)), key=lambda a: repr(A.to_wire(a)))
+        assert acts or seat != g.pending[0]["seat"], (g.pending, s.decision)
+        if not acts:
+            continue
+        pol = [a for a in acts if isinstance(a, POLITICS)]
+        g.apply(rng.choice(pol) if pol and rng.random() < 0.7 else rng.choice(acts))
+        units = [u for st in s.stacks.values() for u in st.units] + [e[0] for v in s.vp.values() for e in v] + s.removed
+        assert sorted(units) == sorted(D.units)
+        assert sum(s.politburo.values()) + s.aux.count("P") == 15 and min(s.politburo.values()) >= 0
+        assert s.committee == politics.committee(g.ctx)
+    assert Game.from_bytes(g.to_bytes()).state_hash() == g.state_hash()
+    assert s.stats.get("purges", 0) > 0

@@ -1,0 +1,147 @@
+"""Real server processes (``python -m server serve --redis ...``) sharing one real Redis:
+players on different processes play and chat together, and a server killed with SIGKILL
+mid-game loses nothing it acknowledged once it (or another process) is started again."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from server.client import GameClient, Lobby
+from server.testing import (
+    REDIS_URL,
+    ServerProcess,
+    check_trail,
+    destroy_prefix,
+    play_randomly,
+    redis_reachable,
+    replay_hashes,
+    unique_prefix,
+)
+
+pytestmark = pytest.mark.skipif(not redis_reachable(), reason="no Redis on 127.0.0.1:6379 (.ci/run starts one)")
+
+
+async def _stop_all(procs, clients, lobbies, prefix):
+    for c in clients:
+        await c.close()
+    for lb in lobbies:
+        await lb.close()
+    for p in procs:
+        await p.stop()
+    await destroy_prefix(prefix)
+
+
+async def test_two_processes_serve_one_game_players_on_each_play_and_chat_together():
+    prefix = unique_prefix("two")
+    args = ("--redis", REDIS_URL, "--prefix", prefix, "--lease-ttl", "2", "--log-level", "WARNING")
+    p1, p2 = ServerProcess(*args), ServerProcess(*args)
+    clients: list[GameClient] = []
+    l1 = l2 = None
+    try:
+        await asyncio.gather(p1.start(), p2.start())
+        l1, l2 = Lobby(p1.base), Lobby(p2.base)
+        assert (await l1.healthz())["broker"] == (await l2.healthz())["broker"] == "redis"
+        g = await l1.create_game(players=5, seed=5, options={"max_turns": 3})     # created on process 1
+        gid = g["game"]
+        a = await l1.join(gid, name="on p1")
+        b = await l2.join(gid, name="on p2")                                      # seated through process 2
+        assert b["seat"] == "B"
+        ca = await GameClient.connect(p1.base, gid, a["token"])
+        cb = await GameClient.connect(p2.base, gid, b["token"])
+        spec = await GameClient.connect(p2.base, gid)
+        clients += [ca, cb, spec]
+        await l2.fill_bots(gid, g["admin_token"])                               # bots filled through process 2
+        await ca.wait_for(lambda c: c.status == "playing", 5)
+
+        hello = await ca.chat("A-B", "from A on process 1")
+        await cb.wait_for(lambda c: hello["id"] in c.messages["A-B"], 5)
+        back = await cb.chat("A-B", "from B on process 2")
+        await ca.wait_for(lambda c: back["id"] in c.messages["A-B"], 5)
+        said: list = []
+        await asyncio.wait_for(asyncio.gather(
+            play_randomly(ca, random.Random(1), chat=["public", "A-B"], chat_every=15, said=said),
+            play_randomly(cb, random.Random(2), chat=["public"], chat_every=15, said=said)), 100)
+        for c in clients:
+            await c.wait_for(lambda c: c.over, 10)
+
+        record = await l2.record(gid)
+        hashes = replay_hashes(record)
+        assert len(record["actions"]) == ca.seq == cb.seq == spec.seq
+        for c in clients:
+            check_trail(c.trail, hashes)
+        assert ca.trail == cb.trail == spec.trail
+        for ch, mid, text in said:
+            for c in [ca, cb] + ([spec] if ch == "public" else []):
+                await c.wait_for(lambda c, ch=ch, mid=mid: mid in c.messages.get(ch, {}), 5)
+                assert c.messages[ch][mid]["text"] == text
+        assert not spec.messages.get("A-B")
+    except BaseException:
+        print("process 1 log:", p1.stderr_tail(), "\nprocess 2 log:", p2.stderr_tail())
+        raise
+    finally:
+        await _stop_all([p1, p2], clients, [x for x in (l1, l2) if x], prefix)
+
+
+async def test_kill_9_mid_game_then_restart_loses_nothing_acknowledged():
+    prefix = unique_prefix("kill")
+    args = ("--redis", REDIS_URL, "--prefix", prefix, "--lease-ttl", "1.5", "--log-level", "WARNING")
+    p1 = ServerProcess(*args)
+    p2 = ServerProcess(*args)
+    clients: list[GameClient] = []
+    lobbies: list[Lobby] = []
+    try:
+        await p1.start()
+        l1 = Lobby(p1.base)
+        lobbies.append(l1)
+        g = await l1.create_game(players=3, seed=3, bot_seats=["C"], options={"max_turns": 3})
+        gid = g["game"]
+        a, b = await l1.join(gid), await l1.join(gid)
+        ca = await GameClient.connect(p1.base, gid, a["token"])
+        cb = await GameClient.connect(p1.base, gid, b["token"])
+        clients += [ca, cb]
+        acked: list[int] = []
+        said: list[tuple[str, int, str]] = []
+        await asyncio.wait_for(asyncio.gather(
+            play_randomly(ca, random.Random(1), chat=["public", "A-B"], chat_every=5, stop_at=60, acked=acked, said=said),
+            play_randomly(cb, random.Random(2), chat=["A-B"], chat_every=5, stop_at=60, acked=acked, said=said)), 60)
+        # Keep both players busy right up to the kill: acknowledged requests race the SIGKILL.
+        racing = [asyncio.create_task(play_randomly(ca, random.Random(3), chat=["public"], chat_every=1, acked=acked,
+                                                    said=said)),
+                  asyncio.create_task(play_randomly(cb, random.Random(4), chat=["A-B"], chat_every=1, acked=acked,
+                                                    said=said))]
+        await asyncio.sleep(0.3)
+        assert not ca.over
+        await p1.kill()
+        done = await asyncio.gather(*racing, return_exceptions=True)
+        assert all(isinstance(x, Exception) for x in done), done      # the players lost their server mid-game
+        last_acked = max(acked)
+        seen_before = {c.seat: list(c.trail) for c in (ca, cb)}
+
+        await p2.start()                                   # a new process, same Redis
+        for c in (ca, cb):
+            c.base = p2.base
+            await c.reconnect()                            # hello with the same token, then chat catch-up
+        assert ca.seq >= last_acked and ca.hash == cb.hash
+        for ch, mid, text in said:                         # every acknowledged message is still there
+            for c in (ca, cb):
+                assert c.messages[ch][mid]["text"] == text
+
+        await asyncio.wait_for(asyncio.gather(play_randomly(ca, random.Random(5)), play_randomly(cb, random.Random(6))), 90)
+        l2 = Lobby(p2.base)
+        lobbies.append(l2)
+        record = await l2.record(gid)
+        hashes = replay_hashes(record)
+        for trail in seen_before.values():                 # what the players saw before the kill is the same game
+            check_trail(trail, hashes)
+        for c in (ca, cb):
+            check_trail(c.trail, hashes, contiguous=False)
+        assert all(record["actions"][s - 1] for s in acked)
+        assert record["actions"][-1] and ca.over and cb.over
+    except BaseException:
+        print("process 1 log:", p1.stderr_tail(), "\nprocess 2 log:", p2.stderr_tail())
+        raise
+    finally:
+        await _stop_all([p1, p2], clients, lobbies, prefix)

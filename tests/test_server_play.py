@@ -1,0 +1,511 @@
+"""The game server end to end: a real aiohttp server on an ephemeral port, real WebSocket
+clients (server.client), and both stores (the embedded one and a real Redis).
+
+Each test plays what a player would notice: the game reaches its end, every client sees the
+same state hash after every action, private channels reach exactly their members, and every
+refused request gets a typed error and changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+
+import aiohttp
+import pytest
+
+from server.client import GameClient, Lobby, ServerError
+from server.games import Config
+from server.protocol import ERRORS, MAX_FRAME, MAX_TEXT, WS_HARD_LIMIT, pack
+from server.store import MemoryStore, RedisStore
+from server.testing import (
+    REDIS_URL,
+    check_trail,
+    destroy_prefix,
+    play_randomly,
+    redis_reachable,
+    replay_hashes,
+    running_server,
+    unique_prefix,
+)
+
+needs_redis = pytest.mark.skipif(not redis_reachable(),
+                                 reason="no Redis on 127.0.0.1:6379 (.ci/run starts one; start redis-server to run these)")
+STORES = ["memory", pytest.param("redis", marks=needs_redis)]
+
+
+class Harness:
+    def __init__(self, base: str, lobby: Lobby, kind: str, prefix: str) -> None:
+        self.base, self.lobby, self.kind, self.prefix = base, lobby, kind, prefix
+        self.clients: list[GameClient] = []
+
+    async def connect(self, gid: str, token: str | None = None) -> GameClient:
+        c = await GameClient.connect(self.base, gid, token)
+        self.clients.append(c)
+        return c
+
+    async def game(self, players: int = 3, humans: int = 2, **spec) -> tuple[dict, list[dict]]:
+        """A game with ``humans`` joined seats (A, B, ...) and the rest left open."""
+        g = await self.lobby.create_game(players=players, **spec)
+        seats = [await self.lobby.join(g["game"], name=f"human{i}") for i in range(humans)]
+        return g, seats
+
+
+@contextlib.asynccontextmanager
+async def serve(kind: str, **config):
+    prefix = unique_prefix("play")
+    store = MemoryStore() if kind == "memory" else RedisStore(REDIS_URL, prefix)
+    try:
+        async with running_server(store, Config(**config)) as srv, Lobby(srv.base) as lobby:
+            h = Harness(srv.base, lobby, kind, prefix)
+            h.hub = srv.hub
+            try:
+                yield h
+            finally:
+                for c in h.clients:
+                    await c.close()
+    finally:
+        if kind == "redis":
+            await destroy_prefix(prefix)
+
+
+async def state_and_chat(c: GameClient, channels: list[str]) -> tuple:
+    v = await c.request("view")
+    hist = {}
+    for ch in channels:
+        r = await c.request("history", channel=ch, after=0, limit=500)
+        hist[ch] = [(m["id"], m["seat"], m["text"]) for m in r["messages"]]
+    return v["seq"], v["hash"], hist
+
+
+# -- the issue's headline test ---------------------------------------------------------------------
+@pytest.mark.parametrize("kind", STORES)
+async def test_five_seat_game_with_two_humans_and_three_bots_is_played_to_the_end(kind):
+    async with serve(kind) as h:
+        g, (a, b) = await h.game(players=5, humans=2, seed=11, options={"max_turns": 3})
+        gid = g["game"]
+        ca, cb = await h.connect(gid, a["token"]), await h.connect(gid, b["token"])
+        spec = await h.connect(gid)
+        assert (ca.seat, cb.seat, spec.seat) == ("A", "B", None)
+        assert ca.status == "open" and ca.seq == 0
+        with pytest.raises(ServerError) as e:
+            await ca.act({"t": "EndTrading"})
+        assert e.value.code == "not_started"
+        filled = await h.lobby.fill_bots(gid, g["admin_token"])
+        assert filled["filled"] == ["C", "D", "E"]
+        await ca.wait_for(lambda c: c.status == "playing", 5)
+
+        said: list[tuple[str, int, str]] = []
+        await asyncio.wait_for(asyncio.gather(
+            play_randomly(ca, random.Random(1), chat=["public", "A-B"], chat_every=20, said=said),
+            play_randomly(cb, random.Random(2), chat=["A-B"], chat_every=30, said=said)), 100)
+        for c in (ca, cb, spec):
+            await c.wait_for(lambda c: c.over, 10)
+        assert spec.result and "reason" in spec.result
+
+        record = await h.lobby.record(gid)          # published (with the seed) once the game is over
+        async with aiohttp.ClientSession() as s:    # and so is every position, for replays
+            async with s.get(f"{h.base}/api/games/{gid}/view", params={"seq": "7"}) as r:
+                at7 = await r.json()
+        assert at7["seq"] == 7 and at7["view"]["you"] is None
+        assert record["seed"] == 11 and len(record["actions"]) == ca.seq == cb.seq == spec.seq
+        hashes = replay_hashes(record)
+        for c in (ca, cb, spec):
+            check_trail(c.trail, hashes)            # every seq seen, each hash = the replayed game's
+        assert at7["hash"] == hashes[7]
+        assert ca.trail == cb.trail == spec.trail and ca.trail[0][0] == 0
+        assert {e["kind"] for e in spec.events} >= {"trading_agreed", "deployed"}
+        seats_acting = {a["seat"] for a in record["actions"]}
+        assert seats_acting == {"A", "B", "C", "D", "E"}
+
+        assert said, "the humans chatted"
+        for ch, mid, text in said:
+            readers = [ca, cb] + ([spec] if ch == "public" else [])
+            for c in readers:
+                await c.wait_for(lambda c, ch=ch, mid=mid: mid in c.messages.get(ch, {}), 5)
+                assert c.messages[ch][mid]["text"] == text
+        assert not spec.messages.get("A-B")
+
+
+# -- privacy ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", STORES)
+async def test_private_channels_reach_exactly_their_members(kind):
+    async with serve(kind) as h:
+        g, (a, b, c) = await h.game(players=4, humans=3, bot_seats=["D"])
+        gid = g["game"]
+        raw = ps = None
+        if kind == "redis":  # a raw Redis subscriber who knows the game id and the channel names
+            import redis.asyncio as aioredis
+
+            raw = aioredis.Redis.from_url(REDIS_URL)
+            ps = raw.pubsub()
+            await ps.psubscribe(f"*{gid}*", "*A-B*", "*:g1*")
+            guesses = [gid, f"{h.prefix}{gid}", f"{h.prefix}g:{gid}:chat:A-B", f"{h.prefix}chat:{gid}:A-B",
+                       f"{h.prefix}ps:{gid}", f"{h.prefix}ps:{gid}:A-B", "A-B", f"{gid}:A-B", f"{gid}:public"]
+            await ps.subscribe(*guesses)
+        ca, cb, cc = [await h.connect(gid, s["token"]) for s in (a, b, c)]
+        spec = await h.connect(gid)
+        for x in (ca, cb, cc, spec):
+            x.keep_pushes = True
+
+        m1 = await ca.chat("A-B", "secret plan for B")
+        group = await ca.open_channel(["C"], title="A and C")
+        assert group["name"] == "g1" and group["members"] == ["A", "C"]
+        await cc.wait_for(lambda x: "g1" in x.channels, 5)
+        m2 = await cc.chat("g1", "only A and C hear this")
+        bar = await cb.chat("public", "barrier")
+        for x in (ca, cb, cc, spec):
+            await x.wait_for(lambda x: bar["id"] in x.messages.get("public", {}), 5)
+        await cb.wait_for(lambda x: m1["id"] in x.messages.get("A-B", {}), 5)
+        await ca.wait_for(lambda x: m2["id"] in x.messages.get("g1", {}), 5)
+        assert cb.messages["A-B"][m1["id"]]["seat"] == "A"
+
+        # Nobody else was sent a byte of either message, nor told that g1 exists.
+        for x, secret in ((cc, b"secret plan"), (spec, b"secret plan"), (cb, b"only A and C"), (spec, b"only A and C")):
+            assert secret not in pack(x.pushes)
+        assert "g1" not in cb.channels and "g1" not in spec.channels and "A-B" not in cc.channels
+        names = {ch["name"] for ch in (await spec.request("channels"))["channels"]}
+        assert names == {"public"}
+        names = {ch["name"] for ch in (await cc.request("channels"))["channels"]}
+        assert names == {"public", "A-C", "B-C", "C-D", "g1"}
+        # ... and asking does not help.
+        for x, ch in ((cc, "A-B"), (spec, "A-B"), (cb, "g1"), (spec, "g1"), (spec, "B-C")):
+            with pytest.raises(ServerError) as e:
+                await x.history(ch)
+            assert e.value.code == "not_member"
+        with pytest.raises(ServerError) as e:
+            await cc.chat("A-B", "let me in")
+        assert e.value.code == "not_member"
+        with pytest.raises(ServerError) as e:
+            await spec.chat("public", "a spectator speaks")
+        assert e.value.code == "not_your_seat"
+
+        if ps is not None:
+            got = []
+            end = asyncio.get_running_loop().time() + 0.5
+            while asyncio.get_running_loop().time() < end:
+                m = await ps.get_message(ignore_subscribe_messages=True, timeout=0.1)
+                if m:
+                    got.append(m)
+            assert got == [], "a subscriber without the channel secrets received something"
+            topics = {t.decode() for t in await raw.pubsub_channels(f"{h.prefix}*")} - set(guesses)
+            assert topics and not any(gid in t or "A-B" in t for t in topics)   # the server's topics name no game
+            await ps.aclose()
+            await raw.aclose()
+
+
+# -- errors ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", STORES)
+async def test_every_refused_request_gets_a_typed_error_and_changes_nothing(kind):
+    async with serve(kind) as h:
+        g, (a, b) = await h.game(players=3, humans=2, bot_seats=["C"], seed=0)
+        gid = g["game"]
+        ca = await h.connect(gid, a["token"])
+        await ca.wait_for(lambda c: c.seq >= 1, 5)          # bot C has agreed to end trading
+        plain = await ca.chat("public", "a plain message")
+        chans = ["public", "A-B", "A-C"]
+        before = await state_and_chat(ca, chans)
+        my_leader = ca.view["hands"]["A"][0]
+
+        raw_cases = [
+            (b"\xc1", "bad_frame"),                                          # not msgpack
+            (pack([1, 2, 3]), "bad_frame"),                                  # not a map
+            (pack({"id": 5}), "bad_frame"),                                  # no type
+            (pack({"t": 7, "id": 6}), "bad_frame"),                          # type not a string
+            (pack({"t": "ping", "id": {"x": 1}}), "bad_frame"),              # bad request id
+            ("{\"t\": \"ping\"}", "bad_frame"),                              # a text frame
+            (pack({"t": "chat", "id": 8, "channel": "public", "text": "x" * (MAX_FRAME + 10)}), "frame_too_large"),
+            (pack({"t": "launch_missiles", "id": 9}), "unknown_type"),
+        ]
+        for data, code in raw_cases:
+            await ca.send_raw(data)
+            err = await ca.next_error()
+            assert err["t"] == "error" and err["code"] == code, (data[:20], err)
+        assert (await ca.ping())["t"] == "pong"                              # the connection survives
+
+        req_cases = [
+            ("act", {"action": {"t": "Move", "to": "PETR"}}, "illegal_action"),     # an illegal move
+            ("act", {"action": {"t": "EndTrading", "seat": "B"}}, "not_your_seat"),  # acting for another seat
+            ("act", {"action": {"t": "NoSuchAction"}}, "illegal_action"),
+            ("act", {"action": {"t": "EndTrading", "bogus": 1}}, "illegal_action"),
+            ("act", {"action": "EndTrading"}, "bad_request"),
+            ("act", {}, "bad_request"),
+            ("act", {"action": {"t": "EndTrading"}, "seq": 999}, "stale"),
+            ("chat", {"channel": "nowhere", "text": "hi"}, "unknown_channel"),
+            ("chat", {"channel": "B-C", "text": "hi"}, "not_member"),
+            ("chat", {"channel": "public", "text": "x" * (MAX_TEXT + 1)}, "message_too_large"),
+            ("chat", {"channel": "public", "text": ""}, "bad_request"),
+            ("chat", {"channel": "public", "text": 5}, "bad_request"),
+            ("chat", {"channel": "A-B", "proposal": {"kind": "bribe"}}, "bad_request"),
+            ("chat", {"channel": "A-B", "proposal": {"kind": "trade", "to": "C"}}, "bad_request"),   # C can't read A-B
+            ("chat", {"channel": "A-B", "proposal": {"kind": "trade", "to": "B", "give_leaders": [999]}},
+             "illegal_action"),                                              # the engine refuses: nothing is posted
+            ("chat", {"channel": "A-B", "proposal": {"kind": "committee", "members": ["A", "B"]}},
+             "illegal_action"),                                              # not during the trading session
+            ("accept", {"channel": "public", "msg": 999}, "unknown_message"),
+            ("accept", {"channel": "public", "msg": plain["id"]}, "not_a_proposal"),
+            ("history", {"channel": "B-C"}, "not_member"),
+            ("open_channel", {"members": ["Z"]}, "bad_request"),
+            ("open_channel", {"members": []}, "bad_request"),
+            ("hello", {"game": gid, "token": a["token"]}, "not_joined"),     # a second hello
+        ]
+        for t, fields, code in req_cases:
+            with pytest.raises(ServerError) as e:
+                await ca.request(t, **fields)
+            assert e.value.code == code, (t, fields, e.value)
+            assert e.value.code in ERRORS
+            if code == "illegal_action":
+                assert e.value.frame["rule"] and e.value.engine_code
+        with pytest.raises(ServerError) as e:
+            await ca.act({"t": "Move", "to": "PETR"})
+        assert e.value.rule == "004 [15.33]" and e.value.engine_code == "wrong_phase"
+
+        # Other connections: wrong token, unknown game, nothing before hello, a spectator acting.
+        x = await GameClient.connect(h.base, gid, hello=False)
+        h.clients.append(x)
+        with pytest.raises(ServerError) as e:
+            await x.act({"t": "EndTrading", "seat": "A"})
+        assert e.value.code == "not_joined"
+        with pytest.raises(ServerError) as e:
+            await x.request("hello", game="no-such-game")
+        assert e.value.code == "unknown_game"
+        with pytest.raises(ServerError) as e:
+            await x.request("hello", game=gid, token=a["token"] + "x")
+        assert e.value.code == "bad_token"
+        with pytest.raises(ServerError) as e:
+            await x.request("hello", game=gid, token=b["token"][::-1])
+        assert e.value.code == "bad_token"
+        spec = await h.connect(gid)
+        with pytest.raises(ServerError) as e:
+            await spec.act({"t": "EndTrading", "seat": "A"})
+        assert e.value.code == "not_your_seat"
+
+        assert await state_and_chat(ca, chans) == before
+        # ... and the game still works.
+        await ca.act({"t": "OfferTrade", "to": "B", "give_leaders": [my_leader]})
+        assert (await state_and_chat(ca, chans))[0] == before[0] + 1
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_chat_and_frame_rate_limits(kind):
+    async with serve(kind, chat_rate=0.01, chat_burst=3, frame_rate=0.01, frame_burst=12) as h:
+        g, (a,) = await h.game(players=3, humans=1)
+        ca = await h.connect(g["game"], a["token"])               # frame 1
+        for i in range(3):                                        # frames 2-4
+            await ca.chat("public", f"m{i}")
+        with pytest.raises(ServerError) as e:                     # frame 5
+            await ca.chat("public", "one too many")
+        assert e.value.code == "rate_limited"
+        assert [m["text"] for m in await ca.history("public")] == ["m0", "m1", "m2"]   # frame 6
+        for _ in range(6):                                        # frames 7-12
+            await ca.ping()
+        with pytest.raises(ServerError) as e:
+            await ca.ping()
+        assert e.value.code == "rate_limited"
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_frame_beyond_the_websocket_limit_closes_the_connection(kind):
+    async with serve(kind) as h:
+        g, _ = await h.game(players=3, humans=0)
+        c = await h.connect(g["game"])
+        await c.send_raw(b"\x00" * (WS_HARD_LIMIT + 1))
+        await asyncio.wait_for(c.closed.wait(), 5)
+        assert c.ws.close_code == 1009
+
+
+# -- proposals -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", STORES)
+async def test_proposals_in_chat_become_game_actions(kind):
+    async with serve(kind) as h:
+        g, (a, b) = await h.game(players=3, humans=2, bot_seats=["C"], seed=0)
+        gid = g["game"]
+        ca, cb = await h.connect(gid, a["token"]), await h.connect(gid, b["token"])
+        await ca.wait_for(lambda c: c.seq >= 1, 5)
+        lid = ca.view["hands"]["A"][0]
+
+        # A trade (004 [15.33]): posting is A's OfferTrade; B's one-step accept is AcceptTrade.
+        p = await ca.chat("A-B", "my leader for nothing", {"kind": "trade", "to": "B", "give_leaders": [lid]})
+        assert p["proposal"]["addressees"] == ["B"] and p["proposal"]["offer"] >= 1
+        await cb.wait_for(lambda c: p["id"] in c.messages.get("A-B", {}), 5)
+        offer = cb.messages["A-B"][p["id"]]["proposal"]["offer"]
+        assert [o["id"] for o in cb.view["offers"]] == [offer]
+        with pytest.raises(ServerError) as e:
+            await ca.accept("A-B", p["id"])
+        assert e.value.code == "not_addressed"
+        reply = await cb.accept("A-B", p["id"])
+        assert reply["reply"] == {"msg": p["id"], "accept": True, "seq": reply["reply"]["seq"]}
+        await ca.wait_for(lambda c: c.seq >= reply["reply"]["seq"], 5)
+        assert lid in ca.view["hands"]["B"] and lid not in ca.view["hands"]["A"]
+        assert any(e["kind"] == "trade" for e in ca.events)
+        with pytest.raises(ServerError) as e:                   # the offer is used up
+            await cb.accept("A-B", p["id"])
+        assert e.value.code == "illegal_action" and e.value.engine_code == "unknown_offer"
+
+        # Declined: DeclineTrade removes the offer.
+        pm = ca.view["politburo"]["A"]
+        assert pm >= 1
+        p2 = await ca.chat("A-B", "", {"kind": "trade", "to": "B", "give_politburo": 1})
+        assert p2["text"] == "A proposes a trade"
+        r2 = await cb.decline("A-B", p2["id"])
+        await ca.wait_for(lambda c: c.seq >= r2["reply"]["seq"], 5)
+        assert ca.view["offers"] == [] and ca.view["politburo"]["A"] == pm
+
+        # A Central Committee (004 [11.11]): A and B hold 12 Politburo markers (seed 0).
+        for c in (ca, cb):
+            await c.act({"t": "EndTrading"})
+        await ca.wait_for(lambda c: c.view["phase"] != "trading", 10)
+        p3 = await ca.chat("public", "a Committee of A and B", {"kind": "committee", "members": ["A", "B"]})
+        assert p3["proposal"]["addressees"] == ["B"]
+        r3 = await cb.accept("public", p3["id"])
+        await ca.wait_for(lambda c: c.seq >= r3["reply"]["seq"], 5)
+        assert sorted(ca.view["committee"]) == ["A", "B"]
+
+
+# -- seats ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_player_who_leaves_is_replaced_by_a_bot(kind):
+    async with serve(kind) as h:
+        g, (a, b) = await h.game(players=3, humans=2, bot_seats=["C"], options={"max_turns": 2})
+        gid = g["game"]
+        ca, cb = await h.connect(gid, a["token"]), await h.connect(gid, b["token"])
+        r = await cb.leave()
+        assert r["now"] == "bot"
+        await ca.wait_for(lambda c: c.seats["B"]["kind"] == "bot", 5)
+        with pytest.raises(ServerError) as e:
+            await cb.act({"t": "EndTrading", "seat": "B"})
+        assert e.value.code == "not_your_seat"                    # the connection is a spectator now
+        with pytest.raises(ServerError) as e:
+            await h.lobby.leave(gid, b["token"])
+        assert e.value.code == "bad_token"
+        await asyncio.wait_for(play_randomly(ca, random.Random(3)), 60)
+        record = await h.lobby.record(gid)
+        assert any(x["seat"] == "B" for x in record["actions"]) and not any(x["t"] == "Quit" for x in record["actions"])
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_the_creator_may_choose_quitting_under_14_2_instead(kind):
+    async with serve(kind) as h:
+        g, (a, b) = await h.game(players=3, humans=2, bot_seats=["C"], on_leave="quit", options={"max_turns": 2})
+        gid = g["game"]
+        ca = await h.connect(gid, a["token"])
+        r = await h.lobby.leave(gid, b["token"])
+        assert r["now"] == "quit"
+        await ca.wait_for(lambda c: "B" in c.view["quit"] and c.seats["B"]["kind"] == "quit", 5)
+        assert any(e["kind"] == "quit" for e in ca.events)
+        await asyncio.wait_for(play_randomly(ca, random.Random(4)), 60)
+        record = await h.lobby.record(gid)
+        assert {"t": "Quit", "seat": "B"} in record["actions"]
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_leaving_before_the_start_reopens_the_seat(kind):
+    async with serve(kind) as h:
+        g, (a, b) = await h.game(players=3, humans=2)
+        assert (await h.lobby.leave(g["game"], b["token"]))["now"] == "reopened"
+        assert [x["game"] for x in await h.lobby.list_games()] == [g["game"]]
+        again = await h.lobby.join(g["game"], seat="B")
+        assert again["seat"] == "B" and again["token"] != b["token"]
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_bot_decides_for_a_human_after_the_deadline(kind):
+    async with serve(kind) as h:
+        g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], deadline=0.05, options={"max_turns": 1})
+        spec = await h.connect(g["game"])
+        spec.keep_pushes = True
+        await spec.wait_for(lambda c: sum(1 for p in c.pushes if p["t"] == "update" and p.get("by") == "deadline") >= 5, 30)
+        assert all(p["actor"] == "A" for p in spec.pushes if p["t"] == "update" and p.get("by") == "deadline")
+
+
+# -- reconnecting ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_reconnecting_client_catches_up_from_its_last_seen_message(kind):
+    async with serve(kind) as h:
+        g, (a, b) = await h.game(players=3, humans=2, bot_seats=["C"])
+        gid = g["game"]
+        ca, cb = await h.connect(gid, a["token"]), await h.connect(gid, b["token"])
+        first = await cb.chat("A-B", "before")
+        await ca.wait_for(lambda c: first["id"] in c.messages["A-B"], 5)
+        await ca._close_ws()
+        sent = [await cb.chat("A-B", f"while away {i}") for i in range(3)] + [await cb.chat("public", "hello all")]
+        q = cb.push_queue()
+        await cb.act({"t": "EndTrading"})
+        pushed = await asyncio.wait_for(q.get(), 5)
+        assert pushed["t"] == "update" and pushed["actor"] == "B" and pushed["action"] == "EndTrading"
+        assert ca.last_seen("A-B") == first["id"]
+        await ca.reconnect()
+        for m in sent:
+            ch = "public" if m["text"] == "hello all" else "A-B"
+            assert ca.messages[ch][m["id"]]["text"] == m["text"]
+        assert ca.seq == cb.seq and ca.hash == cb.hash
+
+
+# -- the lobby and the HTTP surface ---------------------------------------------------------------------
+@pytest.mark.parametrize("kind", STORES)
+async def test_lobby(kind):
+    async with serve(kind) as h:
+        health = await h.lobby.healthz()
+        assert health["status"] == "ok" and health["broker"] == kind and health["version"]
+        for bad in ({"players": 2}, {"players": 7}, {"options": {"nope": 1}}, {"options": {"max_turns": "3"}},
+                    {"bots": "genius"}, {"on_leave": "vanish"}, {"deadline": -1}, {"seed": -5}, {"colour": "red"}):
+            with pytest.raises(ServerError) as e:
+                await h.lobby.create_game(**bad)
+            assert e.value.code == "bad_request", bad
+        g = await h.lobby.create_game(players=3, name="table 1", options={"max_turns": 2})
+        gid = g["game"]
+        listed = await h.lobby.list_games()
+        assert [x["game"] for x in listed] == [gid] and listed[0]["open"] == ["A", "B", "C"]
+        a = await h.lobby.join(gid, seat="B", name="Bea")
+        with pytest.raises(ServerError) as e:
+            await h.lobby.join(gid, seat="B")
+        assert e.value.code == "seat_taken"
+        with pytest.raises(ServerError) as e:
+            await h.lobby.fill_bots(gid, "not-the-admin-token")
+        assert e.value.code == "forbidden"
+        with pytest.raises(ServerError) as e:
+            await h.lobby.record(gid)
+        assert e.value.code == "forbidden"                        # the seed stays secret while the game runs
+        assert (await h.lobby.record(gid, g["admin_token"]))["actions"] == []
+        await h.lobby.join(gid)
+        await h.lobby.join(gid)
+        with pytest.raises(ServerError) as e:
+            await h.lobby.join(gid)
+        assert e.value.code == "game_full"
+        assert await h.lobby.list_games() == []
+        assert [x["game"] for x in await h.lobby.list_games("live")] == [gid]
+        info = await h.lobby.game(gid)
+        assert info["status"] == "playing" and info["seats"]["B"] == {"kind": "human", "name": "Bea"}
+        assert "token" not in str(info) and "secret" not in str(info) and "seed" not in info
+        with pytest.raises(ServerError) as e:
+            await h.lobby.game("nope")
+        assert e.value.code == "unknown_game"
+        with pytest.raises(ServerError) as e:
+            await h.lobby.leave(gid, "")
+        assert e.value.code == "bad_token"
+        assert a["token"]
+        async with aiohttp.ClientSession() as s:
+            async with s.get(h.base + "/") as r:
+                assert r.status == 200 and "text/html" in r.headers["Content-Type"]
+                assert "<html" in (await r.text()).lower()
+            async with s.get(h.base + "/../../etc/passwd") as r:
+                assert r.status == 404
+            async with s.post(h.base + "/api/games", data=b"not json") as r:
+                assert r.status == 400 and (await r.json())["error"]["code"] == "bad_request"
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_an_all_bot_game_plays_itself_and_a_finished_game_is_unloaded_then_reloaded(kind):
+    async with serve(kind, idle_unload=0.1, lease_ttl=0.3) as h:
+        g = await h.lobby.create_game(players=3, bot_seats=["A", "B", "C"], options={"max_turns": 1})
+        gid = g["game"]
+        for _ in range(300):
+            rt = h.hub.runtimes.get(gid)
+            if rt is None:
+                break                                   # over, idle, unloaded
+            await asyncio.sleep(0.05)
+        assert gid not in h.hub.runtimes
+        assert await h.lobby.list_games("live") == []
+        c = await h.connect(gid)                        # loaded again from the store
+        assert c.status == "over" and c.seq > 0 and c.result
+        assert (await h.lobby.record(gid))["actions"]
