@@ -1,7 +1,11 @@
 """A random-legal agent: picks uniformly among the legal actions of its seat.
 
 It never quits and uses the 'undo' steps (calling off an attack, withdrawing an attacker)
-only when nothing else is legal, so its games always move forward.  Seeded and deterministic.
+only when nothing else is legal, so its games always move forward.  Political moves that
+can be repeated without end (trade offers and withdrawals, joining and leaving a Central
+Committee, ordering the Czar's execution: 004 [10.0], [11.12], [13.52]) are free actions
+in the rules; the agent allows itself at most ``FREE_BUDGET`` of them per phase, so a game
+between random agents cannot turn into an endless round of offers.  Seeded and deterministic.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from rcw.actions import Action
 
 UNDO = ("CancelAttack", "RemoveAttacker")
 NEVER = ("Quit",)
+FREE = ("OfferTrade", "WithdrawTrade", "JoinCommittee", "LeaveCommittee", "OrderExecution")
+FREE_BUDGET = 3
 
 
 class RandomAgent:
@@ -20,9 +26,27 @@ class RandomAgent:
     def __init__(self, seat: str, seed: int = 0) -> None:
         self.seat = seat
         self.rng = random.Random(f"{seed}:{seat}")
+        self._phase: tuple = ()
+        self._free_used = 0
 
     def choose(self, view: dict, legal: list[Action]) -> Action:
-        options = [a for a in legal if a.TYPE not in UNDO and a.TYPE not in NEVER]
-        if not options:
-            options = [a for a in legal if a.TYPE not in NEVER] or legal
-        return options[self.rng.randrange(len(options))]
+        phase = (view.get("turn"), view.get("phase"), view.get("phasing"))
+        if phase != self._phase:
+            self._phase, self._free_used = phase, 0
+        tiers = (
+            lambda a: a.TYPE not in UNDO and a.TYPE not in NEVER
+            and (a.TYPE not in FREE or self._free_used < FREE_BUDGET),
+            lambda a: a.TYPE not in UNDO and a.TYPE not in NEVER,
+            lambda a: a.TYPE not in NEVER,
+        )
+        options = legal
+        for keep in tiers:
+            options = [a for a in legal if keep(a)]
+            if options:
+                break
+        else:
+            options = legal
+        action = options[self.rng.randrange(len(options))]
+        if action.TYPE in FREE:
+            self._free_used += 1
+        return action

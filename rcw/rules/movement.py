@@ -550,7 +550,7 @@ def candidates(ctx: Ctx, seat: str) -> list[Action]:
                     out.append(Attach(seat, u, lead))
     for u in fs.units:
         out.append(Detach(seat, u))
-    for n in d.provinces[fs.province].adjacent:
+    for n in sorted(d.provinces[fs.province].adjacent):
         out.append(Move(seat, n, False))
         if n in d.provinces[fs.province].rail:
             out.append(Move(seat, n, True))
