@@ -208,9 +208,3 @@ def add_parser(sub) -> None:
                    help="stop a game with no victor after T Game-Turns (default 30; 0 = no limit, as in the rules)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=run, json_only_quiet=False)
-    # ``rcw solo`` lives in bots/ too; rcw/cli.py registers the bots' commands through this
-    # function, so the solo command is added here (rcw/cli.py may call bots.solo directly).
-    if "solo" not in sub.choices:
-        from bots import solo
-
-        solo.add_parser(sub)

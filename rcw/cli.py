@@ -53,10 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     mapdraw.add_parser(sub)
     # The console script also fronts the bots and the server (the engine never imports them).
-    from bots import simulate
+    from bots import simulate, solo
     from server import cli as server_cli
 
     simulate.add_parser(sub)
+    solo.add_parser(sub)
     server_cli.add_parser(sub)
     return p
 
