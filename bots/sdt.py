@@ -30,15 +30,26 @@ Common-sense rules we chose (the article leaves them to the player's judgement)
 - *Own units as targets*: a White player never attacks his own White units, a Red player
   never his own Red units (the article's exceptions); an Undecided player never attacks his
   own units at all.  Other own units may be attacked, as the article's APT implies.
-- *Regular attacks only*: the bot never makes Subversive Attacks (004 [8.3]); the article
-  does not mention them.
+- *Subversive Attacks* (004 [8.3]): the article does not name them, but its APT lines
+  "Red vs Blue" (Red player I, White player II, Undecided player I) and a VST grudge
+  against a player's Blue units call for Red units attacking Blue units, and a Subversive
+  Attack from an adjacent province is such an attack.  Our rule: when the Red forces that
+  are in, or can reach, provinces adjacent to the Blue stack reach the minimum odds
+  subversively (strength doubled on a "Subversive Attacks Doubled" Player-Turn, 004
+  [12.12]), the bot attacks subversively: "Ae" and "Ex" then have no effect (004 [8.33]),
+  which is what "the highest odds ... in order to minimize combat results of AE or EX"
+  asks for.  Otherwise it attacks normally from inside the province.  Attack
+  Consideration and the PCT shift apply to Subversive Attacks like any other.
 - *Assassination*: the target is a leader of the worst enemy (unfriendliest on the PCT) that
   one of the bot's leaders shares a province with, or can reach this Movement Phase (one
   leader not needed for an attack is sent there); otherwise the attempt is aborted.
 - *Non-Attack Policies*, in this order for every force not needed for an attack: (1) Czechs
   of a White player go to Vladivostok and leave; a White player's Czar goes to the nearest
-  port and emigrates; (3) other Czar/Gold escorts stay and consolidate, except that (4) the
-  Gold's leader goes to steal Green units within reach; (5) leaders with room pick up loose
+  port and emigrates; (4) the Gold's leader goes to steal Green units within reach; (3) other
+  Czar/Gold escorts never leave their Imperial unit: when other players' opposed forces
+  stand in or next to their province they move to the reachable province with the least
+  such strength around it (preferring one where their own stacks are, to consolidate),
+  else they stay (and consolidate by the merges below); (5) leaders with room pick up loose
   uncontrolled combat units of their colour (the strongest within reach); (6) Red players'
   Red forces garrison Tver, Petrograd and the home provinces of Red units awaiting
   replacement (Game-Turns 1-5), one force per province; (7) White players' White forces
@@ -72,6 +83,9 @@ best-effort picture (two attacks by one pair in one province between two of the 
 views count once; a gift between two other players is not seen).  An engine API that would
 make every row exact: the public events since the seat's last view in ``view(seat)``
 (e.g. ``view["events"]``, each with the acting seat and the seats acted against).
+
+Every force a bot moves is announced in a note ("moves Trotsky to SAMA: to attack in SAMA
+[APT priority I: Red vs White]"), which ``rcw solo`` prints before the engine's sentences.
 
 Out-of-turn answers
 -------------------
@@ -134,6 +148,7 @@ class PlannedAttack:
     min_col: int
     consider: bool               # roll Attack Consideration first
     label: str = ""
+    subversive: bool = False     # 004 [8.3]: Red units from provinces adjacent to a Blue stack
 
 
 @dataclass
@@ -579,14 +594,20 @@ class SDTAgent:
         return out
 
     def _try(self, b: Board, t: VStack, colors: tuple[str, ...], forces: list[Force], used: set[int],
-             min_col: int) -> tuple[int, list[Force], str] | None:
+             min_col: int) -> tuple[int, list[Force], str, dict | None] | None:
         """Greedy: the forces of one colour that reach ``t`` with the best odds at or above
-        ``min_col``; local forces first, then the strongest."""
+        ``min_col``; local forces first, then the strongest.  Returns (odds column, forces,
+        their colour, None), or for a Subversive Attack (Red on Blue, preferred when it
+        reaches the odds) (column, forces, Red, {lead: province to move to or None})."""
         best = None
         dfn = t.defense()
         for color in colors:
             if not opposed(color, t.color):
                 continue
+            if color == RED and t.color == BLUE:
+                sub = self._try_subversive(b, t, forces, used, min_col)
+                if sub is not None:
+                    return sub
             cands = []
             for f in forces:
                 if f.lead in used or f.color != color or f.stack == t.id:
@@ -610,21 +631,72 @@ class SDTAgent:
                 if chosen and col is not None and col >= need:
                     key = (col, -len(chosen))
                     if best is None or key > (best[0], -len(best[1])):
-                        best = (col, chosen, color)
+                        best = (col, chosen, color, None)
                     break
         return best
 
-    def _assign(self, b: Board, plan: TurnPlan, t: VStack, got: tuple[int, list[Force], str], min_col: int,
+    @staticmethod
+    def _subversion_posts(province: str) -> set[str]:
+        """004 [8.31]: provinces from which Red units may attack Blue units in ``province``
+        subversively: those sharing a border passable by units (the Kerch Straits are
+        White-only, so not passable by Red units)."""
+        d = data()
+        return {p for p in d.provinces[province].adjacent
+                if frozenset((p, province)) not in d.white_only_borders}
+
+    def _try_subversive(self, b: Board, t: VStack, forces: list[Force], used: set[int],
+                        min_col: int) -> tuple[int, list[Force], str, dict] | None:
+        """Red forces already in, or able to reach, a province adjacent to ``t``: those
+        already in place first, then the strongest; each mover goes to the nearest such
+        province, preferring one with no units of another colour (where it could itself be
+        attacked).  Strength is doubled on a "Subversive Attacks Doubled" turn (004 [12.12])."""
+        posts = self._subversion_posts(t.province)
+        if not posts:
+            return None
+        mult = 2 if b.view.get("subversion_doubled") else 1
+        dfn = t.defense()
+        cands = []
+        for f in forces:
+            if f.lead in used or f.color != RED or not f.leader:
+                continue
+            if f.province in posts:
+                dest, dist = None, 0
+            else:
+                reach = self._reach(b, f)
+                opts = [p for p in posts if p in reach]
+                if not opts:
+                    continue
+                dest = min(opts, key=lambda p: (any(c != RED for c in b.colors_in.get(p, ())), len(reach[p]), p))
+                dist = len(reach[dest])
+            cands.append((dist > 0, -f.strength, f.lead, f, dest))
+        cands.sort(key=lambda x: x[:3])
+        plain = [c for c in cands if not c[3].escort]
+        escorts = [c for c in cands if c[3].escort]
+        for pool, need in ((plain, min_col), (plain + escorts, max(min_col, T.ESCORT_MIN_ODDS))):
+            chosen, att = [], 0
+            for c in pool:
+                chosen.append(c)
+                att += c[3].strength * mult
+                col = odds_col(att, dfn)
+                if col is not None and col >= need:
+                    return col, [x[3] for x in chosen], RED, {x[3].lead: x[4] for x in chosen}
+        return None
+
+    def _assign(self, b: Board, plan: TurnPlan, t: VStack, got: tuple, min_col: int,
                 consider: bool, used: set[int], label: str) -> None:
-        col, chosen, color = got
+        col, chosen, color, dests = got
+        sub = dests is not None
         for f in chosen:
             used.add(f.lead)
-            if f.province != t.province:
-                plan.orders.append(Order(f.lead, t.province, list(f.pickups), why=f"to attack in {t.province}"))
+            dest = dests.get(f.lead) if sub else (t.province if f.province != t.province else None)
+            why = (f"to make a Subversive Attack on {t.province} [{label}]" if sub
+                   else f"to attack in {t.province} [{label}]")
+            if dest:
+                plan.orders.append(Order(f.lead, dest, list(f.pickups), why=why))
             elif f.pickups:
-                plan.orders.append(Order(f.lead, None, list(f.pickups), why="picks up units before attacking"))
+                plan.orders.append(Order(f.lead, None, list(f.pickups), why=f"picks up units {why}"))
         plan.attacks.append(PlannedAttack(t.id, t.province, color, [f.lead for f in chosen], t.owner, min_col,
-                                          consider and t.owner not in (None, self.seat), label))
+                                          consider and t.owner not in (None, self.seat), label, sub))
 
     def _plan_apt(self, view: dict, b: Board, plan: TurnPlan, forces: list[Force], used: set[int]) -> None:
         row = plan.row
@@ -721,7 +793,8 @@ class SDTAgent:
         _, v, st, f = best
         used.add(f.lead)
         plan.assassin_target = v
-        plan.orders.insert(0, Order(f.lead, st.province, list(f.pickups), why=f"to send assassins after {d.units[v].name}"))
+        plan.orders.insert(0, Order(f.lead, st.province, list(f.pickups),
+                                    why=f"to send assassins after {d.units[v].name} of {enemy}, its worst enemy"))
 
     def _assassin_target(self, b: Board, enemy: str, markers: int) -> int | None:
         """A leader of ``enemy`` sharing a province with one of our leaders, by the article's
@@ -762,23 +835,26 @@ class SDTAgent:
                     plan.pre += exits
                     self.note("moves its Czechs off the map (Non-Attack Policy 1)")
                 elif d.czech_exit in self._reach(b, f):
-                    plan.orders.append(Order(f.lead, d.czech_exit, after=exits, why="Czechs head for Vladivostok"))
+                    plan.orders.append(Order(f.lead, d.czech_exit, after=exits,
+                                             why="Czechs go to Vladivostok to leave (Non-Attack Policy 1)"))
                 used.add(f.lead)
                 continue
             czar_here = d.czar in st.units and (not f.leader or st.attached.get(d.czar) == f.lead)
             if f.escort and czar_here:
                 if plan.color == WHITE:
+                    ports = [p for p, path in self._reach(b, f).items() if d.provinces[p].port]
                     if d.provinces[f.province].port:
                         plan.pre.append(A.Emigrate(me, d.czar))
                         self.note("sends the Czar abroad (Non-Attack Policy 1)")
-                    else:
-                        ports = [p for p, path in self._reach(b, f).items() if d.provinces[p].port]
-                        if ports:
-                            dest = min(ports, key=lambda p: (len(self._reach(b, f)[p]), p))
-                            plan.orders.append(Order(f.lead, dest, list(f.pickups), after=[A.Emigrate(me, d.czar)],
-                                                     why="takes the Czar to a port"))
-                    used.add(f.lead)
-                    continue
+                        used.add(f.lead)
+                        continue
+                    if ports:
+                        dest = min(ports, key=lambda p: (len(self._reach(b, f)[p]), p))
+                        plan.orders.append(Order(f.lead, dest, list(f.pickups), after=[A.Emigrate(me, d.czar)],
+                                                 why="takes the Czar to a port to emigrate (Non-Attack Policy 1)"))
+                        used.add(f.lead)
+                        continue
+                    # no port within reach: Non-Attack Policy 3 below ("If unable to exit the map")
             if f.escort and f.leader and d.gold in st.attached_to(f.lead):
                 steal = self._steal_plan(b, f, st)
                 if steal:
@@ -789,6 +865,14 @@ class SDTAgent:
                     continue
             if f.escort:
                 used.add(f.lead)
+                dest = self._isolated_area(b, f) if f.leader else None
+                if dest:
+                    imp = "the Czar" if d.czar in st.attached_to(f.lead) else "the Gold"
+                    plan.orders.append(Order(f.lead, dest, list(f.pickups),
+                                             why=f"takes {imp} away from the enemy (Non-Attack Policy 3)"))
+                elif f.pickups:
+                    plan.orders.append(Order(f.lead, None, list(f.pickups),
+                                             why="strengthens the Imperial escort (Non-Attack Policy 3)"))
                 continue
             if not f.leader:
                 continue
@@ -798,7 +882,9 @@ class SDTAgent:
             if f.province in targets:
                 garrisoned.add(f.province)
                 if f.pickups:
-                    plan.orders.append(Order(f.lead, None, list(f.pickups), why="garrison"))
+                    plan.orders.append(Order(f.lead, None, list(f.pickups),
+                                             why=f"stays to garrison {f.province} "
+                                                 f"(Non-Attack Policy {6 if f.color == RED else 7})"))
                 used.add(f.lead)
                 continue
             # 5: pick up loose units
@@ -856,8 +942,41 @@ class SDTAgent:
                 used.add(f.lead)
                 continue
             if f.pickups:
-                plan.orders.append(Order(f.lead, None, list(f.pickups), why="picks up units"))
+                plan.orders.append(Order(f.lead, None, list(f.pickups),
+                                         why="picks up loose units (Non-Attack Policy 5)"))
                 used.add(f.lead)
+
+    def _threat(self, b: Board, province: str, color: str) -> int:
+        """Strength of other players' forces opposed to ``color`` in ``province`` or next to it."""
+        d = data()
+        near = {province} | set(d.provinces[province].adjacent)
+        return sum(st.attack_strength() for st in b.stacks
+                   if st.province in near and st.owner not in (None, self.seat) and st.fighting
+                   and opposed(st.color, color))
+
+    def _isolated_area(self, b: Board, f: Force) -> str | None:
+        """Non-Attack Policy 3: "units controlling the Czar (and the Gold) should attempt to
+        consolidate with other units for greater protection.  They should also try to move
+        to isolated areas."  Our rule: when other players' opposed forces stand in or next
+        to the escort's province, it moves to the reachable province with the least such
+        strength around it (only to a province holding no units of another colour), then
+        the one where its own stacks of its colour are strongest (to consolidate), then the
+        nearest; it stays if no province is safer."""
+        here = self._threat(b, f.province, f.color)
+        if here == 0:
+            return None
+        best = None
+        for p, path in self._reach(b, f).items():
+            if any(c != f.color for c in b.colors_in.get(p, ())):
+                continue
+            threat = self._threat(b, p, f.color)
+            if threat >= here:
+                continue
+            own = sum(st.attack_strength() for st in b.mine(self.seat) if st.province == p and st.color == f.color)
+            key = (threat, -own, len(path), p)
+            if best is None or key < best[0]:
+                best = (key, p)
+        return best[1] if best else None
 
     def _garrison_targets(self, view: dict, b: Board, player_color: str, force_color: str, turn: int,
                           own_stack: int | None = None) -> list[str]:
@@ -958,6 +1077,10 @@ class SDTAgent:
                     continue
             if not path and not o.attach_start and not o.attach_dest and not o.after:
                 continue
+            if o.why:
+                d = data()
+                name = d.units[o.lead].name if d.units[o.lead].is_leader else d.units[o.lead].label
+                self.note(f"moves {name}" + (f" to {o.dest}" if path else "") + f": {o.why}")
             self.cur = {"order": o, "path": list(path), "i": 0, "start": list(o.attach_start), "dest": list(o.attach_dest)}
             return start
         if not plan.merges_done:
@@ -1040,15 +1163,18 @@ class SDTAgent:
                          plan: TurnPlan) -> list[A.Action] | None:
         me = self.seat
         t = b.by_id.get(pa.target)
-        if t is None or not t.fighting or A.DeclareAttack(me, t.id, False) not in legal:
+        sub = pa.subversive
+        if t is None or not t.fighting or A.DeclareAttack(me, t.id, sub) not in legal:
             return None
         d = data()
         later = {lead for other in plan.attacks for lead in other.forces}
+        posts = self._subversion_posts(t.province) if sub else {t.province}
+        mult = 2 if sub and view.get("subversion_doubled") else 1
         stacks = []
         for st in b.mine(me):
-            if st.province != t.province or st.id == t.id or not st.attack_units():
+            if st.province not in posts or st.id == t.id or not st.attack_units():
                 continue
-            if not opposed(st.color, t.color):
+            if not opposed(st.color, t.color) or (sub and st.color != RED):
                 continue
             planned = any(u in pa.forces for u in st.units)
             if not planned and (st.color != pa.color or any(u in later for u in st.units)):
@@ -1061,7 +1187,7 @@ class SDTAgent:
         choice = None
         for pool, need in ((plain + [s for s in stacks if s.has_imperial()], max(pa.min_col, T.ESCORT_MIN_ODDS)),
                            (plain, pa.min_col)):
-            att = sum(s.attack_strength() for s in pool)
+            att = sum(s.attack_strength() for s in pool) * mult
             col = odds_col(att, dfn)
             if pool and col is not None and col >= need:
                 choice = pool
@@ -1076,8 +1202,12 @@ class SDTAgent:
                           f"(Attack Consideration: rolled {die}, PCT {rel})")
                 return None
         names = ", ".join(d.units[u].name if d.units[u].is_leader else d.units[u].label for u in t.fighting)
-        self.note(f"attacks {names} ({pa.owner or 'uncontrolled'}) in {t.province} [{pa.label}]")
-        seq: list[A.Action] = [A.DeclareAttack(me, t.id, False)]
+        if sub:
+            self.note(f"makes a Subversive Attack on {names} ({pa.owner or 'uncontrolled'}) in {t.province} from "
+                      f"{', '.join(sorted({s.province for s in choice}))} [{pa.label}]")
+        else:
+            self.note(f"attacks {names} ({pa.owner or 'uncontrolled'}) in {t.province} [{pa.label}]")
+        seq: list[A.Action] = [A.DeclareAttack(me, t.id, sub)]
         seq += [A.AddAttacker(me, s.id) for s in choice]
         seq.append(A.ResolveAttack(me))
         return seq
@@ -1108,14 +1238,18 @@ class PoliticsAdapter:
        Politburo markers it forms, a die decides collective (3+) or individual (the phasing
        player alone; other members pass), and the purge is declared against the non-member
        most unfriendly to the phasing player.  Collective spoils are shared "beginning with
-       the phasing player and progressing alphabetically".
+       the phasing player and progressing alphabetically" (our reading: the phasing player,
+       then the other members in alphabetical order; a Committee without the phasing player
+       shares alphabetically).  Ties on the PCT ("most unfriendly", "2nd friendliest") go
+       by alphabetical order (:func:`bots.sdt_tables.friendliness_order`).
     4. If they hold fewer than eight, the phasing player withdraws, and "a new Central
        Committee is formed by those players not on the original Central Committee" — our
        reading: all of them, no further rolls; if they hold eight markers they form it and
        their first member (in seat order) declares the purge of the phasing player (same
        collective/individual roll; spoils alphabetical).
     5. Counterpurges are mandatory and aimed at the phasing player (a die picks among two
-       or more purgers when the phasing player is the counterpurger); spoils are the leaders
+       or more purgers when the phasing player is the counterpurger: with n of them in the
+       engine's order, die d picks number (d - 1) mod n + 1); spoils are the leaders
        controlling the most combat strength; an individual result of 2+ takes a Politburo
        marker instead on a die roll of 1-2.
     6. Execution of the Czar (a Red player holding it, after Game-Turn 1): the same
@@ -1394,7 +1528,7 @@ class PoliticsAdapter:
             if self.spoil_rolls[key] and A.TakeSpoil(me, 0) in legal:
                 self.agent.note(f"takes a Politburo marker from {rec.get('target')} instead of a leader (die {die})")
                 return A.TakeSpoil(me, 0)
-        b = self._board(view)
+        b = self.agent._board(view)
         du = data().units
 
         def controlled(a: A.TakeSpoil) -> tuple:

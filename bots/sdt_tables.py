@@ -206,7 +206,7 @@ APT: dict[str, tuple[AptEntry, ...]] = {
               (3, GREEN, RED), (3, BLUE, RED)),
     UNDECIDED: _apt((1, RED, BLUE),
                     (2, RED, GREEN), (2, WHITE, GREEN), (2, GREEN, RED), (2, GREEN, WHITE),
-                    (3, RED, WHITE), (3, WHITE, RED), (3, BLUE, RED)),
+                    (3, RED, WHITE), (3, WHITE, RED)),
 }
 """The APT in the order the attacks must be attempted.  As printed (OCR)::
 
@@ -224,8 +224,22 @@ colors: White and Blue ... first the Red units must attempt to attack White unit
 they can attack Blue units"; our reading of the rest: I Green vs White, Red vs White then
 Blue, White vs Green; II Red vs Green, White vs Red; III Green vs Red, Blue vs Red.
 Undecided: "A similar entry is found under Attack Priority II for Green units controlled by
-an Undecided player" (Green vs Red/White); our reading: I Red vs Blue; II Red vs Green,
-White vs Green, Green vs Red then White; III Red vs White, White vs Red, Blue vs Red."""
+an Undecided player" (Green vs Red/White), so II's two "Green" are the Red and White rows;
+our reading: I Red vs Blue; II Red vs Green, White vs Green, Green vs Red then White; III
+("White Red") Red vs White, White vs Red.  Blue units of an Undecided player have no entry
+(the printed table leaves no token for them), so they make no APT attack (they may on the
+VST).
+
+How the OCR lines are read: each priority column lists its entries top to bottom in the
+order of the "Units Cntrld" rows, a row with no entry in that column leaving no token.  The
+White table proves it: I "Red Red Red Green" is Blue, Green, White vs Red and Red vs Green;
+II "Green Blue" is White vs Green, Red vs Blue; III "White White" is Green vs White, Red vs
+White: exactly the worked example.  So the White table has 8 entries, the Red table 7
+tokens (8 attacks, W/B counting twice) and the Undecided table 6 tokens (7 attacks, R/W
+counting twice); we add none.
+
+Red vs Blue lines (Red I, White II, Undecided I) may be met by a Subversive Attack
+(004 [8.3]); see :mod:`bots.sdt`."""
 
 # -- Vindictive Strategy Table -------------------------------------------------------------
 

@@ -154,12 +154,14 @@ class Solo:
             ctl = ", ".join(sorted(n for n, s in v["control"].items() if s == p)) or "-"
             if p in self.bots:
                 order = self.bots[p].friendliness(v)
-                att = f"friendliest {order[0]}, worst enemy {order[-1]}" if order else ""
+                att = (f"toward you {self.bots[p].relation(p, HUMAN)}; "
+                       f"friendliest {order[0]}, worst enemy {order[-1]}") if order else ""
             else:
                 att = "(you)"
             rows.append([p + (" (quit)" if p in v["quit"] else ""), str(v["politburo"].get(p, 0)),
                          str(v["assassins"].get(p, 0)), ctl, f"{red}-{white}={pcm}", color, att])
-        self.say("\nMarkers and attitudes (PIT: Red minus White leadership; the bots' PCT):")
+        self.say("\nMarkers and attitudes (PCM: Red minus White leadership; attitude: the bot's PCT column, "
+                 "2 friendly .. 7 hostile):")
         self.say(table(rows, ["player", "Politburo", "Assassins", "controls", "PCM", "PIT colour", "attitude"]))
         self.say(f"  Central Committee: {', '.join(v['committee']) or 'none'}; "
                  f"Randomizer holds {v['randomizer']} chits")
@@ -204,7 +206,17 @@ class Solo:
         if t == "DeclareAttack":
             st = b.by_id.get(a.target)
             dfn = st.defense() if st else 0
-            return f"{'Subversive attack' if a.subversive else 'Attack'} {st_desc(a.target)}, defense {dfn}"
+            att = 0
+            if st is not None:
+                adj = d.provinces[st.province].adjacent
+                for m in b.mine(HUMAN):
+                    where = m.province in adj if a.subversive else m.province == st.province
+                    if where and m.id != st.id and opposed(m.color, st.color) and (m.color == "Red" or not a.subversive):
+                        att += m.attack_strength() * (2 if a.subversive and v.get("subversion_doubled") else 1)
+            col = odds_col(att, dfn)
+            odds = "below 1:2" if col is None else ("1:2" if col == 0 else f"{col}:1")
+            return (f"{'Subversive attack (from next door; Ae/Ex harmless)' if a.subversive else 'Attack'} "
+                    f"{st_desc(a.target)}, defense {dfn}; your units able to join: {att} ({odds})")
         if t == "AddAttacker":
             st = b.by_id.get(a.stack)
             return f"Add {st_desc(a.stack)} (strength {st.attack_strength() if st else '?'}) to the attack"
@@ -281,6 +293,8 @@ class Solo:
         line = self.inp.readline()
         if not line:
             return "q"
+        if not getattr(self.inp, "isatty", lambda: False)():
+            print(line.strip(), file=self.out, flush=True)      # piped input: show what was chosen
         return line.strip()
 
     def human(self, legal: list[A.Action], why: str) -> A.Action | None:
@@ -451,9 +465,15 @@ class Solo:
             self.say(f"{color} Victory.  Final {color} Victory Points:")
             self.say(table(rows, ["player", "VP"]))
             self.say(f"Winner: {r.get('winner')}" + ("  — that's you!" if r.get("winner") == HUMAN else ""))
+            self.say("FINAL SCORE " + " ".join(f"{p}={scores.get(p, 0)}" for p in sorted(scores)))
         else:
-            self.say("No side won.")
-        self.say("FINAL SCORE " + " ".join(f"{p}={scores.get(p, 0)}" for p in sorted(scores)))
+            from rcw.rules import victory
+
+            red, white = victory.score(self.g.ctx, "Red"), victory.score(self.g.ctx, "White")
+            self.say("No side won.  The Victory Points each player holds:")
+            self.say(table([[p, str(red[p]), str(white[p])] for p in sorted(red)], ["player", "Red VP", "White VP"]))
+            self.say("FINAL SCORE no victor; Red VP " + " ".join(f"{p}={red[p]}" for p in sorted(red))
+                     + "; White VP " + " ".join(f"{p}={white[p]}" for p in sorted(white)))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,7 +4,9 @@ agent's bookkeeping, and whole seeded games."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 import time
 
 import pytest
@@ -143,6 +145,34 @@ def _apt(color):
     return [(e.priority, e.units, e.target) for e in T.APT[color]]
 
 
+# The ATTACK PRIORITY TABLE, entry by entry, in the order the attacks must be attempted:
+# (priority, colour of the phasing player's units, colour attacked).
+APT_ARTICLE = {
+    W: [(1, B, R), (1, G, R), (1, W, R), (1, R, G), (2, W, G), (2, R, B), (3, G, W), (3, R, W)],
+    R: [(1, G, W), (1, R, W), (1, R, B), (1, W, G), (2, R, G), (2, W, R), (3, G, R), (3, B, R)],
+    U: [(1, R, B), (2, R, G), (2, W, G), (2, G, R), (2, G, W), (3, R, W), (3, W, R)],
+}
+
+
+@pytest.mark.parametrize("color,i,entry", [(c, i, e) for c, es in APT_ARTICLE.items() for i, e in enumerate(es)])
+def test_apt_entry(color, i, entry):
+    """ATTACK PRIORITY TABLE (004, Solitaire for Fanatics): each entry in its place."""
+    assert _apt(color)[i] == entry
+
+
+@pytest.mark.parametrize("color,tokens", [(W, (4, 2, 2)), (R, (3, 2, 2)), (U, (1, 3, 2))])
+def test_apt_token_counts_match_the_printed_table(color, tokens):
+    """The OCR of the APT prints, per priority column, one colour token per entry (W/B and R/W
+    are one token for two attacks): White 4/2/2, Red 3/2/2, Undecided 1/3/2.  No entry is
+    invented (the Undecided table has no Blue-units line)."""
+    entries = APT_ARTICLE[color]
+    assert len(T.APT[color]) == len(entries)
+    for pri, n in zip((1, 2, 3), tokens, strict=True):
+        rows = [e for e in entries if e[0] == pri]
+        double = sum(1 for a, b in zip(rows, rows[1:], strict=False) if a[1] == b[1])   # W/B, R/W
+        assert len(rows) - double == n, (color, pri)
+
+
 def test_apt_white_follows_the_worked_example():
     """"Blue controlled units against Red units ... Green ... against Red ... White vs. Red, Red
     vs. Green, White vs. Green (this is a Priority II attack), Red vs. Blue, Green vs. White
@@ -152,12 +182,15 @@ def test_apt_white_follows_the_worked_example():
 
 def test_apt_red():
     """Red units of a Red player attack White before Blue, both Priority I."""
-    assert _apt(R) == [(1, G, W), (1, R, W), (1, R, B), (1, W, G), (2, R, G), (2, W, R), (3, G, R), (3, B, R)]
+    assert _apt(R) == APT_ARTICLE[R]
+    assert _apt(R).index((1, R, W)) + 1 == _apt(R).index((1, R, B))
 
 
 def test_apt_undecided():
     """Green units of an Undecided player attack Red, then White, under Priority II."""
-    assert _apt(U) == [(1, R, B), (2, R, G), (2, W, G), (2, G, R), (2, G, W), (3, R, W), (3, W, R), (3, B, R)]
+    assert _apt(U) == APT_ARTICLE[U]
+    assert _apt(U).index((2, G, R)) + 1 == _apt(U).index((2, G, W))
+    assert not [e for e in _apt(U) if e[1] == B]
 
 
 @pytest.mark.parametrize("color", [R, W, U])
@@ -324,6 +357,29 @@ def test_twenty_seeded_games_complete_without_illegal_actions():
     assert time.perf_counter() - t0 < 300
 
 
+def test_bots_hit_no_internal_error():
+    """The agent falls back to a safe action when its own code fails (never an illegal
+    move); such a failure must not happen at all: it once hid that bots never took the
+    leaders a purge won them (PoliticsAdapter had no board)."""
+    for seed in (0, 1, 2, 5):
+        g = Game.new(5, seed, {"max_turns": 60})
+        agents = {p: make_agent("sdt", p, seed) for p in g.state.seats}
+        memo: dict = {}
+        errors: list[str] = []
+        taken = 0
+        while not g.over:
+            seat = g.pending[0]["seat"]
+            a = agents[seat].choose(g.view(seat), g.legal_actions(seat))
+            taken += isinstance(a, A.TakeSpoil) and a.leader != 0
+            g.apply(a)
+            answer_offers(g, agents, memo)
+            for ag in agents.values():
+                errors += [n for n in ag.take_notes() if "error (" in n]
+        assert not errors, (seed, errors[:3])
+        if g.state.stats.get("purges"):
+            assert taken or g.state.stats.get("counterpurges"), seed
+
+
 def test_same_seed_same_game():
     a = play(5, 7, "sdt", 60)
     b = play(5, 7, "sdt", 60)
@@ -352,6 +408,86 @@ def test_simulate_cli_sdt_json(capsys):
     assert out["agents"] == "sdt" and out["completed"] == 2 and out["illegal_actions"] == 0
     assert out["engine_errors"] == 0
     assert sum(out["ended"].values()) == 2
+
+
+class _Tty(io.StringIO):
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize("tty", [True, False])
+def test_simulate_progress_bar_only_on_a_terminal(monkeypatch, capsys, tty):
+    """``rcw simulate`` draws a progress bar on stderr when stderr is a terminal, and nothing
+    there otherwise; stdout holds only the JSON summary."""
+    from rcw.cli import main
+
+    err = _Tty(tty)
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["simulate", "--agents", "random", "--games", "3", "--max-turns", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["completed"] == 3 and out["agents"] == "random"
+    bar = err.getvalue()
+    if tty:
+        assert "3/3 games" in bar and "[" + "#" * 30 + "]" in bar and bar.endswith("\n")
+    else:
+        assert bar == ""
+
+
+@pytest.mark.parametrize("agents", ["sdt", "random", "mixed"])
+def test_simulate_json_summary_for_each_agent_kind(capsys, agents):
+    from rcw.cli import main
+
+    assert main(["simulate", "--agents", agents, "--games", "1", "--seed", "4", "--max-turns", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for k in ("games", "players", "agents", "completed", "illegal_actions", "engine_errors", "outcomes", "ended",
+              "mean_game_turns", "stats", "seconds"):
+        assert k in out, k
+    assert out["agents"] == agents and out["illegal_actions"] == 0 and out["engine_errors"] == 0
+    assert set(out["outcomes"]) == {"red", "white", "none"}
+    assert {"purges", "counterpurges", "assassinations", "subversive_attacks"} <= set(out["stats"])
+
+
+def test_simulate_plain_text_summary(capsys):
+    from rcw.cli import main
+
+    assert main(["simulate", "--agents", "sdt", "--games", "1", "--max-turns", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "1/1 games completed" in out and "outcomes: Red" in out and "illegal actions 0" in out
+
+
+def _bench():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "bench" / "engine.py"
+    spec = importlib.util.spec_from_file_location("bench_engine", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_bench_engine_reports_speeds_and_time_shares(capsys):
+    """bench/engine.py, in one run: complete SDT games/s, random-agent games/s, and the share
+    of time in bot decisions versus rule application."""
+    bench = _bench()
+    assert bench.main(["--games", "1", "--max-turns", "2"]) == 0
+    out = capsys.readouterr().out
+    import re
+
+    assert re.search(r"^\s*sdt: [\d.]+ complete games/s", out, re.M)
+    assert re.search(r"^random: [\d.]+ complete games/s", out, re.M)
+    assert len(re.findall(r"bot decisions \d+%, legal actions \+ views \d+%, rule application \d+%", out)) == 2
+    assert bench.main(["--games", "1", "--max-turns", "2", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    for kind in ("sdt", "random"):
+        r = res[kind]
+        assert r["games"] == r["finished"] == 1 and r["games_per_second"] > 0
+        assert set(r["share"]) == {"bots", "views", "rules", "driver"}
+        assert 0.97 <= sum(r["share"].values()) <= 1.03
 
 
 @pytest.mark.slow
@@ -448,3 +584,486 @@ def test_vst_reroll_when_holding_the_gold():
     _scripted(a, [6, 4, 3, 1])                         # 4: Gold (ours), 3: Czar (nobody's), 1
     plan = a.make_plan(v)
     assert plan.vst == T.FRIENDLIEST
+
+
+# -- more table pins -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("roll,result,target", [
+    (1, "friendliest", "C"), (2, "2nd friendliest", "B"), (3, "czar", "E"), (4, "gold", "B"),
+    (5, "2nd unfriendliest", "E"), (6, "unfriendliest", "D")])
+def test_vst_result(roll, result, target):
+    """VINDICTIVE STRATEGY TABLE (VST): "1 Attack friendliest player, 2 ... 2nd friendliest, 3
+    ... the player who controls the C[zar], [4] ... the Gold, [5] ... 2nd unfriendliest, 6 ...
+    unfriendliest"; friendliness order C, B, E, D; E holds the Czar, B the Gold."""
+    assert T.VST[roll] == result
+    assert T.vst_target(result, ["C", "B", "E", "D"], "E", "B") == target
+
+
+@pytest.mark.parametrize("event,delta", [
+    ("attack", +1), ("purge attempt", +1), ("assassination attempt", +1),
+    ("assassin marker given", -1), ("Politburo marker given", -2)])
+def test_pct_shift_per_event(event, delta):
+    """Notes under the PLAYER COOPERATION TABLE: one column per attack, purge attempt or
+    assassination attempt (right: less cooperation, our reading of the OCR), one column left
+    per Assassin marker given, two per Politburo marker given; limits 2 and 7."""
+    got = {"attack": T.SHIFT_ATTACK, "purge attempt": T.SHIFT_PURGE, "assassination attempt": T.SHIFT_ASSASSINATION,
+           "assassin marker given": T.SHIFT_ASSASSIN_GIFT, "Politburo marker given": T.SHIFT_POLITBURO_GIFT}[event]
+    assert got == delta
+    for start in range(2, 8):
+        assert T.shift(start, got) == max(2, min(7, start + delta))
+
+
+# -- the agent playing the tables (synthetic views) ---------------------------------------------------------
+def _agent(seat: str, v: dict, pct: dict[str, int] | None = None, rolls: list[int] | None = None) -> SDTAgent:
+    a = SDTAgent(seat, 0)
+    a.observe(v)
+    for pair, val in (pct or {}).items():
+        a.pct[frozenset(pair)] = val
+    if rolls is not None:
+        _scripted(a, rolls)
+    return a
+
+
+def _combat_view(**kw):
+    """After movement: A's White Krasnov with WU8 DON shares VORO with B's Stalin."""
+    v = _view(phasing="A", phase="combat", turn=2, stacks=[
+        _stack(1, "VORO", "A", [254, 212], {212: 254}, "White"),
+        _stack(2, "VORO", "B", [171], {}, "Red"),
+    ])
+    v.update(kw)
+    return v
+
+
+def _planned(a: SDTAgent, turn: int = 2, color: str = W, **kw):
+    from bots.sdt import PlannedAttack, TurnPlan
+
+    a.plan = TurnPlan(turn, T.SDT[4], color)
+    pa = PlannedAttack(**({"target": 2, "province": "VORO", "color": W, "forces": [254], "owner": "B", "min_col": 2,
+                            "consider": True, "label": "APT priority I: White vs Red"} | kw))
+    a.plan.attacks = [pa]
+    return pa
+
+
+def test_attack_consideration_aborts_when_die_exceeds_pct():
+    """Attack Consideration: die 4 against PCT 3 aborts; the PCT marker does not move
+    ("the markers on the PCT are moved only for attacks that actually take place")."""
+    v = _combat_view()
+    a = _agent("A", v, {"AB": 3}, [4])
+    _planned(a)
+    legal = [A.EndCombat("A"), A.DeclareAttack("A", 2, False)]
+    assert a._combat_step(v, legal) == A.EndCombat("A")
+    assert a.relation("A", "B") == 3
+    assert any("talked out" in n for n in a.take_notes())
+
+
+def test_attack_consideration_goes_ahead_and_shifts_pct_when_resolved():
+    v = _combat_view()
+    a = _agent("A", v, {"AB": 3}, [3])
+    _planned(a)
+    assert a._combat_step(v, [A.EndCombat("A"), A.DeclareAttack("A", 2, False)]) == A.DeclareAttack("A", 2, False)
+    assert a.relation("A", "B") == 3                       # not yet: declared only
+    v2 = _combat_view(attack=[2, False, []])
+    legal = [A.CancelAttack("A"), A.ResolveAttack("A"), A.AddAttacker("A", 1)]
+    assert a._combat_step(v2, legal) == A.AddAttacker("A", 1)
+    assert a._combat_step(v2, legal) == A.ResolveAttack("A")
+    assert a.relation("A", "B") == 4                       # the attack took place: one column
+
+
+def test_no_attack_consideration_against_uncontrolled_units():
+    v = _combat_view()
+    v["stacks"][1]["owner"] = None
+    a = _agent("A", v, {"AB": 2}, [])                      # no die may be rolled
+    _planned(a, owner=None, consider=False)
+    assert a._combat_step(v, [A.EndCombat("A"), A.DeclareAttack("A", 2, False)]) == A.DeclareAttack("A", 2, False)
+
+
+def test_own_units_of_the_players_colour_are_never_targets():
+    """"White players are never required to attack their own White units, nor are Red
+    players ever required to attack their own Red units"; an Undecided player attacks none of
+    his own (our rule); other own units are APT targets."""
+    from bots.sdt import TurnPlan
+
+    v = _view(phasing="A", turn=6, stacks=[
+        _stack(1, "VORO", "A", [254, 212], {212: 254}, "White"),
+        _stack(2, "VORO", "A", [171], {}, "Red"),
+        _stack(3, "KURS", "A", [264], {}, "White"),
+    ])
+    a = _agent("A", v)
+    b = a._board(v)
+    ids = lambda color, pc: sorted(s.id for s in a._targets(b, color, TurnPlan(6, T.SDT[1], pc)))  # noqa: E731
+    assert ids(W, W) == [] and ids(R, W) == [2]
+    assert ids(R, R) == [] and ids(W, R) == [1, 3]
+    assert ids(R, U) == [] and ids(W, U) == []
+
+
+# -- Purge Cooperation --------------------------------------------------------------------------------------
+FULL = ("A", "B", "C", "D", "E")
+
+
+def _purge_agent(seat="A", pct=None, rolls=None, **kw):
+    from bots.sdt import TurnPlan
+
+    v = _view(phasing=seat, turn=3, **kw)
+    a = _agent(seat, v, pct or {"AB": 2, "AC": 4, "AD": 5, "AE": 7}, rolls)
+    a.plan = TurnPlan(3, T.SDT[4], W, purge=True)
+    a.politics.reset()
+    a.politics.purpose = "purge"            # what start_of_turn sets for SDT rows 4-5
+    return a, v
+
+
+def test_purge_step1_politburo_marker_to_2nd_friendliest():
+    """Purge Cooperation 1]: "A Politburo Marker, if available, is given to that player
+    defined as 2nd friendliest by the PCT.  The markers ... moved two columns left.\""""
+    a, v = _purge_agent()
+    act = a.politics.start_of_turn(v, [], a.plan)
+    assert act == A.OfferTrade("A", "C", give_politburo=1)
+    assert a.relation("A", "C") == 2
+
+
+def test_purge_no_gift_without_politburo_markers():
+    a, v = _purge_agent(politburo={"A": 0, "B": 4, "C": 4, "D": 4, "E": 4})
+    act = a.politics.start_of_turn(v, [], a.plan)
+    assert act == A.JoinCommittee("A", FULL)               # straight to the Committee
+    assert a.relation("A", "C") == 4
+
+
+def test_purge_committee_of_the_willing_purges_the_most_unfriendly_non_member():
+    """2]: the others who join (their die >= PCT) form the Committee with the phasing player;
+    with 8+ Politburo markers it purges "that player not on the Central Committee most
+    unfriendly to the phasing player"; 3]: a die of 3+ means a collective purge."""
+    a, v = _purge_agent(rolls=[3])
+    a.politics.stage = "invite"
+    assert a.politics.start_of_turn(v, [], a.plan) == A.JoinCommittee("A", FULL)
+    v["committee_consent"] = {"A": list(FULL), "B": list(FULL), "C": list(FULL)}
+    assert a.politics.start_of_turn(v, [], a.plan) == A.JoinCommittee("A", ("A", "B", "C"))
+    v["committee_consent"] = {p: ["A", "B", "C"] for p in "ABC"}
+    v["committee"] = ["A", "B", "C"]
+    legal = [A.DeclarePurge("A", "E", ("A",), ()), A.DeclarePurge("A", "E", ("A", "B", "C"), ()),
+             A.DeclarePurge("A", "D", ("A",), ())]
+    act = a.politics.start_of_turn(v, legal, a.plan)
+    assert act == A.DeclarePurge("A", "E", ("A", "B", "C"), ("A", "B", "C"))
+    assert a.relation("A", "E") == 7                         # shifted right, capped at 7
+
+
+def test_purge_individual_on_a_die_of_one_or_two():
+    a, v = _purge_agent(rolls=[2])
+    v["committee"] = ["A", "B", "C"]
+    legal = [A.DeclarePurge("A", "E", ("A",), ()), A.DeclarePurge("A", "E", ("A", "B", "C"), ())]
+    assert a.politics._declare(v, legal, ["A", "B", "C"], None) == A.DeclarePurge("A", "E", ("A",), ())
+
+
+def test_collective_spoils_begin_with_the_phasing_player_then_alphabetical():
+    """"Collective purge spoils are always doled out one factor at a time, beginning with the
+    phasing player and progressing alphabetically.\""""
+    a, v = _purge_agent(seat="C", pct={"AC": 2, "BC": 7, "CD": 2, "CE": 3}, rolls=[5])
+    legal = [A.DeclarePurge("C", "B", ("A", "C", "E"), ())]
+    assert a.politics._declare(v, legal, ["A", "C", "E"], None) == A.DeclarePurge("C", "B", ("A", "C", "E"),
+                                                                                  ("C", "A", "E"))
+
+
+def test_purge_everyone_joins_no_purge():
+    """"If all players succeed in joining the Central Committee (hah!), no purge is attempted.\""""
+    a, v = _purge_agent()
+    a.politics.stage = "count"
+    a.politics.full = list(FULL)
+    v["committee_consent"] = {p: list(FULL) for p in FULL}
+    assert a.politics.start_of_turn(v, [], a.plan) == A.LeaveCommittee("A")
+    assert any("no purge" in n for n in a.take_notes())
+
+
+def test_purge_too_few_markers_no_committee():
+    """"If the total is less than eight, the Central Committee is dissolved.\""""
+    a, v = _purge_agent(politburo={"A": 3, "B": 3, "C": 3, "D": 3, "E": 3})
+    a.politics.stage = "count"
+    a.politics.full = list(FULL)
+    v["committee_consent"] = {"A": list(FULL), "B": list(FULL)}          # A + B: 6 markers
+    assert a.politics.start_of_turn(v, [], a.plan) == A.LeaveCommittee("A")
+    assert a.politics.stage == "done"
+
+
+@pytest.mark.parametrize("pct,die,joins", [(4, 3, False), (4, 4, True), (2, 2, True), (7, 6, False)])
+def test_committee_formation_roll_of_each_invitee(pct, die, joins):
+    """2]: "If the die roll is equal to or greater than the number on the PCT reflecting the
+    two players' cooperation, that player joins the Central Committee" (rolled once per
+    proposer and Game-Turn)."""
+    v = _view(phasing="A", turn=3, committee_consent={"A": list(FULL)})
+    b = _agent("B", v, {"AB": pct}, [die])
+    legal = [A.JoinCommittee("B", FULL)]
+    got = b.react(v, legal)
+    assert (got == A.JoinCommittee("B", FULL)) is joins
+    assert b.politics.willing[("A", 3)] is joins
+
+
+def test_counter_committee_of_those_left_out_purges_the_phasing_player():
+    """2]: "a new Central Committee is formed by those players not on the original Central
+    Committee ... If the new committee's Politburo Marker total is eight or greater, that
+    committee attempts to purge the phasing player!\""""
+    v = _view(phasing="A", turn=3)
+    b = _agent("B", v, {"AB": 7}, [4])                    # collective die 4
+    b.politics.willing[("A", 3)] = False                 # B refused A's Committee
+    act = b.react(v, [A.JoinCommittee("B", ("B", "C", "D", "E"))])
+    assert act == A.JoinCommittee("B", ("B", "C", "D", "E"))
+    v["committee"] = ["B", "C", "D", "E"]
+    legal = [A.DeclarePurge("B", "A", ("B", "C", "D", "E"), ())]
+    got = b.react(v, legal)
+    assert got == A.DeclarePurge("B", "A", ("B", "C", "D", "E"), ("B", "C", "D", "E"))
+
+
+def test_counterpurges_are_mandatory_and_aimed_at_the_phasing_player():
+    """"All counterpurges are mandatory.  Counterpurges are always attempted against the
+    phasing player.\""""
+    v = _view(phasing="A", turn=3)
+    b = _agent("B", v, {"AB": 3, "BC": 3})
+    d = {"kind": "counterpurge", "seat": "B", "options": ["C", "A"], "purge": {"purgers": ["A", "C"], "target": "B"}}
+    legal = [A.Counterpurge("B", "C"), A.Counterpurge("B", "A"), A.Counterpurge("B", "")]
+    assert b.politics.decide(v, legal, d) == A.Counterpurge("B", "A")
+
+
+@pytest.mark.parametrize("die,target", [(1, "B"), (2, "C"), (3, "B"), (6, "C")])
+def test_phasing_counterpurger_rolls_among_two_purgers(die, target):
+    """"In the case where the phasing player is attempting a counterpurge against two or more
+    players, a die is rolled to determine against whom the counterpurge takes place.\""""
+    v = _view(phasing="A", turn=3)
+    a = _agent("A", v, {}, [die])
+    d = {"kind": "counterpurge", "seat": "A", "options": ["B", "C"], "purge": {"purgers": ["B", "C"], "target": "A"}}
+    legal = [A.Counterpurge("A", "B"), A.Counterpurge("A", "C"), A.Counterpurge("A", "")]
+    assert a.politics.decide(v, legal, d) == A.Counterpurge("A", target)
+
+
+def _spoils_view():
+    return _view(phasing="A", turn=3, stacks=[
+        _stack(1, "PETR", "B", [151, 101], {101: 151}, "Red"),      # Lenin with RU8: 11 points
+        _stack(2, "TVER", "B", [152], {}, "Red"),                     # Trotsky alone: 3
+        _stack(3, "KURS", "B", [171, 104], {104: 171}, "Red"),      # Stalin with RU6: 7
+    ])
+
+
+@pytest.mark.parametrize("die,mode,points,want", [
+    (1, "individual", 2, 0), (2, "individual", 3, 0), (3, "individual", 2, 151),
+    (1, "individual", 1, 151), (1, "group", 4, 151), (2, "counter", 2, 0)])
+def test_spoils_politburo_instead_roll_and_strongest_leader(die, mode, points, want):
+    """"Purge results should be always carried out against those leaders controlling the
+    greatest combat strength points.  If an individual purge result yields a two or more, a
+    die is rolled ...  A die roll of one or two implies that the purging player takes one
+    Politburo Marker if available.\""""
+    v = _spoils_view()
+    a = _agent("A", v, {}, [die])
+    d = {"kind": "spoils", "seat": "A", "purge": {"mode": mode, "points": points, "purgers": ["A"], "target": "B"}}
+    legal = [A.TakeSpoil("A", 0), A.TakeSpoil("A", 152), A.TakeSpoil("A", 151), A.TakeSpoil("A", 171),
+             A.EndSpoils("A")]
+    assert a.politics._spoil(v, legal, d) == A.TakeSpoil("A", want)
+
+
+# -- assassinations ---------------------------------------------------------------------------------------
+def _assassin_view(markers: int):
+    return _view(phasing="A", turn=3, assassins={"A": markers, "B": 0, "C": 0, "D": 0, "E": 0}, stacks=[
+        _stack(1, "KURS", "A", [264], {}, "White"),                   # our May-Maevsky
+        _stack(2, "KURS", "E", [171], {}, "Red"),                     # Stalin (1)
+        _stack(3, "KURS", "E", [155, 104], {104: 155}, "Red"),      # Voroshilov (2) with RU6
+        _stack(4, "KURS", "E", [156], {}, "Red"),                     # Budenny (2)
+        _stack(5, "KURS", "D", [152], {}, "Red"),                     # Trotsky (3), not the worst enemy
+    ])
+
+
+@pytest.mark.parametrize("markers,victim,used", [(1, 171, 1), (2, 155, 2), (3, 155, 3), (5, 155, 3)])
+def test_assassination_targets_worst_enemy_by_level(markers, victim, used):
+    """"An assassination attempt is always against the phasing player's worst enemy"; one
+    marker: level 1, else 2, else 3; two: level 2, 3, 1; three or more: level 3, 2, 1 (E has
+    no level 3 here); ties: "that leader ... who controls the greatest combat strength"; all
+    markers up to three are used; the PCT shifts whether or not it succeeds."""
+    from bots.sdt import TurnPlan
+
+    v = _assassin_view(markers)
+    v["phase"] = "combat"
+    a = _agent("A", v, {"AB": 2, "AC": 3, "AD": 5, "AE": 6})
+    a.plan = TurnPlan(3, T.SDT[3], W, assassinate=True)
+    legal = [A.EndCombat("A"), A.Assassinate("A", victim, used)]
+    assert a._combat_step(v, legal) == A.Assassinate("A", victim, used)
+    assert a.relation("A", "E") == 7
+
+
+def test_assassination_aborted_without_a_target():
+    v = _assassin_view(2)
+    v["stacks"] = [s for s in v["stacks"] if s["owner"] != "E"]
+    a = _agent("A", v, {"AB": 2, "AC": 3, "AD": 5, "AE": 6})
+    assert a._assassin_target(a._board(v), "E", 2) is None
+
+
+# -- Vindictive Strategy Table --------------------------------------------------------------------------------
+def test_vst_first_attack_on_the_czar_holders_escort():
+    """"When attacking the player who controls the Gold or the Czar, the first attack must be
+    attempted against those units which control the Gold or the Czar, even if this means that
+    the required number of attacks cannot be fulfilled" — Stalin alone would give 9:1."""
+    v = _view(phasing="A", turn=2, stacks=[
+        _stack(1, "VORO", "A", [254, 212], {212: 254}, "White"),
+        _stack(2, "VORO", "B", [171], {}, "Red"),
+        _stack(3, "VORO", "B", [152, 501], {501: 152}, "Red"),
+    ])
+    a = _agent("A", v, {}, [6, 3])
+    plan = a.make_plan(v)
+    assert plan.vst == T.CZAR and plan.vst_target == "B"
+    assert [(p.target, p.consider) for p in plan.attacks] == [(3, False)]
+
+
+# -- Subversive Attacks (004 [8.3]) ---------------------------------------------------------------------------
+def _subversion_view(doubled=False, lead=(166, 110)):
+    """A (Red on turn 6: PCM 1) has Bonch-Bruevich in OLON, next to ARCH where an uncontrolled
+    US battalion (BU2) stands."""
+    units = list(lead)
+    return _view(phasing="A", turn=6, subversion_doubled=doubled, stacks=[
+        _stack(1, "OLON", "A", units, {u: units[0] for u in units[1:]}, "Red"),
+        _stack(2, "ARCH", None, [321], {}, "Blue"),
+    ])
+
+
+def test_red_vs_blue_apt_line_made_as_a_subversive_attack():
+    """Red player, SDT roll 1: the first possible APT line is Red vs Blue; Bonch-Bruevich with
+    RU3 OLON (4) attacks the BU2 (2) at 2:1 from the adjacent province, where "Ae" and "Ex"
+    have no effect (004 [8.33])."""
+    v = _subversion_view()
+    a = _agent("A", v, {}, [1])
+    plan = a.make_plan(v)
+    assert plan.color == R
+    assert [(p.target, p.subversive, p.color) for p in plan.attacks] == [(2, True, R)]
+    assert not [o for o in plan.orders if o.lead == 166 and o.dest]       # already next door
+    a.plan = plan
+    v["phase"] = "combat"
+    legal = [A.EndCombat("A"), A.DeclareAttack("A", 2, True)]
+    assert a._combat_step(v, legal) == A.DeclareAttack("A", 2, True)
+    assert a.plan.combat_queue[:2] == [A.AddAttacker("A", 1), A.ResolveAttack("A")]
+
+
+@pytest.mark.parametrize("doubled,attacks", [(False, 0), (True, 1)])
+def test_subversive_strength_doubled(doubled, attacks):
+    """Bonch-Bruevich alone (1) against the BU2 (2) is 1:2, short of the 1-1 minimum, unless
+    Subversive Attacks are doubled this Player-Turn (004 [12.12])."""
+    v = _subversion_view(doubled, lead=(166,))
+    a = _agent("A", v, {}, [1])
+    plan = a.make_plan(v)
+    assert [p.subversive for p in plan.attacks] == [True] * attacks
+
+
+def test_subversive_attacker_moves_next_door_not_into_the_province():
+    v = _subversion_view()
+    v["stacks"][0]["province"] = "TVER"
+    a = _agent("A", v, {}, [1])
+    plan = a.make_plan(v)
+    assert [p.subversive for p in plan.attacks] == [True]
+    dest = next(o.dest for o in plan.orders if o.lead == 166)
+    assert dest in ("OLON", "VOLO", "FINL")
+
+
+# -- Non-Attack Policies ---------------------------------------------------------------------------------------
+def _orders(plan, lead):
+    return [o for o in plan.orders if o.lead == lead]
+
+
+def test_policy1_white_players_czechs_leave_from_vladivostok():
+    """1] "Czechs controlled by a White player should attempt to move off the map.\""""
+    v = _view(phasing="A", turn=3, stacks=[
+        _stack(1, "DCOS", "A", [254], {}, "White"),
+        _stack(2, "KHAB", "A", [306], {}, "Blue"),
+    ])
+    a = _agent("A", v, {}, [1])
+    plan = a.make_plan(v)
+    o = _orders(plan, 306)
+    assert o and o[0].dest == "VLDV" and o[0].after == [A.CzechExit("A", 306)]
+    v["stacks"][1]["province"] = "VLDV"
+    a = _agent("A", v, {}, [1])
+    assert A.CzechExit("A", 306) in a.make_plan(v).pre
+
+
+def test_policy1_white_players_czar_emigrates():
+    """1] "When controlled by a White player the Czar should attempt to move off the map.\""""
+    v = _view(phasing="A", turn=3, stacks=[_stack(1, "VLDV", "A", [253, 501], {501: 253}, "White")])
+    a = _agent("A", v, {}, [1])
+    assert A.Emigrate("A", 501) in a.make_plan(v).pre
+
+
+@pytest.mark.parametrize("turn,leader,execute", [(1, 151, False), (2, 151, True), (2, 253, False)])
+def test_policy2_red_player_tries_to_execute_the_czar(turn, leader, execute):
+    """2] "When controlled by a Red player, the Czar should be executed ... The Czar may not be
+    executed on the first turn.\""""
+    stacks = [_stack(1, "EKAT", "A", [leader, 501], {501: leader}, "Red" if leader == 151 else "White"),
+              _stack(2, "PETR", "A", [152, 153, 155], {}, "Red")]          # A is Red either way
+    v = _view(phasing="A", turn=turn, stacks=stacks)
+    a = _agent("A", v, {}, [2])
+    plan = a.make_plan(v)
+    assert plan.color == R and plan.execute_czar is execute
+
+
+def test_policy3_czar_escort_moves_away_from_the_enemy():
+    """3] "units controlling the Czar (and the Gold) should attempt to consolidate ... They
+    should also try to move to isolated areas.\""""
+    v = _view(phasing="A", turn=6, stacks=[
+        _stack(1, "TVER", "A", [151, 501], {501: 151}, "Red"),
+        _stack(2, "KALU", "B", [251, 203], {203: 251}, "White"),
+    ])
+    a = _agent("A", v, {}, [1])
+    plan = a.make_plan(v)
+    o = _orders(plan, 151)
+    assert o and o[0].dest and "Policy 3" in o[0].why
+    assert a._threat(a._board(v), o[0].dest, R) == 0 < a._threat(a._board(v), "TVER", R)
+
+
+def test_policy4_gold_steals_green_units():
+    """4] "Units controlling the Gold should attempt to 'steal' Green units.\""""
+    v = _view(phasing="A", turn=3, stacks=[
+        _stack(1, "OMSK", "A", [253, 502], {502: 253}, "White"),
+        _stack(2, "IRKU", None, [403], {}, "Green"),
+    ])
+    a = _agent("A", v, {}, [1])
+    o = _orders(a.make_plan(v), 253)
+    assert o and o[0].dest == "IRKU" and o[0].attach_dest == [403]
+
+
+def test_policy5_leader_collects_loose_units():
+    """5] "Units should attempt to consolidate and stack with each other" — a lone White
+    leader picks up the strongest loose White units within reach."""
+    v = _view(phasing="A", turn=3, stacks=[
+        _stack(1, "STAV", "A", [260], {}, "White"),
+        _stack(2, "KUBA", None, [203], {}, "White"),
+    ])
+    a = _agent("A", v, {}, [1])
+    o = _orders(a.make_plan(v), 260)
+    assert o and o[0].dest == "KUBA" and o[0].attach_dest == [203]
+
+
+def test_policy6_red_player_garrisons_tver_and_petrograd():
+    """6] "Red players should attempt to garrison Tver, Petrograd and those areas where Red
+    replacements are expected.\""""
+    v = _view(phasing="A", turn=6, stacks=[
+        _stack(1, "KALU", "A", [161], {}, "Red"),
+        _stack(2, "PETR", "A", [151], {}, "Red"),
+    ])
+    a = _agent("A", v, {}, [1])
+    plan = a.make_plan(v)
+    assert [o.dest for o in _orders(plan, 161)] == ["TVER"]
+    assert not _orders(plan, 151)                          # Lenin already holds Petrograd
+
+
+def test_policy7_white_player_garrisons_where_replacements_are_expected():
+    """7] "White units should attempt to garrison those areas where White replacements are
+    expected": WU3 STAV is on the VP chart, so Stavropol will see it replaced."""
+    v = _view(phasing="A", turn=3, vp={"B": [[207, True]]}, stacks=[_stack(1, "DCOS", "A", [254], {}, "White")])
+    a = _agent("A", v, {}, [1])
+    assert [o.dest for o in _orders(a.make_plan(v), 254)] == ["STAV"]
+
+
+def test_policy10_a_player_with_no_units_leaves():
+    """10] "If a player controls no units of any color, he is automatically out of the game.\""""
+    v = _view(phasing="A", phase="random_events", turn=3, stacks=[_stack(1, "PETR", "B", [151], {}, "Red")])
+    a = _agent("A", v)
+    assert a.choose(v, [A.RollRandomEvents("A"), A.Quit("A")]) == A.Quit("A")
+    v["turn"] = 1
+    assert a.choose(v, [A.RollRandomEvents("A"), A.Quit("A")]) == A.RollRandomEvents("A")
+
+
+def test_every_bot_move_is_explained():
+    """rcw solo shows the bots' notes: each force a bot moves comes with its reason."""
+    v = _view(phasing="A", phase="movement", turn=6, stacks=[_stack(1, "KALU", "A", [161], {}, "Red")])
+    a = _agent("A", v, {}, [1])
+    a.take_notes()
+    act = a.choose(v, [A.EndMovement("A"), A.StartForce("A", 161)])
+    assert act == A.StartForce("A", 161)
+    notes = a.take_notes()
+    assert any("moves Kamenev to TVER: garrisons TVER (Non-Attack Policy 6)" in n for n in notes), notes

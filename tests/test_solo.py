@@ -188,3 +188,37 @@ def test_save_and_resume(tmp_path):
 def test_spi_not_available(capsys):
     assert main(["solo", "--spi"]) == 2
     assert "not available yet" in capsys.readouterr().err
+
+
+def test_piped_choices_are_echoed_and_a_turn_limit_game_ends_with_the_score():
+    """Input from a pipe is echoed after the prompt (so a transcript reads well), and a game
+    stopped by the turn limit still ends with every player's Red and White Victory Points."""
+    out = io.StringIO()
+    solo = Solo(3, {"max_turns": 1}, out=out, inp=_feed(["1"] * 400))
+    assert solo.run() == 0
+    text = out.getvalue()
+    assert "Choose a number (h for help): 1\n" in text
+    assert "The game is over" in text and "No side won" in text
+    assert re.search(r"FINAL SCORE no victor; Red VP A=\d+ B=\d+ C=\d+ D=\d+ E=\d+; White VP A=\d+ B=\d+ C=\d+ "
+                     r"D=\d+ E=\d+", text)
+    assert re.search(r"\* [B-E]: moves \S.* to \S+: ", text)          # bot moves come with a reason
+    assert "Strategy Determination Table" in text
+
+
+def test_cli_save_quit_resume_and_finish(tmp_path, monkeypatch, capsys):
+    """``rcw solo --save F`` then q; ``rcw solo --load F`` replays the saved game silently
+    and goes on to the end, finishing with the score."""
+    path = str(tmp_path / "g.json")
+    monkeypatch.setattr(sys, "stdin", _feed(["1"] * 3 + ["q"]))
+    assert main(["solo", "--seed", "8", "--max-turns", "1", "--save", path]) == 0
+    first = capsys.readouterr().out
+    assert "Saved to" in first and "FINAL SCORE" not in first
+    saved = json.load(open(path))
+    assert saved["options"] == {"max_turns": 1}
+    monkeypatch.setattr(sys, "stdin", _feed(["1"] * 400))
+    assert main(["solo", "--load", path]) == 0
+    second = capsys.readouterr().out
+    assert "(resumed: the saved game has been replayed)" in second
+    assert "FINAL SCORE" in second
+    # the replay is silent: what was shown before is not shown again
+    assert "pre-game trading session" not in second
