@@ -1,0 +1,383 @@
+"""``rcw solo --spi``: the SPI solitaire (004 [18.0]-[28.0]) in the terminal.
+
+You are the Red Player; the engine plays the non-Red forces by the solitaire rules and says in
+a sentence what each of them does and why (which die, which path, which rule).  At each of
+your decisions the legal choices are listed with numbers; other commands:
+
+    b  board: your stacks, the non-Red forces with their targets and paths
+    n  the non-Red forces only                      o  the objective (what is left to clear)
+    d LEADER PROVINCE   (Red Leader Determination) deploy a leader alone in any province
+    s  save the game    q  save and quit            h  this help
+
+Save/resume: the save file holds the game record (``Game.record()``: seed, options and your
+actions; the non-Red moves follow from the seed); ``rcw solo --spi --load FILE`` replays it
+and the game goes on exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from bots.sdt_board import Board, data, odds_col
+from bots.solo import province, table, unit_name
+from rcw import actions as A
+from rcw.actions import IllegalAction
+from rcw.game import Game
+from rcw.rules import solitaire as S
+
+HELP = __doc__.split("other commands:")[1].split("Save/resume")[0].rstrip()
+RED = S.RED_SEAT
+BACK = A.Action(RED)            # "back" in the two-step leader menu
+QUIET_KINDS = ("attacker_added", "attack_declared")
+
+
+def odds_text(att: int, dfn: int) -> str:
+    col = odds_col(att, dfn)
+    return "below 1:2" if col is None else ("1:2" if col == 0 else f"{col}:1")
+
+
+class SPISolo:
+    def __init__(self, seed: int = 1, out=None, inp=None, record: dict | None = None) -> None:
+        self.out = out or sys.stdout
+        self.inp = inp or sys.stdin
+        self.save_path: str | None = None
+        self.last_header: tuple | None = None
+        if record is not None:
+            self.g = Game.replay(record["seed"], record["actions"], record.get("players", 2), record.get("options"))
+            self.resumed = True
+        else:
+            self.g = Game.new(1, seed, {"mode": S.MODE})
+            self.resumed = False
+        self.seed = self.g.state.seed
+
+    # -- output ------------------------------------------------------------------------------------------
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def explain(self, events) -> None:
+        targets = [e for e in events if e.kind == "nonred_target" and e.data.get("setup")]
+        for e in events:
+            if e.kind == "nonred_target" and e.data.get("setup"):
+                if e is targets[0]:
+                    self.say(f"  - The non-Red forces are given their target provinces and paths (004 [21.13], "
+                             f"[21.24]): {sum(1 for x in targets if x.data['route'][-1] == 'TVER')} head for Tver, "
+                             f"{sum(1 for x in targets if x.data['route'][-1] == 'PETR')} for Petrograd (n shows them)")
+                continue
+            if e.kind in QUIET_KINDS:
+                continue
+            if e.kind in ("player_turn", "turn"):
+                self.say(f"\n--- {e.text} ---")
+            else:
+                self.say(f"  - {e.text}")
+
+    # -- the board ---------------------------------------------------------------------------------------------
+    def view(self) -> dict:
+        return self.g.view(RED)
+
+    def show_board(self) -> None:
+        v = self.view()
+        b = Board.of(v)
+        rows = [[str(st.id), province(st.province), ", ".join(unit_name(u) for u in st.units),
+                 str(st.attack_strength()), str(st.defense())]
+                for st in sorted(b.mine(RED), key=lambda x: (x.province, x.id))]
+        self.say(f"\nYour stacks (Game-Turn {v['turn']} of {S.LAST_TURN}):")
+        self.say(table(rows, ["stack", "province", "units", "attack", "defense"]))
+        self.show_nonred()
+        self.show_objective()
+
+    def show_nonred(self) -> None:
+        v = self.view()
+        b = Board.of(v)
+        routes = v["solitaire"]["routes"]
+        rows = []
+        for st in sorted(b.stacks, key=lambda x: (x.province, x.id)):
+            if not st.fighting or st.color == "Red":
+                continue
+            r = routes.get(str(st.id))
+            path = "-".join(r["ahead"]) if r and r["ahead"] else ("(there)" if r else "-")
+            target = r["target"] if r else "-"
+            moves = "yes" if st.owner == S.NONRED and (st.leaders or st.color in ("Blue", "Green")) else "no"
+            rows.append([str(st.id), province(st.province), st.color, "non-Red" if st.owner else "uncontrolled",
+                         ", ".join(unit_name(u) for u in st.fighting), str(st.defense()), moves, target, path])
+        self.say("\nNon-Red forces (they move toward their target along the path shown, one province per pip of "
+                 "a die, 004 [21.1]; 'moves' = controllable, 004 [18.0]):")
+        self.say(table(rows, ["stack", "province", "colour", "control", "units", "strength", "moves", "target", "path ahead"]))
+
+    def show_objective(self) -> None:
+        v = self.view()
+        sol = v["solitaire"]
+        left = sol["objective_left"]
+        d = data()
+        by_region: dict[str, int] = {}
+        b = Board.of(v)
+        for u in left:
+            st = b.where.get(u)
+            if st:
+                r = d.provinces[st.province].region
+                by_region[r] = by_region.get(r, 0) + 1
+        self.say(f"\nObjective (004 [28.11]): {len(left)} non-Red units left in the four regions ("
+                 + ", ".join(f"{k} {n}" for k, n in sorted(by_region.items())) + ")."
+                 " Clear them by Game-Turn 5 for a Decisive, 6 Substantive, 7 Marginal Victory (004 [28.12]).")
+        threat = sol["in_targets"]
+        if threat:
+            self.say("DANGER (004 [28.13]): non-Red units in "
+                     + "; ".join(f"{province(p)}: {', '.join(unit_name(u) for u in us)}" for p, us in threat.items())
+                     + " — destroy them before the Game-Turn ends or the non-Red Player wins.")
+
+    # -- describing choices ------------------------------------------------------------------------------------
+    def describe(self, a: A.Action, v: dict, b: Board) -> str:
+        d = data()
+
+        def st_desc(sid: int) -> str:
+            st = b.by_id.get(sid)
+            if st is None:
+                return f"stack {sid}"
+            return f"stack {sid} in {st.province} ({', '.join(unit_name(u) for u in st.fighting)})"
+
+        if a is BACK:
+            return "Back"
+        t = a.TYPE
+        if t == "DeployLeader":
+            if a.stack:
+                st = b.by_id.get(a.stack)
+                loose = [u for u in (st.units if st else []) if d.units[u].is_combat and not st.attached.get(u)]
+                loose.sort(key=lambda u: -d.units[u].strength)
+                took = loose[:d.units[a.leader].strength]
+                return (f"On {st_desc(a.stack)}" + (f": takes command of {', '.join(unit_name(u) for u in took)}"
+                                                     if took else ""))
+            return f"Alone in {province(a.province)}"
+        if t == "EndLeaderDeployment":
+            return "End the Red Leader Determination Phase"
+        if t == "StartForce":
+            st = b.where.get(a.unit)
+            return f"Move a force: {unit_name(a.unit)} in {province(st.province) if st else '?'}"
+        if t == "JoinForce":
+            return f"Add leader {unit_name(a.leader)} to the force"
+        if t == "Attach":
+            return f"Attach {unit_name(a.unit)}" + (f" to {unit_name(a.leader)}" if a.leader else "")
+        if t == "Detach":
+            return f"Leave {unit_name(a.unit)} here"
+        if t == "Move":
+            return f"Move to {province(a.to)} {'by rail' if a.rail else 'overland'}"
+        if t == "EndForce":
+            return "This force stops here"
+        if t == "EndMovement":
+            return "End the Movement Phase"
+        if t == "Merge":
+            return f"Stack {st_desc(a.stack)} with stack {a.into}"
+        if t == "TransferImperial":
+            return f"Transfer the {d.units[a.unit].name} to stack {a.to_stack}"
+        if t == "Emigrate":
+            return f"Send the {d.units[a.unit].name} abroad (004 [13.3])"
+        if t == "DeclareAttack":
+            st = b.by_id.get(a.target)
+            dfn = st.defense() if st else 0
+            att = 0
+            if st is not None:
+                adj = d.provinces[st.province].adjacent
+                for m in b.mine(RED):
+                    where = m.province in adj if a.subversive else m.province == st.province
+                    if where and m.id != st.id:
+                        att += m.attack_strength() * (2 if a.subversive and v.get("subversion_doubled") else 1)
+            kind = "Subversive attack (from next door; Ae/Ex harmless)" if a.subversive else "Attack"
+            return f"{kind} {st_desc(a.target)}, defense {dfn}; your units able to join: {att} ({odds_text(att, dfn)})"
+        if t == "AddAttacker":
+            st = b.by_id.get(a.stack)
+            return f"Add {st_desc(a.stack)} (strength {st.attack_strength() if st else '?'}) to the attack"
+        if t == "ResolveAttack":
+            return "Roll the die for this attack"
+        if t == "CancelAttack":
+            return "Call off this attack"
+        if t == "RemoveAttacker":
+            return f"Withdraw stack {a.stack} from the attack"
+        if t == "EndCombat":
+            return "End the Combat Phase"
+        if t == "ChooseLoss":
+            return f"Lose {unit_name(a.unit)}"
+        if t == "CaptureImperial":
+            return f"Capture the {d.units[a.unit].name} with stack {a.stack}"
+        if t == "DeclineCapture":
+            return "Leave the Imperial unit where it is"
+        if t == "RollRandomEvents":
+            return "Roll for Random Events"
+        if t == "DrawRandomizer":
+            return "Draw from the Auxiliary Forces Randomizer (the marker goes to the non-Red Player, 004 [20.12])"
+        return t
+
+    # -- the human -----------------------------------------------------------------------------------------------
+    def read(self, prompt: str) -> str:
+        print(prompt, end="", file=self.out, flush=True)
+        line = self.inp.readline()
+        if not line:
+            return "q"
+        if not getattr(self.inp, "isatty", lambda: False)():
+            print(line.strip(), file=self.out, flush=True)
+        return line.strip()
+
+    def menu(self, choices: list[A.Action], title: str) -> A.Action | str | None:
+        """Numbered choices; returns an action, a typed command line (str), or None to quit."""
+        v = self.view()
+        b = Board.of(v)
+        while True:
+            self.say(f"\n{title}:")
+            for i, a in enumerate(choices, 1):
+                self.say(f"  {i:>2}. {a if isinstance(a, str) else self.describe(a, v, b)}")
+            cmd = self.read("Choose a number (h for help): ")
+            if cmd.isdigit() and 1 <= int(cmd) <= len(choices):
+                return choices[int(cmd) - 1]
+            head = cmd.split()[0].lower() if cmd.split() else ""
+            if head == "h":
+                self.say(HELP)
+            elif head == "b":
+                self.show_board()
+            elif head == "n":
+                self.show_nonred()
+            elif head == "o":
+                self.show_objective()
+            elif head == "s":
+                self.save()
+            elif head == "q":
+                self.save()
+                return None
+            elif head == "d":
+                return cmd
+            else:
+                self.say("Please type one of the numbers above, or h for help.")
+
+    def decide(self, legal: list[A.Action]) -> A.Action | None:
+        v = self.view()
+        header = (v["turn"], v["phase"])
+        if v["phase"] in ("random_events", "leaders", "movement", "combat", "randomizer") and header != self.last_header \
+                and not v.get("decision"):
+            self.last_header = header
+            self.say(f"\n=== Game-Turn {v['turn']} of {S.LAST_TURN}, your {v['phase'].replace('_', ' ')} phase ===")
+            if v["phase"] in ("movement", "leaders"):
+                self.show_board()
+        if v.get("decision"):
+            kind = v["decision"]["kind"]
+            title = (f"Exchange: remove at least {v['decision'].get('need')} strength points (004 [8.44])"
+                     if kind == "loss" else "You may capture an Imperial unit (004 [13.41])")
+            return self.pick(legal, title)
+        if v["phase"] == "leaders":
+            return self.deploy(legal, v)
+        return self.pick(legal, "Your choices")
+
+    def pick(self, legal: list[A.Action], title: str) -> A.Action | None:
+        while True:
+            a = self.menu(legal, title)
+            if isinstance(a, str):
+                self.say("That command is for the Red Leader Determination Phase.")
+                continue
+            return a
+
+    def deploy(self, legal: list[A.Action], v: dict) -> A.Action | None:
+        """004 [24.0]: choose a leader, then where he goes."""
+        d = data()
+        rld = v["solitaire"]["leaders"]
+        self.say(f"Red Leader Determination: die {rld.get('die')}, you may deploy {rld.get('allowed')} leader(s); "
+                 f"{len(rld.get('deployed', []))} deployed so far (004 [24.0], [24.12]).")
+        deploys = [a for a in legal if a.TYPE == "DeployLeader"]
+        leaders = sorted({a.leader for a in deploys}, key=lambda u: (-d.units[u].strength, d.units[u].name))
+        end = [a for a in legal if a.TYPE == "EndLeaderDeployment"]
+        while True:
+            choices = [f"Deploy {d.units[u].name} (value {d.units[u].strength})" for u in leaders] + end
+            got = self.menu(choices, "Choose a leader to deploy (or d LEADER PROVINCE to put one anywhere)")
+            if got is None:
+                return None
+            if isinstance(got, A.Action):
+                return got
+            if got not in choices:                  # a typed "d LEADER PROVINCE"
+                a = self.typed_deploy(got)
+                if a is not None:
+                    return a
+                continue
+            lead = leaders[choices.index(got)]
+            places = [a for a in deploys if a.leader == lead] + [BACK]
+            a = self.pick(places, f"Where does {d.units[lead].name} go (004 [24.11])?")
+            if a is None:
+                return None
+            if a is not BACK:
+                return a
+
+    def typed_deploy(self, cmd: str) -> A.Action | None:
+        parts = cmd.split()
+        if len(parts) != 3:
+            self.say("Usage: d LEADER PROVINCE, e.g. d Zinoviev SMOL")
+            return None
+        try:
+            lead = data().by_name(parts[1]).id
+        except KeyError:
+            self.say(f"No leader called {parts[1]}")
+            return None
+        a = S.DeployLeader(RED, lead, 0, parts[2].upper())
+        try:
+            S.check_deploy(self.g.ctx, a)
+        except IllegalAction as e:
+            self.say(f"Not allowed: {e}")
+            return None
+        return a
+
+    # -- saving -----------------------------------------------------------------------------------------------------
+    def save(self) -> None:
+        path = self.save_path or "rcw-spi.json"
+        with open(path, "w") as f:
+            json.dump({"version": 1, "mode": S.MODE, "seed": self.seed, "record": self.g.record()}, f)
+        self.say(f"Saved to {path} (resume with: rcw solo --spi --load {path})")
+
+    # -- the loop ---------------------------------------------------------------------------------------------------
+    def run(self) -> int:
+        g = self.g
+        self.say("Russian Civil War — the SPI solitaire (004 [18.0]-[28.0]). You are the Red Player; the non-Red "
+                 "forces are moved by the solitaire rules, and every non-Red action is explained as it happens.")
+        self.say("Type h at any prompt for help.")
+        if self.resumed:
+            self.say(f"(resumed: the saved game has been replayed — Game-Turn {g.state.turn})")
+        else:
+            self.explain(g.setup_events)
+        while not g.over:
+            pend = g.pending
+            if not pend or pend[0]["seat"] != RED:
+                self.say("The game has no pending decision for you; stopping.")
+                return 1
+            a = self.decide(g.legal_actions(RED))
+            if a is None:
+                return 0
+            try:
+                ev = g.apply(a)
+            except IllegalAction as e:
+                self.say(f"Not allowed: {e}")
+                continue
+            self.explain(ev)
+        self.finish()
+        return 0
+
+    def finish(self) -> None:
+        r = self.g.result or {}
+        self.say("\n=== The game is over ===")
+        self.say(f"{r.get('title', '')}: {r.get('reason', '')}")
+        if r.get("victory", "").startswith("red"):
+            self.say("You have won as the Red Player.  Next time try to win earlier (004 [28.0]).")
+        elif r.get("victory") == "draw":
+            self.say("A Draw: neither side reached its objective (004 [28.15]).")
+        else:
+            self.say("The non-Red Player has won.")
+        self.say(f"FINAL SCORE {r.get('title', '?')} on Game-Turn {r.get('turn', '?')}; "
+                 f"non-Red units left in the Red objective regions: {r.get('objective_left', '?')}")
+
+
+def run_spi(args: argparse.Namespace) -> int:
+    record = None
+    if getattr(args, "load", None):
+        with open(args.load) as f:
+            saved = json.load(f)
+        if saved.get("mode") != S.MODE:
+            print(f"{args.load} is not an SPI solitaire save (use 'rcw solo --load' for the five-player game)",
+                  file=sys.stderr)
+            return 2
+        record = saved["record"]
+    solo = SPISolo(args.seed, record=record)
+    solo.save_path = getattr(args, "save", None) or getattr(args, "load", None)
+    return solo.run()
+
