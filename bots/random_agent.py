@@ -36,7 +36,9 @@ class RandomAgent:
         tiers = (
             lambda a: a.TYPE not in UNDO and a.TYPE not in NEVER
             and (a.TYPE not in FREE or self._free_used < FREE_BUDGET),
-            lambda a: a.TYPE not in UNDO and a.TYPE not in NEVER,
+            # past the budget an undo step (calling off an attack that cannot be resolved)
+            # comes before more free steps, or joining and leaving a Committee never ends
+            lambda a: a.TYPE not in NEVER and a.TYPE not in FREE,
             lambda a: a.TYPE not in NEVER,
         )
         options = legal
