@@ -226,6 +226,7 @@ async def run(args: argparse.Namespace) -> dict:
     redis_url = args.redis or None
     if redis_url and not redis_reachable():
         sys.exit(f"no Redis at {redis_url}; start one or pass --redis '' for the embedded store")
+    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None   # other work on the machine skews it
     prefix = unique_prefix("bench")
     srv_args = ["--chat-rate", "1e9", "--chat-burst", "1e9", "--frame-rate", "1e9", "--log-level", "WARNING"]
     if redis_url:
@@ -286,6 +287,7 @@ async def run(args: argparse.Namespace) -> dict:
     res["ws_echo_per_s"] = round(echo, 1)
     res["chat_vs_ws_echo"] = round(res["chat_msgs_per_s"] / echo, 4)
     res["cpus"] = os.cpu_count()
+    res["load_avg_before"] = round(load_before, 2) if load_before is not None else None
     res["chat_latency_mean_ms"] = round(statistics.fmean(chat_lat) * 1e3, 2) if chat_lat else None
     return res
 
@@ -315,7 +317,8 @@ def main() -> int:
         print(json.dumps(res, indent=2))
         return 0
     print(f"server benchmark: {res['store']} store, {res['clients']} clients at {res['games']} tables of "
-          f"{res['players']}, {res['seconds']} s, {res['cpus']} CPUs")
+          f"{res['players']}, {res['seconds']} s, {res['cpus']} CPUs (load average {res['load_avg_before']} before; "
+          f"the clients, the server and the baselines share them)")
     print(f"  actions/s          {res['actions_per_s']:>10}   (human {res['human_actions_per_s']}; "
           f"games finished {res['games_finished']})")
     print(f"  chat messages/s    {res['chat_msgs_per_s']:>10}   (deliveries/s {res['chat_deliveries_per_s']})")

@@ -12,6 +12,7 @@
     GET  /api/games/{id}/record      seed + action log (when over, or with the admin token)
     GET  /api/games/{id}/view?seq=N  a spectator's view after N actions (the same rule)
     GET  /ws                         the play protocol (docs/protocol.md)
+                                     (``events``: the game's event history, rebuilt from the log)
     GET  /  and static files         the browser client in server/static/
 """
 
@@ -21,12 +22,13 @@ import asyncio
 import contextlib
 import json
 import logging
+import weakref
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from rcw.actions import IllegalAction, action_from_wire
+from rcw.actions import IllegalAction, action_from_wire, to_wire
 from server.chat import RateLimiter
 from server.games import Config, GameRuntime, Hub, now_ms
 from server.protocol import (
@@ -45,6 +47,8 @@ from server.store import Store
 log = logging.getLogger("rcw.server")
 STATIC = Path(__file__).parent / "static"
 HUB = web.AppKey("hub", Hub)
+#: At most this many actions' events in one ``events`` reply.
+MAX_EVENTS = 1000
 
 HTTP_STATUS = {"bad_request": 400, "bad_frame": 400, "unknown_game": 404, "bad_token": 403, "forbidden": 403,
                "seat_taken": 409, "game_full": 409, "illegal_action": 409, "not_started": 409, "busy": 503,
@@ -189,6 +193,14 @@ class Connection:
         return await self.rt.history(seat, field(f, "channel", str), field(f, "after", int, 0),
                                      field(f, "limit", int, 200))
 
+    async def on_events(self, f: dict) -> dict:
+        self._reader()
+        after = field(f, "after", int, 0)
+        limit = field(f, "limit", int, 500)
+        if after < 0 or not 1 <= limit <= MAX_EVENTS:
+            raise ProtocolError("bad_request", f"'after' must be at least 0 and 'limit' 1..{MAX_EVENTS}")
+        return await event_history(self.rt, after, limit)
+
     async def on_channels(self, f: dict) -> dict:
         return {"t": "channels", "channels": self.rt.channel_list(self._reader())}
 
@@ -213,6 +225,38 @@ class Connection:
         res = await self.hub.leave(self.rt.gid, self.token)
         self.seat = self.token = None
         return {"t": "ok", "seat": seat, "now": res["now"]}
+
+
+# Where the last ``events`` request of each game stopped: (seq, the game replayed that far), so
+# that a client paging through a long history does not make the server replay from the start
+# for every page.  Taken out while in use; a concurrent request replays from the start.
+_event_cursors: weakref.WeakKeyDictionary[GameRuntime, tuple[int, Any]] = weakref.WeakKeyDictionary()
+
+
+async def event_history(rt: GameRuntime, after: int, limit: int) -> dict:
+    """The events of actions ``after+1 .. after+limit``, each as an ``update`` carries them
+    (without the views), rebuilt by replaying the action log from the seed.  Every seat and
+    spectator receives every event (docs/protocol.md section 7), so this is open to all."""
+    async with rt.lock:
+        await rt.ensure_current()
+        last = rt.seq
+    stop = min(last, after + limit)
+    if after >= stop:
+        return {"t": "events", "entries": [], "last": last}
+    n, g = _event_cursors.pop(rt, None) or (0, None)
+    if g is None or n > after:
+        n, g = 0, rt._new_game()
+    entries = await rt.store.log_range(rt.gid, n, stop)
+    out = []
+    for e in entries:
+        events = g.apply(e["a"])
+        n += 1
+        if n > after:
+            a = e["a"]
+            out.append({"seq": n, "actor": a.get("seat"), "action": a.get("t"), "by": e.get("by"), "ts": e.get("ts"),
+                        "events": [to_wire(x) for x in events]})
+    _event_cursors[rt] = (n, g)
+    return {"t": "events", "entries": out, "last": last}
 
 
 # ============================================================================================

@@ -1,4 +1,5 @@
-"""``rcw serve``: run the game server (lobby, WebSocket play, negotiation channels)."""
+"""``rcw serve``: run the game server (lobby, WebSocket play, negotiation channels); ``rcw play``
+(server/play.py) is its terminal client."""
 
 from __future__ import annotations
 
@@ -21,6 +22,14 @@ same games, and a restarted process resumes every game."""
 
 
 def add_parser(sub) -> None:
+    """``serve`` (the server) and ``play`` (a terminal client for it)."""
+    from server import play
+
+    _add_serve(sub)
+    play.add_parser(sub)
+
+
+def _add_serve(sub) -> None:
     p = sub.add_parser("serve", help="run the game server (lobby, WebSocket play, chat)", description=DESCRIPTION,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_arguments(p)
@@ -35,7 +44,8 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--prefix", default="rcw:", help="Redis key and channel prefix (default 'rcw:'); processes "
                                                     "that share games must use the same prefix")
     p.add_argument("--chat-rate", type=float, default=2.0, metavar="N",
-                   help="chat messages per second per seat, sustained (default 2)")
+                   help="chat messages per second per seat, sustained (default 2); with --redis every process "
+                        "draws from the same per-seat budget")
     p.add_argument("--chat-burst", type=float, default=20.0, metavar="N", help="chat burst size per seat (default 20)")
     p.add_argument("--frame-rate", type=float, default=1000.0, metavar="N",
                    help="WebSocket frames per second per connection, sustained (default 1000; burst twice that)")
@@ -101,7 +111,8 @@ async def serve(args: argparse.Namespace) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m server serve ...`` (the same as ``rcw serve ...``)."""
-    p = argparse.ArgumentParser(prog="python -m server", description="The Russian Civil War game server.")
+    p = argparse.ArgumentParser(prog="python -m server", description="The Russian Civil War game server and its "
+                                                                      "terminal client.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     add_parser(sub)
     args = p.parse_args(argv)

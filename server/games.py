@@ -24,6 +24,7 @@ import logging
 import re
 import secrets
 import time
+from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from functools import partial
@@ -40,6 +41,8 @@ log = logging.getLogger("rcw.server")
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 SNAP_EVERY = 50
+REACT_ROUNDS = 40   # rounds of out-of-turn bot answers in a row (bots.simulate.answer_offers: 40)
+CYCLE_WINDOW = 48   # bot actions in a row searched for a repeated position (a bot going round in circles)
 OPEN: dict = {"kind": "open"}
 
 
@@ -96,7 +99,6 @@ class Hub:
         self.config = config or Config()
         self.proc = secrets.token_hex(6)
         self.runtimes: dict[str, GameRuntime] = {}
-        self.chat_limiter = chat.RateLimiter(self.config.chat_rate, self.config.chat_burst)
         self.conns: set[Any] = set()
         self.tasks: set[asyncio.Task] = set()
         self._load_lock = asyncio.Lock()
@@ -394,6 +396,15 @@ class GameRuntime:
         self.driving = False
         self._drive_task: asyncio.Task | None = None
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._offer_timers: dict[int, asyncio.TimerHandle] = {}
+        self._asked: Any = None                 # the out-of-turn questions the bots were last asked
+        self._react_rounds = 0                  # rounds of bot answers since the game last moved on
+        self._recent: deque[tuple[str, str]] = deque(maxlen=CYCLE_WINDOW)   # (hash, action) of bots in a row
+        self._props: dict[str, tuple[str, int, list[str], int]] = {}   # proposal key -> channel, msg, to, seq
+        self._answers: dict[str, list[tuple[str, bool, int, str]]] = {}  # ... -> (seat, accept, seq, by)
+        self._replied: set[tuple[str, int, str]] = set()
+        self._last_purge = 0                    # seq of the last purge declaration
+        self._last_exec = 0                     # seq of the last execution order proposed
         self.agents: dict[tuple[str, str], Any] = {}
         self._snap: tuple[int, bytes] | None = None
         self._over_marked = False
@@ -517,6 +528,7 @@ class GameRuntime:
             return
         was = self.status()
         self.seats = seats
+        self._asked = None                  # a seat that became a bot has not been asked yet
         for s in [s for s in self._timers if seats.get(s, {}).get("kind") != "human"]:
             self._timers.pop(s).cancel()
         for c in list(self.conns):          # a seat that was left: its connections become spectators
@@ -579,11 +591,19 @@ class GameRuntime:
         if self.seq % SNAP_EVERY == 0:
             self._snap = (self.seq, self.game.to_bytes())
         self._push_update(entry, events)
+        for e in events:
+            if e.kind == "purge_declared":
+                self._last_purge = self.seq
+            elif e.kind == "execution_proposed":
+                self._last_exec = self.seq
         actor = entry["a"].get("seat")
         if entry.get("by") in ("bot", "deadline"):
             self.bot_streak += 1
+            self._recent.append((self.hash, entry["a"].get("t", "")))
         else:
             self.bot_streak = 0
+            self._recent.clear()
+            self._react_rounds = 0
             self.stalled = False
         if actor in self._timers:
             self._timers.pop(actor).cancel()
@@ -670,9 +690,7 @@ class GameRuntime:
         if on != self.driving:
             self.driving = on
             if not on:
-                for h in self._timers.values():
-                    h.cancel()
-                self._timers.clear()
+                self._cancel_timers()
         if on:
             self.kick()
 
@@ -704,6 +722,10 @@ class GameRuntime:
         while self.driving and not self.closed and not self.stalled:
             if self.game is None or self.status() != "playing":
                 break
+            self._arm_offer_deadlines()
+            if await self._bot_react():
+                await asyncio.sleep(self.hub.config.bot_delay)
+                continue
             seat = self._bot_pending()
             if seat is None:
                 self._arm_deadlines()
@@ -713,6 +735,7 @@ class GameRuntime:
                           self.gid, self.bot_streak)
                 self.stalled = True
                 break
+            self._react_rounds = 0
             ok = await self._bot_step(seat, "bot", self.seats[seat].get("bot") or self.meta["bots"])
             failures = 0 if ok else failures + 1
             if failures >= 3:
@@ -731,9 +754,21 @@ class GameRuntime:
             if not legal:
                 return False
             action = self._agent(seat, kind).choose(self.game.view(seat), legal)
+            if sum(1 for h, _ in self._recent if h == self.hash) >= 2:
+                # The bots brought the game back to this very position twice: they go round in
+                # circles (e.g. joining and leaving a Committee while an attack waits).  Steer
+                # out with a legal action of a kind not taken in the loop.
+                looped = {t for _, t in self._recent}
+                steer = [a for a in legal if a.TYPE not in looped and a.TYPE != "Quit"]
+                if steer:
+                    log.info("game %s: bots repeat a position; %s plays %s instead of %s", self.gid, seat,
+                             steer[0].TYPE, action.TYPE)
+                    action = steer[0]
+                    self._recent.clear()
             for a in (action, legal[0]):
                 try:
-                    await self._commit_locked(a, by)
+                    seq, events = await self._commit_locked(a, by)
+                    self._note_answer(a, events, seq, by)
                     return True
                 except IllegalAction as e:
                     log.warning("game %s: %s for %s refused: %s", self.gid, a.TYPE, seat, e)
@@ -741,6 +776,166 @@ class GameRuntime:
                     log.warning("game %s: %s for %s not applied: %s", self.gid, a.TYPE, seat, e)
                     return True
             return False
+
+    async def _bot_react(self) -> bool:
+        """Out of turn: when something is open to the seats without being anyone's pending
+        decision (a trade offer, a Central Committee proposal), ask every bot seat once per
+        change, as ``bots.simulate.answer_offers`` does: an agent with ``react(view, legal)``
+        may answer anything (or nothing); other agents answer trade offers made to them
+        through ``choose``.  Answers take the same path as every action.  True if a bot acted."""
+        from bots.simulate import open_questions
+
+        async with self.lock:
+            if self.game is None or self.status() != "playing":
+                return False
+            key = open_questions(self.game)
+            if key is None or key == self._asked:
+                return False
+            self._asked = key
+            if self._react_rounds >= REACT_ROUNDS:   # as bots.simulate: answers that keep asking stop here
+                return False
+            self._react_rounds += 1
+            acted = False
+            for seat in list(self.game.state.seats):
+                g = self.game
+                if g is None or g.over or g.state.decision is not None:
+                    break
+                rec = self.seats.get(seat)
+                if rec is None or rec["kind"] != "bot" or seat in g.state.quit:
+                    continue
+                action = self._reaction(seat, rec.get("bot") or self.meta["bots"])
+                if action is None:
+                    continue
+                try:
+                    seq, events = await self._commit_locked(action, "bot")
+                except (IllegalAction, ProtocolError) as e:
+                    log.info("game %s: %s's answer %s not applied: %s", self.gid, seat, action.TYPE, e)
+                    continue
+                self._note_answer(action, events, seq, "bot")
+                acted = True
+            return acted
+
+    def _reaction(self, seat: str, kind: str, offer: int | None = None) -> Action | None:
+        """(Under the lock.)  What ``seat``'s agent does out of turn; with ``offer``, only its
+        answer to that trade offer (for a deadline), never nothing."""
+        g = self.game
+        agent = self._agent(seat, kind)
+        legal = g.legal_actions(seat)
+        if offer is not None:
+            legal = [a for a in legal if a.TYPE in ("AcceptTrade", "DeclineTrade") and a.offer == offer]
+            if not legal:
+                return None
+        react = getattr(agent, "react", None)
+        try:
+            if react is not None:
+                action = react(g.view(seat), legal)
+            else:
+                oids = [o["id"] for o in g.state.offers.values() if o["to"] == seat]
+                legal = [a for a in legal if oids and getattr(a, "offer", None) == oids[0]]
+                action = agent.choose(g.view(seat), legal) if legal else None
+        except Exception:
+            log.exception("game %s: bot %s failed to react", self.gid, seat)
+            action = None
+        if action is not None and action not in legal and react is None:
+            action = None
+        if offer is not None and action not in legal:
+            action = next(a for a in legal if a.TYPE == "DeclineTrade") if any(
+                a.TYPE == "DeclineTrade" for a in legal) else legal[0]
+        return action
+
+    def _cancel_timers(self) -> None:
+        for h in list(self._timers.values()) + list(self._offer_timers.values()):
+            h.cancel()
+        self._timers.clear()
+        self._offer_timers.clear()
+
+    def _arm_offer_deadlines(self) -> None:
+        """With a deadline, a trade offer to a human seat is answered by a bot after it."""
+        dl = self.meta.get("deadline")
+        if not dl or not self.driving or self.game is None or self.status() != "playing":
+            for h in self._offer_timers.values():
+                h.cancel()
+            self._offer_timers.clear()
+            return
+        waiting = {oid for oid, o in self.game.state.offers.items()
+                   if self.seats.get(o["to"], {}).get("kind") == "human"}
+        for oid in [o for o in self._offer_timers if o not in waiting]:
+            self._offer_timers.pop(oid).cancel()
+        loop = asyncio.get_running_loop()
+        for oid in waiting:
+            if oid not in self._offer_timers:
+                self._offer_timers[oid] = loop.call_later(float(dl), self._offer_deadline_fired, oid)
+
+    def _offer_deadline_fired(self, oid: int) -> None:
+        self._offer_timers.pop(oid, None)
+        self.hub.spawn(self._offer_deadline_step(oid))
+
+    async def _offer_deadline_step(self, oid: int) -> None:
+        async with self.lock:
+            g = self.game
+            o = g.state.offers.get(oid) if g is not None and not self.closed and self.driving else None
+            if o is None or self.seats.get(o["to"], {}).get("kind") != "human":
+                return
+            action = self._reaction(o["to"], self.meta["bots"], offer=oid)
+            if action is not None:
+                try:
+                    seq, events = await self._commit_locked(action, "deadline")
+                    self._note_answer(action, events, seq, "deadline")
+                except (IllegalAction, ProtocolError) as e:
+                    log.info("game %s: deadline answer to offer %d not applied: %s", self.gid, oid, e)
+        self.kick()
+
+    # -- bots' answers to chat proposals --------------------------------------------------------
+    @staticmethod
+    def _proposal_key(prop: dict) -> str | None:
+        kind = prop.get("kind")
+        if kind == "trade" and prop.get("offer"):
+            return f"trade:{prop['offer']}"
+        if kind == "committee":
+            return "committee:" + ",".join(sorted(prop.get("members", [])))
+        if kind in ("purge", "execution") and prop.get("seq"):
+            return f"{kind}:{prop['seq']}"
+        return None
+
+    def _note_answer(self, action: Action, events: list, seq: int, by: str) -> None:
+        """A bot (or a deadline) applied ``action``: if it answers a proposal made in chat,
+        the seat's reply is posted there, as if it had pressed accept or decline."""
+        t = action.TYPE
+        if t in ("AcceptTrade", "DeclineTrade"):
+            key, accept = f"trade:{action.offer}", t == "AcceptTrade"
+        elif t == "JoinCommittee":
+            key, accept = "committee:" + ",".join(sorted(action.members)), True
+        elif t == "ApprovePurge":
+            key, accept = f"purge:{self._last_purge}", bool(action.approve)
+        elif t == "OrderExecution" and any(e.kind == "execution_consent" for e in events):
+            key, accept = f"execution:{self._last_exec}", bool(action.consent)
+        else:
+            return
+        self._answers.setdefault(key, []).append((action.seat, accept, seq, by))
+        if len(self._answers) > 500:
+            self._answers.pop(next(iter(self._answers)))
+        self._match(key)
+
+    def _match(self, key: str) -> None:
+        prop = self._props.get(key)
+        if prop is None or not self.driving:
+            return
+        name, mid, addressees, pseq = prop
+        for seat, accept, seq, by in self._answers.get(key, ()):
+            if seat in addressees and seq > pseq and (name, mid, seat) not in self._replied:
+                if len(self._replied) > 5000:
+                    self._replied.clear()
+                self._replied.add((name, mid, seat))
+                self.hub.spawn(self._post_reply(name, mid, seat, accept, seq, key.split(":")[0], by))
+
+    async def _post_reply(self, name: str, mid: int, seat: str, accept: bool, seq: int, kind: str, by: str) -> None:
+        rec = self.channels.get(name)
+        if rec is None or self.closed:
+            return
+        verb = "accepts" if accept else "declines"
+        msg = {"seat": seat, "ts": now_ms(), "text": f"{seat} {verb} {kind} proposal #{mid}",
+               "reply": {"msg": mid, "accept": accept, "seq": seq, "by": by}}
+        await self.store.chat_append(self.gid, name, msg, self.store.topic(rec["secret"]))
 
     def _arm_deadlines(self) -> None:
         dl = self.meta.get("deadline")
@@ -822,6 +1017,14 @@ class GameRuntime:
 
     def _deliver(self, name: str, msg: dict) -> None:
         rec = self.channels[name]
+        prop = msg.get("proposal")
+        if isinstance(prop, dict):
+            key = self._proposal_key(prop)
+            if key is not None:
+                self._props[key] = (name, msg["id"], list(prop.get("addressees", [])), int(prop.get("seq") or 0))
+                if len(self._props) > 500:
+                    self._props.pop(next(iter(self._props)))
+                self._match(key)
         frame = {"t": "msg", "id": None, "game": self.gid, "channel": name, "msg": msg}
         for c in list(self.conns):
             if chat.can_read(rec, c.seat):
@@ -833,8 +1036,11 @@ class GameRuntime:
             raise ProtocolError("unknown_channel", f"no channel {str(name)[:40]!r} in this game")
         return rec
 
-    def _rate(self, seat: str) -> None:
-        if not self.hub.chat_limiter.allow((self.gid, seat)):
+    async def _rate(self, seat: str) -> None:
+        """One token of the seat's chat bucket; the bucket lives in the store, so with Redis
+        every process serving the game draws from the same one."""
+        cfg = self.hub.config
+        if not await self.store.take_token(f"{self.gid}:{seat}", cfg.chat_rate, cfg.chat_burst):
             raise ProtocolError("rate_limited", "too many chat messages; wait a moment")
 
     async def post(self, seat: str, name: Any, text: Any, proposal: Any = None) -> dict:
@@ -850,7 +1056,7 @@ class GameRuntime:
         prop = None
         if proposal is not None:
             prop = chat.parse_proposal(proposal, seat, rec, list(self.seats))
-        self._rate(seat)
+        await self._rate(seat)
         if prop is not None:
             for a in chat.post_actions(prop, seat):
                 seq, events = await self.submit(a, by="chat")
@@ -881,7 +1087,7 @@ class GameRuntime:
             raise ProtocolError("not_a_proposal", f"message {msg_id} carries no proposal")
         if seat not in prop.get("addressees", []):
             raise ProtocolError("not_addressed", f"proposal {msg_id} is not addressed to {seat}")
-        self._rate(seat)
+        await self._rate(seat)
         seq = None
         for a in chat.answer_actions(prop, seat, accept):
             seq, _ = await self.submit(a, by="chat")
@@ -900,7 +1106,7 @@ class GameRuntime:
             raise ProtocolError("bad_request", "a group channel needs at least two members")
         if not isinstance(title, str) or len(title) > 80:
             raise ProtocolError("bad_request", "'title' must be a string of at most 80 characters")
-        self._rate(seat)
+        await self._rate(seat)
         name = f"g{await self.store.next_group_id(self.gid)}"
         rec = chat.channel_record(name, "group", ms, by=seat, title=title)
         await self.store.add_channel(self.gid, name, rec)

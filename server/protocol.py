@@ -24,11 +24,11 @@ MAX_ID = 64
 
 #: Client -> server frame types.
 CLIENT_TYPES = ("hello", "act", "view", "chat", "history", "channels", "open_channel",
-                "accept", "decline", "leave", "ping")
+                "accept", "decline", "leave", "ping", "events")
 
 #: Server -> client frame types (replies and pushes).
 SERVER_TYPES = ("welcome", "ok", "view", "history", "channels", "pong", "error",
-                "update", "msg", "channel", "seats")
+                "update", "msg", "channel", "seats", "events")
 
 #: Every error code the server sends, with what it means.  HTTP lobby errors use the same codes.
 ERRORS: dict[str, str] = {

@@ -29,6 +29,7 @@ Everything stored is msgpack.  Key layout under the prefix ``P`` (default ``rcw:
     P g:<id>:chat:<name> LIST  the channel's messages; message id = position + 1
     P g:<id>:groups      STR   counter for group channel names
     P lease:<id>         STR   the driver lease (owner process id, expires)
+    P rate:<id>:<seat>   HASH  the seat's chat token bucket (tokens, time; expires when full)
     P ps:<secret>        pub/sub topic (a game's or a channel's random secret; never the game id)
 """
 
@@ -142,6 +143,12 @@ class Store(ABC):
     @abstractmethod
     async def release(self, name: str, owner: str) -> None: ...
 
+    # -- rate limits ---------------------------------------------------------------------------
+    @abstractmethod
+    async def take_token(self, key: str, rate: float, burst: float) -> bool:
+        """Token bucket ``key`` (``burst`` tokens, refilled at ``rate`` per second): take one
+        token, or return False if none is left.  Shared by every process of the store."""
+
 
 def split_chat_notice(data: bytes) -> tuple[int, dict]:
     """A chat notice is ``b"<id>|" + packed message``."""
@@ -171,6 +178,7 @@ class MemoryStore(Store):
         self.live: set[str] = set()
         self.subs: dict[str, list[Callback]] = {}
         self.leases: dict[str, tuple[str, float]] = {}
+        self.buckets: dict[str, tuple[float, float]] = {}
 
     async def create_game(self, gid, meta, seats, channels):
         self.meta[gid] = pack(meta)
@@ -273,6 +281,16 @@ class MemoryStore(Store):
         if cur and cur[0] == owner:
             del self.leases[name]
 
+    async def take_token(self, key, rate, burst):
+        now = time.monotonic()
+        tokens, last = self.buckets.get(key, (burst, now))
+        tokens = min(burst, tokens + (now - last) * rate)
+        ok = tokens >= 1.0
+        self.buckets[key] = (tokens - 1.0 if ok else tokens, now)
+        if len(self.buckets) > 100_000:   # forget idle buckets (they would be full anyway)
+            self.buckets = {k: v for k, v in self.buckets.items() if now - v[1] < burst / max(rate, 1e-9)}
+        return ok
+
 
 def _safe_call(cb: Callback, data: bytes) -> None:
     try:
@@ -321,6 +339,22 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
+# A token bucket on the Redis server's clock (so every process shares one bucket per key).
+_TAKE_TOKEN = """
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local v = redis.call('HMGET', KEYS[1], 'n', 't')
+local tok, ts = tonumber(v[1]), tonumber(v[2])
+if tok == nil or ts == nil then tok, ts = burst, now end
+tok = math.min(burst, tok + math.max(0, now - ts) * rate)
+local ok = 0
+if tok >= 1 then tok = tok - 1; ok = 1 end
+redis.call('HSET', KEYS[1], 'n', string.format('%.6f', tok), 't', string.format('%.6f', now))
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return ok
+"""
+
 
 class RedisStore(Store):
     """Games and chat in Redis; live fan-out through Redis pub/sub (one subscriber
@@ -351,6 +385,7 @@ class RedisStore(Store):
         self._cas = self.r.register_script(_CAS_HASH)
         self._lease = self.r.register_script(_LEASE)
         self._release = self.r.register_script(_RELEASE)
+        self._take = self.r.register_script(_TAKE_TOKEN)
         self.ps = self.r.pubsub(ignore_subscribe_messages=True)
         # One subscription always exists so the reader never spins on an idle connection.
         await self.ps.subscribe(self.prefix + "ps:-")
@@ -484,6 +519,12 @@ class RedisStore(Store):
 
     async def release(self, name, owner):
         await self._release(keys=[self.k("lease", name)], args=[owner])
+
+    async def take_token(self, key, rate, burst):
+        if rate == float("inf") or burst == float("inf"):
+            return True
+        ttl_ms = int(min(86_400.0, burst / max(rate, 1e-9)) * 1000) + 1000   # a full bucket needs no key
+        return bool(await self._take(keys=[self.k("rate", key)], args=[repr(float(rate)), repr(float(burst)), ttl_ms]))
 
     # -- maintenance (tests, benchmarks) ---------------------------------------------------
     async def destroy(self) -> int:

@@ -77,7 +77,8 @@ async def destroy_prefix(prefix: str, url: str = REDIS_URL) -> None:
 
 
 class ServerProcess:
-    """``python -m server serve`` as a real subprocess (for multi-process and kill -9 tests)."""
+    """``rcw serve`` (``python -m rcw.cli serve``: the console script's own entry point) as a
+    real subprocess, for multi-process and kill -9 tests."""
 
     def __init__(self, *args: str) -> None:
         self.args = list(args)
@@ -91,7 +92,7 @@ class ServerProcess:
         env["PYTHONPATH"] = str(root) + os.pathsep + env.get("PYTHONPATH", "")
         self._errf = open(self.log, "ab")  # noqa: SIM115 - closed in stop()
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "server", "serve", "--port", "0", *self.args,
+            sys.executable, "-m", "rcw.cli", "serve", "--port", "0", *self.args,
             stdout=asyncio.subprocess.PIPE, stderr=self._errf, cwd=str(root), env=env)
         line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
         text = line.decode()

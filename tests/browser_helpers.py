@@ -115,8 +115,13 @@ class Player:
         self.attacked_turns: set[tuple[int, str]] = set()
         self.moves = 0
         self.attacks = 0
+        self.attached = 0
         self.steps = 0
+        self.odds_seen: list[str] = []
         self.hooks: dict = {}
+        self.requests: list[str] = []      # every URL the page asked for (HTTP and WebSocket)
+        page.on("request", lambda r: self.requests.append(r.url))
+        page.on("websocket", lambda ws: self.requests.append(ws.url))
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
 
@@ -161,6 +166,36 @@ class Player:
         self.wait_seq_after(before)
         self.steps += 1
 
+    def check_only_legal(self) -> None:
+        """Every action button of the Orders panel (``data-act`` naming an action type) is one
+        of the legal actions the panel was built from, with the same parameters."""
+        offered, legal = self.page.evaluate("""() => [
+            [...document.querySelectorAll('.orders [data-act]')].filter((b) => /^[A-Z]/.test(b.dataset.act))
+              .map((b) => ({...b.dataset})),
+            window.rcwApp.shownLegal || []]""")
+
+        def values(a: dict) -> set[str]:
+            out = set()
+            for v in a.values():
+                for x in v if isinstance(v, list) else [v]:
+                    out.add(("1" if x else "0") if isinstance(x, bool) else str(x))
+            return out
+
+        for b in offered:
+            same = [a for a in legal if a["t"] == b["act"]]
+            assert same, f"{self.name}: the page offers {b['act']}, which is not legal"
+            want = {b[k] for k in ("unit", "target", "stack", "to", "offer", "leader", "rail", "subversive") if b.get(k)}
+            assert any(want <= values(a) for a in same), f"{self.name}: {b} is not a legal {b['act']}"
+
+    def on_map(self, locator) -> bool:
+        """Whether the element is inside the visible part of the map."""
+        box = locator.bounding_box()
+        area = self.page.locator(".map").bounding_box()
+        if not box or not area:
+            return False
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        return area["x"] < cx < area["x"] + area["width"] and area["y"] < cy < area["y"] + area["height"]
+
     # -- the driver ----------------------------------------------------------------------------
     def step(self) -> bool:
         """Answer one pending decision through the page; False if nothing was pending."""
@@ -173,6 +208,7 @@ class Player:
         legal = st["legal"]
         types = {a["t"] for a in legal}
         turn = view["turn"]
+        self.check_only_legal()
         hook = self.hooks.get(kind)
         if hook and hook(self, st):
             return True
@@ -193,12 +229,23 @@ class Player:
             force = view["force"]
             path = force[4]
             moves = [a for a in legal if a["t"] == "Move"]
-            if not path and moves:
+            attach = [a for a in legal if a["t"] == "Attach"]
+            if not path and attach and (turn, "attach") not in self.moved_turns:
+                # pick a leader, then attach a unit to him before choosing where to go
+                self.moved_turns.add((turn, "attach"))
+                u = attach[0]["unit"]
+                self.act(f'[data-act="Attach"][data-unit="{u}"]')
+                self.page.locator(f'.orders .force-units li[data-unit="{u}"]').wait_for(state="attached")
+                self.attached += 1
+            elif not path and moves:
                 dest = self._best_destination(st, moves)
                 if self.phone:
                     self.tab("map")
                 before = self.seq()
-                self.page.locator(f'svg.board g.move-target[data-province="{dest["to"]}"]').first.click()
+                ring = self.page.locator(f'svg.board g.move-target[data-province="{dest["to"]}"]').first
+                if not self.on_map(ring):       # pan to it, as a player would (a rail move can go far)
+                    self.page.evaluate(f"window.rcwApp.board.centreOn({dest['to']!r}, true)")
+                ring.click()
                 if self.page.locator(".modal .btn[data-act='Move']").count():
                     self.page.locator(".modal .btn[data-act='Move'][data-rail='0']").click()
                 self.wait_seq_after(before)
@@ -220,6 +267,15 @@ class Player:
                 add = next(a for a in legal if a["t"] == "AddAttacker")
                 self.act(f'input[data-act="AddAttacker"][data-stack="{add["stack"]}"]')
             elif "ResolveAttack" in types:
+                # the odds are on the screen before the attack is committed
+                if self.phone:
+                    self.tab("orders")
+                odds = self.page.locator(".orders .card.phase .odds").first
+                assert odds.is_visible(), "no odds shown before resolving"
+                column = odds.get_attribute("data-odds")
+                assert column and column in self.page.locator('.orders [data-act="ResolveAttack"]').first.inner_text()
+                assert re.search(r"\d+ : \d+", odds.inner_text())
+                self.odds_seen.append(odds.inner_text().split("\n")[0])
                 self.act('[data-act="ResolveAttack"]')
                 self.attacks += 1
             elif "AddAttacker" in types:
@@ -228,7 +284,7 @@ class Player:
             else:
                 self.act('[data-act="CancelAttack"]')
         elif kind == "randomizer":
-            self.act('[data-act="DrawRandomizer"]')
+            self.act('[data-act="DrawRandomizer"]' if "DrawRandomizer" in types else '[data-act="EndPlayerTurn"]')
         elif kind == "loss":
             self.act('[data-act="ChooseLoss"]')
         elif kind == "capture":
@@ -327,11 +383,15 @@ class Player:
         return tot
 
 
+def open_channel(page, name: str) -> None:
+    """Show a chat channel (its tab must be on screen) and wait until it is the current one."""
+    page.click(f'.chan-tab[data-channel="{name}"]')
+    page.locator(f'.chan-tab[data-channel="{name}"].on').wait_for()
+
+
 def shot(page, name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / name
     page.screenshot(path=str(path))
     return path
 
-
-_ = re

@@ -10,6 +10,7 @@ replay after the end.  Screenshots go to ``artifacts/``.
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -20,6 +21,7 @@ from browser_helpers import (
     PHONE,
     Player,
     http,
+    open_channel,
     rcw_server,
     seed_with_politburo,
     shot,
@@ -30,6 +32,9 @@ pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() 
 
 SECRET_AC = "The Whites are weak at Tsaritsyn; tell nobody (for C only)"
 SECRET_AB = "Meet me at Tsaritsyn, comrade"
+REPLY_BA = "Agreed, Anna: Tsaritsyn at dawn"
+SECRET_BD = "Anna is weak in the south (for D only)"
+GROUP_TEXT = "Southern front: hold the Don"
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +65,9 @@ def test_lobby_lists_open_games_on_desktop_and_phone(server, browser) -> None:
     http(server, "POST", f"/api/games/{g['game']}/join", {"seat": "A", "name": "Trotsky fan"})
     page = _page(browser)
     errors = []
+    urls: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: urls.append(r.url))
     page.goto(server + "/")
     row = page.locator(f'.game-row[data-game="{g["game"]}"]')
     row.wait_for()
@@ -70,6 +77,7 @@ def test_lobby_lists_open_games_on_desktop_and_phone(server, browser) -> None:
     page.fill("#g-me", "Anna")
     shot(page, "lobby.png")
     phone = _page(browser, phone=True)
+    phone.on("request", lambda r: urls.append(r.url))
     phone.goto(server + "/")
     phone.locator(f'.game-row[data-game="{g["game"]}"]').wait_for()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 392   # no sideways scrolling
@@ -84,6 +92,7 @@ def test_lobby_lists_open_games_on_desktop_and_phone(server, browser) -> None:
     info = http(server, "GET", f"/api/games/{g['game']}")
     assert info["seats"]["C"] == {"kind": "human", "name": "Vera"}
     assert not errors
+    assert urls and all(u.startswith(server + "/") for u in urls), [u for u in urls if not u.startswith(server)]
     page.context.close()
     phone.context.close()
 
@@ -127,7 +136,7 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
     pa.click('.modal [data-act="post-trade"]')
     pa.wait_for_selector('.msg .proposal[data-kind="trade"]')
     B.tab("talk")
-    pb.click('.chan-tab[data-channel="A-B"]')
+    open_channel(pb, "A-B")
     card = pb.locator('.proposal[data-kind="trade"]')
     card.wait_for()
     assert "Trade offer" in card.inner_text()
@@ -149,24 +158,59 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
     B.tab("orders")
     assert "holds only" in pb.locator(".refusal").inner_text()
 
-    # -- messages: public, private pair, and a private one to a bot that Boris must never see -----------
+    # -- messages: public, private pairs both ways, a group channel; and each player writes
+    #    privately to a bot what the other page must never show ---------------------------------------
     A.tab("talk")
-    pa.click('.chan-tab[data-channel="A-B"]')
+    open_channel(pa, "A-B")
     pa.fill(".msg-input", SECRET_AB)
     pa.press(".msg-input", "Enter")
-    pa.click('.chan-tab[data-channel="A-C"]')
+    open_channel(pa, "A-C")
     pa.fill(".msg-input", SECRET_AC)
     pa.click('[data-act="send"]')
     pa.locator(f'.msg-text:has-text("{SECRET_AC}")').wait_for()
+    # Boris is looking at his orders: the Talk tab of his phone counts the unread message
+    badge = pb.locator('.mnav [data-tab="talk"] .badge')
+    badge.wait_for()
+    assert int(badge.inner_text()) >= 1
     B.tab("talk")
-    pb.click('.chan-tab[data-channel="public"]')
+    open_channel(pb, "public")
     pb.fill(".msg-input", "Greetings, comrades")
     pb.click('[data-act="send"]')
     pa.locator('.chan-tab[data-channel="public"] .unread').wait_for()          # unread count on Anna's side
-    pb.click('.chan-tab[data-channel="A-B"]')
+    open_channel(pb, "A-B")
     pb.locator(f'.msg-text:has-text("{SECRET_AB}")').wait_for()
+    pb.fill(".msg-input", REPLY_BA)
+    pb.click('[data-act="send"]')
+    open_channel(pb, "B-D")
+    pb.fill(".msg-input", SECRET_BD)
+    pb.click('[data-act="send"]')
+    pb.locator(f'.msg-text:has-text("{SECRET_BD}")').wait_for()
+    pa.locator('.chan-tab[data-channel="A-B"] .unread').wait_for()
+    open_channel(pa, "A-B")
+    pa.locator(f'.msg-text:has-text("{REPLY_BA}")').wait_for()
+    # a group channel: Anna, Boris and Bot C
+    pa.click('[data-act="new-group"]')
+    pa.check('.modal input[data-member="B"]')
+    pa.check('.modal input[data-member="C"]')
+    pa.fill('.modal input[aria-label="Title"]', "Southern front")
+    pa.click(".modal-foot .btn.primary")
+    pa.locator('.chan-tab[data-kind="group"].on').wait_for()
+    pa.fill(".msg-input", GROUP_TEXT)
+    pa.click('[data-act="send"]')
+    pa.locator(f'.msg-text:has-text("{GROUP_TEXT}")').wait_for()
+    group_tab = pb.locator('.chan-tab[data-kind="group"]')
+    group_tab.locator(".unread").wait_for()
+    assert "Southern front" in group_tab.inner_text()
+    group_tab.click()
+    pb.locator(f'.msg-text:has-text("{GROUP_TEXT}")').wait_for()
+    shot(pb, "talk-phone.png")
+    assert pb.evaluate("document.documentElement.scrollWidth") <= 392
+    # what the other page never shows
     assert pb.locator('.chan-tab[data-channel="A-C"]').count() == 0
     assert SECRET_AC not in pb.content()
+    assert pa.locator('.chan-tab[data-channel="B-D"]').count() == 0
+    assert SECRET_BD not in pa.content()
+    open_channel(pa, "A-B")
     shot(pa, "talk.png")
 
     # -- end trading; the forces deploy ----------------------------------------------------------------
@@ -174,32 +218,85 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
     B.act('[data-act="EndTrading"]')
     pa.wait_for_function("() => document.body.dataset.phase !== 'trading'")
 
+    # -- everything is open information (004 [8.29]): each player opens a bot's stack on the map ----------
+    def inspect(P: Player, owner: str) -> None:
+        view = P.state()["view"]
+        crowd = {}
+        for st in view["stacks"]:
+            crowd[st["province"]] = crowd.get(st["province"], 0) + 1
+        st = next(x for x in view["stacks"] if x["owner"] == owner and crowd[x["province"]] == 1)
+        if P.phone:
+            P.tab("map")
+        P.page.evaluate(f"window.rcwApp.board.centreOn({st['province']!r}, true)")
+        counter = P.page.locator(f'svg.board g.counter[data-stack="{st["id"]}"]')
+        assert counter.locator("text.c-owner").text_content() == owner                  # owner letter
+        assert counter.locator("text.c-str").text_content() == str(P._strength(st))   # strength
+        assert counter.get_attribute("data-color") == st["color"]                       # colour
+        counter.click()
+        card = P.page.locator(f'.inspector .stack-card[data-stack="{st["id"]}"]')
+        card.wait_for()
+        assert card.get_attribute("open") is not None
+        assert card.locator("li[data-unit]").count() == len(st["units"])              # expanded to its units
+        assert P.page.locator(".inspector .insp-head").inner_text().startswith(st["province"])
+
+    inspect(A, "C")
+    inspect(B, "D")
+    shot(pb, "inspect-phone.png")
+    pa.click(".inspector .modal-x")
+    pb.click(".inspector .modal-x")
+
     # -- a Central Committee of A and B, proposed as a card and accepted -------------------------------------
     pa.click('.orders [data-act="committee-dialog"]')
     pa.check('.modal input[data-member="B"]')
     pa.click('.modal [data-act="post-committee"]')
     B.tab("talk")
-    pb.click('.chan-tab[data-channel="A-B"]')
+    open_channel(pb, "A-B")
     pb.locator('.proposal[data-kind="committee"] [data-act="accept"]').click()
     pa.wait_for_function("() => JSON.stringify(window.rcwApp.st.view.committee) === '[\"A\",\"B\"]'")
     A.tab("log")
 
     shots: dict[str, bool] = {}
+    told = {"apart": False}
     purge = {"done": False}
 
     def purge_hook(P: Player, st: dict) -> bool:
-        """On Anna's Random Events: open the purge dialog on C, photograph it, declare it."""
+        """On Anna's Random Events: open the purge dialog on C, the whole Committee (A and B)
+        purging, read the odds, photograph it, and post the plan to Boris."""
         if purge["done"] or not any(a["t"] == "DeclarePurge" and a["target"] == "C" for a in st["legal"]):
             return False
         purge["done"] = True
         P.page.click('.orders [data-act="purge-dialog"]')
         P.page.click('.modal [data-target="C"]')
+        P.page.click('.modal [data-purgers="committee"]')
         P.page.locator(".modal .purge-table").wait_for()
-        assert "column" in P.page.locator(".modal .purge-odds").inner_text()
+        odds = P.page.locator(".modal .purge-odds").inner_text()
+        assert "column" in odds and "Counterpurge" in odds
+        assert P.page.locator(".modal table.strength tr").count() == 2         # A's and B's strength
         shot(P.page, "purge-dialog.png")
         before = P.seq()
         P.page.click('.modal [data-act="declare-purge"]')
         P.wait_seq_after(before)
+        P.page.locator('.proposal[data-kind="purge"]').wait_for()             # posted as a card in A-B
+        return True
+
+    approved = {"done": False}
+
+    def approve_hook(P: Player, st: dict) -> bool:
+        """Boris answers the purge plan from its card in the A-B channel (Accept)."""
+        if approved["done"]:
+            return False
+        approved["done"] = True
+        P.tab("talk")
+        open_channel(P.page, "A-B")
+        card = P.page.locator('.proposal[data-kind="purge"]').last
+        card.wait_for()
+        text = card.inner_text()
+        assert "Purge C" in text and "By A + B" in text and "Strength" in text
+        before = P.seq()
+        card.locator('[data-act="accept"]').click()
+        P.wait_seq_after(before)
+        card.locator(".ans.yes").wait_for()
+        P.steps += 1
         return True
 
     def board_hook(P: Player, st: dict) -> bool:
@@ -216,7 +313,23 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
             else:
                 P.page.wait_for_timeout(250)
                 shot(P.page, "board.png")
+                # the header: Game-Turn, the Player-Turn order with the phasing seat, the phase, whose decision
+                head = P.page.locator(".head-game")
+                assert head.locator(".turn-num").inner_text() == str(view["turn"])
+                assert head.locator(".seq-seat").count() == len(view["order"])
+                assert head.locator(".seq-seat.cur").inner_text() == P.name
+                assert head.locator(".ph.cur").inner_text() == "Movement"
+                assert "Your decision: moving a force" in head.locator(".pendbox").inner_text()
             assert P.page.locator("svg.board g.move-target").count() > 0
+        moves = [a for a in st["legal"] if a["t"] == "Move"]
+        if view["force"] and not view["force"][4] and moves:
+            # rail and overland destinations are told apart, on the map and in the list
+            for rail, ring, dest in ((True, "by-rail", "rail"), (False, "by-land", "land")):
+                if any(m["rail"] == rail for m in moves):
+                    assert P.page.locator(f"svg.board g.move-target.{ring}").count() > 0
+                    assert P.page.locator(f".orders .dest.{dest}").count() > 0
+            if any(m["rail"] for m in moves) and any(not m["rail"] for m in moves):
+                told["apart"] = True
         return False
 
     reload = {"done": False}
@@ -234,10 +347,18 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
         P.tab("orders")
         assert "Moving:" in P.page.locator(".orders .card.phase h3").inner_text()
         P.tab("talk")
-        P.page.click('.chan-tab[data-channel="A-B"]')
-        P.page.locator(f'.msg-text:has-text("{SECRET_AB}")').wait_for()    # history fetched again
+        open_channel(P.page, "A-B")
+        P.page.locator(f'.msg-text:has-text("{SECRET_AB}")').wait_for()    # chat history fetched again
+        P.page.locator(f'.msg-text:has-text("{REPLY_BA}")').wait_for()
         assert P.page.locator('.chan-tab[data-channel="A-C"]').count() == 0
         assert SECRET_AC not in P.page.content()
+        # the event log is the game's whole history again (the server's `events`), not a gap
+        P.page.wait_for_function("([s]) => Number(document.body.dataset.logSeq) >= s", arg=[seq])
+        P.tab("log")
+        log = P.page.locator(".log-list").inner_text()
+        assert "Trade #1 between A and B" in log and "The Central Committee is A, B" in log
+        assert "Game-Turn 1" in log and "not shown" not in log
+        assert P.page.locator(".log-list .log-line").first.get_attribute("data-seq") == "1"
         return False
 
     dropped = {"done": False}
@@ -258,7 +379,7 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
         return run
 
     A.hooks = {"random_events": purge_hook, "force": board_hook, "combat": drop_hook}
-    B.hooks = {"force": chain(board_hook, reload_hook)}
+    B.hooks = {"force": chain(board_hook, reload_hook), "purge_approval": approve_hook}
 
     deadline = time.time() + 150
     while time.time() < deadline:
@@ -278,10 +399,28 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
     assert A.attacks >= 1 and B.attacks >= 1, (A.attacks, B.attacks)
     assert "(A) moves" in log and "(B) moves" in log
     assert "A attacks" in log and "B attacks" in log
-    assert purge["done"] and "Purge of C by A: strength" in log
+    assert purge["done"] and approved["done"] and "Purge of C by A+B: strength" in log
     assert reload["done"]
     assert "Trade #1 between A and B" in log
-    assert SECRET_AC not in pb.content()
+    assert "not shown" not in log                          # Anna's dropped connection left no gap
+    assert A.odds_seen and B.odds_seen, "the odds were shown before each attack"
+    assert told["apart"], "no force had both rail and overland destinations"
+    assert SECRET_AC not in pb.content() and SECRET_BD not in pa.content()
+
+    # -- the players' markers and Victory Point Chart sections ------------------------------------------
+    A.tab("players")
+    view = A.state()["view"]
+    for seat in view["seats"]:
+        sec = pa.locator(f'.players-pane .player[data-seat="{seat}"]')
+        assert sec.locator(".pl-vp .unit-chip").count() == len(view["vp"].get(seat, []))
+        assert f"☭ {view['politburo'][seat]} Politburo" in sec.inner_text()
+        assert f"† {view['assassins'][seat]} Assassins" in sec.inner_text()
+        card = pa.locator(f'.strip .pcard[data-seat="{seat}"]')
+        assert card.locator(".mk.pm").inner_text() == f"☭{view['politburo'][seat]}"
+        for nat, holder in view["control"].items():
+            if holder == seat:
+                assert card.locator(f'.ctl:has-text("{nat}")').count() == 1      # Blue/Green control marker
+    shot(pa, "players.png")
 
     # -- the replay slider -------------------------------------------------------------------------------
     pa.click('.orders [data-act="replay"]')
@@ -304,9 +443,22 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
     B.tab("map")
     assert pb.locator("svg.board .counter").count() > 10
     shot(pb, "replay-phone.png")
+    assert pb.evaluate("document.documentElement.scrollWidth") <= 392
+    pb.click('[data-act="close-replay"]')
+    B.tab("log")
+    assert pb.locator(".log-list .log-line.future").count() == 0
+    shot(pb, "log-phone.png")
 
     assert dropped["done"]
     assert not A.errors and not B.errors, (A.errors, B.errors)
-    print(f"browser game: {time.time() - t_start:.1f} s, A {A.steps} steps, B {B.steps} steps, game {gid}")
+    # nothing is fetched from anywhere but the game server (no CDN, no fonts, no analytics)
+    origin = server.split("//", 1)[1]
+    for P in (A, B):
+        assert P.requests
+        outside = [u for u in P.requests if not re.match(rf"(https?|wss?)://{re.escape(origin)}/", u) and not u.startswith("data:")]
+        assert not outside, outside
+    print(f"browser game: {time.time() - t_start:.1f} s, A {A.steps} steps, B {B.steps} steps "
+          f"(moves {A.moves}/{B.moves}, attached {A.attached}/{B.attached}, attacks {A.attacks}/{B.attacks}, "
+          f"odds {A.odds_seen}/{B.odds_seen}), game {gid}")
     pa.context.close()
     pb.context.close()

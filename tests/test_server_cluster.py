@@ -1,4 +1,4 @@
-"""Real server processes (``python -m server serve --redis ...``) sharing one real Redis:
+"""Real server processes (``rcw serve --redis ...``, run as subprocesses) sharing one real Redis:
 players on different processes play and chat together, and a server killed with SIGKILL
 mid-game loses nothing it acknowledged once it (or another process) is started again."""
 
@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import signal
 
 import pytest
 
@@ -56,6 +57,10 @@ async def test_two_processes_serve_one_game_players_on_each_play_and_chat_togeth
         await l2.fill_bots(gid, g["admin_token"])                               # bots filled through process 2
         await ca.wait_for(lambda c: c.status == "playing", 5)
 
+        # A bot seat answers a trade offered in chat, whichever process drives the bots.
+        gift = await cb.chat("B-C", "a gift", {"kind": "trade", "to": "C", "give_politburo": 1})
+        await cb.wait_for(lambda c: any((m.get("reply") or {}).get("msg") == gift["id"] and m["seat"] == "C"
+                                        for m in c.messages["B-C"].values()), 10)
         hello = await ca.chat("A-B", "from A on process 1")
         await cb.wait_for(lambda c: hello["id"] in c.messages["A-B"], 5)
         back = await cb.chat("A-B", "from B on process 2")
@@ -115,6 +120,7 @@ async def test_kill_9_mid_game_then_restart_loses_nothing_acknowledged():
         await asyncio.sleep(0.3)
         assert not ca.over
         await p1.kill()
+        assert p1.proc.returncode == -signal.SIGKILL                   # kill -9: no cleanup of any kind
         done = await asyncio.gather(*racing, return_exceptions=True)
         assert all(isinstance(x, Exception) for x in done), done      # the players lost their server mid-game
         last_acked = max(acked)

@@ -362,6 +362,224 @@ async def test_proposals_in_chat_become_game_actions(kind):
         assert sorted(ca.view["committee"]) == ["A", "B"]
 
 
+SERIES = ("random_events", "movement", "combat", "randomizer")
+
+
+async def until_free(clients: dict[str, GameClient], timeout: float = 20.0) -> str:
+    """Play the humans' steps (``End...`` when they can) until one of them is the phasing
+    player with nothing under way (no decision, force or attack): when free politics (004
+    [11.0]) may start.  Returns that seat."""
+    c0 = next(iter(clients.values()))
+    for _ in range(500):
+        await c0.wait_for(lambda c: c.status == "playing" and any(p["seat"] in clients for p in c.pending), timeout)
+        p = next(p for p in c0.pending if p["seat"] in clients)
+        if p["kind"] == c0.view["phase"] and p["kind"] in SERIES:
+            return p["seat"]
+        c = clients[p["seat"]]
+        await c.wait_for(lambda c: c.seq >= c0.seq and bool(c.legal), timeout)
+        act = next((a for a in c.legal if a["t"].startswith("End")), c.legal[0])
+        with contextlib.suppress(ServerError):
+            await c.act(act, seq=c.seq)
+    raise AssertionError("the humans never got a free moment")
+
+
+async def reply_to(c: GameClient, channel: str, msg_id: int, timeout: float = 10.0) -> dict:
+    def find(c: GameClient) -> dict | None:
+        return next((m for m in c.messages.get(channel, {}).values() if (m.get("reply") or {}).get("msg") == msg_id),
+                    None)
+    await c.wait_for(lambda c: find(c) is not None, timeout)
+    return find(c)
+
+
+def events_of(c: GameClient, *kinds: str) -> list[dict]:
+    return [e for e in c.events if e["kind"] in kinds]
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_trade_offered_to_a_bot_seat_is_answered_in_the_game_and_in_chat(kind):
+    async with serve(kind) as h:
+        g, (a, b) = await h.game(players=3, humans=2, bot_seats=["C"], seed=0)   # C: the SDT bot
+        gid = g["game"]
+        ca, cb = await h.connect(gid, a["token"]), await h.connect(gid, b["token"])
+        ca.keep_pushes = True
+        await ca.wait_for(lambda c: c.seq >= 1 and not any(p["seat"] == "C" for p in c.pending), 5)   # C is done
+        pm = dict(ca.view["politburo"])
+
+        gift = await ca.chat("A-C", "a token of friendship", {"kind": "trade", "to": "C", "give_politburo": 1})
+        r = await reply_to(ca, "A-C", gift["id"])
+        assert r["seat"] == "C" and r["reply"]["accept"] is True and r["reply"]["by"] == "bot"
+        await ca.wait_for(lambda c: c.seq >= r["reply"]["seq"], 5)
+        assert ca.view["politburo"]["A"] == pm["A"] - 1 and ca.view["politburo"]["C"] == pm["C"] + 1
+        answer = next(p for p in ca.pushes if p["t"] == "update" and p["seq"] == r["reply"]["seq"])
+        assert (answer["actor"], answer["action"], answer["by"]) == ("C", "AcceptTrade", "bot")
+
+        demand = await ca.chat("A-C", "", {"kind": "trade", "to": "C", "take_politburo": 2})
+        r2 = await reply_to(ca, "A-C", demand["id"])
+        assert r2["seat"] == "C" and r2["reply"]["accept"] is False
+        await ca.wait_for(lambda c: c.seq >= r2["reply"]["seq"], 5)
+        mine = {gift["proposal"]["offer"], demand["proposal"]["offer"]}
+        assert not [o for o in ca.view["offers"] if o["id"] in mine] and ca.view["politburo"]["C"] == pm["C"] + 1
+        assert "A-C" not in cb.channels and not cb.messages.get("A-C")
+
+
+class YesAgent:
+    """A test bot: the SDT bot, except that out of turn it consents to every Central Committee
+    that the human seat A asked for (and to nothing else), and it records every time it is asked."""
+
+    asked: list[tuple[str, dict]] = []
+
+    def __new__(cls, seat: str, seed: int = 0):
+        from bots.sdt import SDTAgent
+
+        class _Yes(SDTAgent):
+            def react(self, view, legal):
+                cons = view.get("committee_consent", {})
+                YesAgent.asked.append((self.seat, dict(cons)))
+                for x in legal:
+                    if x.TYPE == "JoinCommittee" and "A" in x.members and sorted(cons.get("A") or []) == sorted(x.members):
+                        return x
+                return None
+
+        return _Yes(seat, seed)
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_proposals_to_bot_seats_reach_them_and_their_answers_come_back_in_chat(kind, monkeypatch):
+    import bots
+
+    monkeypatch.setitem(bots.AGENTS, "yes", YesAgent)
+    YesAgent.asked.clear()
+    async with serve(kind) as h:
+        # Seed 0: A and B hold 6 Politburo markers each, C holds the Czar.
+        g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], bots="yes", seed=0, options={"max_turns": 2})
+        ca = await h.connect(g["game"], a["token"])
+        assert await until_free({"A": ca}) == "A"
+
+        # A Central Committee: a free action, not a pending decision; the bots are asked out of turn.
+        p = await ca.chat("public", "A and B rule together", {"kind": "committee", "members": ["B", "A"]})
+        assert p["proposal"]["addressees"] == ["B"]
+        r = await reply_to(ca, "public", p["id"])
+        assert r["seat"] == "B" and r["reply"]["accept"] is True and r["reply"]["by"] == "bot"
+        await ca.wait_for(lambda c: c.seq >= r["reply"]["seq"], 5)
+        assert sorted(ca.view["committee"]) == ["A", "B"]
+        asked = {seat for seat, cons in YesAgent.asked if sorted(cons.get("A") or []) == ["A", "B"]}
+        assert asked == {"B", "C"}                  # both bots were asked; the member answered
+
+        # An execution order: B's consent is a pending decision, answered by the bot's choose.
+        await until_free({"A": ca})
+        p = await ca.chat("A-B", "", {"kind": "execution", "to": ["B"]})
+        r = await reply_to(ca, "A-B", p["id"])
+        assert r["seat"] == "B" and r["reply"]["by"] == "bot"
+        await ca.wait_for(lambda c: c.seq >= r["reply"]["seq"], 5)
+        assert events_of(ca, "execution_ordered" if r["reply"]["accept"] else "execution_failed")
+
+        # A group purge of C: B's approval, likewise.
+        await until_free({"A": ca})
+        p = await ca.chat("A-B", "", {"kind": "purge", "target": "C", "purgers": ["A", "B"], "shares": ["B", "A"]})
+        r = await reply_to(ca, "A-B", p["id"])
+        assert r["seat"] == "B" and r["reply"]["by"] == "bot"
+        await ca.wait_for(lambda c: c.seq >= r["reply"]["seq"], 5)
+        assert events_of(ca, "purge_approved" if r["reply"]["accept"] else "purge_rejected")
+        acts = (await h.lobby.record(g["game"], g["admin_token"]))["actions"]
+        assert acts[r["reply"]["seq"] - 1] == {"t": "ApprovePurge", "seat": "B", "approve": r["reply"]["accept"]}
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_execution_and_purge_proposals_in_chat_become_game_actions(kind):
+    async with serve(kind) as h:
+        # Seed 0: A and B hold 6 Politburo markers each (12: a Committee, and an execution order);
+        # the SDT bot C holds the Czar.
+        g, (a, b) = await h.game(players=3, humans=2, bot_seats=["C"], seed=0, options={"max_turns": 2})
+        gid = g["game"]
+        ca, cb = await h.connect(gid, a["token"]), await h.connect(gid, b["token"])
+        humans = {"A": ca, "B": cb}
+        await until_free(humans)
+        p = await ca.chat("A-B", "", {"kind": "committee", "members": ["A", "B"]})
+        r = await cb.accept("A-B", p["id"])
+        await ca.wait_for(lambda c: c.seq >= r["reply"]["seq"], 5)
+        assert sorted(ca.view["committee"]) == ["A", "B"]
+
+        # The Czar's execution (004 [13.5]): A orders, B consents in one step, the holder answers.
+        await until_free(humans)
+        p = await ca.chat("A-B", "the Czar must go", {"kind": "execution", "to": ["B"]})
+        assert p["proposal"]["addressees"] == ["B"]
+        await cb.wait_for(lambda c: c.pending == [{"seat": "B", "kind": "execution_consent"}], 5)
+        r = await cb.accept("A-B", p["id"])
+        assert r["reply"]["accept"] is True
+        await ca.wait_for(lambda c: c.seq >= r["reply"]["seq"], 5)
+        assert events_of(ca, "execution_ordered")
+        holder = next(iter(events_of(ca, "execution_ordered")))["data"]["holder"]
+        if holder in humans:                       # the Czar moved to a human meanwhile: he answers himself
+            await humans[holder].act({"t": "AnswerExecution", "comply": True})
+        await ca.wait_for(lambda c: bool(events_of(c, "czar_executed", "execution_refused")), 10)
+
+        # A group purge of C (004 [11.23]): A declares it with the division, B approves in one step.
+        await until_free(humans)
+        p = await ca.chat("A-B", "purge C, halves", {"kind": "purge", "target": "C", "purgers": ["A", "B"],
+                                                    "shares": ["A", "B"]})
+        assert p["proposal"]["addressees"] == ["B"] and p["proposal"]["seq"] >= 1
+        await cb.wait_for(lambda c: c.pending == [{"seat": "B", "kind": "purge_approval"}], 5)
+        r = await cb.accept("A-B", p["id"])
+        await ca.wait_for(lambda c: c.seq >= r["reply"]["seq"], 5)
+        assert events_of(ca, "purge_declared") and events_of(ca, "purge_approved")
+        record = await h.lobby.record(gid, g["admin_token"])
+        acts = record["actions"]
+        assert acts[p["proposal"]["seq"] - 1] == {"t": "DeclarePurge", "seat": "A", "target": "C",
+                                                  "purgers": ["A", "B"], "shares": ["A", "B"], "condition": ""}
+        assert acts[r["reply"]["seq"] - 1] == {"t": "ApprovePurge", "seat": "B", "approve": True}
+        orders = [x for x in acts if x["t"] == "OrderExecution"]
+        assert [x["seat"] for x in orders] == ["A", "B"] and all(x["consent"] for x in orders)
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_bot_answers_a_trade_offer_to_a_human_after_the_deadline(kind):
+    async with serve(kind) as h:
+        g, (a, _b) = await h.game(players=3, humans=2, bot_seats=["C"], seed=0, deadline=0.3)
+        ca = await h.connect(g["game"], a["token"])                 # B is away
+        ca.keep_pushes = True
+        gift = await ca.chat("A-B", "for you, B", {"kind": "trade", "to": "B", "give_politburo": 1})
+        r = await reply_to(ca, "A-B", gift["id"])
+        assert r["seat"] == "B" and r["reply"]["by"] == "deadline"
+        await ca.wait_for(lambda c: c.seq >= r["reply"]["seq"], 5)
+        answer = next(p for p in ca.pushes if p["t"] == "update" and p["seq"] == r["reply"]["seq"])
+        assert answer["actor"] == "B" and answer["by"] == "deadline"
+        assert answer["action"] == ("AcceptTrade" if r["reply"]["accept"] else "DeclineTrade")
+        assert not [o for o in ca.view["offers"] if o["id"] == gift["proposal"]["offer"]]
+
+
+@needs_redis
+async def test_chat_limits_hold_across_two_servers_on_one_redis():
+    prefix = unique_prefix("rate")
+    cfg = Config(chat_rate=0.01, chat_burst=3)
+    s1, s2 = RedisStore(REDIS_URL, prefix), RedisStore(REDIS_URL, prefix)
+    clients: list[GameClient] = []
+    try:
+        async with running_server(s1, cfg) as one, running_server(s2, cfg) as two, Lobby(one.base) as lobby:
+            g = await lobby.create_game(players=3)
+            a, b = await lobby.join(g["game"]), await lobby.join(g["game"])
+            a1 = await GameClient.connect(one.base, g["game"], a["token"])     # seat A on both servers
+            a2 = await GameClient.connect(two.base, g["game"], a["token"])
+            b2 = await GameClient.connect(two.base, g["game"], b["token"])
+            clients += [a1, a2, b2]
+            await a1.chat("public", "m0")
+            await a2.chat("public", "m1")
+            await a1.chat("public", "m2")
+            for c in (a2, a1):                                                # A's bucket is shared: empty
+                with pytest.raises(ServerError) as e:
+                    await c.chat("public", "one too many")
+                assert e.value.code == "rate_limited"
+            with pytest.raises(ServerError) as e:                             # size is checked first
+                await a2.chat("public", "x" * (MAX_TEXT + 1))
+            assert e.value.code == "message_too_large"
+            await b2.chat("public", "B has a bucket of its own")
+            texts = [m["text"] for m in await b2.history("public")]
+            assert texts == ["m0", "m1", "m2", "B has a bucket of its own"]
+    finally:
+        for c in clients:
+            await c.close()
+        await destroy_prefix(prefix)
+
+
 # -- seats ----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("kind", STORES)
 async def test_a_player_who_leaves_is_replaced_by_a_bot(kind):
@@ -492,6 +710,38 @@ async def test_lobby(kind):
                 assert r.status == 404
             async with s.post(h.base + "/api/games", data=b"not json") as r:
                 assert r.status == 400 and (await r.json())["error"]["code"] == "bad_request"
+
+
+class CirclerAgent:
+    """A test bot that goes round in circles: whenever it may, it forms a Central Committee of
+    itself alone and leaves it again (the position repeats), otherwise it plays like SDT."""
+
+    def __new__(cls, seat: str, seed: int = 0):
+        from bots.sdt import SDTAgent
+
+        class _Circler(SDTAgent):
+            def choose(self, view, legal):
+                for x in legal:
+                    if x.TYPE == "LeaveCommittee" or (x.TYPE == "JoinCommittee" and list(x.members) == [self.seat]):
+                        return x
+                return super().choose(view, legal)
+
+        return _Circler(seat, seed)
+
+
+async def test_bots_going_round_in_circles_are_steered_out(monkeypatch):
+    import bots
+
+    monkeypatch.setitem(bots.AGENTS, "circler", CirclerAgent)
+    async with serve("memory") as h:
+        # Seed 1: C holds 8 Politburo markers, a Committee of its own.
+        g = await h.lobby.create_game(players=3, seed=1, bots="circler", bot_seats=["A", "B", "C"],
+                                      options={"max_turns": 1})
+        c = await h.connect(g["game"])
+        await c.wait_for(lambda c: c.over, 30)
+        acts = (await h.lobby.record(g["game"]))["actions"]
+        circles = [x for x in acts if x["t"] in ("JoinCommittee", "LeaveCommittee")]
+        assert circles and len(circles) < 200 and not h.hub.runtimes[g["game"]].stalled
 
 
 @pytest.mark.parametrize("kind", STORES)

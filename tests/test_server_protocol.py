@@ -60,6 +60,37 @@ def test_the_protocol_document_lists_every_frame_type_and_error_code():
         assert f"`{code}`" in doc, f"error code {code} is not documented"
 
 
+SERVER_SRC = sorted((Path(__file__).resolve().parent.parent / "server").glob("*.py"))
+
+
+def test_every_error_code_and_frame_type_in_the_code_is_declared_and_documented():
+    """Grep the server's code: every error code it can send and every frame type it builds is
+    declared in server.protocol and listed in docs/protocol.md, and nothing declared is unused."""
+    from server.app import HTTP_STATUS, Connection
+
+    doc = DOC.read_text()
+    src = "\n".join(p.read_text() for p in SERVER_SRC)
+    used = set(re.findall(r'ProtocolError\(\s*"([a-z_]+)"', src))
+    used |= set(re.findall(r'error_frame\([^,()]+,\s*"([a-z_]+)"', src))
+    assert {"bad_frame", "illegal_action", "internal", "rate_limited", "not_member"} <= used   # the grep works
+    for code in used:
+        assert code in ERRORS, f"error code {code!r} is sent but not declared in server.protocol.ERRORS"
+        assert f"| `{code}` |" in doc, f"error code {code!r} is not in the table of docs/protocol.md"
+    assert set(ERRORS) == used, f"declared but never sent: {sorted(set(ERRORS) - used)}"
+    assert set(HTTP_STATUS) <= set(ERRORS)
+
+    built = set(re.findall(r'\{"t":\s*"([a-z_]+)"', src)) | set(re.findall(r'state_frame\(\s*"([a-z_]+)"', src))
+    built -= set(CLIENT_TYPES) - set(SERVER_TYPES)          # the client library builds requests too
+    assert {"update", "msg", "welcome", "pong"} <= built
+    assert built <= set(SERVER_TYPES), f"frames built but not declared: {sorted(built - set(SERVER_TYPES))}"
+    for t in SERVER_TYPES:
+        assert f"| `{t}` |" in doc, f"server frame {t!r} is not in a table of docs/protocol.md"
+    handlers = {n[3:] for n in dir(Connection) if n.startswith("on_")}
+    assert handlers == set(CLIENT_TYPES), "every client frame type has exactly one handler"
+    for t in CLIENT_TYPES:
+        assert f"| `{t}` |" in doc, f"client frame {t!r} is not in the table of docs/protocol.md"
+
+
 def test_proposals_map_to_engine_actions():
     public = {"name": "public", "members": ["A", "B", "C"], "kind": "public"}
     seats = ["A", "B", "C"]
@@ -117,6 +148,30 @@ def test_rate_limiter_allows_a_burst_then_the_rate():
     slow = chat.RateLimiter(rate=0.001, burst=2)
     assert [slow.allow("k") for _ in range(3)] == [True, True, False]
     assert slow.allow("other")
+
+
+def test_rcw_serve_help_states_the_real_defaults():
+    import argparse
+
+    from server import cli
+    from server.games import Config
+
+    p = argparse.ArgumentParser()
+    cli._add_arguments(p)
+    stated = 0
+    for a in p._actions:
+        m = re.search(r"\(default:? ([^;)]+)", a.help or "")
+        if not m or a.default is None:
+            continue
+        said = m.group(1).strip().strip("'")
+        assert said == str(a.default) or float(said) == float(a.default), (a.dest, said, a.default)
+        stated += 1
+    assert stated >= 8
+    args = p.parse_args([])
+    c = Config()
+    assert (args.chat_rate, args.chat_burst, args.frame_rate, args.lease_ttl, args.bot_delay) == \
+        (c.chat_rate, c.chat_burst, c.frame_rate, c.lease_ttl, c.bot_delay)
+    assert 2 * args.frame_rate == c.frame_burst                    # "burst twice that"
 
 
 def test_rcw_serve_is_wired_into_the_cli():

@@ -263,12 +263,18 @@ export class Board {
       const b = this.boxes[code];
       if (!b) continue;
       list.sort((a, b2) => (a.owner || "~").localeCompare(b2.owner || "~") || a.id - b2.id);
+      // side by side under the province box, in rows of at most three (never overlapping, so
+      // every owner letter and strength stays readable)
       const n = list.length;
-      const maxW = Math.max(b.w + 14, 64);
-      const step = n <= 1 ? 0 : Math.min(CW + 2, (maxW - CW) / (n - 1));
-      const x0 = b.cx - (step * (n - 1) + CW) / 2;
-      const y0 = b.y + b.h + 2;
-      list.forEach((st, i) => stacks.append(this._counter(st, x0 + i * step, y0, m)));
+      const gap = 2;
+      const perRow = Math.max(1, Math.min(n, Math.floor((Math.max(b.w + 16, 3 * CW + 2 * gap) + gap) / (CW + gap))));
+      list.forEach((st, i) => {
+        const row = Math.floor(i / perRow);
+        const col = i % perRow;
+        const inRow = Math.min(perRow, n - row * perRow);
+        const x0 = b.cx - (inRow * (CW + gap) - gap) / 2;
+        stacks.append(this._counter(st, x0 + col * (CW + gap), b.y + b.h + 2 + row * (CH + gap), m));
+      });
     }
   }
 

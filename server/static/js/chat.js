@@ -131,21 +131,35 @@ export class Chat {
   }
 
   renderTabs() {
-    clear(this.tabs);
+    // the tab buttons are kept and updated in place (a push arriving between the press and the
+    // release of a click must not swallow it)
+    this.tabEls ||= new Map();
     const order = [...this.channels.values()].sort((a, b) => {
       const rank = { public: 0, pair: 1, group: 2 };
       return (rank[a.info.kind] ?? 3) - (rank[b.info.kind] ?? 3) || a.info.name.localeCompare(b.info.name);
     });
+    const want = [];
     for (const c of order) {
       const name = c.info.name;
       const n = this.unread(name);
       const other = c.info.kind === "pair" ? c.info.members.find((m) => m !== this.app.seat) : null;
-      this.tabs.append(h("button.chan-tab" + (name === this.current ? ".on" : "") + (n ? ".has-unread" : ""), {
-        type: "button", role: "tab", "aria-selected": name === this.current ? "true" : "false", dataset: { channel: name, kind: c.info.kind },
-        onclick: () => this.show(name) },
-      other ? seatBadge(other) : c.info.kind === "public" ? h("span.chan-ico", "☰") : h("span.chan-ico", "⚑"),
-      h("span.chan-name", this.title(c)), n ? h("span.unread", { "aria-label": `${n} unread` }, String(n)) : null));
+      let b = this.tabEls.get(name);
+      if (!b) {
+        b = h("button.chan-tab", { type: "button", role: "tab", onclick: () => this.show(name) });
+        this.tabEls.set(name, b);
+      }
+      b.className = "chan-tab" + (name === this.current ? " on" : "") + (n ? " has-unread" : "");
+      b.dataset.channel = name;
+      b.dataset.kind = c.info.kind;
+      b.setAttribute("aria-selected", name === this.current ? "true" : "false");
+      replace(b, other ? seatBadge(other) : c.info.kind === "public" ? h("span.chan-ico", "☰") : h("span.chan-ico", "⚑"),
+        h("span.chan-name", this.title(c)), n ? h("span.unread", { "aria-label": `${n} unread` }, String(n)) : null);
+      want.push(b);
     }
+    want.forEach((b, i) => {
+      if (this.tabs.children[i] !== b) this.tabs.insertBefore(b, this.tabs.children[i] || null);
+    });
+    while (this.tabs.children.length > want.length) this.tabs.lastElementChild.remove();
   }
 
   show(name) {
@@ -217,7 +231,7 @@ export class Chat {
     // status per addressee
     const status = (p.addressees || []).map((s) => {
       const a = answered[s];
-      return h("span.ans" + (a === true ? ".yes" : a === false ? ".no" : ""), seatBadge(s), a === true ? " accepted" : a === false ? " declined" : " …");
+      return h("span.ans" + (a === true ? ".yes" : a === false ? ".no" : ""), seatBadge(s), a === true ? " accepted" : a === false ? " declined" : " to answer");
     });
     let open = seat && (p.addressees || []).includes(seat) && !(seat in answered);
     let closed = null;

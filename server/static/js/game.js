@@ -123,8 +123,12 @@ class GameApp {
     this.st = { seq: w.seq, hash: w.hash, status: w.status, view: w.view, pending: w.pending, legal: w.legal || [],
                 seats: w.seats, result: w.result, info: w.info || {} };
     this.snaps.set(w.seq, compact(w.view));
-    this.log.resume(w.seq, w.view && w.view.phase);
-    this.logPane.render(true);
+    this.logPane.loading(this.log.lastSeq < w.seq);
+    this.log.catchUp(this.conn, w.seq).then(() => {
+      this.logPane.loading(false);
+      this.logPane.render();
+      document.body.dataset.logSeq = String(this.log.lastSeq);
+    });
     await this.chat.onWelcome(w.channels || []);
     if (!this._welcomed) {
       this._welcomed = true;
@@ -149,6 +153,7 @@ class GameApp {
       this.snaps.set(f.seq, compact(f.view));
       if (this.snaps.size > 4000) this.snaps.delete(this.snaps.keys().next().value);
       this.log.add(f);
+      document.body.dataset.logSeq = String(this.log.lastSeq);
       if (f.actor === this.seat && f.by === "player") this.lastError = null;
       this.renderSoon();
     } else if (f.t === "seats") {
@@ -355,6 +360,7 @@ class GameApp {
     this.renderStrip();
     const { el, marks } = buildOrders(this);
     this.marks = marks;
+    this.shownLegal = st.legal;   // what the Orders panel was built from (tests compare)
     replace(this.ordersEl, el);
     this.renderBoard();
     this.renderInspector();
@@ -366,11 +372,14 @@ class GameApp {
     if (mine && !this._wasMine) {
       this.centreOnForce();
     }
-    if (st.view.force && this._lastForceProv !== this.forceProvince()) {
+    // follow this seat's own force and attacks (never yank the map away while others play)
+    if (mine && st.view.force && this._lastForceProv !== this.forceProvince()) {
       this._lastForceProv = this.forceProvince();
       this.centreOnForce();
+    } else if (!st.view.force) {
+      this._lastForceProv = null;
     }
-    const target = st.view.attack ? st.view.stacks.find((x) => x.id === st.view.attack[0]) : null;
+    const target = mine && st.view.attack ? st.view.stacks.find((x) => x.id === st.view.attack[0]) : null;
     if (target && this._lastTarget !== target.id && this.board) {
       this._lastTarget = target.id;
       this.board.centreOn(target.province);
@@ -477,7 +486,7 @@ class GameApp {
     }
     const k = (st.pending.find((p) => p.seat === this.seat) || {}).kind;
     this.mapPrompt.hidden = false;
-    this.mapPrompt.textContent = `▶ Your decision: ${kindName(k)}${st.view.force ? " — click a ringed province" : ""}`;
+    replace(this.mapPrompt, "▶ ", h("span.mp-long", "Your decision: "), kindName(k), st.view.force ? h("span", " — click a ringed province") : null);
   }
 
   updateBadges() {
@@ -656,6 +665,10 @@ class GameApp {
     const r = this.replay;
     if (!r) return;
     const a = r.record && r.record.actions ? r.record.actions[r.at - 1] : null;
+    // what happened at this step: the log's lines for it (the record, when this page may read it,
+    // names the action itself)
+    const said = this.log.lines.filter((l) => l.seq === r.at && l.cls !== "minor").map((l) => l.text);
+    const what = a || r.at === 0 ? describeAction(a) : said[0] || `step ${r.at}`;
     const slider = h("input.replay-slider", { type: "range", min: 0, max: r.max, value: r.at, "aria-label": "Replay position",
       oninput: (e) => this.replayTo(Number(e.target.value)) });
     const play = () => {
@@ -683,7 +696,8 @@ class GameApp {
         h("button.btn.small", { type: "button", "aria-label": "Forward", onclick: () => this.replayTo(r.at + 1) }, "▶▶"),
         slider,
         h("button.btn.small", { type: "button", dataset: { act: "close-replay" }, onclick: () => this.closeReplay() }, "Close")),
-      h("div.replay-caption", h("b", `Step ${r.at} / ${r.max}`), ` · Game-Turn ${r.view ? r.view.turn : "?"} · ${describeAction(a)}`,
+      h("div.replay-caption", h("b", `Step ${r.at} / ${r.max}`), ` · Game-Turn ${r.view ? r.view.turn : "?"} · ${what}`,
+        a && said.length ? h("span.small", ` — ${said.slice(0, 2).join("; ")}${said.length > 2 ? "; …" : ""}`) : null,
         r.shown !== r.at ? h("span.small.warn", ` (map as at step ${r.shown}: this page did not see that position)`) : null));
   }
 }

@@ -1,64 +1,92 @@
 // The event log: engine events turned into lines a player reads ("Wrangel (C) moves ASTR→EKAT by
-// rail with 3 units"; "Purge of B by A+E: strength 29, roll 2, 3 points"), kept across reloads
-// in localStorage, and the replay slider that steps through the recorded positions.
+// rail with 3 units"; "Purge of B by A+E: strength 29, roll 2, 3 points"), rebuilt from the
+// server's `events` history on every (re)connection, and the replay caption.
 
 import { h, store, clear } from "./util.js";
 import { D, uname, unit } from "./data.js";
 
 const RESULT_WORDS = { De: "defender eliminated", Ae: "attacker eliminated", Ex: "exchange" };
-const MAX_LINES = 2500;
+const MAX_SHOWN = 3000; // lines kept in the page (the oldest go first)
 
 export class EventLog {
   constructor(gid) {
     this.gid = gid;
     this.lines = [];           // {seq, turn, cls, text, seat}
-    this.force = null;
-    this.lastSeq = -1;
+    this.force = null;         // the force being moved: {seat, names, start, rail, n}
+    this.lastSeq = 0;          // every action up to this one is in the log
     this.turn = 1;
-    const saved = store.get("log:" + gid, null);
-    if (saved && Array.isArray(saved.lines)) {
-      this.lines = saved.lines;
-      this.lastSeq = saved.lastSeq ?? -1;
-      this.turn = saved.turn ?? 1;
-    }
-    this._saveTimer = null;
+    this.queued = new Map();   // updates that arrived before the history behind them
+    this.loading = null;
+    store.remove("log:" + gid); // (earlier versions kept the log in localStorage)
   }
 
-  /** After (re)connecting at `seq`: drop lines from a future we did not see (a new game with the same id cannot happen, but a rewind can). */
-  resume(seq, phase = "") {
-    if (this.lastSeq > seq) {
-      this.lines = this.lines.filter((l) => l.seq <= seq);
-      this.lastSeq = seq;
-    }
-    if (this.lastSeq < 0 && seq > 0 && phase !== "trading") {
-      this.lines.push({ seq, turn: this.turn, cls: "gap", text: `The log starts here, at position ${seq}: this browser did not see the earlier events (the replay shows the positions).` });
-    } else if (this.lastSeq >= 0 && this.lastSeq < seq) {
-      const n = seq - this.lastSeq;
-      this.lines.push({ seq, turn: this.turn, cls: "gap", text: `… ${n} action${n > 1 ? "s" : ""} while this page was away` });
-      this.force = null;
-    }
-    this.lastSeq = Math.max(this.lastSeq, seq);
-    this.save();
+  /**
+   * After (re)connecting at `seq`: fetch what happened since the last action in the log from
+   * the server (`events`, docs/protocol.md), so a reloaded page, a new device or a spectator
+   * arriving mid-game reads the whole game.  Calls are chained; resolves when the log is current.
+   */
+  catchUp(conn, seq) {
+    const run = async () => {
+      if (this.lastSeq > seq) {     // cannot happen with one game id; start again if it does
+        this.lines = [];
+        this.lastSeq = 0;
+        this.force = null;
+      }
+      try {
+        while (this.lastSeq < seq) {
+          const r = await conn.request("events", { after: this.lastSeq, limit: 500 });
+          let took = 0;
+          for (const e of r.entries || []) {
+            if (e.seq === this.lastSeq + 1) {
+              this._take(e);
+              took++;
+            }
+          }
+          this._drain();
+          if (!took || r.last <= this.lastSeq) break;
+        }
+      } catch (e) {
+        // no history from this server: say so, and go on from here
+        if (this.lastSeq < seq) {
+          const n = seq - this.lastSeq;
+          this.lines.push({ seq, turn: this.turn, cls: "gap",
+            text: `… ${n} earlier action${n > 1 ? "s" : ""} not shown (${e && e.message ? e.message : "no history"})` });
+          this.lastSeq = seq;
+          this.force = null;
+          this._drain();
+        }
+      }
+    };
+    this.loading = (this.loading || Promise.resolve()).then(run, run);
+    return this.loading;
   }
 
-  save() {
-    clearTimeout(this._saveTimer);
-    this._saveTimer = setTimeout(() => {
-      if (this.lines.length > MAX_LINES) this.lines = this.lines.slice(-MAX_LINES);
-      store.set("log:" + this.gid, { lines: this.lines, lastSeq: this.lastSeq, turn: this.turn });
-    }, 300);
-  }
-
-  /** One `update` frame: returns the new lines. */
+  /** One `update` frame: returns the new lines (none while the history before it is missing). */
   add(frame) {
-    if (frame.seq <= this.lastSeq && frame.action) return [];
-    const out = [];
-    const push = (cls, text, extra = {}) => out.push({ seq: frame.seq, turn: this.turn, cls, text, seat: frame.actor || null, ...extra });
+    if (frame.seq <= this.lastSeq) return [];
+    if (frame.seq > this.lastSeq + 1) {
+      this.queued.set(frame.seq, frame);
+      return [];
+    }
+    const n = this.lines.length;
+    this._take(frame);
+    this._drain();
+    return this.lines.slice(n);
+  }
+
+  _take(frame) {
+    const push = (cls, text, extra = {}) => this.lines.push({ seq: frame.seq, turn: this.turn, cls, text, seat: frame.actor || null, ...extra });
     for (const e of frame.events || []) this._event(e, frame, push);
-    this.lastSeq = Math.max(this.lastSeq, frame.seq);
-    this.lines.push(...out);
-    this.save();
-    return out;
+    this.lastSeq = frame.seq;
+  }
+
+  _drain() {
+    for (const k of [...this.queued.keys()]) if (k <= this.lastSeq) this.queued.delete(k);
+    while (this.queued.has(this.lastSeq + 1)) {
+      const f = this.queued.get(this.lastSeq + 1);
+      this.queued.delete(f.seq);
+      this._take(f);
+    }
   }
 
   _event(e, frame, push) {
@@ -81,15 +109,22 @@ export class EventLog {
       case "force": {
         const leaders = (d.units || []).filter((u) => unit(u) && unit(u).kind === "leader");
         const names = (leaders.length ? leaders : (d.units || []).slice(0, 1)).map(uname);
-        this.force = { seat: d.seat, names, start: d.province, rail: null, stack: null };
+        this.force = { seat: d.seat, names, start: d.province, rail: null, stack: null, n: (d.units || []).length };
         return;
       }
       case "force_join":
-        if (this.force) this.force.names.push(uname(d.leader));
+        if (this.force) {
+          this.force.names.push(uname(d.leader));
+          this.force.n = null;    // his attached units come too; the event does not list them
+        }
         push("minor", e.text);
         return;
       case "attach":
+        if (this.force && this.force.n !== null) this.force.n += 1;
+        push("minor", e.text);
+        return;
       case "detach":
+        if (this.force && this.force.n !== null) this.force.n -= (d.units || []).length;
         push("minor", e.text);
         return;
       case "move":
@@ -105,7 +140,7 @@ export class EventLog {
         const route = d.route || [];
         const f = this.force || { seat: frame.actor, names: [], rail: null };
         const st = (view.stacks || []).find((x) => x.id === d.stack);
-        const n = st ? st.units.length : null;
+        const n = st ? st.units.length : this.force ? this.force.n : null;
         const who = `${f.names.join(", ") || "A force"} (${f.seat || frame.actor})`;
         if (route.length <= 1) {
           push("move", `${who} stays in ${route[0] || "place"}${n ? ` with ${n} unit${n > 1 ? "s" : ""}` : ""}`);
@@ -177,7 +212,8 @@ export class LogPane {
   constructor(log) {
     this.log = log;
     this.list = h("ol.log-list", { "aria-live": "off" });
-    this.el = h("div.log-pane", this.list);
+    this.wait = h("p.log-loading.small", { hidden: true }, "Loading the game's history…");
+    this.el = h("div.log-pane", this.wait, this.list);
     this.rendered = 0;
     this.limit = null;
   }
@@ -193,9 +229,13 @@ export class LogPane {
     for (let i = this.rendered; i < lines.length; i++) frag.append(this._line(lines[i]));
     this.list.append(frag);
     this.rendered = lines.length;
-    while (this.list.childElementCount > 1200) this.list.firstElementChild.remove();
+    while (this.list.childElementCount > MAX_SHOWN) this.list.firstElementChild.remove();
     this.markReplay(this.limit);
     if (stick || full) this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  loading(on) {
+    this.wait.hidden = !on;
   }
 
   _line(l) {

@@ -169,7 +169,8 @@ function phaseCard(app, by, btn, marks) {
   } else if (ph === "randomizer") {
     parts.push(h("h3", "Randomizer Phase"),
       h("p", `Draw one chit from the Auxiliary Forces Randomizer (${view.randomizer} in the cup): an Assassin marker, a Blue or Green control marker, or a Blue withdrawal (004 [12.13]).`),
-      by.DrawRandomizer ? btn("Draw from the Randomizer", by.DrawRandomizer[0], { cls: "primary" }) : null);
+      by.DrawRandomizer ? btn("Draw from the Randomizer", by.DrawRandomizer[0], { cls: "primary" }) : null,
+      by.EndPlayerTurn ? btn("End your Player-Turn", by.EndPlayerTurn[0], { cls: "primary" }) : null);
   } else {
     parts.push(h("h3", PHASE_NAMES[ph] || ph), pendingLine(app));
   }
@@ -443,15 +444,18 @@ function decisionCard(app, d, by, btn, marks) {
   } else if (k === "counterpurge") {
     parts.push(h("h3", "Counterpurge!"),
       h("p", `The purge against you rolled C. You may counterpurge ${d.options.join(" or ")}, your Politburo markers counting double (004 [11.24]), or let it go.`));
+    const strg = purgeStrength(view, [app.seat], true);
+    const odds = purgeOdds(strg);
+    parts.push(h("p.small", `Your counterpurge strength: ${leadership(view, app.seat)} (Red leaders) + 2 × ${view.politburo[app.seat] || 0} (Politburo) = ${strg}. `
+      + `About ${odds.expected.toFixed(1)} points; ${pct(odds.counter)} chance of a counter-counterpurge.`),
+      purgeOddsTable(odds, strg));
+    const row = h("div.row.wrap");
     for (const a of by.Counterpurge || []) {
-      if (!a.target) continue;
-      const strg = purgeStrength(view, [app.seat], true);
-      const odds = purgeOdds(strg);
-      parts.push(h("div.sub", btn(`Counterpurge ${a.target}`, a, { cls: "primary danger", data: { target: a.target } }),
-        h("span.small", ` strength ${strg} (${odds.column}): about ${odds.expected.toFixed(1)} points, ${pct(odds.counter)} chance of a counter-counterpurge`)));
+      if (a.target) row.append(btn(`Counterpurge ${a.target}`, a, { cls: "primary danger", data: { target: a.target } }));
     }
     const no = (by.Counterpurge || []).find((a) => !a.target);
-    if (no) parts.push(btn("Do not counterpurge", no, { data: { target: "" } }));
+    if (no) row.append(btn("Do not counterpurge", no, { data: { target: "" } }));
+    parts.push(row);
   } else if (k === "execution_consent") {
     parts.push(h("h3", "Execute the Czar?"), h("p", `${d.by} orders the execution of the Czar. Consenting members must hold 10 Politburo markers (004 [13.52]).`));
     const yes = (by.OrderExecution || []).find((a) => a.consent);

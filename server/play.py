@@ -1,0 +1,283 @@
+"""``rcw play``: play (or watch) a game on a server in the terminal, through ``server/client.py``.
+
+    rcw play                                     # a new 5-player game on http://127.0.0.1:8080: you
+                                                 # are A, bots take the other seats
+    rcw play --players 4 --humans 2              # a new game that waits for a second player
+    rcw play URL --game ID                       # take the first open seat of a game
+    rcw play URL --game ID --token TOKEN         # come back to your seat
+    rcw play URL --game ID --watch               # spectate
+
+Every event is printed as it happens, and every chat message this seat may read.  When the
+game waits for you, your legal actions are listed with numbers; type a number to play one.
+Other commands (any time):
+
+    say CHANNEL TEXT       post in a channel (public, A-B, g1, ...)
+    accept CHANNEL ID      accept the proposal in message ID   (decline CHANNEL ID: decline it)
+    offer SEAT P A         propose a trade in your pair channel: give SEAT P Politburo, A Assassins
+    committee B,C          propose a Central Committee of you, B and C (in public)
+    group B,C              open a group channel with B and C
+    channels               the channels you can read        history CHANNEL: catch up on one
+    view                   turn, phase, who the game waits for, markers
+    leave                  give up your seat (a bot takes it, or you quit: the creator chose)
+    quit                   disconnect (the seat stays yours: come back with --token)
+    help                   this help
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any, TextIO
+
+from server.client import GameClient, Lobby, ServerError
+
+HELP = __doc__.split("Other commands (any time):")[1].rstrip()
+ReadLine = Callable[[str], Awaitable[str | None]]
+
+
+def describe(a: dict) -> str:
+    """A wire action as one line: its type, then its fields (never the seat)."""
+    parts = []
+    for k, v in a.items():
+        if k in ("t", "seat") or v in ((), [], "", None):
+            continue
+        if isinstance(v, list):
+            v = ",".join(str(x) for x in v)
+        parts.append(f"{k}={v}")
+    return a["t"] + (" " + " ".join(parts) if parts else "")
+
+
+class Session:
+    """One terminal player (or spectator) connected to one game."""
+
+    def __init__(self, client: GameClient, out: TextIO) -> None:
+        self.c = client
+        self.out = out
+        self.choices: list[dict] = []
+        self.shown_seq = -1
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    # -- what arrives ----------------------------------------------------------------------------
+    def on_push(self, f: dict) -> None:
+        t = f.get("t")
+        if t == "update":
+            for e in f.get("events", []):
+                self.say(f"  - {e['text']}")
+            if f.get("status") == "over":
+                self.finish()
+            else:
+                self.prompt()
+        elif t == "msg":
+            self.show_msg(f["channel"], f["msg"])
+        elif t == "channel":
+            ch = f["channel"]
+            self.say(f"  (a channel {ch['name']} of {', '.join(ch['members'])} is open: {ch.get('title') or ''})")
+        elif t == "seats":
+            self.say("  (seats: " + ", ".join(f"{s} {r['kind']}" for s, r in f["seats"].items()) + ")")
+            self.prompt()
+
+    def show_msg(self, channel: str, m: dict) -> None:
+        line = f"  [{channel} #{m['id']}] {m['seat']}: {m['text']}"
+        p = m.get("proposal")
+        if p:
+            terms = {k: v for k, v in p.items() if k not in ("kind", "addressees", "seq") and v not in ([], 0, "")}
+            line += f"  <{p['kind']} proposal {terms}>"
+            if self.c.seat in p.get("addressees", []):
+                line += f"  (accept {channel} {m['id']} / decline {channel} {m['id']})"
+        self.say(line)
+
+    def prompt(self, force: bool = False) -> None:
+        """List the legal actions when the game waits for this seat (once per position)."""
+        c = self.c
+        if c.over or not c.my_turn or not c.legal or (c.seq == self.shown_seq and not force):
+            return
+        self.shown_seq = c.seq
+        self.choices = [a for a in c.legal if a["t"] != "Quit"]
+        v = c.view
+        kinds = ", ".join(p["kind"] for p in c.pending if p["seat"] == c.seat)
+        self.say(f"\nGame-Turn {v.get('turn')}, {str(v.get('phase', '')).replace('_', ' ')}: your decision ({kinds})")
+        for i, a in enumerate(self.choices, 1):
+            self.say(f"  {i:>3}. {describe(a)}")
+
+    def show_view(self) -> None:
+        c, v = self.c, self.c.view
+        self.say(f"game {c.game}, seq {c.seq}, status {c.status}; Game-Turn {v.get('turn')}, phase {v.get('phase')}")
+        self.say("  waiting for: " + (", ".join(f"{p['seat']} ({p['kind']})" for p in c.pending) or "nobody"))
+        self.say("  Politburo: " + " ".join(f"{s}={n}" for s, n in sorted(v.get("politburo", {}).items()))
+                 + "; Assassins: " + " ".join(f"{s}={n}" for s, n in sorted(v.get("assassins", {}).items())))
+        self.say(f"  Central Committee: {', '.join(v.get('committee', [])) or 'none'}; "
+                 f"open offers to or from you: {len(v.get('offers', []))}")
+
+    def finish(self) -> None:
+        r = self.c.result or {}
+        self.say(f"\n=== The game is over === {r.get('reason', '')}")
+        if r.get("winner"):
+            self.say(f"Winner: {r['winner']} ({r.get('winner_color')})")
+
+    # -- what the player types -------------------------------------------------------------------
+    async def command(self, line: str) -> bool:
+        """Run one typed line; False: stop the session."""
+        c = self.c
+        words = line.split()
+        if not words:
+            return True
+        head, rest = words[0].lower(), words[1:]
+        try:
+            if head.isdigit():
+                n = int(head)
+                if not (c.my_turn and 1 <= n <= len(self.choices) and self.shown_seq == c.seq):
+                    self.say("  (no such choice now)")
+                    return True
+                await c.act(self.choices[n - 1], seq=c.seq)
+            elif head == "say" and len(rest) >= 2:
+                await c.chat(rest[0], " ".join(rest[1:]))
+            elif head in ("accept", "decline") and len(rest) == 2 and rest[1].isdigit():
+                await (c.accept if head == "accept" else c.decline)(rest[0], int(rest[1]))
+            elif head == "offer" and len(rest) == 3 and rest[1].isdigit() and rest[2].isdigit():
+                to = rest[0].upper()
+                await c.chat("-".join(sorted((c.seat or "", to))), "", {"kind": "trade", "to": to,
+                                                                       "give_politburo": int(rest[1]),
+                                                                       "give_assassins": int(rest[2])})
+            elif head == "committee" and rest:
+                members = sorted({c.seat or "", *(x.strip().upper() for x in rest[0].split(",") if x.strip())})
+                await c.chat("public", "", {"kind": "committee", "members": members})
+            elif head == "group" and rest:
+                ch = await c.open_channel([x.strip().upper() for x in rest[0].split(",") if x.strip()])
+                self.say(f"  (channel {ch['name']} opened)")
+            elif head == "channels":
+                for ch in (await c.request("channels"))["channels"]:
+                    self.say(f"  {ch['name']}: {', '.join(ch['members'])} (last message #{ch['last']})")
+            elif head == "history" and rest:
+                for m in await c.history(rest[0], after=0, limit=50):
+                    self.show_msg(rest[0], m)
+            elif head == "view":
+                self.show_view()
+                self.prompt(force=True)
+            elif head == "leave":
+                r = await c.leave()
+                self.say(f"  (you left seat {r['seat']}: now {r['now']}; you are watching)")
+            elif head in ("quit", "exit", "q"):
+                return False
+            elif head in ("help", "h", "?"):
+                self.say(HELP)
+            else:
+                self.say("  (type a number, or help)")
+        except ServerError as e:
+            self.say(f"  refused: {e}")
+            if e.code == "stale":
+                self.prompt(force=True)
+        return True
+
+
+async def session(base: str, game: str, token: str | None, read: ReadLine, out: TextIO = sys.stdout) -> int:
+    """Play until the game is over or the player quits; ``read(prompt)`` gives the next typed
+    line (None: end of input)."""
+    c = await GameClient.connect(base, game, token)
+    s = Session(c, out)
+    try:
+        who = f"seat {c.seat}" if c.seat else "a spectator"
+        s.say(f"Connected to game {game} as {who}; status {c.status}, seq {c.seq}. Type help for the commands.")
+        await c.catch_up()
+        for ch, msgs in sorted(c.messages.items()):
+            for mid in sorted(msgs)[-5:]:
+                s.show_msg(ch, msgs[mid])
+        c.on_push = s.on_push
+        if c.over:
+            s.finish()
+            return 0
+        s.prompt()
+        reader = asyncio.ensure_future(read(""))
+        closed = asyncio.ensure_future(c.closed.wait())
+        over = asyncio.ensure_future(c.wait_for(lambda c: c.over, None))
+        try:
+            while True:
+                done, _ = await asyncio.wait({reader, closed, over}, return_when=asyncio.FIRST_COMPLETED)
+                if over in done or closed in done:
+                    if closed in done and not c.over:
+                        s.say("The server closed the connection.")
+                        return 1
+                    return 0
+                line = reader.result()
+                if line is None or not await s.command(line):
+                    return 0
+                reader = asyncio.ensure_future(read(""))
+        finally:
+            for t in (reader, closed, over):
+                t.cancel()
+    finally:
+        await c.close()
+
+
+async def _stdin_line(prompt: str) -> str | None:
+    line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    return line.rstrip("\n") if line else None
+
+
+async def main_async(args: argparse.Namespace, read: ReadLine = _stdin_line, out: TextIO = sys.stdout) -> int:
+    base = args.url.rstrip("/")
+    token = args.token
+    game = args.game
+    async with Lobby(base) as lobby:
+        if game is None:
+            spec: dict[str, Any] = {"players": args.players, "options": {"max_turns": args.max_turns} if args.max_turns else {}}
+            if args.seed is not None:
+                spec["seed"] = args.seed
+            if args.deadline:
+                spec["deadline"] = args.deadline
+            g = await lobby.create_game(**spec)
+            game = g["game"]
+            print(f"Created game {game} (admin token {g['admin_token']}).", file=out, flush=True)
+        if token is None and not args.watch:
+            j = await lobby.join(game, seat=args.seat, name=args.name)
+            token = j["token"]
+            print(f"You are seat {j['seat']} of game {game}; to come back: rcw play {base} --game {game} "
+                  f"--token {token}", file=out, flush=True)
+            if args.game is None:
+                humans = max(1, min(args.humans, args.players))
+                if humans == 1:
+                    await lobby.fill_bots(game, g["admin_token"])
+                else:
+                    print(f"Waiting for {humans - 1} more player(s): rcw play {base} --game {game}  "
+                          f"(or fill the seats with bots: POST /api/games/{game}/bots with the admin token)",
+                          file=out, flush=True)
+    return await session(base, game, token, read, out)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return asyncio.run(main_async(args))
+    except KeyboardInterrupt:
+        return 0
+    except ServerError as e:
+        print(f"rcw play: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"rcw play: cannot reach {args.url}: {e}", file=sys.stderr)
+        return 1
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("play", help="play or watch a game on a server (rcw serve) in the terminal",
+                       description="Play (or watch) a game on a server in the terminal.\n\n" + __doc__.split("\n\n", 1)[1],
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("url", nargs="?", default="http://127.0.0.1:8080",
+                   help="the server (default http://127.0.0.1:8080)")
+    p.add_argument("--game", help="the game to join or watch (default: create a new one)")
+    p.add_argument("--token", help="your seat token, to come back to your seat")
+    p.add_argument("--seat", help="the seat to take (default: the first open one)")
+    p.add_argument("--name", help="your name at the table")
+    p.add_argument("--watch", action="store_true", help="spectate: no seat")
+    p.add_argument("--players", type=int, default=5, choices=range(3, 7), metavar="N",
+                   help="a new game: players, 3-6 (default 5)")
+    p.add_argument("--humans", type=int, default=1, metavar="K",
+                   help="a new game: human seats; 1 fills the others with bots at once (default 1)")
+    p.add_argument("--max-turns", type=int, default=0, metavar="T",
+                   help="a new game: end with no victor after T Game-Turns (default: no limit)")
+    p.add_argument("--seed", type=int, default=None, help="a new game: its seed (default random)")
+    p.add_argument("--deadline", type=float, default=None, metavar="SECONDS",
+                   help="a new game: a bot decides for a player who takes longer than this")
+    p.set_defaults(func=run)

@@ -1,0 +1,442 @@
+"""Every prompt the page answers, from real engine positions, in Debian's headless Chromium.
+
+A game between people reaches an Exchange, a counterpurge or the Czar's execution only when
+the dice say so; these tests build each position with the engine (as the engine tests do),
+hand the page the exact ``view`` / ``legal`` / ``pending`` a seat receives from the server,
+and check that the Orders panel (or the dialog) shows the prompt with its odds and that the
+button a player clicks sends one of the engine's legal actions - the very one meant.
+The end-to-end test (test_browser_game.py) covers the path from that click to the server.
+A sheet of all the prompts is saved as ``artifacts/prompts.png``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from browser_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, rcw_server, shot, skip_reason
+from engine_helpers import attack, dice, phase, put, uid
+from engine_helpers import blank as empty_map
+
+from rcw import actions as A
+from rcw.actions import to_wire
+from rcw.game import Game
+
+pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
+
+
+# -- positions ---------------------------------------------------------------------------------------
+def markers(g: Game, **pm: int) -> None:
+    for p in g.state.seats:
+        g.state.politburo[p] = pm.get(p, 0)
+
+
+def form(g: Game, *members: str) -> None:
+    for m in members:
+        g.apply(A.JoinCommittee(m, tuple(members)))
+    assert g.state.committee == list(members)
+
+
+def blank(seat: str = "A", ph: str = "movement") -> Game:
+    """A started five-player game, nothing on the map, no markers; ``seat`` phasing in ``ph``."""
+    g = empty_map()
+    phase(g, seat, ph)
+    return g
+
+
+def combat(seat: str = "A") -> Game:
+    return blank(seat, "combat")
+
+
+def pos_loss() -> Game:
+    """004 [8.45]: A's ten points beat B's five at 2:1, Ex: A removes at least 5 of his own."""
+    g = combat()
+    put(g, "TVER", "A", "Lenin", "RU4 TULA", "RU3 KALU", attach={"RU4 TULA": "Lenin", "RU3 KALU": "Lenin"})
+    put(g, "TVER", "B", "Kolchak", "WU3 OMSK")
+    attack(g, "A", "Kolchak", ["Lenin"], die=3)
+    return g
+
+
+def pos_attack() -> Game:
+    """An attack declared, one stack added: the odds before resolving."""
+    g = combat()
+    put(g, "TVER", "A", "Lenin", "RU4 TULA", "RU3 KALU", attach={"RU4 TULA": "Lenin", "RU3 KALU": "Lenin"})
+    put(g, "TVER", "B", "Kolchak", "WU3 OMSK")
+    attack(g, "A", "Kolchak", ["Lenin"])
+    return g
+
+
+def pos_force() -> Game:
+    """A leader picked up: a loose unit to attach where he stands, destinations overland and by rail."""
+    g = blank("A")
+    put(g, "TVER", "A", "Lenin", "RU4 TULA", attach={"RU4 TULA": "Lenin"})
+    put(g, "TVER", "A", "RU3 KALU")
+    put(g, "TULA", "B", "Kolchak", "WU3 OMSK", attach={"WU3 OMSK": "Kolchak"})
+    g.apply(A.StartForce("A", uid("Lenin")))
+    return g
+
+
+def pos_capture() -> Game:
+    g = combat()
+    put(g, "EKAT", "B", "Blucher", "RU2 EKAT", "Czar", attach={"RU2 EKAT": "Blucher", "Czar": "Blucher"})
+    put(g, "EKAT", "A", "Kolchak", "WU3 OMSK", "WU3 CHEL", attach={"WU3 OMSK": "Kolchak", "WU3 CHEL": "Kolchak"})
+    attack(g, "A", "Blucher", ["Kolchak"], die=1)
+    return g
+
+
+def _abc() -> Game:
+    g = blank("E")
+    markers(g, A=3, B=3, C=2, D=1)
+    put(g, "PETR", "A", "Lenin")
+    put(g, "TVER", "B", "Trotsky")
+    put(g, "VLDM", "C", "Frunze")
+    put(g, "PSKO", "D", "Sablin", "Muraviev")
+    put(g, "NOVG", "D", "Tukhachevsky")
+    form(g, "A", "B", "C")
+    return g
+
+
+def pos_purge_approval() -> Game:
+    g = _abc()
+    g.apply(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))
+    return g
+
+
+def pos_spoils() -> Game:
+    g = pos_purge_approval()
+    g.apply(A.ApprovePurge("B", True))
+    with dice(3, 3):
+        g.apply(A.ApprovePurge("C", True))
+    return g
+
+
+def pos_counterpurge() -> Game:
+    g = _abc()
+    g.apply(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))
+    g.apply(A.ApprovePurge("B", True))
+    with dice(1, 1):
+        g.apply(A.ApprovePurge("C", True))
+    return g
+
+
+def pos_purge_orders() -> Game:
+    g = blank("B")
+    markers(g, A=4, B=4, D=1)
+    put(g, "PETR", "A", "Lenin")
+    put(g, "TVER", "B", "Trotsky")
+    put(g, "PSKO", "D", "Sablin", "Gai")
+    put(g, "NOVG", "C", "Muraviev")
+    form(g, "A", "B")
+    g.apply(A.DeclarePurge("A", "D", ("A",)))
+    return g
+
+
+def _czar() -> Game:
+    g = blank("D")
+    markers(g, A=6, B=4)
+    put(g, "VOLO", "C", "Blucher", "RU2 EKAT", "Czar", attach={"RU2 EKAT": "Blucher", "Czar": "Blucher"})
+    form(g, "A", "B")
+    return g
+
+
+def pos_execution_consent() -> Game:
+    g = _czar()
+    g.apply(A.OrderExecution("A"))
+    return g
+
+
+def pos_execution() -> Game:
+    g = pos_execution_consent()
+    g.apply(A.OrderExecution("B", True))
+    return g
+
+
+def pos_vote() -> Game:
+    g = blank("A")
+    s = g.state
+    markers(g, A=6, B=2, C=4)
+    put(g, "PETR", "A", "Lenin")
+    put(g, "KUBA", None, "WU4 KUBA")
+    put(g, "OMSK", "B", "Kolchak")
+    s.order = ["A", "B", "C", "D", "E"]
+    s.current = 4
+    s.phase = "randomizer"
+    s.aux = ["A"]
+    g.apply(A.DrawRandomizer("E"))
+    return g
+
+
+def pos_trade() -> Game:
+    g = blank("A")
+    markers(g, A=1, C=3)
+    put(g, "PETR", "A", "Lenin")
+    g.apply(A.OfferTrade("C", "A", give_politburo=2, take_assassins=0))
+    return g
+
+
+def pos_committee() -> Game:
+    g = blank("A")
+    markers(g, A=4, B=5)
+    put(g, "PETR", "A", "Lenin")
+    g.apply(A.JoinCommittee("B", ("A", "B")))
+    return g
+
+
+def pos_assassinate() -> Game:
+    g = blank("A")
+    put(g, "PETR", "B", "Lenin", "RU8 PETR", attach={"RU8 PETR": "Lenin"})
+    put(g, "PETR", "A", "Peterson")
+    put(g, "TVER", "B", "Trotsky")
+    g.state.politburo.update(A=1, B=2)
+    g.state.assassins["A"] = 3
+    return g
+
+
+#: kind -> (builder, seat, the card's marker, the button clicked, the action it must send, what the card must say)
+CASES = {
+    "loss": (pos_loss, "A", '[data-decision="loss"]', f'[data-act="ChooseLoss"][data-unit="{uid("RU3 KALU")}"]',
+             lambda: A.ChooseLoss("A", uid("RU3 KALU")), ["Exchange", "at least 5 strength"]),
+    "attack": (pos_attack, "A", ".card.phase", '[data-act="ResolveAttack"]', lambda: A.ResolveAttack("A"),
+               ["10 : 5", "2:1", "Defender eliminated", "Resolve at 2:1"]),
+    "force": (pos_force, "A", ".card.phase", f'[data-act="Attach"][data-unit="{uid("RU3 KALU")}"]',
+              lambda: A.Attach("A", uid("RU3 KALU"), uid("Lenin")),
+              ["Moving: Lenin + 1 unit", "From TVER", "overland (1 MP)", "by rail", "Pick up RU3 KALU → Lenin", "Halt here"]),
+    "capture": (pos_capture, "A", '[data-decision="capture"]', '[data-act="CaptureImperial"]', None, ["Czar"]),
+    "purge_approval": (pos_purge_approval, "B", '[data-decision="purge_approval"]', '[data-act="ApprovePurge"].primary',
+                       lambda: A.ApprovePurge("B", True), ["purge D", "column", "Counterpurge"]),
+    "spoils": (pos_spoils, "A", '[data-decision="spoils"]', f'[data-act="TakeSpoil"][data-leader="{uid("Sablin")}"]',
+               lambda: A.TakeSpoil("A", uid("Sablin")), ["Spoils of the purge of D", "2 purged points"]),
+    "counterpurge": (pos_counterpurge, "D", '[data-decision="counterpurge"]', '[data-act="Counterpurge"][data-target="B"]',
+                     lambda: A.Counterpurge("D", "B"), ["Counterpurge!", "counting double", "strength: 4 (Red leaders) + 2 × 1 (Politburo) = 6", "column 1-10", "chance of a counter-counterpurge"]),
+    "purge_orders": (pos_purge_orders, "B", '[data-decision="purge_orders"]', '[data-act="PassPurge"]',
+                     lambda: A.PassPurge("B"), ["A on D"]),
+    "execution_consent": (pos_execution_consent, "B", '[data-decision="execution_consent"]',
+                          '[data-act="OrderExecution"].primary', lambda: A.OrderExecution("B", True), ["Execute the Czar?"]),
+    "execution": (pos_execution, "C", '[data-decision="execution"]', '[data-act="AnswerExecution"].primary',
+                  lambda: A.AnswerExecution("C", True), ["Czar's execution", "Comply"]),
+    "vote": (pos_vote, "A", '[data-decision="vote"]', '[data-act="VoteEndGame"].primary', lambda: A.VoteEndGame("A", True),
+             ["End-game vote"]),
+    "trade": (pos_trade, "A", '.offers', '[data-act="AcceptTrade"]', None, ["offers", "2 Politburo"]),
+    "committee": (pos_committee, "A", ".card.politics", '[data-act="JoinCommittee"]', lambda: A.JoinCommittee("A", ("A", "B")),
+                  ["Join a Committee of A, B (9 PM)"]),
+}
+
+SETUP_JS = """async ({view, legal, pending, seat}) => {
+  const { loadData } = await import("/js/data.js");
+  await loadData();
+  const { buildOrders } = await import("/js/orders.js");
+  const sent = [];
+  const app = {
+    st: { seq: 1, status: "playing", view, legal, pending, seats: {}, result: null, info: { options: {} } },
+    seat, gid: "test", busy: false, lastError: null, adminToken: null,
+    seatName: (s) => `Player ${s}`,
+    act: async (a) => { sent.push(a); return true; },
+    render() {}, setBusy() {}, showError(e) { sent.push({ error: e.message }); },
+    chat: { proposalForOffer: () => null, answer: async () => true,
+            propose: async (members, proposal) => { sent.push({ proposal, members }); return true; } },
+  };
+  window.__sent = sent;
+  window.__app = app;
+  const { el } = buildOrders(app);
+  const box = document.createElement("div");
+  box.className = "orders prompt-case";
+  box.dataset.case = seat;
+  box.append(el);
+  return box;
+}"""
+
+
+def _payload(g: Game, seat: str) -> dict:
+    return {"view": g.view(seat), "legal": [to_wire(a) for a in g.legal_actions(seat)], "pending": g.pending, "seat": seat}
+
+
+@pytest.fixture(scope="module")
+def server():
+    with rcw_server() as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _blank_page(browser, server, phone: bool = False):
+    ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(10_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/#/prompts")
+    page.wait_for_selector(".lobby-main")
+    _reset(page)
+    return page, errors
+
+
+def _reset(page) -> None:
+    page.evaluate("""() => {
+      document.querySelectorAll('.modal-back, .toasts').forEach((e) => e.remove());
+      const app = document.getElementById('app');
+      app.replaceChildren();
+      app.className = 'game';
+      window.__sent = [];
+    }""")
+
+
+@pytest.fixture(scope="module")
+def desk(server, browser):
+    """One desktop page for the prompt tests (each starts from an empty #app)."""
+    page, errors = _blank_page(browser, server)
+    yield page, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_prompt_offers_the_legal_answer(desk, case) -> None:
+    build, seat, marker, button, expect, says = CASES[case]
+    g = build()
+    data = _payload(g, seat)
+    assert data["legal"], f"{case}: the engine offers {seat} nothing"
+    page, errors = desk
+    _reset(page)
+    page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
+    card = page.locator(f".prompt-case {marker}").first
+    card.wait_for()
+    text = card.inner_text()
+    for s in says:
+        assert s in text, f"{case}: {s!r} not in {text!r}"
+    # every button the panel offers sends an action the engine listed
+    acts = page.evaluate("""() => [...document.querySelectorAll('.prompt-case [data-act]')]
+        .map((b) => b.dataset.act).filter((t) => /^[A-Z]/.test(t))""")
+    legal_types = {a["t"] for a in data["legal"]}
+    assert set(acts) <= legal_types, f"{case}: the page offers {set(acts) - legal_types}, not legal"
+    if case == "force":   # every destination twice, told apart: overland and by rail
+        moves = [a for a in data["legal"] if a["t"] == "Move"]
+        assert page.locator(".prompt-case .dest.rail").count() == sum(a["rail"] for a in moves) > 0
+        assert page.locator(".prompt-case .dest.land").count() == sum(not a["rail"] for a in moves) > 0
+    page.locator(f".prompt-case {button}").first.click()
+    sent = page.evaluate("window.__sent")
+    assert len(sent) == 1 and "error" not in sent[0], sent
+    assert sent[0] in data["legal"], f"{case}: sent {sent[0]}, not a legal action"
+    if expect is not None:
+        assert sent[0] == to_wire(expect())
+    assert not errors, errors
+
+
+def test_assassination_dialog_shows_the_chance_and_sends_the_markers(desk) -> None:
+    g = pos_assassinate()
+    data = _payload(g, "A")
+    lenin = uid("Lenin")
+    assert to_wire(A.Assassinate("A", lenin, 3)) in data["legal"]
+    page, errors = desk
+    _reset(page)
+    page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
+    page.click('.prompt-case [data-act="assassinate"]')
+    dlg = page.locator(".modal")
+    dlg.wait_for()
+    page.select_option(".modal select", str(lenin))
+    page.fill(".modal input[type=number]", "3")
+    # 004 [10.0]: two dice + (3 - 1) - 3 >= 7 -> 8+ on two dice: 15/36
+    page.locator('.modal .odds-big:has-text("42%")').wait_for()
+    assert "needs 8+" in dlg.inner_text()
+    shot(page, "assassin-dialog.png")
+    page.click('.modal [data-act="Assassinate"]')
+    assert page.evaluate("window.__sent") == [to_wire(A.Assassinate("A", lenin, 3))]
+    assert not errors, errors
+
+
+def test_sheet_of_prompts_for_the_eye(server, browser) -> None:
+    """All the decision cards side by side (artifacts/prompts.png), and on a phone."""
+    for phone in (False, True):
+        page, errors = _blank_page(browser, server, phone=phone)
+        page.add_style_tag(content=".game { display: grid !important; grid-template-columns: repeat(auto-fill, minmax(330px, 1fr));"
+                                   " gap: 10px; padding: 10px; height: auto !important; overflow: visible !important; }"
+                                   " .prompt-case { border: 1px dashed #b9a27a; }")
+        for case in ("loss", "attack", "counterpurge", "purge_approval", "spoils", "execution_consent", "execution",
+                     "trade", "vote") if not phone else ("attack", "counterpurge"):
+            build, seat = CASES[case][0], CASES[case][1]
+            page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", _payload(build(), seat))
+        page.locator(".prompt-case").last.wait_for()
+        if not phone:
+            assert page.locator(".prompt-case").count() == 9
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / ("prompts-phone.png" if phone else "prompts.png")), full_page=True)
+        if phone:
+            assert page.evaluate("document.documentElement.scrollWidth") <= 392
+        assert not errors, errors
+        page.context.close()
+
+
+CARDS_JS = """async ({view, seat, messages}) => {
+  const { loadData } = await import("/js/data.js");
+  await loadData();
+  const { Chat } = await import("/js/chat.js");
+  const sent = [];
+  const app = { gid: "cards", seat, st: { view }, busy: false, seatName: (s) => `Player ${s}`,
+    conn: { request: async (t, f) => { sent.push([t, f]); return {}; } },
+    setBusy() {}, showError(e) { sent.push(["error", e.message]); }, updateBadges() {}, talkVisible: () => true, showTalk() {} };
+  window.__sent = sent;
+  const chat = new Chat(app);
+  chat.setSeat(seat);
+  chat._chan({ name: "A-B", kind: "pair", members: ["A", "B"], title: "" });
+  chat._chan({ name: "public", kind: "public", members: view.seats, title: "" });
+  chat.current = "A-B";
+  for (const msg of messages) chat.onPush({ t: "msg", channel: "A-B", msg });
+  chat.render();
+  const box = document.createElement("div");
+  box.className = "side";
+  box.style.cssText = "width: 420px; height: 760px; display: flex; flex-direction: column; position: static";
+  box.append(chat.el);
+  document.getElementById("app").append(box);
+}"""
+
+
+def test_proposal_cards_answer_with_accept_and_decline(desk) -> None:
+    """The structured proposals (trade, Central Committee, purge plan, Czar's order) as cards in
+    a pair channel: the addressee gets Accept / Decline (sending ``accept`` / ``decline`` for
+    that message), an answered card shows the answer instead."""
+    g = blank("A")
+    markers(g, A=4, B=5)
+    put(g, "PETR", "A", "Lenin")
+    put(g, "TVER", "B", "Trotsky")
+    g.state.assassins["B"] = 1
+    g.apply(A.OfferTrade("A", "B", give_politburo=1, take_assassins=1))
+    offer = g.view("B")["offers"][0]["id"]
+    ts = 1_700_000_000_000
+    messages = [
+        {"id": 1, "seat": "A", "ts": ts, "text": "A proposes a trade",
+         "proposal": {"kind": "trade", "to": "B", "give_politburo": 1, "take_assassins": 1, "offer": offer,
+                      "addressees": ["B"], "seq": 3}},
+        {"id": 2, "seat": "A", "ts": ts, "text": "Central Committee of A, B?",
+         "proposal": {"kind": "committee", "members": ["A", "B"], "addressees": ["B"], "seq": 4}},
+        {"id": 3, "seat": "A", "ts": ts, "text": "Purge C?",
+         "proposal": {"kind": "purge", "target": "C", "purgers": ["A", "B"], "shares": ["A", "B"], "addressees": ["B"], "seq": 5}},
+        {"id": 4, "seat": "A", "ts": ts, "text": "Execute the Czar?",
+         "proposal": {"kind": "execution", "to": ["B"], "addressees": ["B"], "seq": 6}},
+        {"id": 5, "seat": "B", "ts": ts, "text": "B accepts", "reply": {"msg": 2, "accept": True, "seq": 7}},
+    ]
+    page, errors = desk
+    _reset(page)
+    page.evaluate(f"async (d) => ({CARDS_JS})(d)", {"view": g.view("B"), "seat": "B", "messages": messages})
+    cards = page.locator(".proposal")
+    assert cards.count() == 4
+    titles = [cards.nth(i).locator(".proposal-title").inner_text() for i in range(4)]
+    assert [t.split("#")[0].strip().lower() for t in titles] == ["trade offer", "central committee", "purge c", "execute the czar"]
+    assert "1 Politburo" in cards.nth(0).inner_text() and "1 Assassin" in cards.nth(0).inner_text()
+    assert "9 Politburo markers" in cards.nth(1).inner_text()
+    assert "Strength" in cards.nth(2).inner_text() and "counterpurge" in cards.nth(2).inner_text()
+    # the Committee card was answered: no buttons, the answer shown
+    assert cards.nth(1).locator("[data-act]").count() == 0 and cards.nth(1).locator(".ans.yes").count() == 1
+    for i in (0, 2, 3):
+        assert cards.nth(i).locator('[data-act="accept"]').count() == 1
+        assert cards.nth(i).locator('[data-act="decline"]').count() == 1
+    shot(page, "proposal-cards.png")
+    cards.nth(3).locator('[data-act="decline"]').click()
+    cards.nth(2).locator('[data-act="accept"]').click()
+    cards.nth(0).locator('[data-act="accept"]').click()
+    assert page.evaluate("window.__sent") == [["decline", {"channel": "A-B", "msg": 4}], ["accept", {"channel": "A-B", "msg": 3}],
+                                              ["accept", {"channel": "A-B", "msg": 1}]]
+    assert not errors, errors

@@ -1,0 +1,100 @@
+"""``rcw play``, the terminal client (server/play.py), against a real server: a whole game
+played by typing numbers and commands, and the command line itself as a subprocess."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import os
+import re
+import sys
+from pathlib import Path
+
+from server import play
+from server.client import GameClient, Lobby
+from server.games import Config
+from server.store import MemoryStore
+from server.testing import running_server
+
+ROOT = Path(__file__).resolve().parent.parent
+PREFER = ("End", "ResolveAttack", "Pass", "Roll", "Draw", "CancelAttack")
+
+
+def typist(out: io.StringIO, first: list[str]):
+    """Types ``first``, then, each time a new list of choices is printed, the number of the
+    first choice that moves the game on (an ``End...`` step, resolving an attack ...)."""
+    handled = 0
+
+    async def read(prompt: str) -> str | None:
+        nonlocal handled
+        if first:
+            return first.pop(0)
+        while True:
+            text = out.getvalue()
+            blocks = text.split("your decision (")
+            if len(blocks) - 1 > handled:
+                handled = len(blocks) - 1
+                choices = re.findall(r"^\s+(\d+)\. (\S+)", blocks[-1], re.M)
+                for want in PREFER:
+                    for n, t in choices:
+                        if t.startswith(want):
+                            return n
+                return choices[0][0] if choices else "view"
+            await asyncio.sleep(0.01)
+
+    return read
+
+
+async def test_a_game_is_played_to_the_end_by_typing_in_the_terminal():
+    async with running_server(MemoryStore(), Config()) as srv:
+        args = argparse.Namespace(url=srv.base, game=None, token=None, seat=None, name="terminal", watch=False,
+                                  players=3, humans=1, max_turns=1, seed=0, deadline=None)
+        out = io.StringIO()
+        read = typist(out, ["say public hello from the terminal", "view", "help", "99", "nonsense"])
+        rc = await asyncio.wait_for(play.main_async(args, read, out), 60)
+        text = out.getvalue()
+        assert rc == 0, text[-2000:]
+        assert "You are seat A of game" in text and "--token" in text
+        assert "[public #1] A: hello from the terminal" in text
+        assert "waiting for:" in text and "Politburo:" in text          # view
+        assert "accept CHANNEL ID" in text                              # help
+        assert "(no such choice now)" in text and "(type a number, or help)" in text
+        assert "your decision (trading)" in text and "EndTrading" in text
+        assert len(re.findall(r"^  - ", text, re.M)) > 20              # the events, as they happened
+        assert "=== The game is over ===" in text
+        gid = re.search(r"Created game (\S+) ", text).group(1)
+        async with Lobby(srv.base) as lobby:
+            record = await lobby.record(gid)
+        assert any(a["seat"] == "A" and a["t"] == "EndTrading" for a in record["actions"])
+
+
+async def test_rcw_play_on_the_command_line_watches_and_rejoins_a_seat():
+    async with running_server(MemoryStore(), Config()) as srv, Lobby(srv.base) as lobby:
+        g = await lobby.create_game(players=3, bot_seats=["B", "C"])
+        a = await lobby.join(g["game"])
+        b = await GameClient.connect(srv.base, g["game"], a["token"])
+        await b.chat("A-B", "a private word")
+        await b.close()
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+
+        async def rcw_play(*argv: str, stdin: bytes) -> str:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "server", "play", srv.base, "--game", g["game"], *argv,
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+                cwd=str(ROOT), env=env)
+            outb, _ = await asyncio.wait_for(proc.communicate(stdin), 30)
+            assert proc.returncode == 0, outb.decode()
+            return outb.decode()
+
+        watched = await rcw_play("--watch", stdin=b"view\nsay public hi\nquit\n")
+        assert "as a spectator" in watched and "waiting for: A (trading)" in watched
+        assert "refused: not_your_seat" in watched and "a private word" not in watched
+        seat = await rcw_play("--token", a["token"], stdin=b"say public back again\nquit\n")
+        assert "as seat A" in seat and "[A-B #1] A: a private word" in seat
+        assert "your decision (trading)" in seat
+        hist = await GameClient.connect(srv.base, g["game"])
+        try:
+            assert [m["text"] for m in await hist.history("public")] == ["back again"]
+        finally:
+            await hist.close()
