@@ -147,6 +147,10 @@ def _kinds(agent_kind: str, seats: list[str]) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "mode", ""):                 # the SPI solitaire: bots/spi.py (Red agent) + the engine (non-Red)
+        from bots.spi import run_simulation
+
+        return run_simulation(args)
     t0 = time.perf_counter()
     outcomes = {"red": 0, "white": 0, "none": 0}
     ended = {"rules": 0, "limit": 0, "other": 0, "unfinished": 0}
@@ -207,4 +211,8 @@ def add_parser(sub) -> None:
     p.add_argument("--max-turns", type=int, default=30, metavar="T",
                    help="stop a game with no victor after T Game-Turns (default 30; 0 = no limit, as in the rules)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--mode", default="", choices=["", "spi-solitaire"],
+                   help="'spi-solitaire': the SPI solitaire (004 [18.0]-[28.0]); --agents names the agent that plays Red "
+                        "(sdt: the greedy Red agent of bots/spi.py), --players and --max-turns are ignored, and the "
+                        "summary reports victory levels")
     p.set_defaults(func=run, json_only_quiet=False)

@@ -14,7 +14,7 @@ listed with numbers; other commands:
 Save/resume: the save file holds the game record (``Game.record()``: seed, players,
 options, actions) and your own decisions; ``rcw solo --load FILE`` replays them through the
 same bots, so the game continues exactly where it stopped.
-``--spi`` (the SPI solitaire, 004 [18.0]-[28.0]) is not available yet.
+``--spi`` plays the SPI solitaire (004 [18.0]-[28.0]) instead: see :mod:`bots.spi_solo`.
 """
 
 from __future__ import annotations
@@ -477,10 +477,10 @@ class Solo:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.spi:
-        print("rcw solo --spi: the SPI solitaire (004 [18.0]-[28.0]) is not available yet; "
-              "play the five-player Fanatics game with 'rcw solo'.", file=sys.stderr)
-        return 2
+    if args.spi:                                   # the SPI solitaire: bots/spi_solo.py
+        from bots.spi_solo import run_spi
+
+        return run_spi(args)
     options = {"max_turns": args.max_turns} if args.max_turns else {}
     script = None
     seed = args.seed
@@ -502,6 +502,7 @@ def add_parser(sub) -> None:
     p.add_argument("--load", metavar="FILE", help="resume a saved game")
     p.add_argument("--save", metavar="FILE", help="where s/q save the game (default rcw-solo.json, or the --load file)")
     p.add_argument("--max-turns", type=int, default=0, metavar="T", help="end with no victor after T Game-Turns (default: no limit)")
-    p.add_argument("--spi", action="store_true", help="the SPI solitaire scenario (not available yet)")
+    p.add_argument("--spi", action="store_true", help="play the SPI solitaire (004 [18.0]-[28.0]) as the Red Player "
+                   "(resume with --spi --load FILE; default save file rcw-spi.json)")
     p.set_defaults(func=run)
 

@@ -185,9 +185,63 @@ def test_save_and_resume(tmp_path):
     assert again.g.state_hash() == solo.g.state_hash()
 
 
-def test_spi_not_available(capsys):
-    assert main(["solo", "--spi"]) == 2
-    assert "not available yet" in capsys.readouterr().err
+def test_spi_solitaire_played_to_the_end_by_scripted_input(tmp_path, monkeypatch, capsys):
+    """``rcw solo --spi``: the SPI solitaire (004 [18.0]-[28.0]) as the Red Player.  Scripted input
+    looks at the board (b), the non-Red forces (n), the objective (o) and help (h), saves and
+    quits; ``--spi --load`` replays the save and the game goes on to its victory level."""
+    from bots.spi_solo import SPISolo
+
+    path = str(tmp_path / "spi.json")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", _feed(["h", "b", "n", "o", "1", "1", "q"]))
+    assert main(["solo", "--spi", "--seed", "3", "--save", path]) == 0
+    first = capsys.readouterr().out
+    for text in ("Non-Red: ", "004 [21.12]", "Non-Red stacking", "must attack the weakest", "Your stacks",
+                 "Non-Red forces", "Objective (004 [28.11])", "d LEADER PROVINCE", "Choose a number (h for help): ",
+                 "Saved to"):
+        assert text in first, text
+    saved = json.load(open(path))
+    assert saved["mode"] == "spi-solitaire" and saved["record"]["options"] == {"mode": "spi-solitaire"}
+    assert saved["record"]["actions"][0]["t"] == "RollRandomEvents"
+    monkeypatch.setattr(sys, "stdin", _feed(["1"] * 3000))
+    assert main(["solo", "--spi", "--load", path]) == 0
+    second = capsys.readouterr().out
+    assert "(resumed: the saved game has been replayed" in second
+    assert "=== The game is over ===" in second
+    assert re.search(r"FINAL SCORE (Red (Decisive|Substantive|Marginal) Victory|non-Red Decisive Victory|Draw) "
+                     r"on Game-Turn [1-7]; non-Red units left in the Red objective regions: \d+", second)
+    assert "Non-Red: " not in second.split("(resumed")[0]          # the replay itself is silent
+    # the same game driven in-process, choosing leaders and places in the two-step menu
+    out = io.StringIO()
+    solo = SPISolo(5, out=out, inp=_feed(["1"] * 3000))
+    assert solo.run() == 0
+    text = out.getvalue()
+    assert "FINAL SCORE" in text and solo.g.over
+    assert solo.g.record()["actions"] and solo.g.result["victory"] in ("red_decisive", "red_substantive",
+                                                                     "red_marginal", "draw", "nonred_decisive")
+
+
+def test_spi_leader_deployment_menu_and_typed_deploy():
+    """004 [24.0]: the Red Leader Determination Phase asks for a leader, then a place; 'd LEADER
+    PROVINCE' deploys one anywhere the rules allow."""
+    from bots.spi_solo import SPISolo
+
+    for seed in range(1, 60):
+        probe = SPISolo(seed, out=io.StringIO(), inp=_feed([]))
+        g = probe.g
+        if g.pending == [{"seat": "R", "kind": "random_events"}] and g.ctx.b.stack_of(152) \
+                and not g.state.solo["rld_skip"]:
+            break
+    held = g.ctx.b.stack_of(g.view("R")["solitaire"]["objective_left"][0]).province   # holds non-Red units
+    out = io.StringIO()
+    solo = SPISolo(seed, out=out, inp=_feed(["1", "d Nobody TVER", f"d Frunze {held}", "d Frunze VLDM", "q"]))
+    solo.save_path = os.devnull
+    assert solo.run() == 0
+    text = out.getvalue()
+    assert "Choose a leader to deploy" in text and "No leader called Nobody" in text
+    assert "Not allowed: 004 [24.11]" in text
+    frunze = solo.g.data.by_name("Frunze").id
+    assert solo.g.ctx.b.stack_of(frunze).province == "VLDM"
 
 
 def test_piped_choices_are_echoed_and_a_turn_limit_game_ends_with_the_score():
