@@ -201,6 +201,13 @@ class DrawRandomizer(Action):
 
 
 @_action
+class EndPlayerTurn(Action):
+    """End one's Player-Turn after the Randomizer draw.  Offered only when the drawer may
+    still do something in his own Player-Turn (an assassination, 004 [10.0]); otherwise
+    the draw ends the Player-Turn at once."""
+
+
+@_action
 class VoteEndGame(Action):
     """004 [14.1] case 3: agree (or not) to end the game in a Red Victory."""
     yes: bool = False

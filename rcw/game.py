@@ -9,6 +9,7 @@ case and changes nothing.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +24,7 @@ from rcw.rules.base import Ctx
 from rcw.state import State
 
 SEATS = "ABCDEF"
+MODES: dict[str, Any] = {}   # game modes other than the multi-player game: "spi-solitaire" (rcw.rules.solitaire)
 OPTIONS: dict[str, tuple[type, Any, str]] = {
     "max_turns": (int, 0, "end the game with no victor after this many Game-Turns (0: no limit, as the rules say)"),
     "leader_movement": (int, 5, "leaders' Movement Allowance (001 optional 'Reduced leader movement' uses 4)"),
@@ -59,6 +61,7 @@ HANDLERS: dict[type, tuple[Check, Do]] = {
     A.DeclineCapture: (combat.check_decline_capture, combat.do_decline_capture),
     A.EndCombat: (sequence.check_end_combat, sequence.do_end_combat),
     A.DrawRandomizer: (sequence.check_draw, sequence.do_draw),
+    A.EndPlayerTurn: (sequence.check_end_turn, sequence.do_end_turn),
     A.VoteEndGame: (sequence.check_vote, sequence.do_vote),
     A.Quit: (quitting.check, quitting.do),
     A.Assassinate: (assassination.check, assassination.do),
@@ -90,6 +93,11 @@ class Game:
     @classmethod
     def new(cls, players: int = 5, seed: int = 0, options: dict | None = None, data: GameData | None = None) -> Game:
         """004 [15.2]-[15.3]: seats A.. in clockwise order; the Initial Forces dealt face up."""
+        mode = (options or {}).get("mode")
+        if mode is not None and cls is Game:         # options {"mode": ...} pick another game mode
+            if mode not in MODES:
+                raise IllegalAction("options", f"unknown mode {mode!r} (known: {', '.join(sorted(MODES))})", "bad_request")
+            return MODES[mode].new(players, seed, options, data)
         if not isinstance(players, int) or not 3 <= players <= 6:
             raise IllegalAction("004 [2.0]", "Russian Civil War is for 3 to 6 players", "bad_request")
         opts = validate_options(options or {})
@@ -132,7 +140,9 @@ class Game:
         for after in self.AFTER_APPLY:
             events += after(self.ctx)
         self.log.append(action)
-        return events
+        # Events are snapshots: their data must not share lists with the state, which later
+        # actions change (e.g. a capture offer's units, the end-game vote's voters).
+        return [Event(e.kind, e.text, copy.deepcopy(e.data)) for e in events]
 
     def legal_actions(self, seat: str) -> list[Action]:
         """What ``seat`` may do now.  ``OfferTrade`` is parametric and not listed (any offer
@@ -158,7 +168,7 @@ class Game:
             elif ph == "combat":
                 cands += combat.candidates(self.ctx, seat)
             elif ph == "randomizer":
-                cands.append(A.DrawRandomizer(seat))
+                cands += [A.DrawRandomizer(seat), A.EndPlayerTurn(seat)]
             cands += assassination.candidates(self.ctx, seat)
         cands += self._extra_free(seat)
         cands.append(A.Quit(seat))
@@ -260,6 +270,7 @@ class Game:
     @classmethod
     def from_bytes(cls, raw: bytes, data: GameData | None = None) -> Game:
         d = msgpack.unpackb(raw, raw=False, strict_map_key=False)
+        cls = MODES.get(d["state"].get("options", {}).get("mode"), cls)
         g = cls(State.from_dict(d["state"]), data)
         g.log = [action_from_wire(a) for a in d["log"]]
         return g
@@ -289,3 +300,4 @@ def validate_options(options: dict) -> dict:
 
 # Optional rule modules register their actions when imported.
 from rcw.rules import politics as _politics  # noqa: E402,F401
+from rcw.rules import solitaire as _solitaire  # noqa: E402,F401

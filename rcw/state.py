@@ -104,6 +104,7 @@ class State:
     attack: Attack | None = None
     decision: dict | None = None       # an out-of-turn decision that suspends play
     subversion_doubled: bool = False
+    drawn: bool = False                # the Randomizer chit of this Player-Turn has been drawn
     red_block: int = 0                 # Red replacement phases still suspended (004 [9.14])
     red_block_new: list[int] = field(default_factory=list)   # Lenin/Trotsky killed this Game-Turn
     quit: list[str] = field(default_factory=list)
@@ -115,6 +116,7 @@ class State:
     result: dict | None = None
     stats: dict[str, int] = field(default_factory=dict)
     snapshot: dict[str, list[str]] = field(default_factory=dict)   # postal: colours at turn start
+    solo: dict = field(default_factory=dict)       # SPI solitaire bookkeeping (rcw.rules.solitaire)
 
     # -- serialisation -------------------------------------------------------------
     def to_dict(self) -> dict:

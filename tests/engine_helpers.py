@@ -311,19 +311,69 @@ def choose(rng: random.Random, legal: list, quit_ok: bool = False):
     return rng.choice(rest if r < 0.02 or not forward else forward)
 
 
+def random_offer(rng: random.Random, g: Game, seat: str) -> A.OfferTrade | None:
+    """A random trade of Politburo and Assassin markers (``OfferTrade`` is parametric, so
+    ``legal_actions`` does not list it): what ``seat`` could give for what the other holds."""
+    s = g.state
+    others = [p for p in s.seats if p != seat and p not in s.quit]
+    if not others or s.phase == "over":
+        return None
+    to = rng.choice(others)
+    a = A.OfferTrade(seat, to=to, give_politburo=rng.randint(0, s.politburo.get(seat, 0)),
+                     give_assassins=rng.randint(0, s.assassins.get(seat, 0)),
+                     take_politburo=rng.randint(0, min(1, s.politburo.get(to, 0))),
+                     take_assassins=rng.randint(0, min(1, s.assassins.get(to, 0))))
+    return a if a.give_politburo or a.give_assassins or a.take_politburo or a.take_assassins else None
+
+
+def random_committee(rng: random.Random, g: Game, seat: str) -> A.JoinCommittee | None:
+    """A random Central Committee proposal (``JoinCommittee`` is parametric too): ``seat`` and
+    some others who together hold at least eight Politburo markers (004 [11.11])."""
+    s = g.state
+    others = [p for p in s.seats if p != seat and p not in s.quit]
+    rng.shuffle(others)
+    members = [seat]
+    for p in others:
+        if sum(s.politburo.get(q, 0) for q in members) >= 8:
+            break
+        members.append(p)
+    if sum(s.politburo.get(q, 0) for q in members) < 8:
+        return None
+    return A.JoinCommittee(seat, tuple(sorted(members)))
+
+
 def play(players: int, seed: int, agent_seed: int, steps: int, options: dict, quit_ok: bool = False,
-         check_every: int = 1) -> Game:
+         check_every: int = 1, others: float = 0.0) -> Game:
     """Play up to ``steps`` random legal actions, checking :func:`check_invariants` every
-    ``check_every`` actions and at the end; every pending seat must have a legal action."""
+    ``check_every`` actions and at the end; every pending seat must have a legal action.
+
+    With ``others`` > 0, that share of the steps is taken by a random seat other than the
+    pending one - what a player may do out of turn: trade offers and Committee proposals
+    (random ones made here: both are parametric) and the answers to them, purges declared in
+    another player's turn, quitting (when ``quit_ok``) - and every listed action must apply."""
     g = Game.new(players, seed, options)
     rng = random.Random(agent_seed)
     for i in range(steps):
         if g.over:
             break
         seat = g.pending[0]["seat"]
-        legal = g.legal_actions(seat)
-        assert legal, f"{seat} owes {g.pending[0]['kind']} but has no legal action"
-        g.apply(choose(rng, legal, quit_ok))
+        if others and rng.random() < others:
+            seat = rng.choice([p for p in g.state.seats if p not in g.state.quit])
+            r = rng.random()
+            made = random_offer(rng, g, seat) if r < 0.2 else random_committee(rng, g, seat) if r < 0.25 else None
+            if made is not None:
+                try:
+                    g.apply(made)
+                except IllegalAction:
+                    pass                      # e.g. a pending decision, or a consent given already
+                continue
+            legal = [a for a in g.legal_actions(seat) if a.TYPE != "Quit" or (quit_ok and rng.random() < 0.01)]
+            if legal:
+                g.apply(choose(rng, legal, quit_ok) if any(a.TYPE != "Quit" for a in legal) else legal[0])
+        else:
+            legal = g.legal_actions(seat)
+            assert legal, f"{seat} owes {g.pending[0]['kind']} but has no legal action"
+            g.apply(choose(rng, legal, quit_ok))
         if i % check_every == 0:
             check_invariants(g)
     check_invariants(g)

@@ -12,10 +12,12 @@ B's RYAZ is RU6 KURS, "RU4 OREL" in E's PSKO is RU4 VLDM, "Martov" is Markov, th
 
 Two things of the Bell the engine does not reproduce, on purpose:
 
-* the Purge of Bell #4 (politics, another module) is left out: Tukhachevsky with RU8 NOVG and
-  Muraviev with RU4 PSKO stay with B.  With B's RYAZ stack still one stack the Ryazan epidemic
-  takes exactly the Bell's victim (RU8 NOVG); after the purge split it in two, 004 [12.11]
-  ("each ... stack") would also have taken RU6 KURS, which the Bell's GM did not.
+* the Purge of Bell #4 is played on its own (``bell_purged``: the orders, strength 29, roll 2,
+  3 points, Tukhachevsky with RU8 NOVG to A and Muraviev with RU4 PSKO to E, as printed).
+  ``bell_july`` leaves it out, so B's RYAZ stack stays one stack and the Ryazan epidemic takes
+  exactly the Bell's victim (RU8 NOVG); after the purge split it in two, 004 [12.11] ("each
+  ... stack") also takes RU6 KURS, which the Bell's GM did not
+  (``test_bell4_july_positions_with_the_purge``).
 * Bell #4 shows RU2 KAZA back in KAZA, unaligned, although no combat, epidemic or VP box ever
   eliminated it; the engine keeps it with Markin in SARA.  (Bell #4 also forgets to list A's
   Sytin in TVER.)
@@ -695,6 +697,90 @@ def test_bell4_july_unaligned_and_boxes():
     s = g.state
     assert s.politburo == {"A": 3, "B": 3, "C": 0, "D": 4, "E": 5}
     assert s.assassins == {"A": 1, "B": 2, "C": 0, "D": 2, "E": 1}
+    every_unit_accounted(g)
+
+
+# =====================================================================================
+# Bell #4: the purge, on the Bell's own position
+# =====================================================================================
+def bell_purged(dice_roll: tuple[int, int] = (1, 1)) -> tuple[Game, list]:
+    """Bell #4 'Purges': of the orders A "Purge B with E", B "Purge E", D "Purge A with E",
+    E "Purge B with A" only A's and E's agree: the Committee A+E (3 + 5 Politburo markers,
+    004 [11.11]) purges B, the points divided as equally as possible, A first (004 [11.23])."""
+    g, _ = bell_fought()
+    ev = run(g, A.JoinCommittee("A", ("A", "E")), A.JoinCommittee("E", ("A", "E")))
+    ev += g.apply(A.DeclarePurge("A", "B", ("A", "E"), ("A", "E")))
+    with dice(*dice_roll):
+        ev += g.apply(A.ApprovePurge("E", True))
+    return g, ev
+
+
+def test_bell4_purge_orders_on_the_bell_position():
+    """The ill-formed and incompatible orders of Bell #4 are refused; the strengths are the
+    Bell's: A 12 Red leadership + 3 markers, E 9 + 5 (004 [11.0] Procedure)."""
+    from rcw.rules import politics
+
+    g, _ = bell_fought()
+    assert (politics.leadership(g.ctx, "A"), politics.leadership(g.ctx, "E")) == (12, 9)
+    assert (g.state.politburo["A"], g.state.politburo["E"]) == (3, 5)
+    e = refused(g, A.DeclarePurge("B", "E", ("B",)), "004 [11.11]")   # B: no Committee at all yet
+    assert "no Central Committee" in e.message
+    run(g, A.JoinCommittee("A", ("A", "E")), A.JoinCommittee("E", ("A", "E")))
+    assert g.state.committee == ["A", "E"]
+    refused(g, A.DeclarePurge("B", "E", ("B",)), "004 [11.0]")        # B is not a member
+    refused(g, A.DeclarePurge("D", "A", ("D", "E"), ("D", "E")), "004 [11.0]")   # D is not a member
+    refused(g, A.DeclarePurge("E", "A", ("E",)), "004 [11.14]")       # A is a member
+    refused(g, A.DeclarePurge("A", "B", ("A", "E")), "004 [11.0]")    # no division of the spoils
+    assert any(isinstance(a, A.DeclarePurge) and a.target == "B" and set(a.purgers) == {"A", "E"}
+               for a in g.legal_actions("A"))                       # a group purge of B is offered
+
+
+def test_bell4_purge_resolves_as_printed():
+    """'Twenty-nine Purge Points. A roll of "two" ... three Leadership Value Points changed
+    hands. Player "A" got RL2 Tukachevsky and RU8 NOVG in RYAZ. Player "E" got RL1
+    Muraviev, RU4 PSKO in PSKO' (004 [11.21]: attached units go with their leader; a split
+    stack becomes two)."""
+    g, ev = bell_purged()
+    p = next(e for e in ev if e.kind == "purge")
+    assert (p.data["strength"], p.data["column"], p.data["dice"], p.data["result"]) == (29, "26-30", [1, 1], "3")
+    assert g.pending == [{"seat": "A", "kind": "spoils"}]
+    offered = {a.leader for a in g.legal_actions("A") if isinstance(a, A.TakeSpoil)}
+    assert {uid("Tukhachevsky"), uid("Voroshilov"), uid("Muraviev"), 0} <= offered   # A is owed 2
+    g.apply(A.TakeSpoil("A", uid("Tukhachevsky")))                  # the Bell's choice
+    assert g.pending == [{"seat": "E", "kind": "spoils"}]
+    refused(g, A.TakeSpoil("E", uid("Voroshilov")), "004 [11.21]")   # worth 2: only 1 point left
+    g.apply(A.TakeSpoil("E", uid("Muraviev")))
+    assert g.state.decision is None
+    assert S("RYAZ", "Tukhachevsky", "RU8 NOVG") in positions(g, "A")
+    assert S("RYAZ", "Voroshilov", "RU6 KURS") in positions(g, "B")
+    assert S("PSKO", "Muraviev", "RU4 PSKO") in positions(g, "E")
+    assert S("PSKO", "Frunze", "Vatzetis", "Gai", "RU3 YARO", "RU4 VLDM") in positions(g, "E")
+    every_unit_accounted(g)
+
+
+def test_bell4_july_positions_with_the_purge():
+    """The purge, then the Randomizer, replacements and Random Events of bell_july: every
+    position is the Bell's July listing, with one difference the rules force: the Ryazan
+    epidemic strikes each Red stack there (004 [12.11]), so after the purge split B's RYAZ
+    stack RU6 KURS dies with RU8 NOVG; the Bell's GM took RU8 NOVG only."""
+    g, _ = bell_purged()
+    run(g, A.TakeSpoil("A", uid("Tukhachevsky")), A.TakeSpoil("E", uid("Muraviev")))
+    ctx = g.ctx
+    for seat, chit in (("A", "A"), ("B", "A"), ("C", "BC:BR"), ("D", "A"), ("E", "WD:BR")):
+        g.state.aux.remove(chit)
+        randomizer.resolve(ctx, seat, chit)
+    replacement.replace(ctx, 1)
+    ev = random_events.resolve(ctx, "A", _cell("TSIT"))
+    elim = sorted(e.data["unit"] for e in ev if e.kind == "eliminated")
+    assert elim == sorted(ids("RU8 NOVG", "RU6 KURS", "WU2 TIFL"))
+    want = {p: list(v) for p, v in JULY.items()}
+    want["A"].append(S("RYAZ", "Tukhachevsky"))                   # Bell #4 'RYAZ: RL2 Tukachevsky'
+    want["B"] = [x for x in want["B"] if x[0] not in ("RYAZ", "PSKO")] + [S("RYAZ", "Voroshilov")]
+    want["E"].append(S("PSKO", "Muraviev", "RU4 PSKO"))            # '; RL1 Moraviev, RU4 PSKO'
+    for seat in "ABCDE":
+        assert positions(g, seat) == sorted(want[seat]), seat
+    assert g.ctx.b.on_vp_chart(uid("RU6 KURS")) == UNASSIGNED
+    assert g.state.politburo == {"A": 3, "B": 3, "C": 0, "D": 4, "E": 5}
     every_unit_accounted(g)
 
 

@@ -45,7 +45,32 @@ def result(ev):
     (BLUE, BLUE, False),                                                              # 8.15
 ])
 def test_hostility_table(a, b, hostile):
+    """004 [8.11] opposition by colour only, even under one player: [8.12] Red opposes every
+    other colour, [8.13] White opposes Red and Green, [8.14] Green opposes Red and White,
+    [8.15] Blue opposes Red only."""
     assert opposed(a, b) is hostile and opposed(b, a) is hostile
+
+
+@pytest.mark.parametrize("attacker, defender, legal", [
+    ("Sytin", "WU2 TERE", True), ("Sytin", "GU2 MINS", True), ("Sytin", "BU2 MOHI/GE", True),   # 8.12
+    ("Markov", "GU2 MINS", True), ("Markov", "BU2 MOHI/GE", False),                            # 8.13
+    ("GU2 VITE", "BU2 MOHI/GE", False), ("GU2 VITE", "Markov", True),                          # 8.14
+    ("BU2 ARCH/BR", "GU2 MINS", False), ("BU2 ARCH/BR", "Markov", False), ("BU2 ARCH/BR", "Sytin", True),  # 8.15
+])
+def test_8_11_attacks_follow_the_hostility_table_even_within_one_player(attacker, defender, legal):
+    """004 [8.11]-[8.15] as a player meets them: A's own units of two colours in one province
+    may fight each other exactly when the colours are opposed (004 [8.22])."""
+    g = combat_game()
+    put(g, "MOHI", "A", attacker)
+    put(g, "MOHI", "A", defender)
+    target = stack_with(g, defender).id
+    if legal:
+        assert A.DeclareAttack("A", target, False) in g.legal_actions("A")
+        g.apply(A.DeclareAttack("A", target, False))
+        g.apply(A.AddAttacker("A", stack_with(g, attacker).id))
+    else:
+        assert A.DeclareAttack("A", target, False) not in g.legal_actions("A")
+        refused(g, A.DeclareAttack("A", target, False), "004 [8.22]")
 
 
 # -- odds (004 [8.0] procedure, [8.47], [8.48]) ----------------------------------------------------
@@ -240,6 +265,19 @@ def test_ae_eliminates_every_attacker_to_the_defenders_section():
     ev = attack(g, "A", "Krasnov", ["Sytin"], die=2)                     # 5 vs 9: 1:2, Ae
     assert result(ev) == (5, 9, "1:2", "Ae")
     assert section(g, "Sytin") == "B" and section(g, "RU4 TULA") == "B"
+
+
+def test_8_42_de_eliminates_every_defender_to_the_attackers_section():
+    """004 [8.42], [8.45]: on "De" every defending unit of the stack, leader included, goes to
+    the attacker's section; the attackers stay where they are."""
+    g = combat_game()
+    put(g, "TVER", "A", "Lenin", "RU8 TVER", attach={"RU8 TVER": "Lenin"})
+    put(g, "TVER", "B", "Krasnov", "WU2 TERE", attach={"WU2 TERE": "Krasnov"})
+    ev = attack(g, "A", "Krasnov", ["Lenin"], die=1)                     # 11 vs 3: 3:1, De
+    assert result(ev) == (11, 3, "3:1", "De")
+    assert section(g, "Krasnov") == "A" and section(g, "WU2 TERE") == "A"
+    assert where(g, "Lenin") == "TVER" and where(g, "RU8 TVER") == "TVER"
+    assert [e.data["unit"] for e in ev if e.kind == "eliminated"] == [uid("Krasnov"), uid("WU2 TERE")]
 
 
 def test_exchange_example_of_8_45():

@@ -394,6 +394,36 @@ def test_emigration_from_a_port_face_down():
     assert victory.score(g.ctx, "Red")["A"] == 5                         # the Gold on the map only
 
 
+def test_13_33_emigration_costs_no_movement_points():
+    """004 [13.33]: a force that has spent all five Movement Points still lets its Imperial unit
+    emigrate from the port it reached; 004 [13.34]: the unit is then out of play."""
+    g = blank()
+    put(g, "TVER", "A", "Kolchak", "Gold", attach={"Gold": "Kolchak"})
+    move(g, "A", "Kolchak", ["NOVG", "VOLO", "OLON", "PETR"], end=False)
+    g.apply(A.Move("A", "ESTO", False))
+    assert g.state.force.mp == 5
+    assert A.Emigrate("A", GOLD) in g.legal_actions("A")
+    g.apply(A.Emigrate("A", GOLD))
+    g.apply(A.EndForce("A"))
+    assert g.state.vp["A"] == [[GOLD, False]] and where(g, "Gold") is None and where(g, "Kolchak") == "ESTO"
+    assert not [a for a in g.legal_actions("A") if getattr(a, "unit", None) == GOLD]
+
+
+def test_13_13_the_player_whose_marker_is_above_controls_the_imperial_unit():
+    """004 [13.13]: the Imperial unit belongs to the player controlling its stack (his marker on
+    top); with no marker above it, to nobody (004 [13.42]) - and then anyone's force may take it."""
+    g = blank()
+    put(g, "EKAT", "B", "Blucher", "RU2 EKAT", "Czar", attach={"RU2 EKAT": "Blucher", "Czar": "Blucher"})
+    put(g, "OMSK", None, "Gold")
+    put(g, "OMSK", "A", "Kolchak")
+    assert g.ctx.b.owner_of(CZAR) == "B" and g.ctx.b.owner_of(GOLD) is None
+    refused(g, A.Emigrate("A", CZAR), "004 [13.31]")
+    g.apply(A.StartForce("A", uid("Kolchak")))
+    g.apply(A.Attach("A", GOLD, uid("Kolchak")))
+    g.apply(A.EndForce("A"))
+    assert g.ctx.b.owner_of(GOLD) == "A" and g.ctx.b.color_of(GOLD) == "White"
+
+
 def test_emigration_needs_control():
     g = blank()
     put(g, "ARCH", "B", "Miller", "Czar", attach={"Czar": "Miller"})

@@ -132,7 +132,7 @@ def test_movement_only_by_the_phasing_player_in_his_movement_phase():
     refused(g, A.StartForce("A", lead("Trotsky")), "004 [5.11]")
     phase(g, "A", "combat")
     refused(g, A.StartForce("A", lead("Lenin")), "004 [4.2]")
-    refused(g, A.Merge("A", 1, 2), "004 [4.2]")
+    refused(g, A.Merge("A", 1, 2), "004 [5.41]")
 
 
 def test_no_combat_during_movement():
@@ -552,3 +552,148 @@ def test_legal_moves_listed_are_legal():
     assert moves == []                                        # stopped in NOVG
     kinds = {a.TYPE for a in g.legal_actions("A")}
     assert {"EndForce", "Detach", "EndMovement"} <= kinds
+
+
+# -- cases the sections above leave implicit ---------------------------------------------------
+def test_5_31_no_sea_or_lake_areas_to_enter():
+    """004 [5.31]: units never enter Sea or Lake areas.  The map holds land provinces only (the
+    regions of 004 [15.41] and [5.76]); Lake Pskov is a border no move crosses (004 [5.33]);
+    a destination that is not a province is refused and nothing changes."""
+    land = {"Greater Russia", "White Russia", "Ukraine", "Trans-Caucasus", "Siberia", "Cossack Territories",
+            "Baltic", "Poland", "Finland"}
+    assert {p.region for p in D.provinces.values()} <= land
+    for p in D.provinces.values():
+        assert set(p.adjacent) <= set(D.provinces) and set(p.rail) <= set(p.adjacent)
+    assert "LIVO" not in D.provinces["PETR"].adjacent
+    g = blank()
+    put(g, "PETR", "A", "Lenin")
+    g.apply(A.StartForce("A", lead("Lenin")))
+    refused(g, A.Move("A", "LIVO", False), "004 [5.33]")
+    refused(g, A.Move("A", "Lake Pskov", False), "004 [5.24]")
+    assert {a.to for a in g.legal_actions("A") if isinstance(a, A.Move)} <= set(D.provinces)
+
+
+def test_5_34_only_czechs_and_imperial_units_leave_the_map():
+    """004 [5.34]: combat units and leaders never leave the map voluntarily; the exceptions are
+    Czech units from Vladivostok (004 [5.66]) and emigrating Imperial units (004 [13.3])."""
+    g = blank()
+    put(g, "VLDV", "A", "Kikvidze", "RU2 VLDV", attach={"RU2 VLDV": "Kikvidze"})
+    us = put(g, "VLDV", "A", "BU2 VLDV/US").units[0]
+    put(g, "VLDV", "A", "BU3 OMSK/CZ")
+    refused(g, A.CzechExit("A", us), "004 [5.66]")
+    refused(g, A.CzechExit("A", uid("RU2 VLDV")), "004 [5.66]")
+    refused(g, A.Emigrate("A", lead("Kikvidze")), "004 [13.31]")
+    refused(g, A.Emigrate("A", uid("RU2 VLDV")), "004 [13.31]")
+    exits = {a for a in g.legal_actions("A") if isinstance(a, (A.CzechExit, A.Emigrate))}
+    assert exits == {A.CzechExit("A", uid("BU3 OMSK/CZ"))}
+    g.apply(A.StartForce("A", lead("Kikvidze")))
+    assert {a.to for a in g.legal_actions("A") if isinstance(a, A.Move)} == set(D.provinces["VLDV"].adjacent)
+
+
+def test_5_41_stacking_and_unstacking_only_in_ones_own_movement_phase():
+    """004 [5.41]: stacking and unstacking are movement, free of MP cost, only in the owner's own
+    Movement Phase; 004 [5.13] / [7.0]: a leader drops units (unstacks) while he moves."""
+    g = blank()
+    a = put(g, "TVER", "A", "Trotsky", "RU8 TVER", attach={"RU8 TVER": "Trotsky"})
+    b = put(g, "TVER", "A", "Sytin")
+    put(g, "PSKO", "B", "Muraviev")
+    put(g, "PSKO", "B", "Sablin")
+    g.apply(A.Merge("A", b.id, a.id))                       # stacking: no Movement Point spent
+    assert set(stack_with(g, "Sytin").units) == {lead("Trotsky"), lead("Sytin"), uid("RU8 TVER")}
+    g.apply(A.StartForce("A", lead("Trotsky")))
+    g.apply(A.Detach("A", uid("RU8 TVER")))                 # unstacking in the start province
+    assert g.state.force.mp == 0 and stack_with(g, "RU8 TVER").owner == "A"
+    g.apply(A.EndForce("A"))
+    mur, sab = stack_with(g, "Muraviev"), stack_with(g, "Sablin")
+    refused(g, A.Merge("B", mur.id, sab.id), "004 [5.41]")      # not B's Movement Phase
+    g.apply(A.EndMovement("A"))
+    t, s_ = stack_with(g, "Trotsky"), stack_with(g, "RU8 TVER")
+    refused(g, A.Merge("A", s_.id, t.id), "004 [5.41]")        # A's Combat Phase
+    assert not [x for x in g.legal_actions("A") if isinstance(x, (A.Merge, A.StartForce, A.Detach))]
+
+
+def test_5_42_a_force_never_ends_its_move_over_the_stacking_limit():
+    """004 [5.42], [7.11]: a force ends its move as its own stack; joining it to another stack
+    of five is refused, so no stack ends a Movement Phase above five units."""
+    g = blank()
+    put(g, "YARO", "A", "Vatzetis", "Sytin", "Berzin", "RU3 YARO", "RU4 VLDM",
+        attach={"RU3 YARO": "Vatzetis", "RU4 VLDM": "Vatzetis"})
+    put(g, "TVER", "A", "Trotsky", "RU8 TVER", attach={"RU8 TVER": "Trotsky"})
+    move(g, "A", "Trotsky", ["YARO"])
+    stacks = [st for st in g.state.stacks.values() if st.province == "YARO"]
+    assert len(stacks) == 2 and sorted(len(st.units) for st in stacks) == [2, 5]
+    refused(g, A.Merge("A", stack_with(g, "Trotsky").id, stack_with(g, "Vatzetis").id), "004 [7.11]")
+    g.apply(A.EndMovement("A"))
+    assert all(len(g.ctx.b.fighting_units(st)) <= 5 for st in g.state.stacks.values())
+
+
+def test_5_54_5_55_a_leader_moving_by_rail_attaches_and_detaches():
+    """004 [5.54]: attaching, carrying and detaching are not impaired by rail movement;
+    004 [5.55]: combat units go by rail only with a leader of their colour."""
+    g = blank()
+    put(g, "TVER", "A", "Trotsky")
+    put(g, "TVER", "A", "RU8 TVER")
+    put(g, "YARO", None, "RU3 YARO")
+    refused(g, A.StartForce("A", uid("RU8 TVER")), "004 [5.22]")       # no rail ride without a leader
+    move(g, "A", "Trotsky", ["YARO", "VOLO"], rail=True, pick={"TVER": ["RU8 TVER"], "YARO": ["RU3 YARO"]},
+         end=False)
+    g.apply(A.Detach("A", uid("RU8 TVER")))
+    g.apply(A.Move("A", "ARCH", True))
+    g.apply(A.EndForce("A"))
+    assert (where(g, "Trotsky"), where(g, "RU3 YARO"), where(g, "RU8 TVER")) == ("ARCH", "ARCH", "VOLO")
+    assert stack_with(g, "RU3 YARO").attached[uid("RU3 YARO")] == lead("Trotsky")
+    # A Blue force does not use the railway (004 [5.64]) even though it moves by itself.
+    put(g, "ARCH", "A", "BU2 ARCH/US")
+    g.apply(A.StartForce("A", uid("BU2 ARCH/US")))
+    refused(g, A.Move("A", "VOLO", True), "004 [5.51]")
+
+
+def test_7_15_any_number_of_stacks_in_a_province():
+    """004 [7.15]: no limit to the stacks in one province (of one player or several)."""
+    g = blank()
+    names = ["Sytin", "Berzin", "Sablin", "Muraviev", "Kalinin", "Kamenev", "Sorokin"]
+    for n in names:
+        put(g, "NOVG", "A", n)
+    put(g, "NOVG", "B", "Gai")
+    put(g, "NOVG", None, "RU8 NOVG")
+    put(g, "PETR", "A", "Peterson")
+    move(g, "A", "Peterson", ["NOVG"])
+    assert len(g.ctx.b.stacks_in("NOVG")) == 10
+    g.apply(A.EndMovement("A"))
+    assert g.state.phase == "combat"
+
+
+def test_7_21_7_22_attached_units_are_stacked_under_their_leader():
+    """004 [7.21]: a unit attached to a Leader is stacked directly under him and goes with him
+    for movement and combat; 004 [7.22]: his Leadership Value is the number of combat units
+    he may hold (Imperial units do not count, 004 [7.11])."""
+    g = blank()
+    put(g, "TVER", "A", "Vatzetis", "Sytin")
+    put(g, "TVER", None, "RU8 TVER")
+    put(g, "TVER", None, "RU4 TULA")
+    put(g, "TVER", None, "RU3 KALU")
+    g.apply(A.StartForce("A", lead("Vatzetis")))
+    g.apply(A.Attach("A", uid("RU8 TVER"), lead("Vatzetis")))
+    g.apply(A.Attach("A", uid("RU4 TULA"), lead("Vatzetis")))
+    refused(g, A.Attach("A", uid("RU3 KALU"), lead("Vatzetis")), "004 [5.14]")   # value 2: two units
+    g.apply(A.Move("A", "YARO", False))
+    g.apply(A.EndForce("A"))
+    st = stack_with(g, "Vatzetis")
+    assert st.units[0] == lead("Vatzetis") and st.attached == {uid("RU8 TVER"): lead("Vatzetis"),
+                                                               uid("RU4 TULA"): lead("Vatzetis")}
+    assert g.view("A")["stacks"][-1]["attached"] == {str(uid("RU8 TVER")): lead("Vatzetis"),
+                                                     str(uid("RU4 TULA")): lead("Vatzetis")}
+    assert where(g, "Sytin") == "TVER" and where(g, "RU3 KALU") == "TVER"   # not attached: stayed
+
+
+def test_7_23_every_stack_shows_one_controlling_player():
+    """004 [7.23]: each stack a player controls carries one of his Control Markers (the
+    ``owner`` every stack shows in the view); a stack split by a move shows its owner on both
+    parts; uncontrolled stacks have none."""
+    g = blank()
+    put(g, "TVER", "A", "Trotsky", "Sytin", "RU8 TVER", attach={"RU8 TVER": "Trotsky"})
+    put(g, "TVER", None, "WU8 DON")
+    move(g, "A", "Trotsky", ["YARO"])
+    owners = {(s["province"], tuple(sorted(s["units"]))): s["owner"] for s in g.view(None)["stacks"]}
+    assert owners == {("YARO", tuple(sorted([lead("Trotsky"), uid("RU8 TVER")]))): "A",
+                      ("TVER", (lead("Sytin"),)): "A", ("TVER", (uid("WU8 DON"),)): None}

@@ -191,4 +191,6 @@ def test_replacement_in_the_interphase():
         s.current = "ABC".index(p)
         s.phase = "randomizer"
         g.apply(A.DrawRandomizer(p))
+        if s.drawn:                                 # an assassination is possible: end the turn
+            g.apply(A.EndPlayerTurn(p))
     assert s.turn == 2 and where(g, "RU2 KAZA") == "KAZA" and s.phase == "random_events"

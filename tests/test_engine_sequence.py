@@ -19,6 +19,9 @@ def test_four_phases_in_order():
     for act in (A.EndMovement(p), A.EndCombat(p), A.DrawRandomizer(p)):
         seen.append(s.phase)
         g.apply(act)
+    if s.drawn:                 # p may still assassinate after the draw (004 [10.0]): he ends his turn
+        assert g.ctx.b.phasing() == p and s.phase == "randomizer"
+        g.apply(A.EndPlayerTurn(p))
     assert seen == ["random_events", "movement", "combat", "randomizer"]
     assert g.ctx.b.phasing() == s.order[1] and s.phase == "random_events"
 
@@ -44,6 +47,8 @@ def _play_turn(g):
         g.apply(A.EndMovement(p))
         g.apply(A.EndCombat(p))
         g.apply(A.DrawRandomizer(p))
+        if s.drawn:             # an assassination is still possible: the turn waits for its end
+            g.apply(A.EndPlayerTurn(p))
 
 
 def test_one_player_turn_per_player_then_the_interphase():

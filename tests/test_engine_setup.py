@@ -26,6 +26,7 @@ def test_one_letter_per_player(n):
 
 @pytest.mark.parametrize("n", [2, 7, 0, "5"])
 def test_three_to_six_players(n):
+    """004 [2.0], [15.0]: the game is for three to six players."""
     with pytest.raises(IllegalAction) as e:
         Game.new(n, 1)
     assert e.value.rule == "004 [2.0]"
@@ -167,7 +168,7 @@ def test_deployment(n, seed):
     assert not s.vp and not s.hand
     for st in s.stacks.values():
         fighting = b.fighting_units(st)
-        assert len(fighting) <= 5                                               # 004 [15.43], [7.11]
+        assert len(fighting) <= 5                                   # 004 [15.43], [15.55], [7.11]
         colors = {b.color_of(u, st) for u in fighting}
         assert len(colors) <= 1                                                 # 004 [7.13]
         for u in st.units:
@@ -209,6 +210,22 @@ def test_imperial_units_under_their_units():
     assert g.ctx.b.color_of(D.czar) == "Red" and g.ctx.b.color_of(D.gold) == "White"
 
 
+def test_15_54_one_players_leaders_may_share_a_stack():
+    """004 [15.54]: leaders of one player may be deployed stacked together within the limits of
+    004 [7.11] (e.g. Kamenev and Sorokin in Tula, Bell #1); a player may also merge them
+    himself in his first Movement Phase."""
+    seen = 0
+    for seed in range(6):
+        g = started(5, seed)
+        b = g.ctx.b
+        for st in g.state.stacks.values():
+            if len(b.leaders_of(st)) > 1:
+                seen += 1
+                assert st.owner is not None and len(b.fighting_units(st)) <= 5
+                assert {D.units[u].province for u in b.leaders_of(st)} == {st.province}
+    assert seen
+
+
 def test_leaders_of_different_players_never_stack():
     """004 [15.53]."""
     g = started(6, 9)
@@ -227,7 +244,8 @@ def test_auxiliary_forces_randomizer_holds_thirty():
 
 
 def test_first_sequencing_draw():
-    """004 [15.62], [4.2] B.3: a First Player drawn at random, the others clockwise."""
+    """004 [15.62], [4.2] B.3: a First Player drawn at random, the others clockwise;
+    004 [15.61]: the game starts on Game-Turn 1."""
     firsts = set()
     for seed in range(40):
         g = started(4, seed)

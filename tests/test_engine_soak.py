@@ -29,3 +29,18 @@ def test_random_games_finish(players):
 @pytest.mark.parametrize("players", [3, 5, 6])
 def test_two_hundred_random_games_finish(players):
     run(players, 200, 30)
+
+
+def test_random_agent_calls_off_an_attack_rather_than_idle_for_ever():
+    """bots.random_agent: once its budget of free political steps is spent, an agent whose
+    only other choices undo an attack (which cannot be resolved) takes the undo step; before,
+    it joined and left a one-man Committee for ever (3 players, seed 5: 200 000 actions)."""
+    from bots.random_agent import FREE_BUDGET, RandomAgent
+    from rcw import actions as A
+
+    agent = RandomAgent("B", 0)
+    view = {"turn": 3, "phase": "combat", "phasing": "B"}
+    legal = [A.JoinCommittee("B", ("B",)), A.CancelAttack("B"), A.RemoveAttacker("B", 7), A.Quit("B")]
+    picks = [agent.choose(view, legal).TYPE for _ in range(FREE_BUDGET + 5)]
+    assert picks[FREE_BUDGET:] and all(p in ("CancelAttack", "RemoveAttacker") for p in picks[FREE_BUDGET:])
+    assert "Quit" not in picks

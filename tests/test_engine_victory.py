@@ -192,6 +192,20 @@ def test_winner_and_ranking():
     assert r["winner"] == "A" and r["ranking"][:2] == ["A", "B"]
 
 
+def test_14_0_only_the_victorious_colours_points_count():
+    """004 [14.0] General Rule: a Red victory ranks the players by Red Victory Points only, a
+    White victory by White ones; the defeated colour's points are ignored."""
+    g = vp_game()
+    for lab in ("RU8 NOVG", "RU6 KURS"):                 # 14 more White points for B (004 [14.43])
+        g.ctx.to_chart(uid(lab), "B")
+    red, white = victory.score(g.ctx, "Red"), victory.score(g.ctx, "White")
+    assert red["A"] > red["B"] and white["B"] > white["A"]
+    r = victory.result(g.ctx, "Red", "test")
+    w = victory.result(g.ctx, "White", "test")
+    assert (r["winner"], r["scores"]) == ("A", red)
+    assert (w["winner"], w["scores"]) == ("B", white)
+
+
 # -- players quitting (004 [14.2]) ----------------------------------------------------------------
 def test_quitter_scores_nothing():
     """004 [14.21]."""

@@ -243,6 +243,26 @@ def test_assassination_limits():
     assert not [a for a in g.legal_actions("B") if isinstance(a, A.Assassinate)]
 
 
+def test_10_16_any_number_of_markers_in_one_attempt(dice):
+    """004 [10.16]: any number of Assassin markers in one attempt, each beyond the first adding
+    one to the roll; the legal actions offer every count the player holds."""
+    g = _assassination_position()
+    s = g.state
+    s.assassins["A"] = 6
+    offered = {a.markers for a in g.legal_actions("A") if isinstance(a, A.Assassinate) and a.victim == uid("Lenin")}
+    assert offered == {1, 2, 3, 4, 5, 6}
+    refused(g, A.Assassinate("A", uid("Lenin"), 7), "004 [10.12]")
+    dice += [1, 1]                                   # 2 + 5 - 3 = 4: fails, all six to B
+    ev = g.apply(A.Assassinate("A", uid("Lenin"), 6))
+    assert (ev[0].data["total"], ev[0].data["success"]) == (4, False)
+    assert (s.assassins["A"], s.assassins["B"]) == (0, 6)
+    put(g, "PETR", "B", "Sablin")
+    phase(g, "B", "movement")
+    dice += [1, 2]                                   # 3 + 5 - 1 = 7: B's six kill Peterson
+    assert g.apply(A.Assassinate("B", uid("Peterson"), 6))[0].data["success"]
+    assert s.assassins["B"] == 0 and g.ctx.b.on_vp_chart(uid("Peterson")) == "B"
+
+
 def test_assassinating_ones_own_leader_and_a_white_one(dice):
     """004 [10.14]-[10.15]: colour does not matter; one's own leader needs another leader present."""
     g = blank("A")
@@ -260,21 +280,67 @@ def test_assassinating_ones_own_leader_and_a_white_one(dice):
 
 
 def test_assassination_after_the_randomizer_draw(dice):
-    """The draw ends the Player-Turn in this engine: a drawn Assassin marker is used in the
-    drawer's next Player-Turn; the next Phasing Player may assassinate at once (004 [10.11])."""
+    """Issue 4 interleaving: A draws an Assassin marker in his Randomizer Phase and uses it in
+    the same Player-Turn (004 [10.0]: "at any time during his Player-Turn"; [4.2] A.4,
+    [12.13] 1).  The draw leaves the Player-Turn open while an assassination is possible;
+    ``EndPlayerTurn`` ends it."""
     g = _assassination_position()
     s = g.state
     phase(g, "A", "randomizer")
     s.aux = ["A", "A"]
-    g.apply(A.DrawRandomizer("A"))
-    assert s.assassins["A"] == 1 and g.ctx.b.phasing() == "B" and s.phase == "random_events"
-    refused(g, A.Assassinate("A", uid("Lenin"), 1), "004 [10.11]")
-    s.assassins["B"] = 1
-    assert A.Assassinate("B", uid("Peterson"), 1) in g.legal_actions("B")
-    dice += [6, 5]
-    ev = g.apply(A.Assassinate("B", uid("Peterson"), 1))
-    assert ev[0].data["success"] and g.ctx.b.on_vp_chart(uid("Peterson")) == "B"
-    assert g.pending == [{"seat": "B", "kind": "random_events"}]
+    ev = g.apply(A.DrawRandomizer("A"))
+    assert s.assassins["A"] == 1 and g.ctx.b.phasing() == "A" and s.phase == "randomizer"
+    assert g.pending == [{"seat": "A", "kind": "randomizer"}]
+    legal = g.legal_actions("A")
+    assert A.EndPlayerTurn("A") in legal and A.Assassinate("A", uid("Lenin"), 1) in legal
+    assert A.DrawRandomizer("A") not in legal
+    refused(g, A.DrawRandomizer("A"), "004 [4.2]")                          # one chit per phase
+    refused(g, A.Assassinate("B", uid("Peterson"), 1), "004 [10.11]")       # B is not phasing
+    dice += [6, 4]                                                          # 10 - 3 = 7: success
+    ev = g.apply(A.Assassinate("A", uid("Lenin"), 1))
+    assert ev[0].data["success"] and g.ctx.b.on_vp_chart(uid("Lenin")) == "A"
+    assert s.assassins["A"] == 0 and s.aux.count("A") == 2                  # 004 [10.22]
+    assert "politburo_sacrificed" in kinds(ev) and s.politburo["B"] == 1    # 004 [11.32]
+    assert g.legal_actions("A")[0] == A.EndPlayerTurn("A")
+    g.apply(A.EndPlayerTurn("A"))
+    assert g.ctx.b.phasing() == "B" and s.phase == "random_events" and not s.drawn
+
+
+def test_the_randomizer_draw_ends_the_turn_when_nothing_is_left_to_do():
+    """004 [4.2] A.4: with no assassination possible the draw ends the Player-Turn at once;
+    ``EndPlayerTurn`` is never legal before the draw."""
+    g = _assassination_position()
+    s = g.state
+    phase(g, "A", "randomizer")
+    refused(g, A.EndPlayerTurn("A"), "004 [4.2]")
+    assert A.EndPlayerTurn("A") not in g.legal_actions("A")
+    s.aux = ["GC:FN"]
+    g.apply(A.DrawRandomizer("A"))                      # a Green control marker: no assassin
+    assert g.ctx.b.phasing() == "B" and s.phase == "random_events"
+    # A holds an Assassin marker but no leader of his shares a province with another leader.
+    g2 = blank("A", "randomizer")
+    put(g2, "PETR", "A", "Peterson")
+    put(g2, "TVER", "B", "Trotsky")
+    g2.state.aux = ["A"]
+    g2.apply(A.DrawRandomizer("A"))
+    assert g2.state.assassins["A"] == 1 and g2.ctx.b.phasing() == "B"
+
+
+def test_assassination_after_the_random_events_draw(dice):
+    """004 [12.13]: a "Draw from the Randomizer" event in the Random Events Phase gives an
+    Assassin marker that may be used later in the same Player-Turn."""
+    g = _assassination_position()
+    s = g.state
+    phase(g, "A", "random_events")
+    s.aux = ["A"]
+    draw = next(c.roll for c in D.tables.random_events.values() if c.result == "draw")
+    dice += list(draw)
+    g.apply(A.RollRandomEvents("A"))
+    assert s.assassins["A"] == 1 and s.phase == "movement"
+    assert A.Assassinate("A", uid("Lenin"), 1) in g.legal_actions("A")
+    dice += [1, 1]                                       # 2 - 3 < 7: fails
+    g.apply(A.Assassinate("A", uid("Lenin"), 1))
+    assert s.assassins == {**s.assassins, "A": 0, "B": 1}
 
 
 # == the Central Committee (004 [11.1]) ======================================================================
@@ -367,6 +433,25 @@ def test_11_21_a_result_of_two_takes_one_value_two_leader(dice):
     assert st.owner == "A" and st.province == "NOVG" and st.attached == {uid("RU8 NOVG"): uid("Tukhachevsky")}
     assert s.decision is None and g.pending == [{"seat": "C", "kind": "movement"}]
     assert s.stats["purges"] == 1 and politics.purged(g.ctx) == ["A"]
+
+
+def test_11_31_white_leaders_and_red_leaders_off_the_map_are_never_purged(dice):
+    """004 [11.31] (and [11.21] Note): only Red leaders on the map and Politburo markers change
+    hands; B's White leader and a Red leader of B's on the Victory Point Chart are not offered
+    and are refused by name."""
+    g = _one_two_position()
+    put(g, "KUBA", "B", "Deniken")
+    g.ctx.take(uid("Trotsky"))
+    g.ctx.to_chart(uid("Trotsky"), "B")
+    dice += [6, 6]                                       # 16 at 16-20, roll 12: 4 points
+    g.apply(A.DeclarePurge("A", "B", ("A",)))
+    offered = {a.leader for a in g.legal_actions("A") if isinstance(a, A.TakeSpoil)}
+    assert offered == {uid("Tukhachevsky"), uid("Sablin"), uid("Muraviev"), 0}
+    refused(g, A.TakeSpoil("A", uid("Deniken")), "004 [11.31]")
+    refused(g, A.TakeSpoil("A", uid("Trotsky")), "004 [11.31]")
+    g.apply(A.TakeSpoil("A", uid("Tukhachevsky")))
+    g.apply(A.TakeSpoil("A", 0))
+    assert g.state.decision is None and owner(g, "Deniken") == "B" and g.ctx.b.on_vp_chart(uid("Trotsky")) == "B"
 
 
 def test_11_21_or_two_value_one_leaders_splitting_the_stack(dice):
@@ -695,6 +780,9 @@ def _chain_position() -> Game:
 
 
 def test_counterpurge_chain_of_three_links(dice):
+    """Issue 4 interleaving: 004 [11.24]-[11.27], a C result, then counterpurges back and forth
+    between D and A only ([11.25]) until a number result ends the chain ([11.26]); the winner
+    takes his spoils freely ([11.27])."""
     g = _chain_position()
     s = g.state
     g.apply(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))
@@ -729,6 +817,7 @@ def test_counterpurge_chain_of_three_links(dice):
 
 
 def test_counterpurge_may_be_declined(dice):
+    """004 [11.26]: a player is never forced to counterpurge; declining resolves the purge."""
     g = _chain_position()
     g.apply(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))
     g.apply(A.ApprovePurge("B", True))
@@ -737,6 +826,53 @@ def test_counterpurge_may_be_declined(dice):
     ev = g.apply(A.Counterpurge("D", ""))
     assert "counterpurge_declined" in kinds(ev) and g.state.decision is None
     assert owner(g, "Tukhachevsky") == "D" and "counterpurges" not in g.state.stats
+
+
+def test_no_trade_is_consummated_while_a_purge_or_the_vote_is_resolved(dice):
+    """Markers are traded "at any time" (004 [10.0], [11.0] commentary), but a purge suspends
+    all other game functions until it is resolved (004 [11.0] Procedure): an offer may be
+    made during a counterpurge or spoils decision, it is accepted only afterwards, so the
+    purged player cannot trade his markers out of reach and no strength changes mid-chain."""
+    g = _chain_position()
+    s = g.state
+    s.assassins["D"] = 1
+    g.apply(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))
+    g.apply(A.ApprovePurge("B", True))
+    dice += [1, 1]                                       # C: D may counterpurge
+    g.apply(A.ApprovePurge("C", True))
+    ev = g.apply(A.OfferTrade("D", to="E", give_politburo=2))   # D tries to hide his markers
+    oid = ev[0].data["offer"]
+    assert A.AcceptTrade("E", oid) not in g.legal_actions("E")
+    e = refused(g, A.AcceptTrade("E", oid), "004 [11.0]")
+    assert e.code == "decision_pending"
+    dice += [6, 6]                                       # D counterpurges A: 2 points
+    g.apply(A.Counterpurge("D", "A"))
+    assert g.pending == [{"seat": "D", "kind": "spoils"}]
+    refused(g, A.AcceptTrade("E", oid), "004 [11.0]")
+    g.apply(A.TakeSpoil("D", 0))
+    assert s.decision is None and s.politburo["D"] == 3
+    g.apply(A.AcceptTrade("E", oid))                     # resolved: the trade goes through now
+    assert (s.politburo["D"], s.politburo["E"]) == (1, 2) and s.stats["trades"] == 1
+
+
+def test_trades_go_on_during_an_exchange_loss_choice(dice):
+    """A combat decision does not suspend trading (004 [10.0]: "at any time"); the loss
+    choice is unaffected."""
+    g = blank("A", "combat")
+    s = g.state
+    s.assassins["B"] = 1
+    put(g, "PETR", "A", "Lenin", "RU8 PETR", attach={"RU8 PETR": "Lenin"})
+    put(g, "PETR", "B", "Kolchak", "WU3 OMSK", "WU2 TERE", attach={"WU3 OMSK": "Kolchak", "WU2 TERE": "Kolchak"})
+    g.apply(A.DeclareAttack("A", stack_of(g, "Kolchak").id))
+    g.apply(A.AddAttacker("A", stack_of(g, "Lenin").id))
+    dice += [next(i + 1 for i, row in enumerate(D.tables.crt) if row[1] == "Ex")]   # 11 vs 7 at 1:1
+    g.apply(A.ResolveAttack("A"))
+    assert g.pending == [{"seat": "A", "kind": "loss"}]
+    ev = g.apply(A.OfferTrade("B", to="C", give_assassins=1))
+    g.apply(A.AcceptTrade("C", ev[0].data["offer"]))
+    assert s.assassins["C"] == 1 and g.pending == [{"seat": "A", "kind": "loss"}]
+    g.apply(A.ChooseLoss("A", uid("RU8 PETR")))
+    assert s.decision is None
 
 
 def test_purge_declared_in_the_middle_of_another_players_turn(dice):
@@ -967,6 +1103,20 @@ def test_politburo_ends_the_game_in_a_red_victory():
     assert g.over and g.result["winner_color"] == "Red" and "game_over" in kinds(ev)
 
 
+def test_no_trade_is_consummated_during_the_end_game_vote():
+    """004 [14.1] case 3: the quorum counts the markers held as the vote is held."""
+    g = _vote_position(A=6, B=2, C=4)
+    s = g.state
+    ev = g.apply(A.OfferTrade("B", to="A", give_politburo=2))
+    g.apply(A.DrawRandomizer("E"))
+    assert s.phase == "vote"
+    refused(g, A.AcceptTrade("A", ev[0].data["offer"]), "004 [14.1]")
+    g.apply(A.VoteEndGame("A", True))
+    g.apply(A.VoteEndGame("B", False))
+    g.apply(A.VoteEndGame("C", False))
+    assert s.phase != "over" and s.politburo["A"] == 6
+
+
 def test_politburo_vote_without_quorum_goes_on():
     g = _vote_position(A=6, B=2, C=4)
     s = g.state
@@ -1043,3 +1193,33 @@ def test_random_politics_keeps_the_game_whole(seed):
         assert s.committee == politics.committee(g.ctx)
     assert Game.from_bytes(g.to_bytes()).state_hash() == g.state_hash()
     assert s.stats.get("purges", 0) > 0
+
+
+def test_simulate_json_counts_the_politics(capsys):
+    """Issue 4: ``rcw simulate --json`` counts assassination attempts and successes, purges,
+    counterpurges, trades and Czar executions; the SDT bots do all of them."""
+    import json
+
+    from rcw.cli import main
+
+    assert main(["simulate", "--agents", "sdt", "--players", "5", "--games", "2", "--seed", "2",
+                 "--max-turns", "8", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["engine_errors"] == 0 and out["illegal_actions"] == 0
+    st = out["stats"]
+    for k in ("assassination_attempts", "assassinations", "purges", "counterpurges", "trades", "czar_executions"):
+        assert st[k] > 0, (k, st)
+    assert st["assassination_attempts"] >= st["assassinations"]
+
+
+def test_events_are_snapshots_not_views_of_the_state():
+    """An action's events keep what they said: later actions do not rewrite them (the server
+    replays them to clients; once the end-game vote's voters list and a capture offer's
+    units were shared with the pending decision and shrank as it was answered)."""
+    g = _vote_position(A=6, B=2, C=4)
+    ev = g.apply(A.DrawRandomizer("E"))
+    called = next(e for e in ev if e.kind == "vote_called")
+    assert called.data["voters"] == ["A", "B", "C"]
+    g.apply(A.VoteEndGame("A", True))
+    g.apply(A.VoteEndGame("B", True))
+    assert called.data["voters"] == ["A", "B", "C"]

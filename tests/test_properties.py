@@ -22,6 +22,8 @@ games = st.fixed_dictionaries({
     "agent_seed": st.integers(0, 2**32),
     "steps": st.integers(50, 1500),
     "options": st.fixed_dictionaries({"max_turns": st.integers(1, 4), "postal_movement": st.booleans()}),
+    # the share of steps taken out of turn by other seats: trades, Committee consents, purges
+    "others": st.sampled_from([0.0, 0.1, 0.3]),
 })
 
 
@@ -55,9 +57,28 @@ def test_saved_game_continues_identically(game, cont_seed):
             assert back.over
             break
         seat = g.pending[0]["seat"]
+        if rng.random() < game["others"]:                  # out of turn, as in play()
+            seat = rng.choice([p for p in g.state.seats if p not in g.state.quit])
+            if not [a for a in g.legal_actions(seat) if a.TYPE != "Quit"]:
+                seat = g.pending[0]["seat"]
         legal = g.legal_actions(seat)
         assert back.pending == g.pending and back.legal_actions(seat) == legal
         a = choose(rng, legal, quit_ok=False)
         assert [to_wire(e) for e in g.apply(a)] == [to_wire(e) for e in back.apply(a)]
     assert back.state_hash() == g.state_hash()
     assert back.to_bytes() == g.to_bytes()
+
+
+def test_random_play_reaches_every_kind_of_play():
+    """The random play above is not idle: over a few games it moves, fights, replaces, draws,
+    trades markers, assassinates and purges (out of turn too)."""
+    from engine_helpers import play as play_
+
+    stats: dict[str, int] = {}
+    for seed in range(4):
+        g = play_(5, seed, seed, 1500, {"max_turns": 4}, check_every=100, others=0.3)
+        for k, v in g.state.stats.items():
+            stats[k] = stats.get(k, 0) + v
+        assert len(g.log) > 300
+    for k in ("attacks", "replacements", "trades", "assassination_attempts", "purges"):
+        assert stats.get(k, 0) > 0, (k, stats)

@@ -393,6 +393,9 @@ def do_end_force(ctx: Ctx, a: EndForce) -> list[Event]:
 
 # -- stacking, Imperial transfers and exits ------------------------------------------------------------
 def check_merge(ctx: Ctx, a: Merge) -> None:
+    if ctx.b.phasing() is not None and (ctx.b.phasing() != a.seat or ctx.s.phase != "movement"):
+        raise ctx.illegal("004 [5.41]", "units are stacked or unstacked only in their owner's own Movement Phase",
+                          "wrong_phase")
     _mover(ctx, a.seat)
     if ctx.s.force is not None:
         raise ctx.illegal("004 [5.0]", "end the force being moved first")

@@ -6,7 +6,16 @@ Victory is checked when the Player-Turn series ends, before the Interphase (004 
 
 from __future__ import annotations
 
-from rcw.actions import DrawRandomizer, EndCombat, EndMovement, Event, RollRandomEvents, VoteEndGame
+from rcw.actions import (
+    DrawRandomizer,
+    EndCombat,
+    EndMovement,
+    EndPlayerTurn,
+    Event,
+    IllegalAction,
+    RollRandomEvents,
+    VoteEndGame,
+)
 from rcw.rules import randomizer, replacement, victory
 from rcw.rules.base import Ctx
 
@@ -47,6 +56,7 @@ def begin_player_turn(ctx: Ctx) -> list[Event]:
     s.phase = "random_events"
     s.moved, s.imperial_moved, s.fought, s.defended = [], [], [], []
     s.subversion_doubled = False
+    s.drawn = False
     s.force = s.attack = None
     p = s.order[s.current]
     return [Event("player_turn", f"{p}'s Player-Turn begins (Game-Turn {s.turn})", {"seat": p, "turn": s.turn})]
@@ -123,11 +133,47 @@ def do_end_combat(ctx: Ctx, a: EndCombat) -> list[Event]:
 
 def check_draw(ctx: Ctx, a: DrawRandomizer) -> None:
     ctx.require_phasing(a.seat, "randomizer")
+    if ctx.s.drawn:
+        raise ctx.illegal("004 [4.2]", "one chit is drawn in the Randomizer Phase; end the Player-Turn")
 
 
 def do_draw(ctx: Ctx, a: DrawRandomizer) -> list[Event]:
+    """004 [4.2] A.4.  The Player-Turn goes on after the draw only while its owner may still
+    do something in it: an assassination (004 [10.0] "at any time during his Player-Turn",
+    e.g. with the Assassin marker just drawn); then ``EndPlayerTurn`` ends it.  Otherwise the
+    draw ends the Player-Turn at once, as before."""
     ev = randomizer.draw(ctx, a.seat)
+    ctx.s.drawn = True
+    if _may_go_on(ctx, a.seat):
+        return ev + [Event("phase", f"{a.seat} may still act before ending the Player-Turn (004 [10.0])",
+                           {"phase": "randomizer", "drawn": True})]
     return ev + end_player_turn(ctx)
+
+
+def _may_go_on(ctx: Ctx, seat: str) -> bool:
+    from rcw.rules import assassination
+
+    seen: set[int] = set()
+    for a in assassination.candidates(ctx, seat):
+        if a.victim in seen:
+            continue
+        seen.add(a.victim)
+        try:
+            assassination.check(ctx, a)
+        except IllegalAction:
+            continue
+        return True
+    return False
+
+
+def check_end_turn(ctx: Ctx, a: EndPlayerTurn) -> None:
+    ctx.require_phasing(a.seat, "randomizer")
+    if not ctx.s.drawn:
+        raise ctx.illegal("004 [4.2]", "draw from the Randomizer first (004 [4.2] A.4)")
+
+
+def do_end_turn(ctx: Ctx, a: EndPlayerTurn) -> list[Event]:
+    return [Event("player_turn_end", f"{a.seat} ends the Player-Turn", {"seat": a.seat})] + end_player_turn(ctx)
 
 
 # -- the end-game vote (004 [14.1] case 3) ---------------------------------------------------------

@@ -91,8 +91,21 @@ def _offer(ctx: Ctx, oid: int, seat: str, role: str) -> dict:
     return o
 
 
+# Decisions during which no trade is consummated: a purge or an execution order suspends all
+# other game functions until resolved (004 [11.0] Procedure; 004 [17.0] postal [13.5]: "handled
+# in the same manner as Purges"), and the end-game vote counts the markers held as it is
+# held (004 [14.1] case 3).  Offers may still be made, declined and withdrawn.
+SUSPENDING = {"purge_approval": "004 [11.0]", "purge_orders": "004 [11.0]", "spoils": "004 [11.0]",
+              "counterpurge": "004 [11.0]", "execution_consent": "004 [11.0]", "execution": "004 [11.0]",
+              "vote": "004 [14.1]"}
+
+
 def check_accept(ctx: Ctx, a: AcceptTrade) -> None:
     o = _offer(ctx, a.offer, a.seat, "to")
+    d = ctx.s.decision
+    if d is not None and d.get("kind") in SUSPENDING:
+        raise ctx.illegal(SUSPENDING[d["kind"]], f"no trade is made while the {d['kind'].replace('_', ' ')} "
+                          "decision is being resolved; accept it afterwards", "decision_pending")
     if ctx.s.phase != "trading" and (o["give_leaders"] or o["take_leaders"]):
         raise ctx.illegal("004 [15.33]", "leaders may be traded only in the pre-game session")
     _check_holdings(ctx, o["from"], o["give_leaders"], o["give_politburo"], o["give_assassins"])

@@ -1,0 +1,449 @@
+"""Rule-case coverage of the multi-player rules, 004 [1.0]-[16.0], by the tests.
+
+Every case of those sections is listed in :data:`CASES`.  A case either states something the
+engine must do - then at least one test function must cite it (``004 [5.24]`` in its name's
+``test_5_24_`` form, its docstring, a comment or a string inside it, or the comment lines right above it) - or it is listed in
+:data:`REASONS` with a one-line reason it needs no test (a heading, a definition, a
+physical-component note, a cross-reference).  ``tests/test_rules_coverage.py`` fails when a
+case is neither, and (when the rulebook is at hand) when the rulebook's list of cases and
+:data:`CASES` differ.
+
+    python tests/rules_coverage.py            # print the summary and the uncovered cases
+    python tests/rules_coverage.py --write    # regenerate docs/rules-coverage.md
+
+Not a test module (pytest collects ``test_*.py`` only).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import sys
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+DOC = REPO / "docs" / "rules-coverage.md"
+RULEBOOK = "004_8c1b9ecc5e5ea495.txt"
+
+# (case, its opening words).  The rulebook prints case 11.11 as a second "[11.1]" and the
+# heading 3.3 without brackets; both are listed under their real numbers.
+CASES: list[tuple[str, str]] = [
+    ("1.0", 'INTRODUCTION'),
+    ("2.0", 'GENERAL COURSE OF PLAY'),
+    ("3.0", 'GAME EQUIPMENT'),
+    ("3.1", 'THE GAME MAP'),
+    ("3.2", 'THE PLAYING PIECES'),
+    ("3.21", 'Sample Units'),
+    ("3.22", 'Summary of Unit Types'),
+    ("3.23", 'Definition of Basic Terms'),
+    ("3.3", 'GAME CHARTS AND TABLES'),
+    ("3.4", 'GAME PARTS INVENTORY'),
+    ("4.0", 'SEQUENCE OF PLAY'),
+    ("4.1", 'THE GAME-TURN'),
+    ("4.2", 'GAME-TURN SEQUENCE OUTLINE'),
+    ("5.0", 'MOVEMENT'),
+    ("5.1", 'HOW TO MOVE UNITS'),
+    ("5.11", "During the Movement Phase, only the Phasing Player's units"),
+    ("5.12", 'Movement is calculated in terms of Movement Points. A'),
+    ("5.13", 'A Leader may attach and/or detach any eligible combat'),
+    ("5.14", 'The maximum number of combat units which a Leader'),
+    ("5.2", 'MOVEMENT INHIBITIONS AND PROHIBITIONS'),
+    ("5.21", 'Movement may never take place out of sequence. A'),
+    ("5.22", 'Red and White combat units may only be moved'),
+    ("5.23", 'One Movement Point must be expended from the Movement'),
+    ("5.24", 'All movement must be executed from one province to'),
+    ("5.25", 'Any unit which moved as part of a stack'),
+    ("5.26", 'A combat unit attached to (stacked under) a given'),
+    ("5.27", 'A unit (or force) may freely enter or exit'),
+    ("5.28", 'A unit may never expend more Movement Points than'),
+    ("5.3", 'TERRAIN EFFECTS ON MOVEMENT'),
+    ("5.31", 'Units are prohibited from entering Sea or Lake areas'),
+    ("5.32", 'White units (only) are permited to move directly from'),
+    ("5.33", 'Units are prohibited from moving directly from Petrograd to'),
+    ("5.34", 'Combat and Leader units may never be voluntarily moved'),
+    ("5.35", 'The movement of certain Blue and Green units is'),
+    ("5.36", 'There are special rules governing the movement of units'),
+    ("5.37", 'The Cities printed on the map have no effect'),
+    ("5.4", 'STACKING EFFECTS ON MOVEMENT'),
+    ("5.41", 'Stacking or unstacking units in the same province is'),
+    ("5.42", 'A force may not end a Movement Phase in'),
+    ("5.5", 'RAIL MOVEMENT'),
+    ("5.51", 'Only Red and White units may use Rail Movement.'),
+    ("5.52", 'A Red or White force (or Leader) which begins'),
+    ("5.53", 'Rail Movement is executed during the regular Movement Phase.'),
+    ("5.54", 'The ability of a Leader to attach, transport and/or'),
+    ("5.55", 'Although Rail Movement does not require the expenditure of'),
+    ("5.6", 'HOW TO MOVE BLUE'),
+    ("5.61", 'There are five Blue Control Markers in the Auxiliary'),
+    ("5.62", 'The Blue units that lack a corresponding Control Marker,'),
+    ("5.63", 'Any Blue unit which may be moved possesses a'),
+    ("5.64", 'Blue units may not use Rail Movement.'),
+    ("5.65", 'Czechoslovakian and Japanese units may never enter a…'),
+    ("5.66", 'Czechoslovakian units may exit the map for Victory Point'),
+    ("5.67", 'There are five Blue Withdrawal Markers in the Auxiliary'),
+    ("5.7", 'HOW TO MOVE GREEN'),
+    ("5.71", 'Each distinct nationalist force is represented by a Green'),
+    ("5.72", 'All Green combat units have a Movement Allowance of'),
+    ("5.73", 'Green units may not use Rail Movement.'),
+    ("5.74", 'Green units may never enter a province outside of'),
+    ("5.75", 'Finnish units may only enter the following provinces:…'),
+    ("5.76", 'Polish units may enter any province in any of'),
+    ("6.0", 'ZONES OF CONTROL'),
+    ("7.0", 'STACKING'),
+    ("7.1", 'STACKING LIMITATIONS AND PROHIBITIONS'),
+    ("7.11", 'A single stack may contain a maximum of five'),
+    ("7.12", 'Units controlled by different Players may never be stacked'),
+    ("7.13", 'Different colored units may never be stacked together…'),
+    ("7.14", 'Blue (or Green) units of different nationalities may never'),
+    ("7.15", 'There is no limit to the number of stacks'),
+    ("7.16", 'Units which are not controlled by any Player remain'),
+    ("7.2", 'STACKING POSITION AND UNIT TYPES'),
+    ("7.21", 'When a combat (or Imperial) unit is attached to'),
+    ("7.22", 'The Leadership Value of a given Leader indicates the'),
+    ("7.23", 'The counter mix provides six distinct sets of Player'),
+    ("7.3", 'EFFECT ON COMBAT'),
+    ("7.31", 'The attacker must attack all of the units in'),
+    ("7.32", 'The units in an attacking stack must participate in'),
+    ("7.33", 'The units in two or more stacks may combine'),
+    ("7.34", 'Separate stacks may not be combined in defense. Each'),
+    ("8.0", 'COMBAT'),
+    ("8.1", 'DEFINITION OF OPPOSING FORCES'),
+    ("8.11", 'Units are opposed to one another strictly on a'),
+    ("8.12", 'Red units oppose all non-Red units.'),
+    ("8.13", 'White units oppose Red and Green units (only).'),
+    ("8.14", 'Green units oppose Red and White units (only).'),
+    ("8.15", 'Blue units oppose only Red units.'),
+    ("8.2", 'WHICH UNITS MAY ATTACK'),
+    ("8.21", 'During a Combat Phase, only units which are controlled'),
+    ("8.22", 'Units may only attack opposing (Enemy) units. Friendly units'),
+    ("8.23", 'Only units which occupy the same province as an'),
+    ("8.24", "Attacking is completely voluntary; the Phasing Player's…"),
+    ("8.25", 'No unit may attack or be attacked more than'),
+    ("8.26", 'For Combat purposes, a Leader has a Combat Strength'),
+    ("8.27", "A unit's Combat Strength is indivisible; it may not"),
+    ("8.28", 'Red and White combat units may only participate in'),
+    ("8.29", 'The Phasing Player may freely examine the counters of'),
+    ("8.3", 'SUBVERSIVE ATTACK'),
+    ("8.31", 'A Subversive Attack may only be made by Red'),
+    ("8.32", 'Red units in different provinces may combine their Combat'),
+    ("8.33", 'Subversive Attacks are resolved according to the normal…'),
+    ("8.4", 'EXPLANATION OF COMBAT RESULTS'),
+    ("8.41", '"Ae" = Attacker Eliminated: All attacking units which…'),
+    ("8.42", '"De" = Defender Eliminated: All defending units involved in'),
+    ("8.43", '"Ex" = Exchange of Losses: The total Attack Strength'),
+    ("8.44", 'Units eliminated in combat are removed from the map'),
+    ("8.45", 'Defending units eliminated in combat are removed from the'),
+    ("8.46", 'Attacking units eliminated in combat against a unit (or'),
+    ("8.47", 'No attack may be made at less than 1:2'),
+    ("8.48", 'An attack made at greater than 6:1 odds is'),
+    ("8.5", 'COMBAT RESULTS TABLE'),
+    ("9.0", 'REPLACEMENT OF COMBAT UNITS'),
+    ("9.1", 'WHICH UNITS MAY BE REPLACED'),
+    ("9.11", 'Only Red, White and Green combat units may be'),
+    ("9.12", 'During the Replacement Phase of each Game-Turn, Players…'),
+    ("9.13", 'Red combat units may never be replaced during a'),
+    ("9.14", 'No Red combat units may be replaced during the'),
+    ("9.15", 'Combat units of a given color (either Red or'),
+    ("9.16", 'No units may be replaced after the Fifth Game-Turn.'),
+    ("9.17", 'During the Replacement Phase, all replacements are…'),
+    ("9.18", 'A given combat unit may be replaced each and'),
+    ("10.0", 'ASSASSINATION'),
+    ("10.1", 'ASSASSINATION LIMITATIONS AND PROHIBITIONS'),
+    ("10.11", 'A Player may only attempt an assassination during his'),
+    ("10.12", 'A Player must control at least one Assassin Marker'),
+    ("10.13", 'The Leader whose assassination is attempted, must occupy a'),
+    ("10.14", 'The color of Leader units involved in an assassination'),
+    ("10.15", 'A Player may attempt to assassinate a Leader which'),
+    ("10.16", 'An unlimited number of Assassin Markers may be employed'),
+    ("10.17", 'An unlimited number of assassination attempts may be made'),
+    ("10.2", 'EFFECT OF ASSASSINATION'),
+    ("10.21", 'A Leader who is the victim of a successful'),
+    ("10.22", 'All Assassin Markers employed in a successful…'),
+    ("10.23", 'All Assassin Markers employed in an unsuccessful…'),
+    ("11.0", 'PURGE'),
+    ("11.1", 'CONSTITUTION OF THE CENTRAL COMMITTEE'),
+    ("11.11", 'Any individual, or group of Players, who collectively…'),
+    ("11.12", 'The only effective course of action by which an'),
+    ("11.13", 'The Central Committee may be reformed according to the'),
+    ("11.14", 'A Player may never be Purged while he is'),
+    ("11.2", 'EXPLANATION OF PURGE RESULTS'),
+    ("11.21", 'Number result: The Purging Player(s) may immediately…'),
+    ("11.22", 'Instead of taking control of a Red Leader, a'),
+    ("11.23", 'When the Central Committee Purges as a group, it'),
+    ("11.24", '"C" result (Counterpurge): The Player being Purged (or…'),
+    ("11.25", 'Once a Counterpurge begins, a maximum of two Players'),
+    ("11.26", 'A Purge may result in any number of Counterpurges,'),
+    ("11.27", 'Any result gained in a Counterpurge is exempt from'),
+    ("11.3", 'SPECIAL POLITBURO AND PURGE RESTRICTIONS'),
+    ("11.31", 'Only Red Leaders on the map and Politburo Markers'),
+    ("11.32", 'If either Lenin (I.D.#151) or Trotsky (I.D.#152) is…'),
+    ("11.4", 'PURGE TABLE (See the map.)'),
+    ("12.0", 'RANDOM EVENTS'),
+    ("12.1", 'EXPLANATION OF RANDOM EVENTS TABLE RESULTS'),
+    ("12.11", 'Epidemic: An Epidemic result indicates one or more provinces'),
+    ("12.12", 'Subversive Attacks Doubled. During the Combat Phase of the'),
+    ("12.13", 'Draw from the Randomizer. The Phasing Player must…'),
+    ("12.2", 'RANDOM EVENTS TABLE (See the map.)'),
+    ("13.0", 'IMPERIAL UNITS'),
+    ("13.1", 'HOW TO MOVE THE IMPERIAL UNITS'),
+    ("13.11", 'Neither the Czar nor the Gold has any intrinsic'),
+    ("13.12", 'Regardless of color, any force which possesses a Movement'),
+    ("13.13", 'The Player whose Player Control Marker is stacked above'),
+    ("13.14", 'During his Movement Phase, the Phasing Player may attach'),
+    ("13.15", 'If the Phasing Player controls an Imperial unit, he'),
+    ("13.2", 'CONTROLLING IMPERIAL UNITS'),
+    ("13.21", 'The Leader stacked directly above an Imperial unit is'),
+    ("13.22", 'A White Leader which controls the Czar may attach'),
+    ("13.23", 'A White force which controls the Czar may freely'),
+    ("13.24", 'A non-White Leader or force derives no special benefit'),
+    ("13.25", 'A Red or White Leader which controls the Gold'),
+    ("13.26", 'If a Leader which controls the Gold attaches any'),
+    ("13.27", 'A Finnish or Polish unit may never be attached'),
+    ("13.28", 'A Blue or Green force derives no special benefit'),
+    ("13.29", 'At the instant a Leader loses control of an'),
+    ("13.3", 'EMIGRATION OF IMPERIAL UNITS'),
+    ("13.31", 'During his Movement Phase, the Player who controls an'),
+    ("13.32", 'An Imperial unit may only be removed for Victory'),
+    ("13.33", 'There is no Movement Point cost to remove an'),
+    ("13.34", 'Once an Imperial unit is removed from the map,'),
+    ("13.4", 'HOW IMPERIAL UNITS ARE CAPTURED'),
+    ("13.41", 'If all of the combat and/or Leader units stacked'),
+    ("13.42", 'An Imperial unit may never be stacked alone with'),
+    ("13.5", 'EXECUTION OF THE CZAR'),
+    ("13.51", 'The Czar may never be eliminated by combat, epidemic'),
+    ("13.52", "To order the Czar's execution, the Central Committee must"),
+    ("13.53", "The Central Committee may order the Czar's execution at"),
+    ("13.54", 'The Player who controls the Czar at the instant'),
+    ("13.55", 'If the Player who controls the Czar complies with'),
+    ("13.56", 'Once "executed," the Czar is permanently out of the'),
+    ("13.57", 'The Central Committee may issue an execution order whenever'),
+    ("14.0", 'VICTORY CONDITIONS'),
+    ("14.1", 'HOW THE GAME IS ENDED'),
+    ("14.2", 'PLAYER PARTICIPATION'),
+    ("14.21", 'A Player who wishes to leave the game may'),
+    ("14.22", 'When a Player quits before the completion of the'),
+    ("14.23", 'When a Player quits the game, all Politburo, Assassin'),
+    ("14.24", 'When a Player leaves the game before its completion,'),
+    ("14.3", 'TURN RECORD TRACK'),
+    ("14.4", 'VICTORY POINTS SCHEDULE'),
+    ("14.41", 'Red Victory Points are awarded to each Player for'),
+    ("14.42", 'Red Victory Points are awarded to each Player for'),
+    ("14.43", 'White Victory Points are awarded to each Player for'),
+    ("14.44", 'White Victory Points are awarded to each Player for'),
+    ("14.45", 'When a Czechoslovakian (Blue) combat unit is voluntarily…'),
+    ("14.46", 'When an Imperial unit is voluntarily removed from the'),
+    ("14.47", 'No Victory Points are awarded for any unit except'),
+    ("14.5", 'VICTORY POINTS CHART'),
+    ("15.0", 'HOW TO SET UP AND PLAY THE GAME'),
+    ("15.1", 'SETTING UP THE GAME EQUIPMENT'),
+    ("15.11", 'Place the map on a large, smooth table and'),
+    ("15.12", 'Place the game box, with the counters sorted by'),
+    ("15.13", 'Provide two wide-mouthed, opaque containers (such as…'),
+    ("15.2", 'PREPARATION OF THE RANDOMIZERS'),
+    ("15.21", 'One Player Control Marker bearing a unique alphabetical code'),
+    ("15.22", 'The Initial Forces Randomizer is prepared for play by'),
+    ("15.23", 'After all of the units in the Initial Forces'),
+    ("15.3", 'DISTRIBUTION OF INITIAL FORCES'),
+    ("15.31", 'After the Initial Forces Randomizer is prepared, Player A'),
+    ("15.32", 'Thirteen of the fifteen available Politburo Markers are…'),
+    ("15.33", 'Players are now permitted to trade any of the'),
+    ("15.34", 'At the conclusion of the trading session, each Player'),
+    ("15.4", 'INITIAL DEPLOYMENT OF COMBAT UNITS'),
+    ("15.41", 'Immediately after the trading session, all of the Red,'),
+    ("15.42", 'Blue (or Green) combat units of the same nationality,'),
+    ("15.43", 'The Stacking Rules (Section 7.0) must be observed in'),
+    ("15.5", 'INITIAL DEPLOYMENT OF LEADER UNITS'),
+    ("15.51", 'After all of the combat units are deployed, the'),
+    ("15.52", 'Like combat units, Leader units are coded to indicate'),
+    ("15.53", 'Leaders controlled by different Players may never be stacked'),
+    ("15.54", 'Leaders controlled by a single Player may be stacked'),
+    ("15.55", 'The Stacking Rules (Section 7.0) are in full effect'),
+    ("15.56", 'In order to avoid confusion it is suggested that'),
+    ("15.6", 'SPECIAL FIRST GAME-TURN MECHANICS'),
+    ("15.61", 'After the Initial Forces distribution and deployment,…'),
+    ("15.62", 'The game begins with an initial Player-Turn Sequencing…'),
+    ("16.0", 'SUMMARY OF RULES (See page 18.)'),
+]
+
+HEADING = "section heading: its cases are listed (and tested) one by one"
+TABLE = "a printed table (see the map): its data are data/tables.toml, its use is tested under the case that uses it"
+PHYSICAL = "physical equipment and table-top housekeeping; nothing for the engine to enforce"
+REASONS: dict[str, str] = {
+    "1.0": "introduction: no rule",
+    "3.0": HEADING,
+    "3.1": "the printed map: reconstructed as data/map.toml (checked by tests/test_data.py); its rules are [5.3]",
+    "3.2": "the counters: data/counters.toml (checked by tests/test_data.py)",
+    "3.21": "pictures of sample counters",
+    "3.22": "pictures summarising the counter types",
+    "3.23": "definitions of terms; each term's rule is a case of its own ([8.26], [11.0], [12.0], [15.13])",
+    "3.3": TABLE,
+    "3.4": "the parts inventory of the boxed game",
+    "4.0": HEADING + " ([4.1], [4.2])",
+    "5.1": HEADING,
+    "5.2": HEADING,
+    "5.3": HEADING,
+    "5.35": "cross-reference to [5.6] and [5.7], whose cases are tested",
+    "5.36": "cross-reference to [5.5], whose cases are tested",
+    "5.37": "cities have no effect: the map data hold no cities, so there is nothing to enforce",
+    "5.4": HEADING,
+    "5.5": HEADING,
+    "7.1": HEADING,
+    "7.2": HEADING,
+    "7.3": HEADING,
+    "8.1": HEADING,
+    "8.2": HEADING,
+    "8.4": HEADING,
+    "8.5": TABLE,
+    "9.1": HEADING,
+    "10.1": HEADING,
+    "10.2": HEADING,
+    "11.1": HEADING + " (the misprinted second \"[11.1]\" is case [11.11])",
+    "11.2": HEADING,
+    "11.3": HEADING,
+    "11.4": TABLE,
+    "12.1": HEADING,
+    "12.2": TABLE,
+    "13.1": HEADING,
+    "13.2": HEADING,
+    "13.3": HEADING,
+    "13.4": HEADING,
+    "13.5": HEADING,
+    "14.2": HEADING,
+    "14.5": "the printed Victory Point Chart: its sections are State.vp, filled by the cases of [8.45], [10.21], [14.4]",
+    "15.1": HEADING,
+    "15.11": PHYSICAL,
+    "15.12": PHYSICAL,
+    "15.13": PHYSICAL + " (the two cups are State.order's draw and State.aux, tested under [15.2], [15.62])",
+    "15.2": HEADING,
+    "15.3": HEADING,
+    "15.34": "where the markers lie on the table; the engine keeps each player's counts (State.politburo, "
+             "State.assassins), shown in every view",
+    "15.4": HEADING,
+    "15.5": HEADING,
+    "15.56": "a suggestion about control markers on the table; the engine's stacks carry their owner ([7.23])",
+    "15.6": HEADING,
+    "16.0": "pointer to the printed summary page",
+}
+
+
+# -- the rulebook ---------------------------------------------------------------------------------
+def find_rulebook() -> Path | None:
+    """The 004 rulebook, if it is at hand: ``$RCW_RULEBOOK``, or ``seeds/`` beside the repo."""
+    env = os.environ.get("RCW_RULEBOOK")
+    cands = [Path(env)] if env else []
+    cands += [REPO.parent / "shared" / "seeds" / RULEBOOK, REPO.parent / "seeds" / RULEBOOK,
+              Path("/work/shared/seeds") / RULEBOOK]
+    return next((p for p in cands if p.is_file()), None)
+
+
+def rulebook_cases(path: Path) -> list[str]:
+    """Case numbers of 004 [1.0]-[16.0] in the order printed (the multi-player rules run from
+    the first "[1.0] INTRODUCTION" to "[17.0] POSTAL")."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    start = text.index("[1.0] INTRODUCTION")
+    end = text.index("[17.0] POSTAL", start)
+    out: list[str] = []
+    for line in text[start:end].splitlines():
+        for m in re.finditer(r"(?:^|\[)(\d{1,2}\.\d{1,2})\]", line):
+            c = m.group(1)
+            if c in out:
+                if c != "11.1":
+                    continue
+                c = "11.11"                 # "[11.1] Any individual, or group of Players ..."
+            out.append(c)
+        if line.startswith("3.3 GAME CHARTS AND TABLES") and "3.3" not in out:
+            out.append("3.3")
+    return out
+
+
+# -- the tests ------------------------------------------------------------------------------------
+# A citation of 004: "[5.24]", "004 [5.24]"; not a case of another document ("001 [5.24]") nor
+# a postal rule quoted by its own number ("postal [5.0]").
+_CITE = re.compile(r"(?<!001 )(?<!000 )(?<!003 )(?<!postal )\[(\d{1,2}\.\d{1,2})\]")
+_NAME = re.compile(r"^test_(\d{1,2})_(\d{1,2})(?:_|$)")
+
+
+def citations(tests: Path = TESTS) -> dict[str, list[str]]:
+    """case -> ["file.py::test_name", ...]: the test functions that cite it."""
+    out: dict[str, set[str]] = {}
+    for f in sorted(tests.glob("test_*.py")):
+        src = f.read_text(encoding="utf-8")
+        lines = src.splitlines()
+        for node in ast.walk(ast.parse(src)):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not node.name.startswith("test_"):
+                continue
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            while first > 1 and lines[first - 2].lstrip().startswith("#"):   # the comment just above
+                first -= 1
+            text = "\n".join(lines[first - 1:node.end_lineno])
+            found = {m.group(1) for m in _CITE.finditer(text)}
+            m = _NAME.match(node.name)
+            if m:
+                found.add(f"{m.group(1)}.{m.group(2)}")
+            for c in found:
+                out.setdefault(c, set()).add(f"{f.name}::{node.name}")
+    return {c: sorted(v) for c, v in out.items()}
+
+
+def matrix(tests: Path = TESTS) -> list[dict]:
+    cites = citations(tests)
+    return [{"case": c, "title": t, "tests": cites.get(c, []), "reason": REASONS.get(c)} for c, t in CASES]
+
+
+def uncovered(rows: list[dict]) -> list[str]:
+    return [r["case"] for r in rows if not r["tests"] and not r["reason"]]
+
+
+def summary(rows: list[dict]) -> dict[str, int]:
+    return {"cases": len(rows), "tested": sum(1 for r in rows if r["tests"]),
+            "reason_only": sum(1 for r in rows if not r["tests"] and r["reason"]),
+            "with_reason": sum(1 for r in rows if r["reason"]), "uncovered": len(uncovered(rows))}
+
+
+def render(rows: list[dict]) -> str:
+    s = summary(rows)
+    out = [
+        "# Rule-case coverage: 004 [1.0]-[16.0]",
+        "",
+        "Generated by `python tests/rules_coverage.py --write`; checked by `tests/test_rules_coverage.py`,",
+        "which fails when a case of the multi-player rules is neither cited by a test nor given a",
+        "reason here.  A test *cites* a case when `[x.yy]` appears in the test function (name",
+        "`test_x_yy_…`, docstring, comment or string, e.g. the rule an `IllegalAction` must name)",
+        "or in the comment lines directly above it.",
+        "",
+        f"**{s['cases']} cases**: {s['tested']} cited by tests, {s['reason_only']} listed with a reason only "
+        f"(no test needed), {s['uncovered']} uncovered.",
+        "",
+        "| case | opens with | tests citing it | no test needed because |",
+        "|---|---|---|---|",
+    ]
+    for r in rows:
+        tests = ", ".join(f"`{t}`" for t in r["tests"][:6])
+        if len(r["tests"]) > 6:
+            tests += f" and {len(r['tests']) - 6} more"
+        out.append(f"| [{r['case']}] | {r['title']} | {tests or '—'} | {r['reason'] or ''} |")
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    rows = matrix()
+    s = summary(rows)
+    print(f"{s['cases']} cases: {s['tested']} cited by tests, {s['reason_only']} with a reason only, "
+          f"{s['uncovered']} uncovered")
+    for c in uncovered(rows):
+        print(f"  uncovered: [{c}] {dict(CASES)[c]}")
+    book = find_rulebook()
+    if book is not None and rulebook_cases(book) != [c for c, _ in CASES]:
+        print("  the rulebook's cases differ from CASES", file=sys.stderr)
+        return 1
+    if "--write" in argv:
+        DOC.parent.mkdir(exist_ok=True)
+        DOC.write_text(render(rows), encoding="utf-8")
+        print(f"wrote {DOC.relative_to(REPO)}")
+    return 1 if s["uncovered"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
