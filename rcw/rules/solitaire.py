@@ -101,6 +101,7 @@ The two Red Leader Determination actions are defined in this module.
 
 from __future__ import annotations
 
+import copy
 from collections import deque
 from typing import Any
 
@@ -1156,7 +1157,8 @@ def check_red_objective(ctx: Ctx) -> list[Event]:
 
 
 def relabel(events: list[Event]) -> list[Event]:
-    """The shared rule modules name seats by letter ("N attacks ..."); say "Red"/"Non-Red"."""
+    """The shared rule modules name seats by letter ("N attacks ..."); say "Red"/"Non-Red".
+    Event data is copied, so later actions never change an event already handed out."""
     out = []
     for e in events:
         text = e.text
@@ -1164,7 +1166,7 @@ def relabel(events: list[Event]) -> list[Event]:
             if text.startswith(seat + " ") or text.startswith(seat + "'s "):
                 text = side + text[len(seat):]
             text = text.replace(f"to {seat}'s section", f"to the {side} section")
-        out.append(e if text == e.text else Event(e.kind, text, e.data))
+        out.append(Event(e.kind, text, copy.deepcopy(e.data)))
     return out
 
 
