@@ -105,7 +105,7 @@ from bots.sdt_board import STACK_LIMIT, Board, VStack, data, odds_col, opposed
 from rcw import actions as A
 from rcw.data import BLUE, GREEN, RED, WHITE
 
-SAFE_DEFAULTS = ("EndForce", "EndMovement", "EndCombat", "DrawRandomizer", "RollRandomEvents", "EndTrading",
+SAFE_DEFAULTS = ("EndForce", "EndMovement", "EndCombat", "DrawRandomizer", "EndPlayerTurn", "RollRandomEvents", "EndTrading",
                  "DeclineCapture", "DeclineTrade", "EndSpoils")
 NEVER = ("Quit", "CancelAttack", "RemoveAttacker", "JoinCommittee", "LeaveCommittee", "DeclarePurge",
          "OrderExecution", "PassPurge")
@@ -355,7 +355,11 @@ class SDTAgent:
                 return None
             return self._combat_step(view, legal)
         if ph == "randomizer":
-            return A.DrawRandomizer(me)
+            # After the draw the Player-Turn stays open only for assassinations (004 [4.2],
+            # [10.0]); the bot assassinates in its Combat Phase (above), so it ends the turn.
+            if A.DrawRandomizer(me) in legal:
+                return A.DrawRandomizer(me)
+            return A.EndPlayerTurn(me)
         return None
 
     # -- observation: the PCT from what the view shows ---------------------------------------
