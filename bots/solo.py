@@ -56,6 +56,84 @@ def table(rows: list[list[str]], header: list[str]) -> str:
     return "\n".join([line(header), "  " + "  ".join("-" * x for x in w)] + [line(r) for r in rows])
 
 
+def odds_text(att: int, dfn: int) -> str:
+    """Combat odds as the CRT column names them (004 [8.4])."""
+    col = odds_col(att, dfn)
+    return "below 1:2" if col is None else ("1:2" if col == 0 else f"{col}:1")
+
+
+def stack_text(b: Board, sid: int, owners: bool = True) -> str:
+    st = b.by_id.get(sid)
+    if st is None:
+        return f"stack {sid}"
+    who = f"; {st.owner or 'uncontrolled'}" if owners else ""
+    return f"stack {sid} in {st.province} ({', '.join(unit_name(u) for u in st.fighting)}{who})"
+
+
+def describe_play(a: A.Action, v: dict, b: Board, seat: str, owners: bool = True) -> str | None:
+    """One sentence for a movement or combat choice of ``seat`` (shared by ``rcw solo`` and
+    ``rcw solo --spi``); None for any other kind of action."""
+    d = data()
+    t = a.TYPE
+    if t == "StartForce":
+        st = b.where.get(a.unit)
+        return f"Move a force: {unit_name(a.unit)} in {province(st.province) if st else '?'}"
+    if t == "JoinForce":
+        return f"Add leader {unit_name(a.leader)} to the force"
+    if t == "Attach":
+        return f"Attach {unit_name(a.unit)}" + (f" to {unit_name(a.leader)}" if a.leader else "")
+    if t == "Detach":
+        return f"Leave {unit_name(a.unit)} here"
+    if t == "Move":
+        return f"Move to {province(a.to)} {'by rail' if a.rail else 'overland'}"
+    if t == "EndForce":
+        return "This force stops here"
+    if t == "TransferImperial":
+        to = b.by_id.get(a.to_stack)
+        return f"Transfer the {d.units[a.unit].name} to stack {a.to_stack} in {to.province if to else '?'}"
+    if t == "Emigrate":
+        return f"Send the {d.units[a.unit].name} abroad (emigration, 004 [13.3])"
+    if t == "CzechExit":
+        return f"Czech unit {unit_name(a.unit)} leaves from Vladivostok"
+    if t == "EndMovement":
+        return "End the Movement Phase"
+    if t == "Merge":
+        return f"Stack {stack_text(b, a.stack, owners)} with stack {a.into}"
+    if t == "DeclareAttack":
+        st = b.by_id.get(a.target)
+        dfn = st.defense() if st else 0
+        att = 0
+        if st is not None:
+            adj = d.provinces[st.province].adjacent
+            for m in b.mine(seat):
+                where = m.province in adj if a.subversive else m.province == st.province
+                if where and m.id != st.id and opposed(m.color, st.color) and (m.color == "Red" or not a.subversive):
+                    att += m.attack_strength() * (2 if a.subversive and v.get("subversion_doubled") else 1)
+        kind = "Subversive attack (from next door; Ae/Ex harmless)" if a.subversive else "Attack"
+        return (f"{kind} {stack_text(b, a.target, owners)}, defense {dfn}; "
+                f"your units able to join: {att} ({odds_text(att, dfn)})")
+    if t == "AddAttacker":
+        st = b.by_id.get(a.stack)
+        return f"Add {stack_text(b, a.stack, owners)} (strength {st.attack_strength() if st else '?'}) to the attack"
+    if t == "ResolveAttack":
+        return "Roll the die for this attack"
+    if t == "CancelAttack":
+        return "Call off this attack"
+    if t == "RemoveAttacker":
+        return f"Withdraw stack {a.stack} from the attack"
+    if t == "EndCombat":
+        return "End the Combat Phase"
+    if t == "ChooseLoss":
+        return f"Lose {unit_name(a.unit)}"
+    if t == "CaptureImperial":
+        return f"Capture the {d.units[a.unit].name} with stack {a.stack}"
+    if t == "DeclineCapture":
+        return "Leave the Imperial unit where it is"
+    if t == "RollRandomEvents":
+        return "Roll for Random Events"
+    return None
+
+
 class Solo:
     def __init__(self, seed: int, options: dict | None, out=None, inp=None, script: list[dict] | None = None,
                  verbose: bool = True) -> None:
@@ -112,9 +190,7 @@ class Solo:
                 if (t.province in provinces and t.fighting and t.owner != HUMAN and opposed(color, t.color)
                         and t.id not in near):
                     dist = 0 if t.province == st.province else len(reach[t.province])
-                    col = odds_col(st.attack_strength(), t.defense())
-                    odds = "below 1:2" if col is None else ("1:2" if col == 0 else f"{col}:1")
-                    near[t.id] = (t, dist, st.id, odds)
+                    near[t.id] = (t, dist, st.id, odds_text(st.attack_strength(), t.defense()))
         rows = []
         for t, dist, sid, odds in sorted(near.values(), key=lambda x: (x[1], x[0].id))[:25]:
             rows.append([str(t.id), province(t.province), t.owner or "-", t.color,
@@ -168,73 +244,15 @@ class Solo:
 
     # -- describing choices ------------------------------------------------------------------------
     def describe(self, a: A.Action, v: dict, b: Board) -> str:
-        d = data()
-
-        def st_desc(sid: int) -> str:
-            st = b.by_id.get(sid)
-            if st is None:
-                return f"stack {sid}"
-            return f"stack {sid} in {st.province} ({', '.join(unit_name(u) for u in st.fighting)}; {st.owner or 'uncontrolled'})"
-
         if a is IGNORED:
             return "Not now (ignore)"
+        text = describe_play(a, v, b, HUMAN)
+        if text is not None:
+            return text
         t = a.TYPE
-        if t == "StartForce":
-            st = b.where.get(a.unit)
-            return f"Move a force: {unit_name(a.unit)} in {province(st.province) if st else '?'}"
-        if t == "JoinForce":
-            return f"Add leader {unit_name(a.leader)} to the force"
-        if t == "Attach":
-            return f"Attach {unit_name(a.unit)}" + (f" to {unit_name(a.leader)}" if a.leader else "")
-        if t == "Detach":
-            return f"Leave {unit_name(a.unit)} here"
-        if t == "Move":
-            return f"Move to {province(a.to)} {'by rail' if a.rail else 'overland'}"
-        if t == "EndForce":
-            return "This force stops here"
-        if t == "TransferImperial":
-            to = b.by_id.get(a.to_stack)
-            return f"Transfer the {d.units[a.unit].name} to stack {a.to_stack} in {to.province if to else '?'}"
-        if t == "Emigrate":
-            return f"Send the {d.units[a.unit].name} abroad (emigration, 004 [13.3])"
-        if t == "CzechExit":
-            return f"Czech unit {unit_name(a.unit)} leaves from Vladivostok"
-        if t == "EndMovement":
-            return "End the Movement Phase"
-        if t == "Merge":
-            return f"Stack {st_desc(a.stack)} with stack {a.into}"
-        if t == "DeclareAttack":
-            st = b.by_id.get(a.target)
-            dfn = st.defense() if st else 0
-            att = 0
-            if st is not None:
-                adj = d.provinces[st.province].adjacent
-                for m in b.mine(HUMAN):
-                    where = m.province in adj if a.subversive else m.province == st.province
-                    if where and m.id != st.id and opposed(m.color, st.color) and (m.color == "Red" or not a.subversive):
-                        att += m.attack_strength() * (2 if a.subversive and v.get("subversion_doubled") else 1)
-            col = odds_col(att, dfn)
-            odds = "below 1:2" if col is None else ("1:2" if col == 0 else f"{col}:1")
-            return (f"{'Subversive attack (from next door; Ae/Ex harmless)' if a.subversive else 'Attack'} "
-                    f"{st_desc(a.target)}, defense {dfn}; your units able to join: {att} ({odds})")
-        if t == "AddAttacker":
-            st = b.by_id.get(a.stack)
-            return f"Add {st_desc(a.stack)} (strength {st.attack_strength() if st else '?'}) to the attack"
-        if t == "ResolveAttack":
-            return "Roll the die for this attack"
-        if t == "CancelAttack":
-            return "Call off this attack"
-        if t == "RemoveAttacker":
-            return f"Withdraw stack {a.stack} from the attack"
-        if t == "EndCombat":
-            return "End the Combat Phase"
         if t == "Assassinate":
             st = b.where.get(a.victim)
             return f"Send {a.markers} assassin(s) after {unit_name(a.victim)} ({st.owner if st else '?'})"
-        if t == "ChooseLoss":
-            return f"Lose {unit_name(a.unit)}"
-        if t == "CaptureImperial":
-            return f"Capture the {d.units[a.unit].name} with stack {a.stack}"
         if t == "AcceptTrade":
             o = next((o for o in v["offers"] if o["id"] == a.offer), {})
             return f"Accept {o.get('from', '?')}'s offer #{a.offer}: {self.offer_text(o)}"
@@ -261,8 +279,6 @@ class Solo:
             return "Execute the Czar" if a.comply else "Refuse to execute the Czar"
         if t == "VoteEndGame":
             return "Vote to end the game (Red Victory)" if a.yes else "Vote to go on"
-        if t == "RollRandomEvents":
-            return "Roll for Random Events"
         if t == "DrawRandomizer":
             return "Draw from the Auxiliary Forces Randomizer"
         if t == "EndTrading":

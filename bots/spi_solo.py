@@ -20,8 +20,8 @@ import argparse
 import json
 import sys
 
-from bots.sdt_board import Board, data, odds_col
-from bots.solo import province, table, unit_name
+from bots.sdt_board import Board, data
+from bots.solo import describe_play, province, stack_text, table, unit_name
 from rcw import actions as A
 from rcw.actions import IllegalAction
 from rcw.game import Game
@@ -31,11 +31,6 @@ HELP = __doc__.split("other commands:")[1].split("Save/resume")[0].rstrip()
 RED = S.RED_SEAT
 BACK = A.Action(RED)            # "back" in the two-step leader menu
 QUIET_KINDS = ("attacker_added", "attack_declared")
-
-
-def odds_text(att: int, dfn: int) -> str:
-    col = odds_col(att, dfn)
-    return "below 1:2" if col is None else ("1:2" if col == 0 else f"{col}:1")
 
 
 class SPISolo:
@@ -129,13 +124,6 @@ class SPISolo:
     # -- describing choices ------------------------------------------------------------------------------------
     def describe(self, a: A.Action, v: dict, b: Board) -> str:
         d = data()
-
-        def st_desc(sid: int) -> str:
-            st = b.by_id.get(sid)
-            if st is None:
-                return f"stack {sid}"
-            return f"stack {sid} in {st.province} ({', '.join(unit_name(u) for u in st.fighting)})"
-
         if a is BACK:
             return "Back"
         t = a.TYPE
@@ -145,66 +133,14 @@ class SPISolo:
                 loose = [u for u in (st.units if st else []) if d.units[u].is_combat and not st.attached.get(u)]
                 loose.sort(key=lambda u: -d.units[u].strength)
                 took = loose[:d.units[a.leader].strength]
-                return (f"On {st_desc(a.stack)}" + (f": takes command of {', '.join(unit_name(u) for u in took)}"
-                                                     if took else ""))
+                return (f"On {stack_text(b, a.stack, owners=False)}"
+                        + (f": takes command of {', '.join(unit_name(u) for u in took)}" if took else ""))
             return f"Alone in {province(a.province)}"
         if t == "EndLeaderDeployment":
             return "End the Red Leader Determination Phase"
-        if t == "StartForce":
-            st = b.where.get(a.unit)
-            return f"Move a force: {unit_name(a.unit)} in {province(st.province) if st else '?'}"
-        if t == "JoinForce":
-            return f"Add leader {unit_name(a.leader)} to the force"
-        if t == "Attach":
-            return f"Attach {unit_name(a.unit)}" + (f" to {unit_name(a.leader)}" if a.leader else "")
-        if t == "Detach":
-            return f"Leave {unit_name(a.unit)} here"
-        if t == "Move":
-            return f"Move to {province(a.to)} {'by rail' if a.rail else 'overland'}"
-        if t == "EndForce":
-            return "This force stops here"
-        if t == "EndMovement":
-            return "End the Movement Phase"
-        if t == "Merge":
-            return f"Stack {st_desc(a.stack)} with stack {a.into}"
-        if t == "TransferImperial":
-            return f"Transfer the {d.units[a.unit].name} to stack {a.to_stack}"
-        if t == "Emigrate":
-            return f"Send the {d.units[a.unit].name} abroad (004 [13.3])"
-        if t == "DeclareAttack":
-            st = b.by_id.get(a.target)
-            dfn = st.defense() if st else 0
-            att = 0
-            if st is not None:
-                adj = d.provinces[st.province].adjacent
-                for m in b.mine(RED):
-                    where = m.province in adj if a.subversive else m.province == st.province
-                    if where and m.id != st.id:
-                        att += m.attack_strength() * (2 if a.subversive and v.get("subversion_doubled") else 1)
-            kind = "Subversive attack (from next door; Ae/Ex harmless)" if a.subversive else "Attack"
-            return f"{kind} {st_desc(a.target)}, defense {dfn}; your units able to join: {att} ({odds_text(att, dfn)})"
-        if t == "AddAttacker":
-            st = b.by_id.get(a.stack)
-            return f"Add {st_desc(a.stack)} (strength {st.attack_strength() if st else '?'}) to the attack"
-        if t == "ResolveAttack":
-            return "Roll the die for this attack"
-        if t == "CancelAttack":
-            return "Call off this attack"
-        if t == "RemoveAttacker":
-            return f"Withdraw stack {a.stack} from the attack"
-        if t == "EndCombat":
-            return "End the Combat Phase"
-        if t == "ChooseLoss":
-            return f"Lose {unit_name(a.unit)}"
-        if t == "CaptureImperial":
-            return f"Capture the {d.units[a.unit].name} with stack {a.stack}"
-        if t == "DeclineCapture":
-            return "Leave the Imperial unit where it is"
-        if t == "RollRandomEvents":
-            return "Roll for Random Events"
         if t == "DrawRandomizer":
             return "Draw from the Auxiliary Forces Randomizer (the marker goes to the non-Red Player, 004 [20.12])"
-        return t
+        return describe_play(a, v, b, RED, owners=False) or t
 
     # -- the human -----------------------------------------------------------------------------------------------
     def read(self, prompt: str) -> str:
