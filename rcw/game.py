@@ -91,13 +91,16 @@ class Game:
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
-    def new(cls, players: int = 5, seed: int = 0, options: dict | None = None, data: GameData | None = None) -> Game:
-        """004 [15.2]-[15.3]: seats A.. in clockwise order; the Initial Forces dealt face up."""
+    def new(cls, players: int | None = None, seed: int = 0, options: dict | None = None,
+            data: GameData | None = None) -> Game:
+        """004 [15.2]-[15.3]: seats A.. in clockwise order; the Initial Forces dealt face up.
+        ``players`` None: five, or the usual number of the mode that ``options`` names."""
         mode = (options or {}).get("mode")
         if mode is not None and cls is Game:         # options {"mode": ...} pick another game mode
             if mode not in MODES:
                 raise IllegalAction("options", f"unknown mode {mode!r} (known: {', '.join(sorted(MODES))})", "bad_request")
             return MODES[mode].new(players, seed, options, data)
+        players = 5 if players is None else players
         if not isinstance(players, int) or not 3 <= players <= 6:
             raise IllegalAction("004 [2.0]", "Russian Civil War is for 3 to 6 players", "bad_request")
         opts = validate_options(options or {})
@@ -107,8 +110,10 @@ class Game:
         return g
 
     @classmethod
-    def replay(cls, seed: int, actions: list[Action | dict], players: int = 5, options: dict | None = None) -> Game:
-        """Rebuild a game from its seed and action log (the persistence format)."""
+    def replay(cls, seed: int, actions: list[Action | dict], players: int | None = None,
+               options: dict | None = None) -> Game:
+        """Rebuild a game from its seed and action log (the persistence format); ``players``
+        None means the mode's usual number."""
         g = cls.new(players, seed, options)
         for a in actions:
             g.apply(a if isinstance(a, Action) else action_from_wire(a))
@@ -120,6 +125,20 @@ class Game:
             action = action_from_wire(action)
         if not isinstance(action, Action):
             raise IllegalAction("protocol", "not an action", "bad_action")
+        check, do = self._handler(action)
+        check(self.ctx, action)
+        events = do(self.ctx, action)
+        self.ctx.b.invalidate()
+        events = self._after(events)
+        self.log.append(action)
+        # Events are snapshots: their data must not share lists with the state, which later
+        # actions change (e.g. a capture offer's units, the end-game vote's voters).
+        return [Event(e.kind, e.text, copy.deepcopy(e.data)) for e in events]
+
+    def _handler(self, action: Action) -> tuple:
+        """The (check, do) pair that rules on ``action`` here, after the checks every action
+        passes (its seat plays, the game goes on, 004 [15.33] trading first); game modes
+        override this."""
         s = self.state
         if action.seat not in s.seats:
             raise IllegalAction("004 [15.21]", f"no seat {action.seat!r} in this game", "unknown_seat")
@@ -130,19 +149,16 @@ class Game:
         handler = HANDLERS.get(type(action))
         if handler is None:
             raise IllegalAction("engine", f"{action.TYPE} is not supported yet", "unsupported")
-        check, do = handler
         if s.phase == "trading" and type(action) not in (A.OfferTrade, A.AcceptTrade, A.DeclineTrade,
                                                           A.WithdrawTrade, A.EndTrading, A.Quit):
             raise IllegalAction("004 [15.33]", "the pre-game trading session is still open", "wrong_phase")
-        check(self.ctx, action)
-        events = do(self.ctx, action)
-        self.ctx.b.invalidate()
+        return handler
+
+    def _after(self, events: list[Event]) -> list[Event]:
+        """What follows every action (the ``AFTER_APPLY`` hooks: purges, votes, ...)."""
         for after in self.AFTER_APPLY:
             events += after(self.ctx)
-        self.log.append(action)
-        # Events are snapshots: their data must not share lists with the state, which later
-        # actions change (e.g. a capture offer's units, the end-game vote's voters).
-        return [Event(e.kind, e.text, copy.deepcopy(e.data)) for e in events]
+        return events
 
     def legal_actions(self, seat: str) -> list[Action]:
         """What ``seat`` may do now.  ``OfferTrade`` is parametric and not listed (any offer

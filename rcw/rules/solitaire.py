@@ -101,12 +101,11 @@ The two Red Leader Determination actions are defined in this module.
 
 from __future__ import annotations
 
-import copy
 from collections import deque
 from typing import Any
 
 from rcw import actions as A
-from rcw.actions import Action, Event, IllegalAction, _action, action_from_wire
+from rcw.actions import Action, Event, IllegalAction, _action
 from rcw.data import BLUE, GREEN, RED, SIBERIA, WHITE, GameData
 from rcw.game import HANDLERS, MODES, Game, validate_options
 from rcw.rng import MASK
@@ -1157,8 +1156,7 @@ def check_red_objective(ctx: Ctx) -> list[Event]:
 
 
 def relabel(events: list[Event]) -> list[Event]:
-    """The shared rule modules name seats by letter ("N attacks ..."); say "Red"/"Non-Red".
-    Event data is copied, so later actions never change an event already handed out."""
+    """The shared rule modules name seats by letter ("N attacks ..."); say "Red"/"Non-Red"."""
     out = []
     for e in events:
         text = e.text
@@ -1166,7 +1164,7 @@ def relabel(events: list[Event]) -> list[Event]:
             if text.startswith(seat + " ") or text.startswith(seat + "'s "):
                 text = side + text[len(seat):]
             text = text.replace(f"to {seat}'s section", f"to the {side} section")
-        out.append(Event(e.kind, text, copy.deepcopy(e.data)))
+        out.append(e if text == e.text else Event(e.kind, text, e.data))
     return out
 
 
@@ -1222,7 +1220,9 @@ class SoloGame(Game):
     """The SPI solitaire (seats R and N); see the module docstring."""
 
     @classmethod
-    def new(cls, players: int = 1, seed: int = 0, options: dict | None = None, data: GameData | None = None) -> SoloGame:
+    def new(cls, players: int | None = 1, seed: int = 0, options: dict | None = None,
+            data: GameData | None = None) -> SoloGame:
+        players = 1 if players is None else players
         opts = dict(options or {})
         opts.pop("mode", None)
         if isinstance(players, bool) or players not in (1, 2):
@@ -1241,18 +1241,7 @@ class SoloGame(Game):
         g.setup_events = relabel(ev)
         return g
 
-    @classmethod
-    def replay(cls, seed: int, actions: list, players: int = 2, options: dict | None = None) -> SoloGame:
-        g = cls.new(players, seed, options)
-        for a in actions:
-            g.apply(a if isinstance(a, Action) else action_from_wire(a))
-        return g
-
-    def apply(self, action: Action | dict) -> list[Event]:
-        if isinstance(action, dict):
-            action = action_from_wire(action)
-        if not isinstance(action, Action):
-            raise IllegalAction("protocol", "not an action", "bad_action")
+    def _handler(self, action: Action) -> tuple:
         s = self.state
         if action.seat not in s.seats:
             raise IllegalAction("004 [18.0]", f"no seat {action.seat!r} in the solitaire (R and N)", "unknown_seat")
@@ -1265,13 +1254,11 @@ class SoloGame(Game):
         if handler is None:
             why = NOT_USED.get(action.TYPE, f"004 [18.0]: {action.TYPE} is not part of the SPI solitaire")
             raise IllegalAction(why.split(":")[0], why.split(": ", 1)[1], "unsupported")
-        check, do = handler
-        check(self.ctx, action)
-        events = do(self.ctx, action)
-        self.ctx.b.invalidate()
-        events += settle(self.ctx)
-        self.log.append(action)
-        return relabel(events)
+        return handler
+
+    def _after(self, events: list[Event]) -> list[Event]:
+        """After each Red action the non-Red Player-Turn and the checks of [28.14] run on."""
+        return relabel(events + settle(self.ctx))
 
     def legal_actions(self, seat: str) -> list[Action]:
         s = self.state
