@@ -49,6 +49,19 @@ def _free_port() -> int:
 
 
 @contextmanager
+def chromium():
+    """Debian's headless Chromium under Playwright (never a downloaded browser)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@contextmanager
 def rcw_server(extra: list[str] | None = None):
     """Run ``python -m rcw.cli serve`` (the embedded store) on a free port; yields the base URL."""
     port = _free_port()

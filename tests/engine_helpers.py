@@ -378,3 +378,34 @@ def play(players: int, seed: int, agent_seed: int, steps: int, options: dict, qu
             check_invariants(g)
     check_invariants(g)
     return g
+
+
+def markers(g: Game, **pm: int) -> None:
+    """Set every seat's Politburo markers (unnamed seats get none)."""
+    for p in g.state.seats:
+        g.state.politburo[p] = pm.get(p, 0)
+
+
+def form(g: Game, *members: str) -> list:
+    """Every member consents to a Central Committee of exactly ``members`` (004 [11.11])."""
+    ev = []
+    for m in members:
+        ev += g.apply(A.JoinCommittee(m, tuple(members)))
+    assert g.state.committee == list(members)
+    return ev
+
+
+def committee_abc() -> Game:
+    """004 [11.23]: A, B and C (the Committee, 8 PM) against D, who holds two value-1 leaders,
+    a value-2 leader and a Politburo marker; A, B, C have 8 leadership (strength 16).
+    E is phasing in the Movement Phase."""
+    g = blank()
+    phase(g, "E", "movement")
+    markers(g, A=3, B=3, C=2, D=1)
+    put(g, "PETR", "A", "Lenin")
+    put(g, "TVER", "B", "Trotsky")
+    put(g, "VLDM", "C", "Frunze")
+    put(g, "PSKO", "D", "Sablin", "Muraviev")
+    put(g, "NOVG", "D", "Tukhachevsky")
+    form(g, "A", "B", "C")
+    return g

@@ -15,11 +15,10 @@ import time
 
 import pytest
 from browser_helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     DESKTOP,
     PHONE,
     Player,
+    chromium,
     http,
     open_channel,
     rcw_server,
@@ -45,12 +44,8 @@ def server():
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def _page(browser, phone: bool = False):

@@ -12,8 +12,8 @@ A sheet of all the prompts is saved as ``artifacts/prompts.png``.
 from __future__ import annotations
 
 import pytest
-from browser_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, rcw_server, shot, skip_reason
-from engine_helpers import attack, dice, phase, put, uid
+from browser_helpers import ARTIFACTS, DESKTOP, PHONE, chromium, rcw_server, shot, skip_reason
+from engine_helpers import attack, committee_abc, dice, form, markers, phase, put, uid
 from engine_helpers import blank as empty_map
 
 from rcw import actions as A
@@ -24,17 +24,6 @@ pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() 
 
 
 # -- positions ---------------------------------------------------------------------------------------
-def markers(g: Game, **pm: int) -> None:
-    for p in g.state.seats:
-        g.state.politburo[p] = pm.get(p, 0)
-
-
-def form(g: Game, *members: str) -> None:
-    for m in members:
-        g.apply(A.JoinCommittee(m, tuple(members)))
-    assert g.state.committee == list(members)
-
-
 def blank(seat: str = "A", ph: str = "movement") -> Game:
     """A started five-player game, nothing on the map, no markers; ``seat`` phasing in ``ph``."""
     g = empty_map()
@@ -82,20 +71,8 @@ def pos_capture() -> Game:
     return g
 
 
-def _abc() -> Game:
-    g = blank("E")
-    markers(g, A=3, B=3, C=2, D=1)
-    put(g, "PETR", "A", "Lenin")
-    put(g, "TVER", "B", "Trotsky")
-    put(g, "VLDM", "C", "Frunze")
-    put(g, "PSKO", "D", "Sablin", "Muraviev")
-    put(g, "NOVG", "D", "Tukhachevsky")
-    form(g, "A", "B", "C")
-    return g
-
-
 def pos_purge_approval() -> Game:
-    g = _abc()
+    g = committee_abc()
     g.apply(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))
     return g
 
@@ -109,7 +86,7 @@ def pos_spoils() -> Game:
 
 
 def pos_counterpurge() -> Game:
-    g = _abc()
+    g = committee_abc()
     g.apply(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))
     g.apply(A.ApprovePurge("B", True))
     with dice(1, 1):
@@ -256,12 +233,8 @@ def server():
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def _blank_page(browser, server, phone: bool = False):

@@ -7,6 +7,8 @@ purge orders of The Bell #3 and #4.  Everything is done through ``legal_actions`
 from __future__ import annotations
 
 import pytest
+from engine_helpers import blank as empty_map
+from engine_helpers import committee_abc, form, markers, phase, put, started, uid
 
 from rcw import actions as A
 from rcw.actions import IllegalAction
@@ -19,64 +21,12 @@ from rcw.state import Attack, Stack
 D = default()
 
 
-# -- helpers ---------------------------------------------------------------------------------------
-def uid(label: str) -> int:
-    """A unit by Bell label (``RU8 NOVG``, ``RL2 Tukhachevsky``), leader name or ``Czar``."""
-    if label.lower() == "czar":
-        return D.czar
-    for u in D.units.values():
-        if u.label == label or (u.is_leader and u.name == label):
-            return u.id
-    raise KeyError(label)
-
-
-def started(players: int = 5, seed: int = 1) -> Game:
-    g = Game.new(players, seed)
-    for p in g.state.seats:
-        g.apply(A.EndTrading(p))
-    return g
-
-
-def phase(g: Game, seat: str, ph: str) -> None:
-    """Make ``seat`` the Phasing Player in phase ``ph``, the order clockwise from him."""
-    s = g.state
-    i = s.seats.index(seat)
-    s.order = [p for p in s.seats[i:] + s.seats[:i] if p not in s.quit]
-    s.current = 0
-    s.phase = ph
-    s.force = s.attack = s.decision = None
-    s.moved, s.imperial_moved, s.fought = [], [], []
-
-
+# -- helpers (the shared ones are in engine_helpers) ------------------------------------------------
 def blank(seat: str = "A", ph: str = "movement") -> Game:
     """A started 5-player game with an empty map and no markers; ``seat`` is phasing."""
-    g = started()
-    s = g.state
-    s.stacks, s.vp = {}, {}
-    s.politburo = {p: 0 for p in s.seats}
-    s.assassins = {p: 0 for p in s.seats}
-    g.ctx.b.invalidate()
+    g = empty_map()
     phase(g, seat, ph)
     return g
-
-
-def put(g: Game, province: str, owner: str | None, *labels: str, attach: dict[str, str] | None = None) -> Stack:
-    units = [uid(x) for x in labels]
-    att = {uid(k): uid(v) for k, v in (attach or {}).items()}
-    return g.ctx.new_stack(province, owner, units, att)
-
-
-def markers(g: Game, **pm: int) -> None:
-    for p in g.state.seats:
-        g.state.politburo[p] = pm.get(p, 0)
-
-
-def form(g: Game, *members: str) -> list:
-    ev = []
-    for m in members:
-        ev += g.apply(A.JoinCommittee(m, tuple(members)))
-    assert g.state.committee == list(members)
-    return ev
 
 
 def owner(g: Game, label: str) -> str | None:
@@ -490,22 +440,8 @@ def test_a_purger_may_take_less_and_takes_only_what_he_is_owed(dice):
     assert g.state.decision is None and owner(g, "Sablin") == "B"
 
 
-def _abc_position() -> Game:
-    """004 [11.23]: A, B and C (the Committee, 8 PM) against D, who holds two value-1 leaders,
-    a value-2 leader and a Politburo marker; A, B, C have 8 leadership (strength 16)."""
-    g = blank("E")
-    markers(g, A=3, B=3, C=2, D=1)
-    put(g, "PETR", "A", "Lenin")
-    put(g, "TVER", "B", "Trotsky")
-    put(g, "VLDM", "C", "Frunze")
-    put(g, "PSKO", "D", "Sablin", "Muraviev")
-    put(g, "NOVG", "D", "Tukhachevsky")
-    form(g, "A", "B", "C")
-    return g
-
-
 def test_11_23_example_a_and_b_take_value_one_leaders_c_nothing(dice):
-    g = _abc_position()
+    g = committee_abc()
     s = g.state
     ev = g.apply(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))
     assert g.pending == [{"seat": "B", "kind": "purge_approval"}]
@@ -532,7 +468,7 @@ def test_11_23_example_a_and_b_take_value_one_leaders_c_nothing(dice):
 
 def test_11_23_the_closest_split_when_no_exact_one_exists(dice):
     """Only a value-2 leader and a marker: A (first in the order) may take 2 points."""
-    g = _abc_position()
+    g = committee_abc()
     g.ctx.take(uid("Sablin"))
     g.ctx.take(uid("Muraviev"))
     g.apply(A.DeclarePurge("B", "D", ("A", "B", "C"), ("A", "B", "C")))
@@ -706,7 +642,7 @@ def test_bell3_order_resolved_d_a_b(dice):
 
 
 def test_purge_refusals():
-    g = _abc_position()
+    g = committee_abc()
     refused(g, A.DeclarePurge("D", "E", ("D",)), "004 [11.0]")               # not a member
     refused(g, A.DeclarePurge("A", "B", ("A",)), "004 [11.14]")
     refused(g, A.DeclarePurge("A", "D", ("A", "B"), ("A", "B")), "004 [11.0]")  # not the whole Committee
@@ -966,7 +902,7 @@ def test_one_purge_per_game_turn_until_the_next(monkeypatch):
 
 
 def test_a_purge_survives_saving_and_loading(dice):
-    g = _abc_position()
+    g = committee_abc()
     g.apply(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))
     g.apply(A.ApprovePurge("B", True))
     dice += [3, 3]
@@ -1135,7 +1071,7 @@ def test_no_vote_when_fewer_than_ten_markers_are_held():
 
 # == the wire and random play ===================================================================================
 def test_politics_actions_round_trip_the_wire(dice):
-    g = _abc_position()
+    g = committee_abc()
     wire = A.to_wire(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))
     assert wire == {"t": "DeclarePurge", "seat": "A", "target": "D", "purgers": ["A", "B", "C"],
                     "shares": ["A", "B", "C"], "condition": ""}
