@@ -56,6 +56,18 @@ def table(rows: list[list[str]], header: list[str]) -> str:
     return "\n".join([line(header), "  " + "  ".join("-" * x for x in w)] + [line(r) for r in rows])
 
 
+
+def read_line(prompt: str, inp, out) -> str:
+    """One typed line after ``prompt``; end of input reads as ``q`` (save and quit).  Piped
+    input is echoed, so a scripted transcript shows what was chosen."""
+    print(prompt, end="", file=out, flush=True)
+    line = inp.readline()
+    if not line:
+        return "q"
+    if not getattr(inp, "isatty", lambda: False)():
+        print(line.strip(), file=out, flush=True)
+    return line.strip()
+
 def odds_text(att: int, dfn: int) -> str:
     """Combat odds as the CRT column names them (004 [8.4])."""
     col = odds_col(att, dfn)
@@ -303,15 +315,7 @@ class Solo:
 
     # -- the human ---------------------------------------------------------------------------------
     def read(self, prompt: str) -> str | None:
-        if self.script:
-            return None
-        print(prompt, end="", file=self.out, flush=True)
-        line = self.inp.readline()
-        if not line:
-            return "q"
-        if not getattr(self.inp, "isatty", lambda: False)():
-            print(line.strip(), file=self.out, flush=True)      # piped input: show what was chosen
-        return line.strip()
+        return None if self.script else read_line(prompt, self.inp, self.out)
 
     def human(self, legal: list[A.Action], why: str) -> A.Action | None:
         """Ask the human (or replay the next recorded decision); None means quit."""

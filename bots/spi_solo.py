@@ -21,7 +21,7 @@ import json
 import sys
 
 from bots.sdt_board import Board, data
-from bots.solo import describe_play, province, stack_text, table, unit_name
+from bots.solo import describe_play, province, read_line, stack_text, table, unit_name
 from rcw import actions as A
 from rcw.actions import IllegalAction
 from rcw.game import Game
@@ -144,13 +144,7 @@ class SPISolo:
 
     # -- the human -----------------------------------------------------------------------------------------------
     def read(self, prompt: str) -> str:
-        print(prompt, end="", file=self.out, flush=True)
-        line = self.inp.readline()
-        if not line:
-            return "q"
-        if not getattr(self.inp, "isatty", lambda: False)():
-            print(line.strip(), file=self.out, flush=True)
-        return line.strip()
+        return read_line(prompt, self.inp, self.out)
 
     def menu(self, choices: list[A.Action], title: str) -> A.Action | str | None:
         """Numbered choices; returns an action, a typed command line (str), or None to quit."""
