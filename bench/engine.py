@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bots.simulate import play  # noqa: E402
+from rcw.bots.simulate import play  # noqa: E402
 
 
 def measure(kind: str, games: int, seed: int, max_turns: int) -> dict:

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from bots.random_agent import RandomAgent
-from bots.sdt import SDTAgent
+from rcw.bots.random_agent import RandomAgent
+from rcw.bots.sdt import SDTAgent
 
 AGENTS = {"random": RandomAgent, "sdt": SDTAgent}
 

@@ -100,8 +100,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from bots import sdt_tables as T
-from bots.sdt_board import STACK_LIMIT, Board, VStack, data, odds_col, opposed
+from rcw.bots import sdt_tables as T
+from rcw.bots.sdt_board import STACK_LIMIT, Board, VStack, data, odds_col, opposed
 from rcw import actions as A
 from rcw.data import BLUE, GREEN, RED, WHITE
 

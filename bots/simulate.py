@@ -11,7 +11,7 @@ import sys
 import time
 import traceback
 
-from bots import AGENTS, make_agent
+from rcw.bots import AGENTS, make_agent
 from rcw.actions import IllegalAction
 from rcw.game import Game
 
@@ -148,7 +148,7 @@ def _kinds(agent_kind: str, seats: list[str]) -> dict[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "mode", ""):                 # the SPI solitaire: bots/spi.py (Red agent) + the engine (non-Red)
-        from bots.spi import run_simulation
+        from rcw.bots.spi import run_simulation
 
         return run_simulation(args)
     t0 = time.perf_counter()

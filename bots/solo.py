@@ -23,8 +23,8 @@ import argparse
 import json
 import sys
 
-from bots.sdt import SDTAgent
-from bots.sdt_board import Board, data, odds_col, opposed
+from rcw.bots.sdt import SDTAgent
+from rcw.bots.sdt_board import Board, data, odds_col, opposed
 from rcw import actions as A
 from rcw.actions import IllegalAction, action_from_wire, to_wire
 from rcw.game import Game
@@ -498,7 +498,7 @@ class Solo:
 
 def run(args: argparse.Namespace) -> int:
     if args.spi:                                   # the SPI solitaire: bots/spi_solo.py
-        from bots.spi_solo import run_spi
+        from rcw.bots.spi_solo import run_spi
 
         return run_spi(args)
     options = {"max_turns": args.max_turns} if args.max_turns else {}

@@ -31,8 +31,8 @@ import sys
 import time
 import traceback
 
-from bots.random_agent import RandomAgent
-from bots.sdt_board import Board, VStack, data, odds_col
+from rcw.bots.random_agent import RandomAgent
+from rcw.bots.sdt_board import Board, VStack, data, odds_col
 from rcw.actions import Action, IllegalAction
 
 MODE = "spi-solitaire"

@@ -20,8 +20,8 @@ import argparse
 import json
 import sys
 
-from bots.sdt_board import Board, data
-from bots.solo import describe_play, province, read_line, stack_text, table, unit_name
+from rcw.bots.sdt_board import Board, data
+from rcw.bots.solo import describe_play, province, read_line, stack_text, table, unit_name
 from rcw import actions as A
 from rcw.actions import IllegalAction
 from rcw.game import Game

@@ -53,8 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     mapdraw.add_parser(sub)
     # The console script also fronts the bots and the server (the engine never imports them).
-    from bots import simulate, solo
-    from server import cli as server_cli
+    from rcw.bots import simulate, solo
+    from rcw.server import cli as server_cli
 
     simulate.add_parser(sub)
     solo.add_parser(sub)

@@ -9,13 +9,20 @@ from the sources and what is ours.  :func:`load` validates on load and raises
 from __future__ import annotations
 
 import tomllib
+from importlib import resources
+from importlib.resources.abc import Traversable
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_PACKAGE = "rcw.gamedata"     # the repository's data/ folder, installed as package data
+
+
+def shipped() -> Traversable:
+    """The folder of the shipped data files (``data/`` in the repository)."""
+    return resources.files(DATA_PACKAGE)
 
 RED, WHITE, BLUE, GREEN = "Red", "White", "Blue", "Green"
 REGIONS = (
@@ -172,12 +179,13 @@ def _fail(file: str, where: str, msg: str) -> None:
     raise DataError(f"{file}: {where}: {msg}")
 
 
-def _read(path: Path) -> dict:
+def _read(path: Path | Traversable) -> dict:
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
     except FileNotFoundError:
-        raise DataError(f"{path.name}: file is missing from {path.parent}") from None
+        where = getattr(path, "parent", None) or DATA_PACKAGE
+        raise DataError(f"{path.name}: file is missing from {where}") from None
     except tomllib.TOMLDecodeError as e:
         raise DataError(f"{path.name}: not valid TOML: {e}") from None
 
@@ -369,8 +377,9 @@ def _load_tables(doc: dict, provs: Mapping[str, Province]) -> Tables:
 
 
 def load(directory: Path | str | None = None) -> GameData:
-    """Read and validate ``map.toml``, ``counters.toml`` and ``tables.toml``."""
-    d = Path(directory) if directory is not None else DATA_DIR
+    """Read and validate ``map.toml``, ``counters.toml`` and ``tables.toml`` from ``directory``
+    (default: the shipped data, package ``rcw.gamedata``)."""
+    d: Path | Traversable = Path(directory) if directory is not None else shipped()
     mdoc, cdoc, tdoc = _read(d / "map.toml"), _read(d / "counters.toml"), _read(d / "tables.toml")
     provs, rules = _load_map(mdoc)
 

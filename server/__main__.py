@@ -1,7 +1,7 @@
-"""``python -m server serve ...``: the same as ``rcw serve ...``."""
+"""``python -m rcw.server serve ...``: the same as ``rcw serve ...``."""
 
 import sys
 
-from server.cli import main
+from rcw.server.cli import main
 
 sys.exit(main())

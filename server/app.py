@@ -29,9 +29,9 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from rcw.actions import IllegalAction, action_from_wire, to_wire
-from server.chat import RateLimiter
-from server.games import Config, GameRuntime, Hub, now_ms
-from server.protocol import (
+from rcw.server.chat import RateLimiter
+from rcw.server.games import Config, GameRuntime, Hub, now_ms
+from rcw.server.protocol import (
     MAX_FRAME,
     MAX_PROPOSAL,
     MAX_TEXT,
@@ -42,7 +42,7 @@ from server.protocol import (
     pack,
     unpack_frame,
 )
-from server.store import Store
+from rcw.server.store import Store
 
 log = logging.getLogger("rcw.server")
 STATIC = Path(__file__).parent / "static"
@@ -377,7 +377,11 @@ lobby <a href="/api/games">/api/games</a>; the protocol is in docs/protocol.md.<
 """
 
 
+ASSET_SUFFIXES = (".html", ".css", ".js", ".svg", ".json")   # what the page loads; nothing else is served
+
+
 async def static(request: web.Request) -> web.StreamResponse:
+    """The browser client's assets under ``static/`` (no docs, no scripts, nothing outside it)."""
     rel = request.match_info.get("path", "") or "index.html"
     root = STATIC.resolve()
     try:
@@ -387,7 +391,7 @@ async def static(request: web.Request) -> web.StreamResponse:
         raise web.HTTPNotFound() from None
     if p.is_dir():
         p = p / "index.html"
-    if p.is_file():
+    if p.is_file() and p.suffix in ASSET_SUFFIXES:
         return web.FileResponse(p)
     if rel == "index.html":
         return web.Response(text=PLACEHOLDER, content_type="text/html")

@@ -39,7 +39,7 @@ from rcw.actions import (
     OrderExecution,
     action_from_wire,
 )
-from server.protocol import MAX_PROPOSAL, ProtocolError, pack
+from rcw.server.protocol import MAX_PROPOSAL, ProtocolError, pack
 
 PUBLIC = "public"
 PROPOSAL_KINDS = ("trade", "committee", "purge", "execution")

@@ -23,7 +23,7 @@ same games, and a restarted process resumes every game."""
 
 def add_parser(sub) -> None:
     """``serve`` (the server) and ``play`` (a terminal client for it)."""
-    from server import play
+    from rcw.server import play
 
     _add_serve(sub)
     play.add_parser(sub)
@@ -80,9 +80,9 @@ def run(args: argparse.Namespace) -> int:
 async def serve(args: argparse.Namespace) -> None:
     from aiohttp import web
 
-    from server.app import make_app
-    from server.games import Config
-    from server.store import make_store
+    from rcw.server.app import make_app
+    from rcw.server.games import Config
+    from rcw.server.store import make_store
 
     config = Config(chat_rate=args.chat_rate, chat_burst=args.chat_burst, frame_rate=args.frame_rate,
                     frame_burst=2 * args.frame_rate, lease_ttl=args.lease_ttl, bot_delay=args.bot_delay)

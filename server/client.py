@@ -26,7 +26,7 @@ from typing import Any
 
 import aiohttp
 
-from server.protocol import pack, unpack
+from rcw.server.protocol import pack, unpack
 
 
 class ServerError(Exception):

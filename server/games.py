@@ -33,9 +33,9 @@ from typing import Any
 from rcw import __version__
 from rcw.actions import Action, IllegalAction, Quit, to_wire
 from rcw.game import SEATS, Game, validate_options
-from server import chat
-from server.protocol import MAX_TEXT, ProtocolError, pack, unpack
-from server.store import Store, split_chat_notice
+from rcw.server import chat
+from rcw.server.protocol import MAX_TEXT, ProtocolError, pack, unpack
+from rcw.server.store import Store, split_chat_notice
 
 log = logging.getLogger("rcw.server")
 
@@ -62,7 +62,7 @@ class Config:
 
 
 def default_bot_kind() -> str:
-    from bots import AGENTS
+    from rcw.bots import AGENTS
 
     return "sdt" if "sdt" in AGENTS else "random"
 
@@ -210,7 +210,7 @@ class Hub:
 
     # -- lobby --------------------------------------------------------------------------------
     async def create_game(self, spec: Any) -> dict:
-        from bots import AGENTS
+        from rcw.bots import AGENTS
 
         if not isinstance(spec, dict):
             raise ProtocolError("bad_request", "the body must be a JSON object")
@@ -308,7 +308,7 @@ class Hub:
             raise ProtocolError("forbidden", "the admin token of this game is needed")
 
     async def fill_bots(self, gid: Any, admin_token: Any, kind: Any = None, seats: Any = None) -> dict:
-        from bots import AGENTS
+        from rcw.bots import AGENTS
 
         rt = await self.get(gid)
         self._check_admin(rt, admin_token)
@@ -702,7 +702,7 @@ class GameRuntime:
             self._drive_task = asyncio.create_task(self._drive(), name=f"drive-{self.gid}")
 
     def _agent(self, seat: str, kind: str):
-        from bots import make_agent
+        from rcw.bots import make_agent
 
         key = (seat, kind)
         if key not in self.agents:
@@ -783,7 +783,7 @@ class GameRuntime:
         change, as ``bots.simulate.answer_offers`` does: an agent with ``react(view, legal)``
         may answer anything (or nothing); other agents answer trade offers made to them
         through ``choose``.  Answers take the same path as every action.  True if a bot acted."""
-        from bots.simulate import open_questions
+        from rcw.bots.simulate import open_questions
 
         async with self.lock:
             if self.game is None or self.status() != "playing":

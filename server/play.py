@@ -31,7 +31,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
-from server.client import GameClient, Lobby, ServerError
+from rcw.server.client import GameClient, Lobby, ServerError
 
 HELP = __doc__.split("Other commands (any time):")[1].rstrip()
 ReadLine = Callable[[str], Awaitable[str | None]]

@@ -43,7 +43,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
-from server.protocol import pack, unpack
+from rcw.server.protocol import pack, unpack
 
 log = logging.getLogger("rcw.server.store")
 

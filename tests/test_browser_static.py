@@ -13,7 +13,7 @@ STATIC = Path(__file__).resolve().parent.parent / "server" / "static"
 
 
 def test_generated_map_and_data_are_current() -> None:
-    r = subprocess.run([sys.executable, str(STATIC / "build.py"), "--check"], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, str(STATIC.parent.parent / "scripts" / "build_static.py"), "--check"], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
 
 

@@ -32,7 +32,7 @@ def raw() -> dict[str, dict]:
     """The data files as plain TOML, for cross-checks independent of the loader."""
     out = {}
     for name in ("map", "counters", "tables"):
-        with (data.DATA_DIR / f"{name}.toml").open("rb") as f:
+        with (data.shipped() / f"{name}.toml").open("rb") as f:
             out[name] = tomllib.load(f)
     return out
 
@@ -853,7 +853,7 @@ def test_data_check_plain(capsys):
 @pytest.fixture
 def data_copy(tmp_path) -> Path:
     d = tmp_path / "data"
-    shutil.copytree(data.DATA_DIR, d)
+    shutil.copytree(str(data.shipped()), d)
     return d
 
 

@@ -35,7 +35,7 @@ def test_random_agent_calls_off_an_attack_rather_than_idle_for_ever():
     """bots.random_agent: once its budget of free political steps is spent, an agent whose
     only other choices undo an attack (which cannot be resolved) takes the undo step; before,
     it joined and left a one-man Committee for ever (3 players, seed 5: 200 000 actions)."""
-    from bots.random_agent import FREE_BUDGET, RandomAgent
+    from rcw.bots.random_agent import FREE_BUDGET, RandomAgent
     from rcw import actions as A
 
     agent = RandomAgent("B", 0)

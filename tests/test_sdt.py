@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from bots import AGENTS, make_agent
-from bots import sdt_tables as T
-from bots.sdt import SDTAgent
-from bots.simulate import answer_offers, play
+from rcw.bots import AGENTS, make_agent
+from rcw.bots import sdt_tables as T
+from rcw.bots.sdt import SDTAgent
+from rcw.bots.simulate import answer_offers, play
 from rcw import actions as A
 from rcw.actions import IllegalAction
 from rcw.game import Game
@@ -498,7 +498,7 @@ def test_thousand_sdt_games_soak():
     import io
     from argparse import Namespace
 
-    from bots.simulate import run
+    from rcw.bots.simulate import run
 
     buf = io.StringIO()
     t0 = time.perf_counter()
@@ -634,7 +634,7 @@ def _combat_view(**kw):
 
 
 def _planned(a: SDTAgent, turn: int = 2, color: str = W, **kw):
-    from bots.sdt import PlannedAttack, TurnPlan
+    from rcw.bots.sdt import PlannedAttack, TurnPlan
 
     a.plan = TurnPlan(turn, T.SDT[4], color)
     pa = PlannedAttack(**({"target": 2, "province": "VORO", "color": W, "forces": [254], "owner": "B", "min_col": 2,
@@ -680,7 +680,7 @@ def test_own_units_of_the_players_colour_are_never_targets():
     """"White players are never required to attack their own White units, nor are Red
     players ever required to attack their own Red units"; an Undecided player attacks none of
     his own (our rule); other own units are APT targets."""
-    from bots.sdt import TurnPlan
+    from rcw.bots.sdt import TurnPlan
 
     v = _view(phasing="A", turn=6, stacks=[
         _stack(1, "VORO", "A", [254, 212], {212: 254}, "White"),
@@ -700,7 +700,7 @@ FULL = ("A", "B", "C", "D", "E")
 
 
 def _purge_agent(seat="A", pct=None, rolls=None, **kw):
-    from bots.sdt import TurnPlan
+    from rcw.bots.sdt import TurnPlan
 
     v = _view(phasing=seat, turn=3, **kw)
     a = _agent(seat, v, pct or {"AB": 2, "AC": 4, "AD": 5, "AE": 7}, rolls)
@@ -870,7 +870,7 @@ def test_assassination_targets_worst_enemy_by_level(markers, victim, used):
     marker: level 1, else 2, else 3; two: level 2, 3, 1; three or more: level 3, 2, 1 (E has
     no level 3 here); ties: "that leader ... who controls the greatest combat strength"; all
     markers up to three are used; the PCT shifts whether or not it succeeds."""
-    from bots.sdt import TurnPlan
+    from rcw.bots.sdt import TurnPlan
 
     v = _assassin_view(markers)
     v["phase"] = "combat"

@@ -10,8 +10,8 @@ import signal
 
 import pytest
 
-from server.client import GameClient, Lobby
-from server.testing import (
+from rcw.server.client import GameClient, Lobby
+from server_helpers import (
     REDIS_URL,
     ServerProcess,
     check_trail,

@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from server.client import GameClient, Lobby, ServerError
-from server.store import MemoryStore
-from server.testing import play_randomly, running_server
+from rcw.server.client import GameClient, Lobby, ServerError
+from rcw.server.store import MemoryStore
+from server_helpers import play_randomly, running_server
 
 KEYS = ("seq", "actor", "action", "by", "events")
 

@@ -14,11 +14,11 @@ import random
 import aiohttp
 import pytest
 
-from server.client import GameClient, Lobby, ServerError
-from server.games import Config
-from server.protocol import ERRORS, MAX_FRAME, MAX_TEXT, WS_HARD_LIMIT, pack
-from server.store import MemoryStore, RedisStore
-from server.testing import (
+from rcw.server.client import GameClient, Lobby, ServerError
+from rcw.server.games import Config
+from rcw.server.protocol import ERRORS, MAX_FRAME, MAX_TEXT, WS_HARD_LIMIT, pack
+from rcw.server.store import MemoryStore, RedisStore
+from server_helpers import (
     REDIS_URL,
     check_trail,
     destroy_prefix,
@@ -429,7 +429,7 @@ class YesAgent:
     asked: list[tuple[str, dict]] = []
 
     def __new__(cls, seat: str, seed: int = 0):
-        from bots.sdt import SDTAgent
+        from rcw.bots.sdt import SDTAgent
 
         class _Yes(SDTAgent):
             def react(self, view, legal):
@@ -445,7 +445,7 @@ class YesAgent:
 
 @pytest.mark.parametrize("kind", STORES)
 async def test_proposals_to_bot_seats_reach_them_and_their_answers_come_back_in_chat(kind, monkeypatch):
-    import bots
+    from rcw import bots
 
     monkeypatch.setitem(bots.AGENTS, "yes", YesAgent)
     YesAgent.asked.clear()
@@ -717,7 +717,7 @@ class CirclerAgent:
     itself alone and leaves it again (the position repeats), otherwise it plays like SDT."""
 
     def __new__(cls, seat: str, seed: int = 0):
-        from bots.sdt import SDTAgent
+        from rcw.bots.sdt import SDTAgent
 
         class _Circler(SDTAgent):
             def choose(self, view, legal):
@@ -730,7 +730,7 @@ class CirclerAgent:
 
 
 async def test_bots_going_round_in_circles_are_steered_out(monkeypatch):
-    import bots
+    from rcw import bots
 
     monkeypatch.setitem(bots.AGENTS, "circler", CirclerAgent)
     async with serve("memory") as h:

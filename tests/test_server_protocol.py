@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rcw.actions import AcceptTrade, ApprovePurge, DeclarePurge, DeclineTrade, JoinCommittee, OfferTrade, OrderExecution
-from server import chat
-from server.protocol import CLIENT_TYPES, ERRORS, MAX_FRAME, SERVER_TYPES, ProtocolError, pack, unpack_frame
+from rcw.server import chat
+from rcw.server.protocol import CLIENT_TYPES, ERRORS, MAX_FRAME, SERVER_TYPES, ProtocolError, pack, unpack_frame
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 
@@ -66,7 +66,7 @@ SERVER_SRC = sorted((Path(__file__).resolve().parent.parent / "server").glob("*.
 def test_every_error_code_and_frame_type_in_the_code_is_declared_and_documented():
     """Grep the server's code: every error code it can send and every frame type it builds is
     declared in server.protocol and listed in docs/protocol.md, and nothing declared is unused."""
-    from server.app import HTTP_STATUS, Connection
+    from rcw.server.app import HTTP_STATUS, Connection
 
     doc = DOC.read_text()
     src = "\n".join(p.read_text() for p in SERVER_SRC)
@@ -153,8 +153,8 @@ def test_rate_limiter_allows_a_burst_then_the_rate():
 def test_rcw_serve_help_states_the_real_defaults():
     import argparse
 
-    from server import cli
-    from server.games import Config
+    from rcw.server import cli
+    from rcw.server.games import Config
 
     p = argparse.ArgumentParser()
     cli._add_arguments(p)

@@ -7,9 +7,9 @@ import asyncio
 
 import pytest
 
-from server.protocol import pack, unpack
-from server.store import MemoryStore, RedisStore, split_chat_notice
-from server.testing import REDIS_URL, redis_reachable, unique_prefix
+from rcw.server.protocol import pack, unpack
+from rcw.server.store import MemoryStore, RedisStore, split_chat_notice
+from server_helpers import REDIS_URL, redis_reachable, unique_prefix
 
 needs_redis = pytest.mark.skipif(not redis_reachable(), reason="no Redis on 127.0.0.1:6379")
 

@@ -11,11 +11,11 @@ import re
 import sys
 from pathlib import Path
 
-from server import play
-from server.client import GameClient, Lobby
-from server.games import Config
-from server.store import MemoryStore
-from server.testing import running_server
+from rcw.server import play
+from rcw.server.client import GameClient, Lobby
+from rcw.server.games import Config
+from rcw.server.store import MemoryStore
+from server_helpers import running_server
 
 ROOT = Path(__file__).resolve().parent.parent
 PREFER = ("End", "ResolveAttack", "Pass", "Roll", "Draw", "CancelAttack")

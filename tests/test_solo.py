@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from bots.solo import Solo
+from rcw.bots.solo import Solo
 from rcw.cli import main
 
 pty = pytest.importorskip("pty")
@@ -189,7 +189,7 @@ def test_spi_solitaire_played_to_the_end_by_scripted_input(tmp_path, monkeypatch
     """``rcw solo --spi``: the SPI solitaire (004 [18.0]-[28.0]) as the Red Player.  Scripted input
     looks at the board (b), the non-Red forces (n), the objective (o) and help (h), saves and
     quits; ``--spi --load`` replays the save and the game goes on to its victory level."""
-    from bots.spi_solo import SPISolo
+    from rcw.bots.spi_solo import SPISolo
 
     path = str(tmp_path / "spi.json")
     monkeypatch.chdir(tmp_path)
@@ -224,7 +224,7 @@ def test_spi_solitaire_played_to_the_end_by_scripted_input(tmp_path, monkeypatch
 def test_spi_leader_deployment_menu_and_typed_deploy():
     """004 [24.0]: the Red Leader Determination Phase asks for a leader, then a place; 'd LEADER
     PROVINCE' deploys one anywhere the rules allow."""
-    from bots.spi_solo import SPISolo
+    from rcw.bots.spi_solo import SPISolo
 
     for seed in range(1, 60):
         probe = SPISolo(seed, out=io.StringIO(), inp=_feed([]))

@@ -11,8 +11,8 @@ from types import SimpleNamespace
 import pytest
 from engine_helpers import D, dice, label, put, refused, uid, uids
 
-from bots.random_agent import RandomAgent
-from bots.spi import SPIRedAgent, play
+from rcw.bots.random_agent import RandomAgent
+from rcw.bots.spi import SPIRedAgent, play
 from rcw import actions as A
 from rcw.actions import to_wire
 from rcw.game import Game

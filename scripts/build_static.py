@@ -1,7 +1,7 @@
 """Generate the browser client's static data: ``map.svg`` and ``data.json``.
 
-    python server/static/build.py          # rewrite both files next to this script
-    python server/static/build.py --check  # exit 1 if either is out of date (the tests do this)
+    python scripts/build_static.py          # rewrite both files next to this script
+    python scripts/build_static.py --check  # exit 1 if either is out of date (the tests do this)
 
 ``map.svg`` is :func:`rcw.mapdraw.render_svg` of the shipped data, as it is.  ``data.json``
 is everything the page needs to know about the game that is not in a ``view``: provinces
@@ -18,10 +18,8 @@ import json
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parent.parent
+HERE = ROOT / "server" / "static"          # where the generated files live (and are served from)
 
 
 def build_data() -> dict:
@@ -32,7 +30,7 @@ def build_data() -> dict:
 
     d = default()
     try:
-        from bots import AGENTS
+        from rcw.bots import AGENTS
 
         bots = sorted(AGENTS)
     except Exception:  # pragma: no cover - bots are part of the project
@@ -104,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                 path.write_text(text, encoding="utf-8")
     if args.check:
         if stale:
-            print(f"out of date: {', '.join(stale)} (run python server/static/build.py)")
+            print(f"out of date: {', '.join(stale)} (run python scripts/build_static.py)")
             return 1
         print("map.svg and data.json are up to date")
         return 0

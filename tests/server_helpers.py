@@ -18,10 +18,10 @@ from typing import Any
 
 from aiohttp import web
 
-from server.app import HUB, make_app
-from server.client import GameClient, ServerError
-from server.games import Config, Hub
-from server.store import RedisStore, Store
+from rcw.server.app import HUB, make_app
+from rcw.server.client import GameClient, ServerError
+from rcw.server.games import Config, Hub
+from rcw.server.store import RedisStore, Store
 
 REDIS_URL = os.environ.get("RCW_TEST_REDIS", "redis://127.0.0.1:6379/0")
 # Steps a random test player avoids unless nothing else is legal: they undo or repeat
