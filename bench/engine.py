@@ -1,14 +1,17 @@
-"""Engine benchmark: where does the time of a bot game go?
+"""Engine benchmark: how much does deciding cost next to the rules themselves?
 
-One run plays ``--games`` complete five-player games with SDT bots and the same number with
-random-legal agents (seeds S, S+1, ...), and prints, measured in that run:
+One run plays ``--games`` complete five-player games with SDT bots and as many with random
+agents (seeds S, S+1, ...) through the match loop, and right after each game replays that
+game's log (``Game.new`` + ``apply`` of every action, the persistence path) on the same seed.
+It prints, measured side by side in that run:
 
-- complete SDT games per second and random-agent games per second;
-- for each kind, the share of the time spent in the bots' decisions (``choose``/``react``),
-  in presenting the game to them (``legal_actions`` and ``view``, engine code the bots
-  call through the public API) and in applying actions (the rules proper).
+- ``sdt_vs_replay``: seconds of the SDT games / seconds to replay their logs (the cost of the
+  bots' decisions, views and legal actions, relative to the rules);
+- ``random_vs_replay``: the same for random agents;
+- ``replay_us_per_action``: microseconds per replayed action (all games);
+- ``clone_us``: microseconds per ``Game.clone()``, sampled along the replays.
 
-    python bench/engine.py --games 20 [--seed 0] [--max-turns 60] [--json]
+    python bench/engine.py [--games 10] [--seed 0] [--max-turns 60] [--json]
 """
 
 from __future__ import annotations
@@ -17,54 +20,75 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from rcw.actions import action_from_wire
+from rcw.bots.simulate import play
+from rcw.game import Game
 
-from rcw.bots.simulate import play  # noqa: E402
+
+def replay_seconds(record: dict, clones: list[float]) -> tuple[float, int]:
+    """Seconds to rebuild the game from its record (actions decoded beforehand), and its length;
+    every 50th position is also cloned and timed into ``clones``."""
+    actions = [action_from_wire(a) for a in record["actions"]]
+    clock = time.perf_counter
+    t0 = clock()
+    g = Game.new(record["players"], record["seed"], record["options"])
+    for a in actions:
+        g.apply(a)
+    t = clock() - t0
+    g = Game.new(record["players"], record["seed"], record["options"])
+    for i, a in enumerate(actions):
+        g.apply(a)
+        if i % 50 == 0:
+            c0 = clock()
+            g.clone()
+            clones.append(clock() - c0)
+    return t, len(actions)
 
 
-def measure(kind: str, games: int, seed: int, max_turns: int) -> dict:
-    timing: dict[str, float] = {}
-    t0 = time.perf_counter()
+def measure(kind: str, games: int, seed: int, max_turns: int, clones: list[float]) -> dict:
+    played = replayed = 0.0
     actions = turns = finished = 0
     for i in range(games):
-        rec = play(5, seed + i, kind, max_turns, timing=timing)
-        actions += rec["actions"]
+        t0 = time.perf_counter()
+        rec = play(5, seed + i, kind, max_turns, with_record=True)
+        played += time.perf_counter() - t0
+        t, n = replay_seconds(rec["record"], clones)
+        replayed += t
+        actions += n
         turns += rec["turns"]
         finished += rec["finished"]
-    wall = time.perf_counter() - t0
-    parts = {k: timing.get(k, 0.0) for k in ("bots", "views", "rules")}
-    parts["driver"] = max(0.0, wall - sum(parts.values()))
-    return {"agents": kind, "games": games, "finished": finished, "seconds": round(wall, 3),
-            "games_per_second": round(games / wall, 3) if wall else 0.0,
-            "actions_per_second": round(actions / wall, 1) if wall else 0.0,
+    return {"agents": kind, "games": games, "finished": finished, "actions": actions,
             "mean_game_turns": round(turns / games, 2) if games else 0.0,
-            "share": {k: round(v / wall, 3) if wall else 0.0 for k, v in parts.items()}}
+            "play_seconds": round(played, 4), "replay_seconds": round(replayed, 4),
+            "vs_replay": round(played / replayed, 2) if replayed else None}
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--games", type=int, default=20, help="games per agent kind (default 20)")
+    p.add_argument("--games", type=int, default=10, help="games per agent kind (default 10)")
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     p.add_argument("--max-turns", type=int, default=60, help="safety limit on Game-Turns (default 60)")
     p.add_argument("--json", action="store_true", help="print the measurements as JSON")
     a = p.parse_args(argv)
-    res = [measure(k, a.games, a.seed, a.max_turns) for k in ("sdt", "random")]
-    sdt, rnd = res
+    clones: list[float] = []
+    sdt = measure("sdt", a.games, a.seed, a.max_turns, clones)
+    rnd = measure("random", a.games, a.seed, a.max_turns, clones)
+    replayed = sdt["replay_seconds"] + rnd["replay_seconds"]
+    out = {
+        "sdt_vs_replay": sdt["vs_replay"],
+        "random_vs_replay": rnd["vs_replay"],
+        "replay_us_per_action": round(replayed / (sdt["actions"] + rnd["actions"]) * 1e6, 2),
+        "clone_us": round(sum(clones) / len(clones) * 1e6, 1) if clones else None,
+        "sdt": sdt, "random": rnd,
+    }
     if a.json:
-        print(json.dumps({"sdt": sdt, "random": rnd,
-                          "sdt_vs_random_speed": round(sdt["games_per_second"] / rnd["games_per_second"], 3)
-                          if rnd["games_per_second"] else None}, indent=2))
+        print(json.dumps(out, indent=2))
         return 0
-    for r in res:
-        s = r["share"]
-        print(f"{r['agents']:>6}: {r['games_per_second']:.2f} complete games/s ({r['games']} games in {r['seconds']} s, "
-              f"{r['actions_per_second']:.0f} actions/s, mean {r['mean_game_turns']} Game-Turns)")
-        print(f"        time: bot decisions {s['bots']:.0%}, legal actions + views {s['views']:.0%}, "
-              f"rule application {s['rules']:.0%}, driver {s['driver']:.0%}")
-    if rnd["games_per_second"]:
-        print(f"An SDT game takes {rnd['games_per_second'] / sdt['games_per_second']:.1f}x as long as a random-agent game.")
+    for r in (sdt, rnd):
+        print(f"{r['agents']:>6}: {r['games']} games, {r['actions']} actions, mean {r['mean_game_turns']} Game-Turns: "
+              f"played in {r['play_seconds']} s, replayed in {r['replay_seconds']} s ({r['vs_replay']}x)")
+    print(f"replay: {out['replay_us_per_action']} us per action; Game.clone(): {out['clone_us']} us")
     return 0
 
 

@@ -35,7 +35,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))   # server_helpers: the test fixtures
 
 import aiohttp  # noqa: E402
-
 from rcw.server.client import GameClient, Lobby, ServerError  # noqa: E402
 from rcw.server.protocol import pack, unpack  # noqa: E402
 from server_helpers import ServerProcess, choose, destroy_prefix, redis_reachable, unique_prefix  # noqa: E402

@@ -5,14 +5,16 @@ only when nothing else is legal, so its games always move forward.  Political mo
 can be repeated without end (trade offers and withdrawals, joining and leaving a Central
 Committee, ordering the Czar's execution: 004 [10.0], [11.12], [13.52]) are free actions
 in the rules; the agent allows itself at most ``FREE_BUDGET`` of them per phase, so a game
-between random agents cannot turn into an endless round of offers.  Seeded and deterministic.
+between random agents cannot turn into an endless round of offers.  Out of turn it answers
+the first trade offer made to it, at random.  Seeded and deterministic.
 """
 
 from __future__ import annotations
 
 import random
 
-from rcw.actions import Action
+from rcw.actions import AcceptTrade, Action, DeclineTrade
+from rcw.player import Player
 
 UNDO = ("CancelAttack", "RemoveAttacker")
 NEVER = ("Quit",)
@@ -29,7 +31,19 @@ class RandomAgent:
         self._phase: tuple = ()
         self._free_used = 0
 
-    def choose(self, view: dict, legal: list[Action]) -> Action:
+    def choose(self, player: Player) -> Action:
+        return self.pick(player.view, list(player.legal))
+
+    def react(self, player: Player) -> Action | None:
+        """Answer the first trade offer made to this seat (accept or decline at random)."""
+        offers = [o["id"] for o in player.view["offers"] if o["to"] == self.seat]
+        if not offers:
+            return None
+        answers = [a for a in (AcceptTrade(self.seat, offers[0]), DeclineTrade(self.seat, offers[0])) if player.is_legal(a)]
+        return self.pick(player.view, answers) if answers else None
+
+    def pick(self, view: dict, legal: list[Action]) -> Action:
+        """One of ``legal``, at random within the first tier that has any (see the module)."""
         phase = (view.get("turn"), view.get("phase"), view.get("phasing"))
         if phase != self._phase:
             self._phase, self._free_used = phase, 0

@@ -102,6 +102,7 @@ from dataclasses import dataclass, field
 
 from rcw.bots import sdt_tables as T
 from rcw.bots.sdt_board import STACK_LIMIT, Board, VStack, data, odds_col, opposed
+
 from rcw import actions as A
 from rcw.data import BLUE, GREEN, RED, WHITE
 
@@ -247,8 +248,18 @@ class SDTAgent:
         self.pct[key] = T.shift(self.pct.get(key, 3), delta)
 
     # -- the one call -------------------------------------------------------------------------
-    def choose(self, view: dict, legal: list[A.Action]) -> A.Action:
-        self.observe(view)
+    def choose(self, player) -> A.Action:
+        """Through the public API (:class:`rcw.player.Player`)."""
+        return self.choose_view(player.view, list(player.legal))
+
+    def react(self, player) -> A.Action | None:
+        return self.react_view(player.view, list(player.legal))
+
+    def fallback(self, player) -> A.Action:
+        return self.fallback_legal(list(player.legal))
+
+    def choose_view(self, view: dict, legal: list[A.Action]) -> A.Action:
+        self.observe_view(view)
         try:
             act = self._choose(view, legal)
         except Exception as e:  # never let a planning bug become an illegal move
@@ -257,10 +268,10 @@ class SDTAgent:
             self.cur = None
             act = None
         if act is None or (act not in legal and not self._gift_ok(view, act) and not self._parametric_ok(view, act)):
-            act = self.fallback(legal)
+            act = self.fallback_legal(legal)
         return act
 
-    def react(self, view: dict, legal: list[A.Action]) -> A.Action | None:
+    def react_view(self, view: dict, legal: list[A.Action]) -> A.Action | None:
         """Out of turn (the drivers ask every bot seat when offers or Committee proposals are
         open): answer offers, proposals and the counter-committee; None to do nothing.
         (The PCT is brought up to date at the next ``choose``; answers here need only the
@@ -298,7 +309,7 @@ class SDTAgent:
             return A.AcceptTrade(self.seat, a.offer)
         return A.DeclineTrade(self.seat, a.offer)
 
-    def fallback(self, legal: list[A.Action]) -> A.Action:
+    def fallback_legal(self, legal: list[A.Action]) -> A.Action:
         for name in SAFE_DEFAULTS:
             for a in legal:
                 if a.TYPE == name:
@@ -363,7 +374,7 @@ class SDTAgent:
         return None
 
     # -- observation: the PCT from what the view shows ---------------------------------------
-    def observe(self, view: dict) -> None:
+    def observe_view(self, view: dict) -> None:
         me = self.seat
         seats = [p for p in view["seats"]]
         if view["phase"] == "trading":

@@ -12,7 +12,8 @@ import time
 import traceback
 
 from rcw.bots import AGENTS, make_agent
-from rcw.actions import IllegalAction
+from rcw.bots.match import Match
+
 from rcw.game import Game
 
 STAT_KEYS = ("attacks", "subversive_attacks", "epidemic_losses", "replacements", "assassination_attempts",
@@ -20,123 +21,38 @@ STAT_KEYS = ("attacks", "subversive_attacks", "epidemic_losses", "replacements",
 
 
 def play(players: int, seed: int, agent_kind: str, max_turns: int, max_actions: int = 200_000,
-         timing: dict | None = None) -> dict:
-    """Play one game; returns its outcome record.  ``timing`` (if given) accumulates seconds
-    spent in the agents' decisions (``bots``: ``choose``/``react``), in presenting the game
-    to them (``views``: ``legal_actions`` and ``view``) and in applying actions (``rules``)."""
+         timing: dict | None = None, with_record: bool = False) -> dict:
+    """Play one game through :class:`rcw.bots.match.Match`; returns its outcome (with the
+    game's record, to replay it, if ``with_record``).  ``timing`` (if given) accumulates the
+    seconds spent choosing (``bots``: the agents, with the views and legal actions they ask
+    for) and applying actions (``rules``)."""
     g = Game.new(players, seed, {"max_turns": max_turns} if max_turns else None)
-    kinds = _kinds(agent_kind, g.state.seats)
-    agents = {p: make_agent(kinds[p], p, seed) for p in g.state.seats}
+    kinds = _kinds(agent_kind, g.seats)
+    m = Match(g, {p: make_agent(kinds[p], p, seed) for p in g.seats})
     clock = time.perf_counter
-    t_bots = t_rules = t_views = 0.0
-    illegal = 0
+    t_bots = t_rules = 0.0
     steps = 0
-    memo: dict = {}
     while not g.over and steps < max_actions:
-        pend = g.pending
-        if not pend:
-            raise RuntimeError("no pending decision in an unfinished game")
-        seat = pend[0]["seat"]
         t0 = clock()
-        legal = g.legal_actions(seat)
-        if not legal:
-            raise RuntimeError(f"seat {seat} must decide {pend[0]['kind']} but has no legal action")
-        view = g.view(seat)
-        tv = clock()
-        t_views += tv - t0
-        action = agents[seat].choose(view, legal)
+        step = m.next_step()
         t1 = clock()
-        try:
-            g.apply(action)
-        except IllegalAction:
-            illegal += 1
-            g.apply(legal[0])
-        t2 = clock()
-        t_bots += t1 - tv
-        t_rules += t2 - t1
+        if step is None:
+            raise RuntimeError(f"no agent can act in an unfinished game (pending {g.pending})")
+        m.apply(step.seat, step.action, step.kind)
+        t_bots += t1 - t0
+        t_rules += clock() - t1
         steps += 1
-        if not g.over and (g.state.offers or g.state.committee_consent or g.state.committee):
-            n, tb, tr, tw = answer_offers(g, agents, memo)
-            steps += n
-            t_bots += tb
-            t_rules += tr
-            t_views += tw
     if timing is not None:
         timing["bots"] = timing.get("bots", 0.0) + t_bots
         timing["rules"] = timing.get("rules", 0.0) + t_rules
-        timing["views"] = timing.get("views", 0.0) + t_views
     r = g.result or {}
     reason = r.get("reason", "")
     ended = "rules" if g.over and r.get("winner_color") else ("limit" if g.over and "turn limit" in reason else
                                                               ("other" if g.over else "unfinished"))
-    return {"seed": seed, "turns": g.state.turn, "actions": steps, "illegal": illegal,
+    return {"seed": seed, "turns": g.turn, "actions": steps, "illegal": m.refused,
             "outcome": (r.get("winner_color") or "none").lower(), "winner": r.get("winner"),
-            "finished": g.over, "ended": ended, "stats": dict(g.state.stats), "hash": g.state_hash()}
-
-
-def open_questions(g: Game) -> tuple | None:
-    """What is open out of turn (offers, Committee consents) and the moment it is open in;
-    None when nothing is.  Agents are asked again only when this changes."""
-    s = g.state
-    if g.over or s.decision is not None or not (s.offers or s.committee_consent or s.committee):
-        return None
-    return (tuple(sorted(s.offers)), tuple(sorted((k, tuple(v)) for k, v in s.committee_consent.items())),
-            tuple(s.committee), s.turn, s.phase, s.current)
-
-
-def answer_offers(g: Game, agents: dict, memo: dict | None = None) -> tuple[int, float, float, float]:
-    """Out-of-turn answers: trade offers and Central Committee proposals are free actions a
-    seat takes whenever it likes, so after each action every agent with something open to
-    it is asked (the server does the same for bot seats).  An agent with a ``react(view,
-    legal)`` method may return an action or None; other agents only answer offers made to
-    them, through ``choose``.  Returns (actions applied, seconds in agents, in rules, in views)."""
-    clock = time.perf_counter
-    n, tb, tr, tw = 0, 0.0, 0.0, 0.0
-    s = g.state
-    memo = {} if memo is None else memo
-    for _ in range(40):
-        key = open_questions(g)
-        if key is None or key == memo.get("asked"):
-            break
-        memo["asked"] = key
-        acted = False
-        for seat in s.seats:
-            if g.over or s.decision is not None:
-                break
-            agent = agents.get(seat)
-            if agent is None or seat in s.quit:
-                continue
-            react = getattr(agent, "react", None)
-            t0 = clock()
-            if react is not None:
-                legal = g.legal_actions(seat)
-                view = g.view(seat)
-                tv = clock()
-                action = react(view, legal)
-            else:
-                oids = [o["id"] for o in s.offers.values() if o["to"] == seat]
-                legal = [a for a in g.legal_actions(seat) if oids and getattr(a, "offer", None) == oids[0]]
-                view = g.view(seat) if legal else None
-                tv = clock()
-                action = agent.choose(view, legal) if legal else None
-                if action is not None and action not in legal:
-                    action = None
-            t1 = clock()
-            tw += tv - t0
-            tb += t1 - tv
-            if action is None:
-                continue
-            try:
-                g.apply(action)
-            except IllegalAction:
-                tr += clock() - t1
-                continue
-            tr += clock() - t1
-            n += 1
-            acted = True
-        if not acted:
-            break
-    return n, tb, tr, tw
+            "finished": g.over, "ended": ended, "stats": g.stats, "hash": g.state_hash(),
+            **({"record": g.record()} if with_record else {})}
 
 
 def _kinds(agent_kind: str, seats: list[str]) -> dict[str, str]:

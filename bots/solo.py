@@ -25,6 +25,7 @@ import sys
 
 from rcw.bots.sdt import SDTAgent
 from rcw.bots.sdt_board import Board, data, odds_col, opposed
+
 from rcw import actions as A
 from rcw.actions import IllegalAction, action_from_wire, to_wire
 from rcw.game import Game
@@ -423,14 +424,14 @@ class Solo:
                 if a is APPLIED or a is IGNORED:
                     continue
             else:
-                a = self.bots[seat].choose(g.view(seat), legal)
+                a = self.bots[seat].choose_view(g.view(seat), legal)
             try:
                 ev = g.apply(a)
             except IllegalAction as e:
                 if seat == HUMAN:
                     self.say(f"Not allowed: {e}")
                     continue
-                ev = g.apply(self.bots[seat].fallback(legal))
+                ev = g.apply(self.bots[seat].fallback_legal(legal))
             self.explain(ev)
         self.finish()
         return 0
@@ -460,7 +461,7 @@ class Solo:
                     if a is IGNORED or a is APPLIED:
                         continue
                 else:
-                    a = self.bots[seat].react(g.view(seat), legal)
+                    a = self.bots[seat].react_view(g.view(seat), legal)
                 if a is None:
                     continue
                 try:

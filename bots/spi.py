@@ -33,7 +33,8 @@ import traceback
 
 from rcw.bots.random_agent import RandomAgent
 from rcw.bots.sdt_board import Board, VStack, data, odds_col
-from rcw.actions import Action, IllegalAction
+
+from rcw.actions import Action
 
 MODE = "spi-solitaire"
 TARGETS = ("PETR", "TVER")
@@ -57,7 +58,11 @@ class SPIRedAgent:
         self.diverted: set[int] = set()          # units left apart as a diversion (never re-attached)
 
     # -- the interface ------------------------------------------------------------------------------
-    def choose(self, view: dict, legal: list[Action]) -> Action:
+    def choose(self, player) -> Action:
+        """Through the public API (:class:`rcw.player.Player`)."""
+        return self.choose_view(player.view, list(player.legal))
+
+    def choose_view(self, view: dict, legal: list[Action]) -> Action:
         key = (view.get("turn"), view.get("phase"))
         if key != self._turn_key:
             self._turn_key = key
@@ -292,29 +297,20 @@ def red_agent(kind: str, seed: int):
 
 # -- rcw simulate --mode spi-solitaire ----------------------------------------------------------------------
 def play(seed: int, kind: str, max_actions: int = 100_000) -> dict:
-    """Play one solitaire game with the ``kind`` agent as Red; returns its outcome record."""
-    from rcw.game import Game
+    """Play one solitaire game with the ``kind`` agent as Red (through the match loop); returns
+    its outcome record."""
+    from rcw.bots.match import Match
 
-    g = Game.new(1, seed, {"mode": MODE})
-    agent = red_agent(kind, seed)
-    steps = illegal = 0
-    while not g.over and steps < max_actions:
-        pend = g.pending
-        if not pend or pend[0]["seat"] != "R":
-            raise RuntimeError(f"the solitaire waits on {pend!r}")
-        legal = g.legal_actions("R")
-        if not legal:
-            raise RuntimeError(f"Red must decide {pend[0]['kind']} but has no legal action")
-        action = agent.choose(g.view("R"), legal)
-        try:
-            g.apply(action)
-        except IllegalAction:
-            illegal += 1
-            g.apply(legal[0])
-        steps += 1
+    from rcw.modes import new_game
+
+    g = new_game(1, seed, {"mode": MODE})
+    m = Match(g, {"R": red_agent(kind, seed)})
+    steps = m.play(max_actions)
+    if not g.over and steps < max_actions:
+        raise RuntimeError(f"the solitaire waits on {g.pending!r}")
     r = g.result or {}
-    return {"seed": seed, "turns": g.state.turn, "actions": steps, "illegal": illegal, "finished": g.over,
-            "victory": r.get("victory", "unfinished"), "stats": dict(g.state.stats), "hash": g.state_hash()}
+    return {"seed": seed, "turns": g.turn, "actions": steps, "illegal": m.refused, "finished": g.over,
+            "victory": r.get("victory", "unfinished"), "stats": g.stats, "hash": g.state_hash()}
 
 
 STAT_KEYS = ("attacks", "subversive_attacks", "epidemic_losses", "replacements", "czar_executions", "captures",

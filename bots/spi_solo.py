@@ -22,9 +22,10 @@ import sys
 
 from rcw.bots.sdt_board import Board, data
 from rcw.bots.solo import describe_play, province, read_line, stack_text, table, unit_name
+
 from rcw import actions as A
 from rcw.actions import IllegalAction
-from rcw.game import Game
+from rcw.modes import new_game, replay
 from rcw.rules import solitaire as S
 
 HELP = __doc__.split("other commands:")[1].split("Save/resume")[0].rstrip()
@@ -40,10 +41,10 @@ class SPISolo:
         self.save_path: str | None = None
         self.last_header: tuple | None = None
         if record is not None:
-            self.g = Game.replay(record["seed"], record["actions"], record.get("players", 2), record.get("options"))
+            self.g = replay(record["seed"], record["actions"], record.get("players", 2), record.get("options"))
             self.resumed = True
         else:
-            self.g = Game.new(1, seed, {"mode": S.MODE})
+            self.g = new_game(1, seed, {"mode": S.MODE})
             self.resumed = False
         self.seed = self.g.state.seed
 

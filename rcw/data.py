@@ -9,11 +9,11 @@ from the sources and what is ours.  :func:`load` validates on load and raises
 from __future__ import annotations
 
 import tomllib
-from importlib import resources
-from importlib.resources.abc import Traversable
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from types import MappingProxyType
 

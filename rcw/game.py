@@ -1,35 +1,39 @@
-"""The one API for everyone: :class:`Game`.
+"""The one API for everyone: :class:`Game`, the multi-player game (004 [1.0]-[16.0]).
 
 ``Game.new(players, seed, options)``, ``legal_actions(seat)``, ``apply(action) -> events``,
-``pending``, ``view(seat)``, ``to_bytes()`` / ``Game.from_bytes()``, ``state_hash()`` and
-``Game.replay(seed, actions, players, options)``.  A bot, a WebSocket client and a test all
-go through these calls.  An illegal action raises :class:`IllegalAction` naming the rule
-case and changes nothing.
+``pending``, ``view(seat)``, ``to_bytes()`` / ``Game.from_bytes()``, ``state_hash()``,
+``clone()`` and ``Game.replay(seed, actions, players, options)``.  A bot, a WebSocket client
+and a test all go through these calls.  An illegal action raises :class:`IllegalAction`
+naming the rule case and changes nothing.
+
+Besides the calls that play, the game answers what its clients need to know of the rules
+(each rule is known here once): where a force can go (:meth:`Game.reach`), a leader's
+capacity, who may attack whom and at what odds, colour hostility, the Victory Point scores,
+the out-of-turn actions open to a seat.  :class:`rcw.player.Player` bundles them for one seat.
+
+Other game modes (the SPI solitaire) subclass :class:`Game` and register in :mod:`rcw.modes`.
 """
 
 from __future__ import annotations
 
-import copy
 import hashlib
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, ClassVar
 
 import msgpack
 
 from rcw import actions as A
+from rcw import options as O
 from rcw.actions import Action, Event, IllegalAction, action_from_wire, to_wire
-from rcw.data import GameData, default
-from rcw.rules import assassination, combat, movement, quitting, sequence, setup
+from rcw.data import RED, WHITE, GameData, default
+from rcw.rng import MASK, Dice, LoadedDice
+from rcw.rules import assassination, combat, movement, politics, quitting, sequence, setup, victory
 from rcw.rules.base import Ctx
-from rcw.state import State
+from rcw.state import State, _deep, opposed
+from rcw.types import AttackOption, Capacity, Odds, Pending, Route, Scores, View
 
 SEATS = "ABCDEF"
-MODES: dict[str, Any] = {}   # game modes other than the multi-player game: "spi-solitaire" (rcw.rules.solitaire)
-OPTIONS: dict[str, tuple[type, Any, str]] = {
-    "max_turns": (int, 0, "end the game with no victor after this many Game-Turns (0: no limit, as the rules say)"),
-    "leader_movement": (int, 5, "leaders' Movement Allowance (001 optional 'Reduced leader movement' uses 4)"),
-    "postal_movement": (bool, False, "004 [17.0]: judge the stop-on-entering rule on the positions at the start of the Game-Turn"),
-}
+STANDARD = "standard"
 
 Check = Callable[[Ctx, Any], None]
 Do = Callable[[Ctx, Any], list[Event]]
@@ -65,12 +69,12 @@ HANDLERS: dict[type, tuple[Check, Do]] = {
     A.VoteEndGame: (sequence.check_vote, sequence.do_vote),
     A.Quit: (quitting.check, quitting.do),
     A.Assassinate: (assassination.check, assassination.do),
+    **politics.HANDLERS,
 }
-
-
-def register(action_type: type, check: Check, do: Do) -> None:
-    """Rule modules outside this file (e.g. politics) register their actions here."""
-    HANDLERS[action_type] = (check, do)
+TRADING = (A.OfferTrade, A.AcceptTrade, A.DeclineTrade, A.WithdrawTrade, A.EndTrading, A.Quit)   # 004 [15.33]
+# Actions a seat may take out of turn, whenever they are open to it (answers and political moves).
+OUT_OF_TURN = (A.AcceptTrade, A.DeclineTrade, A.WithdrawTrade, A.JoinCommittee, A.LeaveCommittee, A.DeclarePurge,
+               A.OrderExecution)
 
 
 def _canonical(x: Any) -> Any:
@@ -81,36 +85,84 @@ def _canonical(x: Any) -> Any:
     return x
 
 
+class Legal(Sequence[Action]):
+    """The legal actions of one seat, listed only when someone looks at the list: ``a in
+    legal`` asks the rules about ``a`` alone (:meth:`Game.is_legal`), which is what a player
+    who knows what he wants needs; iterating, indexing or ``len`` lists them all once."""
+
+    def __init__(self, game: Game, seat: str) -> None:
+        self._game, self._seat, self._list = game, seat, None
+
+    def _all(self) -> list[Action]:
+        if self._list is None:
+            self._list = self._game.legal_actions(self._seat)
+        return self._list
+
+    def __contains__(self, a: object) -> bool:
+        if self._list is not None:
+            return a in self._list
+        return isinstance(a, Action) and a.seat == self._seat and self._game.is_legal(a)
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __getitem__(self, i):  # type: ignore[override]
+        return self._all()[i]
+
+    def __repr__(self) -> str:
+        return f"Legal({self._seat}: {self._all()!r})"
+
+
 class Game:
-    def __init__(self, state: State, data: GameData | None = None) -> None:
+    """The multi-player game.  Subclasses are other game modes; each has its own ``MODE``
+    name, ``HANDLERS`` table and usual number of players (``PLAYERS``)."""
+
+    MODE: ClassVar[str] = STANDARD
+    PLAYERS: ClassVar[int] = 5
+    HANDLERS: ClassVar[dict[type, tuple[Check, Do]]] = HANDLERS
+
+    def __init__(self, state: State, data: GameData | None = None, dice: Dice | None = None) -> None:
         self.data = data or default()
         self.state = state
-        self.ctx = Ctx(self.data, state)
+        self.ctx = Ctx(self.data, state, dice)
         self.log: list[Action] = []
         self.setup_events: list[Event] = []
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
     def new(cls, players: int | None = None, seed: int = 0, options: dict | None = None,
-            data: GameData | None = None) -> Game:
+            data: GameData | None = None, dice: Dice | None = None) -> Game:
         """004 [15.2]-[15.3]: seats A.. in clockwise order; the Initial Forces dealt face up.
-        ``players`` None: five, or the usual number of the mode that ``options`` names."""
-        mode = (options or {}).get("mode")
-        if mode is not None and cls is Game:         # options {"mode": ...} pick another game mode
-            if mode not in MODES:
-                raise IllegalAction("options", f"unknown mode {mode!r} (known: {', '.join(sorted(MODES))})", "bad_request")
-            return MODES[mode].new(players, seed, options, data)
-        players = 5 if players is None else players
-        if not isinstance(players, int) or not 3 <= players <= 6:
+        ``players`` None: five.  ``options`` may not name another game mode (create those
+        with :func:`rcw.modes.new_game`)."""
+        opts = cls._options(options)
+        players = cls.PLAYERS if players is None else players
+        if isinstance(players, bool) or not isinstance(players, int) or not 3 <= players <= 6:
             raise IllegalAction("004 [2.0]", "Russian Civil War is for 3 to 6 players", "bad_request")
-        opts = validate_options(options or {})
-        st = State(seats=list(SEATS[:players]), seed=int(seed), rng=int(seed) & ((1 << 64) - 1), options=opts)
-        g = cls(st, data)
+        g = cls(State(seats=list(SEATS[:players]), seed=int(seed), rng=int(seed) & MASK, options=opts), data, dice)
         g.setup_events = setup.deal(g.ctx)
         return g
 
     @classmethod
-    def replay(cls, seed: int, actions: list[Action | dict], players: int | None = None,
+    def _options(cls, options: Any) -> dict:
+        """The options checked for this mode (``mode`` names the mode; the standard game has none)."""
+        opts = dict(options or {}) if isinstance(options, dict) or options is None else options
+        if not isinstance(opts, dict):
+            raise IllegalAction("options", "options must be a map of option names to values", "bad_request")
+        mode = opts.pop("mode", STANDARD)
+        if mode != cls.MODE:
+            raise IllegalAction("options", f"this is the {cls.MODE} game, not {mode!r}: create a game of another "
+                                "mode with rcw.modes.new_game", "bad_request")
+        opts = O.validate(opts)
+        if cls.MODE != STANDARD:
+            opts["mode"] = cls.MODE
+        return opts
+
+    @classmethod
+    def replay(cls, seed: int, actions: Iterable[Action | dict], players: int | None = None,
                options: dict | None = None) -> Game:
         """Rebuild a game from its seed and action log (the persistence format); ``players``
         None means the mode's usual number."""
@@ -119,7 +171,31 @@ class Game:
             g.apply(a if isinstance(a, Action) else action_from_wire(a))
         return g
 
-    # -- the four calls ---------------------------------------------------------------------
+    def clone(self) -> Game:
+        """An independent copy of the game as it stands (state, log and dice source), made
+        without a replay or serialization, for look-ahead."""
+        g = type(self).__new__(type(self))
+        g.data = self.data
+        g.state = self.state.clone()
+        g.ctx = Ctx(self.data, g.state, self.ctx.dice)
+        g.log = list(self.log)
+        g.setup_events = self.setup_events
+        return g
+
+    def load_dice(self, rolls: Iterable[int] | Dice | None) -> Dice | None:
+        """Put a dice source in place of the seeded RNG for die rolls (a list of rolls becomes
+        :class:`LoadedDice`); None goes back to the RNG.  Such a game no longer replays from
+        its seed and log: this is for tests and look-ahead."""
+        dice = rolls if rolls is None or isinstance(rolls, Dice) else LoadedDice(rolls)
+        self.ctx.dice = dice
+        return dice
+
+    # -- the calls that play -----------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        """How many actions have been applied (the game changes only when this does)."""
+        return len(self.log)
+
     def apply(self, action: Action | dict) -> list[Event]:
         if isinstance(action, dict):
             action = action_from_wire(action)
@@ -133,9 +209,10 @@ class Game:
         self.log.append(action)
         # Events are snapshots: their data must not share lists with the state, which later
         # actions change (e.g. a capture offer's units, the end-game vote's voters).
-        return [Event(e.kind, e.text, copy.deepcopy(e.data)) for e in events]
+        return [Event(e.kind, e.text, _deep(e.data)) if any(isinstance(v, (list, dict)) for v in e.data.values()) else e
+                for e in events]
 
-    def _handler(self, action: Action) -> tuple:
+    def _handler(self, action: Action) -> tuple[Check, Do]:
         """The (check, do) pair that rules on ``action`` here, after the checks every action
         passes (its seat plays, the game goes on, 004 [15.33] trading first); game modes
         override this."""
@@ -146,19 +223,40 @@ class Game:
             raise IllegalAction("004 [14.2]", f"{action.seat} has left the game", "seat_quit")
         if s.phase == "over":
             raise IllegalAction("004 [14.1]", "the game is over", "game_over")
-        handler = HANDLERS.get(type(action))
+        handler = self.HANDLERS.get(type(action))
         if handler is None:
             raise IllegalAction("engine", f"{action.TYPE} is not supported yet", "unsupported")
-        if s.phase == "trading" and type(action) not in (A.OfferTrade, A.AcceptTrade, A.DeclineTrade,
-                                                          A.WithdrawTrade, A.EndTrading, A.Quit):
+        if s.phase == "trading" and type(action) not in TRADING:
             raise IllegalAction("004 [15.33]", "the pre-game trading session is still open", "wrong_phase")
         return handler
 
     def _after(self, events: list[Event]) -> list[Event]:
-        """What follows every action (the ``AFTER_APPLY`` hooks: purges, votes, ...)."""
-        for after in self.AFTER_APPLY:
-            events += after(self.ctx)
+        """What follows every action: the Central Committee is recomputed (004 [11.11])."""
+        if self.state.committee or self.state.committee_consent:
+            events += politics.sync(self.ctx)
         return events
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal now: the same answer as ``action in legal_actions(seat)``
+        for every listed action (and True for a legal parametric action, such as a trade offer,
+        which is never listed), at the cost of one check."""
+        return self.why_illegal(action) is None
+
+    def why_illegal(self, action: Action) -> IllegalAction | None:
+        """The :class:`IllegalAction` that :meth:`apply` would raise for ``action`` now, or None."""
+        d = self.state.decision
+        if d is not None:          # a decision suspends play: only its owner's answers are open
+            return None if action in self.legal_actions(action.seat) else IllegalAction(
+                "004 [4.2]", f"waiting for {d['seat']} to decide ({d['kind']})", "decision_pending")
+        try:
+            self._handler(action)[0](self.ctx, action)
+        except IllegalAction as e:
+            return e
+        return None
+
+    def legal(self, seat: str) -> Legal:
+        """The legal actions of ``seat`` as a lazy sequence (see :class:`Legal`)."""
+        return Legal(self, seat)
 
     def legal_actions(self, seat: str) -> list[Action]:
         """What ``seat`` may do now.  ``OfferTrade`` is parametric and not listed (any offer
@@ -166,13 +264,15 @@ class Game:
         s = self.state
         if seat not in s.seats or seat in s.quit or s.phase == "over":
             return []
-        cands: list[Action] = []
         d = s.decision
         if d is not None:
-            if d["seat"] == seat:
-                cands = combat.decision_candidates(self.ctx, seat) + self._extra_decisions(seat)
+            if d["seat"] != seat:
+                return []
+            cands = combat.decision_candidates(self.ctx, seat) + politics.decision_candidates(self.ctx, seat)
+            if d.get("kind") == "vote":
+                cands += [A.VoteEndGame(seat, True), A.VoteEndGame(seat, False)]
             return self._filter(cands)
-        cands += setup.trading_candidates(self.ctx, seat)
+        cands = setup.trading_candidates(self.ctx, seat)
         if s.phase == "trading":
             return self._filter(cands + [A.Quit(seat)])
         if self.ctx.b.phasing() == seat:
@@ -186,47 +286,44 @@ class Game:
             elif ph == "randomizer":
                 cands += [A.DrawRandomizer(seat), A.EndPlayerTurn(seat)]
             cands += assassination.candidates(self.ctx, seat)
-        cands += self._extra_free(seat)
+        cands += politics.free_candidates(self.ctx, seat)
         cands.append(A.Quit(seat))
         return self._filter(cands)
 
-    # hooks filled by optional rule modules (politics)
-    EXTRA_DECISIONS: list[Callable[[Ctx, str], list[Action]]] = []
-    EXTRA_FREE: list[Callable[[Ctx, str], list[Action]]] = []
-    AFTER_APPLY: list[Callable[[Ctx], list[Event]]] = []   # run after every applied action
-
-    def _extra_decisions(self, seat: str) -> list[Action]:
-        out: list[Action] = []
-        for f in self.EXTRA_DECISIONS:
-            out += f(self.ctx, seat)
-        if self.state.decision and self.state.decision.get("kind") == "vote":
-            out += [A.VoteEndGame(seat, True), A.VoteEndGame(seat, False)]
-        return out
-
-    def _extra_free(self, seat: str) -> list[Action]:
-        out: list[Action] = []
-        for f in self.EXTRA_FREE:
-            out += f(self.ctx, seat)
-        return out
-
     def _filter(self, cands: list[Action]) -> list[Action]:
+        """The candidates that pass their checks, each once, in order."""
         out, seen = [], set()
         for a in cands:
             if a in seen:
                 continue
             seen.add(a)
-            check = HANDLERS.get(type(a), (None, None))[0]
-            if check is None:
+            handler = self.HANDLERS.get(type(a))
+            if handler is None:
                 continue
             try:
-                check(self.ctx, a)
+                handler[0](self.ctx, a)
             except IllegalAction:
                 continue
             out.append(a)
         return out
 
+    def out_of_turn(self, seat: str) -> list[Action]:
+        """The actions open to ``seat`` whoever's turn it is: answers to trade offers, Central
+        Committee consents, purge declarations and execution orders (004 [11.0], [13.5], [15.33])."""
+        return [a for a in self.legal_actions(seat) if isinstance(a, OUT_OF_TURN)]
+
+    def open_questions(self) -> tuple | None:
+        """What is open to the seats out of turn (trade offers, Committee consents) and the
+        moment it is open in, as a key that changes when any of it does; None when nothing is
+        (or play waits for a decision).  Drivers ask their agents again only when it changes."""
+        s = self.state
+        if self.over or s.decision is not None or not (s.offers or s.committee_consent or s.committee):
+            return None
+        return (tuple(sorted(s.offers)), tuple(sorted((k, tuple(v)) for k, v in s.committee_consent.items())),
+                tuple(s.committee), s.turn, s.phase, s.current)
+
     @property
-    def pending(self) -> list[dict]:
+    def pending(self) -> list[Pending]:
         """Whose decision the game waits for now, and what kind."""
         s = self.state
         if s.phase == "over":
@@ -253,13 +350,51 @@ class Game:
     def result(self) -> dict | None:
         return self.state.result
 
-    def view(self, seat: str | None = None) -> dict:
+    @property
+    def seats(self) -> list[str]:
+        return list(self.state.seats)
+
+    @property
+    def quit(self) -> list[str]:
+        """The seats whose players have left the game (004 [14.2])."""
+        return list(self.state.quit)
+
+    def offers(self, seat: str | None = None) -> list[dict]:
+        """The open trade offers (004 [15.33], [10.0], [11.0]): all of them, or those ``seat``
+        made or received (what its view shows)."""
+        return [dict(o) for o in self.state.offers.values() if seat is None or seat in (o["from"], o["to"])]
+
+    @property
+    def decision(self) -> dict | None:
+        """The out-of-turn decision play waits for (an Exchange loss, a capture, a purge step,
+        the end-game vote), or None."""
+        return self.state.decision
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    @property
+    def options(self) -> dict:
+        return dict(self.state.options)
+
+    @property
+    def stats(self) -> dict[str, int]:
+        """Counts of what happened (attacks, purges, assassinations, ...) for summaries."""
+        return dict(self.state.stats)
+
+    def view(self, seat: str | None = None) -> View:
         """What ``seat`` sees (None: a spectator).  Everything on the map and the VP chart is
         open (004 [8.29]); trade offers are seen only by the two players involved; the order
         of the randomizer cups and the RNG are hidden."""
         s = self.state
         b = self.ctx.b
         return {
+            "mode": self.MODE, "options": dict(s.options), "limits": self.limits(),
             "seats": list(s.seats), "you": seat, "turn": s.turn, "phase": s.phase,
             "order": list(s.order), "phasing": b.phasing(), "pending": self.pending,
             "stacks": [{"id": st.id, "province": st.province, "owner": st.owner, "units": list(st.units),
@@ -269,14 +404,94 @@ class Game:
             "politburo": dict(s.politburo), "assassins": dict(s.assassins),
             "control": dict(s.control), "withdrawn": list(s.withdrawn),
             "randomizer": len(s.aux), "hands": {k: list(v) for k, v in s.hand.items()},
-            "offers": [o for o in s.offers.values() if seat in (o["from"], o["to"])],
+            "offers": self.offers(seat) if seat else [],
             "ready": list(s.ready), "quit": list(s.quit),
             "force": s.force.to_list() if s.force else None,
             "attack": s.attack.to_list() if s.attack else None,
             "decision": s.decision, "subversion_doubled": s.subversion_doubled,
             "committee": list(s.committee), "committee_consent": {k: list(v) for k, v in s.committee_consent.items()},
-            "result": s.result,
+            "scores": self.scores(), "result": s.result,
         }
+
+    # -- what the rules say (one truth for every client) --------------------------------------
+    def limits(self) -> dict[str, int]:
+        """The game's numbers: the stacking limit (004 [7.11]), Movement Allowances (004 [5.0],
+        [5.63]; the ``leader_movement`` option), the Politburo markers a Central Committee, an
+        execution order and an end-game vote need (004 [11.11], [13.52], [14.1])."""
+        return {"stack": movement.STACK_LIMIT, "leader_movement": movement.leader_ma(self.ctx),
+                "blue_green_movement": movement.BLUE_GREEN_MA, "committee_markers": politics.COMMITTEE_MARKERS,
+                "execution_markers": politics.EXECUTION_MARKERS, "vote_markers": victory.VOTE_MARKERS}
+
+    def reach(self, unit: int | None = None) -> dict[str, Route]:
+        """Where a force can end its move this Movement Phase, with a route to each: the force
+        being moved (``unit`` None), or the one ``StartForce(unit)`` would pick up, as if it
+        moved now (:func:`rcw.rules.movement.reach`)."""
+        return movement.reach(self.ctx, unit)
+
+    def capacity(self, leader: int) -> Capacity:
+        """004 [5.14], [7.11], [13.22], [13.25]: how many combat units ``leader`` may have
+        attached (``own``, of which ``green`` may be Green units with the Gold), how many are,
+        and how many more he may pick up (``room``: also within the stacking limit)."""
+        st = self.ctx.b.stack_of(leader) if leader in self.data.units else None
+        if st is None or not self.data.units[leader].is_leader:
+            raise IllegalAction("004 [5.14]", f"{leader} is not a leader on the map", "unknown_unit")
+        own, green = self.ctx.b.capacity(st, leader)
+        n = sum(1 for u in self.ctx.b.attached_to(st, leader) if self.data.units[u].is_combat)
+        return {"own": own, "green": green, "attached": n, "room": max(0, min(own - n, movement.STACK_LIMIT - 1 - n))}
+
+    def attack_units(self, stack: int) -> list[int]:
+        """The units of ``stack`` that take part when it attacks (004 [8.26]-[8.28])."""
+        st = self.state.stacks.get(stack)
+        if st is None:
+            raise IllegalAction("004 [8.0]", f"no stack {stack}", "unknown_stack")
+        return combat.attack_units(self.ctx, st)
+
+    def defense(self, stack: int) -> int:
+        """The combat strength ``stack`` defends with (004 [8.26])."""
+        st = self.state.stacks.get(stack)
+        if st is None:
+            raise IllegalAction("004 [8.0]", f"no stack {stack}", "unknown_stack")
+        return combat.strength(self.ctx, self.ctx.b.fighting_units(st))
+
+    def attack_problem(self, seat: str, stack: int, target: int, subversive: bool = False) -> tuple[str, str] | None:
+        """Why ``seat``'s ``stack`` may not attack ``target`` now (rule case, reason), or None
+        (004 [8.21]-[8.28], [8.31])."""
+        return combat.attacker_problem(self.ctx, seat, stack, target, subversive)
+
+    def odds(self, stacks: list[int] | None = None, target: int | None = None, subversive: bool = False) -> Odds:
+        """The odds of the attack being declared (no arguments), or of ``stacks`` attacking
+        ``target`` (004 [8.0]; refused if they may not attack together, 004 [8.22])."""
+        return combat.odds(self.ctx, stacks, target, subversive)
+
+    def attack_options(self, seat: str) -> list[AttackOption]:
+        """Every attack ``seat`` may declare now, with the groups of stacks that may make it
+        and their odds (:func:`rcw.rules.combat.attack_options`)."""
+        return combat.attack_options(self.ctx, seat)
+
+    @staticmethod
+    def hostile(a: str, b: str) -> bool:
+        """004 [8.11]-[8.15]: whether units of colours ``a`` and ``b`` oppose each other."""
+        return opposed(a, b)
+
+    def purge_odds(self, purgers: Iterable[str], counter: bool = False) -> dict:
+        """A purge's Purge Strength, column and results by two-dice total (004 [11.0], [11.4])."""
+        bad = [p for p in purgers if p not in self.state.seats]
+        if bad:
+            raise IllegalAction("004 [11.0]", f"no seat {bad[0]!r} in this game", "unknown_seat")
+        return politics.purge_odds(self.ctx, list(purgers), counter)
+
+    def assassination_chance(self, victim: int, markers: int = 1) -> float:
+        """004 [10.0]: the chance that ``markers`` Assassin markers kill the leader ``victim``."""
+        u = self.data.units.get(victim)
+        if u is None or not u.is_leader:
+            raise IllegalAction("004 [10.13]", "only leaders may be assassinated", "unknown_unit")
+        if isinstance(markers, bool) or not isinstance(markers, int) or markers < 1:
+            raise IllegalAction("004 [10.12]", "at least one Assassin marker must be used", "bad_request")
+        return politics.assassination_chance(self.ctx, victim, markers)
+
+    def scores(self) -> Scores:
+        """Every player's Red and White Victory Points as the position stands (004 [14.4])."""
+        return {RED: victory.score(self.ctx, RED), WHITE: victory.score(self.ctx, WHITE)}  # type: ignore[misc]
 
     # -- persistence ------------------------------------------------------------------------------
     def to_bytes(self) -> bytes:
@@ -285,8 +500,12 @@ class Game:
 
     @classmethod
     def from_bytes(cls, raw: bytes, data: GameData | None = None) -> Game:
+        """A game saved with :meth:`to_bytes` (of this mode; :func:`rcw.modes.from_bytes` picks the mode)."""
         d = msgpack.unpackb(raw, raw=False, strict_map_key=False)
-        cls = MODES.get(d["state"].get("options", {}).get("mode"), cls)
+        mode = d["state"].get("options", {}).get("mode", STANDARD)
+        if mode != cls.MODE:
+            raise IllegalAction("options", f"a saved {mode} game, not {cls.MODE}: load it with rcw.modes.from_bytes",
+                                "bad_request")
         g = cls(State.from_dict(d["state"]), data)
         g.log = [action_from_wire(a) for a in d["log"]]
         return g
@@ -300,20 +519,3 @@ class Game:
         s = self.state
         return {"seed": s.seed, "players": len(s.seats), "options": dict(s.options),
                 "actions": [to_wire(a) for a in self.log]}
-
-
-def validate_options(options: dict) -> dict:
-    out = {}
-    for k, v in options.items():
-        if k not in OPTIONS:
-            raise IllegalAction("options", f"unknown option {k!r} (known: {', '.join(sorted(OPTIONS))})", "bad_request")
-        typ = OPTIONS[k][0]
-        if not isinstance(v, typ) or (isinstance(v, bool) and typ is not bool):
-            raise IllegalAction("options", f"option {k} must be {typ.__name__}", "bad_request")
-        out[k] = v
-    return out
-
-
-# Optional rule modules register their actions when imported.
-from rcw.rules import politics as _politics  # noqa: E402,F401
-from rcw.rules import solitaire as _solitaire  # noqa: E402,F401

@@ -45,3 +45,31 @@ class Rng:
 
     def choice(self, items: list):
         return items[self.below(len(items))]
+
+
+class Dice:
+    """A source of die rolls that replaces the game's RNG for die rolls (``Game.new(..., dice=)``)."""
+
+    def roll(self) -> int:
+        raise NotImplementedError
+
+
+class LoadedDice(Dice):
+    """Rolls the given values in order (each 1-6); when they run out it raises
+    :class:`IndexError`, so a test learns that the rules rolled more dice than it expected."""
+
+    def __init__(self, rolls) -> None:
+        self.rolls = [int(r) for r in rolls]
+        if any(not 1 <= r <= 6 for r in self.rolls):
+            raise ValueError("a die shows 1 to 6")
+        self.used = 0
+
+    def roll(self) -> int:
+        if self.used >= len(self.rolls):
+            raise IndexError(f"the rules rolled a die more than the {len(self.rolls)} loaded")
+        self.used += 1
+        return self.rolls[self.used - 1]
+
+    @property
+    def left(self) -> list[int]:
+        return self.rolls[self.used:]

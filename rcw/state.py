@@ -118,6 +118,16 @@ class State:
     snapshot: dict[str, list[str]] = field(default_factory=dict)   # postal: colours at turn start
     solo: dict = field(default_factory=dict)       # SPI solitaire bookkeeping (rcw.rules.solitaire)
 
+    def clone(self) -> State:
+        """An independent copy, field by field (much cheaper than a deep copy or a round trip
+        through msgpack)."""
+        c = State.__new__(State)
+        c.__dict__.update({k: _deep(v) for k, v in self.__dict__.items() if k not in ("stacks", "force", "attack")})
+        c.stacks = {i: Stack(st.id, st.province, st.owner, list(st.units), dict(st.attached)) for i, st in self.stacks.items()}
+        c.force = Force.from_list(self.force.to_list()) if self.force else None
+        c.attack = Attack.from_list(self.attack.to_list()) if self.attack else None
+        return c
+
     # -- serialisation -------------------------------------------------------------
     def to_dict(self) -> dict:
         d = {k: v for k, v in self.__dict__.items()}
@@ -135,6 +145,15 @@ class State:
         d["attack"] = Attack.from_list(d["attack"]) if d["attack"] else None
         d["offers"] = {int(k): v for k, v in d["offers"]}
         return cls(**d)
+
+
+def _deep(x):
+    """A copy of nested dicts and lists of plain values (far cheaper than ``copy.deepcopy``)."""
+    if isinstance(x, dict):
+        return {k: _deep(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_deep(v) for v in x]
+    return x
 
 
 class Board:

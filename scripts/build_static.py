@@ -25,8 +25,8 @@ HERE = ROOT / "server" / "static"          # where the generated files live (and
 def build_data() -> dict:
     from rcw import __version__
     from rcw.data import REGIONS, default
-    from rcw.game import OPTIONS
     from rcw.mapdraw import REGION_COLOURS
+    from rcw.options import describe
 
     d = default()
     try:
@@ -69,8 +69,7 @@ def build_data() -> dict:
             "purge": [list(r) for r in t.purge],
             "assassination_success": t.assassination_success,
         },
-        "options": {k: {"type": typ.__name__, "default": dflt, "help": text}
-                    for k, (typ, dflt, text) in OPTIONS.items()},
+        "options": describe(),
         "bots": bots,
     }
 

@@ -27,8 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
-
-from rcw.actions import IllegalAction, action_from_wire, to_wire
 from rcw.server.chat import RateLimiter
 from rcw.server.games import Config, GameRuntime, Hub, now_ms
 from rcw.server.protocol import (
@@ -43,6 +41,8 @@ from rcw.server.protocol import (
     unpack_frame,
 )
 from rcw.server.store import Store
+
+from rcw.actions import IllegalAction, action_from_wire, to_wire
 
 log = logging.getLogger("rcw.server")
 STATIC = Path(__file__).parent / "static"

@@ -29,6 +29,8 @@ from dataclasses import fields
 from itertools import combinations
 from typing import Any
 
+from rcw.server.protocol import MAX_PROPOSAL, ProtocolError, pack
+
 from rcw.actions import (
     AcceptTrade,
     Action,
@@ -39,7 +41,6 @@ from rcw.actions import (
     OrderExecution,
     action_from_wire,
 )
-from rcw.server.protocol import MAX_PROPOSAL, ProtocolError, pack
 
 PUBLIC = "public"
 PROPOSAL_KINDS = ("trade", "committee", "purge", "execution")

@@ -79,7 +79,6 @@ def run(args: argparse.Namespace) -> int:
 
 async def serve(args: argparse.Namespace) -> None:
     from aiohttp import web
-
     from rcw.server.app import make_app
     from rcw.server.games import Config
     from rcw.server.store import make_store

@@ -25,7 +25,6 @@ from collections.abc import Callable
 from typing import Any
 
 import aiohttp
-
 from rcw.server.protocol import pack, unpack
 
 

@@ -24,25 +24,26 @@ import logging
 import re
 import secrets
 import time
-from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from rcw import __version__
-from rcw.actions import Action, IllegalAction, Quit, to_wire
-from rcw.game import SEATS, Game, validate_options
+from rcw.bots.match import Match
 from rcw.server import chat
 from rcw.server.protocol import MAX_TEXT, ProtocolError, pack, unpack
 from rcw.server.store import Store, split_chat_notice
+
+from rcw import __version__, modes
+from rcw import options as O
+from rcw.actions import Action, DeclineTrade, IllegalAction, Quit, action_from_wire, to_wire
+from rcw.game import SEATS, Game
+from rcw.player import Player
 
 log = logging.getLogger("rcw.server")
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 SNAP_EVERY = 50
-REACT_ROUNDS = 40   # rounds of out-of-turn bot answers in a row (bots.simulate.answer_offers: 40)
-CYCLE_WINDOW = 48   # bot actions in a row searched for a repeated position (a bot going round in circles)
 OPEN: dict = {"kind": "open"}
 
 
@@ -227,7 +228,7 @@ class Hub:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < (1 << 63):
             raise ProtocolError("bad_request", "seed must be an integer 0 <= seed < 2**63")
         try:
-            options = validate_options(spec.get("options") or {})
+            options = O.validate(spec.get("options") or {})
         except IllegalAction as e:
             raise ProtocolError("bad_request", e.message, rule=e.rule) from None
         bot_kind = spec.get("bots") or default_bot_kind()
@@ -247,7 +248,7 @@ class Hub:
         bot_seats = spec.get("bot_seats") or []
         if not isinstance(bot_seats, list) or not all(s in seats for s in bot_seats):
             raise ProtocolError("bad_request", f"bot_seats must be a list of seats among {''.join(seats)}")
-        Game.new(players, seed, options)  # fails early on anything the engine refuses
+        modes.new_game(players, seed, options)  # fails early on anything the engine refuses
         gid = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
         admin = secrets.token_urlsafe(24)
         meta = {"id": gid, "name": name, "players": players, "seed": seed, "options": options, "bots": bot_kind,
@@ -397,9 +398,7 @@ class GameRuntime:
         self._drive_task: asyncio.Task | None = None
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._offer_timers: dict[int, asyncio.TimerHandle] = {}
-        self._asked: Any = None                 # the out-of-turn questions the bots were last asked
-        self._react_rounds = 0                  # rounds of bot answers since the game last moved on
-        self._recent: deque[tuple[str, str]] = deque(maxlen=CYCLE_WINDOW)   # (hash, action) of bots in a row
+        self.match: Match | None = None         # the bots' match loop (rcw.bots.match), while driving
         self._props: dict[str, tuple[str, int, list[str], int]] = {}   # proposal key -> channel, msg, to, seq
         self._answers: dict[str, list[tuple[str, bool, int, str]]] = {}  # ... -> (seat, accept, seq, by)
         self._replied: set[tuple[str, int, str]] = set()
@@ -441,13 +440,13 @@ class GameRuntime:
 
     def _new_game(self) -> Game:
         m = self.meta
-        return Game.new(m["players"], m["seed"], m["options"])
+        return modes.new_game(m["players"], m["seed"], m["options"])
 
     async def _rebuild_locked(self, upto: int | None = None) -> None:
         """Rebuild the replica silently (no frames) from the snapshot and the log."""
         self.game = None
         if self._snap is not None and (upto is None or self._snap[0] <= upto):
-            base, g = self._snap[0], Game.from_bytes(self._snap[1])
+            base, g = self._snap[0], modes.from_bytes(self._snap[1])
         else:
             base, g = 0, self._new_game()
         entries = await self.store.log_range(self.gid, base, upto)
@@ -456,6 +455,8 @@ class GameRuntime:
         self.game = g
         self.seq = base + len(entries)
         self.hash = g.state_hash()
+        if self.match is not None:
+            self.match.replace_game(g)
 
     async def ensure_current(self) -> None:
         """(Under the lock.)  Make sure the replica exists and has every logged action."""
@@ -499,7 +500,7 @@ class GameRuntime:
                 "status": self.status(), "seats": public_seats(self.seats), "options": self.meta["options"],
                 "bots": self.meta["bots"], "on_leave": self.meta["on_leave"], "deadline": self.meta.get("deadline"),
                 "created": self.meta["created"], "seq": self.seq, "hash": self.hash,
-                "turn": g.state.turn if g else None, "phase": g.state.phase if g else None,
+                "turn": g.turn if g else None, "phase": g.phase if g else None,
                 "result": g.result if g else None}
 
     async def seat_for_token(self, token: Any) -> str | None:
@@ -528,7 +529,7 @@ class GameRuntime:
             return
         was = self.status()
         self.seats = seats
-        self._asked = None                  # a seat that became a bot has not been asked yet
+        self._seat_agents()                 # a seat that became a bot is asked from now on
         for s in [s for s in self._timers if seats.get(s, {}).get("kind") != "human"]:
             self._timers.pop(s).cancel()
         for c in list(self.conns):          # a seat that was left: its connections become spectators
@@ -586,7 +587,7 @@ class GameRuntime:
             f["view"], f["legal"] = views[seat]
             c.send(f)
 
-    def _after_apply(self, entry: dict, events: list) -> None:
+    def _after_apply(self, entry: dict, events: list, kind: str = "turn") -> None:
         self.hash = self.game.state_hash()
         if self.seq % SNAP_EVERY == 0:
             self._snap = (self.seq, self.game.to_bytes())
@@ -597,14 +598,14 @@ class GameRuntime:
             elif e.kind == "execution_proposed":
                 self._last_exec = self.seq
         actor = entry["a"].get("seat")
-        if entry.get("by") in ("bot", "deadline"):
+        by_agent = entry.get("by") in ("bot", "deadline")
+        if by_agent:
             self.bot_streak += 1
-            self._recent.append((self.hash, entry["a"].get("t", "")))
         else:
             self.bot_streak = 0
-            self._recent.clear()
-            self._react_rounds = 0
             self.stalled = False
+        if self.match is not None:
+            self.match.applied(action_from_wire(entry["a"]), events, kind, by_agent)
         if actor in self._timers:
             self._timers.pop(actor).cancel()
         if self.game.over and not self._over_marked:
@@ -619,7 +620,8 @@ class GameRuntime:
         async with self.lock:
             return await self._commit_locked(action, by, expect_seq)
 
-    async def _commit_locked(self, action: Action, by: str, expect_seq: int | None = None) -> tuple[int, list]:
+    async def _commit_locked(self, action: Action, by: str, expect_seq: int | None = None,
+                             kind: str = "turn") -> tuple[int, list]:
         for _attempt in range(10):
             if self.game is None:
                 await self._rebuild_locked()
@@ -648,7 +650,7 @@ class GameRuntime:
                 raise
             if ok:
                 self.seq = before + 1
-                self._after_apply(entry, events)
+                self._after_apply(entry, events, kind)
                 return self.seq, events
             # Another process appended first: rewind, catch up (pushing its actions), retry.
             log.info("game %s: lost the race for seq %d; catching up", self.gid, before + 1)
@@ -691,6 +693,7 @@ class GameRuntime:
             self.driving = on
             if not on:
                 self._cancel_timers()
+                self.match = None
         if on:
             self.kick()
 
@@ -710,138 +713,75 @@ class GameRuntime:
             self.agents[key] = make_agent(kind, seat, seed)
         return self.agents[key]
 
-    def _bot_pending(self) -> str | None:
-        for p in self.game.pending:
-            rec = self.seats.get(p["seat"])
-            if rec is not None and rec["kind"] == "bot":
-                return p["seat"]
-        return None
+    def _seat_agents(self) -> None:
+        """The match plays the bot seats (a seat's bot kind, else the game's)."""
+        if self.match is not None:
+            self.match.agents = {s: self._agent(s, rec.get("bot") or self.meta["bots"])
+                                 for s, rec in self.seats.items() if rec["kind"] == "bot"}
+
+    def _the_match(self) -> Match:
+        if self.match is None or self.match.game is not self.game:
+            if self.match is None:
+                self.match = Match(self.game, {})
+            self.match.replace_game(self.game)
+            self._seat_agents()
+        return self.match
 
     async def _drive(self) -> None:
+        """Play the bot seats through the match loop (rcw.bots.match): answers out of turn, then
+        the pending seat, one action at a time, each taking the path of every action."""
         failures = 0
         while self.driving and not self.closed and not self.stalled:
             if self.game is None or self.status() != "playing":
                 break
             self._arm_offer_deadlines()
-            if await self._bot_react():
-                await asyncio.sleep(self.hub.config.bot_delay)
-                continue
-            seat = self._bot_pending()
-            if seat is None:
-                self._arm_deadlines()
-                break
-            if self.bot_streak >= self.hub.config.max_bot_streak:
-                log.error("game %s: %d bot actions in a row without end; the bots stop until a human acts",
-                          self.gid, self.bot_streak)
-                self.stalled = True
-                break
-            self._react_rounds = 0
-            ok = await self._bot_step(seat, "bot", self.seats[seat].get("bot") or self.meta["bots"])
+            async with self.lock:
+                if self.game is None or self.status() != "playing":
+                    break
+                step = self._the_match().next_step()
+                if step is None:
+                    self._arm_deadlines()
+                    break
+                if step.kind == "turn" and self.bot_streak >= self.hub.config.max_bot_streak:
+                    log.error("game %s: %d bot actions in a row without end; the bots stop until a human acts",
+                              self.gid, self.bot_streak)
+                    self.stalled = True
+                    break
+                if step.note:
+                    log.info("game %s: %s", self.gid, step.note)
+                ok = await self._commit_bot(step.action, "bot", step.kind)
             failures = 0 if ok else failures + 1
             if failures >= 3:
-                log.error("game %s: bot %s cannot move; the game waits for a human action", self.gid, seat)
+                log.error("game %s: bot %s cannot move; the game waits for a human action", self.gid, step.seat)
                 self.stalled = True
                 break
             await asyncio.sleep(self.hub.config.bot_delay)   # yield to the event loop between bot actions
 
-    async def _bot_step(self, seat: str, by: str, kind: str) -> bool:
-        async with self.lock:
-            if self.game is None or self.status() != "playing":
-                return True
-            if seat not in {p["seat"] for p in self.game.pending}:
-                return True
-            legal = self.game.legal_actions(seat)
-            if not legal:
-                return False
-            action = self._agent(seat, kind).choose(self.game.view(seat), legal)
-            if sum(1 for h, _ in self._recent if h == self.hash) >= 2:
-                # The bots brought the game back to this very position twice: they go round in
-                # circles (e.g. joining and leaving a Committee while an attack waits).  Steer
-                # out with a legal action of a kind not taken in the loop.
-                looped = {t for _, t in self._recent}
-                steer = [a for a in legal if a.TYPE not in looped and a.TYPE != "Quit"]
-                if steer:
-                    log.info("game %s: bots repeat a position; %s plays %s instead of %s", self.gid, seat,
-                             steer[0].TYPE, action.TYPE)
-                    action = steer[0]
-                    self._recent.clear()
-            for a in (action, legal[0]):
-                try:
-                    seq, events = await self._commit_locked(a, by)
-                    self._note_answer(a, events, seq, by)
-                    return True
-                except IllegalAction as e:
-                    log.warning("game %s: %s for %s refused: %s", self.gid, a.TYPE, seat, e)
-                except ProtocolError as e:
-                    log.warning("game %s: %s for %s not applied: %s", self.gid, a.TYPE, seat, e)
-                    return True
-            return False
-
-    async def _bot_react(self) -> bool:
-        """Out of turn: when something is open to the seats without being anyone's pending
-        decision (a trade offer, a Central Committee proposal), ask every bot seat once per
-        change, as ``bots.simulate.answer_offers`` does: an agent with ``react(view, legal)``
-        may answer anything (or nothing); other agents answer trade offers made to them
-        through ``choose``.  Answers take the same path as every action.  True if a bot acted."""
-        from rcw.bots.simulate import open_questions
-
-        async with self.lock:
-            if self.game is None or self.status() != "playing":
-                return False
-            key = open_questions(self.game)
-            if key is None or key == self._asked:
-                return False
-            self._asked = key
-            if self._react_rounds >= REACT_ROUNDS:   # as bots.simulate: answers that keep asking stop here
-                return False
-            self._react_rounds += 1
-            acted = False
-            for seat in list(self.game.state.seats):
-                g = self.game
-                if g is None or g.over or g.state.decision is not None:
-                    break
-                rec = self.seats.get(seat)
-                if rec is None or rec["kind"] != "bot" or seat in g.state.quit:
-                    continue
-                action = self._reaction(seat, rec.get("bot") or self.meta["bots"])
-                if action is None:
-                    continue
-                try:
-                    seq, events = await self._commit_locked(action, "bot")
-                except (IllegalAction, ProtocolError) as e:
-                    log.info("game %s: %s's answer %s not applied: %s", self.gid, seat, action.TYPE, e)
-                    continue
-                self._note_answer(action, events, seq, "bot")
-                acted = True
-            return acted
-
-    def _reaction(self, seat: str, kind: str, offer: int | None = None) -> Action | None:
-        """(Under the lock.)  What ``seat``'s agent does out of turn; with ``offer``, only its
-        answer to that trade offer (for a deadline), never nothing."""
-        g = self.game
-        agent = self._agent(seat, kind)
-        legal = g.legal_actions(seat)
-        if offer is not None:
-            legal = [a for a in legal if a.TYPE in ("AcceptTrade", "DeclineTrade") and a.offer == offer]
-            if not legal:
-                return None
-        react = getattr(agent, "react", None)
+    async def _commit_bot(self, action: Action, by: str, kind: str = "turn") -> bool:
+        """(Under the lock.)  Commit a bot's action; False if it could not be."""
         try:
-            if react is not None:
-                action = react(g.view(seat), legal)
-            else:
-                oids = [o["id"] for o in g.state.offers.values() if o["to"] == seat]
-                legal = [a for a in legal if oids and getattr(a, "offer", None) == oids[0]]
-                action = agent.choose(g.view(seat), legal) if legal else None
-        except Exception:
-            log.exception("game %s: bot %s failed to react", self.gid, seat)
-            action = None
-        if action is not None and action not in legal and react is None:
-            action = None
-        if offer is not None and action not in legal:
-            action = next(a for a in legal if a.TYPE == "DeclineTrade") if any(
-                a.TYPE == "DeclineTrade" for a in legal) else legal[0]
-        return action
+            seq, events = await self._commit_locked(action, by, kind=kind)
+        except IllegalAction as e:
+            log.warning("game %s: %s for %s refused: %s", self.gid, action.TYPE, action.seat, e)
+            return False
+        except ProtocolError as e:
+            log.warning("game %s: %s for %s not applied: %s", self.gid, action.TYPE, action.seat, e)
+            return True
+        self._note_answer(action, events, seq, by)
+        return True
+
+    async def _deadline_step(self, seat: str) -> None:
+        """A human seat let its deadline pass: its bot decides this once."""
+        async with self.lock:
+            g = self.game
+            if (g is not None and self.status() == "playing" and self.seats.get(seat, {}).get("kind") == "human"
+                    and seat in {p["seat"] for p in g.pending}):
+                player = Player(g, seat)
+                action = self._agent(seat, self.meta["bots"]).choose(player)
+                if not player.is_legal(action):
+                    action = player.legal[0]
+                await self._commit_bot(action, "deadline")
+        self.kick()
 
     def _cancel_timers(self) -> None:
         for h in list(self._timers.values()) + list(self._offer_timers.values()):
@@ -857,7 +797,7 @@ class GameRuntime:
                 h.cancel()
             self._offer_timers.clear()
             return
-        waiting = {oid for oid, o in self.game.state.offers.items()
+        waiting = {o["id"] for o in self.game.offers()
                    if self.seats.get(o["to"], {}).get("kind") == "human"}
         for oid in [o for o in self._offer_timers if o not in waiting]:
             self._offer_timers.pop(oid).cancel()
@@ -873,16 +813,20 @@ class GameRuntime:
     async def _offer_deadline_step(self, oid: int) -> None:
         async with self.lock:
             g = self.game
-            o = g.state.offers.get(oid) if g is not None and not self.closed and self.driving else None
+            o = next((o for o in g.offers() if o["id"] == oid), None) if g is not None and not self.closed \
+                and self.driving else None
             if o is None or self.seats.get(o["to"], {}).get("kind") != "human":
                 return
-            action = self._reaction(o["to"], self.meta["bots"], offer=oid)
-            if action is not None:
-                try:
-                    seq, events = await self._commit_locked(action, "deadline")
-                    self._note_answer(action, events, seq, "deadline")
-                except (IllegalAction, ProtocolError) as e:
-                    log.info("game %s: deadline answer to offer %d not applied: %s", self.gid, oid, e)
+            # The seat's bot answers this offer (a decline if it would rather answer another).
+            seat = o["to"]
+            action = self._agent(seat, self.meta["bots"]).react(Player(g, seat))
+            if getattr(action, "offer", None) != oid or action.TYPE not in ("AcceptTrade", "DeclineTrade"):
+                action = DeclineTrade(seat, oid)
+            try:
+                seq, events = await self._commit_locked(action, "deadline")
+                self._note_answer(action, events, seq, "deadline")
+            except (IllegalAction, ProtocolError) as e:
+                log.info("game %s: deadline answer to offer %d not applied: %s", self.gid, oid, e)
         self.kick()
 
     # -- bots' answers to chat proposals --------------------------------------------------------
@@ -955,11 +899,6 @@ class GameRuntime:
     def _deadline_fired(self, seat: str) -> None:
         self._timers.pop(seat, None)
         self.hub.spawn(self._deadline_step(seat))
-
-    async def _deadline_step(self, seat: str) -> None:
-        if self.seats.get(seat, {}).get("kind") == "human":
-            await self._bot_step(seat, "deadline", self.meta["bots"])
-        self.kick()
 
     # -- chat ---------------------------------------------------------------------------------
     async def _register_channel(self, name: str, rec: dict, fresh: bool) -> None:

@@ -16,7 +16,6 @@ from rcw import actions as A
 from rcw.actions import IllegalAction
 from rcw.data import BLUE, GREEN, default
 from rcw.game import Game
-from rcw.rules.base import Ctx
 from rcw.state import Stack
 
 D = default()
@@ -217,21 +216,15 @@ def merge(g: Game, seat: str, a: str, b: str) -> None:
 
 
 @contextmanager
-def dice(*values: int) -> Iterator[list[int]]:
-    """Force the next die rolls (004 [8.0], [12.0]); fails if not all were used."""
-    queue = list(values)
-    orig = Ctx.die
-
-    def fake(self: Ctx) -> int:
-        assert queue, "more dice rolled than forced"
-        return queue.pop(0)
-
-    Ctx.die = fake  # type: ignore[method-assign]
+def dice(g: Game, *values: int) -> Iterator[list[int]]:
+    """Load the next die rolls of ``g`` (004 [8.0], [12.0]) through ``Game.load_dice``; fails if
+    more are rolled or not all were used."""
+    loaded = g.load_dice(values)
     try:
-        yield queue
+        yield loaded.left
     finally:
-        Ctx.die = orig  # type: ignore[method-assign]
-    assert not queue, f"dice left unrolled: {queue}"
+        g.load_dice(None)
+    assert not loaded.left, f"dice left unrolled: {loaded.left}"
 
 
 def attack(g: Game, seat: str, target: str, attackers: Iterable[str], *, subversive: bool = False,
@@ -243,7 +236,7 @@ def attack(g: Game, seat: str, target: str, attackers: Iterable[str], *, subvers
         ev += g.apply(A.AddAttacker(seat, stack_with(g, a).id))
     if die is None:
         return ev
-    with dice(die):
+    with dice(g, die):
         ev += g.apply(A.ResolveAttack(seat))
     return ev
 

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
-
 from rcw.server.app import HUB, make_app
 from rcw.server.client import GameClient, ServerError
 from rcw.server.games import Config, Hub

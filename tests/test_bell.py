@@ -710,7 +710,7 @@ def bell_purged(dice_roll: tuple[int, int] = (1, 1)) -> tuple[Game, list]:
     g, _ = bell_fought()
     ev = run(g, A.JoinCommittee("A", ("A", "E")), A.JoinCommittee("E", ("A", "E")))
     ev += g.apply(A.DeclarePurge("A", "B", ("A", "E"), ("A", "E")))
-    with dice(*dice_roll):
+    with dice(g, *dice_roll):
         ev += g.apply(A.ApprovePurge("E", True))
     return g, ev
 
@@ -791,7 +791,7 @@ def test_bell_whole_turn_with_dice_through_the_engine():
     s = g.state
     phase(g, "A", "random_events")
     roll = next(c.roll for c in D.tables.random_events.values() if c.result == "subversion_doubled")
-    with dice(*roll):
+    with dice(g, *roll):
         g.apply(A.RollRandomEvents("A"))                            # Subversive Attacks Doubled
     assert s.phase == "movement" and s.subversion_doubled
     move(g, "A", "Kalinin", ["OREL", "KURS"])

@@ -80,7 +80,7 @@ def pos_purge_approval() -> Game:
 def pos_spoils() -> Game:
     g = pos_purge_approval()
     g.apply(A.ApprovePurge("B", True))
-    with dice(3, 3):
+    with dice(g, 3, 3):
         g.apply(A.ApprovePurge("C", True))
     return g
 
@@ -89,7 +89,7 @@ def pos_counterpurge() -> Game:
     g = committee_abc()
     g.apply(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))
     g.apply(A.ApprovePurge("B", True))
-    with dice(1, 1):
+    with dice(g, 1, 1):
         g.apply(A.ApprovePurge("C", True))
     return g
 

@@ -171,7 +171,7 @@ def test_loose_red_and_white_units_do_not_attack():
     attack(g, "A", "WU2 TERE", [])
     refused(g, A.AddAttacker("A", stack_with(g, "RU3 KALU").id), "004 [8.28]")
     g.apply(A.AddAttacker("A", stack_with(g, "Trotsky").id))
-    with dice(6):
+    with dice(g, 6):
         ev = g.apply(A.ResolveAttack("A"))
     assert result(ev)[:2] == (11, 2)                                     # RU4 TULA (loose) not counted
     # and loose units defend: a White stack of loose units is attacked at full strength
@@ -448,7 +448,7 @@ def test_attack_assembly_steps():
     refused(g, A.AddAttacker("A", tr), "004 [8.27]")
     g.apply(A.RemoveAttacker("A", sy))
     refused(g, A.RemoveAttacker("A", sy), "004 [8.0]")
-    with dice(6):
+    with dice(g, 6):
         ev = g.apply(A.ResolveAttack("A"))
     assert result(ev)[:2] == (3, 2)
     assert where(g, "Sytin") == "TVER"

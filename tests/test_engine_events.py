@@ -24,7 +24,7 @@ def epidemic_cell(province: str):
 def test_first_die_is_the_row_second_the_column(roll):
     g = blank()
     phase(g, "A", "random_events")
-    with dice(*roll):
+    with dice(g, *roll):
         ev = g.apply(A.RollRandomEvents("A"))
     assert ev[0].data["roll"] == list(roll)
     assert ev[0].data["result"] == D.tables.random_events[roll].result
@@ -35,7 +35,7 @@ def test_only_the_phasing_player_rolls_once():
     g = blank()
     phase(g, "A", "random_events")
     refused(g, A.RollRandomEvents("B"), "004 [4.2]")
-    with dice(1, 1):
+    with dice(g, 1, 1):
         g.apply(A.RollRandomEvents("A"))
     refused(g, A.RollRandomEvents("A"), "004 [4.2]")
 
@@ -78,7 +78,7 @@ def test_epidemic_cell_names_up_to_four_provinces():
     put(g, "TIFL", None, "WU2 TIFL")
     put(g, "KAZA", None, "RU2 KAZA")                      # not in the cell
     phase(g, "A", "random_events")
-    with dice(*c.roll):
+    with dice(g, *c.roll):
         ev = g.apply(A.RollRandomEvents("A"))
     assert sorted(e.data["unit"] for e in ev if e.kind == "eliminated") == sorted(map(uid, ("RU8 NOVG", "WU2 TIFL")))
     assert where(g, "RU2 KAZA") == "KAZA"
@@ -90,7 +90,7 @@ def test_epidemic_hits_only_units_there_during_the_phase():
     c = epidemic_cell("KALU")
     put(g, "TULA", "A", "Sorokin", "RU4 TULA", attach={"RU4 TULA": "Sorokin"})
     phase(g, "A", "random_events")
-    with dice(*c.roll):
+    with dice(g, *c.roll):
         g.apply(A.RollRandomEvents("A"))
     g.apply(A.StartForce("A", uid("Sorokin")))
     g.apply(A.Move("A", "KALU", False))
@@ -111,7 +111,7 @@ def test_epidemic_leaves_an_imperial_unit_alone_and_uncontrolled():
 def test_subversion_doubled_lasts_the_player_turn():
     g = blank()
     phase(g, "A", "random_events")
-    with dice(*cell_of("subversion_doubled").roll):
+    with dice(g, *cell_of("subversion_doubled").roll):
         g.apply(A.RollRandomEvents("A"))
     assert g.state.subversion_doubled and g.view()["subversion_doubled"]
     g.apply(A.EndMovement("A"))
@@ -126,7 +126,7 @@ def test_draw_event_draws_a_chit():
     g = blank()
     g.state.aux = ["A"]
     phase(g, "A", "random_events")
-    with dice(*cell_of("draw").roll):
+    with dice(g, *cell_of("draw").roll):
         g.apply(A.RollRandomEvents("A"))
     assert g.state.assassins["A"] == 1 and g.state.aux == []
 

@@ -14,7 +14,7 @@ def test_four_phases_in_order():
     s = g.state
     p = s.order[0]
     seen = [s.phase]
-    with dice(1, 1):                                  # 1-1: a harmless Random Event
+    with dice(g, 1, 1):                                  # 1-1: a harmless Random Event
         g.apply(A.RollRandomEvents(p))
     for act in (A.EndMovement(p), A.EndCombat(p), A.DrawRandomizer(p)):
         seen.append(s.phase)
@@ -42,7 +42,7 @@ def _play_turn(g):
     s = g.state
     for _ in range(len(s.order)):
         p = s.order[s.current]
-        with dice(1, 1):
+        with dice(g, 1, 1):
             g.apply(A.RollRandomEvents(p))
         g.apply(A.EndMovement(p))
         g.apply(A.EndCombat(p))

@@ -36,11 +36,12 @@ def test_random_agent_calls_off_an_attack_rather_than_idle_for_ever():
     only other choices undo an attack (which cannot be resolved) takes the undo step; before,
     it joined and left a one-man Committee for ever (3 players, seed 5: 200 000 actions)."""
     from rcw.bots.random_agent import FREE_BUDGET, RandomAgent
+
     from rcw import actions as A
 
     agent = RandomAgent("B", 0)
     view = {"turn": 3, "phase": "combat", "phasing": "B"}
     legal = [A.JoinCommittee("B", ("B",)), A.CancelAttack("B"), A.RemoveAttacker("B", 7), A.Quit("B")]
-    picks = [agent.choose(view, legal).TYPE for _ in range(FREE_BUDGET + 5)]
+    picks = [agent.pick(view, legal).TYPE for _ in range(FREE_BUDGET + 5)]
     assert picks[FREE_BUDGET:] and all(p in ("CancelAttack", "RemoveAttacker") for p in picks[FREE_BUDGET:])
     assert "Quit" not in picks

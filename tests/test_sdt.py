@@ -10,11 +10,12 @@ import sys
 import time
 
 import pytest
-
 from rcw.bots import AGENTS, make_agent
 from rcw.bots import sdt_tables as T
+from rcw.bots.match import Match
 from rcw.bots.sdt import SDTAgent
-from rcw.bots.simulate import answer_offers, play
+from rcw.bots.simulate import play
+
 from rcw import actions as A
 from rcw.actions import IllegalAction
 from rcw.game import Game
@@ -260,10 +261,10 @@ def test_initial_pct_from_the_deal():
         white = sum(d.units[u].strength for u in hand if d.units[u].color == "White")
         colors[p] = T.political_color(red - white, 1)
     for p in g.state.seats:
-        agents[p].choose(g.view(p), g.legal_actions(p))
+        agents[p].choose_view(g.view(p), g.legal_actions(p))
         g.apply(A.EndTrading(p))
     seat = g.pending[0]["seat"]
-    agents[seat].choose(g.view(seat), g.legal_actions(seat))
+    agents[seat].choose_view(g.view(seat), g.legal_actions(seat))
     for q in "ABCDE":
         if q != seat:
             assert agents[seat].relation(seat, q) == T.initial_relation(colors[seat], colors[q])
@@ -276,21 +277,21 @@ def test_pct_follows_attacks_seen_in_the_view():
     a.pct = {frozenset(p): 3 for p in ("AB", "AC", "AD", "AE", "BC", "BD", "BE", "CD", "CE", "DE")}
     before = _view(stacks=[_stack(1, "KURS", "C", [155, 104], {104: 155}), _stack(2, "TULA", "A", [162])])
     after = _view(stacks=[_stack(2, "TULA", "A", [162])], vp={"D": [[155, True], [104, True]]})
-    a.observe(before)
-    a.observe(after)
+    a.observe_view(before)
+    a.observe_view(after)
     assert a.relation("C", "D") == 4                     # one attack, two units lost
     assert a.relation("A", "C") == 3
     # a failed assassination on our leader: markers arrive from the assassin
     b4 = _view(stacks=[_stack(2, "TULA", "A", [162])], assassins={"A": 0, "B": 2, "C": 0, "D": 0, "E": 0})
     af = _view(stacks=[_stack(2, "TULA", "A", [162])], assassins={"A": 2, "B": 0, "C": 0, "D": 0, "E": 0})
-    a.observe(b4)
-    a.observe(af)
+    a.observe_view(b4)
+    a.observe_view(af)
     assert a.relation("A", "B") == 4
     # a purge: our Red leader now under E's marker
     p1 = _view(stacks=[_stack(2, "TULA", "A", [162])])
     p2 = _view(stacks=[_stack(2, "TULA", "E", [162])])
-    a.observe(p1)
-    a.observe(p2)
+    a.observe_view(p1)
+    a.observe_view(p2)
     assert a.relation("A", "E") == 4
 
 
@@ -300,11 +301,11 @@ def test_gifts_accepted_shift_left():
     a.pct = {frozenset("AB"): 5}
     v = _view(offers=[{"id": 7, "from": "B", "to": "A", "give_leaders": [], "give_politburo": 1, "give_assassins": 1,
                        "take_leaders": [], "take_politburo": 0, "take_assassins": 0}])
-    act = a.react(v, [A.AcceptTrade("A", 7), A.DeclineTrade("A", 7)])
+    act = a.react_view(v, [A.AcceptTrade("A", 7), A.DeclineTrade("A", 7)])
     assert act == A.AcceptTrade("A", 7)
     assert a.relation("A", "B") == 2                     # 5 - 2 - 1
     v["offers"][0]["take_politburo"] = 1                 # not a gift: declined
-    assert a.react(v, [A.AcceptTrade("A", 7), A.DeclineTrade("A", 7)]) == A.DeclineTrade("A", 7)
+    assert a.react_view(v, [A.AcceptTrade("A", 7), A.DeclineTrade("A", 7)]) == A.DeclineTrade("A", 7)
 
 
 def test_exchange_losses_from_combat_units():
@@ -315,9 +316,9 @@ def test_exchange_losses_from_combat_units():
               decision={"kind": "loss", "seat": "A", "need": 2, "units": [155, 104, 110]})
     legal = [A.ChooseLoss("A", u) for u in (155, 104, 110)]
     # 104 = RU6 KURS, 110 = RU3 KALU: the smallest unit covering 2 points
-    assert a.choose(v, legal) == A.ChooseLoss("A", 110)
+    assert a.choose_view(v, legal) == A.ChooseLoss("A", 110)
     v["decision"]["need"] = 5
-    assert a.choose(v, legal) == A.ChooseLoss("A", 104)
+    assert a.choose_view(v, legal) == A.ChooseLoss("A", 104)
 
 
 # -- whole games -----------------------------------------------------------------------------------------------
@@ -327,21 +328,18 @@ def test_sdt_registered():
 
 
 def _play_checked(seed: int, max_turns: int = 60) -> Game:
-    """Drive a game like ``rcw simulate`` and check that every action the bots return is
-    legal: listed in ``legal``, or a parametric action (a gift, a Committee proposal) the
-    engine accepts."""
+    """Drive a game like ``rcw simulate`` (the match loop) and check that every action the
+    bots return is legal: listed in ``legal``, or a parametric action (a gift, a Committee
+    proposal) the engine accepts."""
     g = Game.new(5, seed, {"max_turns": max_turns})
-    agents = {p: make_agent("sdt", p, seed) for p in g.state.seats}
-    memo: dict = {}
+    m = Match(g, {p: make_agent("sdt", p, seed) for p in g.seats})
     steps = 0
     while not g.over:
-        seat = g.pending[0]["seat"]
-        legal = g.legal_actions(seat)
-        a = agents[seat].choose(g.view(seat), legal)
-        if a not in legal:
-            assert a.TYPE in ("OfferTrade", "JoinCommittee", "DeclarePurge"), a
-        g.apply(a)                     # raises IllegalAction if the bot was wrong
-        answer_offers(g, agents, memo)
+        step = m.next_step()
+        assert m.refused == 0, step
+        if step.action not in g.legal_actions(step.seat):
+            assert step.action.TYPE in ("OfferTrade", "JoinCommittee", "DeclarePurge"), step.action
+        m.apply(step.seat, step.action, step.kind)      # raises IllegalAction if the bot was wrong
         steps += 1
         assert steps < 100_000
     return g
@@ -363,16 +361,14 @@ def test_bots_hit_no_internal_error():
     leaders a purge won them (PoliticsAdapter had no board)."""
     for seed in (0, 1, 2, 5):
         g = Game.new(5, seed, {"max_turns": 60})
-        agents = {p: make_agent("sdt", p, seed) for p in g.state.seats}
-        memo: dict = {}
+        agents = {p: make_agent("sdt", p, seed) for p in g.seats}
+        m = Match(g, agents)
         errors: list[str] = []
         taken = 0
         while not g.over:
-            seat = g.pending[0]["seat"]
-            a = agents[seat].choose(g.view(seat), g.legal_actions(seat))
-            taken += isinstance(a, A.TakeSpoil) and a.leader != 0
-            g.apply(a)
-            answer_offers(g, agents, memo)
+            step = m.next_step()
+            taken += isinstance(step.action, A.TakeSpoil) and step.action.leader != 0
+            m.apply(step.seat, step.action, step.kind)
             for ag in agents.values():
                 errors += [n for n in ag.take_notes() if "error (" in n]
         assert not errors, (seed, errors[:3])
@@ -470,24 +466,26 @@ def _bench():
     return mod
 
 
-def test_bench_engine_reports_speeds_and_time_shares(capsys):
-    """bench/engine.py, in one run: complete SDT games/s, random-agent games/s, and the share
-    of time in bot decisions versus rule application."""
+def test_bench_engine_reports_play_against_replay(capsys):
+    """bench/engine.py, in one run: SDT and random games against the replay of their own logs
+    (``sdt_vs_replay``, ``random_vs_replay``), microseconds per replayed action and per
+    ``Game.clone()`` - the figures the README reports."""
     bench = _bench()
     assert bench.main(["--games", "1", "--max-turns", "2"]) == 0
     out = capsys.readouterr().out
     import re
 
-    assert re.search(r"^\s*sdt: [\d.]+ complete games/s", out, re.M)
-    assert re.search(r"^random: [\d.]+ complete games/s", out, re.M)
-    assert len(re.findall(r"bot decisions \d+%, legal actions \+ views \d+%, rule application \d+%", out)) == 2
+    assert re.search(r"^\s*sdt: 1 games, \d+ actions, .* replayed in [\d.]+ s \([\d.]+x\)", out, re.M)
+    assert re.search(r"^random: 1 games, \d+ actions", out, re.M)
+    assert re.search(r"^replay: [\d.]+ us per action; Game.clone\(\): [\d.]+ us", out, re.M)
     assert bench.main(["--games", "1", "--max-turns", "2", "--json"]) == 0
     res = json.loads(capsys.readouterr().out)
+    assert res["sdt_vs_replay"] > 1 and res["random_vs_replay"] > 1
+    assert res["replay_us_per_action"] > 0 and res["clone_us"] > 0
     for kind in ("sdt", "random"):
         r = res[kind]
-        assert r["games"] == r["finished"] == 1 and r["games_per_second"] > 0
-        assert set(r["share"]) == {"bots", "views", "rules", "driver"}
-        assert 0.97 <= sum(r["share"].values()) <= 1.03
+        assert r["games"] == r["finished"] == 1 and r["actions"] > 0
+        assert abs(r["vs_replay"] - r["play_seconds"] / r["replay_seconds"]) < 0.05 * r["vs_replay"]
 
 
 @pytest.mark.slow
@@ -542,7 +540,7 @@ def test_plan_follows_sdt_and_apt():
     """SDT roll 4: four attacks at 2-1; a White player's first possible APT line is White vs
     Red: Krasnov's 9 against Stalin's 1 (the RU6 in KURS would be only 1-1)."""
     a = SDTAgent("A", 0)
-    a.observe(_white_view())
+    a.observe_view(_white_view())
     _scripted(a, [4])
     plan = a.make_plan(_white_view())
     assert plan.color == W and plan.row == T.SDT[4] and plan.purge
@@ -554,7 +552,7 @@ def test_plan_roll_one_gives_an_assassin_and_accepts_1_1():
     a = SDTAgent("A", 0)
     v = _white_view()
     v["assassins"]["A"] = 2
-    a.observe(v)
+    a.observe_view(v)
     _scripted(a, [1])
     plan = a.make_plan(v)
     assert plan.row.attacks == 1 and plan.row.min_odds == 1
@@ -567,7 +565,7 @@ def test_plan_roll_one_gives_an_assassin_and_accepts_1_1():
 def test_plan_vindictive_never_rolls_consideration():
     a = SDTAgent("A", 0)
     v = _white_view()
-    a.observe(v)
+    a.observe_view(v)
     a.pct[frozenset("AB")] = 7                       # B is A's worst enemy
     _scripted(a, [6, 6])
     plan = a.make_plan(v)
@@ -580,7 +578,7 @@ def test_vst_reroll_when_holding_the_gold():
     v = _white_view()
     v["stacks"][0]["units"].append(502)              # A holds the Gold: a 4 is rolled again
     v["stacks"][0]["attached"]["502"] = 254
-    a.observe(v)
+    a.observe_view(v)
     _scripted(a, [6, 4, 3, 1])                         # 4: Gold (ours), 3: Czar (nobody's), 1
     plan = a.make_plan(v)
     assert plan.vst == T.FRIENDLIEST
@@ -615,7 +613,7 @@ def test_pct_shift_per_event(event, delta):
 # -- the agent playing the tables (synthetic views) ---------------------------------------------------------
 def _agent(seat: str, v: dict, pct: dict[str, int] | None = None, rolls: list[int] | None = None) -> SDTAgent:
     a = SDTAgent(seat, 0)
-    a.observe(v)
+    a.observe_view(v)
     for pair, val in (pct or {}).items():
         a.pct[frozenset(pair)] = val
     if rolls is not None:
@@ -788,7 +786,7 @@ def test_committee_formation_roll_of_each_invitee(pct, die, joins):
     v = _view(phasing="A", turn=3, committee_consent={"A": list(FULL)})
     b = _agent("B", v, {"AB": pct}, [die])
     legal = [A.JoinCommittee("B", FULL)]
-    got = b.react(v, legal)
+    got = b.react_view(v, legal)
     assert (got == A.JoinCommittee("B", FULL)) is joins
     assert b.politics.willing[("A", 3)] is joins
 
@@ -800,11 +798,11 @@ def test_counter_committee_of_those_left_out_purges_the_phasing_player():
     v = _view(phasing="A", turn=3)
     b = _agent("B", v, {"AB": 7}, [4])                    # collective die 4
     b.politics.willing[("A", 3)] = False                 # B refused A's Committee
-    act = b.react(v, [A.JoinCommittee("B", ("B", "C", "D", "E"))])
+    act = b.react_view(v, [A.JoinCommittee("B", ("B", "C", "D", "E"))])
     assert act == A.JoinCommittee("B", ("B", "C", "D", "E"))
     v["committee"] = ["B", "C", "D", "E"]
     legal = [A.DeclarePurge("B", "A", ("B", "C", "D", "E"), ())]
-    got = b.react(v, legal)
+    got = b.react_view(v, legal)
     assert got == A.DeclarePurge("B", "A", ("B", "C", "D", "E"), ("B", "C", "D", "E"))
 
 
@@ -1053,9 +1051,9 @@ def test_policy10_a_player_with_no_units_leaves():
     """10] "If a player controls no units of any color, he is automatically out of the game.\""""
     v = _view(phasing="A", phase="random_events", turn=3, stacks=[_stack(1, "PETR", "B", [151], {}, "Red")])
     a = _agent("A", v)
-    assert a.choose(v, [A.RollRandomEvents("A"), A.Quit("A")]) == A.Quit("A")
+    assert a.choose_view(v, [A.RollRandomEvents("A"), A.Quit("A")]) == A.Quit("A")
     v["turn"] = 1
-    assert a.choose(v, [A.RollRandomEvents("A"), A.Quit("A")]) == A.RollRandomEvents("A")
+    assert a.choose_view(v, [A.RollRandomEvents("A"), A.Quit("A")]) == A.RollRandomEvents("A")
 
 
 def test_every_bot_move_is_explained():
@@ -1063,7 +1061,7 @@ def test_every_bot_move_is_explained():
     v = _view(phasing="A", phase="movement", turn=6, stacks=[_stack(1, "KALU", "A", [161], {}, "Red")])
     a = _agent("A", v, {}, [1])
     a.take_notes()
-    act = a.choose(v, [A.EndMovement("A"), A.StartForce("A", 161)])
+    act = a.choose_view(v, [A.EndMovement("A"), A.StartForce("A", 161)])
     assert act == A.StartForce("A", 161)
     notes = a.take_notes()
     assert any("moves Kamenev to TVER: garrisons TVER (Non-Attack Policy 6)" in n for n in notes), notes

@@ -9,7 +9,6 @@ import random
 import signal
 
 import pytest
-
 from rcw.server.client import GameClient, Lobby
 from server_helpers import (
     REDIS_URL,

@@ -11,7 +11,6 @@ import asyncio
 import random
 
 import pytest
-
 from rcw.server.client import GameClient, Lobby, ServerError
 from rcw.server.store import MemoryStore
 from server_helpers import play_randomly, running_server

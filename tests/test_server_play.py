@@ -13,7 +13,6 @@ import random
 
 import aiohttp
 import pytest
-
 from rcw.server.client import GameClient, Lobby, ServerError
 from rcw.server.games import Config
 from rcw.server.protocol import ERRORS, MAX_FRAME, MAX_TEXT, WS_HARD_LIMIT, pack
@@ -432,7 +431,8 @@ class YesAgent:
         from rcw.bots.sdt import SDTAgent
 
         class _Yes(SDTAgent):
-            def react(self, view, legal):
+            def react(self, player):
+                view, legal = player.view, list(player.legal)
                 cons = view.get("committee_consent", {})
                 YesAgent.asked.append((self.seat, dict(cons)))
                 for x in legal:
@@ -720,11 +720,11 @@ class CirclerAgent:
         from rcw.bots.sdt import SDTAgent
 
         class _Circler(SDTAgent):
-            def choose(self, view, legal):
-                for x in legal:
+            def choose(self, player):
+                for x in player.legal:
                     if x.TYPE == "LeaveCommittee" or (x.TYPE == "JoinCommittee" and list(x.members) == [self.seat]):
                         return x
-                return super().choose(view, legal)
+                return super().choose(player)
 
         return _Circler(seat, seed)
 

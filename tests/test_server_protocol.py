@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from rcw.actions import AcceptTrade, ApprovePurge, DeclarePurge, DeclineTrade, JoinCommittee, OfferTrade, OrderExecution
 from rcw.server import chat
 from rcw.server.protocol import CLIENT_TYPES, ERRORS, MAX_FRAME, SERVER_TYPES, ProtocolError, pack, unpack_frame
+
+from rcw.actions import AcceptTrade, ApprovePurge, DeclarePurge, DeclineTrade, JoinCommittee, OfferTrade, OrderExecution
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-
 from rcw.server.protocol import pack, unpack
 from rcw.server.store import MemoryStore, RedisStore, split_chat_notice
 from server_helpers import REDIS_URL, redis_reachable, unique_prefix

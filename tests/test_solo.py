@@ -12,8 +12,8 @@ import sys
 import time
 
 import pytest
-
 from rcw.bots.solo import Solo
+
 from rcw.cli import main
 
 pty = pytest.importorskip("pty")

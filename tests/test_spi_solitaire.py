@@ -1,4 +1,4 @@
-"""The SPI solitaire, 004 [18.0]-[28.0] (``Game.new(..., {"mode": "spi-solitaire"})``,
+"""The SPI solitaire, 004 [18.0]-[28.0] (``rcw.modes.new_game(..., {"mode": "spi-solitaire"})``,
 :mod:`rcw.rules.solitaire`): one test or more per rule case, then determinism, replay and
 whole games played to the end."""
 
@@ -10,12 +10,14 @@ from types import SimpleNamespace
 
 import pytest
 from engine_helpers import D, dice, label, put, refused, uid, uids
-
+from rcw.bots.match import Match
 from rcw.bots.random_agent import RandomAgent
 from rcw.bots.spi import SPIRedAgent, play
+
 from rcw import actions as A
 from rcw.actions import to_wire
 from rcw.game import Game
+from rcw.modes import from_bytes, new_game, replay
 from rcw.rules import solitaire as S
 from rcw.rules.base import LENIN, TROTSKY
 from rcw.state import State
@@ -28,7 +30,7 @@ assert D.tables.random_events[DRAW].result == "draw"
 
 # -- helpers ---------------------------------------------------------------------------------------------
 def new(seed: int = 1) -> Game:
-    return Game.new(1, seed, {"mode": S.MODE})
+    return new_game(1, seed, {"mode": S.MODE})
 
 
 def red_phase(g: Game, ph: str) -> None:
@@ -131,12 +133,12 @@ def test_game_new_modes_and_seats():
     assert isinstance(g, S.SoloGame) and g.state.seats == ["R", "N"]
     assert g.state.options == {"mode": "spi-solitaire"}
     assert g.record()["players"] == 2 and g.record()["options"] == {"mode": "spi-solitaire"}
-    assert isinstance(Game.new(2, 3, {"mode": "spi-solitaire"}), S.SoloGame)
+    assert isinstance(new_game(2, 3, {"mode": "spi-solitaire"}), S.SoloGame)
     with pytest.raises(A.IllegalAction) as e:
-        Game.new(5, 3, {"mode": "spi-solitaire"})
+        new_game(5, 3, {"mode": "spi-solitaire"})
     assert e.value.rule == "004 [18.0]"
     with pytest.raises(A.IllegalAction):
-        Game.new(1, 3, {"mode": "chess"})
+        new_game(1, 3, {"mode": "chess"})
     assert not isinstance(Game.new(5, 3), S.SoloGame)                          # the multi-player game is unchanged
 
 
@@ -173,7 +175,7 @@ def test_the_red_player_turn_and_the_next_game_turn():
     force(g, "KUBA", "N", "Deniken", "WU4 KUBA", attach={"WU4 KUBA": "Deniken"})
     red_phase(g, "random_events")
     seen = []
-    with dice(*SUBV, 1):                                 # Random Events; Red Leader Determination die
+    with dice(g, *SUBV, 1):                                 # Random Events; Red Leader Determination die
         seen.append(g.state.phase)
         g.apply(A.RollRandomEvents("R"))
     seen.append(g.state.phase)
@@ -183,7 +185,7 @@ def test_the_red_player_turn_and_the_next_game_turn():
         seen.append(g.state.phase)
         g.apply(act)
     seen.append(g.state.phase)
-    with dice(*SUBV, 2):                                 # non-Red Random Events; Deniken's movement die
+    with dice(g, *SUBV, 2):                                 # non-Red Random Events; Deniken's movement die
         ev = g.apply(A.DrawRandomizer("R"))
     assert seen == ["random_events", "leaders", "movement", "combat", "randomizer"]
     k = kinds(ev)
@@ -231,7 +233,7 @@ def test_markers_drawn_by_red_go_to_the_nonred_player():
     assert "goes to the non-Red Player (004 [20.12])" in ev[0].text and ev[0].text.startswith("Red draws")
     g.state.aux = ["GC:PO"]
     red_phase(g, "random_events")
-    with dice(*DRAW):
+    with dice(g, *DRAW):
         S.roll_random_events(g.ctx, "R")
     assert g.state.control["PO"] == "N" and po.owner == "N"
 
@@ -255,7 +257,7 @@ def test_equal_paths_are_chosen_by_a_die():
     """004 [21.22]: with three equally short paths a 5 is re-rolled and a 2 picks the second."""
     g = empty()
     st = put(g, "LIVO", "N", "Yudenich", "WU2 LIVO", attach={"WU2 LIVO": "Yudenich"})
-    with dice(5, 2):
+    with dice(g, 5, 2):
         ev = S._assign_route(g.ctx, st)
     route = S.shortest_routes(D, "LIVO")[1]
     assert g.state.solo["routes"][uid("Yudenich")] == route == g.state.solo["routes"][uid("WU2 LIVO")]
@@ -281,7 +283,7 @@ def test_a_force_moves_the_die_roll_along_its_path():
     """004 [21.12], [21.26]: the die is the Movement Allowance, one province per pip."""
     g = empty()
     st = force(g, "DCOS", "N", "Krasnov", "WU8 DON", attach={"WU8 DON": "Krasnov"})
-    with dice(3):
+    with dice(g, 3):
         ev = S.nonred_movement(g.ctx)
     assert st.province == "RYAZ"
     mv = next(e for e in ev if e.kind == "nonred_move")
@@ -293,12 +295,12 @@ def test_a_force_stops_on_entering_another_colour_and_on_reaching_tver():
     g = empty()
     st = force(g, "DCOS", "N", "Krasnov", "WU8 DON", attach={"WU8 DON": "Krasnov"})
     put(g, "TAMB", "R", "RU4 TULA")
-    with dice(5):
+    with dice(g, 5):
         S.nonred_movement(g.ctx)
     assert st.province == "TAMB"
     g2 = empty()
     st2 = force(g2, "DCOS", "N", "Krasnov", "WU8 DON", attach={"WU8 DON": "Krasnov"})
-    with dice(6):
+    with dice(g2, 6):
         ev = S.nonred_movement(g2.ctx)
     assert st2.province == "TVER" and "004 [21.23]" in next(e.text for e in ev if e.kind == "nonred_move")
 
@@ -309,7 +311,7 @@ def test_white_then_green_then_blue():
     blue = force(g, "KHER", "N", "BU2 KHER/FR", "BU2 KHER/FR")
     green = force(g, "KIEV", "N", "GU4 KIEV")
     white = force(g, "DCOS", "N", "Krasnov", "WU8 DON", attach={"WU8 DON": "Krasnov"})
-    with dice(1, 1, 1):
+    with dice(g, 1, 1, 1):
         ev = S.nonred_movement(g.ctx)
     order = [e.data["stack"] for e in ev if e.kind == "nonred_move"]
     assert order == [white.id, green.id, blue.id]
@@ -320,12 +322,12 @@ def test_blue_and_green_stay_in_their_region_and_roll_no_die():
     g = empty()
     uk = force(g, "KHAR", "N", "GU2 KHAR")               # path KHAR-KURS...: Kursk is Greater Russia
     cz = force(g, "EKAT", "N", "BU3 EKAT/CZ")             # path EKAT-PERM...: Perm is outside Siberia
-    with dice():
+    with dice(g):
         assert [e for e in S.nonred_movement(g.ctx) if e.kind == "nonred_move"] == []
     assert uk.province == "KHAR" and cz.province == "EKAT"
     g = empty()
     kiev = force(g, "KIEV", "N", "GU4 KIEV")              # KIEV-CHER-MOHI: Mohilev is White Russia
-    with dice(4):
+    with dice(g, 4):
         ev = S.nonred_movement(g.ctx)
     assert kiev.province == "CHER" and "004 [21.25]" in next(e.text for e in ev if e.kind == "nonred_move")
 
@@ -337,7 +339,7 @@ def test_only_controllable_units_move():
     loose_green = force(g, "KIEV", None, "GU4 KIEV")
     ge = force(g, "CHER", "N", "BU2 CHER/GE")
     st = force(g, "DCOS", "N", "Krasnov", "WU8 DON", "WU3 STAV", attach={"WU8 DON": "Krasnov"})
-    with dice(2):
+    with dice(g, 2):
         S.nonred_movement(g.ctx)
     assert loose_green.province == "KIEV" and ge.province == "CHER"
     assert st.province == "TAMB" and g.ctx.b.stack_of(uid("WU3 STAV")).province == "DCOS"
@@ -350,7 +352,7 @@ def test_a_white_force_with_the_czar_passes_blue_units():
         labels = ["Krasnov", "WU8 DON"] + (["Czar"] if czar else [])
         st = force(g, "DCOS", "N", *labels, attach={"WU8 DON": "Krasnov", **({"Czar": "Krasnov"} if czar else {})})
         put(g, "VORO", None, "BU2 POLT/GE")
-        with dice(2):
+        with dice(g, 2):
             S.nonred_movement(g.ctx)
         assert st.province == where, czar
 
@@ -418,7 +420,7 @@ def test_must_attack_the_weakest_red_force():
     force(g, "KURS", "N", "Deniken", "WU4 KUBA", attach={"WU4 KUBA": "Deniken"})
     put(g, "KURS", "R", "RU6 KURS")
     weak = put(g, "KURS", "R", "RU3 OREL")
-    with dice(1):
+    with dice(g, 1):
         ev = S.nonred_attack(g.ctx, "KURS", 0)
     c = next(e for e in ev if e.kind == "combat")
     assert c.data["target"] == weak.id and c.data["odds"] == "2:1" and c.data["result"] == "De"
@@ -431,7 +433,7 @@ def test_equally_weak_red_forces_are_chosen_by_a_die():
     force(g, "KURS", "N", "Deniken", "WU4 KUBA", attach={"WU4 KUBA": "Deniken"})
     put(g, "KURS", "R", "RU3 OREL")
     second = put(g, "KURS", "R", "RU3 KALU")
-    with dice(2, 1):
+    with dice(g, 2, 1):
         ev = S.nonred_attack(g.ctx, "KURS", 0)
     assert next(e for e in ev if e.kind == "combat").data["target"] == second.id
 
@@ -442,7 +444,7 @@ def test_no_attack_below_one_to_one():
     nonred_phase(g, "combat")
     force(g, "KURS", "N", "Kutepov", "WU2 SARA", attach={"WU2 SARA": "Kutepov"})
     put(g, "KURS", "R", "RU4 TULA")
-    with dice():
+    with dice(g):
         ev = S.nonred_attack(g.ctx, "KURS", 0)
     assert kinds(ev) == ["nonred_no_attack"] and "below 1:1" in ev[0].text
 
@@ -454,7 +456,7 @@ def test_white_attacks_green_only_when_no_red_is_there():
     force(g, "KHAR", "N", "Deniken", "WU4 KUBA", attach={"WU4 KUBA": "Deniken"})
     force(g, "KHAR", "N", "BU2 KHER/FR", "BU2 KHER/FR")
     green = put(g, "KHAR", None, "GU2 KHAR")
-    with dice(1):
+    with dice(g, 1):
         ev = S.nonred_attack(g.ctx, "KHAR", 0)
     c = next(e for e in ev if e.kind == "combat")
     assert c.data["target"] == green.id and c.data["attack"] == 7 and "004 [23.12]" in ev[0].text
@@ -465,7 +467,7 @@ def test_white_attacks_green_only_when_no_red_is_there():
     force(g, "KHAR", "N", "Deniken", "WU4 KUBA", attach={"WU4 KUBA": "Deniken"})
     put(g, "KHAR", None, "GU2 KHAR")
     red = put(g, "KHAR", "R", "RU6 KURS")
-    with dice(1):
+    with dice(g, 1):
         ev = S.nonred_attack(g.ctx, "KHAR", 0)
     assert next(e for e in ev if e.kind == "combat").data["target"] == red.id
 
@@ -480,11 +482,11 @@ def test_white_and_blue_attack_together_green_separately():
     force(g, "KIEV", "N", "GU4 KIEV")
     weak = put(g, "KIEV", "R", "RU2 KAZA")
     other = put(g, "KIEV", "R", "RU3 OREL")
-    with dice(1):
+    with dice(g, 1):
         ev = S.nonred_attack(g.ctx, "KIEV", 0)
     c = next(e for e in ev if e.kind == "combat")
     assert c.data["target"] == weak.id and sorted(c.data["attackers"]) == sorted([white.id, blue.id])
-    with dice(1):
+    with dice(g, 1):
         ev = S.nonred_attack(g.ctx, "KIEV", 1)
     assert next(e for e in ev if e.kind == "combat").data["target"] == other.id
 
@@ -519,7 +521,7 @@ def test_exchange_in_a_nonred_attack_costs_the_blue_units_first():
     force(g, "KIEV", "N", "Deniken", "WU4 KUBA", attach={"WU4 KUBA": "Deniken"})
     force(g, "KIEV", "N", "BU2 KHER/FR", "BU2 KHER/FR", "BU2 KHER/FR")
     put(g, "KIEV", "R", "RU3 OREL", "RU2 KAZA")
-    with dice(3):
+    with dice(g, 3):
         S.nonred_attack(g.ctx, "KIEV", 0)
     while g.state.decision and g.state.decision["seat"] == "N":
         S.nonred_decision(g.ctx)
@@ -541,7 +543,7 @@ def test_red_decides_mid_nonred_turn_and_the_nonred_turn_goes_on():
     red = put(g, "KURS", "R", "RU6 KURS")
     nonred_phase(g, "combat")
     g.state.solo.update({"nr": "combat", "queue": [["KURS", 0], ["KURS", 1]]})
-    with dice(4):                                    # 8 vs 6 at 1:1, die 4: Ae
+    with dice(g, 4):                                    # 8 vs 6 at 1:1, die 4: Ae
         ev = S.settle(g.ctx)
     assert "combat" in kinds(ev) and on_chart(g, uid("Kolchak"))
     assert g.pending == [{"seat": "R", "kind": "capture"}]
@@ -567,7 +569,7 @@ def test_nonred_captures_imperial_units():
     force(g, "EKAT", "N", "Kolchak", "WU3 OMSK", attach={"WU3 OMSK": "Kolchak"})
     put(g, "EKAT", "R", "RU2 EKAT", "Czar")
     put(g, "KHER", None, "BU2 KHER/GE")
-    with dice(1):
+    with dice(g, 1):
         S.nonred_attack(g.ctx, "EKAT", 0)
     S.settle(g.ctx)
     st = g.ctx.b.stack_of(D.czar)
@@ -597,7 +599,7 @@ def red_leaders_game(lenin: bool = True, trotsky: bool = True) -> Game:
 def test_leader_die_and_the_limit_of_six(lenin, roll, allowed):
     """004 [24.0], [24.12] and its two examples."""
     g = red_leaders_game(lenin=lenin)
-    with dice(*SUBV, roll):
+    with dice(g, *SUBV, roll):
         ev = g.apply(A.RollRandomEvents("R"))
     assert g.state.phase == "leaders" and g.state.solo["rld"]["allowed"] == allowed
     assert "leaders_roll" in kinds(ev)
@@ -606,7 +608,7 @@ def test_leader_die_and_the_limit_of_six(lenin, roll, allowed):
 def test_other_leaders_are_removed_and_may_be_picked_again():
     """004 [24.0], [24.13]: Zinoviev leaves the map (not eliminated); his unit stays, loose."""
     g = red_leaders_game()
-    with dice(*SUBV, 2):
+    with dice(g, *SUBV, 2):
         g.apply(A.RollRandomEvents("R"))
     b = g.ctx.b
     zin = uid("Zinoviev")
@@ -629,7 +631,7 @@ def test_leader_deployment_refusals():
     """004 [24.11], [24.13], [24.0]."""
     g = red_leaders_game()
     g.ctx.to_chart(uid("Stalin"), "N")                                          # eliminated earlier
-    with dice(*SUBV, 1):
+    with dice(g, *SUBV, 1):
         g.apply(A.RollRandomEvents("R"))
     white = g.ctx.b.stack_of(uid("Deniken"))
     refused(g, S.DeployLeader("R", uid("Frunze"), white.id, "KUBA"), "004 [24.11]")
@@ -645,7 +647,7 @@ def test_leader_deployment_refusals():
 
 def test_listed_deployments_are_legal_and_cover_every_available_leader():
     g = red_leaders_game()
-    with dice(*SUBV, 4):
+    with dice(g, *SUBV, 4):
         g.apply(A.RollRandomEvents("R"))
     legal = g.legal_actions("R")
     deploys = [a for a in legal if isinstance(a, S.DeployLeader)]
@@ -661,11 +663,11 @@ def test_lenin_killed_in_the_nonred_combat_phase_skips_this_turns_determination(
     g.state.solo["dead"].remove(LENIN)
     S.settle_kills(g.ctx)
     assert g.state.solo["rld_skip"] == 1
-    with dice(*SUBV):                                      # no leader die is rolled
+    with dice(g, *SUBV):                                      # no leader die is rolled
         ev = g.apply(A.RollRandomEvents("R"))
     assert "leaders_skipped" in kinds(ev) and g.state.phase == "movement"
     assert g.ctx.b.stack_of(uid("Zinoviev")) is None     # removed all the same ("the sole surviving Leader")
-    with dice(2):                                          # the next Game-Turn's phase takes place
+    with dice(g, 2):                                          # the next Game-Turn's phase takes place
         ev = S.enter_leader_phase(g.ctx)
     assert "leaders_roll" in kinds(ev) and g.state.solo["rld"]["allowed"] == 2
     assert g.state.solo["rld_skip"] == 0
@@ -681,7 +683,7 @@ def test_lenin_and_trotsky_killed_in_one_game_turn_skip_two_determinations():
     for _ in range(2):
         ev = S.enter_leader_phase(g.ctx)
         assert "leaders_skipped" in kinds(ev)
-    with dice(3):
+    with dice(g, 3):
         ev = S.enter_leader_phase(g.ctx)
     assert "leaders_roll" in kinds(ev) and g.state.solo["rld"]["allowed"] == 3
 
@@ -695,7 +697,7 @@ def test_lenin_killed_in_the_red_combat_phase_skips_the_next_determination():
     target = g.ctx.b.stack_of(uid("Rodzyanko"))
     g.apply(A.DeclareAttack("R", target.id))
     g.apply(A.AddAttacker("R", g.ctx.b.stack_of(LENIN).id))
-    with dice(4):                                          # 11 vs 9 at 1:1, die 4: Ae
+    with dice(g, 4):                                          # 11 vs 9 at 1:1, die 4: Ae
         g.apply(A.ResolveAttack("R"))
     assert on_chart(g, LENIN) and g.state.solo["rld_skip"] == 1
     ev = S.enter_leader_phase(g.ctx)
@@ -752,7 +754,7 @@ def test_czar_executed_when_a_red_leader_is_stacked_with_him():
     """004 [26.0]: deployed onto the Czar's stack, a Red leader executes him at once; no VP."""
     g = red_leaders_game()
     put(g, "EKAT", "R", "RU2 EKAT", "Czar")
-    with dice(*SUBV, 1):
+    with dice(g, *SUBV, 1):
         g.apply(A.RollRandomEvents("R"))
     host = g.ctx.b.stack_of(uid("RU2 EKAT"))
     ev = g.apply(S.DeployLeader("R", uid("Blucher"), host.id, "EKAT"))
@@ -793,7 +795,7 @@ def test_red_victory_levels(turn, victory):
     g = clear_last(turn)
     g.apply(A.DeclareAttack("R", g.ctx.b.stack_of(uid("WU2 SARA")).id))
     g.apply(A.AddAttacker("R", g.ctx.b.stack_of(LENIN).id))
-    with dice(1):
+    with dice(g, 1):
         ev = g.apply(A.ResolveAttack("R"))
     assert g.over and g.result["victory"] == victory and g.result["turn"] == turn
     assert g.result["winner"] == "R" and g.result["winner_color"] == "Red"
@@ -837,7 +839,7 @@ def test_turn_six_goes_on_to_seven():
     put(g, "TVER", "R", "Trotsky")
     force(g, "KUBA", "N", "WU4 KUBA")
     red_phase(g, "randomizer")
-    with dice(*SUBV):
+    with dice(g, *SUBV):
         g.apply(A.DrawRandomizer("R"))
     assert not g.over and g.state.turn == 7
 
@@ -860,7 +862,7 @@ def _played(seed: int, n: int) -> Game:
     for _ in range(n):
         if g.over:
             break
-        g.apply(agent.choose(g.view("R"), g.legal_actions("R")))
+        g.apply(agent.choose_view(g.view("R"), g.legal_actions("R")))
     return g
 
 
@@ -868,10 +870,10 @@ def test_replay_reproduces_the_state_hash():
     g = _played(7, 60)
     rec = g.record()
     assert rec["options"] == {"mode": "spi-solitaire"} and rec["actions"]
-    assert Game.replay(rec["seed"], rec["actions"], rec["players"], rec["options"]).state_hash() == g.state_hash()
+    assert replay(rec["seed"], rec["actions"], rec["players"], rec["options"]).state_hash() == g.state_hash()
     assert S.SoloGame.replay(rec["seed"], rec["actions"]).state_hash() == g.state_hash()
     json.dumps(rec)
-    h = Game.from_bytes(g.to_bytes())
+    h = from_bytes(g.to_bytes())
     assert isinstance(h, S.SoloGame) and h.state_hash() == g.state_hash()
     assert h.legal_actions("R") == g.legal_actions("R") and h.pending == g.pending
     for a in h.legal_actions("R")[:1]:
@@ -886,14 +888,14 @@ def _soak(games: int, seed0: int = 0) -> dict:
     for i in range(games):
         seed = seed0 + i
         g = new(seed)
-        agent = RandomAgent("R", seed) if i % 2 == 0 else SPIRedAgent("R", seed)
+        m = Match(g, {"R": RandomAgent("R", seed) if i % 2 == 0 else SPIRedAgent("R", seed)})
         steps = 0
         while not g.over:
             pend = g.pending
             assert pend and pend[0]["seat"] == "R", (seed, pend)
-            legal = g.legal_actions("R")
-            assert legal, (seed, pend)
-            g.apply(agent.choose(g.view("R"), legal))        # an IllegalAction here fails the test
+            step = m.next_step()
+            assert step is not None and m.refused == 0, (seed, pend)    # the agent played a legal action
+            m.apply(step.seat, step.action)                            # an IllegalAction here fails the test
             steps += 1
             assert steps < 20_000
         accounted(g)

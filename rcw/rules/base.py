@@ -9,25 +9,30 @@ from __future__ import annotations
 
 from rcw.actions import Event, IllegalAction
 from rcw.data import GameData
-from rcw.rng import Rng
+from rcw.rng import Dice, Rng
 from rcw.state import UNASSIGNED, Board, Stack, State
 
 LENIN, TROTSKY = 151, 152
 
 
 class Ctx:
-    """The rules' view of one game: data, state, board helpers and the RNG."""
+    """The rules' view of one game: data, state, board helpers and the RNG.  ``dice``: a
+    source of die rolls put in place of the game's RNG (:class:`rcw.rng.LoadedDice`, for
+    tests and look-ahead); None rolls with the seeded RNG, which is what replays need."""
 
-    def __init__(self, data: GameData, state: State) -> None:
+    def __init__(self, data: GameData, state: State, dice: Dice | None = None) -> None:
         self.data = data
         self.s = state
         self.b = Board(data, state)
+        self.dice = dice
 
     # -- randomness --------------------------------------------------------------------
     def _rng(self) -> Rng:
         return Rng(self.s.rng)
 
     def die(self) -> int:
+        if self.dice is not None:
+            return self.dice.roll()
         r = self._rng()
         v = r.die()
         self.s.rng = r.state

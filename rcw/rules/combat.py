@@ -27,12 +27,14 @@ from rcw.actions import (
     DeclineCapture,
     EndCombat,
     Event,
+    IllegalAction,
     RemoveAttacker,
     ResolveAttack,
 )
 from rcw.data import BLUE, GREEN, RED, WHITE
 from rcw.rules.base import Ctx
 from rcw.state import UNASSIGNED, Attack, Stack, opposed
+from rcw.types import AttackGroup, AttackOption, Odds
 
 
 def _attacker(ctx: Ctx, seat: str) -> None:
@@ -71,6 +73,83 @@ def odds_column(att: int, dfn: int) -> int | None:
 def odds_label(att: int, dfn: int) -> str:
     col = odds_column(att, dfn)
     return "below 1:2" if col is None else ("1:2" if col == 0 else f"{col}:1")
+
+
+def crt_results(ctx: Ctx, column: int | None) -> dict[str, int]:
+    """How many of the six die rolls give each result in a CRT column (none below 1:2)."""
+    out = {"De": 0, "Ex": 0, "Ae": 0}
+    if column is not None:
+        for row in ctx.data.tables.crt:
+            out[row[column]] += 1
+    return out
+
+
+def odds_of(ctx: Ctx, att: int, dfn: int) -> Odds:
+    col = odds_column(att, dfn)
+    return {"attack": att, "defense": dfn, "column": col, "label": odds_label(att, dfn), "results": crt_results(ctx, col)}
+
+
+def attack_strength(ctx: Ctx, stacks: list[Stack], subversive: bool) -> int:
+    """004 [8.26]-[8.28]: what these stacks bring to an attack (Red doubled in a Subversive
+    Attack on a "Subversive Attacks Doubled" Player-Turn, 004 [12.12])."""
+    doubled = subversive and ctx.s.subversion_doubled
+    return sum(strength(ctx, attack_units(ctx, st), doubled) for st in stacks)
+
+
+def odds(ctx: Ctx, stacks: list[int] | None = None, target: int | None = None, subversive: bool = False) -> Odds:
+    """The odds of the attack being declared (no arguments) or of ``stacks`` attacking ``target``
+    (a hypothetical attack: only whether they may combine is checked, 004 [8.22])."""
+    s = ctx.s
+    if stacks is None and target is None:
+        if s.attack is None:
+            raise ctx.illegal("004 [8.0]", "no attack is being declared", "no_attack")
+        stacks, target, subversive = list(s.attack.attackers), s.attack.target, s.attack.subversive
+    if target not in s.stacks or any(x not in s.stacks for x in stacks or []):
+        raise ctx.illegal("004 [8.0]", "name stacks on the map", "unknown_stack")
+    sts = [s.stacks[x] for x in stacks or []]
+    colors = {ctx.b.stack_color(st) for st in sts}
+    if any(opposed(a, b) for a in colors for b in colors):
+        raise ctx.illegal("004 [8.22]", "only friendly units combine in one attack")
+    return odds_of(ctx, attack_strength(ctx, sts, subversive), strength(ctx, ctx.b.fighting_units(s.stacks[target])))
+
+
+FRIENDLY_GROUPS = ((RED,), (WHITE, BLUE), (BLUE, GREEN))    # the largest sets of colours not opposed (004 [8.11]-[8.15])
+
+
+def attack_options(ctx: Ctx, seat: str) -> list[AttackOption]:
+    """Every attack ``seat`` may declare now, each with the stacks that may make it: grouped
+    into sets that may attack together (004 [8.22]), the strongest group first."""
+    s = ctx.s
+    if s.attack is not None or ctx.b.phasing() != seat or s.phase != "combat" or s.decision is not None:
+        return []
+    out: list[AttackOption] = []
+    mine = [st for st in s.stacks.values() if st.owner == seat]
+    for a in candidates(ctx, seat):
+        if not isinstance(a, DeclareAttack):
+            continue
+        try:
+            check_declare(ctx, a)
+        except IllegalAction:
+            continue
+        t = s.stacks[a.target]
+        able = [st for st in mine if _attacker_problem(ctx, seat, st, t, a.subversive) is None]
+        dfn = strength(ctx, ctx.b.fighting_units(t))
+        groups: list[AttackGroup] = []
+        for colors in FRIENDLY_GROUPS:
+            sts = [st for st in able if ctx.b.stack_color(st) in colors]
+            if sts and not any(set(g["stacks"]) >= {st.id for st in sts} for g in groups):
+                groups.append({"stacks": [st.id for st in sts], "odds": odds_of(ctx, attack_strength(ctx, sts, a.subversive), dfn)})
+        groups.sort(key=lambda g: (-g["odds"]["attack"], g["stacks"]))
+        out.append({"target": t.id, "province": t.province, "subversive": a.subversive, "groups": groups})
+    return out
+
+
+def attacker_problem(ctx: Ctx, seat: str, stack: int, target: int, subversive: bool = False) -> tuple[str, str] | None:
+    """Why ``stack`` may not attack ``target`` now (the rule case and the reason), or None."""
+    st, t = ctx.s.stacks.get(stack), ctx.s.stacks.get(target)
+    if st is None or t is None:
+        return "004 [8.0]", "no such stack"
+    return _attacker_problem(ctx, seat, st, t, subversive)
 
 
 def _subversion_adjacent(ctx: Ctx, a: str, b: str) -> bool:
@@ -173,9 +252,7 @@ def do_add(ctx: Ctx, a: AddAttacker) -> list[Event]:
 
 
 def current_odds(ctx: Ctx) -> str:
-    at = ctx.s.attack
-    att = sum(strength(ctx, attack_units(ctx, ctx.s.stacks[x]), at.subversive and ctx.s.subversion_doubled) for x in at.attackers)
-    return odds_label(att, strength(ctx, ctx.b.fighting_units(ctx.s.stacks[at.target])))
+    return odds(ctx)["label"]
 
 
 def check_remove(ctx: Ctx, a: RemoveAttacker) -> None:
@@ -207,10 +284,9 @@ def check_resolve(ctx: Ctx, a: ResolveAttack) -> None:
         raise ctx.illegal("004 [8.0]", "declare an attack first", "no_attack")
     if not at.attackers:
         raise ctx.illegal("004 [8.0]", "add at least one attacking stack")
-    t = ctx.s.stacks[at.target]
-    att = sum(strength(ctx, attack_units(ctx, ctx.s.stacks[x]), at.subversive and ctx.s.subversion_doubled) for x in at.attackers)
-    dfn = strength(ctx, ctx.b.fighting_units(t))
-    if odds_column(att, dfn) is None:
+    o = odds(ctx)
+    att, dfn = o["attack"], o["defense"]
+    if o["column"] is None:
         raise ctx.illegal("004 [8.47]", f"{att} against {dfn} is below 1:2")
 
 
@@ -239,7 +315,8 @@ def do_resolve(ctx: Ctx, a: ResolveAttack) -> list[Event]:
                 + (" (subversive" + (", doubled)" if doubled else ")") if at.subversive else "")
                 + f", die {die}: {res}",
                 {"seat": seat, "province": t.province, "attack": att, "defense": dfn, "odds": label, "die": die,
-                 "result": res, "subversive": at.subversive, "target": t.id, "attackers": list(at.attackers)})]
+                 "result": res, "subversive": at.subversive, "target": t.id, "defender": t.owner,
+                 "attackers": list(at.attackers)})]
     province = t.province
     defender_owner = t.owner
     if at.subversive and res != "De":                         # 004 [8.33]
@@ -428,4 +505,3 @@ def decision_candidates(ctx: Ctx, seat: str) -> list[Action]:
     return []
 
 
-_ = (WHITE, GREEN)

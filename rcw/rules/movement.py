@@ -17,6 +17,7 @@ stack.  Readings the rules leave open:
 
 from __future__ import annotations
 
+from rcw import options
 from rcw.actions import (
     Action,
     Attach,
@@ -35,8 +36,8 @@ from rcw.actions import (
 from rcw.data import BLUE, GREEN, RED, SIBERIA, WHITE
 from rcw.rules.base import Ctx
 from rcw.state import UNASSIGNED, Force, Stack
+from rcw.types import Route
 
-LEADER_MA = 5          # 004 [5.0]
 BLUE_GREEN_MA = 3      # 004 [5.63], [5.72]
 STACK_LIMIT = 5        # 004 [7.11]
 
@@ -55,7 +56,8 @@ def _force(ctx: Ctx) -> tuple[Force, Stack]:
 
 
 def leader_ma(ctx: Ctx) -> int:
-    return int(ctx.s.options.get("leader_movement", LEADER_MA))
+    """004 [5.0]: a leader's Movement Allowance (the ``leader_movement`` option)."""
+    return int(options.value(ctx.s.options, "leader_movement"))
 
 
 # -- forming a force ---------------------------------------------------------------------------
@@ -271,29 +273,78 @@ def force_color(ctx: Ctx, fs: Stack) -> str:
     return ctx.b.stack_color(fs)
 
 
-def _blockers(ctx: Ctx, f: Force, fs: Stack) -> list[int]:
-    """Units in the force's province whose colour differs from the force's (004 [5.27])."""
-    color = force_color(ctx, fs)
-    has_czar = ctx.data.czar in fs.units and color == WHITE
+def blocking_colors(ctx: Ctx, province: str, color: str, has_czar: bool, ignore=(), own: int | None = None) -> list[str]:
+    """004 [5.27]: the colours in ``province`` that stop a force of ``color`` entering it
+    (empty: it may go on).  ``ignore``: units that have been part of the force (they never
+    stop it); ``own``: the force's own stack.  A White force with the Czar is not stopped by
+    Blue units (004 [13.23]).  With the postal option the colours noted when the Game-Turn
+    began decide (004 [17.0] postal [5.0])."""
     if ctx.s.options.get("postal_movement"):
-        # 004 [17.0] postal [5.0]: judged on the positions at the start of the Game-Turn.
-        colors = [c for c in ctx.s.snapshot.get(fs.province, []) if c != color]
-        if has_czar and all(c == BLUE for c in colors):
-            return []
-        return [0] if colors else []
-    out = []
-    for st in ctx.b.stacks_in(fs.province):
-        if st.id == fs.id:
-            continue
-        for x in st.units:
-            if ctx.data.units[x].is_imperial or x in f.touched:
+        colors = {c for c in ctx.s.snapshot.get(province, []) if c != color}
+    else:
+        colors = set()
+        for st in ctx.b.stacks_in(province):
+            if st.id == own:
                 continue
-            c = ctx.b.color_of(x, st)
-            if c != color:
-                out.append(x)
-    if has_czar and all(ctx.data.units[x].color == BLUE for x in out):
+            for x in st.units:
+                if ctx.data.units[x].is_imperial or x in ignore:
+                    continue
+                c = ctx.b.color_of(x, st)
+                if c != color:
+                    colors.add(c)
+    if has_czar and colors <= {BLUE}:
         return []                                      # 004 [13.23]
-    return out
+    return sorted(colors)
+
+
+def _blockers(ctx: Ctx, f: Force, fs: Stack) -> list[str]:
+    """Colours in the force's province that make it stop there (004 [5.27])."""
+    color = force_color(ctx, fs)
+    return blocking_colors(ctx, fs.province, color, ctx.data.czar in fs.units and color == WHITE, f.touched, fs.id)
+
+
+def crossing_problem(ctx: Ctx, frm: str, to: str, color: str) -> tuple[str, str] | None:
+    """004 [5.32]: only White units cross the Kerch Straits (the border is passable by them alone)."""
+    if frozenset((frm, to)) in ctx.data.white_only_borders and color != WHITE:
+        return "004 [5.32]", "only White units may cross the Kerch Straits"
+    return None
+
+
+def entry_problem(ctx: Ctx, units, to: str) -> tuple[str, str] | None:
+    """Where Blue and Green units may never go: Czechs and Japanese stay in Siberia (004 [5.65]),
+    Finns in four provinces (004 [5.75]), Poles out of three regions (004 [5.76]), other Greens
+    in their home region (004 [5.74]) - whoever carries them."""
+    d = ctx.data
+    to_region = d.provinces[to].region
+    for x in units:
+        u = d.units[x]
+        if u.color == BLUE and u.nationality in d.siberia_only and to_region != SIBERIA:
+            return "004 [5.65]", "Czech and Japanese units never leave Siberia"
+        if u.color == GREEN:
+            if u.nationality == "FN" and to not in d.finnish_provinces:
+                return "004 [5.75]", "Finnish units enter only Archangel, Olonetz, Petrograd and Finland"
+            if u.nationality == "PO":
+                if to_region not in d.polish_regions:
+                    return "004 [5.76]", "Polish units never enter the Cossack, Trans-Caucasus or Siberia regions"
+            elif u.nationality != "FN" and to_region != d.green_home_region[u.nationality]:
+                return "004 [5.74]", f"{u.nationality} units never leave the {d.green_home_region[u.nationality]} region"
+    return None
+
+
+def allowance(ctx: Ctx, has_leader: bool) -> int:
+    """004 [5.0], [5.63], [5.72]: a leader's force spends up to its Movement Allowance, a Blue or
+    Green force three; one Movement Point a province overland."""
+    return leader_ma(ctx) if has_leader else BLUE_GREEN_MA
+
+
+def rails_ok(ctx: Ctx, color: str, has_leader: bool, start: str) -> tuple[str, str] | None:
+    """004 [5.51], [5.52]: rail movement is for Red and White forces with a leader that begin
+    their move in a rail province."""
+    if color not in (RED, WHITE) or not has_leader:
+        return "004 [5.51]", "only Red and White forces use rail movement"
+    if not ctx.data.provinces[start].rail:
+        return "004 [5.52]", f"the force did not begin its move in a rail province ({start})"
+    return None
 
 
 def move_problem(ctx: Ctx, a: Move) -> tuple[str, str] | None:
@@ -309,39 +360,115 @@ def move_problem(ctx: Ctx, a: Move) -> tuple[str, str] | None:
     if a.to in f.path or a.to == f.start:
         return "004 [5.0]", f"the force has already been in {a.to} this move"
     color = force_color(ctx, fs)
-    if frozenset((fs.province, a.to)) in d.white_only_borders and color != WHITE:
-        return "004 [5.32]", "only White units may cross the Kerch Straits"
+    p = crossing_problem(ctx, fs.province, a.to, color)
+    if p:
+        return p
     if f.path and _blockers(ctx, f, fs):
         return "004 [5.27]", f"the force entered {fs.province}, held by units of another colour, and must stop"
-    to_region = d.provinces[a.to].region
-    for x in fs.units:
-        u = d.units[x]
-        if u.color == BLUE and u.nationality in d.siberia_only and to_region != SIBERIA:
-            return "004 [5.65]", "Czech and Japanese units never leave Siberia"
-        if u.color == GREEN:
-            if u.nationality == "FN" and a.to not in d.finnish_provinces:
-                return "004 [5.75]", "Finnish units enter only Archangel, Olonetz, Petrograd and Finland"
-            if u.nationality == "PO":
-                if to_region not in d.polish_regions:
-                    return "004 [5.76]", "Polish units never enter the Cossack, Trans-Caucasus or Siberia regions"
-            elif u.nationality != "FN" and to_region != d.green_home_region[u.nationality]:
-                return "004 [5.74]", f"{u.nationality} units never leave the {d.green_home_region[u.nationality]} region"
+    p = entry_problem(ctx, fs.units, a.to)
+    if p:
+        return p
+    has_leader = bool(ctx.b.leaders_of(fs))
     if a.rail:
-        if color not in (RED, WHITE) or not ctx.b.leaders_of(fs):
+        if color not in (RED, WHITE) or not has_leader:
             return "004 [5.51]", "only Red and White forces use rail movement"
         if f.mode == "overland":
             return "004 [5.53]", "a force may not combine rail and overland movement"
-        if not d.provinces[f.start].rail:
-            return "004 [5.52]", f"the force did not begin its move in a rail province ({f.start})"
+        p = rails_ok(ctx, color, has_leader, f.start)
+        if p:
+            return p
         if a.to not in here.rail:
             return "004 [5.52]", f"no railway between {fs.province} and {a.to}"
         return None
     if f.mode == "rail":
         return "004 [5.53]", "a force may not combine rail and overland movement"
-    ma = leader_ma(ctx) if ctx.b.leaders_of(fs) else BLUE_GREEN_MA
+    ma = allowance(ctx, has_leader)
     if f.mp + 1 > ma:
         return "004 [5.28]", f"the force has spent all {ma} Movement Points"
     return None
+
+
+def reach(ctx: Ctx, unit: int | None = None) -> dict[str, Route]:
+    """Where a force can end its move this Movement Phase, with one route each (004 [5.2]-[5.5]):
+    the moving force from where it stands (``unit`` None), or the force ``StartForce(unit)``
+    would pick up (a leader with his attached units, or a Blue/Green stack) as if it moved now.
+
+    Exactly the moves :func:`move_problem` allows: overland one province a Movement Point up to
+    the allowance, or by rail without limit for a Red or White force with a leader that began in
+    a rail province, never both (004 [5.53]); a force stops on entering a province held by
+    another colour (004 [5.27], [13.23]; the postal option's start-of-turn colours), never
+    enters a province twice in one move, never crosses the Kerch Straits unless White
+    (004 [5.32]) and never takes Blue or Green units where they may not go (004 [5.65],
+    [5.74]-[5.76]).  A route is overland unless rail is strictly shorter."""
+    s, d = ctx.s, ctx.data
+    if unit is None:
+        f = s.force
+        if f is None:
+            raise ctx.illegal("004 [5.0]", "no force is being moved: name the unit that would start one", "no_force")
+        fs = s.stacks[f.stack]
+        units, here, touched, own = list(fs.units), fs.province, set(f.touched), fs.id
+        start, mode, mp, visited = f.start, f.mode, f.mp, {f.start, *f.path}
+        color = force_color(ctx, fs)
+        if f.path and _blockers(ctx, f, fs):
+            return {}
+    else:
+        st = ctx.b.stack_of(unit) if unit in d.units else None
+        if st is None:
+            raise ctx.illegal("004 [5.0]", f"{unit} is not on the map", "unknown_unit")
+        u = d.units[unit]
+        if u.is_leader:
+            units = [unit] + ctx.b.attached_to(st, unit)
+        elif u.color in (BLUE, GREEN) and not st.attached.get(unit):
+            units = [x for x in st.units if not d.units[x].is_leader]
+        else:
+            raise ctx.illegal("004 [5.22]", "combat units move only with a leader of their colour (or as a Blue/Green force)")
+        here, touched, own, start, mode, mp, visited = st.province, set(units), None, st.province, "", 0, {st.province}
+        lead = next((x for x in units if not d.units[x].is_imperial), None)
+        color = ctx.b.color_of(lead, st) if lead else ""
+    has_leader = any(d.units[x].is_leader for x in units)
+    has_czar = d.czar in units and color == WHITE
+
+    def open_from(p: str) -> bool:
+        return not blocking_colors(ctx, p, color, has_czar, touched, own)
+
+    def may_enter(p: str, n: str) -> bool:
+        return n not in visited and not crossing_problem(ctx, p, n, color) and not entry_problem(ctx, units, n)
+
+    out: dict[str, Route] = {}
+    if mode != "rail":
+        left = allowance(ctx, has_leader) - mp
+        seen = set(visited)
+        frontier = [(here, [])]
+        while frontier and left > 0:
+            nxt = []
+            for p, path in frontier:
+                if path and not open_from(p):
+                    continue
+                for n in sorted(d.provinces[p].adjacent):
+                    if n in seen or not may_enter(p, n):
+                        continue
+                    seen.add(n)
+                    out[n] = {"path": path + [n], "rail": False}
+                    nxt.append((n, path + [n]))
+            frontier = nxt
+            left -= 1
+    if mode != "overland" and not rails_ok(ctx, color, has_leader, start):
+        seen = set(visited)
+        frontier = [(here, [])]
+        while frontier:
+            nxt = []
+            for p, path in frontier:
+                if path and not open_from(p):
+                    continue
+                for n in sorted(d.provinces[p].rail):
+                    if n in seen or not may_enter(p, n):
+                        continue
+                    seen.add(n)
+                    if n not in out or len(path) + 1 < len(out[n]["path"]):
+                        out[n] = {"path": path + [n], "rail": True}
+                    nxt.append((n, path + [n]))
+            frontier = nxt
+    return out
 
 
 def check_move(ctx: Ctx, a: Move) -> None:

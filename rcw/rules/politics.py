@@ -68,7 +68,6 @@ from __future__ import annotations
 from functools import cache
 from itertools import product
 
-from rcw import game as _game
 from rcw.actions import (
     Action,
     AnswerExecution,
@@ -153,6 +152,30 @@ def czar_holder(ctx: Ctx) -> str | None:
     if not lead or lead not in st.units or ctx.data.units[lead].color != RED:
         return None
     return st.owner
+
+
+TWO_DICE = {t: 6 - abs(t - 7) for t in range(2, 13)}    # ways of rolling each total with two dice (of 36)
+
+
+def purge_odds(ctx: Ctx, purgers, counter: bool = False) -> dict:
+    """What a purge by ``purgers`` may bring (004 [11.0] Procedure, [11.4]): their Purge
+    Strength (a counterpurger's markers doubled, 004 [11.24]), the Purge Table column, and for
+    each two-dice total its result and how many of the 36 rolls give it."""
+    strength = purge_strength(ctx, purgers, counter)
+    col = ctx.data.purge_column(strength)
+    rows = [{"roll": t, "result": ctx.data.tables.purge[t - 2][col], "ways": TWO_DICE[t]} for t in range(2, 13)]
+    points = [r for r in rows if r["result"] != "C"]
+    return {"strength": strength, "column": ctx.data.tables.purge_columns[col], "rows": rows,
+            "counterpurge": sum(r["ways"] for r in rows if r["result"] == "C") / 36,
+            "expected_points": sum(r["ways"] * int(r["result"]) for r in points) / 36,
+            "nothing": sum(r["ways"] for r in points if int(r["result"]) == 0) / 36}
+
+
+def assassination_chance(ctx: Ctx, victim: int, markers: int) -> float:
+    """004 [10.0]: the chance that ``markers`` Assassin markers kill ``victim`` (two dice, plus
+    one a marker beyond the first, minus the leader's value, at least the table's number)."""
+    need = ctx.data.tables.assassination_success - (markers - 1) + ctx.data.units[victim].strength
+    return sum(w for t, w in TWO_DICE.items() if t >= need) / 36
 
 
 def _decision(ctx: Ctx) -> dict | None:
@@ -240,7 +263,7 @@ def _withdraw(ctx: Ctx, seat: str) -> None:
 
 def sync(ctx: Ctx) -> list[Event]:
     """Recompute the Committee (after any action: trades, purges, quits and deaths change
-    who holds the markers) and report a change.  Registered in ``Game.AFTER_APPLY``."""
+    who holds the markers) and report a change.  ``Game.apply`` runs it after every action."""
     s = ctx.s
     for p in list(s.committee_consent):       # a player who quits withdraws (004 [11.12], [14.2])
         left = [q for q in s.committee_consent[p] if q not in s.quit]
@@ -826,21 +849,16 @@ def after_apply(ctx: Ctx) -> list[Event]:
     return sync(ctx)
 
 
-for _t, _c, _d in (
-    (JoinCommittee, check_join, do_join),
-    (LeaveCommittee, check_leave, do_leave),
-    (DeclarePurge, check_declare, do_declare),
-    (PassPurge, check_pass, do_pass),
-    (ApprovePurge, check_approve, do_approve),
-    (TakeSpoil, check_take, do_take),
-    (EndSpoils, check_end_spoils, do_end_spoils),
-    (Counterpurge, check_counter, do_counter),
-    (OrderExecution, check_order, do_order),
-    (AnswerExecution, check_answer, do_answer),
-):
-    _game.register(_t, _c, _d)
-
-for _hook, _f in ((_game.Game.EXTRA_FREE, free_candidates), (_game.Game.EXTRA_DECISIONS, decision_candidates),
-                  (_game.Game.AFTER_APPLY, after_apply)):
-    if _f not in _hook:
-        _hook.append(_f)
+# The actions of this section, as (check, do) pairs for the game's handler table (rcw.game).
+HANDLERS = {
+    JoinCommittee: (check_join, do_join),
+    LeaveCommittee: (check_leave, do_leave),
+    DeclarePurge: (check_declare, do_declare),
+    PassPurge: (check_pass, do_pass),
+    ApprovePurge: (check_approve, do_approve),
+    TakeSpoil: (check_take, do_take),
+    EndSpoils: (check_end_spoils, do_end_spoils),
+    Counterpurge: (check_counter, do_counter),
+    OrderExecution: (check_order, do_order),
+    AnswerExecution: (check_answer, do_answer),
+}

@@ -197,7 +197,7 @@ def do_vote(ctx: Ctx, a: VoteEndGame) -> list[Event]:
     s.decision = None
     yes = sum(s.politburo.get(p, 0) for p, v in s.votes.items() if v)
     s.votes = {}
-    if yes >= 10:
+    if yes >= victory.VOTE_MARKERS:
         s.phase = "over"
         s.result = victory.result(ctx, "Red", f"players holding {yes} Politburo markers agreed to end the game")
         return ev + [Event("game_over", f"Red Victory: the Politburo ({yes} markers) ends the game", s.result)]

@@ -1,6 +1,6 @@
 """004 [18.0]-[28.0]: the SPI solitaire game (Fred Georgian's rules) as an engine mode.
 
-``Game.new(players, seed, {"mode": "spi-solitaire"})`` (``players`` 1 or 2; both mean the one
+``rcw.modes.new_game(players, seed, {"mode": "spi-solitaire"})`` (``players`` 1 or 2; both mean the one
 human) returns a :class:`SoloGame`.  It has two seats:
 
 * ``"R"``, the Red Player (004 [18.0]): the only seat that ever acts.  It controls every Red
@@ -90,8 +90,8 @@ Readings where the rules are silent or ambiguous (each also noted where it is co
 * 004 [9.16] still applies: no replacements after Game-Turn 5.  ``max_turns`` is ignored
   (the solitaire always ends with Game-Turn 7, 004 [27.32]); ``postal_movement`` is refused.
 
-Engine hooks: ``Game.new`` and ``Game.from_bytes`` pick :class:`SoloGame` from
-``rcw.game.MODES`` when the options say ``"mode": "spi-solitaire"``; ``State.solo`` holds the
+Engine hooks: ``rcw.modes.new_game`` and ``rcw.modes.from_bytes`` pick :class:`SoloGame` from
+``rcw.modes`` when the options say ``"mode": "spi-solitaire"``; ``State.solo`` holds the
 solitaire's bookkeeping (paths, the non-Red step in progress, the Red Leader Determination).
 :class:`SoloGame` dispatches actions through its own table (``SOLO_HANDLERS``: the shared
 movement and combat handlers plus the solitaire's own) and runs :func:`settle` after each,
@@ -105,10 +105,11 @@ from collections import deque
 from typing import Any
 
 from rcw import actions as A
+from rcw import options as O
 from rcw.actions import Action, Event, IllegalAction, _action
 from rcw.data import BLUE, GREEN, RED, SIBERIA, WHITE, GameData
-from rcw.game import HANDLERS, MODES, Game, validate_options
-from rcw.rng import MASK
+from rcw.game import HANDLERS, Game
+from rcw.rng import MASK, Dice
 from rcw.rules import combat, movement, random_events, randomizer, sequence
 from rcw.rules.base import LENIN, TROTSKY, Ctx
 from rcw.state import Stack, State, opposed
@@ -1219,21 +1220,27 @@ NOT_USED = {"Assassinate": "004 [20.11]: assassination is not used in the solita
 class SoloGame(Game):
     """The SPI solitaire (seats R and N); see the module docstring."""
 
+    MODE = MODE
+    PLAYERS = 1
+    HANDLERS = SOLO_HANDLERS
+
     @classmethod
     def new(cls, players: int | None = 1, seed: int = 0, options: dict | None = None,
-            data: GameData | None = None) -> SoloGame:
+            data: GameData | None = None, dice: Dice | None = None) -> SoloGame:
         players = 1 if players is None else players
-        opts = dict(options or {})
+        opts = dict(options or {}) if isinstance(options, dict) or options is None else options
+        if not isinstance(opts, dict):
+            raise IllegalAction("options", "options must be a map of option names to values", "bad_request")
         opts.pop("mode", None)
         if isinstance(players, bool) or players not in (1, 2):
             raise IllegalAction("004 [18.0]", "the SPI solitaire has one player (seats R and N): players must be 1 or 2",
                                 "bad_request")
-        opts = validate_options(opts)
+        opts = O.validate(opts)
         if opts.get("postal_movement"):
             raise IllegalAction("004 [17.0]", "the postal rules are not part of the solitaire", "bad_request")
         opts["mode"] = MODE
         st = State(seats=[RED_SEAT, NONRED], seed=int(seed), rng=int(seed) & MASK, options=opts)
-        g = cls(st, data)
+        g = cls(st, data, dice)
         ev = setup(g.ctx)
         st.phase = "random_events"
         ev += start_nonred_turn(g.ctx)
@@ -1250,7 +1257,7 @@ class SoloGame(Game):
         if action.seat == NONRED:
             raise IllegalAction("004 [28.0]", "the non-Red Player is a system of rules: the engine makes its moves",
                                 "not_your_turn")
-        handler = SOLO_HANDLERS.get(type(action))
+        handler = self.HANDLERS.get(type(action))
         if handler is None:
             why = NOT_USED.get(action.TYPE, f"004 [18.0]: {action.TYPE} is not part of the SPI solitaire")
             raise IllegalAction(why.split(":")[0], why.split(": ", 1)[1], "unsupported")
@@ -1267,7 +1274,7 @@ class SoloGame(Game):
         if s.decision is not None:
             if s.decision["seat"] != seat:
                 return []
-            return self._solo_filter(combat.decision_candidates(self.ctx, seat))
+            return self._filter(combat.decision_candidates(self.ctx, seat))
         if s.current != 1:
             return []
         ph = s.phase
@@ -1282,23 +1289,7 @@ class SoloGame(Game):
             cands = combat.candidates(self.ctx, seat)
         elif ph == "randomizer":
             cands = [A.DrawRandomizer(seat)]
-        return self._solo_filter(cands)
-
-    def _solo_filter(self, cands: list[Action]) -> list[Action]:
-        out, seen = [], set()
-        for a in cands:
-            if a in seen:
-                continue
-            seen.add(a)
-            h = SOLO_HANDLERS.get(type(a))
-            if h is None:
-                continue
-            try:
-                h[0](self.ctx, a)
-            except IllegalAction:
-                continue
-            out.append(a)
-        return out
+        return self._filter(cands)
 
     @property
     def pending(self) -> list[dict]:
@@ -1338,5 +1329,3 @@ class SoloGame(Game):
         }
         return v
 
-
-MODES[MODE] = SoloGame

@@ -6,6 +6,8 @@ from rcw.actions import Event
 from rcw.data import BLUE, GREEN, RED, WHITE
 from rcw.rules.base import Ctx
 
+VOTE_MARKERS = 10     # 004 [14.1] case 3: Politburo markers that may vote the game over
+
 
 def check_end(ctx: Ctx) -> list[Event]:
     """004 [14.1], checked when the Player-Turn series of a Game-Turn is over."""
@@ -20,7 +22,7 @@ def check_end(ctx: Ctx) -> list[Event]:
         return [Event("game_over", "Red Victory: no White combat units remain outside Siberia", s.result)]
     if not b.map_leaders(WHITE, outside_siberia=True):
         voters = [p for p in s.order if p not in s.quit and s.politburo.get(p, 0) > 0]
-        if sum(s.politburo.get(p, 0) for p in voters) >= 10:
+        if sum(s.politburo.get(p, 0) for p in voters) >= VOTE_MARKERS:
             s.phase = "vote"
             s.votes = {}
             s.decision = {"kind": "vote", "seat": voters[0], "voters": voters}

@@ -1,0 +1,187 @@
+"""One match loop: a game and the computer players of some of its seats, one action at a time.
+
+``rcw simulate``, ``rcw solo``, ``rcw solo --spi``, the SPI Red bot's simulation, the server's
+bot driver and the tests all drive their agents through :class:`Match`, so the answers out
+of turn and the guard against going round in circles live here once.
+
+An *agent* plays one seat through :class:`rcw.player.Player`, the public API (the same facts a
+remote player gets over the wire):
+
+- ``choose(player) -> Action`` when its seat is pending;
+- ``react(player) -> Action | None`` (optional) when something is open to every seat out of
+  turn (a trade offer, a Central Committee proposal): it may answer or do nothing;
+- ``observe(events)`` (optional): every event of every action applied through the match;
+- ``fallback(player) -> Action`` (optional): its choice when the engine refused its action.
+
+A seat without an agent is a human's: :meth:`Match.next_step` returns None while the game
+waits for one, and the human's actions go through :meth:`Match.apply` like everyone's.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from rcw import actions as A
+from rcw.actions import Action, Event, IllegalAction
+from rcw.game import Game
+from rcw.player import Player
+
+REACT_ROUNDS = 40      # rounds of out-of-turn answers in a row before the match stops asking
+CYCLE_WINDOW = 48      # political steps in a row searched for a repeated position
+# Steps that may bring the game back to an earlier position (everything else moves it on: new
+# stack and offer numbers, spent Movement Points, dice): the ones the cycle guard watches.
+REVERSIBLE = (A.JoinCommittee, A.LeaveCommittee, A.OrderExecution, A.DeclarePurge, A.PassPurge, A.ApprovePurge)
+
+
+@dataclass(frozen=True)
+class Step:
+    """An agent's action, not yet applied: the pending seat's move (``turn``) or an answer out
+    of turn (``answer``); ``note`` says why the match changed what the agent asked for."""
+    seat: str
+    action: Action
+    kind: str
+    note: str = ""
+
+
+class Match:
+    def __init__(self, game: Game, agents: dict[str, Any]) -> None:
+        self.game = game
+        self.agents = dict(agents)
+        self.refused = 0                  # agent actions the engine refused (a fallback was played)
+        self._players: dict[str, Player] = {}
+        self._asked: tuple | None = None  # the open questions last put to the agents
+        self._round: list[str] | None = None
+        self._acted = False
+        self._rounds = 0
+        self._recent: deque[tuple[str, str]] = deque(maxlen=CYCLE_WINDOW)
+
+    def player(self, seat: str) -> Player:
+        p = self._players.get(seat)
+        if p is None or p._game is not self.game:
+            p = self._players[seat] = Player(self.game, seat)
+        return p
+
+    def replace_game(self, game: Game) -> None:
+        """Go on with another copy of the same game (a server replica rebuilt from its log)."""
+        self.game = game
+
+    # -- choosing ----------------------------------------------------------------------------------
+    def next_step(self) -> Step | None:
+        """The next action an agent takes: an answer out of turn if one is due, else the pending
+        seat's move if an agent plays it; None when the game is over or waits for a human."""
+        g = self.game
+        if g.over:
+            return None
+        step = self._answer()
+        if step is not None:
+            return step
+        for p in g.pending:
+            seat = p["seat"]
+            agent = self.agents.get(seat)
+            if agent is None:
+                continue
+            player = self.player(seat)
+            action = agent.choose(player)
+            note = ""
+            if not isinstance(action, Action) or not player.is_legal(action):
+                self.refused += 1
+                action, note = self._fallback(agent, player), f"{seat}'s choice {getattr(action, 'TYPE', action)} was refused"
+            looped = self._looping()
+            if looped:
+                steer = [a for a in player.legal if a.TYPE not in looped and a.TYPE != "Quit"]
+                if steer:
+                    note = f"the bots repeat a position; {seat} plays {steer[0].TYPE} instead of {action.TYPE}"
+                    action = steer[0]
+                    self._recent.clear()
+            return Step(seat, action, "turn", note)
+        return None
+
+    def _fallback(self, agent: Any, player: Player) -> Action:
+        fb = getattr(agent, "fallback", None)
+        if fb is not None:
+            a = fb(player)
+            if isinstance(a, Action) and player.is_legal(a):
+                return a
+        return player.legal[0]
+
+    def _answer(self) -> Step | None:
+        """Out of turn: when the open questions change, every agent seat is asked once, in seat
+        order (a round); an answer changes them, so another round follows, up to REACT_ROUNDS."""
+        g = self.game
+        while True:
+            if self._round is None:
+                key = g.open_questions()
+                if key is None or key == self._asked or self._rounds >= REACT_ROUNDS:
+                    return None
+                self._asked, self._acted = key, False
+                self._rounds += 1
+                self._round = [p for p in g.seats if p in self.agents]
+            while self._round:
+                if g.over or g.decision is not None:
+                    self._round = None
+                    return None
+                seat = self._round.pop(0)
+                react = getattr(self.agents[seat], "react", None)
+                if react is None or seat in g.quit:
+                    continue
+                player = self.player(seat)
+                action = react(player)
+                if isinstance(action, Action) and player.is_legal(action):
+                    return Step(seat, action, "answer")
+            self._round = None
+            if not self._acted:
+                return None
+
+    def _looping(self) -> set[str]:
+        """The action types of a loop when the bots have brought the game back to this very
+        position twice (e.g. joining and leaving a Committee while an attack waits)."""
+        if len(self._recent) < 2:
+            return set()
+        here = self.game.state_hash()
+        if sum(1 for h, _ in self._recent if h == here) >= 2:
+            return {t for _, t in self._recent}
+        return set()
+
+    # -- applying --------------------------------------------------------------------------------------
+    def apply(self, seat: str, action: Action, kind: str = "turn", by_agent: bool = True) -> list[Event]:
+        """Apply ``seat``'s action (an agent's step, or a human's with ``by_agent`` False) and
+        show its events to every agent; raises :class:`IllegalAction` and changes nothing if
+        the rules refuse it."""
+        if action.seat != seat:
+            raise IllegalAction("004 [15.21]", f"{seat} acts only for itself", "not_your_seat")
+        events = self.game.apply(action)
+        self.applied(action, events, kind, by_agent)
+        return events
+
+    def applied(self, action: Action, events: list[Event], kind: str = "turn", by_agent: bool = True) -> None:
+        """``action`` was applied to the game elsewhere (a server replica): keep the loop's
+        bookkeeping and let the agents observe its events."""
+        if kind == "answer":
+            self._acted = True
+        else:
+            self._rounds = 0
+        if by_agent and isinstance(action, REVERSIBLE):
+            self._recent.append((self.game.state_hash(), action.TYPE))
+        elif not by_agent or kind == "turn":
+            self._recent.clear()
+        for agent in self.agents.values():
+            obs = getattr(agent, "observe", None)
+            if obs is not None:
+                obs(events)
+
+    def play(self, max_actions: int = 200_000) -> int:
+        """Play agent steps until the game is over, waits for a human, or ``max_actions`` were
+        applied; returns how many were."""
+        n = 0
+        while n < max_actions:
+            step = self.next_step()
+            if step is None:
+                break
+            self.apply(step.seat, step.action, step.kind)
+            n += 1
+        return n
+
+
+__all__ = ["Match", "Step", "REACT_ROUNDS", "CYCLE_WINDOW"]

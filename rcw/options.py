@@ -1,0 +1,62 @@
+"""Game options: optional rules and variants, in one registry (name, type, default, source).
+
+A game's options are fixed when it is created (``Game.new(players, seed, options)``) and are
+part of its record; :func:`validate` refuses an unknown name or a value of the wrong type with
+a typed :class:`~rcw.actions.IllegalAction` (code ``bad_request``).  ``mode`` is not an option
+of a game's rules but picks the game mode (:mod:`rcw.modes`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rcw.actions import IllegalAction
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    type: type
+    default: Any
+    help: str
+    source: str          # where the rule comes from, e.g. "004 [17.0]"
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+OPTIONS: dict[str, Option] = {o.name: o for o in (
+    Option("max_turns", int, 0, "end the game with no victor after this many Game-Turns (0: no limit, as the rules say)",
+           "ours (a time limit for online play)", 0, 1000),
+    Option("leader_movement", int, 5, "leaders' Movement Allowance (004 [5.0]: 5)", "004 [5.0]", 1, 20),
+    Option("postal_movement", bool, False,
+           "judge the stop-on-entering rule on the positions at the start of the Game-Turn", "004 [17.0] [5.0]"),
+)}
+
+
+def value(options: dict, name: str) -> Any:
+    """The value of option ``name`` in a game's ``options`` (its default when not set)."""
+    return options.get(name, OPTIONS[name].default)
+
+
+def validate(options: Any) -> dict:
+    """The options as given, checked: known names, values of the right type and range."""
+    if not isinstance(options, dict):
+        raise IllegalAction("options", "options must be a map of option names to values", "bad_request")
+    out = {}
+    for k, v in options.items():
+        o = OPTIONS.get(k) if isinstance(k, str) else None
+        if o is None:
+            raise IllegalAction("options", f"unknown option {k!r} (known: {', '.join(sorted(OPTIONS))})", "bad_request")
+        if not isinstance(v, o.type) or (isinstance(v, bool) and o.type is not bool):
+            raise IllegalAction("options", f"option {k} must be {o.type.__name__}", "bad_request")
+        if o.type is int and ((o.minimum is not None and v < o.minimum) or (o.maximum is not None and v > o.maximum)):
+            raise IllegalAction("options", f"option {k} must be between {o.minimum} and {o.maximum}", "bad_request")
+        out[k] = v
+    return out
+
+
+def describe() -> dict[str, dict]:
+    """Every option for clients (the lobby): type, default, help, source and range."""
+    return {o.name: {"type": o.type.__name__, "default": o.default, "help": o.help, "source": o.source,
+                     "min": o.minimum, "max": o.maximum} for o in OPTIONS.values()}

@@ -1,0 +1,112 @@
+"""What one seat may see of a game and ask of it: the public API for computer players.
+
+A :class:`Player` wraps a :class:`rcw.game.Game` for one seat.  It shows the seat's view and
+legal actions and answers the rule queries (reach, capacity, odds, attack options, scores) -
+everything a bot needs and nothing of the game's internals, exactly what a remote client gets
+over the wire (``docs/protocol.md``).  The view and the legal actions are computed when first
+asked for after a change, then kept until the game changes again.
+"""
+
+from __future__ import annotations
+
+from rcw.actions import Action, IllegalAction
+from rcw.data import GameData
+from rcw.game import Game, Legal
+from rcw.types import AttackOption, Capacity, Odds, Pending, Route, Scores, View
+
+
+class Player:
+    def __init__(self, game: Game, seat: str) -> None:
+        self._game = game
+        self.seat = seat
+        self._view: tuple[int, View] | None = None
+        self._legal: tuple[int, Legal] | None = None
+
+    @property
+    def data(self) -> GameData:
+        """The map, the counters and the tables (public: they are printed)."""
+        return self._game.data
+
+    @property
+    def version(self) -> int:
+        return self._game.version
+
+    @property
+    def view(self) -> View:
+        """What this seat sees (:meth:`Game.view`); do not change it."""
+        v = self._game.version
+        if self._view is None or self._view[0] != v:
+            self._view = (v, self._game.view(self.seat))
+        return self._view[1]
+
+    @property
+    def legal(self) -> Legal:
+        """This seat's legal actions (lazy: ``a in legal`` checks ``a`` alone)."""
+        v = self._game.version
+        if self._legal is None or self._legal[0] != v:
+            self._legal = (v, self._game.legal(self.seat))
+        return self._legal[1]
+
+    @property
+    def pending(self) -> list[Pending]:
+        return self._game.pending
+
+    @property
+    def over(self) -> bool:
+        return self._game.over
+
+    @property
+    def result(self) -> dict | None:
+        return self._game.result
+
+    def is_legal(self, action: Action) -> bool:
+        return action.seat == self.seat and self._game.is_legal(action)
+
+    def why_illegal(self, action: Action) -> IllegalAction | None:
+        if action.seat != self.seat:
+            return IllegalAction("004 [15.21]", f"{self.seat} acts only for itself", "not_your_seat")
+        return self._game.why_illegal(action)
+
+    def out_of_turn(self) -> list[Action]:
+        return self._game.out_of_turn(self.seat)
+
+    # -- the rule queries (see Game) ---------------------------------------------------------
+    def limits(self) -> dict[str, int]:
+        return self._game.limits()
+
+    def reach(self, unit: int | None = None) -> dict[str, Route]:
+        return self._game.reach(unit)
+
+    def capacity(self, leader: int) -> Capacity:
+        return self._game.capacity(leader)
+
+    def attack_units(self, stack: int) -> list[int]:
+        return self._game.attack_units(stack)
+
+    def defense(self, stack: int) -> int:
+        return self._game.defense(stack)
+
+    def attack_problem(self, stack: int, target: int, subversive: bool = False) -> tuple[str, str] | None:
+        return self._game.attack_problem(self.seat, stack, target, subversive)
+
+    def odds(self, stacks: list[int] | None = None, target: int | None = None, subversive: bool = False) -> Odds:
+        return self._game.odds(stacks, target, subversive)
+
+    def attack_options(self) -> list[AttackOption]:
+        return self._game.attack_options(self.seat)
+
+    def hostile(self, a: str, b: str) -> bool:
+        return self._game.hostile(a, b)
+
+    def scores(self) -> Scores:
+        return self._game.scores()
+
+    def purge_odds(self, purgers, counter: bool = False) -> dict:
+        return self._game.purge_odds(purgers, counter)
+
+    def assassination_chance(self, victim: int, markers: int = 1) -> float:
+        return self._game.assassination_chance(victim, markers)
+
+    def offers(self) -> list[dict]:
+        """The trade offers this seat made or received."""
+        return self._game.offers(self.seat)

@@ -1,0 +1,119 @@
+"""The shapes of what :class:`rcw.game.Game` answers: views, pending decisions, results and the
+rule queries (routes, capacity, odds, attack options).  All are plain dicts and lists (they
+travel as msgpack to remote players unchanged), typed here for readers and type checkers."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+
+class StackView(TypedDict):
+    id: int
+    province: str
+    owner: str | None            # player letter; None for an uncontrolled stack
+    units: list[int]             # top to bottom (004 [7.21])
+    attached: dict[str, int]     # unit id (as a string) -> the leader it is attached to (0: a Blue/Green force)
+    color: str                   # the stack's colour (004 [13.21], [13.26]); "" for Imperial units alone
+
+
+class Pending(TypedDict):
+    seat: str
+    kind: str                    # "trading", a phase, "force", "attack" or a decision kind ("loss", "capture", ...)
+
+
+class Offer(TypedDict):
+    id: int
+    to: str
+    give_leaders: list[int]
+    give_politburo: int
+    give_assassins: int
+    take_leaders: list[int]
+    take_politburo: int
+    take_assassins: int
+
+
+class Result(TypedDict, total=False):
+    winner_color: str | None     # "Red", "White" or None (no victor)
+    reason: str
+    scores: dict[str, int]       # Victory Points of the winning colour (004 [14.4])
+    winner: str | None
+    ranking: list[str]
+    turn: int
+    victory: str                 # the SPI solitaire's victory level (004 [28.0])
+
+
+class Scores(TypedDict):
+    """Red and White Victory Points of every player as the position stands (004 [14.4])."""
+    Red: dict[str, int]
+    White: dict[str, int]
+
+
+class View(TypedDict, total=False):
+    """What a seat sees (``Game.view(seat)``; ``you`` None for a spectator).  Everything on the
+    map and the VP chart is open (004 [8.29]); trade offers only to the two players in them."""
+    mode: str                    # the game mode ("standard", "spi-solitaire")
+    options: dict                # the game's options (rcw.options)
+    seats: list[str]
+    you: str | None
+    turn: int
+    phase: str
+    order: list[str]             # Player-Turn order this Game-Turn
+    phasing: str | None
+    pending: list[Pending]
+    stacks: list[StackView]
+    vp: dict[str, list[list]]    # VP chart section -> [[unit, face_up], ...]
+    politburo: dict[str, int]
+    assassins: dict[str, int]
+    control: dict[str, str]      # Blue/Green nationality -> holder of its Control Marker
+    withdrawn: list[str]
+    randomizer: int              # chits left in the Auxiliary Forces Randomizer
+    hands: dict[str, list[int]]  # pre-game: the leaders dealt to each seat
+    offers: list[dict]
+    ready: list[str]
+    quit: list[str]
+    force: list | None           # the force being moved: [stack, start, mode, mp, path, touched, stopped]
+    attack: list | None          # the attack being assembled: [target, subversive, attackers]
+    decision: dict | None        # the out-of-turn decision play waits for
+    subversion_doubled: bool
+    committee: list[str]
+    committee_consent: dict[str, list[str]]
+    scores: Scores
+    result: Result | None
+    solitaire: dict              # the SPI solitaire's own read-outs (rcw.solitaire)
+
+
+class Route(TypedDict):
+    """How a force reaches a province this Movement Phase: the provinces entered in order
+    (the destination last) and whether it goes by rail (004 [5.5]) or overland (1 MP each)."""
+    path: list[str]
+    rail: bool
+
+
+class Capacity(TypedDict):
+    """004 [5.14], [13.22], [13.25]: how many combat units a leader may have attached."""
+    own: int                     # slots for combat units (his value, +2 with the Czar for a White leader, +2 with the Gold)
+    green: int                   # of which may be Green units (the Gold's two)
+    attached: int                # combat units attached now
+    room: int                    # own - attached
+
+
+class Odds(TypedDict):
+    """The odds of an attack (004 [8.0]): strengths, the CRT column and its results."""
+    attack: int
+    defense: int
+    column: int | None           # index into the CRT columns; None below 1:2 (004 [8.47])
+    label: str                   # "1:2" ... "6:1", or "below 1:2"
+    results: dict[str, int]      # how many of the six die rolls give each result ("De", "Ex", "Ae")
+
+
+class AttackGroup(TypedDict):
+    stacks: list[int]            # stacks that may attack the target together (mutually friendly, 004 [8.22])
+    odds: Odds
+
+
+class AttackOption(TypedDict):
+    """A stack the seat may attack now, and who could attack it with what odds."""
+    target: int
+    province: str
+    subversive: bool
+    groups: list[AttackGroup]    # the strongest first
