@@ -21,8 +21,9 @@ import json
 import sys
 import time
 
-from rcw.actions import action_from_wire
 from rcw.bots.simulate import play
+
+from rcw.actions import action_from_wire
 from rcw.game import Game
 
 
