@@ -1,0 +1,281 @@
+"""The rule queries ``Game`` answers for its clients (reach, capacity, odds, attack options,
+hostility, scores, legality, clones, injected dice): each agrees with what ``apply`` then does,
+so bots, the server and the browser can ask instead of keeping copies of the rules."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from engine_helpers import blank, dice, phase, put, refused, stack_with, started, uid
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rcw.bots.match import Match
+from rcw.bots.random_agent import RandomAgent
+
+from rcw import actions as A
+from rcw.actions import IllegalAction
+from rcw.game import Game
+from rcw.modes import new_game
+from rcw.player import Player
+
+
+def _movement_positions(seed: int, players: int = 5, limit: int = 6) -> list[Game]:
+    """Clones of a random game at the start of Movement Phases (seeded random agents)."""
+    g = Game.new(players, seed, {"max_turns": 4})
+    m = Match(g, {p: RandomAgent(p, seed) for p in g.seats})
+    out: list[Game] = []
+    last = None
+    while not g.over and len(out) < limit:
+        key = (g.turn, g.view()["phasing"], g.phase)
+        if g.phase == "movement" and g.view()["force"] is None and key != last:
+            last = key
+            out.append(g.clone())
+        step = m.next_step()
+        m.apply(step.seat, step.action, step.kind)
+    return out
+
+
+def _follow(g: Game, seat: str, route: dict) -> Game:
+    """Apply the Moves of a route on a clone (raises IllegalAction if one is refused)."""
+    h = g.clone()
+    for p in route["path"]:
+        h.apply(A.Move(seat, p, route["rail"]))
+    return h
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_route_reach_gives_is_played_by_the_rules_and_nothing_one_step_beyond_is_missed(seed):
+    """004 [5.2]-[5.5], [5.27]: for every force that may start, each route ``reach`` names is
+    accepted Move by Move, and every province one more legal Move away from the end of a route
+    (or from the start) is itself in ``reach``."""
+    checked = 0
+    for g in _movement_positions(seed):
+        seat = g.view()["phasing"]
+        for start in [a for a in g.legal_actions(seat) if isinstance(a, A.StartForce)]:
+            routes = g.reach(start.unit)
+            h = g.clone()
+            h.apply(start)
+            assert h.reach() == routes                      # the moving force: the same answer
+            here = h.view()["stacks"]
+            origin = next(s["province"] for s in here if start.unit in s["units"])
+            for dest, route in routes.items():
+                end = _follow(h, seat, route)
+                assert next(s["province"] for s in end.view()["stacks"] if start.unit in s["units"]) == dest
+                for mv in [a for a in end.legal_actions(seat) if isinstance(a, A.Move)]:
+                    assert mv.to in routes or mv.to == origin, (dest, mv)
+                    checked += 1
+            for mv in [a for a in h.legal_actions(seat) if isinstance(a, A.Move)]:
+                assert mv.to in routes
+    assert checked > 50
+
+
+def test_reach_stops_on_entering_another_colour_and_keeps_kerch_white():
+    """004 [5.27]: a force entering a province held by another colour goes no farther;
+    004 [5.32]: only White units cross the Kerch Straits (Taurida-Kuban)."""
+    g = blank()
+    put(g, "KURS", "A", "Lenin")
+    put(g, "OREL", None, "WU2 TIFL")
+    routes = g.reach(uid("Lenin"))
+    assert routes["OREL"] == {"path": ["OREL"], "rail": False}
+    assert all("OREL" not in r["path"][:-1] for r in routes.values())     # never through Orel
+    g2 = blank()
+    put(g2, "TAUR", "A", "Lenin")
+    put(g2, "TAUR", "A", "Deniken")
+    assert all(r["path"][0] != "KUBA" for r in g2.reach(uid("Lenin")).values())
+    assert g2.reach(uid("Deniken"))["KUBA"] == {"path": ["KUBA"], "rail": False}
+
+
+def test_leader_movement_option_is_the_reach_of_every_client():
+    """The ``leader_movement`` option: a leader's overland reach grows and shrinks with it
+    (the SDT bot once planned five-province moves whatever the option said)."""
+    far = {}
+    for ma in (2, 5):
+        g = blank(options={"leader_movement": ma})
+        put(g, "KALU", "A", "Kamenev")
+        routes = g.reach(uid("Kamenev"))
+        far[ma] = max(len(r["path"]) for r in routes.values() if not r["rail"])
+        assert g.view()["limits"]["leader_movement"] == ma
+    assert far == {2: 2, 5: 5}
+
+
+def test_capacity_counts_the_czar_the_gold_and_the_stacking_limit():
+    """004 [5.14]: a leader moves combat units up to his value; 004 [13.22]: +2 with the Czar
+    for a White leader; 004 [13.25]: +2 Green with the Gold; 004 [7.11]: five units a stack."""
+    g = blank()
+    put(g, "DCOS", "A", "Krasnov", "WU8 DON", attach={"WU8 DON": "Krasnov"})
+    c = g.capacity(uid("Krasnov"))
+    assert c["attached"] == 1 and c["own"] == g.data.units[uid("Krasnov")].strength
+    assert c["room"] == min(c["own"] - 1, 3)
+    with pytest.raises(IllegalAction):
+        g.capacity(uid("WU8 DON"))
+
+
+def test_odds_of_a_hypothetical_attack_are_the_odds_it_resolves_at():
+    """004 [8.0]: the odds ``odds`` gives are those the Combat Results Table is read at."""
+    g = blank()
+    put(g, "TULA", "A", "Trotsky", "RU8 PETR", attach={"RU8 PETR": "Trotsky"})
+    put(g, "TULA", None, "WU2 TIFL")
+    phase(g, "A", "combat")
+    me, target = stack_with(g, "Trotsky").id, stack_with(g, "WU2 TIFL").id
+    o = g.odds([me], target)
+    assert (o["label"], sum(o["results"].values())) == ("5:1", 6)
+    g.apply(A.DeclareAttack("A", target))
+    g.apply(A.AddAttacker("A", me))
+    assert g.odds() == o
+    with dice(g, 6):
+        ev = g.apply(A.ResolveAttack("A"))
+    combat = next(e for e in ev if e.kind == "combat")
+    assert combat.data["odds"] == o["label"] and combat.data["defender"] is None
+
+
+def test_attack_options_never_combine_red_and_white():
+    """004 [8.22]: only friendly units combine.  Kikvidze (Red) and Dieterichs (White) of one
+    player stand with a Green stack: the options list them in separate groups, each at the odds
+    it would really get (the browser once promised 3:1 for the two together)."""
+    g = blank()
+    put(g, "VLDV", "A", "Kikvidze")
+    put(g, "VLDV", "A", "Dieterichs")
+    put(g, "VLDV", None, "GU2 VLDV")
+    phase(g, "A", "combat")
+    target = stack_with(g, "GU2 VLDV").id
+    opt = next(o for o in g.attack_options("A") if o["target"] == target)
+    colors = [{g.view()["stacks"][[s["id"] for s in g.view()["stacks"]].index(x)]["color"] for x in grp["stacks"]}
+              for grp in opt["groups"]]
+    assert all(len(c) == 1 for c in colors) and len(opt["groups"]) == 2
+    for grp in opt["groups"]:
+        assert grp["odds"] == g.odds(grp["stacks"], target)
+    both = [s for grp in opt["groups"] for s in grp["stacks"]]
+    with pytest.raises(IllegalAction) as e:
+        g.odds(both, target)
+    assert e.value.rule == "004 [8.22]"
+
+
+def test_hostility_is_the_colour_table():
+    """004 [8.11]-[8.15]."""
+    g = started()
+    assert g.hostile("Red", "White") and g.hostile("Red", "Blue") and g.hostile("White", "Green")
+    assert not g.hostile("White", "Blue") and not g.hostile("Blue", "Green") and not g.hostile("Red", "Red")
+
+
+def test_scores_in_the_view_are_the_victory_points_the_game_ends_with():
+    """004 [14.4]: the scores a client shows are the engine's; at the end they are the result's."""
+    g = Game.new(3, 5, {"max_turns": 2})
+    m = Match(g, {p: RandomAgent(p, 5) for p in g.seats})
+    m.play()
+    assert g.over
+    assert g.view("A")["scores"] == g.scores()
+    if g.result["winner_color"]:
+        assert g.result["scores"] == g.scores()[g.result["winner_color"]]
+
+
+def test_purge_odds_and_assassination_chance_come_from_the_tables():
+    g = started()
+    po = g.purge_odds(["A"])
+    assert sum(r["ways"] for r in po["rows"]) == 36 and po["column"] in g.data.tables.purge_columns
+    assert g.purge_odds(["A"], counter=True)["strength"] >= po["strength"]
+    lenin = uid("Lenin")
+    one, three = g.assassination_chance(lenin, 1), g.assassination_chance(lenin, 3)
+    assert 0 <= one < three <= 1
+    with pytest.raises(IllegalAction):
+        g.assassination_chance(uid("RU8 PETR"))
+
+
+# -- legality, clones and dice ---------------------------------------------------------------------
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 400))
+def test_is_legal_answers_as_the_list_does(seed, steps):
+    """``a in legal`` (one check) agrees with the listed legal actions, for every seat, and
+    for actions of another seat or phase."""
+    g = Game.new(4, seed, {"max_turns": 3})
+    m = Match(g, {p: RandomAgent(p, seed) for p in g.seats})
+    m.play(steps)
+    rng = random.Random(seed)
+    pool = [a for p in g.seats for a in Game.new(4, seed).legal_actions(p)]
+    for p in g.seats:
+        listed = g.legal_actions(p)
+        for a in listed:
+            assert g.is_legal(a) and a in g.legal(p)
+        for a in rng.sample(pool, min(10, len(pool))) + [A.EndMovement(p), A.EndCombat(p), A.Quit(p)]:
+            if a.seat == p:
+                assert (a in g.legal(p)) == (a in listed) or isinstance(a, A.OfferTrade), a
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(1, 600))
+def test_a_clone_plays_on_as_the_original_and_leaves_it_alone(seed, steps):
+    """``clone()`` costs no replay: the copy's future equals the original's, and playing the
+    copy changes nothing in the original."""
+    g = Game.new(5, seed, {"max_turns": 3})
+    m = Match(g, {p: RandomAgent(p, seed) for p in g.seats})
+    m.play(steps)
+    before = g.state_hash()
+    c = g.clone()
+    assert c.state_hash() == before and c.log == g.log
+    mc = Match(c, {p: RandomAgent(p, seed + 1) for p in c.seats})
+    mc.play(200)
+    assert g.state_hash() == before
+    h = g.clone()
+    again = Game.replay(seed, g.log, 5, {"max_turns": 3})
+    assert again.state_hash() == h.state_hash() == before
+
+
+def test_loaded_dice_are_rolled_in_order_and_only_for_that_game():
+    g, other = blank(), blank()
+    put(g, "TULA", "A", "Trotsky")
+    put(g, "TULA", None, "WU2 TIFL")
+    phase(g, "A", "combat")
+    loaded = g.load_dice([6])
+    g.apply(A.DeclareAttack("A", stack_with(g, "WU2 TIFL").id))
+    g.apply(A.AddAttacker("A", stack_with(g, "Trotsky").id))
+    ev = g.apply(A.ResolveAttack("A"))
+    assert next(e for e in ev if e.kind == "combat").data["die"] == 6 and loaded.left == []
+    assert other.ctx.dice is None                                # the other game rolls its own dice
+    with pytest.raises(ValueError):
+        g.load_dice([7])
+
+
+def test_a_player_sees_its_view_and_asks_the_rules():
+    g = started()
+    p = Player(g, "A")
+    assert p.view == g.view("A") and p.view is p.view            # kept until the game changes
+    seat = g.pending[0]["seat"]
+    q = Player(g, seat)
+    a = q.legal[0]
+    g.apply(a)
+    assert q.view["pending"] == g.pending
+    assert p.why_illegal(A.EndMovement("B")).code == "not_your_seat"
+
+
+def test_out_of_turn_actions_and_open_questions():
+    """A trade offer is open to its addressee out of turn (004 [15.33], [10.0])."""
+    g = started()
+    assert g.open_questions() is None
+    offer = A.OfferTrade("A", "B", give_politburo=1) if g.view()["politburo"]["A"] else A.OfferTrade(
+        "A", "B", take_politburo=1)
+    g.apply(offer)
+    oid = g.offers("B")[0]["id"]
+    assert A.AcceptTrade("B", oid) in g.out_of_turn("B") and A.DeclineTrade("B", oid) in g.out_of_turn("B")
+    assert g.open_questions() is not None and g.offers("C") == []
+
+
+def test_game_modes_are_created_through_one_registry():
+    solo = new_game(1, 3, {"mode": "spi-solitaire"})
+    assert solo.MODE == "spi-solitaire" and solo.view("R")["mode"] == "spi-solitaire"
+    with pytest.raises(IllegalAction):
+        Game.new(5, 3, {"mode": "spi-solitaire"})                # Game.new makes the multi-player game only
+    with pytest.raises(IllegalAction) as e:
+        new_game(5, 3, {"max_turns": -1})
+    assert e.value.code == "bad_request"
+
+
+def test_a_refused_query_changes_nothing():
+    g = blank()
+    put(g, "KURS", "A", "Lenin")
+    before = g.state_hash()
+    for bad in (lambda: g.reach(999_999), lambda: g.odds([1234], 5678), lambda: g.capacity(-1),
+                lambda: g.attack_units(4321)):
+        with pytest.raises(IllegalAction):
+            bad()
+    assert g.state_hash() == before
+    refused(g, A.Move("A", "TVER"))
