@@ -140,6 +140,14 @@ class GameData:
     czar_under: int
     gold_under: int
     provenance: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    neighbours: Mapping[str, tuple[str, ...]] = field(default_factory=dict)        # adjacent provinces, sorted
+    rail_neighbours: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # rail links, sorted
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "neighbours", MappingProxyType(
+            {c: tuple(sorted(p.adjacent)) for c, p in self.provinces.items()}))
+        object.__setattr__(self, "rail_neighbours", MappingProxyType(
+            {c: tuple(sorted(p.rail)) for c, p in self.provinces.items()}))
 
     # -- convenience -------------------------------------------------------------
     def unit(self, uid: int) -> Unit:

@@ -163,6 +163,7 @@ class Board:
         self.data = data
         self.s = state
         self._where: dict[int, int] | None = None
+        self._colors: dict[str, frozenset[str]] | None = None
 
     # -- where things are ----------------------------------------------------------
     def index(self) -> dict[int, int]:
@@ -171,7 +172,21 @@ class Board:
         return self._where
 
     def invalidate(self) -> None:
+        """Forget what was read off the stacks (after any change to them)."""
         self._where = None
+        self._colors = None
+
+    def colors_in(self) -> dict[str, frozenset[str]]:
+        """The colours of the units in each province (Imperial units alone have none); a
+        stack has one colour (004 [7.13])."""
+        if self._colors is None:
+            out: dict[str, set[str]] = {}
+            for st in self.s.stacks.values():
+                c = self.stack_color(st)
+                if c:
+                    out.setdefault(st.province, set()).add(c)
+            self._colors = {p: frozenset(cs) for p, cs in out.items()}
+        return self._colors
 
     def stack_of(self, uid: int) -> Stack | None:
         sid = self.index().get(uid)

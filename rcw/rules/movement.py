@@ -406,7 +406,7 @@ def reach(ctx: Ctx, unit: int | None = None) -> dict[str, Route]:
         if f is None:
             raise ctx.illegal("004 [5.0]", "no force is being moved: name the unit that would start one", "no_force")
         fs = s.stacks[f.stack]
-        units, here, touched, own = list(fs.units), fs.province, set(f.touched), fs.id
+        units, here = list(fs.units), fs.province
         start, mode, mp, visited = f.start, f.mode, f.mp, {f.start, *f.path}
         color = force_color(ctx, fs)
         if f.path and _blockers(ctx, f, fs):
@@ -422,17 +422,25 @@ def reach(ctx: Ctx, unit: int | None = None) -> dict[str, Route]:
             units = [x for x in st.units if not d.units[x].is_leader]
         else:
             raise ctx.illegal("004 [5.22]", "combat units move only with a leader of their colour (or as a Blue/Green force)")
-        here, touched, own, start, mode, mp, visited = st.province, set(units), None, st.province, "", 0, {st.province}
+        here, start, mode, mp, visited = st.province, st.province, "", 0, {st.province}
         lead = next((x for x in units if not d.units[x].is_imperial), None)
         color = ctx.b.color_of(lead, st) if lead else ""
     has_leader = any(d.units[x].is_leader for x in units)
     has_czar = d.czar in units and color == WHITE
+    # The colours in each province, read once: the provinces a route passes through were never
+    # visited, so none of the force's own units (nor those it left behind) are there.
+    colors_in = ({p: frozenset(cs) for p, cs in s.snapshot.items()} if s.options.get("postal_movement")
+                 else ctx.b.colors_in())
+    stop = frozenset((BLUE, color) if has_czar else (color,))          # 004 [5.27], [13.23]
+    kerch = color != WHITE                                               # 004 [5.32]
+    limited = [x for x in units if d.units[x].color in (BLUE, GREEN)]   # 004 [5.65], [5.74]-[5.76]
 
     def open_from(p: str) -> bool:
-        return not blocking_colors(ctx, p, color, has_czar, touched, own)
+        return colors_in.get(p, stop) <= stop
 
     def may_enter(p: str, n: str) -> bool:
-        return n not in visited and not crossing_problem(ctx, p, n, color) and not entry_problem(ctx, units, n)
+        return (n not in visited and not (kerch and crossing_problem(ctx, p, n, color))
+                and not (limited and entry_problem(ctx, limited, n)))
 
     out: dict[str, Route] = {}
     if mode != "rail":
@@ -444,7 +452,7 @@ def reach(ctx: Ctx, unit: int | None = None) -> dict[str, Route]:
             for p, path in frontier:
                 if path and not open_from(p):
                     continue
-                for n in sorted(d.provinces[p].adjacent):
+                for n in d.neighbours[p]:
                     if n in seen or not may_enter(p, n):
                         continue
                     seen.add(n)
@@ -460,7 +468,7 @@ def reach(ctx: Ctx, unit: int | None = None) -> dict[str, Route]:
             for p, path in frontier:
                 if path and not open_from(p):
                     continue
-                for n in sorted(d.provinces[p].rail):
+                for n in d.rail_neighbours[p]:
                     if n in seen or not may_enter(p, n):
                         continue
                     seen.add(n)
