@@ -1,5 +1,6 @@
-"""Computer players.  Every agent sees only ``game.view(seat)`` and
-``game.legal_actions(seat)`` and returns an action, exactly like a remote player."""
+"""Computer players.  Every agent plays through :class:`rcw.player.Player` (its seat's view,
+legal actions and the engine's rule queries), exactly what a remote player gets, and is driven
+by the one match loop, :class:`rcw.bots.match.Match`."""
 
 from __future__ import annotations
 

@@ -55,7 +55,7 @@ class Match:
         self._round: list[str] | None = None
         self._acted = False
         self._rounds = 0
-        self._recent: deque[tuple[str, str]] = deque(maxlen=CYCLE_WINDOW)
+        self._recent: deque[tuple[int, str]] = deque(maxlen=CYCLE_WINDOW)
 
     def player(self, seat: str) -> Player:
         p = self._players.get(seat)
@@ -85,7 +85,7 @@ class Match:
             player = self.player(seat)
             action = agent.choose(player)
             note = ""
-            if not isinstance(action, Action) or not player.is_legal(action):
+            if not isinstance(action, Action) or action not in player.legal:
                 self.refused += 1
                 action, note = self._fallback(agent, player), f"{seat}'s choice {getattr(action, 'TYPE', action)} was refused"
             looped = self._looping()
@@ -102,7 +102,7 @@ class Match:
         fb = getattr(agent, "fallback", None)
         if fb is not None:
             a = fb(player)
-            if isinstance(a, Action) and player.is_legal(a):
+            if isinstance(a, Action) and a in player.legal:
                 return a
         return player.legal[0]
 
@@ -128,7 +128,7 @@ class Match:
                     continue
                 player = self.player(seat)
                 action = react(player)
-                if isinstance(action, Action) and player.is_legal(action):
+                if isinstance(action, Action) and action in player.legal:
                     return Step(seat, action, "answer")
             self._round = None
             if not self._acted:
@@ -139,7 +139,7 @@ class Match:
         position twice (e.g. joining and leaving a Committee while an attack waits)."""
         if len(self._recent) < 2:
             return set()
-        here = self.game.state_hash()
+        here = self.game.position_key()
         if sum(1 for h, _ in self._recent if h == here) >= 2:
             return {t for _, t in self._recent}
         return set()
@@ -163,7 +163,7 @@ class Match:
         else:
             self._rounds = 0
         if by_agent and isinstance(action, REVERSIBLE):
-            self._recent.append((self.game.state_hash(), action.TYPE))
+            self._recent.append((self.game.position_key(), action.TYPE))
         elif not by_agent or kind == "turn":
             self._recent.clear()
         for agent in self.agents.values():

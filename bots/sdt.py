@@ -2,11 +2,19 @@
 in ``004_8c1b9ecc5e5ea495.txt`` ("RUSSIAN CIVIL WAR Solitaire for Fanatics").  The tables
 themselves are in :mod:`bots.sdt_tables`, each with the article's words and our reading.
 
+The bot plays one seat through :class:`rcw.player.Player`, the engine's public API, and knows
+no rule of the game: where a force can go, how much a leader can carry, what attacks and at
+what odds, which colours are hostile, the stacking limit and the marker thresholds are all
+asked of the engine (see *What the bot asks the engine* below).  What it reads itself is a
+plain index of its view (which stacks stand where, whose they are, which units they hold) and
+the printed counters (a unit's colour and value).
+
 How a turn is played
 --------------------
 The engine offers small steps, so the bot plans a whole Player-Turn when its Movement Phase
 opens and then emits the matching steps one per :meth:`SDTAgent.choose` call, checking each
-against ``legal`` (a step that is no longer legal is skipped; nothing illegal is returned).
+with one rule check (``a in player.legal``; a step that is no longer legal is skipped or, for
+a move, the force is re-routed by the engine's ``reach``; nothing illegal is returned).
 
 1. Random Events Phase: roll (nothing to decide).  Non-Attack Policy 10: a player who
    controls no units at all leaves the game ("he is automatically out of the game").
@@ -35,92 +43,287 @@ Common-sense rules we chose (the article leaves them to the player's judgement)
   against a player's Blue units call for Red units attacking Blue units, and a Subversive
   Attack from an adjacent province is such an attack.  Our rule: when the Red forces that
   are in, or can reach, provinces adjacent to the Blue stack reach the minimum odds
-  subversively (strength doubled on a "Subversive Attacks Doubled" Player-Turn, 004
-  [12.12]), the bot attacks subversively: "Ae" and "Ex" then have no effect (004 [8.33]),
-  which is what "the highest odds ... in order to minimize combat results of AE or EX"
-  asks for.  Otherwise it attacks normally from inside the province.  Attack
-  Consideration and the PCT shift apply to Subversive Attacks like any other.
+  subversively (the engine's ``attack_strength(units, subversive=True)`` counts the
+  doubling of a "Subversive Attacks Doubled" Player-Turn), the bot attacks subversively:
+  "Ae" and "Ex" then have no effect (004 [8.33]), which is what "the highest odds ... in
+  order to minimize combat results of AE or EX" asks for.  Otherwise it attacks normally
+  from inside the province.  Attack Consideration and the PCT shift apply to Subversive
+  Attacks like any other.  (The bot plans from the map's adjacency; whether a border may
+  be attacked across is the engine's answer when the attack is declared.)
 - *Assassination*: the target is a leader of the worst enemy (unfriendliest on the PCT) that
   one of the bot's leaders shares a province with, or can reach this Movement Phase (one
   leader not needed for an attack is sent there); otherwise the attempt is aborted.
 - *Non-Attack Policies*, in this order for every force not needed for an attack: (1) Czechs
   of a White player go to Vladivostok and leave; a White player's Czar goes to the nearest
-  port and emigrates; (4) the Gold's leader goes to steal Green units within reach; (3) other
-  Czar/Gold escorts never leave their Imperial unit: when other players' opposed forces
-  stand in or next to their province they move to the reachable province with the least
-  such strength around it (preferring one where their own stacks are, to consolidate),
-  else they stay (and consolidate by the merges below); (5) leaders with room pick up loose
-  uncontrolled combat units of their colour (the strongest within reach); (6) Red players'
-  Red forces garrison Tver, Petrograd and the home provinces of Red units awaiting
-  replacement (Game-Turns 1-5), one force per province; (7) White players' White forces
-  garrison the home provinces of White units awaiting replacement; (5/8) a smaller force
-  joins the player's strongest stack of its colour within reach; at the end of movement
-  every two of the player's stacks in one province are merged where the rules allow.
-  (9) Exchange losses are taken from combat units before leaders (the smallest unit that
-  covers the loss, else the largest).  (2) A Red player holding the Czar tries to have it
-  executed by a Central Committee formed as for purges (never on Game-Turn 1).
+  port and emigrates; (4) the Gold's leader goes to steal Green units within reach (the
+  Green units it may take are the engine's answer when it tries: a unit it was refused is
+  not sought again); (3) other Czar/Gold escorts never leave their Imperial unit: when
+  other players' hostile forces stand in or next to their province they move to the
+  reachable province with the least such strength around it (preferring one where their
+  own stacks are, to consolidate), else they stay (and consolidate by the merges below);
+  (5) leaders with room (the engine's ``capacity``) pick up loose uncontrolled combat units
+  of their colour (the strongest within reach); (6) Red players' Red forces garrison Tver,
+  Petrograd and the home provinces of Red units awaiting replacement (Game-Turns 1-5), one
+  force per province; (7) White players' White forces garrison the home provinces of White
+  units awaiting replacement; (5/8) a smaller force joins the player's strongest stack of
+  its colour within reach (if the two stay within the engine's stacking limit); at the end
+  of movement every two of the player's stacks in one province are merged where the
+  engine allows.  (9) Exchange losses are taken from combat units before leaders (the
+  smallest unit that covers the loss, else the largest).  (2) A Red player holding the Czar
+  tries to have it executed by a Central Committee formed as for purges (never on
+  Game-Turn 1).
 - *Trades*: the bot accepts an offer that asks nothing of it (a gift) and declines every
   other offer; it offers nothing except the SDT gifts.
 - *End-game vote* (004 [14.1] case 3): the bot votes to end the game when its PIT colour is
   Red.
 - *Capture* (004 [13.41]): always capture an Imperial unit on offer.
 
-The PCT and what the bot can see
---------------------------------
+The PCT and what the bot sees
+-----------------------------
 Each agent keeps the PIT (computed from the view whenever needed: "the settings on the PIT
 are changed the moment a leader is lost or gained") and the whole PCT.  The PCT starts from
-the PIT colours of the deal (the leaders in every hand at the end of the pre-game session).
-Shifts come from (a) the bot's own acts, recorded when it takes them (attacks that take
-place, purge and assassination attempts, gifts given and accepted) and (b) what it sees
-change between two of its views (agents get views only): a unit of player X that appears in
-player Y's section of the VP chart is an attack or successful assassination between X and
-Y (one shift per pair and province in one interval); a Red leader that changes hands on the
-map is a purge; Assassin markers the bot receives that it did not accept as a gift are a
-failed assassination by the player who lost them; Politburo markers it loses that it did
-not give away are a purge by the player who gained them.  Only the bot's own row is used for
-its decisions, and its own row sees every act against it; third players' rows are a
-best-effort picture (two attacks by one pair in one province between two of the bot's
-views count once; a gift between two other players is not seen).  An engine API that would
-make every row exact: the public events since the seat's last view in ``view(seat)``
-(e.g. ``view["events"]``, each with the acting seat and the seats acted against).
+the PIT colours of the deal (the leaders in every hand at the end of the pre-game session,
+read from the view while trading).  It then moves with the events of every action the
+match shows the agent (:meth:`SDTAgent.observe`), one shift per act, as the notes under the
+PCT list them:
+
+- an attack: each ``combat`` event shifts the pair (``seat``, the attacker; ``defender``, the
+  owner of the attacked stack) one column right (an attack on uncontrolled units shifts
+  nothing; Attack Consideration's "moved only for attacks that actually take place" holds,
+  since only a resolved attack makes a ``combat`` event);
+- an assassination attempt: each ``assassination`` event (success or failure) shifts
+  (``seat``, ``owner`` of the victim) one column right;
+- a purge attempt: each ``purge`` or ``counterpurge`` event (the roll) shifts every pair
+  (purger, ``target``) one column right;
+- gifts: each ``trade`` event shifts (giver, receiver) one column left per Assassin marker
+  and two per Politburo marker that changed hands (in either direction of the trade).
+
+Shifts seen before the PCT is set up (e.g. when the agent joins a game after its trading
+session) wait and are applied in order once it is.  This is more exact than our former
+reading of differences between two of the bot's views: two attacks between the same two
+players in one province between two views counted once, a failed assassination was told
+from Assassin markers arriving, a purge from leaders changing hands (so a purge that took
+nothing was missed), and a gift between two other players was not seen at all.  Only the
+bot's own row is used for its decisions; every row is kept, and now every row is exact.
 
 Every force a bot moves is announced in a note ("moves Trotsky to SAMA: to attack in SAMA
 [APT priority I: Red vs White]"), which ``rcw solo`` prints before the engine's sentences.
 
+What the bot asks the engine
+----------------------------
+``reach`` (where each force can go, with a route; once per force and Movement Phase, and
+again only if a planned step is refused), ``capacity`` (a leader's room, within the stacking
+limit), ``attack_units``/``defense``/``attack_strength``/``odds_of`` (what a planned attack is
+worth), ``attack_problem`` and ``odds`` (who joins an attack, at what odds, when it is
+declared), ``hostile`` (the colour table), ``limits`` (stacking limit, Committee and
+execution thresholds), ``offers`` and ``is_legal``.  The view is read only at the moments a
+decision needs the map or the markers (the start of a Movement Phase; the merges at its
+end, whose map, with the merges made, also serves the Combat Phase; a decision; a Committee
+question that concerns the bot; the Random Events Phase when the events no longer show a
+leader of ours, for Non-Attack Policy 10): planned steps are emitted without it.
+
+Speed (``python bench/engine.py``): most of what an SDT game costs beyond the replay of its
+log is the engine's answers (views, ``reach``, rule checks) and the match loop's own checks;
+the bot's reckoning is a small part.
+
 Out-of-turn answers
 -------------------
 Offers and Central Committee proposals are free actions, not pending decisions, so the
-drivers call :meth:`SDTAgent.react` for every bot seat when one is open (``rcw simulate``
-and ``rcw solo`` do; the server must do the same for bot seats); ``react`` returns an
-action or None.
+match loop (:class:`rcw.bots.match.Match`) calls :meth:`SDTAgent.react` for every bot seat
+when one is open; ``react`` returns an action or None.  Offers are read with
+``player.offers()``; Committee questions are looked at only when a Committee event has been
+shown since the last look (or the bot has a consent of its own standing).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rcw.bots import sdt_tables as T
-from rcw.bots.sdt_board import STACK_LIMIT, Board, VStack, data, odds_col, opposed
 
 from rcw import actions as A
-from rcw.data import BLUE, GREEN, RED, WHITE
+from rcw.actions import IllegalAction
+from rcw.data import BLUE, GREEN, RED, WHITE, GameData
 
 SAFE_DEFAULTS = ("EndForce", "EndMovement", "EndCombat", "DrawRandomizer", "EndPlayerTurn", "RollRandomEvents", "EndTrading",
                  "DeclineCapture", "DeclineTrade", "EndSpoils")
 NEVER = ("Quit", "CancelAttack", "RemoveAttacker", "JoinCommittee", "LeaveCommittee", "DeclarePurge",
          "OrderExecution", "PassPurge")
+PHASES = ("trading", "random_events", "movement", "force", "combat", "attack", "randomizer")
+POLITICAL_EVENTS = ("committee_consent", "committee_leave", "committee")
+PHASE_EVENTS = ("phase", "player_turn", "turn", "sequence", "random_event", "quit", "game_over")
+OBSERVED = frozenset(("eliminated", "spoil", "combat", "assassination", "purge", "counterpurge", "trade")
+                     + POLITICAL_EVENTS + PHASE_EVENTS)
 
 
-def _handlers() -> dict:
-    from rcw.game import HANDLERS
+# -- a plain index of the view: which stacks stand where, whose, holding which units ----------------
+class Facts:
+    """The printed counters and the map, read once per :class:`GameData`."""
 
-    return HANDLERS
+    _cache: dict[int, tuple[GameData, Facts]] = {}
+
+    def __init__(self, d: GameData) -> None:
+        self.data = d
+        us = d.units
+        self.strength = {u: x.strength for u, x in us.items()}
+        self.color = {u: x.color for u, x in us.items()}
+        self.leader = frozenset(u for u, x in us.items() if x.is_leader)
+        self.imperial = frozenset(u for u, x in us.items() if x.is_imperial)
+        self.combat = frozenset(u for u, x in us.items() if x.is_combat)
+        self.czar, self.gold = d.czar, d.gold
+        self.adjacent = {p: frozenset(x.adjacent) for p, x in d.provinces.items()}
+
+    @classmethod
+    def of(cls, d: GameData) -> Facts:
+        hit = cls._cache.get(id(d))
+        if hit is None or hit[0] is not d:
+            hit = cls._cache[id(d)] = (d, cls(d))
+        return hit[1]
+
+    def name(self, u: int) -> str:
+        x = self.data.units[u]
+        return x.name if x.is_leader else x.label
 
 
-def supported(action_type: type) -> bool:
-    """Whether the engine applies this action type now (politics is optional, being built)."""
-    return action_type in _handlers()
+class Stk:
+    """One stack of the view (its unit lists are worked out when first asked for)."""
+
+    __slots__ = ("id", "province", "owner", "units", "color", "_raw", "_att", "_fight", "_lead", "_f")
+
+    def __init__(self, s: dict, f: Facts) -> None:
+        self.id = s["id"]
+        self.province = s["province"]
+        self.owner = s["owner"]
+        self.units = s["units"]
+        self.color = s["color"]
+        self._raw = s["attached"]
+        self._att = self._fight = self._lead = None
+        self._f = f
+
+    @property
+    def attached(self) -> dict[int, int]:
+        if self._att is None:
+            self._att = {int(k): v for k, v in self._raw.items()} if self._raw else {}
+        return self._att
+
+    @attached.setter
+    def attached(self, value: dict[int, int]) -> None:
+        self._att = value
+
+    @property
+    def fighting(self) -> list[int]:
+        if self._fight is None:
+            imp = self._f.imperial
+            self._fight = [u for u in self.units if u not in imp]
+        return self._fight
+
+    @fighting.setter
+    def fighting(self, value: list[int]) -> None:
+        self._fight = value
+
+    @property
+    def leaders(self) -> list[int]:
+        if self._lead is None:
+            lead = self._f.leader
+            self._lead = [u for u in self.units if u in lead]
+        return self._lead
+
+    @leaders.setter
+    def leaders(self, value: list[int]) -> None:
+        self._lead = value
+
+    @property
+    def imperial(self) -> bool:
+        return len(self.fighting) != len(self.units)
+
+    def attached_to(self, leader: int) -> list[int]:
+        att = self.attached
+        return [u for u in self.units if att.get(u) == leader]
+
+
+class Index:
+    """The stacks of one view, by id, by unit and by province (a read-out, no rules).  The
+    stack objects and the lookups are made when first asked for."""
+
+    def __init__(self, view: dict, f: Facts) -> None:
+        self.view = view
+        self._f = f
+        self._all: list[Stk] | None = None
+        self._where: dict[int, Stk] | None = None
+        self._mine: dict[str | None, list[Stk]] = {}
+
+    @property
+    def stacks(self) -> list[Stk]:
+        if self._all is None:
+            f = self._f
+            self._all = [Stk(s, f) for s in self.view["stacks"]]
+            self.by_id = {st.id: st for st in self._all}
+            self.colors_in: dict[str, set[str]] = {}
+            self.by_province: dict[str, list[Stk]] = {}
+            imp = f.imperial
+            for st in self._all:
+                self.by_province.setdefault(st.province, []).append(st)
+                if any(u not in imp for u in st.units):
+                    self.colors_in.setdefault(st.province, set()).add(st.color)
+        return self._all
+
+    @property
+    def where(self) -> dict[int, Stk]:
+        if self._where is None:
+            self._where = {u: st for st in self.stacks for u in st.units}
+        return self._where
+
+    def __getattr__(self, name: str):
+        if name in ("by_id", "colors_in", "by_province"):
+            if self.stacks is not None:          # builds them
+                return self.__dict__[name]
+        raise AttributeError(name)
+
+    def mine(self, seat: str | None) -> list[Stk]:
+        out = self._mine.get(seat)
+        if out is None:
+            out = self._mine[seat] = [s for s in self.stacks if s.owner == seat]
+        return out
+
+    def holder(self, uid: int) -> str | None:
+        st = self.where.get(uid)
+        return st.owner if st else None
+
+    def merged(self, stack: int, into: int) -> None:
+        """Our own ``Merge(stack, into)`` was applied: ``into`` now holds both stacks' units."""
+        x, y = self.by_id.pop(stack), self.by_id[into]
+        attached, fighting, leaders = {**y.attached, **x.attached}, y.fighting + x.fighting, y.leaders + x.leaders
+        y.units = y.units + x.units
+        y.attached, y.fighting, y.leaders = attached, fighting, leaders
+        self.stacks.remove(x)
+        self.by_province[x.province].remove(x)
+        if self._where is not None:
+            for u in x.units:
+                self._where[u] = y
+        self._mine.clear()
+
+
+def leadership(view: dict, seat: str, f: Facts) -> tuple[int, int]:
+    """(Red, White) values of the leaders a player controls on the map (the PIT markers)."""
+    red = white = 0
+    lead, color, strength = f.leader, f.color, f.strength
+    for s in view["stacks"]:
+        if s["owner"] == seat:
+            for u in s["units"]:
+                if u in lead:
+                    if color[u] == RED:
+                        red += strength[u]
+                    elif color[u] == WHITE:
+                        white += strength[u]
+    return red, white
+
+
+def controls_any(view: dict, seat: str, f: Facts) -> bool:
+    """Whether a player controls any unit on the map (Imperial units alone are no one's)."""
+    imp = f.imperial
+    return any(s["owner"] == seat and any(u not in imp for u in s["units"]) for s in view["stacks"])
 
 
 @dataclass
@@ -134,9 +337,10 @@ class Force:
     strength: int
     leader: bool
     escort: bool
-    nationalities: frozenset[str]
+    units: list[int]                       # the units that attack with it (the engine's attack_units)
     pickups: list[int] = field(default_factory=list)
     reach: dict | None = None
+    sub_strength: int | None = None
 
 
 @dataclass
@@ -160,6 +364,8 @@ class Order:
     attach_dest: list[int] = field(default_factory=list)
     after: list[A.Action] = field(default_factory=list)
     why: str = ""
+    route: dict | None = None    # the engine's route to ``dest`` when planned
+    steal: bool = False          # attach_dest are Green units bought with the Gold
 
 
 @dataclass
@@ -181,11 +387,16 @@ class TurnPlan:
     combat_queue: list | None = None
     current_owner: str | None = None      # owner of the stack under attack now
     merges_done: bool = False
+    merge_queue: list | None = None
+    dead: set = field(default_factory=set)      # stacks merged away
+    move_ix: Index | None = None                # the map at the end of movement (merges applied)
+    combat_ix: Index | None = None
+    att: dict = field(default_factory=dict)     # stack id -> attack strength (engine), this plan
+    dfn: dict = field(default_factory=dict)     # stack id -> defense (engine), this plan
 
 
 class SDTAgent:
-    """A Fanatics-table player.  ``choose(view, legal)`` returns one of ``legal`` (or a
-    gift ``OfferTrade``, the one parametric action, when the SDT calls for it)."""
+    """A Fanatics-table player for one seat, playing through :class:`rcw.player.Player`."""
 
     name = "sdt"
 
@@ -195,38 +406,45 @@ class SDTAgent:
         self.pct: dict[frozenset, int] = {}
         self.pct_started = False
         self.deal_leadership: dict[str, tuple[int, int]] = {}
-        self.snap: dict | None = None
         self.plan: TurnPlan | None = None
         self.cur: dict | None = None
         self.notes: list[str] = []
-        self.expect = {"assassins": 0, "politburo": 0}
         self.politics = PoliticsAdapter(self)
+        self.p = None                      # the Player of the call under way
+        self._early: list[tuple[str, str, int]] = []    # PCT shifts seen before the PCT was set up
+        self._dealt = False                # the trading session is over (an event said so)
+        self._observing = False            # the match shows us events
+        self._pol_dirty = True             # Committee news for us since react last looked
+        self._consenting = False           # we may have a Committee consent standing
+        self._not_live = False             # a proposal to us waits for its proposer's Movement Phase
+        self._phasing: str | None = None   # whose Player-Turn it is, and which Game-Turn (from the events)
+        self._turn = 0
+        self._cols: dict[tuple[int, int], int | None] = {}   # (attack, defense) -> CRT column (engine)
+        self._hostile: dict[tuple[str, str], bool] = {}
+        self._ix: tuple | None = None      # (view, Index) of the last view indexed
+        self._refused: set[tuple[int, int]] = set()      # (leader, unit) attachments the engine refused
+        self._last_ok: A.Action | None = None
+        self._f: Facts | None = None
+        self._leaders: set[int] | None = None    # our leaders at our last look, less those the events took
 
     # -- public helpers (also used by the solo game to explain the bots) -------------------
     def relation(self, a: str, b: str) -> int:
         return self.pct.get(frozenset((a, b)), 3)
 
-    def row(self, view: dict) -> dict[str, int]:
-        return {p: self.relation(self.seat, p) for p in view["seats"] if p != self.seat and p not in view["quit"]}
+    def row(self, view) -> dict[str, int]:
+        """The bot's PCT row: every other active player -> column (a view or a Player)."""
+        v = self._as_view(view)
+        return {p: self.relation(self.seat, p) for p in v["seats"] if p != self.seat and p not in v["quit"]}
 
-    def friendliness(self, view: dict) -> list[str]:
+    def friendliness(self, view) -> list[str]:
         return T.friendliness_order(self.row(view))
 
-    def pit(self, view: dict, seat: str | None = None) -> tuple[int, int, int, str]:
-        """(Red, White, PCM, colour) of a player now."""
-        b = self._board(view)
-        red, white = b.leadership(seat or self.seat)
+    def pit(self, view, seat: str | None = None) -> tuple[int, int, int, str]:
+        """(Red, White, PCM, colour) of a player now (a view or a Player)."""
+        v = self._as_view(view)
+        red, white = leadership(v, seat or self.seat, self._facts())
         m = T.pcm(red, white)
-        return red, white, m, T.political_color(m, view["turn"])
-
-    def _board(self, view: dict) -> Board:
-        """The Board of a view, built once per view object."""
-        cached = self.__dict__.get("_board_cache")
-        if cached is not None and cached[0] is view:
-            return cached[1]
-        b = Board.of(view)
-        self._board_cache = (view, b)
-        return b
+        return red, white, m, T.political_color(m, v["turn"])
 
     def take_notes(self) -> list[str]:
         out, self.notes = self.notes, []
@@ -238,262 +456,370 @@ class SDTAgent:
     def die(self) -> int:
         return self.rng.randint(1, 6)
 
-    def bump(self, other: str | None, delta: int, why: str = "") -> None:
-        if not other or other == self.seat:
-            return
-        self._bump_pair(self.seat, other, delta)
+    # -- reading the view and asking the engine ------------------------------------------------------
+    def _as_view(self, x) -> dict:
+        if isinstance(x, Mapping):
+            self._ensure_pct(x)
+            return x
+        return self._view(x)
 
-    def _bump_pair(self, a: str, b: str, delta: int) -> None:
+    def _view(self, player) -> dict:
+        v = player.view
+        self._ensure_pct(v)
+        return v
+
+    def _look_at_leaders(self, view) -> None:
+        """Note our leaders on the map (the events then tell us of each one we lose)."""
+        lead, me = self._facts().leader, self.seat
+        self._leaders = {u for s in view["stacks"] if s["owner"] == me for u in s["units"] if u in lead}
+
+    def _index_of(self, view: dict) -> Index:
+        if self._ix is not None and self._ix[0] is view:
+            return self._ix[1]
+        ix = Index(view, self._facts())
+        self._ix = (view, ix)
+        return ix
+
+    def _index(self, player) -> Index:
+        return self._index_of(self._view(player))
+
+    def _facts(self) -> Facts:
+        f = self._f
+        if f is None or (self.p is not None and f.data is not self.p.data):
+            if self.p is not None:
+                f = Facts.of(self.p.data)
+            else:
+                from rcw.data import default
+
+                f = Facts.of(default())
+            self._f = f
+        return f
+
+    def _ok(self, a: A.Action) -> bool:
+        """One rule check of ``a`` (remembered, so that :meth:`choose` does not check it again)."""
+        if a in self.p.legal:
+            self._last_ok = a
+            return True
+        return False
+
+    def _col(self, att: int, dfn: int) -> int | None:
+        key = (att, dfn)
+        if key not in self._cols:
+            self._cols[key] = self.p.odds_of(att, dfn)["column"]
+        return self._cols[key]
+
+    def hostile(self, a: str, b: str) -> bool:
+        key = (a, b)
+        h = self._hostile.get(key)
+        if h is None:
+            h = self._hostile[key] = bool(a and b) and self.p.hostile(a, b)
+        return h
+
+    def _att(self, st: Stk) -> int:
+        """The attack strength of a stack as the engine counts its attacking units (cached per plan)."""
+        cache = self.plan.att if self.plan is not None else {}
+        v = cache.get(st.id)
+        if v is None:
+            f = self._facts()
+            v = cache[st.id] = sum(f.strength[u] for u in self.p.attack_units(st.id))
+        return v
+
+    def _dfn(self, st: Stk) -> int:
+        cache = self.plan.dfn if self.plan is not None else {}
+        v = cache.get(st.id)
+        if v is None:
+            v = cache[st.id] = self.p.defense(st.id)
+        return v
+
+    def _my_kind(self, player) -> str | None:
+        for p in player.pending:
+            if p["seat"] == self.seat:
+                return p["kind"]
+        return None
+
+    # -- the PCT from the events ----------------------------------------------------------------------
+    def _start_pct(self, seats: list[str], leadership: dict[str, tuple[int, int]]) -> None:
+        self.pct_started = True
+        colors = {p: T.political_color(T.pcm(*leadership[p]), 1) for p in seats}
+        for i, p in enumerate(seats):
+            for q in seats[i + 1:]:
+                self.pct[frozenset((p, q))] = T.initial_relation(colors[p], colors[q])
+        early, self._early = self._early, []
+        for a, b, delta in early:
+            self._shift(a, b, delta)
+
+    def _ensure_pct(self, view: dict) -> None:
+        if self.pct_started or view["phase"] == "trading":
+            return
+        seats = list(view["seats"])
+        if all(p in self.deal_leadership for p in seats):
+            self._start_pct(seats, self.deal_leadership)
+        else:                        # we did not see the deal: the leaders on the map now
+            f = self._facts()
+            self._start_pct(seats, {p: self.deal_leadership.get(p) or leadership(view, p, f) for p in seats})
+
+    def _shift(self, a: str | None, b: str | None, delta: int) -> None:
+        if not a or not b or a == b or not delta:
+            return
+        if not self.pct_started:
+            if self._dealt:
+                self._early.append((a, b, delta))
+            return
         key = frozenset((a, b))
         self.pct[key] = T.shift(self.pct.get(key, 3), delta)
 
-    # -- the one call -------------------------------------------------------------------------
+    def observe(self, events) -> None:
+        """The events of an action the match applied: the PCT shifts (see the module), the
+        start of our Player-Turn (a new plan), and Committee news for :meth:`react`."""
+        self._observing = True
+        for e in events:
+            k, d = e.kind, e.data
+            if k not in OBSERVED:
+                continue
+            if k == "eliminated":
+                if self._leaders:
+                    self._leaders.discard(d.get("unit"))
+            elif k == "spoil":
+                if self._leaders and d.get("from") == self.seat:
+                    self._leaders.discard(d.get("leader"))
+            elif k == "combat":
+                self._shift(d.get("seat"), d.get("defender"), T.SHIFT_ATTACK)
+            elif k == "assassination":
+                self._shift(d.get("seat"), d.get("owner"), T.SHIFT_ASSASSINATION)
+            elif k in ("purge", "counterpurge"):
+                for p in d.get("purgers", ()):
+                    self._shift(p, d.get("target"), T.SHIFT_PURGE)
+            elif k == "trade":
+                o = d.get("offer") or {}
+                f, t = o.get("from"), o.get("to")
+                if self.seat in (f, t) and (o.get("give_leaders") or o.get("take_leaders")):
+                    self._leaders = None
+                self._shift(f, t, T.SHIFT_ASSASSIN_GIFT * (o.get("give_assassins", 0) + o.get("take_assassins", 0))
+                            + T.SHIFT_POLITBURO_GIFT * (o.get("give_politburo", 0) + o.get("take_politburo", 0)))
+            elif k in ("sequence", "player_turn"):
+                if not self._dealt:
+                    self._dealt = True
+                    seats = list(self.deal_leadership)
+                    if seats and not self.pct_started:
+                        self._start_pct(sorted(seats), self.deal_leadership)
+                if k == "player_turn":
+                    self._phasing, self._turn = d.get("seat"), d.get("turn", self._turn)
+                    if d.get("seat") == self.seat:
+                        self.plan, self.cur = None, None
+            if k in POLITICAL_EVENTS or k in PHASE_EVENTS:
+                self._committee_news(k, d)
+
+    def _committee_news(self, k: str, d: dict) -> None:
+        """Whether an event may change what :meth:`react` answers (PoliticsAdapter.react):
+        a proposal to us by the phasing player or of our counter-committee, the forming of our
+        counter-committee, a withdrawal by the phasing player (our consent goes stale, or a
+        counter-committee may form) and, while we consent, the end of the phasing player's
+        Movement Phase (a consent to withdraw)."""
+        me, ph = self.seat, self._phasing
+        if k == "committee_consent" and d.get("seat") == me:
+            self._consenting = True
+            return
+        if k == "committee_leave" and d.get("seat") == me:
+            self._consenting = False
+            return
+        if ph is None:
+            self._pol_dirty = True
+        elif k == "committee_consent":
+            members = list(d.get("members") or ())
+            if me not in members:
+                return
+            if members in self.politics.counters():
+                self._pol_dirty = True
+            elif d.get("seat") == ph and self.politics.willing.get((ph, self._turn)) is not False:
+                self._pol_dirty = True             # (once we refused ph this turn, its proposals are not ours)
+        elif k == "committee_leave":
+            if d.get("seat") == ph:
+                self._pol_dirty = True
+        elif k == "committee":
+            members = list(d.get("members") or ())
+            if members and members[0] == me and members in self.politics.counters():
+                self._pol_dirty = True             # our counter-committee formed: we declare its purge
+        elif k == "random_event":
+            if self._not_live:
+                self._pol_dirty = True
+        elif self._consenting or self._not_live:
+            self._pol_dirty = True
+
+    # -- the calls of the match loop ----------------------------------------------------------------------
     def choose(self, player) -> A.Action:
-        """Through the public API (:class:`rcw.player.Player`)."""
-        return self.choose_view(player.view, list(player.legal))
-
-    def react(self, player) -> A.Action | None:
-        return self.react_view(player.view, list(player.legal))
-
-    def fallback(self, player) -> A.Action:
-        return self.fallback_legal(list(player.legal))
-
-    def choose_view(self, view: dict, legal: list[A.Action]) -> A.Action:
-        self.observe_view(view)
+        self.p = player
+        self._last_ok = None
         try:
-            act = self._choose(view, legal)
+            act = self._choose(player)
         except Exception as e:  # never let a planning bug become an illegal move
             self.note(f"planning error ({type(e).__name__}: {e}); falling back")
             self.plan = None
             self.cur = None
             act = None
-        if act is None or (act not in legal and not self._gift_ok(view, act) and not self._parametric_ok(view, act)):
-            act = self.fallback_legal(legal)
+        if act is None or (act is not self._last_ok and act not in player.legal):
+            act = self.fallback(player)
         return act
 
-    def react_view(self, view: dict, legal: list[A.Action]) -> A.Action | None:
-        """Out of turn (the drivers ask every bot seat when offers or Committee proposals are
-        open): answer offers, proposals and the counter-committee; None to do nothing.
-        (The PCT is brought up to date at the next ``choose``; answers here need only the
-        bot's own row as it stands.)"""
+    def react(self, player) -> A.Action | None:
+        """Out of turn (the match asks every bot seat when offers or Committee proposals are
+        open): answer offers, proposals and the counter-committee; None to do nothing."""
+        self.p = player
+        self._last_ok = None
         try:
-            for a in legal:
-                if isinstance(a, (A.AcceptTrade, A.DeclineTrade)):
-                    return self._answer_offer(view, a)
-            act = self.politics.react(view, legal)
+            act = self._offer_answer(player)
+            if act is None:
+                if self._observing and not self._pol_dirty:
+                    return None            # no Committee news for us since we last looked
+                self._pol_dirty = False
+                view = self._view(player)
+                cons = view["committee_consent"]
+                self._consenting = self.seat in cons
+                ph = view.get("phasing")
+                self._not_live = view["phase"] != "movement" and ph in cons and self.seat in cons[ph]
+                act = self.politics.react(view)
         except Exception as e:
             self.note(f"politics error ({type(e).__name__}: {e})")
             return None
-        if act is None or (act not in legal and not self._parametric_ok(view, act)):
+        if act is None or (act is not self._last_ok and act not in player.legal):
             return None
         return act
 
-    def _parametric_ok(self, view: dict, a: A.Action) -> bool:
-        if isinstance(a, A.JoinCommittee):
-            return self.politics.can_consent(view, list(a.members))
-        if isinstance(a, A.DeclarePurge):
-            return view.get("decision") is None and a.target not in view.get("committee", []) \
-                and self.seat in view.get("committee", [])
-        return False
-
-    def _answer_offer(self, view: dict, a: A.Action) -> A.Action:
-        o = next((o for o in view["offers"] if o["id"] == a.offer), None)
-        if o and not (o["take_leaders"] or o["take_politburo"] or o["take_assassins"]):
-            self.expect["assassins"] += o["give_assassins"]
-            self.expect["politburo"] += o["give_politburo"]
-            if o["give_politburo"]:
-                self.bump(o["from"], T.SHIFT_POLITBURO_GIFT * o["give_politburo"])
-            if o["give_assassins"]:
-                self.bump(o["from"], T.SHIFT_ASSASSIN_GIFT * o["give_assassins"])
-            self.note(f"accepts {o['from']}'s gift")
-            return A.AcceptTrade(self.seat, a.offer)
-        return A.DeclineTrade(self.seat, a.offer)
-
-    def fallback_legal(self, legal: list[A.Action]) -> A.Action:
+    def fallback(self, player) -> A.Action:
+        """A safe step when the plan has none (or the engine refused it): the first of the
+        phase-ending steps the engine allows, else any step but the political ones."""
+        self.p = player
+        me = self.seat
         for name in SAFE_DEFAULTS:
-            for a in legal:
-                if a.TYPE == name:
+            if name == "DeclineTrade":
+                cands = [A.DeclineTrade(me, o["id"]) for o in player.offers() if o.get("to") == me]
+            else:
+                cands = [getattr(A, name)(me)]
+            for a in cands:
+                if player.is_legal(a):
                     return a
-        ok = [a for a in legal if a.TYPE not in NEVER]
-        if ok:
-            return ok[0]
-        ok = [a for a in legal if a.TYPE != "Quit"]
+        legal = list(player.legal)                # rare: nothing safe is open
+        ok = [a for a in legal if a.TYPE not in NEVER] or [a for a in legal if a.TYPE != "Quit"]
         return ok[0] if ok else legal[0]
 
-    def _gift_ok(self, view: dict, a: A.Action) -> bool:
-        if not isinstance(a, A.OfferTrade) or view["phase"] == "over":
-            return False
-        if a.to == self.seat or a.to not in view["seats"] or a.to in view["quit"] or a.take_leaders or a.give_leaders:
-            return False
-        return (view["politburo"].get(self.seat, 0) >= a.give_politburo
-                and view["assassins"].get(self.seat, 0) >= a.give_assassins
-                and (a.give_politburo or a.give_assassins) and not (a.take_politburo or a.take_assassins))
-
-    def _choose(self, view: dict, legal: list[A.Action]) -> A.Action | None:
-        me = self.seat
-        ph = view["phase"]
-        d = view.get("decision")
-        # offers to us (gifts are accepted, everything else declined)
-        for a in legal:
-            if isinstance(a, A.AcceptTrade):
-                return self._answer_offer(view, a)
-        if ph == "trading":
-            for a in legal:
-                if isinstance(a, A.EndTrading):
-                    return a
-            return None
-        if d is not None and d.get("seat") == me:
-            return self._decide(view, legal, d)
-        pol = self.politics.react(view, legal)
-        if pol is not None:
-            return pol
-        if view.get("phasing") != me:
-            return None
-        if ph == "random_events":
-            self.plan = None
-            self.cur = None
-            b = self._board(view)
-            if view["turn"] > 1 and not b.controls_any(me) and any(isinstance(a, A.Quit) for a in legal):
-                self.note("controls no units and leaves the game (Non-Attack Policy 10)")
-                return A.Quit(me)
-            return A.RollRandomEvents(me)
-        if ph == "movement":
-            if self.plan is None or self.plan.turn != view["turn"]:
-                self.plan = self.make_plan(view)
-            return self._movement_step(view, legal)
-        if ph == "combat":
-            if self.plan is None or self.plan.turn != view["turn"]:
-                return None
-            return self._combat_step(view, legal)
-        if ph == "randomizer":
-            # After the draw the Player-Turn stays open only for assassinations (004 [4.2],
-            # [10.0]); the bot assassinates in its Combat Phase (above), so it ends the turn.
-            if A.DrawRandomizer(me) in legal:
-                return A.DrawRandomizer(me)
-            return A.EndPlayerTurn(me)
+    # -- offers -------------------------------------------------------------------------------------------
+    def _offer_answer(self, player) -> A.Action | None:
+        """The answer to the first offer made to us that may be answered now: gifts are
+        accepted, everything else declined (the PCT shift comes with the trade event)."""
+        for o in sorted((o for o in player.offers() if o.get("to") == self.seat), key=lambda o: o["id"]):
+            gift = not (o["take_leaders"] or o["take_politburo"] or o["take_assassins"])
+            act = A.AcceptTrade(self.seat, o["id"]) if gift else A.DeclineTrade(self.seat, o["id"])
+            if self._ok(act):
+                if gift:
+                    self.note(f"accepts {o['from']}'s gift")
+                return act
         return None
 
-    # -- observation: the PCT from what the view shows ---------------------------------------
-    def observe_view(self, view: dict) -> None:
+    # -- one decision -------------------------------------------------------------------------------------
+    def _choose(self, player) -> A.Action | None:
         me = self.seat
-        seats = [p for p in view["seats"]]
-        if view["phase"] == "trading":
-            d = data()
-            for p, ls in view.get("hands", {}).items():
-                red = sum(d.units[u].strength for u in ls if d.units[u].color == RED)
-                white = sum(d.units[u].strength for u in ls if d.units[u].color == WHITE)
+        act = self._offer_answer(player)                      # offers to us first
+        if act is not None:
+            return act
+        kind = self._my_kind(player)
+        if kind is None:
+            return None
+        if kind == "trading":
+            v = player.view
+            d = self._facts()
+            for p, ls in v.get("hands", {}).items():
+                red = sum(d.strength[u] for u in ls if d.color[u] == RED)
+                white = sum(d.strength[u] for u in ls if d.color[u] == WHITE)
                 self.deal_leadership[p] = (red, white)
-            return
-        b = self._board(view)
-        if not self.pct_started:
-            self.pct_started = True
-            colors = {}
-            for p in seats:
-                red, white = self.deal_leadership.get(p) or b.leadership(p)
-                colors[p] = T.political_color(T.pcm(red, white), 1)
-            for i, p in enumerate(seats):
-                for q in seats[i + 1:]:
-                    self.pct[frozenset((p, q))] = T.initial_relation(colors[p], colors[q])
-        d = data()
-        snap = {"owner": {}, "prov": {}, "vp": {}, "pb": dict(view["politburo"]), "as": dict(view["assassins"]),
-                "phasing": view.get("phasing"), "turn": view["turn"]}
-        for st in b.stacks:
-            for u in st.units:
-                if not d.units[u].is_imperial:
-                    snap["owner"][u] = st.owner
-                    snap["prov"][u] = st.province
-        for section, entries in view["vp"].items():
-            for uid, _face in entries:
-                snap["vp"][uid] = section
-        prev, self.snap = self.snap, snap
-        if prev is None:
-            return
-        own_turn = prev["phasing"] == me and snap["phasing"] == me and prev["turn"] == snap["turn"]
-        hostile: set[tuple[frozenset, str]] = set()
-        purges: set[frozenset] = set()
-        if not own_turn:
-            for uid, section in snap["vp"].items():
-                if uid in prev["vp"] or section not in seats:
-                    continue
-                o = prev["owner"].get(uid)
-                if o and o in seats and o != section:
-                    hostile.add((frozenset((o, section)), prev["prov"].get(uid, "")))
-        for uid, o in snap["owner"].items():
-            was = prev["owner"].get(uid)
-            if not d.units[uid].is_leader or was is None or o is None or was == o:
-                continue
-            if uid not in prev["owner"] or was not in seats or o not in seats:
-                continue
-            if own_turn and o == me:
-                continue                       # our own purge: recorded when we made it
-            purges.add(frozenset((was, o)))
-        if not own_turn:
-            gain = snap["as"].get(me, 0) - prev["as"].get(me, 0) - self.expect["assassins"]
-            if gain > 0:
-                for p in sorted(seats):
-                    if p != me and snap["as"].get(p, 0) < prev["as"].get(p, 0):
-                        hostile.add((frozenset((me, p)), "assassination"))
-            loss = prev["pb"].get(me, 0) - snap["pb"].get(me, 0) + self.expect["politburo"]
-            if loss > 0:
-                for p in sorted(seats):
-                    if p != me and snap["pb"].get(p, 0) > prev["pb"].get(p, 0):
-                        purges.add(frozenset((me, p)))
-        self.expect = {"assassins": 0, "politburo": 0}
-        for pair, _where in sorted(hostile, key=lambda x: (sorted(x[0]), x[1])):
-            a, c = sorted(pair)
-            self._bump_pair(a, c, T.SHIFT_ATTACK)
-        for pair in sorted(purges, key=sorted):
-            a, c = sorted(pair)
-            self._bump_pair(a, c, T.SHIFT_PURGE)
+            a = A.EndTrading(me)
+            return a if self._ok(a) else None
+        if kind in ("purge_approval", "purge_orders"):
+            # Purge Cooperation: a member agrees to the Committee's purge; an individual purge
+            # is the phasing player's, so the others pass.  (The engine lists both answers to
+            # its question; one check in a pending decision would list every answer anyway.)
+            act = A.ApprovePurge(me, True) if kind == "purge_approval" else A.PassPurge(me)
+            self._last_ok = act
+            return act
+        if kind not in PHASES:
+            view = self._view(player)
+            return self._decide(player, view, kind, view.get("decision") or {})
+        if kind == "random_events":
+            self.plan = None
+            self.cur = None
+            # Non-Attack Policy 10.  A leader of ours stays ours unless an event says it was
+            # eliminated or taken, so while the events we saw leave us one, we control units
+            # and need not look at the map.
+            if not (self._observing and self._leaders):
+                view = self._view(player)
+                self._look_at_leaders(view)
+                if view["turn"] > 1 and not controls_any(view, me, self._facts()) and self._ok(A.Quit(me)):
+                    self.note("controls no units and leaves the game (Non-Attack Policy 10)")
+                    return A.Quit(me)
+            return A.RollRandomEvents(me)
+        if kind in ("movement", "force"):
+            if self.plan is None:
+                self.plan = self.make_plan(player)
+            return self._movement_step(player, kind)
+        if kind in ("combat", "attack"):
+            if self.plan is None:
+                return None
+            return self._combat_step(player, kind)
+        if kind == "randomizer":
+            # After the draw the Player-Turn stays open only for assassinations (004 [4.2],
+            # [10.0]); the bot assassinates in its Combat Phase (above), so it ends the turn.
+            a = A.DrawRandomizer(me)
+            return a if self._ok(a) else A.EndPlayerTurn(me)
+        return None
 
     # -- decisions out of turn ---------------------------------------------------------------
-    def _decide(self, view: dict, legal: list[A.Action], d: dict) -> A.Action | None:
-        kind = d.get("kind")
+    def _decide(self, player, view: dict, kind: str, d: dict) -> A.Action | None:
         if kind == "loss":
-            return self._choose_loss(view, legal, d)
+            return self._choose_loss(player, view, d)
         if kind == "capture":
-            caps = [a for a in legal if isinstance(a, A.CaptureImperial)]
-            if caps:
-                return caps[0]
-            return None
+            caps = [a for a in player.legal if isinstance(a, A.CaptureImperial)]     # a rare decision
+            return caps[0] if caps else None           # (listed: legal)
         if kind == "vote":
             red = self.pit(view)[3] == RED
             return A.VoteEndGame(self.seat, red)
-        return self.politics.decide(view, legal, d)
+        return self.politics.decide(view, d)
 
-    def _choose_loss(self, view: dict, legal: list[A.Action], d: dict) -> A.Action | None:
+    def _choose_loss(self, player, view: dict, d: dict) -> A.Action | None:
         """Non-Attack Policy 9: "Whenever exchanges occur, losses should be taken from combat
         units, not leaders."  Our rule: the smallest combat unit that covers what is still
         owed, else the largest combat unit; leaders only when no combat unit is left.  When
         the losing units are not ours (an uncontrolled defender, 004 [8.46]) we take the
         leaders and largest units first."""
-        du = data().units
-        opts = [a for a in legal if isinstance(a, A.ChooseLoss)]
+        f = self._facts()
+        opts = [a for a in player.legal if isinstance(a, A.ChooseLoss)]              # a rare decision
         if not opts:
             return None
-        b = self._board(view)
+        ix = self._index_of(view)
         need = d.get("need", 0)
-        ours = all(b.holder(a.unit) == self.seat for a in opts)
+        ours = all(ix.holder(a.unit) == self.seat for a in opts)
         if not ours:
-            return max(opts, key=lambda a: (du[a.unit].is_leader, du[a.unit].strength, -a.unit))
-        combat = [a for a in opts if du[a.unit].is_combat]
+            return max(opts, key=lambda a: (a.unit in f.leader, f.strength[a.unit], -a.unit))
+        combat = [a for a in opts if a.unit in f.combat]
         pool = combat or opts
-        cover = [a for a in pool if du[a.unit].strength >= need]
+        cover = [a for a in pool if f.strength[a.unit] >= need]
         if cover:
-            return min(cover, key=lambda a: (du[a.unit].strength, a.unit))
-        return max(pool, key=lambda a: (du[a.unit].strength, -a.unit))
+            return min(cover, key=lambda a: (f.strength[a.unit], a.unit))
+        return max(pool, key=lambda a: (f.strength[a.unit], -a.unit))
 
     # -- planning ----------------------------------------------------------------------------------
-    def make_plan(self, view: dict) -> TurnPlan:
+    def make_plan(self, player) -> TurnPlan:
+        """The Player-Turn's plan, made when the Movement Phase opens."""
+        self.p = player
+        view = self._view(player)
         me = self.seat
-        b = self._board(view)
+        f = self._facts()
+        ix = self._index_of(view)
         color = self.pit(view)[3]
         roll = self.die()
         row = T.SDT[roll]
         plan = TurnPlan(view["turn"], row, color)
+        self.plan = plan
         self.politics.reset()
         order = self.friendliness(view)
-        czar_holder, gold_holder = b.holder(data().czar), b.holder(data().gold)
+        czar_holder, gold_holder = ix.holder(f.czar), ix.holder(f.gold)
         if row.vindictive:
             while True:
                 r2 = self.die()
@@ -511,93 +837,81 @@ class SDTAgent:
         if row.gift_assassin and view["assassins"].get(me, 0) > 0 and len(order) >= 2:
             to = order[1]
             plan.pre.append(A.OfferTrade(me, to, give_assassins=1))
-            self.bump(to, T.SHIFT_ASSASSIN_GIFT)
             self.note(f"gives an Assassin marker to {to}, its 2nd friendliest player (SDT roll 1)")
         plan.purge = row.purge
         plan.assassinate = row.assassination and view["assassins"].get(me, 0) > 0
         if color == RED and czar_holder == me and view["turn"] > 1:
-            st = b.where.get(data().czar)
-            lead = st.attached.get(data().czar) if st else 0
-            if lead and data().units[lead].color == RED:
+            st = ix.where.get(f.czar)
+            lead = st.attached.get(f.czar) if st else 0
+            if lead and f.color[lead] == RED:
                 plan.execute_czar = True
-        forces = self._forces(b)
+        forces = self._forces(ix)
         used: set[int] = set()
         if plan.vst:
-            self._plan_vst(view, b, plan, forces, used)
+            self._plan_vst(view, ix, plan, forces, used)
         else:
-            self._plan_apt(view, b, plan, forces, used)
+            self._plan_apt(view, ix, plan, forces, used)
         if plan.assassinate:
-            self._plan_assassination(view, b, plan, forces, used)
-        self._plan_non_attack(view, b, plan, forces, used)
+            self._plan_assassination(view, ix, plan, forces, used)
+        self._plan_non_attack(view, ix, plan, forces, used)
         return plan
 
-    def _forces(self, b: Board) -> list[Force]:
-        me, d = self.seat, data()
+    def _forces(self, ix: Index) -> list[Force]:
+        me, f, p = self.seat, self._facts(), self.p
         out = []
         reserved: set[int] = set()
-        for st in sorted(b.mine(me), key=lambda s: s.id):
-            escort = st.has_imperial()
+        for st in sorted(ix.mine(me), key=lambda s: s.id):
             if st.leaders:
+                attacking = set(p.attack_units(st.id))
                 for lead in st.leaders:
-                    lu = d.units[lead]
-                    att = [u for u in st.attached_to(lead) if d.units[u].is_combat]
-                    strength = lu.strength + sum(d.units[u].strength for u in att)
-                    imps = st.attached_to(lead)
-                    esc = d.czar in imps or d.gold in imps
-                    f = Force(lead, st.id, st.province, lu.color, strength, True, esc, frozenset(
-                        d.units[u].nationality for u in att if d.units[u].color == GREEN))
-                    room = self._capacity(st, lead) - len(att)
-                    room = min(room, STACK_LIMIT - 1 - len(att))
-                    for u in self._loose(b, st.province, lu.color, reserved):
+                    with_him = st.attached_to(lead)
+                    att = [u for u in with_him if u in attacking]
+                    units = [lead] + att
+                    esc = f.czar in with_him or f.gold in with_him
+                    fc = Force(lead, st.id, st.province, f.color[lead], sum(f.strength[u] for u in units), True, esc,
+                               units)
+                    room = p.capacity(lead)["room"]
+                    for u in self._loose(ix, st.province, fc.color, reserved):
                         if room <= 0:
                             break
-                        f.pickups.append(u)
+                        fc.pickups.append(u)
                         reserved.add(u)
-                        f.strength += d.units[u].strength
+                        fc.strength += f.strength[u]
                         room -= 1
-                    out.append(f)
+                    out.append(fc)
             else:
                 first = st.units[0]
-                fu = d.units[first]
-                if fu.is_combat and fu.color in (BLUE, GREEN) and fu.nationality not in d.immobile:
-                    nats = frozenset(d.units[u].nationality for u in st.fighting)
-                    out.append(Force(first, st.id, st.province, st.color, st.attack_strength(), False, escort, nats))
+                if first in f.combat and f.color[first] in (BLUE, GREEN) and p.is_legal(A.StartForce(me, first)):
+                    units = p.attack_units(st.id)       # (a stack that may not move, e.g. 004 [5.62], is no force)
+                    out.append(Force(first, st.id, st.province, st.color, sum(f.strength[u] for u in units), False,
+                                     st.imperial, list(units)))
         return out
 
-    def _capacity(self, st: VStack, lead: int) -> int:
-        d = data()
-        lu = d.units[lead]
-        att = st.attached_to(lead)
-        cap = lu.strength
-        if d.czar in att and lu.color == WHITE:
-            cap += 2
-        if d.gold in att:
-            cap += 2
-        return cap
-
-    def _loose(self, b: Board, province: str, color: str, reserved: set[int]) -> list[int]:
-        """Combat units of ``color`` in ``province`` a leader of ours may attach (strongest first)."""
-        d = data()
+    def _loose(self, ix: Index, province: str, color: str, reserved: set[int]) -> list[int]:
+        """Combat units of ``color`` in ``province``, in no other player's stack and led by no
+        one, that a leader of ours would pick up (strongest first); the engine rules on each
+        Attach when it is made."""
+        f = self._facts()
         out = []
-        for st in b.stacks:
-            if st.province != province or st.owner not in (None, self.seat):
+        for st in ix.by_province.get(province, ()):
+            if st.owner not in (None, self.seat):
                 continue
             for u in st.units:
-                uu = d.units[u]
-                if uu.is_combat and uu.color == color and not st.attached.get(u) and u not in reserved:
+                if u in f.combat and f.color[u] == color and not st.attached.get(u) and u not in reserved:
                     out.append(u)
-        return sorted(out, key=lambda u: (-d.units[u].strength, u))
+        return sorted(out, key=lambda u: (-f.strength[u], u))
 
-    def _reach(self, b: Board, f: Force) -> dict:
-        if f.reach is None:
-            f.reach = b.reach(f.province, f.color, f.leader, f.nationalities)
-        return f.reach
+    def _reach(self, fc: Force) -> dict:
+        """The engine's reach of a force this Movement Phase (asked once per force and plan)."""
+        if fc.reach is None:
+            fc.reach = self.p.reach(fc.lead)
+        return fc.reach
 
-    def _targets(self, b: Board, target_color: str, plan: TurnPlan, owner: str | None = None,
-                 any_owner: bool = False) -> list[VStack]:
+    def _targets(self, ix: Index, target_color: str, plan: TurnPlan, owner: str | None = None,
+                 any_owner: bool = False) -> list[Stk]:
         me = self.seat
         out = []
-        for st in b.stacks:
+        for st in ix.stacks:
             if not st.fighting or (target_color and st.color != target_color):
                 continue
             if owner is not None and st.owner != owner:
@@ -608,41 +922,41 @@ class SDTAgent:
             out.append(st)
         return out
 
-    def _try(self, b: Board, t: VStack, colors: tuple[str, ...], forces: list[Force], used: set[int],
+    def _try(self, ix: Index, t: Stk, colors: tuple[str, ...], forces: list[Force], used: set[int],
              min_col: int) -> tuple[int, list[Force], str, dict | None] | None:
         """Greedy: the forces of one colour that reach ``t`` with the best odds at or above
         ``min_col``; local forces first, then the strongest.  Returns (odds column, forces,
         their colour, None), or for a Subversive Attack (Red on Blue, preferred when it
         reaches the odds) (column, forces, Red, {lead: province to move to or None})."""
         best = None
-        dfn = t.defense()
+        dfn = self._dfn(t)
         for color in colors:
-            if not opposed(color, t.color):
+            if not self.hostile(color, t.color):
                 continue
             if color == RED and t.color == BLUE:
-                sub = self._try_subversive(b, t, forces, used, min_col)
+                sub = self._try_subversive(ix, t, forces, used, min_col)
                 if sub is not None:
                     return sub
             cands = []
-            for f in forces:
-                if f.lead in used or f.color != color or f.stack == t.id:
+            for fc in forces:
+                if fc.lead in used or fc.color != color or fc.stack == t.id:
                     continue
-                local = f.province == t.province
-                if not local and t.province not in self._reach(b, f):
+                local = fc.province == t.province
+                if not local and t.province not in self._reach(fc):
                     continue
-                cands.append((not local, -f.strength, f.lead, f))
+                cands.append((not local, -fc.strength, fc.lead, fc))
             cands.sort(key=lambda x: x[:3])
             plain = [c[3] for c in cands if not c[3].escort]
             escorts = [c[3] for c in cands if c[3].escort]
             for pool, need in ((plain, min_col), (plain + escorts, max(min_col, T.ESCORT_MIN_ODDS))):
                 chosen, att = [], 0
-                for f in pool:
-                    chosen.append(f)
-                    att += f.strength
-                    col = odds_col(att, dfn)
+                col = None
+                for fc in pool:
+                    chosen.append(fc)
+                    att += fc.strength
+                    col = self._col(att, dfn)
                     if col is not None and col >= need:
                         break
-                col = odds_col(att, dfn)
                 if chosen and col is not None and col >= need:
                     key = (col, -len(chosen))
                     if best is None or key > (best[0], -len(best[1])):
@@ -650,40 +964,42 @@ class SDTAgent:
                     break
         return best
 
-    @staticmethod
-    def _subversion_posts(province: str) -> set[str]:
-        """004 [8.31]: provinces from which Red units may attack Blue units in ``province``
-        subversively: those sharing a border passable by units (the Kerch Straits are
-        White-only, so not passable by Red units)."""
-        d = data()
-        return {p for p in d.provinces[province].adjacent
-                if frozenset((p, province)) not in d.white_only_borders}
+    def _subversion_posts(self, province: str) -> frozenset[str]:
+        """Provinces next to ``province`` (the map), where Red forces would stand to attack
+        Blue units there subversively; the engine judges each border when the attack is made."""
+        return self._facts().adjacent[province]
 
-    def _try_subversive(self, b: Board, t: VStack, forces: list[Force], used: set[int],
+    def _sub_strength(self, fc: Force) -> int:
+        if fc.sub_strength is None:
+            fc.sub_strength = self.p.attack_strength(fc.units + fc.pickups, True)
+        return fc.sub_strength
+
+    def _try_subversive(self, ix: Index, t: Stk, forces: list[Force], used: set[int],
                         min_col: int) -> tuple[int, list[Force], str, dict] | None:
         """Red forces already in, or able to reach, a province adjacent to ``t``: those
         already in place first, then the strongest; each mover goes to the nearest such
         province, preferring one with no units of another colour (where it could itself be
-        attacked).  Strength is doubled on a "Subversive Attacks Doubled" turn (004 [12.12])."""
+        attacked).  Strength as the engine counts it for a Subversive Attack this Player-Turn
+        (doubled on a "Subversive Attacks Doubled" turn, 004 [12.12])."""
         posts = self._subversion_posts(t.province)
         if not posts:
             return None
-        mult = 2 if b.view.get("subversion_doubled") else 1
-        dfn = t.defense()
+        dfn = self._dfn(t)
         cands = []
-        for f in forces:
-            if f.lead in used or f.color != RED or not f.leader:
+        for fc in forces:
+            if fc.lead in used or fc.color != RED or not fc.leader:
                 continue
-            if f.province in posts:
+            if fc.province in posts:
                 dest, dist = None, 0
             else:
-                reach = self._reach(b, f)
+                reach = self._reach(fc)
                 opts = [p for p in posts if p in reach]
                 if not opts:
                     continue
-                dest = min(opts, key=lambda p: (any(c != RED for c in b.colors_in.get(p, ())), len(reach[p]), p))
-                dist = len(reach[dest])
-            cands.append((dist > 0, -f.strength, f.lead, f, dest))
+                dest = min(opts, key=lambda p: (any(c != RED for c in ix.colors_in.get(p, ())),
+                                                len(reach[p]["path"]), p))
+                dist = len(reach[dest]["path"])
+            cands.append((dist > 0, -fc.strength, fc.lead, fc, dest))
         cands.sort(key=lambda x: x[:3])
         plain = [c for c in cands if not c[3].escort]
         escorts = [c for c in cands if c[3].escort]
@@ -691,520 +1007,545 @@ class SDTAgent:
             chosen, att = [], 0
             for c in pool:
                 chosen.append(c)
-                att += c[3].strength * mult
-                col = odds_col(att, dfn)
+                att += self._sub_strength(c[3])
+                col = self._col(att, dfn)
                 if col is not None and col >= need:
                     return col, [x[3] for x in chosen], RED, {x[3].lead: x[4] for x in chosen}
         return None
 
-    def _assign(self, b: Board, plan: TurnPlan, t: VStack, got: tuple, min_col: int,
+    def _assign(self, plan: TurnPlan, t: Stk, got: tuple, min_col: int,
                 consider: bool, used: set[int], label: str) -> None:
         col, chosen, color, dests = got
         sub = dests is not None
-        for f in chosen:
-            used.add(f.lead)
-            dest = dests.get(f.lead) if sub else (t.province if f.province != t.province else None)
+        for fc in chosen:
+            used.add(fc.lead)
+            dest = dests.get(fc.lead) if sub else (t.province if fc.province != t.province else None)
             why = (f"to make a Subversive Attack on {t.province} [{label}]" if sub
                    else f"to attack in {t.province} [{label}]")
             if dest:
-                plan.orders.append(Order(f.lead, dest, list(f.pickups), why=why))
-            elif f.pickups:
-                plan.orders.append(Order(f.lead, None, list(f.pickups), why=f"picks up units {why}"))
-        plan.attacks.append(PlannedAttack(t.id, t.province, color, [f.lead for f in chosen], t.owner, min_col,
+                plan.orders.append(Order(fc.lead, dest, list(fc.pickups), why=why, route=self._reach(fc).get(dest)))
+            elif fc.pickups:
+                plan.orders.append(Order(fc.lead, None, list(fc.pickups), why=f"picks up units {why}"))
+        plan.attacks.append(PlannedAttack(t.id, t.province, color, [fc.lead for fc in chosen], t.owner, min_col,
                                           consider and t.owner not in (None, self.seat), label, sub))
 
-    def _plan_apt(self, view: dict, b: Board, plan: TurnPlan, forces: list[Force], used: set[int]) -> None:
+    def _plan_apt(self, view: dict, ix: Index, plan: TurnPlan, forces: list[Force], used: set[int]) -> None:
         row = plan.row
         attacked: set[int] = set()
+        targets: dict[str, list[Stk]] = {}
         for e in T.APT[plan.color]:
             while len(plan.attacks) < row.attacks:
+                if not any(fc.color == e.units and fc.lead not in used for fc in forces):
+                    break                        # no force of that colour left for this line
                 best = None
-                for t in self._targets(b, e.target, plan):
+                if e.target not in targets:
+                    targets[e.target] = self._targets(ix, e.target, plan)
+                for t in targets[e.target]:
                     if t.id in attacked:
                         continue
-                    got = self._try(b, t, (e.units,), forces, used, row.min_odds)
+                    got = self._try(ix, t, (e.units,), forces, used, row.min_odds)
                     if got is None:
                         continue
-                    key = (got[0], t.defense(), -t.id)
+                    key = (got[0], self._dfn(t), -t.id)
                     if best is None or key > best[0]:
                         best = (key, t, got)
                 if best is None:
                     break
                 _, t, got = best
                 attacked.add(t.id)
-                self._assign(b, plan, t, got, row.min_odds, True, used,
+                self._assign(plan, t, got, row.min_odds, True, used,
                              f"APT priority {'I' * e.priority}: {e.units} vs {e.target}")
             if len(plan.attacks) >= row.attacks:
                 break
 
-    def _plan_vst(self, view: dict, b: Board, plan: TurnPlan, forces: list[Force], used: set[int]) -> None:
+    def _plan_vst(self, view: dict, ix: Index, plan: TurnPlan, forces: list[Force], used: set[int]) -> None:
         victim = plan.vst_target
         if not victim:
             return
-        d = data()
+        f = self._facts()
         colors = (RED, WHITE, BLUE, GREEN)
         attacked: set[int] = set()
         if plan.vst in (T.CZAR, T.GOLD):
-            imp = d.czar if plan.vst == T.CZAR else d.gold
-            st = b.where.get(imp)
+            imp = f.czar if plan.vst == T.CZAR else f.gold
+            st = ix.where.get(imp)
             if st is not None and st.owner == victim and st.fighting:
-                got = self._try(b, st, colors, forces, used, T.VST_MIN_ODDS)
+                got = self._try(ix, st, colors, forces, used, T.VST_MIN_ODDS)
                 attacked.add(st.id)
                 if got:
-                    self._assign(b, plan, st, got, T.VST_MIN_ODDS, False, used, f"VST: the {plan.vst} holder")
+                    self._assign(plan, st, got, T.VST_MIN_ODDS, False, used, f"VST: the {plan.vst} holder")
         while len(plan.attacks) < T.VST_ATTACKS:
             best = None
-            for t in self._targets(b, "", plan, owner=victim, any_owner=True):
+            for t in self._targets(ix, "", plan, owner=victim, any_owner=True):
                 if t.id in attacked:
                     continue
-                got = self._try(b, t, colors, forces, used, T.VST_MIN_ODDS)
+                got = self._try(ix, t, colors, forces, used, T.VST_MIN_ODDS)
                 if got is None:
                     continue
-                key = (got[0], t.defense(), -t.id)
+                key = (got[0], self._dfn(t), -t.id)
                 if best is None or key > best[0]:
                     best = (key, t, got)
             if best is None:
                 break
             _, t, got = best
             attacked.add(t.id)
-            self._assign(b, plan, t, got, T.VST_MIN_ODDS, False, used, f"VST: {plan.vst} player {victim}")
+            self._assign(plan, t, got, T.VST_MIN_ODDS, False, used, f"VST: {plan.vst} player {victim}")
 
-    def _plan_assassination(self, view: dict, b: Board, plan: TurnPlan, forces: list[Force], used: set[int]) -> None:
+    def _plan_assassination(self, view: dict, ix: Index, plan: TurnPlan, forces: list[Force], used: set[int]) -> None:
         order = self.friendliness(view)
         if not order:
             plan.assassinate = False
             return
         enemy = order[-1]
         markers = view["assassins"].get(self.seat, 0)
-        target = self._assassin_target(b, enemy, markers)
+        target = self._assassin_target(ix, enemy, markers)
         if target is not None:
             plan.assassin_target = target
             return
         # common sense: send one free leader to the best target it can reach
-        d = data()
+        f = self._facts()
         best = None
         for level in T.assassination_levels(markers):
-            for st in b.stacks:
-                if st.owner != enemy:
-                    continue
+            for st in ix.mine(enemy):
                 for v in st.leaders:
-                    if d.units[v].strength != level:
+                    if f.strength[v] != level:
                         continue
-                    for f in forces:
-                        if f.lead in used or not f.leader or f.escort:
+                    for fc in forces:
+                        if fc.lead in used or not fc.leader or fc.escort:
                             continue
-                        path = self._reach(b, f).get(st.province)
-                        if path is None:
+                        route = self._reach(fc).get(st.province)
+                        if route is None:
                             continue
-                        key = (-st.attack_strength(), len(path), v, f.lead)
+                        key = (-self._att(st), len(route["path"]), v, fc.lead)
                         if best is None or key < best[0]:
-                            best = (key, v, st, f)
+                            best = (key, v, st, fc)
             if best:
                 break
         if best is None:
             plan.assassinate = False
             self.note(f"cannot reach a leader of {enemy}, its worst enemy: no assassination")
             return
-        _, v, st, f = best
-        used.add(f.lead)
+        _, v, st, fc = best
+        used.add(fc.lead)
         plan.assassin_target = v
-        plan.orders.insert(0, Order(f.lead, st.province, list(f.pickups),
-                                    why=f"to send assassins after {d.units[v].name} of {enemy}, its worst enemy"))
+        plan.orders.insert(0, Order(fc.lead, st.province, list(fc.pickups),
+                                    why=f"to send assassins after {f.name(v)} of {enemy}, its worst enemy",
+                                    route=self._reach(fc).get(st.province)))
 
-    def _assassin_target(self, b: Board, enemy: str, markers: int) -> int | None:
+    def _assassin_target(self, ix: Index, enemy: str, markers: int) -> int | None:
         """A leader of ``enemy`` sharing a province with one of our leaders, by the article's
         level order; ties go to the leader controlling the greatest combat strength."""
-        d = data()
-        mine = {st.province for st in b.mine(self.seat) if st.leaders}
+        f = self._facts()
+        mine = {st.province for st in ix.mine(self.seat) if st.leaders}
         for level in T.assassination_levels(markers):
             cands = []
-            for st in b.stacks:
-                if st.owner != enemy or st.province not in mine:
+            for st in ix.mine(enemy):
+                if st.province not in mine:
                     continue
                 for v in st.leaders:
-                    if d.units[v].strength == level:
-                        ctrl = d.units[v].strength + sum(d.units[u].strength for u in st.attached_to(v)
-                                                         if d.units[u].is_combat)
+                    if f.strength[v] == level:
+                        ctrl = f.strength[v] + sum(f.strength[u] for u in st.attached_to(v) if u in f.combat)
                         cands.append((-ctrl, v))
             if cands:
                 return min(cands)[1]
         return None
 
-    def _plan_non_attack(self, view: dict, b: Board, plan: TurnPlan, forces: list[Force], used: set[int]) -> None:
-        d = data()
+    def _plan_non_attack(self, view: dict, ix: Index, plan: TurnPlan, forces: list[Force], used: set[int]) -> None:
+        f = self._facts()
+        d = f.data
         me = self.seat
         turn = view["turn"]
+        limit = self.p.limits()["stack"]
         reserved: set[int] = set()
         garrisoned: set[str] = set()
-        for f in forces:
-            reserved.update(f.pickups)
-        for f in sorted(forces, key=lambda f: f.lead):
-            if f.lead in used:
+        for fc in forces:
+            reserved.update(fc.pickups)
+        for fc in sorted(forces, key=lambda x: x.lead):
+            if fc.lead in used:
                 continue
-            st = b.by_id[f.stack]
+            st = ix.by_id[fc.stack]
             # 1: Czechs of a White player leave from Vladivostok; his Czar emigrates.
-            if plan.color == WHITE and not f.leader and "CZ" in f.nationalities:
+            if plan.color == WHITE and not fc.leader and any(d.units[u].nationality == "CZ" for u in st.fighting):
                 czechs = [u for u in st.units if d.units[u].nationality == "CZ"]
                 exits = [A.CzechExit(me, u) for u in czechs]
-                if f.province == d.czech_exit:
+                if fc.province == d.czech_exit:
                     plan.pre += exits
                     self.note("moves its Czechs off the map (Non-Attack Policy 1)")
-                elif d.czech_exit in self._reach(b, f):
-                    plan.orders.append(Order(f.lead, d.czech_exit, after=exits,
+                elif d.czech_exit in self._reach(fc):
+                    plan.orders.append(Order(fc.lead, d.czech_exit, after=exits, route=self._reach(fc)[d.czech_exit],
                                              why="Czechs go to Vladivostok to leave (Non-Attack Policy 1)"))
-                used.add(f.lead)
+                used.add(fc.lead)
                 continue
-            czar_here = d.czar in st.units and (not f.leader or st.attached.get(d.czar) == f.lead)
-            if f.escort and czar_here:
+            czar_here = f.czar in st.units and (not fc.leader or st.attached.get(f.czar) == fc.lead)
+            if fc.escort and czar_here:
                 if plan.color == WHITE:
-                    ports = [p for p, path in self._reach(b, f).items() if d.provinces[p].port]
-                    if d.provinces[f.province].port:
-                        plan.pre.append(A.Emigrate(me, d.czar))
+                    if d.provinces[fc.province].port:
+                        plan.pre.append(A.Emigrate(me, f.czar))
                         self.note("sends the Czar abroad (Non-Attack Policy 1)")
-                        used.add(f.lead)
+                        used.add(fc.lead)
                         continue
+                    reach = self._reach(fc)
+                    ports = [p for p in reach if d.provinces[p].port]
                     if ports:
-                        dest = min(ports, key=lambda p: (len(self._reach(b, f)[p]), p))
-                        plan.orders.append(Order(f.lead, dest, list(f.pickups), after=[A.Emigrate(me, d.czar)],
+                        dest = min(ports, key=lambda p: (len(reach[p]["path"]), p))
+                        plan.orders.append(Order(fc.lead, dest, list(fc.pickups), after=[A.Emigrate(me, f.czar)],
+                                                 route=reach[dest],
                                                  why="takes the Czar to a port to emigrate (Non-Attack Policy 1)"))
-                        used.add(f.lead)
+                        used.add(fc.lead)
                         continue
                     # no port within reach: Non-Attack Policy 3 below ("If unable to exit the map")
-            if f.escort and f.leader and d.gold in st.attached_to(f.lead):
-                steal = self._steal_plan(b, f, st)
+            if fc.escort and fc.leader and f.gold in st.attached_to(fc.lead):
+                steal = self._steal_plan(ix, fc, st)
                 if steal:
                     dest, units = steal
-                    plan.orders.append(Order(f.lead, dest, list(f.pickups), attach_dest=units,
+                    plan.orders.append(Order(fc.lead, dest, list(fc.pickups), attach_dest=units, steal=True,
+                                             route=self._reach(fc).get(dest) if dest else None,
                                              why="the Gold buys Green units (Non-Attack Policy 4)"))
-                    used.add(f.lead)
+                    used.add(fc.lead)
                     continue
-            if f.escort:
-                used.add(f.lead)
-                dest = self._isolated_area(b, f) if f.leader else None
+            if fc.escort:
+                used.add(fc.lead)
+                dest = self._isolated_area(ix, fc) if fc.leader else None
                 if dest:
-                    imp = "the Czar" if d.czar in st.attached_to(f.lead) else "the Gold"
-                    plan.orders.append(Order(f.lead, dest, list(f.pickups),
+                    imp = "the Czar" if f.czar in st.attached_to(fc.lead) else "the Gold"
+                    plan.orders.append(Order(fc.lead, dest, list(fc.pickups), route=self._reach(fc)[dest],
                                              why=f"takes {imp} away from the enemy (Non-Attack Policy 3)"))
-                elif f.pickups:
-                    plan.orders.append(Order(f.lead, None, list(f.pickups),
+                elif fc.pickups:
+                    plan.orders.append(Order(fc.lead, None, list(fc.pickups),
                                              why="strengthens the Imperial escort (Non-Attack Policy 3)"))
                 continue
-            if not f.leader:
+            if not fc.leader:
                 continue
             # 6/7: a force that alone garrisons a province to hold stays there
-            targets = [p for p in self._garrison_targets(view, b, plan.color, f.color, turn, f.stack)
+            targets = [p for p in self._garrison_targets(view, ix, plan.color, fc.color, turn, fc.stack)
                        if p not in garrisoned]
-            if f.province in targets:
-                garrisoned.add(f.province)
-                if f.pickups:
-                    plan.orders.append(Order(f.lead, None, list(f.pickups),
-                                             why=f"stays to garrison {f.province} "
-                                                 f"(Non-Attack Policy {6 if f.color == RED else 7})"))
-                used.add(f.lead)
+            if fc.province in targets:
+                garrisoned.add(fc.province)
+                if fc.pickups:
+                    plan.orders.append(Order(fc.lead, None, list(fc.pickups),
+                                             why=f"stays to garrison {fc.province} "
+                                                 f"(Non-Attack Policy {6 if fc.color == RED else 7})"))
+                used.add(fc.lead)
                 continue
-            # 5: pick up loose units
-            room = min(self._capacity(st, f.lead) - len([u for u in st.attached_to(f.lead) if d.units[u].is_combat])
-                       - len(f.pickups), STACK_LIMIT - 1 - len(st.attached_to(f.lead)) - len(f.pickups))
+            # 5: pick up loose units (as many as the engine's capacity leaves room for)
+            room = self.p.capacity(fc.lead)["room"] - len(fc.pickups)
             if room > 0:
                 best = None
-                for p, path in self._reach(b, f).items():
-                    if any(opposed(c, f.color) for c in b.colors_in.get(p, set())):
+                for p, route in self._reach(fc).items():
+                    if any(self.hostile(c, fc.color) for c in ix.colors_in.get(p, ())):
                         continue
-                    loose = self._loose(b, p, f.color, reserved)[:room]
+                    loose = self._loose(ix, p, fc.color, reserved)[:room]
                     if not loose:
                         continue
-                    s = sum(d.units[u].strength for u in loose)
-                    key = (-s, len(path), p)
+                    s = sum(f.strength[u] for u in loose)
+                    key = (-s, len(route["path"]), p)
                     if best is None or key < best[0]:
                         best = (key, p, loose)
                 if best:
                     _, p, loose = best
                     reserved.update(loose)
-                    plan.orders.append(Order(f.lead, p, list(f.pickups), attach_dest=loose,
+                    plan.orders.append(Order(fc.lead, p, list(fc.pickups), attach_dest=loose, route=self._reach(fc)[p],
                                              why="collects loose units (Non-Attack Policy 5)"))
-                    used.add(f.lead)
+                    used.add(fc.lead)
                     continue
             # 6/7: garrisons
-            targets = [p for p in self._garrison_targets(view, b, plan.color, f.color, turn)
+            targets = [p for p in self._garrison_targets(view, ix, plan.color, fc.color, turn)
                        if p not in garrisoned]
-            reach = self._reach(b, f)
+            reach = self._reach(fc)
             options = [p for p in targets if p in reach]
             if options:
-                p = min(options, key=lambda p: (len(reach[p]), p))
+                p = min(options, key=lambda p: (len(reach[p]["path"]), p))
                 garrisoned.add(p)
-                plan.orders.append(Order(f.lead, p, list(f.pickups),
-                                         why=f"garrisons {p} (Non-Attack Policy {6 if f.color == RED else 7})"))
-                used.add(f.lead)
+                plan.orders.append(Order(fc.lead, p, list(fc.pickups), route=reach[p],
+                                         why=f"garrisons {p} (Non-Attack Policy {6 if fc.color == RED else 7})"))
+                used.add(fc.lead)
                 continue
             # 5/8: a smaller force joins our strongest stack of its colour within reach
+            size = 1 + len([u for u in st.attached_to(fc.lead) if u in f.combat]) + len(fc.pickups)
             best = None
-            for other in b.mine(me):
-                if other.id == f.stack or other.color != f.color or not other.leaders:
+            for other in ix.mine(me):
+                if other.id == fc.stack or other.color != fc.color or not other.leaders:
                     continue
-                if len(other.fighting) + 1 + len(st.attached_to(f.lead)) + len(f.pickups) > STACK_LIMIT:
+                if len(other.fighting) + size > limit:
                     continue
-                if other.attack_strength() <= f.strength:
+                if self._att(other) <= fc.strength:
                     continue
-                path = reach.get(other.province)
-                if path is None:
+                route = reach.get(other.province)
+                if route is None:
                     continue
-                key = (-other.attack_strength(), len(path), other.id)
+                key = (-self._att(other), len(route["path"]), other.id)
                 if best is None or key < best[0]:
                     best = (key, other)
             if best:
-                plan.orders.append(Order(f.lead, best[1].province, list(f.pickups),
+                plan.orders.append(Order(fc.lead, best[1].province, list(fc.pickups), route=reach[best[1].province],
                                          why="joins a stronger stack (Non-Attack Policies 5, 8)"))
-                used.add(f.lead)
+                used.add(fc.lead)
                 continue
-            if f.pickups:
-                plan.orders.append(Order(f.lead, None, list(f.pickups),
+            if fc.pickups:
+                plan.orders.append(Order(fc.lead, None, list(fc.pickups),
                                          why="picks up loose units (Non-Attack Policy 5)"))
-                used.add(f.lead)
+                used.add(fc.lead)
 
-    def _threat(self, b: Board, province: str, color: str) -> int:
-        """Strength of other players' forces opposed to ``color`` in ``province`` or next to it."""
-        d = data()
-        near = {province} | set(d.provinces[province].adjacent)
-        return sum(st.attack_strength() for st in b.stacks
-                   if st.province in near and st.owner not in (None, self.seat) and st.fighting
-                   and opposed(st.color, color))
+    def _threat(self, ix: Index, province: str, color: str) -> int:
+        """Strength of other players' forces hostile to ``color`` in ``province`` or next to it."""
+        near = {province} | self._facts().adjacent[province]
+        total = 0
+        for p in near:
+            for st in ix.by_province.get(p, ()):
+                if st.owner not in (None, self.seat) and st.fighting and self.hostile(st.color, color):
+                    total += self._att(st)
+        return total
 
-    def _isolated_area(self, b: Board, f: Force) -> str | None:
+    def _isolated_area(self, ix: Index, fc: Force) -> str | None:
         """Non-Attack Policy 3: "units controlling the Czar (and the Gold) should attempt to
         consolidate with other units for greater protection.  They should also try to move
-        to isolated areas."  Our rule: when other players' opposed forces stand in or next
+        to isolated areas."  Our rule: when other players' hostile forces stand in or next
         to the escort's province, it moves to the reachable province with the least such
         strength around it (only to a province holding no units of another colour), then
         the one where its own stacks of its colour are strongest (to consolidate), then the
         nearest; it stays if no province is safer."""
-        here = self._threat(b, f.province, f.color)
+        here = self._threat(ix, fc.province, fc.color)
         if here == 0:
             return None
         best = None
-        for p, path in self._reach(b, f).items():
-            if any(c != f.color for c in b.colors_in.get(p, ())):
+        for p, route in self._reach(fc).items():
+            if any(c != fc.color for c in ix.colors_in.get(p, ())):
                 continue
-            threat = self._threat(b, p, f.color)
+            threat = self._threat(ix, p, fc.color)
             if threat >= here:
                 continue
-            own = sum(st.attack_strength() for st in b.mine(self.seat) if st.province == p and st.color == f.color)
-            key = (threat, -own, len(path), p)
+            own = sum(self._att(st) for st in ix.by_province.get(p, ()) if st.owner == self.seat and st.color == fc.color)
+            key = (threat, -own, len(route["path"]), p)
             if best is None or key < best[0]:
                 best = (key, p)
         return best[1] if best else None
 
-    def _garrison_targets(self, view: dict, b: Board, player_color: str, force_color: str, turn: int,
+    def _garrison_targets(self, view: dict, ix: Index, player_color: str, force_color: str, turn: int,
                           own_stack: int | None = None) -> list[str]:
         """Provinces to garrison: Tver and Petrograd for Red, and the home provinces of units of
         the player's colour awaiting replacement (Game-Turns 1-5), that hold no unit of that
         colour (other than ``own_stack``) and no enemy."""
-        d = data()
+        f = self._facts()
         if force_color != player_color or player_color not in (RED, WHITE):
             return []
         out = ["TVER", "PETR"] if player_color == RED else []
         if turn <= 5:
             for entries in view["vp"].values():
-                for uid, _f in entries:
-                    u = d.units[uid]
-                    if u.is_combat and u.color == player_color and u.province not in out:
-                        out.append(u.province)
+                for uid, _face in entries:
+                    if uid in f.combat and f.color[uid] == player_color:
+                        home = f.data.units[uid].province
+                        if home not in out:
+                            out.append(home)
         res = []
         for p in out:
-            cs = {st.color for st in b.stacks if st.province == p and st.fighting and st.id != own_stack}
-            if player_color in cs or any(opposed(c, player_color) for c in cs):
+            cs = {st.color for st in ix.by_province.get(p, ()) if st.fighting and st.id != own_stack}
+            if player_color in cs or any(self.hostile(c, player_color) for c in cs):
                 continue
             res.append(p)
         return res
 
-    def _steal_plan(self, b: Board, f: Force, st: VStack) -> tuple[str, list[int]] | None:
-        d = data()
-        greens = len([u for u in st.attached_to(f.lead) if d.units[u].color == GREEN])
-        slots = 2 - greens
-        combat_att = [u for u in st.attached_to(f.lead) if d.units[u].is_combat]
-        slots = min(slots, self._capacity(st, f.lead) - len(combat_att) - len(f.pickups),
-                    STACK_LIMIT - 1 - len(combat_att) - len(f.pickups))
+    def _steal_plan(self, ix: Index, fc: Force, st: Stk) -> tuple[str | None, list[int]] | None:
+        """Non-Attack Policy 4: the Green units within reach the Gold's leader could take (as
+        many as the engine's ``capacity`` leaves Gold slots and room for)."""
+        f = self._facts()
+        cap = self.p.capacity(fc.lead)
+        greens = len([u for u in st.attached_to(fc.lead) if f.color[u] == GREEN])
+        slots = min(cap["green"] - greens, cap["room"] - len(fc.pickups))
         if slots <= 0:
             return None
         best = None
-        reach = self._reach(b, f)
-        for p in sorted(set(reach) | {f.province}):
+        reach = self._reach(fc)
+        for p in sorted(set(reach) | {fc.province}):
             units = []
-            for other in b.stacks:
-                if other.province != p or other.id == st.id:
+            for other in ix.by_province.get(p, ()):
+                if other.id == st.id:
                     continue
                 for u in other.units:
-                    uu = d.units[u]
-                    if uu.is_combat and uu.color == GREEN and uu.nationality not in ("FN", "PO") \
-                            and not other.attached.get(u):
+                    if u in f.combat and f.color[u] == GREEN and not other.attached.get(u) \
+                            and (fc.lead, u) not in self._refused:
                         units.append(u)
             if not units:
                 continue
-            units = sorted(units, key=lambda u: (-d.units[u].strength, u))[:slots]
-            key = (-sum(d.units[u].strength for u in units), len(reach.get(p, [])), p)
+            units = sorted(units, key=lambda u: (-f.strength[u], u))[:slots]
+            key = (-sum(f.strength[u] for u in units), len(reach[p]["path"]) if p in reach else 0, p)
             if best is None or key < best[0]:
                 best = (key, p, units)
         if best is None:
             return None
-        return (None if best[1] == f.province else best[1]), best[2]
+        return (None if best[1] == fc.province else best[1]), best[2]
 
     # -- executing the movement plan -----------------------------------------------------------
-    def _movement_step(self, view: dict, legal: list[A.Action]) -> A.Action | None:
+    def _movement_step(self, player, kind: str) -> A.Action | None:
         plan = self.plan
         me = self.seat
         if not plan.politics_done:
-            act = self.politics.start_of_turn(view, legal, plan)
+            act = self.politics.start_of_turn(player, plan)
             if act is not None:
                 return act
             plan.politics_done = True
         while plan.pre:
             a = plan.pre.pop(0)
-            if a in legal or self._gift_ok(view, a):
+            if self._ok(a):
                 return a
-        force = view.get("force")
-        if force is None and self.cur is not None:
+        forcing = kind == "force"
+        if not forcing and self.cur is not None:
             after = self.cur["order"].after
             self.cur = None
             for a in after:
-                if a in legal:
+                if self._ok(a):
                     plan.pre = [x for x in after if x is not a] + plan.pre
                     return a
-        if force is not None:
+        if forcing:
             if self.cur is None:
-                return A.EndForce(me) if A.EndForce(me) in legal else None
-            return self._force_step(view, legal)
+                return A.EndForce(me)
+            return self._force_step()
+        f = self._facts()
         while plan.orders:
             o = plan.orders.pop(0)
             start = A.StartForce(me, o.lead)
-            if start not in legal:
+            if not self._ok(start):
                 continue
-            b = self._board(view)
-            st = b.where.get(o.lead)
-            if st is None:
-                continue
-            path: list = []
-            if o.dest and o.dest != st.province:
-                d = data()
-                color = d.units[o.lead].color if d.units[o.lead].is_leader else st.color
-                nats = frozenset(d.units[u].nationality for u in st.fighting if d.units[u].color in (BLUE, GREEN))
-                reach = b.reach(st.province, color, d.units[o.lead].is_leader, nats)
-                path = reach.get(o.dest)
-                if path is None:
+            path: list[str] = []
+            rail = False
+            if o.dest:
+                if o.route is None:
                     continue
+                path, rail = list(o.route["path"]), bool(o.route["rail"])
             if not path and not o.attach_start and not o.attach_dest and not o.after:
                 continue
             if o.why:
-                d = data()
-                name = d.units[o.lead].name if d.units[o.lead].is_leader else d.units[o.lead].label
-                self.note(f"moves {name}" + (f" to {o.dest}" if path else "") + f": {o.why}")
-            self.cur = {"order": o, "path": list(path), "i": 0, "start": list(o.attach_start), "dest": list(o.attach_dest)}
+                self.note(f"moves {f.name(o.lead)}" + (f" to {o.dest}" if path else "") + f": {o.why}")
+            self.cur = {"order": o, "path": path, "rail": rail, "i": 0, "start": list(o.attach_start),
+                        "dest": list(o.attach_dest), "rerouted": False}
             return start
         if not plan.merges_done:
-            for a in legal:
-                if isinstance(a, A.Merge):
-                    return a
+            if plan.merge_queue is None:
+                ix = plan.move_ix = self._index(player)
+                mine = sorted(ix.mine(me), key=lambda s: s.id)
+                plan.merge_queue = [A.Merge(me, x.id, y.id) for x in mine for y in mine
+                                    if x.id < y.id and x.province == y.province]
+            while plan.merge_queue:
+                m = plan.merge_queue.pop(0)
+                if m.stack in plan.dead or m.into in plan.dead:
+                    continue
+                if self._ok(m):
+                    plan.dead.add(m.stack)
+                    plan.move_ix.merged(m.stack, m.into)
+                    return m
             plan.merges_done = True
         return A.EndMovement(me)
 
-    def _force_step(self, view: dict, legal: list[A.Action]) -> A.Action | None:
+    def _force_step(self) -> A.Action | None:
         me = self.seat
         cur = self.cur
         o = cur["order"]
-        d = data()
-        lead = o.lead if d.units[o.lead].is_leader else 0
+        lead = o.lead if o.lead in self._facts().leader else 0
         while cur["start"]:
             u = cur["start"].pop(0)
             a = A.Attach(me, u, lead)
-            if a in legal:
+            if self._ok(a):
                 return a
         while cur["i"] < len(cur["path"]):
-            to, rail = cur["path"][cur["i"]]
+            to = cur["path"][cur["i"]]
             cur["i"] += 1
-            a = A.Move(me, to, rail)
-            if a in legal:
+            a = A.Move(me, to, cur["rail"])
+            if self._ok(a):
                 return a
+            # refused (something moved into the way): ask the engine once for another route
+            route = None if cur["rerouted"] else self.p.reach().get(o.dest)
+            cur["rerouted"] = True
+            if route:
+                cur["path"], cur["rail"], cur["i"] = list(route["path"]), bool(route["rail"]), 0
+                continue
             cur["i"] = len(cur["path"])
             cur["dest"] = []
             break
         while cur["dest"]:
             u = cur["dest"].pop(0)
             a = A.Attach(me, u, lead)
-            if a in legal:
+            if self._ok(a):
                 return a
+            if o.steal:
+                self._refused.add((o.lead, u))          # the Gold may not take this one: never sought again
         return A.EndForce(me)
 
     # -- combat ------------------------------------------------------------------------------------
-    def _combat_step(self, view: dict, legal: list[A.Action]) -> A.Action | None:
+    def _combat_step(self, player, kind: str) -> A.Action | None:
         plan = self.plan
         me = self.seat
-        b = self._board(view)
-        att = view.get("attack")
-        if att is not None:
+        if kind == "attack":
             q = plan.combat_queue or []
             while q:
                 a = q.pop(0)
-                if a in legal:
-                    if isinstance(a, A.ResolveAttack):
-                        if plan.current_owner and plan.current_owner != me:
-                            self.bump(plan.current_owner, T.SHIFT_ATTACK)
+                if self._ok(a):
                     return a
                 if isinstance(a, A.ResolveAttack):
                     break
             plan.combat_queue = []
-            return A.CancelAttack(me) if A.CancelAttack(me) in legal else None
+            a = A.CancelAttack(me)
+            return a if self._ok(a) else None
+        if plan.combat_ix is None:        # the map as movement left it (or a fresh look)
+            plan.combat_ix = plan.move_ix or self._index(player)
+            plan.att, plan.dfn = {}, {}
+        ix = plan.combat_ix
         if plan.assassinate and not plan.assassinated:
             plan.assassinated = True
-            markers = view["assassins"].get(me, 0)
-            order = self.friendliness(view)
+            markers = ix.view["assassins"].get(me, 0)
+            order = self.friendliness(ix.view)
             if order and markers > 0:
                 enemy = order[-1]
-                v = self._assassin_target(b, enemy, markers)
+                v = self._assassin_target(ix, enemy, markers)
                 if v is not None:
                     a = A.Assassinate(me, v, T.assassin_markers_used(markers))
-                    if a in legal:
-                        self.bump(enemy, T.SHIFT_ASSASSINATION)
+                    if self._ok(a):
                         self.note(f"sends {a.markers} assassin{'s' if a.markers > 1 else ''} after "
-                                  f"{data().units[v].name} of {enemy}, its worst enemy")
+                                  f"{self._facts().name(v)} of {enemy}, its worst enemy")
                         return a
         while plan.attacks:
             pa = plan.attacks.pop(0)
-            seq = self._attack_sequence(view, b, legal, pa, plan)
+            seq = self._attack_sequence(ix, pa, plan)
             if seq:
                 plan.combat_queue = seq[1:]
                 plan.current_owner = pa.owner
                 return seq[0]
         return A.EndCombat(me)
 
-    def _attack_sequence(self, view: dict, b: Board, legal: list[A.Action], pa: PlannedAttack,
-                         plan: TurnPlan) -> list[A.Action] | None:
-        me = self.seat
-        t = b.by_id.get(pa.target)
+    def _attack_sequence(self, ix: Index, pa: PlannedAttack, plan: TurnPlan) -> list[A.Action] | None:
+        """The steps of a planned attack as the position now stands: the engine says which of
+        our stacks may join (``attack_problem``) and at what odds (``odds``)."""
+        me, p = self.seat, self.p
+        t = ix.by_id.get(pa.target)
         sub = pa.subversive
-        if t is None or not t.fighting or A.DeclareAttack(me, t.id, sub) not in legal:
+        if t is None:
             return None
-        d = data()
+        declare = A.DeclareAttack(me, t.id, sub)
+        if not self._ok(declare):
+            return None
+        f = self._facts()
         later = {lead for other in plan.attacks for lead in other.forces}
         posts = self._subversion_posts(t.province) if sub else {t.province}
-        mult = 2 if sub and view.get("subversion_doubled") else 1
         stacks = []
-        for st in b.mine(me):
-            if st.province not in posts or st.id == t.id or not st.attack_units():
+        for st in ix.mine(me):
+            if st.province not in posts or st.id == t.id:
                 continue
-            if not opposed(st.color, t.color) or (sub and st.color != RED):
+            if p.attack_problem(st.id, t.id, sub) is not None:
                 continue
             planned = any(u in pa.forces for u in st.units)
             if not planned and (st.color != pa.color or any(u in later for u in st.units)):
                 continue
             stacks.append(st)
         # only friendly stacks combine: keep the planned colour's group
-        stacks = [s for s in stacks if not opposed(s.color, pa.color)]
-        plain = [s for s in stacks if not s.has_imperial()]
-        dfn = t.defense()
+        stacks = [s for s in stacks if not self.hostile(s.color, pa.color)]
+        plain = [s for s in stacks if not s.imperial]
         choice = None
-        for pool, need in ((plain + [s for s in stacks if s.has_imperial()], max(pa.min_col, T.ESCORT_MIN_ODDS)),
+        for pool, need in ((plain + [s for s in stacks if s.imperial], max(pa.min_col, T.ESCORT_MIN_ODDS)),
                            (plain, pa.min_col)):
-            att = sum(s.attack_strength() for s in pool) * mult
-            col = odds_col(att, dfn)
-            if pool and col is not None and col >= need:
+            if not pool:
+                continue
+            try:
+                col = p.odds([s.id for s in pool], t.id, sub)["column"]
+            except IllegalAction:           # stacks that may not attack together (004 [8.22])
+                continue
+            if col is not None and col >= need:
                 choice = pool
                 break
         if choice is None:
@@ -1216,31 +1557,26 @@ class SDTAgent:
                 self.note(f"is talked out of attacking {pa.owner} in {t.province} "
                           f"(Attack Consideration: rolled {die}, PCT {rel})")
                 return None
-        names = ", ".join(d.units[u].name if d.units[u].is_leader else d.units[u].label for u in t.fighting)
+        names = ", ".join(f.name(u) for u in t.fighting)
         if sub:
             self.note(f"makes a Subversive Attack on {names} ({pa.owner or 'uncontrolled'}) in {t.province} from "
                       f"{', '.join(sorted({s.province for s in choice}))} [{pa.label}]")
         else:
             self.note(f"attacks {names} ({pa.owner or 'uncontrolled'}) in {t.province} [{pa.label}]")
-        seq: list[A.Action] = [A.DeclareAttack(me, t.id, sub)]
+        seq: list[A.Action] = [declare]
         seq += [A.AddAttacker(me, s.id) for s in choice]
         seq.append(A.ResolveAttack(me))
         return seq
 
 
-
-POLITICS_FREE = ("JoinCommittee", "LeaveCommittee", "DeclarePurge", "OrderExecution", "PassPurge", "OfferTrade")
-
-
 class PoliticsAdapter:
     """Purge Cooperation and the Czar's execution committee (Non-Attack Policy 2) through the
-    engine's politics actions (004 [11.0], [13.5]); any step whose action type the engine does
-    not register is skipped and noted.
+    engine's politics actions (004 [11.0], [13.5]).
 
     The engine's Central Committee is a matter of consent (``JoinCommittee(members)`` by
     every member; free actions any seat may take at any time), so the article's procedure
-    is played as a short exchange, the drivers (``rcw simulate``, ``rcw solo``, the server)
-    putting proposals to the other seats through :meth:`SDTAgent.react`:
+    is played as a short exchange, the match loop putting proposals to the other seats
+    through :meth:`SDTAgent.react`:
 
     1. The phasing player gives a Politburo marker to its 2nd friendliest player.
     2. It proposes a Committee of every active player.  Each other player decides once per
@@ -1249,18 +1585,19 @@ class PoliticsAdapter:
        own, so a human's proposal meets the same test as a bot's).  Those who would join
        consent.
     3. If everyone joined: "no purge is attempted" (hah!).  Otherwise the phasing player
-       proposes the Committee of itself and those who would join; if they hold eight
-       Politburo markers it forms, a die decides collective (3+) or individual (the phasing
-       player alone; other members pass), and the purge is declared against the non-member
-       most unfriendly to the phasing player.  Collective spoils are shared "beginning with
-       the phasing player and progressing alphabetically" (our reading: the phasing player,
-       then the other members in alphabetical order; a Committee without the phasing player
-       shares alphabetically).  Ties on the PCT ("most unfriendly", "2nd friendliest") go
-       by alphabetical order (:func:`bots.sdt_tables.friendliness_order`).
-    4. If they hold fewer than eight, the phasing player withdraws, and "a new Central
-       Committee is formed by those players not on the original Central Committee" — our
-       reading: all of them, no further rolls; if they hold eight markers they form it and
-       their first member (in seat order) declares the purge of the phasing player (same
+       proposes the Committee of itself and those who would join; if they hold the
+       engine's Committee threshold of Politburo markers (eight, ``limits()``) it forms, a
+       die decides collective (3+) or individual (the phasing player alone; other members
+       pass), and the purge is declared against the non-member most unfriendly to the
+       phasing player.  Collective spoils are shared "beginning with the phasing player and
+       progressing alphabetically" (our reading: the phasing player, then the other members
+       in alphabetical order; a Committee without the phasing player shares
+       alphabetically).  Ties on the PCT ("most unfriendly", "2nd friendliest") go by
+       alphabetical order (:func:`bots.sdt_tables.friendliness_order`).
+    4. If they hold fewer, the phasing player withdraws, and "a new Central Committee is
+       formed by those players not on the original Central Committee" — our reading: all of
+       them, no further rolls; if they hold enough markers they form it and their first
+       member (in seat order) declares the purge of the phasing player (same
        collective/individual roll; spoils alphabetical).
     5. Counterpurges are mandatory and aimed at the phasing player (a die picks among two
        or more purgers when the phasing player is the counterpurger: with n of them in the
@@ -1268,8 +1605,9 @@ class PoliticsAdapter:
        controlling the most combat strength; an individual result of 2+ takes a Politburo
        marker instead on a die roll of 1-2.
     6. Execution of the Czar (a Red player holding it, after Game-Turn 1): the same
-       exchange, White players not invited; a formed Committee holding ten markers orders
-       the execution; the holder complies unless it is a White player.
+       exchange, White players not invited; a formed Committee holding the engine's
+       execution threshold of markers (ten) orders the execution; the holder complies unless
+       it is a White player.
     Consents are withdrawn when the phasing player's Movement Phase is over.
     """
 
@@ -1283,12 +1621,17 @@ class PoliticsAdapter:
         self.members: list[str] = []
         self.purpose = ""
         self.spoil_rolls: dict[tuple, bool] = {}
-        self.countered: set[tuple] = set()
 
     # -- helpers ----------------------------------------------------------------------------------
     @property
     def me(self) -> str:
         return self.agent.seat
+
+    def _ok(self, a: A.Action) -> bool:
+        return self.agent._ok(a)
+
+    def threshold(self, kind: str = "committee_markers") -> int:
+        return self.agent.p.limits()[kind]
 
     @staticmethod
     def pm(view: dict, seats) -> int:
@@ -1302,32 +1645,32 @@ class PoliticsAdapter:
         return [p for p in view["seats"] if p not in view["quit"]]
 
     def can_consent(self, view: dict, members: list[str]) -> bool:
-        return (supported(A.JoinCommittee) and view.get("decision") is None and self.me in members
-                and all(p in view["seats"] and p not in view["quit"] for p in members)
-                and self.pm(view, members) >= T.COMMITTEE_MIN_POLITBURO
-                and view.get("committee_consent", {}).get(self.me) != self.canon(view, members))
+        """Whether the engine takes our consent to a Committee of ``members`` now."""
+        return self._ok(A.JoinCommittee(self.me, tuple(self.canon(view, members))))
 
     def consent(self, view: dict) -> list[str] | None:
         return view.get("committee_consent", {}).get(self.me)
 
+    def counters(self) -> list[list[str]]:
+        """The counter-committees we belong to that have not declared their purge yet."""
+        return [v for k, v in self.counter.items() if v and k not in self.counter_declared]
+
     # -- the phasing player's procedure ---------------------------------------------------------------
-    def start_of_turn(self, view: dict, legal: list[A.Action], plan: TurnPlan) -> A.Action | None:
+    def start_of_turn(self, player, plan: TurnPlan) -> A.Action | None:
         ag, me = self.agent, self.me
+        ag.p = player
         if not self.stage:
             want = "purge" if plan.purge else ("execute" if plan.execute_czar else "")
             if not want:
                 return None
-            if not supported(A.JoinCommittee) or not supported(A.DeclarePurge):
-                ag.note("would purge, but the engine has no purges yet")
-                return None
             self.purpose = want
             self.stage = "gift" if want == "purge" else "invite"
+        view = ag._view(player)
         if self.stage == "gift":
             self.stage = "invite"
             order = ag.friendliness(view)
             if view["politburo"].get(me, 0) > 0 and len(order) >= 2:
                 to = order[1]
-                ag.bump(to, T.SHIFT_POLITBURO_GIFT)
                 ag.note(f"gives a Politburo marker to {to}, its 2nd friendliest player, before the purge")
                 return A.OfferTrade(me, to, give_politburo=1)
         if self.stage == "invite":
@@ -1355,22 +1698,19 @@ class PoliticsAdapter:
                 return self._leave(view) or self._done()
             self.members = self.canon(view, [me] + willing)
             n = self.pm(view, self.members)
-            if n < T.COMMITTEE_MIN_POLITBURO:
+            if n < self.threshold():
                 ag.note(f"finds only {', '.join(self.members)} willing ({n} Politburo markers): no Committee")
                 return self._leave(view) or self._done()
-            if self.members == self.full:
-                self.stage = "formed"
-            else:
-                self.stage = "formed"
-                if self.can_consent(view, self.members):
-                    return A.JoinCommittee(me, tuple(self.members))
+            self.stage = "formed"
+            if self.members != self.full and self.can_consent(view, self.members):
+                return A.JoinCommittee(me, tuple(self.members))
         if self.stage == "formed":
             com = view.get("committee", [])
             if me not in com:
                 return self._leave(view) or self._done()
             if self.purpose == "purge":
                 self.stage = "purged"
-                act = self._declare(view, legal, com, target=None)
+                act = self._declare(view, com, target=None)
                 if act is not None:
                     return act
             else:
@@ -1382,7 +1722,8 @@ class PoliticsAdapter:
         if self.stage == "executed":
             self.stage = "leaving"
             com = view.get("committee", [])
-            if me in com and self.pm(view, com) >= 10 and A.OrderExecution(me) in legal:
+            if me in com and self.pm(view, com) >= self.threshold("execution_markers") \
+                    and self._ok(A.OrderExecution(me)):
                 ag.note("orders the Czar's execution (Non-Attack Policy 2)")
                 return A.OrderExecution(me)
         if self.stage == "leaving":
@@ -1391,7 +1732,7 @@ class PoliticsAdapter:
 
     def _leave(self, view: dict) -> A.Action | None:
         self.stage = "done"
-        if self.consent(view) is not None and supported(A.LeaveCommittee) and view.get("decision") is None:
+        if self.consent(view) is not None and view.get("decision") is None:
             return A.LeaveCommittee(self.me)
         return None
 
@@ -1402,7 +1743,9 @@ class PoliticsAdapter:
     def reset(self) -> None:
         self.stage = ""
 
-    def _declare(self, view: dict, legal: list[A.Action], com: list[str], target: str | None) -> A.Action | None:
+    def _declare(self, view: dict, com: list[str], target: str | None) -> A.Action | None:
+        """A purge by the Committee (a die: collective on 3+) or by us alone, against
+        ``target`` or the non-member most unfriendly to us."""
         ag, me = self.agent, self.me
         if target is None:
             row = ag.row(view)
@@ -1412,28 +1755,27 @@ class PoliticsAdapter:
             target = cands[-1]
         die = ag.die()
         collective = T.collective_purge(die) and len(com) > 1
-        alone = A.DeclarePurge(me, target, (me,), ())
         if collective:
-            listed = [a for a in legal if isinstance(a, A.DeclarePurge) and a.target == target and len(a.purgers) > 1]
-            if listed:
-                ph = view.get("phasing")
-                first = [ph] if ph in com else []
-                shares = tuple(first + sorted(p for p in com if p not in first))
-                ag.bump(target, T.SHIFT_PURGE)
+            purgers = tuple(self.canon(view, com))
+            ph = view.get("phasing")
+            first = [ph] if ph in com else []
+            shares = tuple(first + sorted(p for p in com if p not in first))
+            a = A.DeclarePurge(me, target, purgers, shares)
+            if self._ok(a):
                 ag.note(f"and the Committee ({', '.join(com)}) purge {target} together (die {die})")
-                return A.DeclarePurge(me, target, tuple(listed[0].purgers), shares)
-        if alone in legal:
-            ag.bump(target, T.SHIFT_PURGE)
+                return a
+        alone = A.DeclarePurge(me, target, (me,), ())
+        if self._ok(alone):
             ag.note(f"purges {target} on its own (die {die})")
             return alone
         return None
 
     # -- out of turn: proposals, the counter-committee, cleanup -----------------------------------------
-    def react(self, view: dict, legal: list[A.Action]) -> A.Action | None:
+    def react(self, view: dict) -> A.Action | None:
         ag, me = self.agent, self.me
         turn, ph = view["turn"], view.get("phasing")
         cons = view.get("committee_consent", {})
-        if view.get("decision") is not None or not supported(A.JoinCommittee):
+        if view.get("decision") is not None:
             return None
         # the counter-committee's purge of the phasing player
         key = (ph, turn)
@@ -1441,30 +1783,32 @@ class PoliticsAdapter:
         com = view.get("committee", [])
         if counter and com == counter and key not in self.counter_declared and me == counter[0]:
             self.counter_declared.add(key)
-            act = self._declare(view, legal, com, target=ph)
+            act = self._declare(view, com, target=ph)
             if act is not None:
                 return act
         # proposals that include us: answered while the phasing player's Movement Phase is
         # open and the proposal includes it (its purge or execution procedure), or when it is
         # the counter-committee we belong to
         live = ph is not None and view["phase"] == "movement"
-        for a in legal:
-            if not isinstance(a, A.JoinCommittee):
+        for members in sorted({tuple(v) for p, v in cons.items() if p != me and me in v}):
+            if list(members) == [me] or not live:
                 continue
-            members = list(a.members)
-            if members == [me] or not live:
+            a = A.JoinCommittee(me, members)
+            if counter and list(members) == counter:
+                if self._ok(a):
+                    return a
                 continue
-            if counter and members == counter:
-                return a
-            if ph != me and ph in members and cons.get(ph) == members and self._willing(view, ph):
+            if ph != me and ph in members and cons.get(ph) == list(members) and self._ok(a) \
+                    and self._willing(view, ph):
                 return a
         # the phasing player's Committee failed: the others form a new one
         if ph and ph != me and (ph, turn) in self.willing and not self.willing[(ph, turn)] \
                 and key not in self.counter and ph not in cons:
             w = [p for p, v in cons.items() if p != ph and ph in v]
-            if self.pm(view, [ph] + w) < T.COMMITTEE_MIN_POLITBURO:
+            need = self.threshold()
+            if self.pm(view, [ph] + w) < need:
                 counter = self.canon(view, [p for p in self.active(view) if p != ph and p not in w])
-                self.counter[key] = counter if self.pm(view, counter) >= T.COMMITTEE_MIN_POLITBURO else None
+                self.counter[key] = counter if self.pm(view, counter) >= need else None
                 if self.counter[key] and self.can_consent(view, counter):
                     ag.note(f"joins a Central Committee of {', '.join(counter)} against {ph}")
                     return A.JoinCommittee(me, tuple(counter))
@@ -1472,7 +1816,7 @@ class PoliticsAdapter:
                 self.counter[key] = None
         # withdraw stale consents
         mine = cons.get(me)
-        if mine is not None and supported(A.LeaveCommittee):
+        if mine is not None:
             active_proc = ph is not None and view["phase"] == "movement" and (ph in mine or mine == counter)
             if ph == me:
                 return None
@@ -1491,23 +1835,17 @@ class PoliticsAdapter:
         return self.willing[key]
 
     # -- decisions ---------------------------------------------------------------------------------------
-    def decide(self, view: dict, legal: list[A.Action], d: dict) -> A.Action | None:
+    def decide(self, view: dict, d: dict) -> A.Action | None:
         ag, me = self.agent, self.me
         kind = d.get("kind")
         if kind == "purge_approval":
             return A.ApprovePurge(me, True)
         if kind == "purge_orders":
-            return A.PassPurge(me) if supported(A.PassPurge) else None
+            return A.PassPurge(me)
         if kind == "spoils":
-            return self._spoil(view, legal, d)
+            return self._spoil(view, d)
         if kind == "counterpurge":
             opts = [p for p in d.get("options", []) if p]
-            rec = d.get("purge", {})
-            k = (tuple(rec.get("purgers", [])), rec.get("target"), tuple(rec.get("dice", [])), view["turn"])
-            if k not in self.countered:
-                self.countered.add(k)
-                for p in rec.get("purgers", []):
-                    ag.bump(p, T.SHIFT_PURGE)
             if not opts:
                 return A.Counterpurge(me, "")
             ph = view.get("phasing")
@@ -1517,7 +1855,6 @@ class PoliticsAdapter:
                 target = opts[(ag.die() - 1) % len(opts)]
             else:
                 target = opts[0]
-            ag.bump(target, T.SHIFT_PURGE)
             ag.note(f"counterpurges {target}")
             return A.Counterpurge(me, target)
         if kind == "execution_consent":
@@ -1528,10 +1865,10 @@ class PoliticsAdapter:
             return A.AnswerExecution(me, comply)
         return None
 
-    def _spoil(self, view: dict, legal: list[A.Action], d: dict) -> A.Action | None:
+    def _spoil(self, view: dict, d: dict) -> A.Action | None:
         me = self.me
         rec = d.get("purge", {})
-        takes = [a for a in legal if isinstance(a, A.TakeSpoil)]
+        takes = [a for a in self.agent.p.legal if isinstance(a, A.TakeSpoil)]     # a rare decision
         if not takes:
             return A.EndSpoils(me)
         points = int(rec.get("points", 0) or 0)
@@ -1540,17 +1877,17 @@ class PoliticsAdapter:
         if individual and points >= 2 and key not in self.spoil_rolls:
             die = self.agent.die()
             self.spoil_rolls[key] = T.politburo_instead(die)
-            if self.spoil_rolls[key] and A.TakeSpoil(me, 0) in legal:
+            if self.spoil_rolls[key] and A.TakeSpoil(me, 0) in takes:
                 self.agent.note(f"takes a Politburo marker from {rec.get('target')} instead of a leader (die {die})")
                 return A.TakeSpoil(me, 0)
-        b = self.agent._board(view)
-        du = data().units
+        ix = self.agent._index_of(view)
+        f = self.agent._facts()
 
         def controlled(a: A.TakeSpoil) -> tuple:
-            st = b.where.get(a.leader)
-            ctrl = du[a.leader].strength + sum(du[u].strength for u in (st.attached_to(a.leader) if st else [])
-                                               if du[u].is_combat)
-            return (ctrl, du[a.leader].strength, -a.leader)
+            st = ix.where.get(a.leader)
+            ctrl = f.strength[a.leader] + sum(f.strength[u] for u in (st.attached_to(a.leader) if st else [])
+                                              if u in f.combat)
+            return (ctrl, f.strength[a.leader], -a.leader)
 
         leaders = [a for a in takes if a.leader]
         if leaders:

@@ -120,7 +120,9 @@ def attack_goes_ahead(pct_value: int, die: int) -> bool:
 # -- Purge Cooperation -----------------------------------------------------------------------
 
 COMMITTEE_MIN_POLITBURO = 8
-"""'If the total is eight or greater, a purge is attempted' (004 [11.11])."""
+"""'If the total is eight or greater, a purge is attempted' (004 [11.11]): the article's number,
+pinned here; the bot itself asks the engine's ``limits()["committee_markers"]`` (the rule is
+known once, in the engine)."""
 
 
 def joins_committee(pct_value: int, die: int) -> bool:

@@ -15,6 +15,11 @@ Save/resume: the save file holds the game record (``Game.record()``: seed, playe
 options, actions) and your own decisions; ``rcw solo --load FILE`` replays them through the
 same bots, so the game continues exactly where it stopped.
 ``--spi`` plays the SPI solitaire (004 [18.0]-[28.0]) instead: see :mod:`bots.spi_solo`.
+
+The game is driven by :class:`rcw.bots.match.Match` (the bots are its agents; seat A has
+none, so the match waits for you); what is shown and asked comes from
+:class:`rcw.player.Player` (your view, your legal actions, and the engine's answers on reach,
+odds and scores).
 """
 
 from __future__ import annotations
@@ -23,12 +28,14 @@ import argparse
 import json
 import sys
 
+from rcw.bots.match import Match
 from rcw.bots.sdt import SDTAgent
-from rcw.bots.sdt_board import Board, data, odds_col, opposed
+from rcw.bots.terminal import province, read_line, table, unit_name
 
 from rcw import actions as A
 from rcw.actions import IllegalAction, action_from_wire, to_wire
 from rcw.game import Game
+from rcw.player import Player
 
 HUMAN = "A"
 PLAYERS = 5
@@ -36,61 +43,67 @@ IGNORE = {"t": "_ignore"}
 IGNORED = A.Action(HUMAN)          # "not now" for an out-of-turn question
 APPLIED = A.Action("applied")      # a typed command already applied
 HELP = __doc__.split("listed with numbers; other commands:")[1].split("Save/resume")[0].rstrip()
+TURN_KINDS = ("random_events", "movement", "combat", "randomizer", "force", "attack", "trading")
+
+__all__ = ["Solo", "describe_play", "odds_text", "stack_text", "read_line", "province", "table", "unit_name", "run",
+           "add_parser"]
 
 
-def unit_name(uid: int) -> str:
-    u = data().units[uid]
-    return u.label if not u.is_imperial else u.name.upper()
+# -- describing what a player may do (the engine's numbers) ------------------------------------------------
+def _stacks(player) -> dict[int, dict]:
+    return {st["id"]: st for st in player.view["stacks"]}
 
 
-def province(code: str) -> str:
-    p = data().provinces.get(code)
-    return f"{code} ({p.name})" if p else code
+def _fighting(player, st: dict) -> list[int]:
+    units = player.data.units
+    return [u for u in st["units"] if not units[u].is_imperial]
 
 
-def table(rows: list[list[str]], header: list[str]) -> str:
-    if not rows:
-        return "  (none)"
-    cols = [header] + rows
-    w = [max(len(str(r[i])) for r in cols) for i in range(len(header))]
-    line = lambda r: "  " + "  ".join(str(c).ljust(w[i]) for i, c in enumerate(r)).rstrip()  # noqa: E731
-    return "\n".join([line(header), "  " + "  ".join("-" * x for x in w)] + [line(r) for r in rows])
+def attack_strength(player, sid: int) -> int:
+    """What stack ``sid`` attacks with: the engine's attacking units (004 [8.26]-[8.28])."""
+    units = player.data.units
+    return sum(units[u].strength for u in player.attack_units(sid))
 
 
-
-def read_line(prompt: str, inp, out) -> str:
-    """One typed line after ``prompt``; end of input reads as ``q`` (save and quit).  Piped
-    input is echoed, so a scripted transcript shows what was chosen."""
-    print(prompt, end="", file=out, flush=True)
-    line = inp.readline()
-    if not line:
-        return "q"
-    if not getattr(inp, "isatty", lambda: False)():
-        print(line.strip(), file=out, flush=True)
-    return line.strip()
-
-def odds_text(att: int, dfn: int) -> str:
-    """Combat odds as the CRT column names them (004 [8.4])."""
-    col = odds_col(att, dfn)
-    return "below 1:2" if col is None else ("1:2" if col == 0 else f"{col}:1")
+def odds_text(odds, dfn: int | None = None, player=None) -> str:
+    """Combat odds as the CRT column names them (004 [8.4]): an ``Odds`` answer of the engine,
+    or (attack, defense, player) asked of the engine."""
+    if isinstance(odds, dict):
+        return odds["label"]
+    return player.odds_of(odds, dfn)["label"]
 
 
-def stack_text(b: Board, sid: int, owners: bool = True) -> str:
-    st = b.by_id.get(sid)
+def stack_text(player, sid: int, owners: bool = True) -> str:
+    """A stack of ``player``'s view in words."""
+    st = _stacks(player).get(sid)
     if st is None:
         return f"stack {sid}"
-    who = f"; {st.owner or 'uncontrolled'}" if owners else ""
-    return f"stack {sid} in {st.province} ({', '.join(unit_name(u) for u in st.fighting)}{who})"
+    who = f"; {st['owner'] or 'uncontrolled'}" if owners else ""
+    return f"stack {sid} in {st['province']} ({', '.join(unit_name(u) for u in _fighting(player, st))}{who})"
 
 
-def describe_play(a: A.Action, v: dict, b: Board, seat: str, owners: bool = True) -> str | None:
-    """One sentence for a movement or combat choice of ``seat`` (shared by ``rcw solo`` and
-    ``rcw solo --spi``); None for any other kind of action."""
-    d = data()
+_OPTIONS: dict[int, tuple[int, list]] = {}
+
+
+def _attack_options(player) -> list:
+    """The engine's attack options of ``player`` (asked once per position)."""
+    hit = _OPTIONS.get(id(player))
+    if hit is None or hit[0] != player.version:
+        _OPTIONS.clear()
+        hit = _OPTIONS[id(player)] = (player.version, player.attack_options())
+    return hit[1]
+
+
+def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) -> str | None:
+    """One sentence for a movement or combat choice of ``seat`` (``player``: its
+    :class:`rcw.player.Player`, which answers the strengths and odds); None for any other kind
+    of action."""
+    d = player.data
     t = a.TYPE
+    stacks = {st["id"]: st for st in v["stacks"]}
     if t == "StartForce":
-        st = b.where.get(a.unit)
-        return f"Move a force: {unit_name(a.unit)} in {province(st.province) if st else '?'}"
+        where = next((st["province"] for st in stacks.values() if a.unit in st["units"]), None)
+        return f"Move a force: {unit_name(a.unit)} in {province(where) if where else '?'}"
     if t == "JoinForce":
         return f"Add leader {unit_name(a.leader)} to the force"
     if t == "Attach":
@@ -102,8 +115,8 @@ def describe_play(a: A.Action, v: dict, b: Board, seat: str, owners: bool = True
     if t == "EndForce":
         return "This force stops here"
     if t == "TransferImperial":
-        to = b.by_id.get(a.to_stack)
-        return f"Transfer the {d.units[a.unit].name} to stack {a.to_stack} in {to.province if to else '?'}"
+        to = stacks.get(a.to_stack)
+        return f"Transfer the {d.units[a.unit].name} to stack {a.to_stack} in {to['province'] if to else '?'}"
     if t == "Emigrate":
         return f"Send the {d.units[a.unit].name} abroad (emigration, 004 [13.3])"
     if t == "CzechExit":
@@ -111,23 +124,17 @@ def describe_play(a: A.Action, v: dict, b: Board, seat: str, owners: bool = True
     if t == "EndMovement":
         return "End the Movement Phase"
     if t == "Merge":
-        return f"Stack {stack_text(b, a.stack, owners)} with stack {a.into}"
+        return f"Stack {stack_text(player, a.stack, owners)} with stack {a.into}"
     if t == "DeclareAttack":
-        st = b.by_id.get(a.target)
-        dfn = st.defense() if st else 0
-        att = 0
-        if st is not None:
-            adj = d.provinces[st.province].adjacent
-            for m in b.mine(seat):
-                where = m.province in adj if a.subversive else m.province == st.province
-                if where and m.id != st.id and opposed(m.color, st.color) and (m.color == "Red" or not a.subversive):
-                    att += m.attack_strength() * (2 if a.subversive and v.get("subversion_doubled") else 1)
+        best = next((o["groups"][0]["odds"] for o in _attack_options(player)
+                     if o["target"] == a.target and o["subversive"] == a.subversive and o["groups"]), None)
+        dfn = best["defense"] if best else player.defense(a.target)
         kind = "Subversive attack (from next door; Ae/Ex harmless)" if a.subversive else "Attack"
-        return (f"{kind} {stack_text(b, a.target, owners)}, defense {dfn}; "
-                f"your units able to join: {att} ({odds_text(att, dfn)})")
+        return (f"{kind} {stack_text(player, a.target, owners)}, defense {dfn}; "
+                f"your units able to join: {best['attack'] if best else 0} ({best['label'] if best else 'none'})")
     if t == "AddAttacker":
-        st = b.by_id.get(a.stack)
-        return f"Add {stack_text(b, a.stack, owners)} (strength {st.attack_strength() if st else '?'}) to the attack"
+        strength = attack_strength(player, a.stack) if a.stack in stacks else "?"
+        return f"Add {stack_text(player, a.stack, owners)} (strength {strength}) to the attack"
     if t == "ResolveAttack":
         return "Roll the die for this attack"
     if t == "CancelAttack":
@@ -153,7 +160,9 @@ class Solo:
         self.seed = seed
         self.options = options or {}
         self.g = Game.new(PLAYERS, seed, self.options)
-        self.bots = {p: SDTAgent(p, seed) for p in self.g.state.seats if p != HUMAN}
+        self.bots = {p: SDTAgent(p, seed) for p in self.g.seats if p != HUMAN}
+        self.match = Match(self.g, self.bots)
+        self.me: Player = self.match.player(HUMAN)
         self.out = out or sys.stdout
         self.inp = inp or sys.stdin
         self.script = list(script or [])      # recorded human decisions, replayed on --load
@@ -169,7 +178,7 @@ class Solo:
         if not self.quiet:
             print(text, file=self.out, flush=True)
 
-    def explain(self, events, who: str | None = None) -> None:
+    def explain(self, events) -> None:
         for bot in self.bots.values():
             for n in bot.take_notes():
                 self.say(f"  * {n}")
@@ -178,59 +187,74 @@ class Solo:
                 continue
             self.say(f"  - {e.text}")
 
+    def apply(self, action: A.Action, kind: str = "turn") -> list:
+        """The human's action, through the match (the bots see its events)."""
+        ev = self.match.apply(HUMAN, action, kind, by_agent=False)
+        self.explain(ev)
+        return ev
+
     # -- the board -------------------------------------------------------------------------------
     def view(self) -> dict:
-        return self.g.view(HUMAN)
+        return self.me.view
 
     def show_board(self) -> None:
         v = self.view()
-        b = Board.of(v)
-        d = data()
-        rows = []
-        for st in b.mine(HUMAN):
-            rows.append([str(st.id), province(st.province), st.color,
-                         ", ".join(unit_name(u) for u in st.units), str(st.attack_strength()), str(st.defense())])
+        me = self.me
+        mine = sorted((st for st in v["stacks"] if st["owner"] == HUMAN), key=lambda s: s["id"])
+        rows = [[str(st["id"]), province(st["province"]), st["color"], ", ".join(unit_name(u) for u in st["units"]),
+                 str(attack_strength(me, st["id"])), str(me.defense(st["id"]))] for st in mine]
         self.say(f"\nYour stacks (Game-Turn {v['turn']}):")
         self.say(table(rows, ["stack", "province", "colour", "units", "attack", "defense"]))
+        units = me.data.units
         near: dict[int, tuple] = {}
-        for st in b.mine(HUMAN):
-            if not st.leaders and st.color not in ("Blue", "Green"):
+        for st in mine:
+            mover = next((u for u in st["units"] if units[u].is_leader), None)
+            if mover is None and st["color"] in ("Blue", "Green"):
+                mover = st["units"][0]
+            if mover is None:
                 continue
-            color = st.color
-            reach = b.reach(st.province, color, bool(st.leaders))
-            provinces = set(reach) | {st.province}
-            for t in b.stacks:
-                if (t.province in provinces and t.fighting and t.owner != HUMAN and opposed(color, t.color)
-                        and t.id not in near):
-                    dist = 0 if t.province == st.province else len(reach[t.province])
-                    near[t.id] = (t, dist, st.id, odds_text(st.attack_strength(), t.defense()))
+            try:
+                reach = me.reach(mover)                  # where this force can go this Movement Phase
+            except IllegalAction:
+                continue
+            provinces = set(reach) | {st["province"]}
+            for t in v["stacks"]:
+                if (t["province"] in provinces and _fighting(me, t) and t["owner"] != HUMAN
+                        and me.hostile(st["color"], t["color"]) and t["id"] not in near):
+                    dist = 0 if t["province"] == st["province"] else len(reach[t["province"]]["path"])
+                    try:
+                        odds = odds_text(me.odds([st["id"]], t["id"]))
+                    except IllegalAction:
+                        continue
+                    near[t["id"]] = (t, dist, st["id"], odds)
         rows = []
-        for t, dist, sid, odds in sorted(near.values(), key=lambda x: (x[1], x[0].id))[:25]:
-            rows.append([str(t.id), province(t.province), t.owner or "-", t.color,
-                         ", ".join(unit_name(u) for u in t.fighting), str(t.defense()),
+        for t, dist, sid, odds in sorted(near.values(), key=lambda x: (x[1], x[0]["id"]))[:25]:
+            rows.append([str(t["id"]), province(t["province"]), t["owner"] or "-", t["color"],
+                         ", ".join(unit_name(u) for u in _fighting(me, t)), str(me.defense(t["id"])),
                          f"{dist} from stack {sid}", odds])
         self.say("\nEnemies within reach this Movement Phase (odds for that one stack alone):")
         self.say(table(rows, ["stack", "province", "owner", "colour", "units", "defense", "moves", "odds"]))
-        _ = d
 
     def show_vp(self) -> None:
         v = self.view()
-        d = data()
+        units = self.me.data.units
         rows = []
         for section in sorted(v["vp"]):
-            entries = v["vp"][section]
-            by = {}
-            for uid, face in entries:
-                u = d.units[uid]
-                k = (u.color or "Imperial") + ("" if face else " (face-down)")
-                by[k] = by.get(k, 0) + (u.strength if not u.is_imperial else 5)
-            rows.append([section, ", ".join(f"{k} {n}" for k, n in sorted(by.items()))])
-        self.say("\nVictory Point chart (points of eliminated units by colour):")
+            by: dict[str, int] = {}
+            imperial = []
+            for uid, face in v["vp"][section]:
+                u = units[uid]
+                if u.is_imperial:
+                    imperial.append(u.name + ("" if face else " (face-down)"))
+                    continue
+                k = u.color + ("" if face else " (face-down)")
+                by[k] = by.get(k, 0) + u.strength
+            rows.append([section, ", ".join([f"{k} {n}" for k, n in sorted(by.items())] + imperial)])
+        self.say("\nVictory Point chart (combat strength of eliminated units by colour):")
         self.say(table(rows, ["section", "eliminated"]))
-        from rcw.rules import victory
-
-        red, white = victory.score(self.g.ctx, "Red"), victory.score(self.g.ctx, "White")
-        rows = [[p, str(red[p]), str(white[p])] for p in v["seats"]]
+        scores = self.me.scores()
+        red, white = scores["Red"], scores["White"]
+        rows = [[p, str(red.get(p, 0)), str(white.get(p, 0))] for p in v["seats"]]
         self.say("\nScore if the game ended now:")
         self.say(table(rows, ["player", "Red VP", "White VP"]))
 
@@ -256,16 +280,16 @@ class Solo:
                  f"Randomizer holds {v['randomizer']} chits")
 
     # -- describing choices ------------------------------------------------------------------------
-    def describe(self, a: A.Action, v: dict, b: Board) -> str:
+    def describe(self, a: A.Action, v: dict) -> str:
         if a is IGNORED:
             return "Not now (ignore)"
-        text = describe_play(a, v, b, HUMAN)
+        text = describe_play(a, v, self.me, HUMAN)
         if text is not None:
             return text
         t = a.TYPE
         if t == "Assassinate":
-            st = b.where.get(a.victim)
-            return f"Send {a.markers} assassin(s) after {unit_name(a.victim)} ({st.owner if st else '?'})"
+            owner = next((st["owner"] for st in v["stacks"] if a.victim in st["units"]), None)
+            return f"Send {a.markers} assassin(s) after {unit_name(a.victim)} ({owner or '?'})"
         if t == "AcceptTrade":
             o = next((o for o in v["offers"] if o["id"] == a.offer), {})
             return f"Accept {o.get('from', '?')}'s offer #{a.offer}: {self.offer_text(o)}"
@@ -331,13 +355,12 @@ class Solo:
             applied = w.pop("_applied", False)
             a = action_from_wire(w)
             if applied:
-                self.g.apply(a)
+                self.apply(a)
                 self.human_log.append(to_wire(a) | {"_applied": True})
                 return APPLIED
             self.human_log.append(to_wire(a))
             return a
         v = self.view()
-        b = Board.of(v)
         choices = [a for a in legal if a.TYPE != "Quit"]
         header = (v["turn"], v["phase"], v.get("phasing"))
         if header != self.last_header and why == "turn":
@@ -349,7 +372,7 @@ class Solo:
         while True:
             self.say(f"\n{why if why != 'turn' else 'Your choices'}:")
             for i, a in enumerate(choices, 1):
-                self.say(f"  {i:>2}. {self.describe(a, v, b)}")
+                self.say(f"  {i:>2}. {self.describe(a, v)}")
             cmd = self.read("Choose a number (h for help): ")
             if cmd is None:
                 continue
@@ -382,13 +405,12 @@ class Solo:
 
     def free(self, a: A.Action) -> A.Action | None:
         """A parametric action typed as a command; applied at once if the rules allow it."""
-        try:
-            ev = self.g.apply(a)
-        except IllegalAction as e:
-            self.say(f"Not allowed: {e}")
-            return self.human(self.g.legal_actions(HUMAN), "turn")
+        why = self.me.why_illegal(a)
+        if why is not None:
+            self.say(f"Not allowed: {why}")
+            return self.human(list(self.me.legal), "turn")
         self.human_log.append(to_wire(a) | {"_applied": True})
-        self.explain(ev)
+        self.apply(a)
         return APPLIED
 
     # -- saving --------------------------------------------------------------------------------------
@@ -401,77 +423,63 @@ class Solo:
 
     # -- the loop ------------------------------------------------------------------------------------------
     def run(self) -> int:
-        g = self.g
+        g, m = self.g, self.match
         self.say("Russian Civil War — five players: you are A, the SDT bots (Solitaire for Fanatics) are B-E.")
         self.say("Type h at any prompt for help.  Bot actions are explained as they happen (* = the bot's reasoning).")
         while not g.over:
-            if self.poll_free() is False:
+            if self.questions() is False:
                 return 0
             if g.over:
                 break
-            pend = g.pending
-            if not pend:
+            step = m.next_step()                      # the bots' answers and moves
+            if step is not None:
+                self.explain(m.apply(step.seat, step.action, step.kind))
+                continue
+            mine = next((p for p in g.pending if p["seat"] == HUMAN), None)
+            if mine is None:
                 self.say("The game has no pending decision; stopping.")
                 return 1
-            seat = pend[0]["seat"]
-            legal = g.legal_actions(seat)
-            if seat == HUMAN:
-                why = "turn" if pend[0]["kind"] in ("random_events", "movement", "combat", "randomizer", "force",
-                                                      "attack", "trading") else f"Decide ({pend[0]['kind']})"
-                a = self.human(legal, why)
-                if a is None:
-                    return 0
-                if a is APPLIED or a is IGNORED:
-                    continue
-            else:
-                a = self.bots[seat].choose_view(g.view(seat), legal)
+            why = "turn" if mine["kind"] in TURN_KINDS else f"Decide ({mine['kind']})"
+            a = self.human(list(self.me.legal), why)
+            if a is None:
+                return 0
+            if a is APPLIED or a is IGNORED:
+                continue
             try:
-                ev = g.apply(a)
+                self.apply(a)
             except IllegalAction as e:
-                if seat == HUMAN:
-                    self.say(f"Not allowed: {e}")
-                    continue
-                ev = g.apply(self.bots[seat].fallback_legal(legal))
-            self.explain(ev)
+                self.say(f"Not allowed: {e}")
         self.finish()
         return 0
 
-    def poll_free(self) -> bool | None:
-        """Offers and Committee proposals are answered out of turn (as ``rcw simulate`` does)."""
+    def questions(self) -> bool | None:
+        """Offers and Committee proposals to you are put to you out of turn, each set once
+        (the bots answer theirs in the match's rounds); False means quit."""
         g = self.g
-        s = g.state
-        for _ in range(40):
-            if g.over or s.decision is not None or not (s.offers or s.committee_consent or s.committee):
-                return None
-            acted = False
-            for seat in s.seats:
-                if g.over or s.decision is not None or seat in s.quit:
-                    break
-                legal = g.legal_actions(seat)
-                if seat == HUMAN:
-                    asks = [a for a in legal if isinstance(a, (A.AcceptTrade, A.DeclineTrade))
-                            or (isinstance(a, A.JoinCommittee) and len(a.members) > 1)]
-                    key = tuple(str(a) for a in asks)
-                    if not asks or key in self.asked:
-                        continue
-                    self.asked.add(key)
-                    a = self.human(asks + [IGNORED], "Another player asks you")
-                    if a is None:
-                        return False
-                    if a is IGNORED or a is APPLIED:
-                        continue
-                else:
-                    a = self.bots[seat].react_view(g.view(seat), legal)
-                if a is None:
-                    continue
-                try:
-                    ev = g.apply(a)
-                except IllegalAction:
-                    continue
-                acted = True
-                self.explain(ev)
-            if not acted:
-                return None
+        if g.over or g.decision is not None or g.open_questions() is None:
+            return None
+        me = self.me
+        asks: list[A.Action] = []
+        for o in sorted(me.offers(), key=lambda o: o["id"]):
+            if o["to"] == HUMAN:
+                asks += [A.AcceptTrade(HUMAN, o["id"]), A.DeclineTrade(HUMAN, o["id"])]
+        cons = me.view["committee_consent"]
+        asks += [A.JoinCommittee(HUMAN, m) for m in sorted({tuple(v) for p, v in cons.items() if p != HUMAN and HUMAN in v})
+                 if len(m) > 1]
+        asks = [a for a in asks if a in me.legal]
+        key = tuple(str(a) for a in asks)
+        if not asks or key in self.asked:
+            return None
+        self.asked.add(key)
+        a = self.human(asks + [IGNORED], "Another player asks you")
+        if a is None:
+            return False
+        if a is IGNORED or a is APPLIED:
+            return None
+        try:
+            self.apply(a, "answer")
+        except IllegalAction as e:
+            self.say(f"Not allowed: {e}")
         return None
 
     def finish(self) -> None:
@@ -488,9 +496,8 @@ class Solo:
             self.say(f"Winner: {r.get('winner')}" + ("  — that's you!" if r.get("winner") == HUMAN else ""))
             self.say("FINAL SCORE " + " ".join(f"{p}={scores.get(p, 0)}" for p in sorted(scores)))
         else:
-            from rcw.rules import victory
-
-            red, white = victory.score(self.g.ctx, "Red"), victory.score(self.g.ctx, "White")
+            now = self.g.scores()
+            red, white = now["Red"], now["White"]
             self.say("No side won.  The Victory Points each player holds:")
             self.say(table([[p, str(red[p]), str(white[p])] for p in sorted(red)], ["player", "Red VP", "White VP"]))
             self.say("FINAL SCORE no victor; Red VP " + " ".join(f"{p}={red[p]}" for p in sorted(red))
@@ -526,4 +533,3 @@ def add_parser(sub) -> None:
     p.add_argument("--spi", action="store_true", help="play the SPI solitaire (004 [18.0]-[28.0]) as the Red Player "
                    "(resume with --spi --load FILE; default save file rcw-spi.json)")
     p.set_defaults(func=run)
-

@@ -12,6 +12,9 @@ your decisions the legal choices are listed with numbers; other commands:
 Save/resume: the save file holds the game record (``Game.record()``: seed, options and your
 actions; the non-Red moves follow from the seed); ``rcw solo --spi --load FILE`` replays it
 and the game goes on exactly where it stopped.
+
+The game is driven through :class:`rcw.bots.match.Match` with no computer players (the
+non-Red side is the engine's); what is shown and asked comes from :class:`rcw.player.Player`.
 """
 
 from __future__ import annotations
@@ -20,13 +23,14 @@ import argparse
 import json
 import sys
 
-from rcw.bots.sdt_board import Board, data
-from rcw.bots.solo import describe_play, province, read_line, stack_text, table, unit_name
+from rcw.bots.match import Match
+from rcw.bots.terminal import province, read_line, table, unit_name
 
 from rcw import actions as A
+from rcw import solitaire as S
 from rcw.actions import IllegalAction
 from rcw.modes import new_game, replay
-from rcw.rules import solitaire as S
+from rcw.player import Player
 
 HELP = __doc__.split("other commands:")[1].split("Save/resume")[0].rstrip()
 RED = S.RED_SEAT
@@ -46,7 +50,9 @@ class SPISolo:
         else:
             self.g = new_game(1, seed, {"mode": S.MODE})
             self.resumed = False
-        self.seed = self.g.state.seed
+        self.seed = self.g.record()["seed"]
+        self.match = Match(self.g, {})          # no agents: the one player is the human
+        self.player: Player = self.match.player(RED)
 
     # -- output ------------------------------------------------------------------------------------------
     def say(self, text: str = "") -> None:
@@ -68,16 +74,33 @@ class SPISolo:
             else:
                 self.say(f"  - {e.text}")
 
-    # -- the board ---------------------------------------------------------------------------------------------
+    # -- reading the view ----------------------------------------------------------------------------------------
     def view(self) -> dict:
-        return self.g.view(RED)
+        return self.player.view
 
+    def stacks(self) -> dict[int, dict]:
+        return {st["id"]: st for st in self.view()["stacks"]}
+
+    def fighting(self, st: dict) -> list[int]:
+        return [u for u in st["units"] if not self.player.data.units[u].is_imperial]
+
+    def attack(self, sid: int) -> int:
+        """The strength stack ``sid`` attacks with (the engine's 004 [8.26]-[8.28])."""
+        return sum(self.player.data.units[u].strength for u in self.player.attack_units(sid))
+
+    def stack_text(self, sid: int) -> str:
+        st = self.stacks().get(sid)
+        if st is None:
+            return f"stack {sid}"
+        return f"stack {sid} in {st['province']} ({', '.join(unit_name(u) for u in self.fighting(st))})"
+
+    # -- the board ---------------------------------------------------------------------------------------------
     def show_board(self) -> None:
         v = self.view()
-        b = Board.of(v)
-        rows = [[str(st.id), province(st.province), ", ".join(unit_name(u) for u in st.units),
-                 str(st.attack_strength()), str(st.defense())]
-                for st in sorted(b.mine(RED), key=lambda x: (x.province, x.id))]
+        mine = [st for st in v["stacks"] if st["owner"] == RED]
+        rows = [[str(st["id"]), province(st["province"]), ", ".join(unit_name(u) for u in st["units"]),
+                 str(self.attack(st["id"])), str(self.player.defense(st["id"]))]
+                for st in sorted(mine, key=lambda x: (x["province"], x["id"]))]
         self.say(f"\nYour stacks (Game-Turn {v['turn']} of {S.LAST_TURN}):")
         self.say(table(rows, ["stack", "province", "units", "attack", "defense"]))
         self.show_nonred()
@@ -85,18 +108,20 @@ class SPISolo:
 
     def show_nonred(self) -> None:
         v = self.view()
-        b = Board.of(v)
+        d = self.player.data
         routes = v["solitaire"]["routes"]
         rows = []
-        for st in sorted(b.stacks, key=lambda x: (x.province, x.id)):
-            if not st.fighting or st.color == "Red":
+        for st in sorted(v["stacks"], key=lambda x: (x["province"], x["id"])):
+            fighting = self.fighting(st)
+            if not fighting or st["color"] == "Red":
                 continue
-            r = routes.get(str(st.id))
+            r = routes.get(str(st["id"]))
             path = "-".join(r["ahead"]) if r and r["ahead"] else ("(there)" if r else "-")
             target = r["target"] if r else "-"
-            moves = "yes" if st.owner == S.NONRED and (st.leaders or st.color in ("Blue", "Green")) else "no"
-            rows.append([str(st.id), province(st.province), st.color, "non-Red" if st.owner else "uncontrolled",
-                         ", ".join(unit_name(u) for u in st.fighting), str(st.defense()), moves, target, path])
+            leaders = any(d.units[u].is_leader for u in st["units"])
+            moves = "yes" if st["owner"] == S.NONRED and (leaders or st["color"] in ("Blue", "Green")) else "no"
+            rows.append([str(st["id"]), province(st["province"]), st["color"], "non-Red" if st["owner"] else "uncontrolled",
+                         ", ".join(unit_name(u) for u in fighting), str(self.player.defense(st["id"])), moves, target, path])
         self.say("\nNon-Red forces (they move toward their target along the path shown, one province per pip of "
                  "a die, 004 [21.1]; 'moves' = controllable, 004 [18.0]):")
         self.say(table(rows, ["stack", "province", "colour", "control", "units", "strength", "moves", "target", "path ahead"]))
@@ -105,13 +130,11 @@ class SPISolo:
         v = self.view()
         sol = v["solitaire"]
         left = sol["objective_left"]
-        d = data()
+        where = {u: st["province"] for st in v["stacks"] for u in st["units"]}
         by_region: dict[str, int] = {}
-        b = Board.of(v)
         for u in left:
-            st = b.where.get(u)
-            if st:
-                r = d.provinces[st.province].region
+            if u in where:
+                r = self.player.data.provinces[where[u]].region
                 by_region[r] = by_region.get(r, 0) + 1
         self.say(f"\nObjective (004 [28.11]): {len(left)} non-Red units left in the four regions ("
                  + ", ".join(f"{k} {n}" for k, n in sorted(by_region.items())) + ")."
@@ -123,38 +146,94 @@ class SPISolo:
                      + " — destroy them before the Game-Turn ends or the non-Red Player wins.")
 
     # -- describing choices ------------------------------------------------------------------------------------
-    def describe(self, a: A.Action, v: dict, b: Board) -> str:
-        d = data()
+    def describe(self, a: A.Action) -> str:
+        d = self.player.data
         if a is BACK:
             return "Back"
         t = a.TYPE
         if t == "DeployLeader":
             if a.stack:
-                st = b.by_id.get(a.stack)
-                loose = [u for u in (st.units if st else []) if d.units[u].is_combat and not st.attached.get(u)]
+                st = self.stacks().get(a.stack)
+                loose = [u for u in (st["units"] if st else [])
+                         if d.units[u].is_combat and not st["attached"].get(str(u))]
                 loose.sort(key=lambda u: -d.units[u].strength)
                 took = loose[:d.units[a.leader].strength]
-                return (f"On {stack_text(b, a.stack, owners=False)}"
+                return (f"On {self.stack_text(a.stack)}"
                         + (f": takes command of {', '.join(unit_name(u) for u in took)}" if took else ""))
             return f"Alone in {province(a.province)}"
         if t == "EndLeaderDeployment":
             return "End the Red Leader Determination Phase"
         if t == "DrawRandomizer":
             return "Draw from the Auxiliary Forces Randomizer (the marker goes to the non-Red Player, 004 [20.12])"
-        return describe_play(a, v, b, RED, owners=False) or t
+        return self.describe_play(a) or t
+
+    def describe_play(self, a: A.Action) -> str | None:
+        """One sentence for a movement or combat choice (the strengths and odds are the engine's)."""
+        d = self.player.data
+        stacks = self.stacks()
+        t = a.TYPE
+        if t == "StartForce":
+            where = next((st["province"] for st in stacks.values() if a.unit in st["units"]), None)
+            return f"Move a force: {unit_name(a.unit)} in {province(where) if where else '?'}"
+        if t == "JoinForce":
+            return f"Add leader {unit_name(a.leader)} to the force"
+        if t == "Attach":
+            return f"Attach {unit_name(a.unit)}" + (f" to {unit_name(a.leader)}" if a.leader else "")
+        if t == "Detach":
+            return f"Leave {unit_name(a.unit)} here"
+        if t == "Move":
+            return f"Move to {province(a.to)} {'by rail' if a.rail else 'overland'}"
+        if t == "EndForce":
+            return "This force stops here"
+        if t == "TransferImperial":
+            to = stacks.get(a.to_stack)
+            return f"Transfer the {d.units[a.unit].name} to stack {a.to_stack} in {to['province'] if to else '?'}"
+        if t == "Emigrate":
+            return f"Send the {d.units[a.unit].name} abroad (emigration, 004 [13.3])"
+        if t == "EndMovement":
+            return "End the Movement Phase"
+        if t == "Merge":
+            return f"Stack {self.stack_text(a.stack)} with stack {a.into}"
+        if t == "DeclareAttack":
+            target = stacks[a.target]
+            adj = d.provinces[target["province"]].adjacent
+            able = [st["id"] for st in stacks.values() if st["owner"] == RED and st["id"] != a.target
+                    and (st["province"] in adj if a.subversive else st["province"] == target["province"])
+                    and self.player.attack_units(st["id"])]
+            o = self.player.odds(able, a.target, a.subversive)
+            kind = "Subversive attack (from next door; Ae/Ex harmless)" if a.subversive else "Attack"
+            return (f"{kind} {self.stack_text(a.target)}, defense {o['defense']}; "
+                    f"your units able to join: {o['attack']} ({o['label']})")
+        if t == "AddAttacker":
+            return f"Add {self.stack_text(a.stack)} (strength {self.attack(a.stack) if a.stack in stacks else '?'}) to the attack"
+        if t == "ResolveAttack":
+            return "Roll the die for this attack"
+        if t == "CancelAttack":
+            return "Call off this attack"
+        if t == "RemoveAttacker":
+            return f"Withdraw stack {a.stack} from the attack"
+        if t == "EndCombat":
+            return "End the Combat Phase"
+        if t == "ChooseLoss":
+            return f"Lose {unit_name(a.unit)}"
+        if t == "CaptureImperial":
+            return f"Capture the {d.units[a.unit].name} with stack {a.stack}"
+        if t == "DeclineCapture":
+            return "Leave the Imperial unit where it is"
+        if t == "RollRandomEvents":
+            return "Roll for Random Events"
+        return None
 
     # -- the human -----------------------------------------------------------------------------------------------
     def read(self, prompt: str) -> str:
         return read_line(prompt, self.inp, self.out)
 
-    def menu(self, choices: list[A.Action], title: str) -> A.Action | str | None:
+    def menu(self, choices: list, title: str) -> A.Action | str | None:
         """Numbered choices; returns an action, a typed command line (str), or None to quit."""
-        v = self.view()
-        b = Board.of(v)
         while True:
             self.say(f"\n{title}:")
             for i, a in enumerate(choices, 1):
-                self.say(f"  {i:>2}. {a if isinstance(a, str) else self.describe(a, v, b)}")
+                self.say(f"  {i:>2}. {a if isinstance(a, str) else self.describe(a)}")
             cmd = self.read("Choose a number (h for help): ")
             if cmd.isdigit() and 1 <= int(cmd) <= len(choices):
                 return choices[int(cmd) - 1]
@@ -205,7 +284,7 @@ class SPISolo:
 
     def deploy(self, legal: list[A.Action], v: dict) -> A.Action | None:
         """004 [24.0]: choose a leader, then where he goes."""
-        d = data()
+        d = self.player.data
         rld = v["solitaire"]["leaders"]
         self.say(f"Red Leader Determination: die {rld.get('die')}, you may deploy {rld.get('allowed')} leader(s); "
                  f"{len(rld.get('deployed', []))} deployed so far (004 [24.0], [24.12]).")
@@ -238,15 +317,14 @@ class SPISolo:
             self.say("Usage: d LEADER PROVINCE, e.g. d Zinoviev SMOL")
             return None
         try:
-            lead = data().by_name(parts[1]).id
+            lead = self.player.data.by_name(parts[1]).id
         except KeyError:
             self.say(f"No leader called {parts[1]}")
             return None
         a = S.DeployLeader(RED, lead, 0, parts[2].upper())
-        try:
-            S.check_deploy(self.g.ctx, a)
-        except IllegalAction as e:
-            self.say(f"Not allowed: {e}")
+        why = self.player.why_illegal(a)
+        if why is not None:
+            self.say(f"Not allowed: {why}")
             return None
         return a
 
@@ -264,19 +342,19 @@ class SPISolo:
                  "forces are moved by the solitaire rules, and every non-Red action is explained as it happens.")
         self.say("Type h at any prompt for help.")
         if self.resumed:
-            self.say(f"(resumed: the saved game has been replayed — Game-Turn {g.state.turn})")
+            self.say(f"(resumed: the saved game has been replayed — Game-Turn {g.turn})")
         else:
             self.explain(g.setup_events)
         while not g.over:
-            pend = g.pending
+            pend = self.player.pending
             if not pend or pend[0]["seat"] != RED:
                 self.say("The game has no pending decision for you; stopping.")
                 return 1
-            a = self.decide(g.legal_actions(RED))
+            a = self.decide(list(self.player.legal))
             if a is None:
                 return 0
             try:
-                ev = g.apply(a)
+                ev = self.match.apply(RED, a, by_agent=False)
             except IllegalAction as e:
                 self.say(f"Not allowed: {e}")
                 continue
@@ -311,4 +389,3 @@ def run_spi(args: argparse.Namespace) -> int:
     solo = SPISolo(args.seed, record=record)
     solo.save_path = getattr(args, "save", None) or getattr(args, "load", None)
     return solo.run()
-

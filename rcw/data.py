@@ -140,14 +140,29 @@ class GameData:
     czar_under: int
     gold_under: int
     provenance: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    neighbours: Mapping[str, tuple[str, ...]] = field(default_factory=dict)        # adjacent provinces, sorted
-    rail_neighbours: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # rail links, sorted
+    # Derived, for searches: the provinces in code order (a province is a bit, 1 << its index,
+    # in a set of provinces held as an int), and each province's neighbours and rail links as
+    # such sets, with and without the borders only White units cross (004 [5.32]).
+    codes: tuple[str, ...] = ()
+    bit: Mapping[str, int] = field(default_factory=dict)
+    adjacent_bits: tuple[int, ...] = ()
+    rail_bits: tuple[int, ...] = ()
+    adjacent_bits_not_white: tuple[int, ...] = ()
+    rail_bits_not_white: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "neighbours", MappingProxyType(
-            {c: tuple(sorted(p.adjacent)) for c, p in self.provinces.items()}))
-        object.__setattr__(self, "rail_neighbours", MappingProxyType(
-            {c: tuple(sorted(p.rail)) for c, p in self.provinces.items()}))
+        codes = tuple(sorted(self.provinces))
+        bit = {c: 1 << i for i, c in enumerate(codes)}
+
+        def links(attr: str, white: bool) -> tuple[int, ...]:
+            return tuple(sum(bit[n] for n in getattr(self.provinces[c], attr)
+                             if white or frozenset((c, n)) not in self.white_only_borders) for c in codes)
+
+        for name, value in (("codes", codes), ("bit", MappingProxyType(bit)),
+                            ("adjacent_bits", links("adjacent", True)), ("rail_bits", links("rail", True)),
+                            ("adjacent_bits_not_white", links("adjacent", False)),
+                            ("rail_bits_not_white", links("rail", False))):
+            object.__setattr__(self, name, value)
 
     # -- convenience -------------------------------------------------------------
     def unit(self, uid: int) -> Unit:

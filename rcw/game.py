@@ -17,7 +17,7 @@ Other game modes (the SPI solitaire) subclass :class:`Game` and register in :mod
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 import msgpack
@@ -25,11 +25,11 @@ import msgpack
 from rcw import actions as A
 from rcw import options as O
 from rcw.actions import Action, Event, IllegalAction, action_from_wire, to_wire
-from rcw.data import RED, WHITE, GameData, default
+from rcw.data import GameData, default
 from rcw.rng import MASK, Dice, LoadedDice
 from rcw.rules import assassination, combat, movement, politics, quitting, sequence, setup, victory
 from rcw.rules.base import Ctx
-from rcw.state import State, _deep, opposed
+from rcw.state import State, copy_plain, opposed
 from rcw.types import AttackOption, Capacity, Odds, Pending, Route, Scores, View
 
 SEATS = "ABCDEF"
@@ -92,6 +92,7 @@ class Legal(Sequence[Action]):
 
     def __init__(self, game: Game, seat: str) -> None:
         self._game, self._seat, self._list = game, seat, None
+        self._asked: dict[object, bool] = {}        # actions judged so far (the game has not changed)
 
     def _all(self) -> list[Action]:
         if self._list is None:
@@ -101,7 +102,10 @@ class Legal(Sequence[Action]):
     def __contains__(self, a: object) -> bool:
         if self._list is not None:
             return a in self._list
-        return isinstance(a, Action) and a.seat == self._seat and self._game.is_legal(a)
+        known = self._asked.get(a)
+        if known is None:
+            known = self._asked[a] = isinstance(a, Action) and a.seat == self._seat and self._game.is_legal(a)
+        return known
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self._all())
@@ -123,6 +127,7 @@ class Game:
     MODE: ClassVar[str] = STANDARD
     PLAYERS: ClassVar[int] = 5
     HANDLERS: ClassVar[dict[type, tuple[Check, Do]]] = HANDLERS
+    VIEW_FIELDS: ClassVar[dict[str, Callable[[Game, str | None], Any]]]     # set below the class
 
     def __init__(self, state: State, data: GameData | None = None, dice: Dice | None = None) -> None:
         self.data = data or default()
@@ -130,6 +135,7 @@ class Game:
         self.ctx = Ctx(self.data, state, dice)
         self.log: list[Action] = []
         self.setup_events: list[Event] = []
+        self._judged: tuple[int, set[Action]] = (-1, set())   # actions found legal at this version
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -180,6 +186,7 @@ class Game:
         g.ctx = Ctx(self.data, g.state, self.ctx.dice)
         g.log = list(self.log)
         g.setup_events = self.setup_events
+        g._judged = (-1, set())
         return g
 
     def load_dice(self, rolls: Iterable[int] | Dice | None) -> Dice | None:
@@ -202,15 +209,16 @@ class Game:
         if not isinstance(action, Action):
             raise IllegalAction("protocol", "not an action", "bad_action")
         check, do = self._handler(action)
-        check(self.ctx, action)
+        judged = self._judged
+        if judged[0] != len(self.log) or action not in judged[1]:    # not found legal just now
+            check(self.ctx, action)
         events = do(self.ctx, action)
         self.ctx.b.invalidate()
         events = self._after(events)
         self.log.append(action)
-        # Events are snapshots: their data must not share lists with the state, which later
-        # actions change (e.g. a capture offer's units, the end-game vote's voters).
-        return [Event(e.kind, e.text, _deep(e.data)) if any(isinstance(v, (list, dict)) for v in e.data.values()) else e
-                for e in events]
+        # Events are snapshots: the rules put copies, never the state's own lists, in their data
+        # (tests/test_politics.py checks a capture offer's units and the vote's voters).
+        return events
 
     def _handler(self, action: Action) -> tuple[Check, Do]:
         """The (check, do) pair that rules on ``action`` here, after the checks every action
@@ -246,16 +254,22 @@ class Game:
         """The :class:`IllegalAction` that :meth:`apply` would raise for ``action`` now, or None."""
         d = self.state.decision
         if d is not None:          # a decision suspends play: only its owner's answers are open
-            return None if action in self.legal_actions(action.seat) else IllegalAction(
-                "004 [4.2]", f"waiting for {d['seat']} to decide ({d['kind']})", "decision_pending")
-        try:
-            self._handler(action)[0](self.ctx, action)
-        except IllegalAction as e:
-            return e
+            if action not in self.legal_actions(action.seat):
+                return IllegalAction("004 [4.2]", f"waiting for {d['seat']} to decide ({d['kind']})", "decision_pending")
+        else:
+            try:
+                self._handler(action)[0](self.ctx, action)
+            except IllegalAction as e:
+                return e
+        # ``apply`` need not check it again while the game stays as it is (the checks are pure).
+        if self._judged[0] != len(self.log):
+            self._judged = (len(self.log), set())
+        self._judged[1].add(action)
         return None
 
     def legal(self, seat: str) -> Legal:
-        """The legal actions of ``seat`` as a lazy sequence (see :class:`Legal`)."""
+        """The legal actions of ``seat`` as a lazy sequence (see :class:`Legal`), valid until the
+        next action is applied."""
         return Legal(self, seat)
 
     def legal_actions(self, seat: str) -> list[Action]:
@@ -332,15 +346,15 @@ class Game:
             return [{"seat": s.decision["seat"], "kind": s.decision["kind"]}]
         if s.phase == "trading":
             return [{"seat": p, "kind": "trading"} for p in self.ctx.b.active_seats() if p not in s.ready]
-        p = self.ctx.b.phasing()
+        p = self._turn_seat()
         if p is None:
             return []
-        kind = s.phase
-        if s.force is not None:
-            kind = "force"
-        elif s.attack is not None:
-            kind = "attack"
+        kind = "force" if s.force is not None else "attack" if s.attack is not None else s.phase
         return [{"seat": p, "kind": kind}]
+
+    def _turn_seat(self) -> str | None:
+        """The seat whose Player-Turn play waits for: the Phasing Player (game modes override)."""
+        return self.ctx.b.phasing()
 
     @property
     def over(self) -> bool:
@@ -390,28 +404,9 @@ class Game:
     def view(self, seat: str | None = None) -> View:
         """What ``seat`` sees (None: a spectator).  Everything on the map and the VP chart is
         open (004 [8.29]); trade offers are seen only by the two players involved; the order
-        of the randomizer cups and the RNG are hidden."""
-        s = self.state
-        b = self.ctx.b
-        return {
-            "mode": self.MODE, "options": dict(s.options), "limits": self.limits(),
-            "seats": list(s.seats), "you": seat, "turn": s.turn, "phase": s.phase,
-            "order": list(s.order), "phasing": b.phasing(), "pending": self.pending,
-            "stacks": [{"id": st.id, "province": st.province, "owner": st.owner, "units": list(st.units),
-                        "attached": {str(k): v for k, v in st.attached.items()}, "color": b.stack_color(st)}
-                       for st in sorted(s.stacks.values(), key=lambda x: x.id)],
-            "vp": {k: [list(e) for e in v] for k, v in s.vp.items()},
-            "politburo": dict(s.politburo), "assassins": dict(s.assassins),
-            "control": dict(s.control), "withdrawn": list(s.withdrawn),
-            "randomizer": len(s.aux), "hands": {k: list(v) for k, v in s.hand.items()},
-            "offers": self.offers(seat) if seat else [],
-            "ready": list(s.ready), "quit": list(s.quit),
-            "force": s.force.to_list() if s.force else None,
-            "attack": s.attack.to_list() if s.attack else None,
-            "decision": s.decision, "subversion_doubled": s.subversion_doubled,
-            "committee": list(s.committee), "committee_consent": {k: list(v) for k, v in s.committee_consent.items()},
-            "scores": self.scores(), "result": s.result,
-        }
+        of the randomizer cups and the RNG are hidden.  Each entry is ``VIEW_FIELDS[name](game,
+        seat)`` (:class:`rcw.player.Player` computes them one by one, as they are read)."""
+        return {k: f(self, seat) for k, f in self.VIEW_FIELDS.items()}  # type: ignore[return-value]
 
     # -- what the rules say (one truth for every client) --------------------------------------
     def limits(self) -> dict[str, int]:
@@ -422,7 +417,7 @@ class Game:
                 "blue_green_movement": movement.BLUE_GREEN_MA, "committee_markers": politics.COMMITTEE_MARKERS,
                 "execution_markers": politics.EXECUTION_MARKERS, "vote_markers": victory.VOTE_MARKERS}
 
-    def reach(self, unit: int | None = None) -> dict[str, Route]:
+    def reach(self, unit: int | None = None) -> Mapping[str, Route]:
         """Where a force can end its move this Movement Phase, with a route to each: the force
         being moved (``unit`` None), or the one ``StartForce(unit)`` would pick up, as if it
         moved now (:func:`rcw.rules.movement.reach`)."""
@@ -463,6 +458,23 @@ class Game:
         ``target`` (004 [8.0]; refused if they may not attack together, 004 [8.22])."""
         return combat.odds(self.ctx, stacks, target, subversive)
 
+    def odds_of(self, attack: int, defense: int) -> Odds:
+        """The odds of ``attack`` strength points against ``defense`` (004 [8.0]: the ratio rounded
+        in the defender's favour; below 1:2 no attack may be made, 004 [8.47]; above 6:1 resolved
+        at 6:1, 004 [8.48]): for an attack being planned, whose attackers are not yet in place."""
+        if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (attack, defense)):
+            raise IllegalAction("004 [8.0]", "strengths are whole numbers, 0 or more", "bad_request")
+        return combat.odds_of(self.ctx, attack, defense)
+
+    def attack_strength(self, units: list[int], subversive: bool = False) -> int:
+        """What ``units`` (leaders, the combat units they lead, Blue and Green units) bring to an
+        attack, wherever they stand now: for an attack being planned (004 [8.26]; Red units count
+        double in a Subversive Attack on a "Subversive Attacks Doubled" Player-Turn, 004 [12.12])."""
+        bad = [u for u in units if u not in self.data.units]
+        if bad:
+            raise IllegalAction("004 [8.26]", f"no unit {bad[0]!r}", "unknown_unit")
+        return combat.strength(self.ctx, list(units), bool(subversive) and self.state.subversion_doubled)
+
     def attack_options(self, seat: str) -> list[AttackOption]:
         """Every attack ``seat`` may declare now, with the groups of stacks that may make it
         and their odds (:func:`rcw.rules.combat.attack_options`)."""
@@ -489,9 +501,28 @@ class Game:
             raise IllegalAction("004 [10.12]", "at least one Assassin marker must be used", "bad_request")
         return politics.assassination_chance(self.ctx, victim, markers)
 
+    def assassination_need(self, victim: int, markers: int = 1) -> int:
+        """004 [10.0]: the least two-dice total with which ``markers`` Assassin markers kill the
+        leader ``victim`` (what :meth:`assassination_chance` counts the rolls of)."""
+        self.assassination_chance(victim, markers)          # the same checks
+        return politics.assassination_need(self.ctx, victim, markers)
+
+    def leadership(self, seat: str) -> int:
+        """004 [11.0] Procedure: the values of the Red leaders on the map that ``seat`` controls,
+        its share of a Purge Strength besides its Politburo markers."""
+        if seat not in self.state.seats:
+            raise IllegalAction("004 [11.0]", f"no seat {seat!r} in this game", "unknown_seat")
+        return politics.leadership(self.ctx, seat)
+
+    def purgeable_leaders(self, victim: str) -> list[int]:
+        """004 [11.21], [11.31]: the Red leaders on the map that a purge of ``victim`` may take."""
+        if victim not in self.state.seats:
+            raise IllegalAction("004 [11.0]", f"no seat {victim!r} in this game", "unknown_seat")
+        return politics.purgeable_leaders(self.ctx, victim)
+
     def scores(self) -> Scores:
         """Every player's Red and White Victory Points as the position stands (004 [14.4])."""
-        return {RED: victory.score(self.ctx, RED), WHITE: victory.score(self.ctx, WHITE)}  # type: ignore[misc]
+        return victory.scores(self.ctx, self.ctx.b.stack_colors())  # type: ignore[return-value]
 
     # -- persistence ------------------------------------------------------------------------------
     def to_bytes(self) -> bytes:
@@ -510,6 +541,17 @@ class Game:
         g.log = [action_from_wire(a) for a in d["log"]]
         return g
 
+    def position_key(self) -> int:
+        """A cheap fingerprint of the position for spotting play that goes round in circles:
+        equal for equal positions; it covers the turn, the decision, the Committee, the markers
+        and the offers, and every change to the map moves the RNG or the stack counter, which
+        it covers too (``state_hash`` is the exact, costly comparison)."""
+        s = self.state
+        return hash((s.turn, s.phase, s.current, s.rng, s.next_stack, s.next_offer, len(s.moved), len(s.fought),
+                     repr(s.decision), tuple(s.committee), tuple(sorted((k, tuple(v)) for k, v in s.committee_consent.items())),
+                     tuple(sorted(s.politburo.items())), tuple(sorted(s.assassins.items())), tuple(s.purged_this_turn),
+                     tuple(sorted(s.offers)), tuple(s.quit), s.force is None, s.attack is None))
+
     def state_hash(self) -> str:
         packed = msgpack.packb(_canonical(self.state.to_dict()), use_bin_type=True)
         return hashlib.sha256(packed).hexdigest()
@@ -519,3 +561,46 @@ class Game:
         s = self.state
         return {"seed": s.seed, "players": len(s.seats), "options": dict(s.options),
                 "actions": [to_wire(a) for a in self.log]}
+
+
+def _stacks_view(g: Game, seat: str | None) -> list[dict]:
+    b = g.ctx.b
+    colors = b.stack_colors()
+    return [{"id": st.id, "province": st.province, "owner": st.owner, "units": list(st.units),
+             "attached": {str(k): v for k, v in st.attached.items()}, "color": colors[st.id]}
+            for st in sorted(g.state.stacks.values(), key=lambda x: x.id)]
+
+
+# What a seat's view holds, entry by entry (see Game.view and rcw.types.View); game modes extend it.
+VIEW_FIELDS: dict[str, Callable[[Game, str | None], Any]] = {
+    "mode": lambda g, seat: g.MODE,
+    "options": lambda g, seat: dict(g.state.options),
+    "limits": lambda g, seat: g.limits(),
+    "seats": lambda g, seat: list(g.state.seats),
+    "you": lambda g, seat: seat,
+    "turn": lambda g, seat: g.state.turn,
+    "phase": lambda g, seat: g.state.phase,
+    "order": lambda g, seat: list(g.state.order),
+    "phasing": lambda g, seat: g.ctx.b.phasing(),
+    "pending": lambda g, seat: g.pending,
+    "stacks": _stacks_view,
+    "vp": lambda g, seat: {k: [list(e) for e in v] for k, v in g.state.vp.items()},
+    "politburo": lambda g, seat: dict(g.state.politburo),
+    "assassins": lambda g, seat: dict(g.state.assassins),
+    "control": lambda g, seat: dict(g.state.control),
+    "withdrawn": lambda g, seat: list(g.state.withdrawn),
+    "randomizer": lambda g, seat: len(g.state.aux),
+    "hands": lambda g, seat: {k: list(v) for k, v in g.state.hand.items()},
+    "offers": lambda g, seat: g.offers(seat) if seat else [],
+    "ready": lambda g, seat: list(g.state.ready),
+    "quit": lambda g, seat: list(g.state.quit),
+    "force": lambda g, seat: g.state.force.to_list() if g.state.force else None,
+    "attack": lambda g, seat: g.state.attack.to_list() if g.state.attack else None,
+    "decision": lambda g, seat: copy_plain(g.state.decision),
+    "subversion_doubled": lambda g, seat: g.state.subversion_doubled,
+    "committee": lambda g, seat: list(g.state.committee),
+    "committee_consent": lambda g, seat: {k: list(v) for k, v in g.state.committee_consent.items()},
+    "scores": lambda g, seat: g.scores(),
+    "result": lambda g, seat: copy_plain(g.state.result),
+}
+Game.VIEW_FIELDS = VIEW_FIELDS

@@ -16,7 +16,7 @@ from rcw.actions import Action, IllegalAction
 from rcw.data import GameData
 from rcw.game import STANDARD, Game
 from rcw.rng import Dice
-from rcw.rules.solitaire import SoloGame
+from rcw.solitaire import SoloGame
 
 MODES: dict[str, type[Game]] = {cls.MODE: cls for cls in (Game, SoloGame)}
 

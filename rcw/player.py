@@ -9,17 +9,47 @@ asked for after a change, then kept until the game changes again.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+
 from rcw.actions import Action, IllegalAction
 from rcw.data import GameData
 from rcw.game import Game, Legal
 from rcw.types import AttackOption, Capacity, Odds, Pending, Route, Scores, View
 
 
+class LazyView(Mapping):
+    """A seat's view (:meth:`Game.view`, the same entries) computed entry by entry as they are
+    read, so that a player who reads the markers does not pay for the map."""
+
+    __slots__ = ("_game", "_seat", "_got")
+
+    def __init__(self, game: Game, seat: str | None) -> None:
+        self._game, self._seat, self._got = game, seat, {}
+
+    def __getitem__(self, key: str):
+        got = self._got
+        if key not in got:
+            field = self._game.VIEW_FIELDS.get(key)
+            if field is None:
+                raise KeyError(key)
+            got[key] = field(self._game, self._seat)
+        return got[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._game.VIEW_FIELDS)
+
+    def __len__(self) -> int:
+        return len(self._game.VIEW_FIELDS)
+
+    def __repr__(self) -> str:
+        return f"LazyView({self._seat}: {dict(self)!r})"
+
+
 class Player:
     def __init__(self, game: Game, seat: str) -> None:
         self._game = game
         self.seat = seat
-        self._view: tuple[int, View] | None = None
+        self._view: tuple[int, LazyView] | None = None
         self._legal: tuple[int, Legal] | None = None
 
     @property
@@ -33,11 +63,12 @@ class Player:
 
     @property
     def view(self) -> View:
-        """What this seat sees (:meth:`Game.view`); do not change it."""
+        """What this seat sees (:meth:`Game.view`), read entry by entry: an entry is computed the
+        first time it is read after a change to the game (a :class:`LazyView`; do not change it)."""
         v = self._game.version
         if self._view is None or self._view[0] != v:
-            self._view = (v, self._game.view(self.seat))
-        return self._view[1]
+            self._view = (v, LazyView(self._game, self.seat))
+        return self._view[1]  # type: ignore[return-value]
 
     @property
     def legal(self) -> Legal:
@@ -74,7 +105,7 @@ class Player:
     def limits(self) -> dict[str, int]:
         return self._game.limits()
 
-    def reach(self, unit: int | None = None) -> dict[str, Route]:
+    def reach(self, unit: int | None = None) -> Mapping[str, Route]:
         return self._game.reach(unit)
 
     def capacity(self, leader: int) -> Capacity:
@@ -91,6 +122,12 @@ class Player:
 
     def odds(self, stacks: list[int] | None = None, target: int | None = None, subversive: bool = False) -> Odds:
         return self._game.odds(stacks, target, subversive)
+
+    def odds_of(self, attack: int, defense: int) -> Odds:
+        return self._game.odds_of(attack, defense)
+
+    def attack_strength(self, units: list[int], subversive: bool = False) -> int:
+        return self._game.attack_strength(units, subversive)
 
     def attack_options(self) -> list[AttackOption]:
         return self._game.attack_options(self.seat)

@@ -116,13 +116,13 @@ class State:
     result: dict | None = None
     stats: dict[str, int] = field(default_factory=dict)
     snapshot: dict[str, list[str]] = field(default_factory=dict)   # postal: colours at turn start
-    solo: dict = field(default_factory=dict)       # SPI solitaire bookkeeping (rcw.rules.solitaire)
+    solo: dict = field(default_factory=dict)       # SPI solitaire bookkeeping (rcw.solitaire)
 
     def clone(self) -> State:
         """An independent copy, field by field (much cheaper than a deep copy or a round trip
         through msgpack)."""
         c = State.__new__(State)
-        c.__dict__.update({k: _deep(v) for k, v in self.__dict__.items() if k not in ("stacks", "force", "attack")})
+        c.__dict__.update({k: copy_plain(v) for k, v in self.__dict__.items() if k not in ("stacks", "force", "attack")})
         c.stacks = {i: Stack(st.id, st.province, st.owner, list(st.units), dict(st.attached)) for i, st in self.stacks.items()}
         c.force = Force.from_list(self.force.to_list()) if self.force else None
         c.attack = Attack.from_list(self.attack.to_list()) if self.attack else None
@@ -147,12 +147,12 @@ class State:
         return cls(**d)
 
 
-def _deep(x):
+def copy_plain(x):
     """A copy of nested dicts and lists of plain values (far cheaper than ``copy.deepcopy``)."""
     if isinstance(x, dict):
-        return {k: _deep(v) for k, v in x.items()}
+        return {k: copy_plain(v) for k, v in x.items()}
     if isinstance(x, list):
-        return [_deep(v) for v in x]
+        return [copy_plain(v) for v in x]
     return x
 
 
@@ -164,9 +164,14 @@ class Board:
         self.s = state
         self._where: dict[int, int] | None = None
         self._colors: dict[str, frozenset[str]] | None = None
+        self._stack_colors: dict[int, str] | None = None
 
     # -- where things are ----------------------------------------------------------
+    # What is read off the stacks is kept until :meth:`invalidate`, which the rules call after
+    # every change to the stacks (``Game.apply`` after every action); code that edits a State
+    # directly (tests building positions) must call it too.
     def index(self) -> dict[int, int]:
+        """Unit -> the id of the stack holding it."""
         if self._where is None:
             self._where = {u: s.id for s in self.s.stacks.values() for u in s.units}
         return self._where
@@ -175,14 +180,22 @@ class Board:
         """Forget what was read off the stacks (after any change to them)."""
         self._where = None
         self._colors = None
+        self._stack_colors = None
+
+    def stack_colors(self) -> dict[int, str]:
+        """Every stack's colour by id (:meth:`stack_color`)."""
+        if self._stack_colors is None:
+            self._stack_colors = {i: self.stack_color(st) for i, st in self.s.stacks.items()}
+        return self._stack_colors
 
     def colors_in(self) -> dict[str, frozenset[str]]:
         """The colours of the units in each province (Imperial units alone have none); a
         stack has one colour (004 [7.13])."""
         if self._colors is None:
             out: dict[str, set[str]] = {}
+            colors = self.stack_colors()
             for st in self.s.stacks.values():
-                c = self.stack_color(st)
+                c = colors[st.id]
                 if c:
                     out.setdefault(st.province, set()).add(c)
             self._colors = {p: frozenset(cs) for p, cs in out.items()}
@@ -224,9 +237,16 @@ class Board:
         return u.color
 
     def stack_color(self, stack: Stack) -> str:
+        """The colour of a stack's units (one colour a stack, 004 [7.13]; see :meth:`color_of`)."""
+        units = self.data.units
         for uid in stack.units:
-            if not self.data.units[uid].is_imperial:
-                return self.color_of(uid, stack)
+            u = units[uid]
+            if u.kind != "imperial":
+                if u.color == GREEN:
+                    lead = stack.attached.get(uid)
+                    if lead:
+                        return units[lead].color       # 004 [13.26]
+                return u.color
         return ""
 
     def strength(self, uid: int) -> int:
@@ -249,12 +269,17 @@ class Board:
 
     def capacity(self, stack: Stack, leader: int) -> tuple[int, int]:
         """(own-colour slots, of which Green-capable slots) for a leader (004 [5.14], [13.22], [13.25])."""
+        return self.capacity_holding(leader, self.attached_to(stack, leader))
+
+    def capacity_holding(self, leader: int, held) -> tuple[int, int]:
+        """:meth:`capacity` of ``leader`` with the units ``held`` attached to him, before any
+        stack is made: his value, two more with the Czar if he is White (004 [13.22]), two
+        more with the Gold, which may be Green units (004 [13.25])."""
         lu = self.data.units[leader]
-        att = self.attached_to(stack, leader)
         base = lu.strength
-        if self.data.czar in att and lu.color == WHITE:
+        if self.data.czar in held and lu.color == WHITE:
             base += 2
-        gold = 2 if self.data.gold in att else 0
+        gold = 2 if self.data.gold in held else 0
         return base + gold, gold
 
     def owner_of(self, uid: int) -> str | None:

@@ -6,8 +6,9 @@
 ``map.svg`` is :func:`rcw.mapdraw.render_svg` of the shipped data, as it is.  ``data.json``
 is everything the page needs to know about the game that is not in a ``view``: provinces
 (name, region, adjacency, rail, port), every counter (kind, colour, name, strength,
-nationality, label), the region colours, the Combat Results and Purge tables, the marker
-mix, the game options and the bot kinds the server offers.  Both files are generated, never
+nationality, label), the region colours, the Combat Results and Purge tables (to print
+them; the odds, columns and chances the page shows are the engine's, sent by the server), the
+marker mix, the game options and the bot kinds the server offers.  Both files are generated, never
 edited by hand: run this script after changing ``data/`` or ``rcw/mapdraw.py``.
 """
 
@@ -61,13 +62,9 @@ def build_data() -> dict:
         "czech_exit": d.czech_exit,
         "markers": {"politburo": m.politburo, "assassin": m.assassin, "blue_control": list(m.blue_control),
                     "blue_withdrawal": list(m.blue_withdrawal), "green_control": list(m.green_control)},
-        "tables": {
-            "crt_columns": list(t.crt_columns),
+        "tables": {                      # for display only: the engine computes every column and chance
             "crt": [list(r) for r in t.crt],
-            "purge_columns": list(t.purge_columns),
-            "purge_bounds": [[lo, hi if hi < 10**8 else None] for lo, hi in t.purge_bounds],
             "purge": [list(r) for r in t.purge],
-            "assassination_success": t.assassination_success,
         },
         "options": describe(),
         "bots": bots,

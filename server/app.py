@@ -12,7 +12,8 @@
     GET  /api/games/{id}/record      seed + action log (when over, or with the admin token)
     GET  /api/games/{id}/view?seq=N  a spectator's view after N actions (the same rule)
     GET  /ws                         the play protocol (docs/protocol.md)
-                                     (``events``: the game's event history, rebuilt from the log)
+                                     (``events``: the game's event history, rebuilt from the log;
+                                     ``query``: the engine's answers, server/facts.py)
     GET  /  and static files         the browser client in server/static/
 """
 
@@ -27,8 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
+from rcw.server import facts
 from rcw.server.chat import RateLimiter
-from rcw.server.games import Config, GameRuntime, Hub, now_ms
+from rcw.server.config import Config
+from rcw.server.lobby import Hub
 from rcw.server.protocol import (
     MAX_FRAME,
     MAX_PROPOSAL,
@@ -37,9 +40,11 @@ from rcw.server.protocol import (
     ProtocolError,
     error_frame,
     field,
+    now_ms,
     pack,
     unpack_frame,
 )
+from rcw.server.runtime import GameRuntime
 from rcw.server.store import Store
 
 from rcw.actions import IllegalAction, action_from_wire, to_wire
@@ -159,7 +164,7 @@ class Connection:
                 self.rt, self.seat, self.token = rt, seat, token
                 rt.attach(self)
                 w = rt.state_frame("welcome", seat)
-                w["channels"] = rt.channel_list(seat)
+                w["channels"] = rt.channels.channel_list(seat)
                 w["info"] = rt.info()
                 w["limits"] = {"frame": MAX_FRAME, "text": MAX_TEXT, "proposal": MAX_PROPOSAL,
                                "chat_rate": self.hub.config.chat_rate, "chat_burst": self.hub.config.chat_burst}
@@ -185,12 +190,12 @@ class Connection:
 
     async def on_chat(self, f: dict) -> dict:
         seat = self._seat()
-        msg = await self.rt.post(seat, field(f, "channel", str), field(f, "text", str, ""), f.get("proposal"))
+        msg = await self.rt.channels.post(seat, field(f, "channel", str), field(f, "text", str, ""), f.get("proposal"))
         return {"t": "ok", "msg": msg}
 
     async def on_history(self, f: dict) -> dict:
         seat = self._reader()
-        return await self.rt.history(seat, field(f, "channel", str), field(f, "after", int, 0),
+        return await self.rt.channels.history(seat, field(f, "channel", str), field(f, "after", int, 0),
                                      field(f, "limit", int, 200))
 
     async def on_events(self, f: dict) -> dict:
@@ -202,16 +207,16 @@ class Connection:
         return await event_history(self.rt, after, limit)
 
     async def on_channels(self, f: dict) -> dict:
-        return {"t": "channels", "channels": self.rt.channel_list(self._reader())}
+        return {"t": "channels", "channels": self.rt.channels.channel_list(self._reader())}
 
     async def on_open_channel(self, f: dict) -> dict:
         seat = self._seat()
-        info = await self.rt.open_channel(seat, field(f, "members", list), field(f, "title", str, ""))
+        info = await self.rt.channels.open_channel(seat, field(f, "members", list), field(f, "title", str, ""))
         return {"t": "ok", "channel": info}
 
     async def _answer(self, f: dict, accept: bool) -> dict:
         seat = self._seat()
-        msg = await self.rt.answer(seat, field(f, "channel", str), field(f, "msg", int), accept)
+        msg = await self.rt.channels.answer(seat, field(f, "channel", str), field(f, "msg", int), accept)
         return {"t": "ok", "msg": msg}
 
     async def on_accept(self, f: dict) -> dict:
@@ -219,6 +224,14 @@ class Connection:
 
     async def on_decline(self, f: dict) -> dict:
         return await self._answer(f, False)
+
+    async def on_query(self, f: dict) -> dict:
+        """A question for the engine (odds, purge odds, an assassination's chance...): facts.answer."""
+        seat = self._reader()
+        async with self.rt.lock:
+            await self.rt.ensure_current()
+            ans = facts.answer(self.rt.game, seat, f)
+            return {"t": "answer", "q": f["q"], "seq": self.rt.seq, "answer": ans}
 
     async def on_leave(self, f: dict) -> dict:
         seat = self._seat()
@@ -245,7 +258,7 @@ async def event_history(rt: GameRuntime, after: int, limit: int) -> dict:
         return {"t": "events", "entries": [], "last": last}
     n, g = _event_cursors.pop(rt, None) or (0, None)
     if g is None or n > after:
-        n, g = 0, rt._new_game()
+        n, g = 0, rt.new_game()
     entries = await rt.store.log_range(rt.gid, n, stop)
     out = []
     for e in entries:

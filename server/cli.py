@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
 async def serve(args: argparse.Namespace) -> None:
     from aiohttp import web
     from rcw.server.app import make_app
-    from rcw.server.games import Config
+    from rcw.server.config import Config
     from rcw.server.store import make_store
 
     config = Config(chat_rate=args.chat_rate, chat_burst=args.chat_burst, frame_rate=args.frame_rate,

@@ -9,7 +9,7 @@ terminal game).
     await c.chat("public", "Greetings, comrades")
     await c.wait_for(lambda c: c.status == "over")
 
-:class:`GameClient` keeps the latest ``view``, ``pending``, ``legal``, ``seq`` and ``hash``
+:class:`GameClient` keeps the latest ``view``, ``pending``, ``legal``, ``facts``, ``seq`` and ``hash``
 from ``update`` pushes, every event (``events``), the (seq, hash) trail (``trail``) and the
 chat messages seen per channel (``messages``, deduplicated by id; :meth:`GameClient.catch_up`
 fetches what was missed while disconnected).  Requests raise :class:`ServerError` on an
@@ -128,6 +128,7 @@ class GameClient:
         self.view: dict = {}
         self.pending: list[dict] = []
         self.legal: list[dict] = []
+        self.facts: dict = {}
         self.seats: dict = {}
         self.result: dict | None = None
         self.info: dict = {}
@@ -278,6 +279,7 @@ class GameClient:
         self.view = f["view"]
         self.pending = f["pending"]
         self.legal = f["legal"]
+        self.facts = f.get("facts", {})
         self.result = f.get("result")
         if "seats" in f:
             self.seats = f["seats"]
@@ -344,6 +346,10 @@ class GameClient:
         if seq is not None:
             f["seq"] = seq
         return await self.request("act", **f)
+
+    async def query(self, q: str, **args: Any) -> Any:
+        """Ask the engine (``odds``, ``purge_odds``, ``assassination``...): its answer."""
+        return (await self.request("query", q=q, **args))["answer"]
 
     async def chat(self, channel: str, text: str = "", proposal: dict | None = None) -> dict:
         f: dict[str, Any] = {"channel": channel, "text": text}

@@ -8,6 +8,7 @@ the reference; the tables here are the single source the docs were written from.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import msgpack
@@ -24,18 +25,18 @@ MAX_ID = 64
 
 #: Client -> server frame types.
 CLIENT_TYPES = ("hello", "act", "view", "chat", "history", "channels", "open_channel",
-                "accept", "decline", "leave", "ping", "events")
+                "accept", "decline", "leave", "ping", "events", "query")
 
 #: Server -> client frame types (replies and pushes).
 SERVER_TYPES = ("welcome", "ok", "view", "history", "channels", "pong", "error",
-                "update", "msg", "channel", "seats", "events")
+                "update", "msg", "channel", "seats", "events", "answer")
 
 #: Every error code the server sends, with what it means.  HTTP lobby errors use the same codes.
 ERRORS: dict[str, str] = {
     "bad_frame": "the frame is not a msgpack map with a string 't' and a valid 'id' (or it was a text frame)",
     "frame_too_large": f"the frame is longer than {MAX_FRAME} bytes",
     "unknown_type": "the frame type is not one the server knows",
-    "bad_request": "a field is missing or has the wrong type or value",
+    "bad_request": "a field is missing or has the wrong type or value (or the engine refused a query)",
     "not_joined": "send 'hello' first (or 'hello' was sent twice)",
     "unknown_game": "no game with this id",
     "bad_token": "the seat token is not valid for this game (never was, or the seat was left)",
@@ -79,6 +80,11 @@ def error_frame(req_id: Any, code: str, message: str, *, rule: str | None = None
     f = {"t": "error", "id": req_id, "code": code, "message": message, "rule": rule}
     f.update(extra)
     return f
+
+
+def now_ms() -> int:
+    """The server clock in milliseconds (``ts`` of log entries and chat messages, ``pong``)."""
+    return int(time.time() * 1000)
 
 
 def pack(obj: Any) -> bytes:

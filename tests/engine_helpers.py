@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 import pytest
+from rcw.bots.match import Match
 
 from rcw import actions as A
 from rcw.actions import IllegalAction
@@ -335,10 +336,23 @@ def random_committee(rng: random.Random, g: Game, seat: str) -> A.JoinCommittee 
     return A.JoinCommittee(seat, tuple(sorted(members)))
 
 
+class RandomLegal:
+    """A test agent: a random legal action (:func:`choose`) for whichever seat it plays."""
+
+    def __init__(self, rng: random.Random, quit_ok: bool = False) -> None:
+        self.rng, self.quit_ok = rng, quit_ok
+
+    def choose(self, player) -> A.Action:
+        legal = list(player.legal)
+        assert legal, f"{player.seat} owes {player.pending[0]['kind']} but has no legal action"
+        return choose(self.rng, legal, self.quit_ok)
+
+
 def play(players: int, seed: int, agent_seed: int, steps: int, options: dict, quit_ok: bool = False,
          check_every: int = 1, others: float = 0.0) -> Game:
-    """Play up to ``steps`` random legal actions, checking :func:`check_invariants` every
-    ``check_every`` actions and at the end; every pending seat must have a legal action.
+    """Play up to ``steps`` random legal actions through the match loop (rcw.bots.match),
+    checking :func:`check_invariants` every ``check_every`` actions and at the end; every
+    pending seat must have a legal action.
 
     With ``others`` > 0, that share of the steps is taken by a random seat other than the
     pending one - what a player may do out of turn: trade offers and Committee proposals
@@ -346,27 +360,27 @@ def play(players: int, seed: int, agent_seed: int, steps: int, options: dict, qu
     another player's turn, quitting (when ``quit_ok``) - and every listed action must apply."""
     g = Game.new(players, seed, options)
     rng = random.Random(agent_seed)
+    m = Match(g, {p: RandomLegal(rng, quit_ok) for p in g.seats})
     for i in range(steps):
         if g.over:
             break
-        seat = g.pending[0]["seat"]
         if others and rng.random() < others:
-            seat = rng.choice([p for p in g.state.seats if p not in g.state.quit])
+            seat = rng.choice([p for p in g.seats if p not in g.quit])
             r = rng.random()
             made = random_offer(rng, g, seat) if r < 0.2 else random_committee(rng, g, seat) if r < 0.25 else None
             if made is not None:
                 try:
-                    g.apply(made)
+                    m.apply(seat, made, "answer")
                 except IllegalAction:
                     pass                      # e.g. a pending decision, or a consent given already
                 continue
             legal = [a for a in g.legal_actions(seat) if a.TYPE != "Quit" or (quit_ok and rng.random() < 0.01)]
             if legal:
-                g.apply(choose(rng, legal, quit_ok) if any(a.TYPE != "Quit" for a in legal) else legal[0])
+                m.apply(seat, choose(rng, legal, quit_ok) if any(a.TYPE != "Quit" for a in legal) else legal[0], "answer")
         else:
-            legal = g.legal_actions(seat)
-            assert legal, f"{seat} owes {g.pending[0]['kind']} but has no legal action"
-            g.apply(choose(rng, legal, quit_ok))
+            step = m.next_step()
+            assert step is not None, f"nobody to act: {g.pending}"
+            m.apply(step.seat, step.action, step.kind)
         if i % check_every == 0:
             check_invariants(g)
     check_invariants(g)

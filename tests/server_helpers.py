@@ -19,7 +19,8 @@ from typing import Any
 from aiohttp import web
 from rcw.server.app import HUB, make_app
 from rcw.server.client import GameClient, ServerError
-from rcw.server.games import Config, Hub
+from rcw.server.config import Config
+from rcw.server.lobby import Hub
 from rcw.server.store import RedisStore, Store
 
 REDIS_URL = os.environ.get("RCW_TEST_REDIS", "redis://127.0.0.1:6379/0")

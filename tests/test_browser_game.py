@@ -285,6 +285,7 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
         open_channel(P.page, "A-B")
         card = P.page.locator('.proposal[data-kind="purge"]').last
         card.wait_for()
+        card.locator('.purge-now:has-text("Strength")').wait_for()       # the engine's odds, asked by the page
         text = card.inner_text()
         assert "Purge C" in text and "By A + B" in text and "Strength" in text
         before = P.seq()

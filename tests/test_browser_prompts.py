@@ -2,7 +2,9 @@
 
 A game between people reaches an Exchange, a counterpurge or the Czar's execution only when
 the dice say so; these tests build each position with the engine (as the engine tests do),
-hand the page the exact ``view`` / ``legal`` / ``pending`` a seat receives from the server,
+hand the page the exact ``view`` / ``legal`` / ``pending`` / ``facts`` a seat receives from the
+server (``facts`` built by the server's own ``rcw.server.facts``), answer the page's ``query``
+frames with the server's own ``facts.answer`` on that position,
 and check that the Orders panel (or the dialog) shows the prompt with its odds and that the
 button a player clicks sends one of the engine's legal actions - the very one meant.
 The end-to-end test (test_browser_game.py) covers the path from that click to the server.
@@ -13,8 +15,10 @@ from __future__ import annotations
 
 import pytest
 from browser_helpers import ARTIFACTS, DESKTOP, PHONE, chromium, rcw_server, shot, skip_reason
-from engine_helpers import attack, committee_abc, dice, form, markers, phase, put, uid
+from engine_helpers import attack, committee_abc, dice, form, markers, phase, put, stack_with, uid
 from engine_helpers import blank as empty_map
+from rcw.server import facts
+from rcw.server.protocol import ProtocolError
 
 from rcw import actions as A
 from rcw.actions import to_wire
@@ -196,16 +200,21 @@ CASES = {
                   ["Join a Committee of A, B (9 PM)"]),
 }
 
-SETUP_JS = """async ({view, legal, pending, seat}) => {
+SETUP_JS = """async ({view, legal, pending, seat, facts}) => {
   const { loadData } = await import("/js/data.js");
   await loadData();
   const { buildOrders } = await import("/js/orders.js");
   const sent = [];
   const app = {
-    st: { seq: 1, status: "playing", view, legal, pending, seats: {}, result: null, info: { options: {} } },
+    st: { seq: 1, status: "playing", view, legal, pending, facts, seats: {}, result: null, info: { options: {} } },
     seat, gid: "test", busy: false, lastError: null, adminToken: null,
     seatName: (s) => `Player ${s}`,
     act: async (a) => { sent.push(a); return true; },
+    ask: async (q, args) => {   // the server's facts.answer on the position the test built
+      const r = await window.__rcwQuery({ t: "query", q, ...args });
+      if (r.error) throw new Error(r.error);
+      return r.answer;
+    },
     render() {}, setBusy() {}, showError(e) { sent.push({ error: e.message }); },
     chat: { proposalForOffer: () => null, answer: async () => true,
             propose: async (members, proposal) => { sent.push({ proposal, members }); return true; } },
@@ -221,8 +230,25 @@ SETUP_JS = """async ({view, legal, pending, seat}) => {
 }"""
 
 
+#: The position the page's ``query`` frames are answered on (see :func:`_payload`).
+ASKED: dict = {"game": None, "seat": None}
+
+
+def _query(frame: dict) -> dict:
+    """A ``query`` frame from the page, answered as the server answers it (rcw.server.facts)."""
+    try:
+        return {"answer": facts.answer(ASKED["game"], ASKED["seat"], frame)}
+    except ProtocolError as e:
+        return {"error": e.message, "code": e.code}
+
+
 def _payload(g: Game, seat: str) -> dict:
-    return {"view": g.view(seat), "legal": [to_wire(a) for a in g.legal_actions(seat)], "pending": g.pending, "seat": seat}
+    """What the server sends ``seat`` in this position (its state frame's fields); the page's
+    queries are answered on it from now on."""
+    ASKED.update(game=g, seat=seat)
+    view = g.view(seat)
+    legal = [to_wire(a) for a in g.legal_actions(seat)]
+    return {"view": view, "legal": legal, "pending": g.pending, "seat": seat, "facts": facts.seat_facts(g, view, seat, legal)}
 
 
 @pytest.fixture(scope="module")
@@ -241,6 +267,7 @@ def _blank_page(browser, server, phone: bool = False):
     ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
     ctx.set_default_timeout(10_000)
     page = ctx.new_page()
+    page.expose_function("__rcwQuery", _query)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server + "/#/prompts")
@@ -343,6 +370,80 @@ def test_sheet_of_prompts_for_the_eye(server, browser) -> None:
         page.context.close()
 
 
+# -- the combat list shows the engine's attack options ------------------------------------------------
+def pos_red_and_white() -> Game:
+    """004 [8.22]: A's Kikvidze (Red) and Dieterichs (White), each with a unit of 2 attached, in
+    VLDV with the uncontrolled GU2 VLDV: 3 + 3 against 2, but Red and White never attack together,
+    so each may attack only alone, at 1:1 (not both at 3:1)."""
+    g = combat("A")
+    put(g, "VLDV", "A", "Kikvidze", "RU2 VLDV", attach={"RU2 VLDV": "Kikvidze"})
+    put(g, "VLDV", "A", "Dieterichs", "WU2 VLDV", attach={"WU2 VLDV": "Dieterichs"})
+    put(g, "VLDV", None, "GU2 VLDV")
+    return g
+
+
+def _show_orders(page, g: Game, seat: str) -> dict:
+    data = _payload(g, seat)
+    _reset(page)
+    page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
+    page.locator(".prompt-case .card").first.wait_for()
+    return data
+
+
+def _click_and_apply(page, g: Game, selector: str) -> list:
+    """Click an order in the panel; the action it sent is applied to the engine's game."""
+    page.locator(f".prompt-case {selector}").first.click()
+    sent = page.evaluate("window.__sent")
+    assert len(sent) == 1 and "error" not in sent[0], sent
+    return g.apply(sent[0])
+
+
+def test_the_combat_list_offers_the_engines_attacks_never_red_and_white_together(desk) -> None:
+    g = pos_red_and_white()
+    kik, die = stack_with(g, "Kikvidze").id, stack_with(g, "Dieterichs").id
+    gu2 = stack_with(g, "GU2 VLDV").id
+    option = next(o for o in g.attack_options("A") if o["target"] == gu2)
+    assert sorted(gr["stacks"] for gr in option["groups"]) == sorted([[kik], [die]])
+    assert {gr["odds"]["label"] for gr in option["groups"]} == {"1:1"}
+    page, errors = desk
+    data = _show_orders(page, g, "A")
+    assert data["facts"]["attack_options"] == g.attack_options("A")
+
+    # the combat list: the target, each group of stacks that may attack it with its own odds
+    button = page.locator(f'.prompt-case [data-act="DeclareAttack"][data-target="{gu2}"]')
+    text = button.inner_text()
+    assert "3:1" not in text and "6 →" not in text, text
+    assert "strength 2" in text and text.count("3 → 1:1") == 2, text
+    groups = button.locator(".group")
+    assert sorted(groups.nth(i).get_attribute("data-stacks") for i in range(groups.count())) == sorted([str(kik), str(die)])
+    assert {groups.nth(i).get_attribute("data-odds") for i in range(groups.count())} == {"1:1"}
+    assert button.get_attribute("data-odds") == "1:1 1:1"
+    assert "may not attack together (004 [8.22])" in page.locator(".prompt-case .card.phase").inner_text()
+    shot(page, "combat-groups.png")
+
+    # declaring: both stacks may join (either one), each bringing 3 for 1:1
+    _click_and_apply(page, g, f'[data-act="DeclareAttack"][data-target="{gu2}"]')
+    _show_orders(page, g, "A")
+    for x in (kik, die):
+        row = page.locator(f'.prompt-case li:has(input[data-act="AddAttacker"][data-stack="{x}"])')
+        assert "strength 3 → 1:1" in row.inner_text()
+    _click_and_apply(page, g, f'input[data-act="AddAttacker"][data-stack="{kik}"]')
+    data = _show_orders(page, g, "A")
+    # Kikvidze attacks: Dieterichs may no longer join (the engine lists no such action), the odds are 1:1
+    assert not [a for a in data["legal"] if a["t"] == "AddAttacker"]
+    assert page.locator('.prompt-case [data-act="AddAttacker"]').count() == 0
+    assert g.odds()["label"] == "1:1" and data["facts"]["attack"]["odds"] == g.odds()
+    odds = page.locator(".prompt-case .odds")
+    assert odds.get_attribute("data-odds") == "1:1" and "3 : 2" in odds.inner_text()
+    resolve = page.locator('.prompt-case [data-act="ResolveAttack"]')
+    assert resolve.inner_text() == "Resolve at 1:1"
+    with dice(g, 6):
+        events = _click_and_apply(page, g, '[data-act="ResolveAttack"]')
+    fight = next(e for e in events if e.kind == "combat")
+    assert (fight.data["attack"], fight.data["defense"], fight.data["odds"]) == (3, 2, "1:1")
+    assert not errors, errors
+
+
 CARDS_JS = """async ({view, seat, messages}) => {
   const { loadData } = await import("/js/data.js");
   await loadData();
@@ -350,6 +451,11 @@ CARDS_JS = """async ({view, seat, messages}) => {
   const sent = [];
   const app = { gid: "cards", seat, st: { view }, busy: false, seatName: (s) => `Player ${s}`,
     conn: { request: async (t, f) => { sent.push([t, f]); return {}; } },
+    ask: async (q, args) => {   // the server's facts.answer on the position the test built
+      const r = await window.__rcwQuery({ t: "query", q, ...args });
+      if (r.error) throw new Error(r.error);
+      return r.answer;
+    },
     setBusy() {}, showError(e) { sent.push(["error", e.message]); }, updateBadges() {}, talkVisible: () => true, showTalk() {} };
   window.__sent = sent;
   const chat = new Chat(app);
@@ -393,9 +499,11 @@ def test_proposal_cards_answer_with_accept_and_decline(desk) -> None:
     ]
     page, errors = desk
     _reset(page)
+    ASKED.update(game=g, seat="B")
     page.evaluate(f"async (d) => ({CARDS_JS})(d)", {"view": g.view("B"), "seat": "B", "messages": messages})
     cards = page.locator(".proposal")
     assert cards.count() == 4
+    page.locator('.proposal[data-kind="purge"] .purge-now:has-text("Strength")').wait_for()   # the engine's answer
     titles = [cards.nth(i).locator(".proposal-title").inner_text() for i in range(4)]
     assert [t.split("#")[0].strip().lower() for t in titles] == ["trade offer", "central committee", "purge c", "execute the czar"]
     assert "1 Politburo" in cards.nth(0).inner_text() and "1 Assassin" in cards.nth(0).inner_text()

@@ -263,6 +263,7 @@ def test_stop_on_entering_another_colour(occupant, owner, stops):
             g.apply(A.EndForce("A"))
         assert where(g, "Lenin") == ("NOVG" if stops else "TVER")
         stack_with(g, "Lenin").province = "PETR"
+        g.ctx.b.invalidate()
 
 
 def test_leaving_the_start_province_is_free():

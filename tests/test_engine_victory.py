@@ -39,6 +39,7 @@ def test_white_victory_no_red_leaders_outside_siberia():
     g = blank()
     base(g)
     stack_with(g, "Sytin").province = "OMSK"
+    g.ctx.b.invalidate()
     ev = end_turn(g)
     assert g.state.phase == "over" and g.result["winner_color"] == "White"
     assert any(e.kind == "game_over" for e in ev)
@@ -49,6 +50,7 @@ def test_red_victory_no_white_combat_units_outside_siberia():
     g = blank()
     base(g)
     stack_with(g, "WU2 TERE").province = "VLDV"
+    g.ctx.b.invalidate()
     put(g, "DCOS", "C", "Krasnov")
     end_turn(g)
     assert g.result["winner_color"] == "Red"

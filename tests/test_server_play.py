@@ -14,7 +14,7 @@ import random
 import aiohttp
 import pytest
 from rcw.server.client import GameClient, Lobby, ServerError
-from rcw.server.games import Config
+from rcw.server.config import Config
 from rcw.server.protocol import ERRORS, MAX_FRAME, MAX_TEXT, WS_HARD_LIMIT, pack
 from rcw.server.store import MemoryStore, RedisStore
 from server_helpers import (
@@ -741,7 +741,7 @@ async def test_bots_going_round_in_circles_are_steered_out(monkeypatch):
         await c.wait_for(lambda c: c.over, 30)
         acts = (await h.lobby.record(g["game"]))["actions"]
         circles = [x for x in acts if x["t"] in ("JoinCommittee", "LeaveCommittee")]
-        assert circles and len(circles) < 200 and not h.hub.runtimes[g["game"]].stalled
+        assert circles and len(circles) < 200 and not h.hub.runtimes[g["game"]].driver.stalled
 
 
 @pytest.mark.parametrize("kind", STORES)

@@ -91,6 +91,22 @@ def test_every_error_code_and_frame_type_in_the_code_is_declared_and_documented(
         assert f"| `{t}` |" in doc, f"client frame {t!r} is not in the table of docs/protocol.md"
 
 
+def test_the_server_reads_the_game_through_its_methods_only():
+    """Nothing in server/ reaches into the engine's state (``Game.state``, ``Game.ctx``): it
+    asks ``Game`` methods (``view``, ``pending``, ``legal_actions``, ``odds``...); and every
+    module says what its one job is."""
+    import ast
+
+    assert len(SERVER_SRC) >= 12
+    for p in SERVER_SRC:
+        tree = ast.parse(p.read_text())
+        if p.name != "__init__.py":
+            assert ast.get_docstring(tree), f"server/{p.name} has no docstring saying its job"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in ("state", "ctx"):
+                raise AssertionError(f"server/{p.name}:{node.lineno} reads .{node.attr} of the game")
+
+
 def test_proposals_map_to_engine_actions():
     public = {"name": "public", "members": ["A", "B", "C"], "kind": "public"}
     seats = ["A", "B", "C"]
@@ -154,7 +170,7 @@ def test_rcw_serve_help_states_the_real_defaults():
     import argparse
 
     from rcw.server import cli
-    from rcw.server.games import Config
+    from rcw.server.config import Config
 
     p = argparse.ArgumentParser()
     cli._add_arguments(p)

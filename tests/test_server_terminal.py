@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rcw.server import play
 from rcw.server.client import GameClient, Lobby
-from rcw.server.games import Config
+from rcw.server.config import Config
 from rcw.server.store import MemoryStore
 from server_helpers import running_server
 

@@ -185,6 +185,28 @@ def test_save_and_resume(tmp_path):
     assert again.g.state_hash() == solo.g.state_hash()
 
 
+def test_the_bots_see_the_humans_acts_through_the_match_loop(tmp_path):
+    """``rcw solo`` drives the game with the match loop (rcw.bots.match): your actions are
+    applied there too, so the bots see their events.  A Politburo marker you give B with
+    ``g B 1 0`` (B accepts a gift) moves B's PCT marker for you two columns left ("For each
+    Politburo marker given to another player, shift marker 2 columns left")."""
+    from rcw.bots import sdt_tables as T
+
+    def until_first_prompt(lines: list[str]) -> Solo:
+        solo = Solo(3, {"max_turns": 2}, out=io.StringIO(), inp=_feed(lines))
+        solo.save_path = str(tmp_path / "g.json")
+        solo.g.state.politburo["A"] = 2
+        assert solo.run() == 0
+        return solo
+
+    before = until_first_prompt(["1", "q"]).bots["B"].relation("A", "B")
+    after = until_first_prompt(["1", "g B 1 0", "q"])
+    assert any(e["t"] == "OfferTrade" for e in after.human_log)
+    assert after.g.view("A")["politburo"]["B"] >= 1
+    assert after.bots["B"].relation("A", "B") == T.shift(before, T.SHIFT_POLITBURO_GIFT)
+    assert after.bots["C"].relation("A", "B") == after.bots["B"].relation("A", "B")    # every bot saw it
+
+
 def test_spi_solitaire_played_to_the_end_by_scripted_input(tmp_path, monkeypatch, capsys):
     """``rcw solo --spi``: the SPI solitaire (004 [18.0]-[28.0]) as the Red Player.  Scripted input
     looks at the board (b), the non-Red forces (n), the objective (o) and help (h), saves and

@@ -1,5 +1,5 @@
 """The SPI solitaire, 004 [18.0]-[28.0] (``rcw.modes.new_game(..., {"mode": "spi-solitaire"})``,
-:mod:`rcw.rules.solitaire`): one test or more per rule case, then determinism, replay and
+:mod:`rcw.solitaire`): one test or more per rule case, then determinism, replay and
 whole games played to the end."""
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from rcw.bots.random_agent import RandomAgent
 from rcw.bots.spi import SPIRedAgent, play
 
 from rcw import actions as A
+from rcw import solitaire as S
 from rcw.actions import to_wire
 from rcw.game import Game
 from rcw.modes import from_bytes, new_game, replay
-from rcw.rules import solitaire as S
+from rcw.player import Player
 from rcw.rules.base import LENIN, TROTSKY
 from rcw.state import State
 
@@ -66,7 +67,7 @@ def force(g: Game, province: str, owner: str | None, *labels: str, attach: dict 
     """A stack, with its non-Red path (004 [21.13]) when it is non-Red."""
     st = put(g, province, owner, *labels, attach=attach)
     if route and g.ctx.b.stack_color(st) != "Red":
-        S._assign_route(g.ctx, st)
+        S.assign_route(g.ctx, st)
     return st
 
 
@@ -258,7 +259,7 @@ def test_equal_paths_are_chosen_by_a_die():
     g = empty()
     st = put(g, "LIVO", "N", "Yudenich", "WU2 LIVO", attach={"WU2 LIVO": "Yudenich"})
     with dice(g, 5, 2):
-        ev = S._assign_route(g.ctx, st)
+        ev = S.assign_route(g.ctx, st)
     route = S.shortest_routes(D, "LIVO")[1]
     assert g.state.solo["routes"][uid("Yudenich")] == route == g.state.solo["routes"][uid("WU2 LIVO")]
     assert "chosen by die" in ev[0].text
@@ -862,7 +863,7 @@ def _played(seed: int, n: int) -> Game:
     for _ in range(n):
         if g.over:
             break
-        g.apply(agent.choose_view(g.view("R"), g.legal_actions("R")))
+        g.apply(agent.choose(Player(g, "R")))
     return g
 
 

@@ -25,6 +25,7 @@ class Ctx:
         self.s = state
         self.b = Board(data, state)
         self.dice = dice
+        self.memo: dict = {}        # what follows from the data alone, worked out once a game
 
     # -- randomness --------------------------------------------------------------------
     def _rng(self) -> Rng:

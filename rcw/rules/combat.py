@@ -376,7 +376,7 @@ def _offer_capture(ctx: Ctx, target_id: int, capturer: str | None, stacks: list[
     if orphans and live and target_id not in s.stacks or (orphans and live and not ctx.b.fighting_units(s.stacks.get(target_id, Stack(0, "", None, [])))):
         s.decision = {"kind": "capture", "seat": capturer, "units": orphans, "stacks": live}
         return [Event("capture_offer", f"{capturer} may capture the {ctx.names(orphans)} in {province}",
-                      {"seat": capturer, "units": orphans})]
+                      {"seat": capturer, "units": list(orphans)})]
     return []
 
 
@@ -393,7 +393,7 @@ def _after_attacker_loss(ctx: Ctx, stacks: list[Stack], defender_owner: str | No
     if orphans:
         s.decision = {"kind": "capture", "seat": defender_owner, "units": orphans, "stacks": [target_id]}
         return [Event("capture_offer", f"{defender_owner} may capture the {ctx.names(orphans)} in {province}",
-                      {"seat": defender_owner, "units": orphans})]
+                      {"seat": defender_owner, "units": list(orphans)})]
     return []
 
 

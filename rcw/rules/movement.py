@@ -17,6 +17,8 @@ stack.  Readings the rules leave open:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rcw import options
 from rcw.actions import (
     Action,
@@ -331,6 +333,17 @@ def entry_problem(ctx: Ctx, units, to: str) -> tuple[str, str] | None:
     return None
 
 
+def barred(ctx: Ctx, units) -> int:
+    """The provinces (as a set of bits, ``GameData.bit``) that some of ``units`` may never
+    enter (:func:`entry_problem`), worked out once a game per kind of unit."""
+    d = ctx.data
+    key = ("barred", frozenset((d.units[x].color, d.units[x].nationality) for x in units))
+    out = ctx.memo.get(key)
+    if out is None:
+        out = ctx.memo[key] = sum(d.bit[p] for p in d.codes if entry_problem(ctx, units, p) is not None)
+    return out
+
+
 def allowance(ctx: Ctx, has_leader: bool) -> int:
     """004 [5.0], [5.63], [5.72]: a leader's force spends up to its Movement Allowance, a Blue or
     Green force three; one Movement Point a province overland."""
@@ -388,7 +401,82 @@ def move_problem(ctx: Ctx, a: Move) -> tuple[str, str] | None:
     return None
 
 
-def reach(ctx: Ctx, unit: int | None = None) -> dict[str, Route]:
+class Routes(Mapping[str, Route]):
+    """What :func:`reach` finds: province -> :class:`~rcw.types.Route` (a read-only mapping).
+    Each search records, for each province it reaches, the province it is entered from; a
+    route's list of provinces is put together when it is first read."""
+
+    def __init__(self, codes: tuple[str, ...]) -> None:
+        self._codes = codes
+        self._best: dict[str, tuple[bool, int]] = {}                 # province -> (by rail, length)
+        self._came: tuple[dict[str, str | None], dict[str, str | None]] = ({}, {})   # overland, rail
+        self._made: dict[str, Route] = {}
+
+    def search(self, here: int, closed: int, stops: int, links: tuple[int, ...], steps: int | None,
+               rail: bool) -> None:
+        """Breadth first from the province ``here`` (a bit) along ``links``, a layer of provinces
+        at a time: the shortest route to each province not ``closed``, no farther than ``steps``
+        (None: no limit), never on from a province in ``stops``; a province is entered from the
+        first (in code order) of the provinces of the layer before; a route found by an earlier
+        search is kept unless this one is strictly shorter."""
+        codes, best, came = self._codes, self._best, self._came[rail]
+        seen = closed | here
+        layer, length = here, 0
+        while layer and (steps is None or steps > 0):
+            length += 1
+            reached = 0
+            rest = layer
+            while rest:
+                low = rest & -rest
+                reached |= links[low.bit_length() - 1]
+                rest ^= low
+            reached &= ~seen
+            seen |= reached
+            rest = reached
+            while rest:
+                low = rest & -rest
+                i = low.bit_length() - 1
+                code = codes[i]
+                if length > 1:
+                    via = links[i] & layer
+                    came[code] = codes[(via & -via).bit_length() - 1]
+                else:
+                    came[code] = None
+                known = best.get(code)
+                if known is None or length < known[1]:
+                    best[code] = (rail, length)
+                rest ^= low
+            layer = reached & ~stops           # 004 [5.27]: it stops where it enters another colour
+            if steps is not None:
+                steps -= 1
+
+    def __getitem__(self, province: str) -> Route:
+        route = self._made.get(province)
+        if route is None:
+            rail = self._best[province][0]
+            came = self._came[rail]
+            path = [province]
+            step = came[province]
+            while step is not None:
+                path.append(step)
+                step = came[step]
+            route = self._made[province] = {"path": path[::-1], "rail": rail}
+        return route
+
+    def __contains__(self, province: object) -> bool:
+        return province in self._best
+
+    def __iter__(self):
+        return iter(self._best)
+
+    def __len__(self) -> int:
+        return len(self._best)
+
+    def __repr__(self) -> str:
+        return f"Routes({dict(self)!r})"
+
+
+def reach(ctx: Ctx, unit: int | None = None) -> Routes:
     """Where a force can end its move this Movement Phase, with one route each (004 [5.2]-[5.5]):
     the moving force from where it stands (``unit`` None), or the force ``StartForce(unit)``
     would pick up (a leader with his attached units, or a Blue/Green stack) as if it moved now.
@@ -432,50 +520,23 @@ def reach(ctx: Ctx, unit: int | None = None) -> dict[str, Route]:
     colors_in = ({p: frozenset(cs) for p, cs in s.snapshot.items()} if s.options.get("postal_movement")
                  else ctx.b.colors_in())
     stop = frozenset((BLUE, color) if has_czar else (color,))          # 004 [5.27], [13.23]
-    kerch = color != WHITE                                               # 004 [5.32]
+    kerch = color != WHITE                      # 004 [5.32]: the Kerch Straits are closed to it
     limited = [x for x in units if d.units[x].color in (BLUE, GREEN)]   # 004 [5.65], [5.74]-[5.76]
+    bit, codes = d.bit, d.codes
+    stops = 0                                   # provinces it must stop in, as a set of bits
+    for p, cs in colors_in.items():
+        if not cs <= stop:
+            stops |= bit[p]
+    closed = sum(bit[p] for p in visited)       # never twice in one move
+    if limited:                                 # where its Blue/Green units may never go
+        closed |= barred(ctx, limited)
 
-    def open_from(p: str) -> bool:
-        return colors_in.get(p, stop) <= stop
-
-    def may_enter(p: str, n: str) -> bool:
-        return (n not in visited and not (kerch and crossing_problem(ctx, p, n, color))
-                and not (limited and entry_problem(ctx, limited, n)))
-
-    out: dict[str, Route] = {}
+    out = Routes(codes)
     if mode != "rail":
-        left = allowance(ctx, has_leader) - mp
-        seen = set(visited)
-        frontier = [(here, [])]
-        while frontier and left > 0:
-            nxt = []
-            for p, path in frontier:
-                if path and not open_from(p):
-                    continue
-                for n in d.neighbours[p]:
-                    if n in seen or not may_enter(p, n):
-                        continue
-                    seen.add(n)
-                    out[n] = {"path": path + [n], "rail": False}
-                    nxt.append((n, path + [n]))
-            frontier = nxt
-            left -= 1
+        out.search(bit[here], closed, stops, d.adjacent_bits_not_white if kerch else d.adjacent_bits,
+                   allowance(ctx, has_leader) - mp, False)
     if mode != "overland" and not rails_ok(ctx, color, has_leader, start):
-        seen = set(visited)
-        frontier = [(here, [])]
-        while frontier:
-            nxt = []
-            for p, path in frontier:
-                if path and not open_from(p):
-                    continue
-                for n in d.rail_neighbours[p]:
-                    if n in seen or not may_enter(p, n):
-                        continue
-                    seen.add(n)
-                    if n not in out or len(path) + 1 < len(out[n]["path"]):
-                        out[n] = {"path": path + [n], "rail": True}
-                    nxt.append((n, path + [n]))
-            frontier = nxt
+        out.search(bit[here], closed, stops, d.rail_bits_not_white if kerch else d.rail_bits, None, True)
     return out
 
 

@@ -65,7 +65,7 @@ Chart (004 [13.54]); refusing leaves it.  Orders are unlimited (004 [13.57]).
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 
 from rcw.actions import (
@@ -84,6 +84,7 @@ from rcw.actions import (
 )
 from rcw.data import RED
 from rcw.rules.base import Ctx
+from rcw.state import copy_plain
 
 COMMITTEE_MARKERS = 8          # 004 [11.11]
 EXECUTION_MARKERS = 10         # 004 [13.52]
@@ -171,10 +172,16 @@ def purge_odds(ctx: Ctx, purgers, counter: bool = False) -> dict:
             "nothing": sum(r["ways"] for r in points if int(r["result"]) == 0) / 36}
 
 
+def assassination_need(ctx: Ctx, victim: int, markers: int) -> int:
+    """004 [10.0]: the least two-dice total with which ``markers`` Assassin markers kill ``victim``
+    (two dice, plus one a marker beyond the first, minus the leader's value, at least the table's number)."""
+    return ctx.data.tables.assassination_success - (markers - 1) + ctx.data.units[victim].strength
+
+
 def assassination_chance(ctx: Ctx, victim: int, markers: int) -> float:
     """004 [10.0]: the chance that ``markers`` Assassin markers kill ``victim`` (two dice, plus
     one a marker beyond the first, minus the leader's value, at least the table's number)."""
-    need = ctx.data.tables.assassination_success - (markers - 1) + ctx.data.units[victim].strength
+    need = assassination_need(ctx, victim, markers)
     return sum(w for t, w in TWO_DICE.items() if t >= need) / 36
 
 
@@ -277,7 +284,7 @@ def sync(ctx: Ctx) -> list[Event]:
     s.committee = now
     if now:
         return [Event("committee", f"The Central Committee is {', '.join(now)} ({_pm(ctx, now)} Politburo markers)",
-                      {"members": now, "politburo": _pm(ctx, now)})]
+                      {"members": list(now), "politburo": _pm(ctx, now)})]
     return [Event("committee", "There is no Central Committee now (004 [11.12])", {"members": []})]
 
 
@@ -352,7 +359,7 @@ def do_declare(ctx: Ctx, a: DeclarePurge) -> list[Event]:
                 f"the spoils divided in the order {', '.join(rec['shares'])}")
     else:
         text = f"{a.seat} declares a purge of {a.target}"
-    ev = [Event("purge_declared", text, {"seat": a.seat, **rec})]
+    ev = [Event("purge_declared", text, {"seat": a.seat, **copy_plain(rec)})]
     d = s.decision
     if d is not None and d.get("kind") == "purge_orders":            # an answer in the round
         d["orders"].append(rec)
@@ -523,6 +530,7 @@ def _pool(ctx: Ctx, victim: str) -> dict[int, int]:
     return pool
 
 
+@lru_cache(maxsize=4096)
 def _closest(takers: tuple[tuple[int, int], ...], rem: int, pool: tuple[tuple[int, int], ...]) -> int:
     """The least total deviation sum |got - entitled| over the given takers that a division
     of the remaining ``pool`` ((cost, count) pairs) within ``rem`` points can reach."""

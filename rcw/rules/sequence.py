@@ -18,6 +18,7 @@ from rcw.actions import (
 )
 from rcw.rules import randomizer, replacement, victory
 from rcw.rules.base import Ctx
+from rcw.state import copy_plain
 
 
 def start_game_turn(ctx: Ctx) -> list[Event]:
@@ -200,7 +201,7 @@ def do_vote(ctx: Ctx, a: VoteEndGame) -> list[Event]:
     if yes >= victory.VOTE_MARKERS:
         s.phase = "over"
         s.result = victory.result(ctx, "Red", f"players holding {yes} Politburo markers agreed to end the game")
-        return ev + [Event("game_over", f"Red Victory: the Politburo ({yes} markers) ends the game", s.result)]
+        return ev + [Event("game_over", f"Red Victory: the Politburo ({yes} markers) ends the game", copy_plain(s.result))]
     s.phase = "randomizer"   # placeholder phase; the Interphase follows at once
     ev.append(Event("vote_failed", f"Only {yes} Politburo markers agreed; the game goes on", {"yes": yes}))
     return ev + interphase(ctx)

@@ -8,6 +8,7 @@ from rcw.actions import AcceptTrade, Action, DeclineTrade, EndTrading, Event, Of
 from rcw.data import BLUE, GREEN
 from rcw.rules import sequence
 from rcw.rules.base import LENIN, TROTSKY, Ctx
+from rcw.state import Stack
 
 
 def deal(ctx: Ctx) -> list[Event]:
@@ -198,11 +199,14 @@ def trading_candidates(ctx: Ctx, seat: str) -> list[Action]:
 
 
 # -- deployment (004 [15.4], [15.5]) --------------------------------------------------------------
-def deploy(ctx: Ctx) -> list[Event]:
+def place_units(ctx: Ctx) -> None:
+    """004 [15.41]-[15.42], [15.51]: every combat unit in its province, the Blue and Green units
+    of one nationality stacked (five to a stack, 004 [7.11]) under the holder of their Control
+    Marker, the Imperial units under their units.  No leaders; Red and White stacks have no owner
+    yet.  (The SPI solitaire's set-up starts the same way, 004 [27.1].)"""
     s, d = ctx.s, ctx.data
     s.stacks = {}
     s.next_stack = 1
-    # 004 [15.41]-[15.42]: combat units in their provinces; Blue/Green of one nationality stacked.
     by_key: dict[tuple, list[int]] = {}
     for u in sorted(d.units.values(), key=lambda u: u.id):
         if not u.is_combat:
@@ -214,25 +218,36 @@ def deploy(ctx: Ctx) -> list[Event]:
     for (prov, _c, nat), ids in by_key.items():
         for i in range(0, len(ids), 5):                  # 004 [7.11]
             ctx.new_stack(prov, s.control.get(nat), ids[i:i + 5])
-    # 004 [15.51]: the Imperial units under their units.
     for imp, under in ((d.czar, d.czar_under), (d.gold, d.gold_under)):
         ctx.put(imp, ctx.b.stack_of(under))
+
+
+def lead_unit(ctx: Ctx, lid: int, unit: int | None = None) -> Stack:
+    """004 [15.52]: leader ``lid`` goes on top of the stack of ``unit`` (None: the combat unit of
+    his colour in his province), with that unit and any Imperial unit there attached to him."""
+    d = ctx.data
+    u = d.units[lid]
+    if unit is None:
+        unit = next(v.id for v in d.units.values()
+                    if v.is_combat and v.color == u.color and v.province == u.province)
+    st = ctx.b.stack_of(unit)
+    st.units.insert(0, lid)
+    st.attached[unit] = lid
+    for imp in (d.czar, d.gold):
+        if imp in st.units:
+            st.attached[imp] = lid
+    ctx.b.invalidate()
+    return st
+
+
+def deploy(ctx: Ctx) -> list[Event]:
+    s, d = ctx.s, ctx.data
+    place_units(ctx)
     owner_of = {lid: p for p, ls in s.hand.items() for lid in ls}
     # 004 [15.52]: asterisk leaders stack with their colour's unit in their province.
     for lid in sorted(owner_of):
-        u = d.units[lid]
-        if not u.asterisk:
-            continue
-        unit = next(v.id for v in d.units.values()
-                    if v.is_combat and v.color == u.color and v.province == u.province)
-        st = ctx.b.stack_of(unit)
-        st.owner = owner_of[lid]
-        st.units.insert(0, lid)
-        st.attached[unit] = lid
-        for imp in (d.czar, d.gold):
-            if imp in st.units:
-                st.attached[imp] = lid
-        ctx.b.invalidate()
+        if d.units[lid].asterisk:
+            lead_unit(ctx, lid).owner = owner_of[lid]
     # 004 [15.53]-[15.54]: other leaders join a stack of the same player and colour if it has
     # room, else stand alone (our default deployment; stacks are rearranged in Movement Phases).
     for lid in sorted(owner_of):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rcw.actions import Event
 from rcw.data import BLUE, GREEN, RED, WHITE
 from rcw.rules.base import Ctx
+from rcw.state import copy_plain
 
 VOTE_MARKERS = 10     # 004 [14.1] case 3: Politburo markers that may vote the game over
 
@@ -15,11 +16,11 @@ def check_end(ctx: Ctx) -> list[Event]:
     if not b.map_leaders(RED, outside_siberia=True):
         s.phase = "over"
         s.result = result(ctx, WHITE, "no Red leaders remain on the map outside Siberia (004 [14.1] 1)")
-        return [Event("game_over", "White Victory: no Red leaders remain outside Siberia", s.result)]
+        return [Event("game_over", "White Victory: no Red leaders remain outside Siberia", copy_plain(s.result))]
     if not b.map_combat(WHITE, outside_siberia=True):
         s.phase = "over"
         s.result = result(ctx, RED, "no White combat units remain on the map outside Siberia (004 [14.1] 2)")
-        return [Event("game_over", "Red Victory: no White combat units remain outside Siberia", s.result)]
+        return [Event("game_over", "Red Victory: no White combat units remain outside Siberia", copy_plain(s.result))]
     if not b.map_leaders(WHITE, outside_siberia=True):
         voters = [p for p in s.order if p not in s.quit and s.politburo.get(p, 0) > 0]
         if sum(s.politburo.get(p, 0) for p in voters) >= VOTE_MARKERS:
@@ -27,46 +28,52 @@ def check_end(ctx: Ctx) -> list[Event]:
             s.votes = {}
             s.decision = {"kind": "vote", "seat": voters[0], "voters": voters}
             return [Event("vote_called", "No White leaders remain outside Siberia: the Politburo votes on ending the game (004 [14.1] 3)",
-                          {"voters": voters})]
+                          {"voters": list(voters)})]
     return []
 
 
 def score(ctx: Ctx, color: str) -> dict[str, int]:
     """Red or White Victory Points for every player (004 [14.4]-[14.47])."""
+    return scores(ctx)[color]
+
+
+def scores(ctx: Ctx, colors: dict[int, str] | None = None) -> dict[str, dict[str, int]]:
+    """Red and White Victory Points for every player (004 [14.4]-[14.47]), in one pass
+    (``colors``: each stack's colour by id, when the caller has them already)."""
     s, d = ctx.s, ctx.data
-    pts = {p: 0 for p in s.seats}
+    red, white = {p: 0 for p in s.seats}, {p: 0 for p in s.seats}
     for p in s.seats:
         for uid, face_up in s.vp.get(p, []):
             u = d.units[uid]
             if u.is_imperial:
-                if color == WHITE and not face_up:
-                    pts[p] += 5                       # emigrated (004 [14.43], [14.46])
-                elif color == RED and face_up and uid == d.czar:
-                    pts[p] += 5                       # executed Czar (004 [14.41], [14.46])
-                continue
-            if u.color == BLUE and u.nationality == "CZ":
-                ok = face_up if color == RED else not face_up    # 004 [14.45]
-                pts[p] += u.strength if ok else 0
-                continue
-            if color == RED and u.color in (WHITE, BLUE, GREEN):
-                pts[p] += u.strength
-            if color == WHITE and u.color in (RED, GREEN):
-                pts[p] += u.strength
-        if color == RED:
-            pts[p] += 2 * s.politburo.get(p, 0)       # 004 [14.41]
+                if not face_up:
+                    white[p] += 5                     # emigrated (004 [14.43], [14.46])
+                elif uid == d.czar:
+                    red[p] += 5                       # executed Czar (004 [14.41], [14.46])
+            elif u.color == BLUE and u.nationality == "CZ":          # 004 [14.45]
+                (red if face_up else white)[p] += u.strength
+            else:
+                if u.color in (WHITE, BLUE, GREEN):
+                    red[p] += u.strength
+                if u.color in (RED, GREEN):
+                    white[p] += u.strength
+        red[p] += 2 * s.politburo.get(p, 0)           # 004 [14.41]
     for st in s.stacks.values():
         if st.owner is None:
             continue
+        # A stack has one colour (004 [7.13]); a Green unit attached to a Leader holding the
+        # Gold counts as his colour (004 [13.26] "for all purposes"); plain Green units score
+        # nothing on the map.
+        side = {RED: red, WHITE: white}.get(colors[st.id] if colors is not None else ctx.b.stack_color(st))
         for uid in st.units:
             u = d.units[uid]
             if u.is_imperial:
-                if color == WHITE or uid == d.gold:  # 004 [14.42] Gold for Red; [14.44] both for White
-                    pts[st.owner] += 5
-            elif ctx.b.color_of(uid, st) == color:
-                # a Green unit attached to a Leader holding the Gold counts as his colour
-                # (004 [13.26] "for all purposes"); plain Green units score nothing on the map.
-                pts[st.owner] += u.strength
-    return pts
+                white[st.owner] += 5                  # 004 [14.44] both for White
+                if uid == d.gold:
+                    red[st.owner] += 5                # 004 [14.42] the Gold for Red
+            elif side is not None:
+                side[st.owner] += u.strength
+    return {RED: red, WHITE: white}
 
 
 def result(ctx: Ctx, color: str | None, reason: str) -> dict:

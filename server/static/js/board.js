@@ -3,7 +3,7 @@
 // path of the force being moved, attack targets and attackers.
 
 import { h, s, clear } from "./util.js";
-import { SEAT_COLOURS, UNIT_COLOURS, UNIT_INK, D, unit, stackStrength, leadersOf, pname, ulabel } from "./data.js";
+import { SEAT_COLOURS, UNIT_COLOURS, UNIT_INK, D, unit, shownStrength, leadersOf, pname, ulabel } from "./data.js";
 
 const CW = 23; // counter width and height, map units
 const CH = 21;
@@ -220,7 +220,8 @@ export class Board {
   // -- drawing --------------------------------------------------------------------------------------
   /**
    * view: the engine view; marks: {moves: {CODE: {rail, land}}, targets: Set(stackId),
-   * attackers: Set, candidates: Set, path: [codes], selected: stackId, force: stackId, province: CODE}
+   * attackers: Set, candidates: Set, path: [codes], selected: stackId, force: stackId, province: CODE,
+   * strengths: {stackId: the engine's strength, shown on the counter}}
    */
   render(view, marks = {}) {
     if (!this.svg) return;
@@ -282,7 +283,7 @@ export class Board {
     const col = st.color || "";
     const fill = UNIT_COLOURS[col] || UNIT_COLOURS[""];
     const ink = UNIT_INK[col] || "#2b2118";
-    const str = stackStrength(st);
+    const str = shownStrength(m.strengths, st) ?? "";   // the engine's (facts.strengths); none for the dealt hands
     const leaders = leadersOf(st);
     const cls = ["counter"];
     if (st.ghost) cls.push("ghost");
@@ -292,7 +293,7 @@ export class Board {
     if (m.attackers && m.attackers.has(st.id)) cls.push("attacker");
     if (m.candidates && m.candidates.has(st.id)) cls.push("candidate");
     const owner = st.owner ? `${st.owner}` : "uncontrolled";
-    const title = `${owner === "uncontrolled" ? "Uncontrolled" : "Player " + owner} · ${col || "Imperial"} · strength ${str}\n` +
+    const title = `${owner === "uncontrolled" ? "Uncontrolled" : "Player " + owner} · ${col || "Imperial"}${str === "" ? "" : ` · strength ${str}`}\n` +
       st.units.map(ulabel).join(", ") + `\n${pname(st.province)}`;
     const g = s("g", { class: cls.join(" "), "data-stack": st.id, "data-owner": st.owner || "", "data-color": col,
                        "data-province": st.province, transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` },

@@ -3,8 +3,8 @@
 // Central Committee, purge plan, Czar's execution) shown as cards with Accept / Decline.
 
 import { h, store, fmtTime, clear, modal, toast, replace } from "./util.js";
-import { unit, uname, purgeStrength, purgeOdds, pct } from "./data.js";
-import { seatBadge } from "./dialogs.js";
+import { unit, uname, pct } from "./data.js";
+import { seatBadge, answerInto } from "./dialogs.js";
 
 export class Chat {
   constructor(app) {
@@ -220,10 +220,12 @@ export class Chat {
       body = [h("div", `Members ${p.members.join(", ")} · ${pm} Politburo markers`)];
     } else if (p.kind === "purge") {
       title = `Purge ${p.target}`;
-      const strg = view.stacks ? purgeStrength(view, p.purgers) : 0;
-      const odds = view.stacks ? purgeOdds(strg) : null;
-      body = [h("div", `By ${p.purgers.join(" + ")}; spoils in the order ${p.shares.join(", ")}`),
-        odds ? h("div.small", `Strength ${strg} now (${odds.column}): about ${odds.expected.toFixed(1)} points, counterpurge ${pct(odds.counter)}`) : null];
+      const now = h("div.small.purge-now");
+      body = [h("div", `By ${p.purgers.join(" + ")}; spoils in the order ${p.shares.join(", ")}`), now];
+      if (view.stacks && this.app.ask) {   // the engine's odds for this purge, as the position stands
+        answerInto(this.app, now, "purge_odds", { purgers: p.purgers }, (odds) =>
+          `Strength ${odds.strength} now (${odds.column}): about ${odds.expected_points.toFixed(1)} points, counterpurge ${pct(odds.counterpurge)}`);
+      }
     } else if (p.kind === "execution") {
       title = "Execute the Czar";
       body = [h("div", "An order of the Central Committee (004 [13.5]).")];

@@ -1,11 +1,10 @@
 // Dialogs: purge (with the Purge Table odds), assassination (with the chance), and the
 // structured proposals posted to a chat channel (trade, Central Committee, Czar's execution).
+// The odds and chances are the engine's: asked with a `query` frame (app.ask) as the player
+// changes the choices in the dialog.
 
 import { h, modal, toast, replace } from "./util.js";
-import {
-  D, unit, uname, leadersOf, SEAT_COLOURS, purgeStrength, purgeOdds, purgeableLeaders, leadership, assassinationChance,
-  pct,
-} from "./data.js";
+import { unit, uname, leadersOf, SEAT_COLOURS, pct } from "./data.js";
 
 export function seatBadge(seat) {
   return h("span.seat-badge", { dataset: { seat: seat || "" }, style: { background: SEAT_COLOURS[seat] || "#777" } }, seat || "·");
@@ -22,13 +21,32 @@ export function stackName(st) {
   return parts.join(" + ") || "empty stack";
 }
 
-export function purgeOddsTable(odds, strength) {
+/** The engine's purge odds (``Game.purge_odds`` as the server sends it: strength, column, the
+ *  Purge Table row of each two-dice total with its ways out of 36, the chances). */
+export function purgeOddsTable(odds) {
   return h("div.purge-odds", { dataset: { column: odds.column } },
-    h("div.odds-big", `Strength ${strength}`, h("span.odds-col", ` → column ${odds.column}`)),
+    h("div.odds-big", `Strength ${odds.strength}`, h("span.odds-col", ` → column ${odds.column}`)),
     h("table.purge-table", h("thead", h("tr", h("th", "Roll"), odds.rows.map((r) => h("th", r.roll)))),
       h("tbody", h("tr", h("th", "Result"), odds.rows.map((r) => h("td." + (r.result === "C" ? "res-c" : Number(r.result) ? "res-n" : "res-0"),
         { title: `${r.ways}/36` }, r.result))))),
-    h("p.small", `Expected ${odds.expected.toFixed(1)} purged points · nothing ${pct(odds.nothing)} · Counterpurge ${pct(odds.counter)}`));
+    h("p.small", `Expected ${odds.expected_points.toFixed(1)} purged points · nothing ${pct(odds.nothing)} · Counterpurge ${pct(odds.counterpurge)}`));
+}
+
+/** Fill ``el`` with ``draw(answer)`` once the engine answers ``q`` (at once if the page knows
+ *  the answer for this position already); the latest call for an element wins. */
+export function answerInto(app, el, q, args, draw) {
+  const token = (el.dataset.asked = String(Number(el.dataset.asked || 0) + 1));
+  const known = app.known ? app.known(q, args) : undefined;
+  if (known !== undefined) {
+    replace(el, draw(known));
+    return;
+  }
+  if (!el.childNodes.length) el.append(h("span.small.asking", "…"));
+  Promise.resolve(app.ask(q, args)).then((ans) => {
+    if (el.dataset.asked === token) replace(el, draw(ans));
+  }).catch((e) => {
+    if (el.dataset.asked === token) replace(el, h("span.small.warn", e.message || String(e)));
+  });
 }
 
 // -- purge ------------------------------------------------------------------------------------------
@@ -53,11 +71,9 @@ export function openPurgeDialog(app, preset = {}) {
     const o = (view.order && view.order.length ? view.order : view.seats);
     return [...com].sort((a, b) => o.indexOf(a) - o.indexOf(b));
   };
+  const answer = h("div.purge-answer");
   const render = () => {
     const purgers = group ? order() : [seat];
-    const strg = purgeStrength(view, purgers);
-    const odds = purgeOdds(strg);
-    const spoils = purgeableLeaders(view, target);
     replace(body, 
       h("p", "A member of the Central Committee purges a player outside it: Purge Strength is the value of the purgers' Red leaders on the map plus their Politburo markers; two dice on the Purge Table give the points taken, or C - a counterpurge."),
       h("div.form-row", h("label", "Target "), h("div.seg", targets.map((t) => h("button" + (t === target ? ".on" : ""), {
@@ -65,14 +81,16 @@ export function openPurgeDialog(app, preset = {}) {
       com.length > 1 ? h("div.form-row", h("label", "Purgers "), h("div.seg",
         h("button" + (!group ? ".on" : ""), { type: "button", dataset: { purgers: "alone" }, onclick: () => { group = false; render(); } }, `${seat} alone`),
         h("button" + (group ? ".on" : ""), { type: "button", dataset: { purgers: "committee" }, onclick: () => { group = true; render(); } }, `the whole Committee (${order().join(", ")})`))) : null,
-      h("table.strength", h("tbody",
-        purgers.map((p) => h("tr", h("td", seatBadge(p), " ", app.seatName(p)), h("td.num", `Red leaders ${leadership(view, p)}`),
-          h("td", "+"), h("td.num", `Politburo ${view.politburo[p] || 0}`), h("td", "="), h("td.num", h("b", leadership(view, p) + (view.politburo[p] || 0))))))),
-      purgeOddsTable(odds, strg),
-      h("p.small", `${target} has ${spoils.length ? spoils.map((u) => `${uname(u)} (${unit(u).strength})`).join(", ") : "no Red leaders on the map"}`
-        + ` and ${view.politburo[target] || 0} Politburo marker(s) (2 points each) to lose.`),
+      answer,
       group ? h("p.small", `A group purge is posted as a proposal to the other members; the spoils are divided as equally as possible in the order ${order().join(", ")} (004 [11.23]).`) : null,
     );
+    answerInto(app, answer, "purge_odds", { purgers, target }, (odds) => [
+      h("table.strength", h("tbody",
+        odds.purgers.map((p) => h("tr", h("td", seatBadge(p.seat), " ", app.seatName(p.seat)), h("td.num", `Red leaders ${p.leaders}`),
+          h("td", "+"), h("td.num", `Politburo ${view.politburo[p.seat] || 0}`), h("td", "="), h("td.num", h("b", p.strength)))))),
+      purgeOddsTable(odds),
+      h("p.small", `${target} has ${odds.spoils.length ? odds.spoils.map((u) => `${uname(u)} (${unit(u).strength})`).join(", ") : "no Red leaders on the map"}`
+        + ` and ${view.politburo[target] || 0} Politburo marker(s) (2 points each) to lose.`)]);
   };
   const submit = async () => {
     if (group) {
@@ -98,18 +116,19 @@ export function openAssassinDialog(app) {
   let markers = 1;
   const body = h("div.assassin-dialog");
   const where = (u) => (view.stacks.find((s) => s.units.includes(u)) || {});
+  const chance = h("div.odds");
   const render = () => {
     const max = Math.max(...legal.filter((a) => a.victim === victim).map((a) => a.markers));
     markers = Math.min(markers, max);
-    const v = unit(victim);
-    const p = assassinationChance(v.strength, markers);
     replace(body, 
       h("p", "Assassins strike a leader in a province where you have another leader: two dice, plus one for each marker after the first, minus the victim's value; 7 or more kills (004 [10.0]). Failed markers go to the victim's owner."),
       h("div.form-row", h("label", "Victim "), h("select", { onchange: (e) => { victim = Number(e.target.value); render(); } },
         victims.map((u) => h("option", { value: u, selected: u === victim }, `${uname(u)} (${unit(u).color} ${unit(u).strength}) in ${where(u).province} — ${where(u).owner || "uncontrolled"}`)))),
       h("div.form-row", h("label", "Markers "), h("input", { type: "number", min: 1, max, value: markers,
         oninput: (e) => { markers = Math.max(1, Math.min(max, Number(e.target.value) || 1)); render(); } }), h("span.small", ` of ${max}`)),
-      h("div.odds", h("div.odds-big", `Chance of success ${pct(p)}`), h("div.small", `needs ${D.tables.assassination_success + v.strength - (markers - 1)}+ on two dice`)));
+      chance);
+    answerInto(app, chance, "assassination", { victim, markers }, (r) => [
+      h("div.odds-big", `Chance of success ${pct(r.chance)}`), h("div.small", `needs ${r.need}+ on two dice`)]);
   };
   render();
   modal("Send assassins", body, [
@@ -175,15 +194,16 @@ export function openCommitteeDialog(app) {
   const seat = app.seat;
   const members = new Set([seat]);
   const body = h("div.committee-dialog");
+  const need = (view.limits || {}).committee_markers;
   const render = () => {
     const pm = [...members].reduce((a, p) => a + (view.politburo[p] || 0), 0);
     replace(body, 
-      h("p", "A Central Committee is a set of players who all consent to exactly each other's membership and together hold at least 8 Politburo markers (004 [11.11]). Only its members purge, and nobody purges them."),
+      h("p", `A Central Committee is a set of players who all consent to exactly each other's membership and together hold at least ${need} Politburo markers (004 [11.11]). Only its members purge, and nobody purges them.`),
       h("div.member-picks", view.seats.filter((p) => !(view.quit || []).includes(p)).map((p) => h("label.chip",
         h("input", { type: "checkbox", checked: members.has(p), disabled: p === seat, dataset: { member: p },
           onchange: (e) => { if (e.target.checked) members.add(p); else members.delete(p); render(); } }),
         " ", seatBadge(p), ` ${app.seatName(p)} · ${view.politburo[p] || 0} PM`))),
-      h("p", h("b", `${pm} Politburo markers`), pm >= 8 ? " — enough for a Committee." : " — a Committee needs 8."));
+      h("p", h("b", `${pm} Politburo markers`), pm >= need ? " — enough for a Committee." : ` — a Committee needs ${need}.`));
   };
   render();
   modal("Propose a Central Committee", body, [
@@ -199,7 +219,7 @@ export function openCzarDialog(app) {
   const view = app.st.view;
   const com = view.committee || [];
   const to = com.filter((p) => p !== app.seat);
-  const body = h("div", h("p", "The Central Committee may order the player whose Red leader holds the Czar to execute him; members holding 10 Politburo markers must consent (004 [13.5]). The other members are asked in turn."),
+  const body = h("div", h("p", `The Central Committee may order the player whose Red leader holds the Czar to execute him; members holding ${(view.limits || {}).execution_markers} Politburo markers must consent (004 [13.5]). The other members are asked in turn.`),
     h("p.small", `Committee: ${com.join(", ")}`));
   modal("Order the Czar's execution", body, [
     { label: "Cancel" },

@@ -4,8 +4,8 @@
 
 import { h, clear, store, seatsHeld, holdSeat, dropSeat, toast, modal, debounceFrame, replace } from "./util.js";
 import {
-  D, loadData, unit, uname, ulabel, pname, SEAT_COLOURS, PHASES, PHASE_NAMES, stackStrength, attachedTo,
-  leadersOf, nationalityName, score, attackUnits, strength,
+  D, loadData, unit, uname, ulabel, pname, SEAT_COLOURS, PHASES, PHASE_NAMES, attachedTo, leadersOf, nationalityName,
+  shownStrength,
 } from "./data.js";
 import { GameConnection, api } from "./net.js";
 import { Board } from "./board.js";
@@ -22,11 +22,12 @@ export async function startGame(root, gid, seatHint) {
   return app;
 }
 
-/** What the replay needs of a view (the map, the markers, the VP chart). */
-function compact(v) {
+/** What the replay needs of a position: the view (the map, the markers, the VP chart and its
+ *  scores) and the engine's strengths of the stacks. */
+function snapshot(v, facts) {
   const { offers, decision, committee_consent: cc, pending, result, ...rest } = v;
   void offers; void decision; void cc; void pending; void result;
-  return rest;
+  return { view: rest, strengths: (facts || {}).strengths || {} };
 }
 
 class GameApp {
@@ -34,13 +35,15 @@ class GameApp {
     this.root = root;
     this.gid = gid;
     this.seatHint = seatHint || null;
-    this.st = { seq: -1, status: "", view: null, pending: [], legal: [], seats: {}, result: null, info: {} };
+    this.st = { seq: -1, status: "", view: null, pending: [], legal: [], facts: {}, seats: {}, result: null, info: {} };
     this.seat = null;
     this.token = null;
     this.busy = false;
     this.lastError = null;
     this.sel = null;            // {stack} or {province}
-    this.snaps = new Map();     // seq -> view, for the replay
+    this.snaps = new Map();     // seq -> {view, strengths}, for the replay
+    this.answers = new Map();   // "q|args" -> the engine's answer (a promise, then its value) at answersSeq
+    this.answersSeq = -1;
     this.replay = null;
     this.log = new EventLog(gid);
     this.logPane = new LogPane(this.log);
@@ -121,8 +124,8 @@ class GameApp {
     this.seat = w.seat || null;
     this.chat.setSeat(this.seat);
     this.st = { seq: w.seq, hash: w.hash, status: w.status, view: w.view, pending: w.pending, legal: w.legal || [],
-                seats: w.seats, result: w.result, info: w.info || {} };
-    this.snaps.set(w.seq, compact(w.view));
+                facts: w.facts || {}, seats: w.seats, result: w.result, info: w.info || {} };
+    this.snaps.set(w.seq, snapshot(w.view, w.facts));
     this.logPane.loading(this.log.lastSeq < w.seq);
     this.log.catchUp(this.conn, w.seq).then(() => {
       this.logPane.loading(false);
@@ -149,8 +152,9 @@ class GameApp {
       st.view = f.view;
       st.pending = f.pending;
       st.legal = f.legal || [];
+      st.facts = f.facts || {};
       st.result = f.result;
-      this.snaps.set(f.seq, compact(f.view));
+      this.snaps.set(f.seq, snapshot(f.view, f.facts));
       if (this.snaps.size > 4000) this.snaps.delete(this.snaps.keys().next().value);
       this.log.add(f);
       document.body.dataset.logSeq = String(this.log.lastSeq);
@@ -186,6 +190,30 @@ class GameApp {
     } finally {
       this.setBusy(false);
     }
+  }
+
+  /** Ask the engine (a `query` frame: odds, purge_odds, assassination...); resolves to its
+   *  answer.  Answers are kept for the position they were asked at. */
+  ask(q, args = {}) {
+    if (this.answersSeq !== this.st.seq) {
+      this.answers.clear();
+      this.answersSeq = this.st.seq;
+    }
+    const key = `${q}|${JSON.stringify(args)}`;
+    let a = this.answers.get(key);
+    if (!a) {
+      a = { promise: this.conn.request("query", { q, ...args }).then((f) => { a.value = f.answer; return f.answer; }) };
+      a.promise.catch(() => this.answers.delete(key));
+      this.answers.set(key, a);
+    }
+    return a.promise;
+  }
+
+  /** The engine's answer to `q` at this position if the page has it already, else undefined. */
+  known(q, args = {}) {
+    if (this.answersSeq !== this.st.seq) return undefined;
+    const a = this.answers.get(`${q}|${JSON.stringify(args)}`);
+    return a ? a.value : undefined;
   }
 
   showError(e) {
@@ -458,7 +486,12 @@ class GameApp {
     if (!view) return;
     const m = this.replay ? { moves: {}, targets: new Set(), attackers: new Set(), candidates: new Set(), path: null, force: null } : (this.marks || {});
     this.board.render(view.phase === "trading" ? this.ghostView(view) : view,
-      { ...m, selected: this.sel && this.sel.stack, province: this.sel && this.sel.province });
+      { ...m, strengths: this.strengths(), selected: this.sel && this.sel.stack, province: this.sel && this.sel.province });
+  }
+
+  /** The engine's strengths of the stacks shown (of the replayed position in a replay). */
+  strengths() {
+    return (this.replay ? this.replay.strengths : this.st.facts.strengths) || {};
   }
 
   /** Before deployment: the dealt leaders, faint, where they will deploy (004 [15.5]). */
@@ -508,8 +541,7 @@ class GameApp {
   renderPlayers() {
     const v = this.replay ? this.replay.view : this.st.view;
     if (!v) return;
-    const red = score(v, "Red");
-    const white = score(v, "White");
+    const { Red: red = {}, White: white = {} } = v.scores || {};
     const rows = v.seats.map((p) => {
       const rec = (this.st.seats || {})[p] || {};
       const chart = v.vp[p] || [];
@@ -524,7 +556,7 @@ class GameApp {
         controls.length ? h("div.pl-ctrl", "Controls ", controls.map((n) => h("span.ctl", { dataset: { color: D.blue_names[n] ? "Blue" : "Green" } }, nationalityName(n)))) : null,
         h("div.pl-vp", h("span.small", "VP chart: "), chart.length ? chart.map(([u, up]) => h("span.chip.unit-chip" + (up ? "" : ".facedown"),
           { dataset: { color: unit(u).kind === "imperial" ? "" : unit(u).color }, title: up ? "face up" : "face down" }, ulabel(u))) : h("span.small", "empty")),
-        h("div.pl-score.small", `If Red wins: ${red[p]} VP · if White wins: ${white[p]} VP`));
+        h("div.pl-score.small", `If Red wins: ${red[p] ?? "?"} VP · if White wins: ${white[p] ?? "?"} VP`));
     });
     const un = v.vp.unassigned || [];
     const sum = h("section.player.unassigned", h("h3", "Unassigned section"),
@@ -583,14 +615,17 @@ class GameApp {
     for (const a of legal) {
       if (a.t === "StartForce" && s.units.includes(a.unit)) acts.push([`Move ${uname(a.unit)}`, a]);
       else if (a.t === "DeclareAttack" && a.target === s.id) acts.push([a.subversive ? "Subversive attack" : "Attack", a]);
-      else if (a.t === "AddAttacker" && a.stack === s.id) acts.push([`Join the attack (${strength(attackUnits(s))})`, a]);
+      else if (a.t === "AddAttacker" && a.stack === s.id) {
+        const n = ((this.st.facts.attack || {}).strength || {})[String(s.id)];
+        acts.push([`Join the attack${n === undefined ? "" : ` (${n})`}`, a]);
+      }
       else if (a.t === "RemoveAttacker" && a.stack === s.id) acts.push(["Withdraw from the attack", a]);
       else if (a.t === "Attach" && s.units.includes(a.unit)) acts.push([`Pick up ${ulabel(a.unit)}`, a]);
     }
     const assassins = legal.some((a) => a.t === "Assassinate" && s.units.includes(a.victim));
     return h("details.stack-card", { open, dataset: { stack: s.id } },
       h("summary", h("span.unit-dot.big", { dataset: { color: s.color } }),
-        s.owner ? seatBadge(s.owner) : h("span.small", "uncontrolled "), ` ${stackName(s)} `, h("b", String(stackStrength(s)))),
+        s.owner ? seatBadge(s.owner) : h("span.small", "uncontrolled "), ` ${stackName(s)} `, h("b", String(shownStrength(this.strengths(), s) ?? ""))),
       tree,
       acts.length || assassins ? h("div.row.wrap", acts.map(([label, a]) => h("button.btn.small", { type: "button", disabled: this.busy,
         dataset: { act: a.t }, onclick: () => this.act(a) }, label)),
@@ -606,7 +641,7 @@ class GameApp {
     } catch {
       record = null;
     }
-    this.replay = { at: max, max, record, view: this.st.view, timer: null, serverViews: true };
+    this.replay = { at: max, max, record, view: this.st.view, strengths: this.st.facts.strengths || {}, timer: null, serverViews: true };
     this.replayEl.hidden = false;
     this.setTab(window.matchMedia("(max-width: 760px)").matches ? "map" : "log");
     await this.replayTo(max);
@@ -626,8 +661,9 @@ class GameApp {
       try {
         const r = await api("GET", `/api/games/${this.gid}/view?seq=${n}`, null, this.adminToken);
         if (r && r.view) {
-          this.snaps.set(n, r.view);
-          return r.view;
+          const snap = { view: r.view, strengths: r.strengths || {} };
+          this.snaps.set(n, snap);
+          return snap;
         }
       } catch {
         this.replay.serverViews = false;
@@ -641,15 +677,17 @@ class GameApp {
     if (!r) return;
     n = Math.max(0, Math.min(r.max, n));
     r.at = n;
-    const view = await this.fetchView(n);
+    const snap = await this.fetchView(n);
     let shown = n;
-    if (view) r.view = view;
-    else {
+    if (snap) {
+      r.view = snap.view;
+      r.strengths = snap.strengths;
+    } else {
       // the nearest position this page saw (it may have joined or reloaded later)
       let best = null;
       for (const k of this.snaps.keys()) if (best === null || Math.abs(k - n) < Math.abs(best - n) || (Math.abs(k - n) === Math.abs(best - n) && k < best)) best = k;
       if (best !== null) {
-        r.view = this.snaps.get(best);
+        ({ view: r.view, strengths: r.strengths } = this.snaps.get(best));
         shown = best;
       }
     }

@@ -2,13 +2,13 @@
 // step pickers the way a player thinks - pick a leader, attach units, click a destination; pick
 // a target, add attackers, read the odds, resolve - plus every prompt that waits on this seat.
 // Nothing here is offered unless the engine listed it, and the server is the judge: a refusal
-// comes back as an error frame whose message and rule the page shows.
+// comes back as an error frame whose message and rule the page shows.  Every strength, odds
+// and chance shown is the engine's too: the `facts` the server sends with each state
+// (app.st.facts: attack options and odds, Purge Strengths; docs/protocol.md 3.1).
 
 import { h } from "./util.js";
 import {
-  D, unit, uname, ulabel, pname, attackUnits, fightingUnits, strength, leadersOf, oddsColumn, oddsLabel,
-  crtColumn, crtChances, purgeStrength, purgeOdds, purgeableLeaders, leadership, pct, PHASE_NAMES, attachedTo,
-  stackStrength, isLeader,
+  unit, uname, ulabel, pname, leadersOf, crtRow, shownStrength, pct, PHASE_NAMES, attachedTo, isLeader,
 } from "./data.js";
 import { seatBadge, stackName, purgeOddsTable, openPurgeDialog, openAssassinDialog, openTradeDialog,
   openCommitteeDialog, openCzarDialog } from "./dialogs.js";
@@ -237,7 +237,8 @@ function forcePicker(app, by, btn, marks) {
   marks.force = stackId;
   marks.path = [start, ...(path || [])];
   const out = [];
-  const ma = fs && leadersOf(fs).length ? (view.options?.leader_movement || app.st.info?.options?.leader_movement || 5) : 3;
+  const lim = view.limits || {};
+  const ma = fs && leadersOf(fs).length ? lim.leader_movement : lim.blue_green_movement;
   out.push(h("h3", `Moving: ${fs ? stackName(fs) : "force"}`));
   out.push(h("p.force-info",
     h("span", `From ${start}`), " · ",
@@ -295,14 +296,14 @@ function forceUnits(app, fs, by) {
 }
 
 // -- combat --------------------------------------------------------------------------------------------
-function myStrengthAgainst(app, target) {
-  const view = app.st.view;
-  let att = 0;
-  for (const s of view.stacks) {
-    if (s.owner !== app.seat || s.province !== target.province || s.id === target.id) continue;
-    att += strength(attackUnits(s));
-  }
-  return att;
+function facts(app) {
+  return app.st.facts || {};
+}
+
+/** The engine's option for one DeclareAttack: the groups of the seat's stacks that may make the
+ *  attack together (stacks of opposing colours never do, 004 [8.22]) and each group's odds. */
+function optionFor(app, a) {
+  return (facts(app).attack_options || []).find((o) => o.target === a.target && !!o.subversive === !!a.subversive);
 }
 
 function combatPicker(app, by, btn, marks) {
@@ -312,20 +313,27 @@ function combatPicker(app, by, btn, marks) {
   const sById = stacksById(view);
   if (!decl.length) out.push(h("p.small", "None of your stacks can attack now."));
   const list = h("div.pick-list");
+  let split = false;
   for (const a of decl) {
     const t = sById[a.target];
     if (!t) continue;
     marks.targets.add(t.id);
-    const dfn = stackStrength(t);
-    const att = a.subversive ? null : myStrengthAgainst(app, t);
-    const hint = att ? ` · your stacks there: ${att} → ${oddsLabel(att, dfn)}` : "";
+    const groups = (optionFor(app, a) || {}).groups || [];
+    if (groups.length > 1) split = true;
+    const dfn = groups.length ? groups[0].odds.defense : shownStrength(facts(app).strengths, t);
+    const names = (g) => g.stacks.map((x) => (sById[x] ? stackName(sById[x]) : x)).join(" + ");
     list.append(h("button.pick" + (a.subversive ? ".subversive" : ""), { type: "button", disabled: app.busy,
-      dataset: { act: "DeclareAttack", target: t.id, province: t.province, subversive: a.subversive ? "1" : "0" }, onclick: () => app.act(a) },
+      dataset: { act: "DeclareAttack", target: t.id, province: t.province, subversive: a.subversive ? "1" : "0",
+        odds: groups.map((g) => g.odds.label).join(" ") }, onclick: () => app.act(a) },
       h("span.pick-prov", t.province),
       h("span.pick-main", `${a.subversive ? "Subversive attack on " : "Attack "}${stackName(t)}`,
-        h("span.small", ` — ${t.color || "?"}${t.owner ? ", " + t.owner : ", uncontrolled"}, strength ${dfn}${hint}`))));
+        h("span.small", ` — ${t.color || "?"}${t.owner ? ", " + t.owner : ", uncontrolled"}, strength ${dfn ?? "?"}`),
+        groups.length ? h("span.small.groups", " · with ", groups.map((g, i) => [i ? " or " : "",
+          h("span.group", { dataset: { stacks: g.stacks.join(","), odds: g.odds.label } }, `${names(g)}: ${g.odds.attack} → ${g.odds.label}`)]))
+          : null)));
   }
   if (decl.length) out.push(list);
+  if (split) out.push(h("p.small", "Stacks of opposing colours may not attack together (004 [8.22]): each group makes its own attack."));
   if (view.subversion_doubled) out.push(h("p.small.warn", "Subversive Attacks are doubled this Player-Turn (004 [12.12])."));
   if (by.EndCombat) out.push(h("div.row.end", btn("End Combat Phase", by.EndCombat[0], { cls: "primary" })));
   return out;
@@ -338,10 +346,9 @@ function attackPicker(app, by, btn, marks) {
   const t = sById[targetId];
   marks.targets.add(targetId);
   for (const x of attackers) marks.attackers.add(x);
-  const dfn = t ? stackStrength(t) : 0;
-  const doubled = subversive && view.subversion_doubled;
-  const sAtt = (sid) => (sById[sid] ? strength(attackUnits(sById[sid]), doubled) : 0);
-  const att = attackers.reduce((a, x) => a + sAtt(x), 0);
+  const at = facts(app).attack || {};
+  const odds = at.odds || null;
+  const sAtt = (sid) => (at.strength || {})[String(sid)] ?? "?";
   const out = [h("h3", `${subversive ? "Subversive attack" : "Attack"} on ${t ? stackName(t) : "?"} in ${t ? t.province : "?"}`)];
   const adds = by.AddAttacker || [];
   const removes = Object.fromEntries((by.RemoveAttacker || []).map((a) => [a.stack, a]));
@@ -354,16 +361,15 @@ function attackPicker(app, by, btn, marks) {
   for (const a of adds) {
     marks.candidates.add(a.stack);
     const s = sById[a.stack];
-    const with_ = att + sAtt(a.stack);
+    const with_ = (at.adding || {})[String(a.stack)];
     rows.push(h("li", h("label", h("input", { type: "checkbox", checked: false, disabled: app.busy,
       dataset: { act: "AddAttacker", stack: a.stack }, onchange: () => app.act(a) }),
-      ` ${s ? stackName(s) : a.stack} `, h("span.small", `strength ${sAtt(a.stack)} → ${oddsLabel(with_, dfn)}`))));
+      ` ${s ? stackName(s) : a.stack} `, h("span.small", `strength ${sAtt(a.stack)}${with_ ? ` → ${with_.label}` : ""}`))));
   }
   out.push(h("ul.attackers", rows));
-  const col = oddsColumn(att, dfn);
-  out.push(oddsBox(att, dfn, col, subversive));
+  if (odds) out.push(oddsBox(odds, subversive));
   const row = h("div.row.end");
-  if (by.ResolveAttack) row.append(btn(`Resolve at ${oddsLabel(att, dfn)}`, by.ResolveAttack[0], { cls: "primary danger" }));
+  if (by.ResolveAttack) row.append(btn(`Resolve at ${odds ? odds.label : "the odds shown"}`, by.ResolveAttack[0], { cls: "primary danger" }));
   else if (attackers.length) row.append(h("span.small.warn", "Below 1:2 an attack may not be made (004 [8.47])."));
   else row.append(h("span.small", "Add at least one attacking stack."));
   if (by.CancelAttack) row.append(btn("Call off", by.CancelAttack[0]));
@@ -371,15 +377,16 @@ function attackPicker(app, by, btn, marks) {
   return out;
 }
 
-export function oddsBox(att, dfn, col, subversive = false) {
-  if (col === null) {
+/** The engine's odds of an attack (an `Odds`: attack, defense, column, label, results), with the
+ *  six results of its column of the Combat Results Table. */
+export function oddsBox(odds, subversive = false) {
+  const { attack: att, defense: dfn, column: col, label, results: ch } = odds;
+  if (col === null || col === undefined) {
     return h("div.odds", h("div.odds-big", `${att} : ${dfn}`), h("div.odds-col", "below 1:2"));
   }
-  const results = crtColumn(col);
-  const ch = crtChances(col);
-  return h("div.odds", { dataset: { odds: D.tables.crt_columns[col] } },
-    h("div.odds-big", `${att} : ${dfn}`, h("span.odds-col", ` → ${D.tables.crt_columns[col]}`)),
-    h("div.crt", results.map((r, i) => h("span.crt-cell." + r, { title: `die ${i + 1}: ${r}` }, h("b", i + 1), r))),
+  return h("div.odds", { dataset: { odds: label } },
+    h("div.odds-big", `${att} : ${dfn}`, h("span.odds-col", ` → ${label}`)),
+    h("div.crt", crtRow(col).map((r, i) => h("span.crt-cell." + r, { title: `die ${i + 1}: ${r}` }, h("b", i + 1), r))),
     h("div.small", `Defender eliminated ${ch.De}/6 · Exchange ${ch.Ex}/6 · Attacker eliminated ${ch.Ae}/6`
       + (subversive ? " · a Subversive Attack has effect only on De (004 [8.33])" : "")));
 }
@@ -408,7 +415,7 @@ function decisionCard(app, d, by, btn, marks) {
     if (by.DeclineCapture) parts.push(btn("Leave it", by.DeclineCapture[0]));
   } else if (k === "vote") {
     parts.push(h("h3", "End-game vote (004 [14.1])"),
-      h("p", "No White leaders remain outside Siberia. End the game in a Red Victory? Players holding 10 Politburo markers must agree."));
+      h("p", `No White leaders remain outside Siberia. End the game in a Red Victory? Players holding ${(view.limits || {}).vote_markers} Politburo markers must agree.`));
     const yes = (by.VoteEndGame || []).find((a) => a.yes);
     const no = (by.VoteEndGame || []).find((a) => !a.yes);
     parts.push(h("div.row", yes ? btn("End the game", yes, { cls: "primary" }) : null, no ? btn("Play on", no) : null));
@@ -416,16 +423,16 @@ function decisionCard(app, d, by, btn, marks) {
     const rec = d.purge;
     parts.push(h("h3", "Approve the Committee's purge?"),
       h("p", `${d.by} proposes that the Committee (${rec.purgers.join(", ")}) purge ${rec.target}, the spoils divided in the order ${rec.shares.join(", ")} (004 [11.23]).`),
-      purgeOddsTable(purgeOdds(purgeStrength(view, rec.purgers)), purgeStrength(view, rec.purgers)));
+      facts(app).purge_decision ? purgeOddsTable(facts(app).purge_decision) : null);
     const yes = (by.ApprovePurge || []).find((a) => a.approve);
     const no = (by.ApprovePurge || []).find((a) => !a.approve);
     parts.push(h("div.row", yes ? btn("Approve", yes, { cls: "primary" }) : null, no ? btn("Refuse", no, { cls: "danger" }) : null));
   } else if (k === "purge_orders") {
     const orders = (d.orders || []).map((o) => `${o.purgers.join("+")} on ${o.target}`).join("; ");
     parts.push(h("h3", "Individual purges"), h("p", `Declared: ${orders}. Declare your own individual purge now, or pass (004 [11.0]).`));
+    const me = facts(app).purge;
     for (const a of by.DeclarePurge || []) {
-      const strg = purgeStrength(view, [app.seat]);
-      parts.push(btn(`Purge ${a.target} (strength ${strg}, ${purgeOdds(strg).column})`, a, { data: { target: a.target } }));
+      parts.push(btn(`Purge ${a.target}` + (me ? ` (strength ${me.strength}, ${me.column})` : ""), a, { data: { target: a.target } }));
     }
     if (by.PassPurge) parts.push(btn("Declare no purge", by.PassPurge[0], { cls: "primary" }));
   } else if (k === "spoils") {
@@ -444,11 +451,12 @@ function decisionCard(app, d, by, btn, marks) {
   } else if (k === "counterpurge") {
     parts.push(h("h3", "Counterpurge!"),
       h("p", `The purge against you rolled C. You may counterpurge ${d.options.join(" or ")}, your Politburo markers counting double (004 [11.24]), or let it go.`));
-    const strg = purgeStrength(view, [app.seat], true);
-    const odds = purgeOdds(strg);
-    parts.push(h("p.small", `Your counterpurge strength: ${leadership(view, app.seat)} (Red leaders) + 2 × ${view.politburo[app.seat] || 0} (Politburo) = ${strg}. `
-      + `About ${odds.expected.toFixed(1)} points; ${pct(odds.counter)} chance of a counter-counterpurge.`),
-      purgeOddsTable(odds, strg));
+    const odds = facts(app).purge_decision;
+    if (odds) {
+      parts.push(h("p.small", `Your counterpurge strength: ${odds.purgers[0].leaders} (Red leaders) + 2 × ${view.politburo[app.seat] || 0} (Politburo) = ${odds.strength}. `
+        + `About ${odds.expected_points.toFixed(1)} points; ${pct(odds.counterpurge)} chance of a counter-counterpurge.`),
+        purgeOddsTable(odds));
+    }
     const row = h("div.row.wrap");
     for (const a of by.Counterpurge || []) {
       if (a.target) row.append(btn(`Counterpurge ${a.target}`, a, { cls: "primary danger", data: { target: a.target } }));
@@ -457,7 +465,7 @@ function decisionCard(app, d, by, btn, marks) {
     if (no) row.append(btn("Do not counterpurge", no, { data: { target: "" } }));
     parts.push(row);
   } else if (k === "execution_consent") {
-    parts.push(h("h3", "Execute the Czar?"), h("p", `${d.by} orders the execution of the Czar. Consenting members must hold 10 Politburo markers (004 [13.52]).`));
+    parts.push(h("h3", "Execute the Czar?"), h("p", `${d.by} orders the execution of the Czar. Consenting members must hold ${(view.limits || {}).execution_markers} Politburo markers (004 [13.52]).`));
     const yes = (by.OrderExecution || []).find((a) => a.consent);
     const no = (by.OrderExecution || []).find((a) => !a.consent);
     parts.push(h("div.row", yes ? btn("Consent", yes, { cls: "primary" }) : null, no ? btn("Refuse", no) : null));
@@ -518,7 +526,7 @@ function politicsCard(app, by, btn) {
   const com = view.committee || [];
   const pm = (ss) => ss.reduce((a, p) => a + (view.politburo[p] || 0), 0);
   const rows = [];
-  rows.push(h("p.small", com.length ? `Central Committee: ${com.join(", ")} (${pm(com)} Politburo markers)` : "There is no Central Committee (members consenting to each other and holding 8 Politburo markers, 004 [11.11])."));
+  rows.push(h("p.small", com.length ? `Central Committee: ${com.join(", ")} (${pm(com)} Politburo markers)` : `There is no Central Committee (members consenting to each other and holding ${(view.limits || {}).committee_markers} Politburo markers, 004 [11.11]).`));
   for (const a of by.JoinCommittee || []) {
     rows.push(btn(`Join a Committee of ${a.members.join(", ")} (${pm(a.members)} PM)`, a, { data: { members: a.members.join("") } }));
   }
@@ -532,8 +540,7 @@ function politicsCard(app, by, btn) {
   tools.append(h("button.btn", { type: "button", dataset: { act: "committee-dialog" }, onclick: () => openCommitteeDialog(app) }, "Propose a Committee…"));
   tools.append(h("button.btn", { type: "button", dataset: { act: "propose-trade" }, onclick: () => openTradeDialog(app) }, "Propose a trade…"));
   rows.push(tools);
-  const myLead = leadership(view, seat);
-  rows.push(h("p.small", `Your Purge Strength: ${myLead} (Red leaders) + ${view.politburo[seat] || 0} (Politburo) = ${purgeStrength(view, [seat])}`));
-  void purgeableLeaders; void fightingUnits;
+  const me = facts(app).purge;
+  if (me) rows.push(h("p.small", `Your Purge Strength: ${me.leaders} (Red leaders) + ${view.politburo[seat] || 0} (Politburo) = ${me.strength}`));
   return h("section.card.politics", h("h3", "Politics"), ...rows);
 }

@@ -1,0 +1,209 @@
+"""A game's chat channels in one process: delivery in id order, posting, proposals, history.
+
+The channel rules (names, membership, proposal checks) are in :mod:`rcw.server.chat`; this
+module runs them for one live game.  Every channel has its own pub/sub topic; a message is
+stored with the channel's next id and published in one step by the store, and
+:class:`Channels` delivers each readable message to the local connections exactly once, in id
+order, refilling any gap from the stored history (:meth:`Channels._catch_up`).  Posting,
+answering a proposal and opening a group channel draw from the seat's chat rate bucket, which
+the store keeps (so with Redis every process draws from the same one).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from rcw.server import chat
+from rcw.server.host import Host
+from rcw.server.protocol import MAX_TEXT, ProtocolError, now_ms, pack
+from rcw.server.store import split_chat_notice
+
+
+class Channels:
+    """The chat channels of one game runtime."""
+
+    def __init__(self, rt: Host) -> None:
+        self.rt = rt
+        self.store = rt.store
+        self.records: dict[str, dict] = {}       # channel name -> its record (members, secret, ...)
+        self.delivered: dict[str, int] = {}      # channel name -> last message id pushed here
+        self._cbs: dict[str, Any] = {}           # channel name -> its pub/sub callback
+        self._catching: set[str] = set()
+        self._again: set[str] = set()
+
+    # -- subscribing ------------------------------------------------------------------------------
+    async def load(self) -> None:
+        for name, rec in (await self.store.load_channels(self.rt.gid)).items():
+            await self._register(name, rec, fresh=False)
+
+    async def close(self) -> None:
+        for name, rec in self.records.items():
+            await self.store.unsubscribe(self.store.topic(rec["secret"]), self._cbs[name])
+
+    async def _register(self, name: str, rec: dict, fresh: bool) -> None:
+        if name in self.records:
+            return
+        rt = self.rt
+        self.records[name] = rec
+        cb = partial(self._on_notice, name)
+        self._cbs[name] = cb
+        await self.store.subscribe(self.store.topic(rec["secret"]), cb)
+        self.delivered[name] = 0 if fresh else await self.store.chat_len(rt.gid, name)
+        if fresh:
+            frame = {"t": "channel", "id": None, "game": rt.gid, "channel": chat.public_info(rec, 0)}
+            for c in list(rt.conns):
+                if chat.can_read(rec, c.seat):
+                    c.send(frame)
+            rt.hub.spawn(self._catch_up(name))
+
+    async def notice(self, name: Any) -> None:
+        """Another process opened a channel: subscribe to it here too."""
+        if not isinstance(name, str) or name in self.records:
+            return
+        rec = (await self.store.load_channels(self.rt.gid)).get(name)
+        if rec is not None:
+            await self._register(name, rec, fresh=True)
+
+    # -- delivering ---------------------------------------------------------------------------------
+    def _on_notice(self, name: str, data: bytes) -> None:
+        mid, msg = split_chat_notice(data)
+        d = self.delivered.get(name, 0)
+        if mid <= d:
+            return
+        if mid == d + 1 and name not in self._catching:
+            self.delivered[name] = mid
+            self._deliver(name, msg)
+        elif name in self._catching:
+            self._again.add(name)
+        else:
+            self.rt.hub.spawn(self._catch_up(name))
+
+    async def _catch_up(self, name: str) -> None:
+        if name in self._catching:
+            self._again.add(name)
+            return
+        self._catching.add(name)
+        try:
+            while True:
+                self._again.discard(name)
+                msgs = await self.store.chat_range(self.rt.gid, name, self.delivered.get(name, 0), 1000)
+                for m in msgs:
+                    if m["id"] > self.delivered.get(name, 0):
+                        self.delivered[name] = m["id"]
+                        self._deliver(name, m)
+                if len(msgs) < 1000 and name not in self._again:
+                    break
+        finally:
+            self._catching.discard(name)
+
+    def _deliver(self, name: str, msg: dict) -> None:
+        rt = self.rt
+        rec = self.records[name]
+        rt.proposals.seen(name, msg)
+        frame = {"t": "msg", "id": None, "game": rt.gid, "channel": name, "msg": msg}
+        for c in list(rt.conns):
+            if chat.can_read(rec, c.seat):
+                c.send(frame)
+
+    # -- requests -----------------------------------------------------------------------------------
+    def channel_list(self, seat: str | None) -> list[dict]:
+        """The channels ``seat`` may read (spectators: ``public``), public first."""
+        return [chat.public_info(rec, self.delivered.get(n, 0))
+                for n, rec in sorted(self.records.items(), key=lambda kv: (kv[1]["kind"] != "public", kv[0]))
+                if chat.can_read(rec, seat)]
+
+    def _channel(self, name: Any) -> dict:
+        rec = self.records.get(name) if isinstance(name, str) else None
+        if rec is None:
+            raise ProtocolError("unknown_channel", f"no channel {str(name)[:40]!r} in this game")
+        return rec
+
+    async def _rate(self, seat: str) -> None:
+        """One token of the seat's chat bucket; the bucket lives in the store, so with Redis
+        every process serving the game draws from the same one."""
+        cfg = self.rt.hub.config
+        if not await self.store.take_token(f"{self.rt.gid}:{seat}", cfg.chat_rate, cfg.chat_burst):
+            raise ProtocolError("rate_limited", "too many chat messages; wait a moment")
+
+    async def post(self, seat: str, name: Any, text: Any, proposal: Any = None) -> dict:
+        rt = self.rt
+        rec = self._channel(name)
+        if not chat.can_post(rec, seat):
+            raise ProtocolError("not_member", f"{seat} is not a member of {name!r}")
+        if not isinstance(text, str):
+            raise ProtocolError("bad_request", "'text' must be a string")
+        if len(text) > MAX_TEXT:
+            raise ProtocolError("message_too_large", f"chat text is limited to {MAX_TEXT} characters")
+        if proposal is None and not text.strip():
+            raise ProtocolError("bad_request", "an empty message")
+        prop = None
+        if proposal is not None:
+            prop = chat.parse_proposal(proposal, seat, rec, list(rt.seats))
+        await self._rate(seat)
+        if prop is not None:
+            for a in chat.post_actions(prop, seat):
+                seq, events = await rt.submit(a, by="chat")
+                prop["seq"] = seq
+                for e in events:
+                    if e.kind == "trade_offered":
+                        prop["offer"] = e.data["offer"]
+            if not text:
+                text = f"{seat} proposes a {prop['kind']}"
+        msg: dict = {"seat": seat, "ts": now_ms(), "text": text}
+        if prop is not None:
+            msg["proposal"] = prop
+        mid = await self.store.chat_append(rt.gid, name, msg, self.store.topic(rec["secret"]))
+        msg["id"] = mid
+        return msg
+
+    async def answer(self, seat: str, name: Any, msg_id: Any, accept: bool) -> dict:
+        rt = self.rt
+        rec = self._channel(name)
+        if not chat.can_post(rec, seat):
+            raise ProtocolError("not_member", f"{seat} is not a member of {name!r}")
+        if isinstance(msg_id, bool) or not isinstance(msg_id, int) or msg_id < 1:
+            raise ProtocolError("bad_request", "'msg' must be a message id")
+        found = await self.store.chat_range(rt.gid, name, msg_id - 1, 1)
+        if not found:
+            raise ProtocolError("unknown_message", f"no message {msg_id} in {name!r}")
+        prop = found[0].get("proposal")
+        if not prop:
+            raise ProtocolError("not_a_proposal", f"message {msg_id} carries no proposal")
+        if seat not in prop.get("addressees", []):
+            raise ProtocolError("not_addressed", f"proposal {msg_id} is not addressed to {seat}")
+        await self._rate(seat)
+        seq = None
+        for a in chat.answer_actions(prop, seat, accept):
+            seq, _ = await rt.submit(a, by="chat")
+        verb = "accepts" if accept else "declines"
+        msg: dict = {"seat": seat, "ts": now_ms(), "text": f"{seat} {verb} {prop['kind']} proposal #{msg_id}",
+                     "reply": {"msg": msg_id, "accept": bool(accept), "seq": seq}}
+        mid = await self.store.chat_append(rt.gid, name, msg, self.store.topic(rec["secret"]))
+        msg["id"] = mid
+        return msg
+
+    async def open_channel(self, seat: str, members: Any, title: Any = "") -> dict:
+        rt = self.rt
+        if not isinstance(members, list) or not all(isinstance(m, str) and m in rt.seats for m in members):
+            raise ProtocolError("bad_request", "'members' must be a list of seats of this game")
+        ms = sorted(set(members) | {seat})
+        if len(ms) < 2:
+            raise ProtocolError("bad_request", "a group channel needs at least two members")
+        if not isinstance(title, str) or len(title) > 80:
+            raise ProtocolError("bad_request", "'title' must be a string of at most 80 characters")
+        await self._rate(seat)
+        name = f"g{await self.store.next_group_id(rt.gid)}"
+        rec = chat.channel_record(name, "group", ms, by=seat, title=title)
+        await self.store.add_channel(rt.gid, name, rec)
+        await self._register(name, rec, fresh=True)
+        await self.store.publish(rt.topic, pack({"k": "chan", "name": name}))
+        return chat.public_info(rec, 0)
+
+    async def history(self, seat: str | None, name: Any, after: int, limit: int) -> dict:
+        rec = self._channel(name)
+        if not chat.can_read(rec, seat):
+            raise ProtocolError("not_member", f"{seat or 'a spectator'} may not read {name!r}")
+        msgs = await self.store.chat_range(self.rt.gid, name, max(0, after), max(1, min(limit, 500)))
+        return {"t": "history", "channel": name, "messages": msgs,
+                "last": max(self.delivered.get(name, 0), msgs[-1]["id"] if msgs else 0)}

@@ -1,0 +1,251 @@
+"""The bots of one game, and the deadlines that let a bot decide for a slow human.
+
+A :class:`Driver` runs only in the process holding the game's driver lease
+(:meth:`Store.lease`, renewed by the :class:`~rcw.server.lobby.Hub`); if that process dies the
+lease expires and another process (or the restarted one) takes over.  The bots play through
+the match loop of :mod:`rcw.bots.match` (answers out of turn, then the pending seat, one action
+at a time), and each action they choose takes the path of every action
+(:meth:`GameRuntime.commit_locked`).
+
+With a game ``deadline``, every decision a human seat owes is timed from when the seat became
+pending, and every trade offer made to a human seat from when it was made; when the time is up
+the seat's bot decides that one step (``by: "deadline"``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from typing import Any
+
+from rcw.bots.match import Match
+from rcw.server.host import Host
+from rcw.server.protocol import ProtocolError
+
+from rcw.actions import Action, DeclineTrade, IllegalAction, action_from_wire
+from rcw.game import Game
+from rcw.player import Player
+
+log = logging.getLogger("rcw.server")
+
+
+class Driver:
+    """Bots and deadline timers for one game runtime."""
+
+    def __init__(self, rt: Host) -> None:
+        self.rt = rt
+        self.driving = False
+        self._task: asyncio.Task | None = None
+        self._timers: dict[str, asyncio.TimerHandle] = {}         # human seat -> its deadline
+        self._offer_timers: dict[int, asyncio.TimerHandle] = {}   # offer to a human seat -> its deadline
+        self.match: Match | None = None         # the bots' match loop (rcw.bots.match), while driving
+        self.agents: dict[tuple[str, str], Any] = {}
+        self.stalled = False                    # the bots gave up until a human acts
+        self.bot_streak = 0                     # bot actions since the last human one
+
+    # -- switched on and off by the lease ------------------------------------------------------
+    def set_driving(self, on: bool) -> None:
+        if on and self.rt.closed:
+            return
+        if on != self.driving:
+            self.driving = on
+            if not on:
+                self._cancel_timers()
+                self.match = None
+        if on:
+            self.kick()
+
+    def stop(self) -> None:
+        self.set_driving(False)
+        if self._task:
+            self._task.cancel()
+
+    def kick(self) -> None:
+        """Something changed: let the bots (and deadline timers) look again."""
+        rt = self.rt
+        if not self.driving or rt.game is None or rt.closed:
+            return
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._drive(), name=f"drive-{rt.gid}")
+
+    # -- what the runtime tells us ----------------------------------------------------------------
+    def replace_game(self, g: Game) -> None:
+        """The replica was rebuilt: the match follows the new game."""
+        if self.match is not None:
+            self.match.replace_game(g)
+
+    def seats_changed(self) -> None:
+        """The seat records changed: bots for the bot seats, no deadline for seats not human."""
+        self._seat_agents()
+        for s in [s for s in self._timers if self.rt.seats.get(s, {}).get("kind") != "human"]:
+            self._timers.pop(s).cancel()
+
+    def applied(self, entry: dict, events: list, kind: str) -> None:
+        """An action was applied to the replica (by anyone, in any process)."""
+        actor = entry["a"].get("seat")
+        by_agent = entry.get("by") in ("bot", "deadline")
+        if by_agent:
+            self.bot_streak += 1
+        else:
+            self.bot_streak = 0
+            self.stalled = False
+        if self.match is not None:
+            self.match.applied(action_from_wire(entry["a"]), events, kind, by_agent)
+        if actor in self._timers:
+            self._timers.pop(actor).cancel()
+
+    # -- the bots ---------------------------------------------------------------------------------
+    def agent(self, seat: str, kind: str):
+        from rcw.bots import make_agent
+
+        key = (seat, kind)
+        if key not in self.agents:
+            seed = int.from_bytes(hashlib.sha256(f"{self.rt.meta['seed']}:{self.rt.gid}".encode()).digest()[:8], "big")
+            self.agents[key] = make_agent(kind, seat, seed)
+        return self.agents[key]
+
+    def _seat_agents(self) -> None:
+        """The match plays the bot seats (a seat's bot kind, else the game's)."""
+        if self.match is not None:
+            self.match.agents = {s: self.agent(s, rec.get("bot") or self.rt.meta["bots"])
+                                 for s, rec in self.rt.seats.items() if rec["kind"] == "bot"}
+
+    def _the_match(self) -> Match:
+        g = self.rt.game
+        if self.match is None or self.match.game is not g:
+            if self.match is None:
+                self.match = Match(g, {})
+            self.match.replace_game(g)
+            self._seat_agents()
+        return self.match
+
+    async def _drive(self) -> None:
+        """Play the bot seats through the match loop (rcw.bots.match): answers out of turn, then
+        the pending seat, one action at a time, each taking the path of every action."""
+        rt = self.rt
+        failures = 0
+        while self.driving and not rt.closed and not self.stalled:
+            if rt.game is None or rt.status() != "playing":
+                break
+            self._arm_offer_deadlines()
+            async with rt.lock:
+                if rt.game is None or rt.status() != "playing":
+                    break
+                step = self._the_match().next_step()
+                if step is None:
+                    self._arm_deadlines()
+                    break
+                if step.kind == "turn" and self.bot_streak >= rt.hub.config.max_bot_streak:
+                    log.error("game %s: %d bot actions in a row without end; the bots stop until a human acts",
+                              rt.gid, self.bot_streak)
+                    self.stalled = True
+                    break
+                if step.note:
+                    log.info("game %s: %s", rt.gid, step.note)
+                ok = await self._commit_bot(step.action, "bot", step.kind)
+            failures = 0 if ok else failures + 1
+            if failures >= 3:
+                log.error("game %s: bot %s cannot move; the game waits for a human action", rt.gid, step.seat)
+                self.stalled = True
+                break
+            await asyncio.sleep(rt.hub.config.bot_delay)   # yield to the event loop between bot actions
+
+    async def _commit_bot(self, action: Action, by: str, kind: str = "turn") -> bool:
+        """(Under the lock.)  Commit a bot's action; False if it could not be."""
+        rt = self.rt
+        try:
+            seq, events = await rt.commit_locked(action, by, kind=kind)
+        except IllegalAction as e:
+            log.warning("game %s: %s for %s refused: %s", rt.gid, action.TYPE, action.seat, e)
+            return False
+        except ProtocolError as e:
+            log.warning("game %s: %s for %s not applied: %s", rt.gid, action.TYPE, action.seat, e)
+            return True
+        rt.proposals.note_answer(action, events, seq, by)
+        return True
+
+    # -- deadlines ----------------------------------------------------------------------------------
+    def _deadline_on(self) -> bool:
+        rt = self.rt
+        return bool(rt.meta.get("deadline")) and self.driving and rt.game is not None and rt.status() == "playing"
+
+    def _cancel_timers(self) -> None:
+        for h in list(self._timers.values()) + list(self._offer_timers.values()):
+            h.cancel()
+        self._timers.clear()
+        self._offer_timers.clear()
+
+    def _arm_deadlines(self) -> None:
+        """With a deadline, each human seat the game waits on is timed."""
+        rt = self.rt
+        if not self._deadline_on():
+            for h in self._timers.values():
+                h.cancel()
+            self._timers.clear()
+            return
+        waiting = {p["seat"] for p in rt.game.pending if rt.seats.get(p["seat"], {}).get("kind") == "human"}
+        for s in [s for s in self._timers if s not in waiting]:
+            self._timers.pop(s).cancel()
+        loop = asyncio.get_running_loop()
+        for s in waiting:
+            if s not in self._timers:
+                self._timers[s] = loop.call_later(float(rt.meta["deadline"]), self._deadline_fired, s)
+
+    def _deadline_fired(self, seat: str) -> None:
+        self._timers.pop(seat, None)
+        self.rt.hub.spawn(self._deadline_step(seat))
+
+    async def _deadline_step(self, seat: str) -> None:
+        """A human seat let its deadline pass: its bot decides this once."""
+        rt = self.rt
+        async with rt.lock:
+            g = rt.game
+            if (g is not None and rt.status() == "playing" and rt.seats.get(seat, {}).get("kind") == "human"
+                    and seat in {p["seat"] for p in g.pending}):
+                player = Player(g, seat)
+                action = self.agent(seat, rt.meta["bots"]).choose(player)
+                if not player.is_legal(action):
+                    action = player.legal[0]
+                await self._commit_bot(action, "deadline")
+        self.kick()
+
+    def _arm_offer_deadlines(self) -> None:
+        """With a deadline, a trade offer to a human seat is answered by a bot after it."""
+        rt = self.rt
+        if not self._deadline_on():
+            for h in self._offer_timers.values():
+                h.cancel()
+            self._offer_timers.clear()
+            return
+        waiting = {o["id"] for o in rt.game.offers() if rt.seats.get(o["to"], {}).get("kind") == "human"}
+        for oid in [o for o in self._offer_timers if o not in waiting]:
+            self._offer_timers.pop(oid).cancel()
+        loop = asyncio.get_running_loop()
+        for oid in waiting:
+            if oid not in self._offer_timers:
+                self._offer_timers[oid] = loop.call_later(float(rt.meta["deadline"]), self._offer_deadline_fired, oid)
+
+    def _offer_deadline_fired(self, oid: int) -> None:
+        self._offer_timers.pop(oid, None)
+        self.rt.hub.spawn(self._offer_deadline_step(oid))
+
+    async def _offer_deadline_step(self, oid: int) -> None:
+        rt = self.rt
+        async with rt.lock:
+            g = rt.game
+            o = next((o for o in g.offers() if o["id"] == oid), None) if g is not None and not rt.closed \
+                and self.driving else None
+            if o is None or rt.seats.get(o["to"], {}).get("kind") != "human":
+                return
+            # The seat's bot answers this offer (a decline if it would rather answer another).
+            seat = o["to"]
+            action = self.agent(seat, rt.meta["bots"]).react(Player(g, seat))
+            if getattr(action, "offer", None) != oid or action.TYPE not in ("AcceptTrade", "DeclineTrade"):
+                action = DeclineTrade(seat, oid)
+            try:
+                seq, events = await rt.commit_locked(action, "deadline")
+                rt.proposals.note_answer(action, events, seq, "deadline")
+            except (IllegalAction, ProtocolError) as e:
+                log.info("game %s: deadline answer to offer %d not applied: %s", rt.gid, oid, e)
+        self.kick()

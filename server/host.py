@@ -1,0 +1,66 @@
+"""What the parts of a game runtime may use of it, as typing protocols.
+
+A :class:`~rcw.server.runtime.GameRuntime` is composed of parts (``channels``, ``proposals``,
+``driver``) that call back into it.  They see it through :class:`Host` (and the process through
+:class:`Hub`) instead of importing the runtime, so that the modules of the server import one
+another in one direction only (lobby > runtime > parts > host)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Any, Protocol
+
+from rcw.server.config import Config
+from rcw.server.store import Store
+
+from rcw.actions import Action, Event
+from rcw.game import Game
+
+
+class Hub(Protocol):
+    """The server process (:class:`rcw.server.lobby.Hub`) as a game sees it."""
+
+    store: Store
+    config: Config
+    proc: str
+
+    def spawn(self, coro: Coroutine) -> asyncio.Task: ...
+
+
+class ChannelsPart(Protocol):
+    records: dict[str, dict]
+
+
+class ProposalsPart(Protocol):
+    def seen(self, channel: str, msg: dict) -> None: ...
+    def note_answer(self, action: Action, events: list[Event], seq: int, by: str) -> None: ...
+
+
+class DriverPart(Protocol):
+    driving: bool
+
+
+class Host(Protocol):
+    """One game's runtime (:class:`rcw.server.runtime.GameRuntime`) as its parts see it."""
+
+    hub: Hub
+    store: Store
+    gid: str
+    meta: dict
+    seats: dict[str, dict]
+    game: Game | None
+    lock: asyncio.Lock
+    conns: set[Any]
+    topic: str
+    closed: bool
+    channels: ChannelsPart
+    proposals: ProposalsPart
+    driver: DriverPart
+
+    def status(self) -> str: ...
+
+    async def submit(self, action: Action, by: str, expect_seq: int | None = None) -> tuple[int, list[Event]]: ...
+
+    async def commit_locked(self, action: Action, by: str, expect_seq: int | None = None,
+                            kind: str = "turn") -> tuple[int, list[Event]]: ...

@@ -1,0 +1,320 @@
+"""The lobby of one server process: its games, their leases, and the seats people take.
+
+One :class:`Hub` per process holds a :class:`~rcw.server.runtime.GameRuntime` for every game
+this process serves: a game is loaded when a client connects to it or when this process wins
+its driver lease, and unloaded when nobody has watched it for a while.  The hub answers the
+HTTP lobby (create, list, join, fill with bots, leave, replay views, records) and renews, every
+``lease_ttl / 3`` seconds, the driver leases of the games whose bots run here
+(:class:`~rcw.server.driver.Driver`), taking over games nobody drives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import re
+import secrets
+import time
+from collections.abc import Coroutine
+from typing import Any
+
+from rcw.server import chat, facts
+from rcw.server.config import Config, default_bot_kind
+from rcw.server.protocol import ProtocolError, now_ms
+from rcw.server.runtime import GameRuntime
+from rcw.server.seats import OPEN, public_seats, seats_status, token_hash
+from rcw.server.store import Store
+
+from rcw import __version__, modes
+from rcw import options as O
+from rcw.actions import IllegalAction, Quit
+from rcw.game import SEATS
+
+log = logging.getLogger("rcw.server")
+
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+
+
+class Hub:
+    """Everything one server process knows: its runtimes, its store, its limits."""
+
+    def __init__(self, store: Store, config: Config | None = None) -> None:
+        self.store = store
+        self.config = config or Config()
+        self.proc = secrets.token_hex(6)
+        self.runtimes: dict[str, GameRuntime] = {}
+        self.conns: set[Any] = set()
+        self.tasks: set[asyncio.Task] = set()
+        self._load_lock = asyncio.Lock()
+        self._lease_task: asyncio.Task | None = None
+        self.started = time.time()
+
+    # -- life cycle -------------------------------------------------------------------------
+    async def start(self) -> None:
+        await self.store.start()
+        self._lease_task = asyncio.create_task(self._lease_loop(), name="lease-loop")
+
+    async def stop(self) -> None:
+        if self._lease_task:
+            self._lease_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._lease_task
+        for rt in list(self.runtimes.values()):
+            await rt.shutdown()
+        for t in list(self.tasks):
+            t.cancel()
+        await self.store.close()
+
+    def spawn(self, coro: Coroutine) -> asyncio.Task:
+        t = asyncio.create_task(coro)
+        self.tasks.add(t)
+        t.add_done_callback(self._task_done)
+        return t
+
+    def _task_done(self, t: asyncio.Task) -> None:
+        self.tasks.discard(t)
+        if not t.cancelled() and t.exception() is not None:
+            log.error("background task failed", exc_info=t.exception())
+
+    def health(self) -> dict:
+        return {"status": "ok", "version": __version__, "broker": self.store.kind, "process": self.proc,
+                "games_loaded": len(self.runtimes), "connections": len(self.conns),
+                "uptime": round(time.time() - self.started, 1)}
+
+    # -- runtimes ---------------------------------------------------------------------------
+    async def get(self, gid: Any) -> GameRuntime:
+        if not isinstance(gid, str) or not GAME_ID.match(gid):
+            raise ProtocolError("unknown_game", "no such game")
+        rt = self.runtimes.get(gid)
+        if rt is not None:
+            rt.touch()
+            return rt
+        async with self._load_lock:
+            rt = self.runtimes.get(gid)
+            if rt is not None:
+                return rt
+            meta = await self.store.load_meta(gid)
+            if meta is None:
+                raise ProtocolError("unknown_game", f"no game {gid!r}")
+            rt = GameRuntime(self, gid, meta)
+            try:
+                await rt.load()
+            except BaseException:
+                await rt.shutdown()
+                raise
+            self.runtimes[gid] = rt
+            return rt
+
+    async def _lease_loop(self) -> None:
+        while True:
+            try:
+                await self._lease_round()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("lease round failed")
+            await asyncio.sleep(self.config.lease_ttl / 3)
+
+    async def _lease_round(self) -> None:
+        live = await self.store.game_ids(live_only=True)
+        live_set = set(live)
+        # Renew what we drive first (cheap), so that loading new games cannot starve renewals.
+        for gid, rt in list(self.runtimes.items()):
+            if not rt.driver.driving:
+                continue
+            if gid not in live_set or (rt.game is not None and rt.game.over):
+                rt.driver.set_driving(False)
+                await self.store.release(gid, self.proc)
+            else:
+                rt.driver.set_driving(await self.store.lease(gid, self.proc, self.config.lease_ttl))
+        # Then take over games nobody drives (new, or their driver died).
+        for gid in live:
+            rt = self.runtimes.get(gid)
+            if rt is not None and (rt.driver.driving or (rt.game is not None and rt.game.over)):
+                continue
+            if not await self.store.lease(gid, self.proc, self.config.lease_ttl):
+                continue
+            if rt is None:
+                try:
+                    rt = await self.get(gid)
+                except ProtocolError:
+                    await self.store.release(gid, self.proc)
+                    continue
+            rt.driver.set_driving(True)
+        now = time.monotonic()
+        for gid, rt in list(self.runtimes.items()):
+            if not rt.conns and not rt.driver.driving and now - rt.last_used > self.config.idle_unload:
+                self.runtimes.pop(gid, None)
+                await rt.shutdown()
+
+    async def claim(self, rt: GameRuntime) -> None:
+        """Try to become the game's driver right now (after creating it or filling seats)."""
+        if rt.game is not None and not rt.game.over:
+            rt.driver.set_driving(await self.store.lease(rt.gid, self.proc, self.config.lease_ttl))
+
+    # -- lobby --------------------------------------------------------------------------------
+    async def create_game(self, spec: Any) -> dict:
+        from rcw.bots import AGENTS
+
+        if not isinstance(spec, dict):
+            raise ProtocolError("bad_request", "the body must be a JSON object")
+        known = {"players", "seed", "options", "bots", "on_leave", "deadline", "name", "bot_seats"}
+        extra = set(spec) - known
+        if extra:
+            raise ProtocolError("bad_request", f"unknown fields {sorted(extra)} (known: {', '.join(sorted(known))})")
+        players = spec.get("players", 5)
+        if isinstance(players, bool) or not isinstance(players, int) or not 3 <= players <= 6:
+            raise ProtocolError("bad_request", "players must be 3 to 6", rule="004 [2.0]")
+        seed = spec.get("seed")
+        if seed is None:
+            seed = secrets.randbits(62)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < (1 << 63):
+            raise ProtocolError("bad_request", "seed must be an integer 0 <= seed < 2**63")
+        try:
+            options = O.validate(spec.get("options") or {})
+        except IllegalAction as e:
+            raise ProtocolError("bad_request", e.message, rule=e.rule) from None
+        bot_kind = spec.get("bots") or default_bot_kind()
+        if bot_kind not in AGENTS:
+            raise ProtocolError("bad_request", f"bots must be one of {', '.join(sorted(AGENTS))}")
+        on_leave = spec.get("on_leave", "bot")
+        if on_leave not in ("bot", "quit"):
+            raise ProtocolError("bad_request", "on_leave must be 'bot' (a bot takes the seat) or 'quit' (004 [14.2])")
+        deadline = spec.get("deadline")
+        if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, (int, float))
+                                     or not 0 < deadline <= 7 * 86400):
+            raise ProtocolError("bad_request", "deadline must be a number of seconds (0 < d <= 604800) or null")
+        name = spec.get("name") or ""
+        if not isinstance(name, str) or len(name) > 80:
+            raise ProtocolError("bad_request", "name must be a string of at most 80 characters")
+        seats = list(SEATS[:players])
+        bot_seats = spec.get("bot_seats") or []
+        if not isinstance(bot_seats, list) or not all(s in seats for s in bot_seats):
+            raise ProtocolError("bad_request", f"bot_seats must be a list of seats among {''.join(seats)}")
+        modes.new_game(players, seed, options)  # fails early on anything the engine refuses
+        gid = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+        admin = secrets.token_urlsafe(24)
+        meta = {"id": gid, "name": name, "players": players, "seed": seed, "options": options, "bots": bot_kind,
+                "on_leave": on_leave, "deadline": deadline, "created": now_ms(), "admin": token_hash(admin),
+                "secret": secrets.token_hex(16)}
+        seat_recs = {s: ({"kind": "bot", "bot": bot_kind} if s in bot_seats else dict(OPEN)) for s in seats}
+        await self.store.create_game(gid, meta, seat_recs, chat.initial_channels(seats))
+        rt = await self.get(gid)
+        await self.claim(rt)
+        return {"game": gid, "admin_token": admin, "info": rt.info()}
+
+    async def list_games(self, status: str = "open") -> list[dict]:
+        if status not in ("open", "live", "all"):
+            raise ProtocolError("bad_request", "status must be open, live or all")
+        ids = await self.store.game_ids(live_only=status != "all")
+        live = set(await self.store.game_ids(live_only=True)) if status == "all" else set(ids)
+        out = []
+        for gid in ids:
+            meta = await self.store.load_meta(gid)
+            if meta is None:
+                continue
+            seats = await self.store.load_seats(gid)
+            st = seats_status(seats) if gid in live else "over"
+            if status == "open" and st != "open":
+                continue
+            out.append({"game": gid, "name": meta.get("name", ""), "players": meta["players"], "status": st,
+                        "seats": public_seats(seats), "open": [s for s, r in sorted(seats.items()) if r["kind"] == "open"],
+                        "options": meta["options"], "bots": meta["bots"], "on_leave": meta["on_leave"],
+                        "deadline": meta.get("deadline"), "created": meta["created"]})
+        return out
+
+    async def join(self, gid: Any, seat: Any = None, name: Any = None) -> dict:
+        rt = await self.get(gid)
+        if name is not None and (not isinstance(name, str) or len(name) > 40):
+            raise ProtocolError("bad_request", "name must be a string of at most 40 characters")
+        if seat is not None and (not isinstance(seat, str) or seat not in rt.seats):
+            raise ProtocolError("bad_request", f"seat must be one of {''.join(sorted(rt.seats))}")
+        for _ in range(8):
+            await rt.reload_seats(notify=False)
+            if seat is not None:
+                if rt.seats[seat]["kind"] != "open":
+                    raise ProtocolError("seat_taken", f"seat {seat} is not open")
+                want = seat
+            else:
+                opened = [s for s, r in sorted(rt.seats.items()) if r["kind"] == "open"]
+                if not opened:
+                    raise ProtocolError("game_full", "no open seat left")
+                want = opened[0]
+            token = secrets.token_urlsafe(24)
+            rec = {"kind": "human", "name": name or f"Player {want}", "token": token_hash(token), "joined": now_ms()}
+            if await self.store.cas_seat(rt.gid, want, OPEN, rec):
+                await rt.seats_changed()
+                return {"game": rt.gid, "seat": want, "token": token, "info": rt.info()}
+        raise ProtocolError("busy", "the seats changed too often; retry")
+
+    def _check_admin(self, rt: GameRuntime, admin_token: Any) -> None:
+        if not isinstance(admin_token, str) or not hmac.compare_digest(token_hash(admin_token), rt.meta["admin"]):
+            raise ProtocolError("forbidden", "the admin token of this game is needed")
+
+    async def fill_bots(self, gid: Any, admin_token: Any, kind: Any = None, seats: Any = None) -> dict:
+        from rcw.bots import AGENTS
+
+        rt = await self.get(gid)
+        self._check_admin(rt, admin_token)
+        kind = kind or rt.meta["bots"]
+        if kind not in AGENTS:
+            raise ProtocolError("bad_request", f"bots must be one of {', '.join(sorted(AGENTS))}")
+        await rt.reload_seats(notify=False)
+        targets = seats if seats is not None else [s for s, r in sorted(rt.seats.items()) if r["kind"] == "open"]
+        if not isinstance(targets, list) or not all(isinstance(s, str) and s in rt.seats for s in targets):
+            raise ProtocolError("bad_request", "seats must be a list of seats of this game")
+        filled = []
+        for s in targets:
+            if await self.store.cas_seat(rt.gid, s, OPEN, {"kind": "bot", "bot": kind}):
+                filled.append(s)
+        await rt.seats_changed()
+        await self.claim(rt)
+        return {"game": rt.gid, "filled": filled, "info": rt.info()}
+
+    async def leave(self, gid: Any, token: Any) -> dict:
+        """A player leaves: before the start the seat reopens; after it a bot takes the seat, or
+        (if the creator chose ``on_leave: quit``) the seat quits the game under 004 [14.2]."""
+        rt = await self.get(gid)
+        seat = await rt.seat_for_token(token)
+        if seat is None:
+            raise ProtocolError("bad_token", "not a seat token of this game")
+        rec = rt.seats[seat]
+        if seats_status(rt.seats) == "open":
+            new, how = dict(OPEN), "reopened"
+        elif rt.meta["on_leave"] == "quit" and rt.game is not None and not rt.game.over:
+            await rt.submit(Quit(seat), by="leave")
+            new, how = {"kind": "quit", "name": rec.get("name", "")}, "quit"
+        else:
+            new, how = {"kind": "bot", "bot": rt.meta["bots"], "name": rec.get("name", "")}, "bot"
+        if not await self.store.cas_seat(rt.gid, seat, rec, new):
+            raise ProtocolError("busy", "the seat changed; retry")
+        await rt.seats_changed()
+        await self.claim(rt)
+        return {"game": rt.gid, "seat": seat, "now": how}
+
+    async def view_at(self, gid: Any, seq: Any, admin_token: Any = None) -> dict:
+        """A spectator's view after the first ``seq`` actions (for replays): when the game is
+        over, or with the admin token."""
+        rt = await self.get(gid)
+        if rt.game is None or not rt.game.over:
+            self._check_admin(rt, admin_token)
+        if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= rt.seq:
+            raise ProtocolError("bad_request", f"seq must be 0..{rt.seq}")
+        g = rt.new_game()
+        for e in await self.store.log_range(rt.gid, 0, seq):
+            g.apply(e["a"])
+        view = g.view(None)
+        return {"game": rt.gid, "seq": seq, "hash": g.state_hash(), "view": view, "strengths": facts.strengths(g, view)}
+
+    async def record(self, gid: Any, admin_token: Any = None) -> dict:
+        rt = await self.get(gid)
+        if rt.game is None or not rt.game.over:
+            self._check_admin(rt, admin_token)
+        async with rt.lock:
+            await rt.ensure_current()
+            rec = rt.game.record()
+            rec["game"] = rt.gid
+            rec["hash"] = rt.hash
+            return rec

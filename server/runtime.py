@@ -1,0 +1,325 @@
+"""One game in one server process: its replica, its seats, its connections and their frames.
+
+A :class:`GameRuntime` is a *replica*: the game rebuilt from seed + action log (from a
+snapshot taken every :data:`SNAP_EVERY` actions when it has one) and kept current from the
+game's pub/sub notices.  Every accepted action takes the same path (:meth:`GameRuntime.submit`,
+or the bots through :class:`~rcw.server.driver.Driver`): validate on the replica through
+``Game.apply`` (an illegal action changes nothing), append to the durable log iff the log is
+still as long as the replica (otherwise catch up and retry), then push ``update`` frames to the
+local connections.  Other processes receive the notice, apply the same action to their replicas
+and push the same frames.
+
+The runtime owns three helpers, one job each:
+
+- ``channels`` (:class:`~rcw.server.channels.Channels`): the game's chat channels;
+- ``proposals`` (:class:`~rcw.server.proposals.Proposals`): replies in chat for proposals a bot answered;
+- ``driver`` (:class:`~rcw.server.driver.Driver`): bots and deadlines, in the process holding the lease.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import time
+from typing import Any
+
+from rcw.server import facts
+from rcw.server.channels import Channels
+from rcw.server.driver import Driver
+from rcw.server.host import Hub
+from rcw.server.proposals import Proposals
+from rcw.server.protocol import ProtocolError, now_ms, pack, unpack
+from rcw.server.seats import public_seats, seats_status, token_hash
+
+from rcw import modes
+from rcw.actions import Action, IllegalAction, to_wire
+from rcw.game import Game
+
+log = logging.getLogger("rcw.server")
+
+#: A snapshot of the replica every this many actions (rewinding after a lost race starts there).
+SNAP_EVERY = 50
+
+
+class GameRuntime:
+    """One game's replica in this process, its local connections and (if driving) its bots."""
+
+    def __init__(self, hub: Hub, gid: str, meta: dict) -> None:
+        self.hub = hub
+        self.store = hub.store
+        self.gid = gid
+        self.meta = meta
+        self.seats: dict[str, dict] = {}
+        self.game: Game | None = None
+        self.seq = 0
+        self.hash = ""
+        self.lock = asyncio.Lock()
+        self.conns: set[Any] = set()
+        self.topic = self.store.topic(meta["secret"])
+        self._snap: tuple[int, bytes] | None = None
+        self._over_marked = False
+        self.closed = False
+        self.last_used = time.monotonic()
+        self.channels = Channels(self)
+        self.proposals = Proposals(self)
+        self.driver = Driver(self)
+
+    def touch(self) -> None:
+        self.last_used = time.monotonic()
+
+    # -- loading ----------------------------------------------------------------------------
+    async def load(self) -> None:
+        await self.store.subscribe(self.topic, self._on_game_notice)
+        self.seats = await self.store.load_seats(self.gid)
+        await self.channels.load()
+        async with self.lock:
+            await self._rebuild_locked()
+        if self.game.over:   # (a process may have died between the last append and marking it)
+            self._over_marked = True
+            await self.store.mark_over(self.gid)
+
+    async def shutdown(self) -> None:
+        self.closed = True
+        self.driver.stop()
+        with contextlib.suppress(Exception):
+            await self.store.unsubscribe(self.topic, self._on_game_notice)
+            await self.channels.close()
+            await self.store.release(self.gid, self.hub.proc)
+
+    def new_game(self) -> Game:
+        """The game as it starts (seed, players, options), before any logged action."""
+        m = self.meta
+        return modes.new_game(m["players"], m["seed"], m["options"])
+
+    async def _rebuild_locked(self, upto: int | None = None) -> None:
+        """Rebuild the replica silently (no frames) from the snapshot and the log."""
+        self.game = None
+        if self._snap is not None and (upto is None or self._snap[0] <= upto):
+            base, g = self._snap[0], modes.from_bytes(self._snap[1])
+        else:
+            base, g = 0, self.new_game()
+        entries = await self.store.log_range(self.gid, base, upto)
+        for e in entries:
+            g.apply(e["a"])
+        self.game = g
+        self.seq = base + len(entries)
+        self.hash = g.state_hash()
+        self.driver.replace_game(g)
+
+    async def ensure_current(self) -> None:
+        """(Under the lock.)  Make sure the replica exists and has every logged action."""
+        if self.game is None:
+            await self._rebuild_locked()
+        if self.store.shared:
+            await self._catch_up_locked()
+
+    async def _catch_up_locked(self) -> None:
+        if self.game is None:
+            await self._rebuild_locked()
+            return
+        for e in await self.store.log_range(self.gid, self.seq):
+            if not await self._apply_entry(e):
+                return
+
+    async def _apply_entry(self, entry: dict) -> bool:
+        """(Under the lock.)  Apply a logged action that another process accepted and push it
+        to our clients.  If the replica refuses it (it cannot, unless it diverged), rebuild it
+        from the log and push the current state instead."""
+        try:
+            events = self.game.apply(entry["a"])
+        except IllegalAction:
+            log.error("game %s: replica refused logged action %s; rebuilding", self.gid, entry["a"])
+            await self._rebuild_locked()
+            self._push_update(None, [])
+            return False
+        self.seq += 1
+        self._after_apply(entry, events)
+        return True
+
+    # -- status -------------------------------------------------------------------------------
+    def status(self) -> str:
+        if self.game is not None and self.game.over:
+            return "over"
+        return seats_status(self.seats)
+
+    def info(self) -> dict:
+        g = self.game
+        return {"game": self.gid, "name": self.meta.get("name", ""), "players": self.meta["players"],
+                "status": self.status(), "seats": public_seats(self.seats), "options": self.meta["options"],
+                "bots": self.meta["bots"], "on_leave": self.meta["on_leave"], "deadline": self.meta.get("deadline"),
+                "created": self.meta["created"], "seq": self.seq, "hash": self.hash,
+                "turn": g.turn if g else None, "phase": g.phase if g else None,
+                "result": g.result if g else None}
+
+    # -- seats ----------------------------------------------------------------------------------
+    async def seat_for_token(self, token: Any) -> str | None:
+        if not isinstance(token, str) or not token:
+            return None
+        seat = self._seat_for_token(token)
+        if seat is None and self.store.shared:
+            await self.reload_seats(notify=True)
+            seat = self._seat_for_token(token)
+        return seat
+
+    def _seat_for_token(self, token: str) -> str | None:
+        h = token_hash(token)
+        for s, rec in self.seats.items():
+            if rec["kind"] == "human" and hmac.compare_digest(rec.get("token", ""), h):
+                return s
+        return None
+
+    def token_valid(self, seat: str, token: str) -> bool:
+        rec = self.seats.get(seat)
+        return bool(rec and rec["kind"] == "human" and hmac.compare_digest(rec.get("token", ""), token_hash(token)))
+
+    async def reload_seats(self, notify: bool = True) -> None:
+        seats = await self.store.load_seats(self.gid)
+        if seats == self.seats:
+            return
+        was = self.status()
+        self.seats = seats
+        self.driver.seats_changed()         # a seat that became a bot is asked from now on
+        for c in list(self.conns):          # a seat that was left: its connections become spectators
+            if c.seat is not None and not self.token_valid(c.seat, c.token or ""):
+                c.seat = c.token = None
+        if notify:
+            frame = {"t": "seats", "id": None, "game": self.gid, "seats": public_seats(seats), "status": self.status()}
+            for c in list(self.conns):
+                c.send(frame)
+        if was != self.status() or self.driver.driving:
+            self.driver.kick()
+
+    async def seats_changed(self) -> None:
+        """After a seat record changed in the store: update here, tell the other processes."""
+        await self.reload_seats(notify=True)
+        await self.store.publish(self.topic, pack({"k": "seats"}))
+
+    # -- connections and frames ---------------------------------------------------------------
+    def attach(self, conn: Any) -> None:
+        self.conns.add(conn)
+        self.touch()
+
+    def detach(self, conn: Any) -> None:
+        self.conns.discard(conn)
+        self.touch()
+
+    def state_frame(self, t: str, seat: str | None) -> dict:
+        """The full picture for one seat (``welcome`` and ``view`` replies); under the lock."""
+        g = self.game
+        view = g.view(seat)
+        legal = [to_wire(a) for a in g.legal_actions(seat)] if seat and self.status() == "playing" else []
+        return {"t": t, "game": self.gid, "seat": seat, "seq": self.seq, "hash": self.hash, "status": self.status(),
+                "view": view, "pending": g.pending, "legal": legal, "facts": facts.seat_facts(g, view, seat, legal),
+                "seats": public_seats(self.seats), "result": g.result}
+
+    def _push_update(self, entry: dict | None, events: list) -> None:
+        g = self.game
+        pending = g.pending
+        a = entry["a"] if entry else {}
+        base = {"t": "update", "id": None, "game": self.gid, "seq": self.seq, "actor": a.get("seat"),
+                "action": a.get("t"), "by": entry.get("by") if entry else None,
+                "events": [to_wire(e) for e in events], "hash": self.hash, "pending": pending,
+                "status": self.status(), "result": g.result}
+        views: dict[str | None, tuple[dict, list, dict]] = {}   # seat -> its view, legal actions, facts
+        board: dict[str, int] | None = None                      # the stacks' strengths, the same for all
+        playing = base["status"] == "playing"
+        for c in list(self.conns):
+            seat = c.seat
+            if seat not in views:
+                view = g.view(seat)
+                legal = [to_wire(x) for x in g.legal_actions(seat)] if seat and playing else []
+                if board is None:
+                    board = facts.strengths(g, view)
+                views[seat] = (view, legal, facts.seat_facts(g, view, seat, legal, board))
+            f = dict(base)
+            f["view"], f["legal"], f["facts"] = views[seat]
+            c.send(f)
+
+    def _after_apply(self, entry: dict, events: list, kind: str = "turn") -> None:
+        self.hash = self.game.state_hash()
+        if self.seq % SNAP_EVERY == 0:
+            self._snap = (self.seq, self.game.to_bytes())
+        self._push_update(entry, events)
+        self.proposals.applied(events, self.seq)
+        self.driver.applied(entry, events, kind)
+        if self.game.over and not self._over_marked:
+            self._over_marked = True
+            self.hub.spawn(self.store.mark_over(self.gid))
+        self.touch()
+        self.driver.kick()
+
+    # -- accepting actions -------------------------------------------------------------------
+    async def submit(self, action: Action, by: str, expect_seq: int | None = None) -> tuple[int, list]:
+        """Validate, persist, apply and push one action; returns (seq, events)."""
+        async with self.lock:
+            return await self.commit_locked(action, by, expect_seq)
+
+    async def commit_locked(self, action: Action, by: str, expect_seq: int | None = None,
+                            kind: str = "turn") -> tuple[int, list]:
+        """(Under the lock.)  :meth:`submit`'s work; ``kind`` tells the bots' match loop whether
+        the action was a turn step or an out-of-turn answer."""
+        for _attempt in range(10):
+            if self.game is None:
+                await self._rebuild_locked()
+            if self.status() == "open":
+                raise ProtocolError("not_started", "the game starts when every seat is filled")
+            if expect_seq is not None and expect_seq != self.seq:
+                if self.store.shared and expect_seq > self.seq:
+                    await self._catch_up_locked()
+                if expect_seq != self.seq:
+                    raise ProtocolError("stale", f"the game is at seq {self.seq}, not {expect_seq}", seq=self.seq)
+            before = self.seq
+            try:
+                events = self.game.apply(action)
+            except IllegalAction:
+                if self.store.shared and await self.store.log_len(self.gid) != self.seq:
+                    log.info("game %s: replica behind at seq %d; catching up", self.gid, self.seq)
+                    await self._catch_up_locked()   # our replica was behind: judge on the current game
+                    continue
+                raise
+            entry = {"a": to_wire(action), "by": by, "ts": now_ms()}
+            notice = pack({"k": "act", "seq": before + 1, "e": entry})
+            try:
+                ok = await self.store.append_action(self.gid, before, entry, self.topic, notice)
+            except BaseException:
+                self.game = None            # the replica is ahead of the log: rebuild on next use
+                raise
+            if ok:
+                self.seq = before + 1
+                self._after_apply(entry, events, kind)
+                return self.seq, events
+            # Another process appended first: rewind, catch up (pushing its actions), retry.
+            log.info("game %s: lost the race for seq %d; catching up", self.gid, before + 1)
+            await self._rebuild_locked(before)
+            await self._catch_up_locked()
+            if expect_seq is not None:
+                raise ProtocolError("stale", f"the game moved on to seq {self.seq}", seq=self.seq)
+        raise ProtocolError("busy", "the game changed under the request too many times; retry")
+
+    # -- notices from the other processes ----------------------------------------------------
+    def _on_game_notice(self, data: bytes) -> None:
+        try:
+            msg = unpack(data)
+        except Exception:
+            log.warning("game %s: undecodable notice", self.gid)
+            return
+        k = msg.get("k")
+        if k == "act":
+            if self.game is not None and msg["seq"] <= self.seq:
+                return
+            self.hub.spawn(self._sync(msg))
+        elif k == "seats":
+            self.hub.spawn(self.reload_seats(notify=True))
+        elif k == "chan":
+            self.hub.spawn(self.channels.notice(msg.get("name")))
+
+    async def _sync(self, msg: dict) -> None:
+        async with self.lock:
+            if self.game is None or msg["seq"] <= self.seq:
+                return
+            if msg["seq"] == self.seq + 1:
+                await self._apply_entry(msg["e"])
+            else:
+                await self._catch_up_locked()

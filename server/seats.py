@@ -1,0 +1,34 @@
+"""Seat records: who holds each seat of a game, as stored and as shown.
+
+A seat record is ``{kind: "open"|"human"|"bot"|"quit", name?, bot?, token?, joined?}``; a human
+seat's token is kept only as its SHA-256 (:func:`token_hash`).  :func:`public_seats` is what
+clients see of the records (never a token hash) and :func:`seats_status` the game's lobby
+status while it is not over."""
+
+from __future__ import annotations
+
+import hashlib
+
+#: The record of a seat nobody holds.
+OPEN: dict = {"kind": "open"}
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def public_seats(seats: dict[str, dict]) -> dict[str, dict]:
+    out = {}
+    for s, rec in sorted(seats.items()):
+        d = {"kind": rec["kind"]}
+        if rec.get("name"):
+            d["name"] = rec["name"]
+        if rec.get("bot"):
+            d["bot"] = rec["bot"]
+        out[s] = d
+    return out
+
+
+def seats_status(seats: dict[str, dict]) -> str:
+    """``open`` while a seat is open (the game waits), else ``playing``."""
+    return "open" if any(r["kind"] == "open" for r in seats.values()) else "playing"
