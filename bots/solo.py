@@ -30,7 +30,16 @@ import sys
 
 from rcw.bots.match import Match
 from rcw.bots.sdt import SDTAgent
-from rcw.bots.terminal import province, read_line, table, unit_name
+from rcw.bots.terminal import (
+    attack_strength,
+    describe_play,
+    fighting,
+    odds_text,
+    province,
+    read_line,
+    table,
+    unit_name,
+)
 
 from rcw import actions as A
 from rcw.actions import IllegalAction, action_from_wire, to_wire
@@ -45,113 +54,7 @@ APPLIED = A.Action("applied")      # a typed command already applied
 HELP = __doc__.split("listed with numbers; other commands:")[1].split("Save/resume")[0].rstrip()
 TURN_KINDS = ("random_events", "movement", "combat", "randomizer", "force", "attack", "trading")
 
-__all__ = ["Solo", "describe_play", "odds_text", "stack_text", "read_line", "province", "table", "unit_name", "run",
-           "add_parser"]
-
-
-# -- describing what a player may do (the engine's numbers) ------------------------------------------------
-def _stacks(player) -> dict[int, dict]:
-    return {st["id"]: st for st in player.view["stacks"]}
-
-
-def _fighting(player, st: dict) -> list[int]:
-    units = player.data.units
-    return [u for u in st["units"] if not units[u].is_imperial]
-
-
-def attack_strength(player, sid: int) -> int:
-    """What stack ``sid`` attacks with: the engine's attacking units (004 [8.26]-[8.28])."""
-    units = player.data.units
-    return sum(units[u].strength for u in player.attack_units(sid))
-
-
-def odds_text(odds, dfn: int | None = None, player=None) -> str:
-    """Combat odds as the CRT column names them (004 [8.4]): an ``Odds`` answer of the engine,
-    or (attack, defense, player) asked of the engine."""
-    if isinstance(odds, dict):
-        return odds["label"]
-    return player.odds_of(odds, dfn)["label"]
-
-
-def stack_text(player, sid: int, owners: bool = True) -> str:
-    """A stack of ``player``'s view in words."""
-    st = _stacks(player).get(sid)
-    if st is None:
-        return f"stack {sid}"
-    who = f"; {st['owner'] or 'uncontrolled'}" if owners else ""
-    return f"stack {sid} in {st['province']} ({', '.join(unit_name(u) for u in _fighting(player, st))}{who})"
-
-
-_OPTIONS: dict[int, tuple[int, list]] = {}
-
-
-def _attack_options(player) -> list:
-    """The engine's attack options of ``player`` (asked once per position)."""
-    hit = _OPTIONS.get(id(player))
-    if hit is None or hit[0] != player.version:
-        _OPTIONS.clear()
-        hit = _OPTIONS[id(player)] = (player.version, player.attack_options())
-    return hit[1]
-
-
-def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) -> str | None:
-    """One sentence for a movement or combat choice of ``seat`` (``player``: its
-    :class:`rcw.player.Player`, which answers the strengths and odds); None for any other kind
-    of action."""
-    d = player.data
-    t = a.TYPE
-    stacks = {st["id"]: st for st in v["stacks"]}
-    if t == "StartForce":
-        where = next((st["province"] for st in stacks.values() if a.unit in st["units"]), None)
-        return f"Move a force: {unit_name(a.unit)} in {province(where) if where else '?'}"
-    if t == "JoinForce":
-        return f"Add leader {unit_name(a.leader)} to the force"
-    if t == "Attach":
-        return f"Attach {unit_name(a.unit)}" + (f" to {unit_name(a.leader)}" if a.leader else "")
-    if t == "Detach":
-        return f"Leave {unit_name(a.unit)} here"
-    if t == "Move":
-        return f"Move to {province(a.to)} {'by rail' if a.rail else 'overland'}"
-    if t == "EndForce":
-        return "This force stops here"
-    if t == "TransferImperial":
-        to = stacks.get(a.to_stack)
-        return f"Transfer the {d.units[a.unit].name} to stack {a.to_stack} in {to['province'] if to else '?'}"
-    if t == "Emigrate":
-        return f"Send the {d.units[a.unit].name} abroad (emigration, 004 [13.3])"
-    if t == "CzechExit":
-        return f"Czech unit {unit_name(a.unit)} leaves from Vladivostok"
-    if t == "EndMovement":
-        return "End the Movement Phase"
-    if t == "Merge":
-        return f"Stack {stack_text(player, a.stack, owners)} with stack {a.into}"
-    if t == "DeclareAttack":
-        best = next((o["groups"][0]["odds"] for o in _attack_options(player)
-                     if o["target"] == a.target and o["subversive"] == a.subversive and o["groups"]), None)
-        dfn = best["defense"] if best else player.defense(a.target)
-        kind = "Subversive attack (from next door; Ae/Ex harmless)" if a.subversive else "Attack"
-        return (f"{kind} {stack_text(player, a.target, owners)}, defense {dfn}; "
-                f"your units able to join: {best['attack'] if best else 0} ({best['label'] if best else 'none'})")
-    if t == "AddAttacker":
-        strength = attack_strength(player, a.stack) if a.stack in stacks else "?"
-        return f"Add {stack_text(player, a.stack, owners)} (strength {strength}) to the attack"
-    if t == "ResolveAttack":
-        return "Roll the die for this attack"
-    if t == "CancelAttack":
-        return "Call off this attack"
-    if t == "RemoveAttacker":
-        return f"Withdraw stack {a.stack} from the attack"
-    if t == "EndCombat":
-        return "End the Combat Phase"
-    if t == "ChooseLoss":
-        return f"Lose {unit_name(a.unit)}"
-    if t == "CaptureImperial":
-        return f"Capture the {d.units[a.unit].name} with stack {a.stack}"
-    if t == "DeclineCapture":
-        return "Leave the Imperial unit where it is"
-    if t == "RollRandomEvents":
-        return "Roll for Random Events"
-    return None
+__all__ = ["Solo", "run", "add_parser"]
 
 
 class Solo:
@@ -219,7 +122,7 @@ class Solo:
                 continue
             provinces = set(reach) | {st["province"]}
             for t in v["stacks"]:
-                if (t["province"] in provinces and _fighting(me, t) and t["owner"] != HUMAN
+                if (t["province"] in provinces and fighting(me, t) and t["owner"] != HUMAN
                         and me.hostile(st["color"], t["color"]) and t["id"] not in near):
                     dist = 0 if t["province"] == st["province"] else len(reach[t["province"]]["path"])
                     try:
@@ -230,7 +133,7 @@ class Solo:
         rows = []
         for t, dist, sid, odds in sorted(near.values(), key=lambda x: (x[1], x[0]["id"]))[:25]:
             rows.append([str(t["id"]), province(t["province"]), t["owner"] or "-", t["color"],
-                         ", ".join(unit_name(u) for u in _fighting(me, t)), str(me.defense(t["id"])),
+                         ", ".join(unit_name(u) for u in fighting(me, t)), str(me.defense(t["id"])),
                          f"{dist} from stack {sid}", odds])
         self.say("\nEnemies within reach this Movement Phase (odds for that one stack alone):")
         self.say(table(rows, ["stack", "province", "owner", "colour", "units", "defense", "moves", "odds"]))

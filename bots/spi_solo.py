@@ -24,7 +24,8 @@ import json
 import sys
 
 from rcw.bots.match import Match
-from rcw.bots.terminal import province, read_line, table, unit_name
+from rcw.bots.terminal import attack_strength, describe_play, province, read_line, stack_text, table, unit_name
+from rcw.bots.terminal import fighting as fighting_units
 
 from rcw import actions as A
 from rcw import solitaire as S
@@ -78,28 +79,15 @@ class SPISolo:
     def view(self) -> dict:
         return self.player.view
 
-    def stacks(self) -> dict[int, dict]:
-        return {st["id"]: st for st in self.view()["stacks"]}
-
-    def fighting(self, st: dict) -> list[int]:
-        return [u for u in st["units"] if not self.player.data.units[u].is_imperial]
-
-    def attack(self, sid: int) -> int:
-        """The strength stack ``sid`` attacks with (the engine's 004 [8.26]-[8.28])."""
-        return sum(self.player.data.units[u].strength for u in self.player.attack_units(sid))
-
     def stack_text(self, sid: int) -> str:
-        st = self.stacks().get(sid)
-        if st is None:
-            return f"stack {sid}"
-        return f"stack {sid} in {st['province']} ({', '.join(unit_name(u) for u in self.fighting(st))})"
+        return stack_text(self.player, sid, owners=False)
 
     # -- the board ---------------------------------------------------------------------------------------------
     def show_board(self) -> None:
         v = self.view()
         mine = [st for st in v["stacks"] if st["owner"] == RED]
         rows = [[str(st["id"]), province(st["province"]), ", ".join(unit_name(u) for u in st["units"]),
-                 str(self.attack(st["id"])), str(self.player.defense(st["id"]))]
+                 str(attack_strength(self.player, st["id"])), str(self.player.defense(st["id"]))]
                 for st in sorted(mine, key=lambda x: (x["province"], x["id"]))]
         self.say(f"\nYour stacks (Game-Turn {v['turn']} of {S.LAST_TURN}):")
         self.say(table(rows, ["stack", "province", "units", "attack", "defense"]))
@@ -112,7 +100,7 @@ class SPISolo:
         routes = v["solitaire"]["routes"]
         rows = []
         for st in sorted(v["stacks"], key=lambda x: (x["province"], x["id"])):
-            fighting = self.fighting(st)
+            fighting = fighting_units(self.player, st)
             if not fighting or st["color"] == "Red":
                 continue
             r = routes.get(str(st["id"]))
@@ -153,76 +141,14 @@ class SPISolo:
         t = a.TYPE
         if t == "DeployLeader":
             if a.stack:
-                st = self.stacks().get(a.stack)
-                loose = [u for u in (st["units"] if st else [])
-                         if d.units[u].is_combat and not st["attached"].get(str(u))]
-                loose.sort(key=lambda u: -d.units[u].strength)
-                took = loose[:d.units[a.leader].strength]
-                return (f"On {self.stack_text(a.stack)}"
-                        + (f": takes command of {', '.join(unit_name(u) for u in took)}" if took else ""))
+                return (f"On {self.stack_text(a.stack)}: takes command of up to {d.units[a.leader].strength} "
+                        "of its loose Red units, the strongest first (004 [24.11])")
             return f"Alone in {province(a.province)}"
         if t == "EndLeaderDeployment":
             return "End the Red Leader Determination Phase"
         if t == "DrawRandomizer":
             return "Draw from the Auxiliary Forces Randomizer (the marker goes to the non-Red Player, 004 [20.12])"
-        return self.describe_play(a) or t
-
-    def describe_play(self, a: A.Action) -> str | None:
-        """One sentence for a movement or combat choice (the strengths and odds are the engine's)."""
-        d = self.player.data
-        stacks = self.stacks()
-        t = a.TYPE
-        if t == "StartForce":
-            where = next((st["province"] for st in stacks.values() if a.unit in st["units"]), None)
-            return f"Move a force: {unit_name(a.unit)} in {province(where) if where else '?'}"
-        if t == "JoinForce":
-            return f"Add leader {unit_name(a.leader)} to the force"
-        if t == "Attach":
-            return f"Attach {unit_name(a.unit)}" + (f" to {unit_name(a.leader)}" if a.leader else "")
-        if t == "Detach":
-            return f"Leave {unit_name(a.unit)} here"
-        if t == "Move":
-            return f"Move to {province(a.to)} {'by rail' if a.rail else 'overland'}"
-        if t == "EndForce":
-            return "This force stops here"
-        if t == "TransferImperial":
-            to = stacks.get(a.to_stack)
-            return f"Transfer the {d.units[a.unit].name} to stack {a.to_stack} in {to['province'] if to else '?'}"
-        if t == "Emigrate":
-            return f"Send the {d.units[a.unit].name} abroad (emigration, 004 [13.3])"
-        if t == "EndMovement":
-            return "End the Movement Phase"
-        if t == "Merge":
-            return f"Stack {self.stack_text(a.stack)} with stack {a.into}"
-        if t == "DeclareAttack":
-            target = stacks[a.target]
-            adj = d.provinces[target["province"]].adjacent
-            able = [st["id"] for st in stacks.values() if st["owner"] == RED and st["id"] != a.target
-                    and (st["province"] in adj if a.subversive else st["province"] == target["province"])
-                    and self.player.attack_units(st["id"])]
-            o = self.player.odds(able, a.target, a.subversive)
-            kind = "Subversive attack (from next door; Ae/Ex harmless)" if a.subversive else "Attack"
-            return (f"{kind} {self.stack_text(a.target)}, defense {o['defense']}; "
-                    f"your units able to join: {o['attack']} ({o['label']})")
-        if t == "AddAttacker":
-            return f"Add {self.stack_text(a.stack)} (strength {self.attack(a.stack) if a.stack in stacks else '?'}) to the attack"
-        if t == "ResolveAttack":
-            return "Roll the die for this attack"
-        if t == "CancelAttack":
-            return "Call off this attack"
-        if t == "RemoveAttacker":
-            return f"Withdraw stack {a.stack} from the attack"
-        if t == "EndCombat":
-            return "End the Combat Phase"
-        if t == "ChooseLoss":
-            return f"Lose {unit_name(a.unit)}"
-        if t == "CaptureImperial":
-            return f"Capture the {d.units[a.unit].name} with stack {a.stack}"
-        if t == "DeclineCapture":
-            return "Leave the Imperial unit where it is"
-        if t == "RollRandomEvents":
-            return "Roll for Random Events"
-        return None
+        return describe_play(a, self.view(), self.player, RED, owners=False) or t
 
     # -- the human -----------------------------------------------------------------------------------------------
     def read(self, prompt: str) -> str:

@@ -1,8 +1,10 @@
 """What the terminal games (``rcw solo``, ``rcw solo --spi``) print and read, whatever the game:
-unit and province names, tables, one typed line."""
+unit and province names, tables, one typed line, and the choices of a movement or combat step
+in words (with the engine's strengths and odds)."""
 
 from __future__ import annotations
 
+from rcw import actions as A
 from rcw.data import default
 
 
@@ -41,3 +43,109 @@ def read_line(prompt: str, inp, out) -> str:
     if not getattr(inp, "isatty", lambda: False)():
         print(line.strip(), file=out, flush=True)
     return line.strip()
+
+
+# -- describing what a player may do (the engine's numbers) ------------------------------------------------
+def _stacks(player) -> dict[int, dict]:
+    return {st["id"]: st for st in player.view["stacks"]}
+
+
+def fighting(player, st: dict) -> list[int]:
+    """The units of a view stack that fight (leaders and combat units, not Imperial units)."""
+    units = player.data.units
+    return [u for u in st["units"] if not units[u].is_imperial]
+
+
+def attack_strength(player, sid: int) -> int:
+    """What stack ``sid`` attacks with: the engine's attacking units (004 [8.26]-[8.28])."""
+    units = player.data.units
+    return sum(units[u].strength for u in player.attack_units(sid))
+
+
+def odds_text(odds, dfn: int | None = None, player=None) -> str:
+    """Combat odds as the CRT column names them (004 [8.4]): an ``Odds`` answer of the engine,
+    or (attack, defense, player) asked of the engine."""
+    if isinstance(odds, dict):
+        return odds["label"]
+    return player.odds_of(odds, dfn)["label"]
+
+
+def stack_text(player, sid: int, owners: bool = True) -> str:
+    """A stack of ``player``'s view in words."""
+    st = _stacks(player).get(sid)
+    if st is None:
+        return f"stack {sid}"
+    who = f"; {st['owner'] or 'uncontrolled'}" if owners else ""
+    return f"stack {sid} in {st['province']} ({', '.join(unit_name(u) for u in fighting(player, st))}{who})"
+
+
+_OPTIONS: dict[int, tuple[int, list]] = {}
+
+
+def _attack_options(player) -> list:
+    """The engine's attack options of ``player`` (asked once per position)."""
+    hit = _OPTIONS.get(id(player))
+    if hit is None or hit[0] != player.version:
+        _OPTIONS.clear()
+        hit = _OPTIONS[id(player)] = (player.version, player.attack_options())
+    return hit[1]
+
+
+def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) -> str | None:
+    """One sentence for a movement or combat choice of ``seat`` (``player``: its
+    :class:`rcw.player.Player`, which answers the strengths and odds); None for any other kind
+    of action."""
+    d = player.data
+    t = a.TYPE
+    stacks = {st["id"]: st for st in v["stacks"]}
+    if t == "StartForce":
+        where = next((st["province"] for st in stacks.values() if a.unit in st["units"]), None)
+        return f"Move a force: {unit_name(a.unit)} in {province(where) if where else '?'}"
+    if t == "JoinForce":
+        return f"Add leader {unit_name(a.leader)} to the force"
+    if t == "Attach":
+        return f"Attach {unit_name(a.unit)}" + (f" to {unit_name(a.leader)}" if a.leader else "")
+    if t == "Detach":
+        return f"Leave {unit_name(a.unit)} here"
+    if t == "Move":
+        return f"Move to {province(a.to)} {'by rail' if a.rail else 'overland'}"
+    if t == "EndForce":
+        return "This force stops here"
+    if t == "TransferImperial":
+        to = stacks.get(a.to_stack)
+        return f"Transfer the {d.units[a.unit].name} to stack {a.to_stack} in {to['province'] if to else '?'}"
+    if t == "Emigrate":
+        return f"Send the {d.units[a.unit].name} abroad (emigration, 004 [13.3])"
+    if t == "CzechExit":
+        return f"Czech unit {unit_name(a.unit)} leaves from Vladivostok"
+    if t == "EndMovement":
+        return "End the Movement Phase"
+    if t == "Merge":
+        return f"Stack {stack_text(player, a.stack, owners)} with stack {a.into}"
+    if t == "DeclareAttack":
+        best = next((o["groups"][0]["odds"] for o in _attack_options(player)
+                     if o["target"] == a.target and o["subversive"] == a.subversive and o["groups"]), None)
+        dfn = best["defense"] if best else player.defense(a.target)
+        kind = "Subversive attack (from next door; Ae/Ex harmless)" if a.subversive else "Attack"
+        return (f"{kind} {stack_text(player, a.target, owners)}, defense {dfn}; "
+                f"your units able to join: {best['attack'] if best else 0} ({best['label'] if best else 'none'})")
+    if t == "AddAttacker":
+        strength = attack_strength(player, a.stack) if a.stack in stacks else "?"
+        return f"Add {stack_text(player, a.stack, owners)} (strength {strength}) to the attack"
+    if t == "ResolveAttack":
+        return "Roll the die for this attack"
+    if t == "CancelAttack":
+        return "Call off this attack"
+    if t == "RemoveAttacker":
+        return f"Withdraw stack {a.stack} from the attack"
+    if t == "EndCombat":
+        return "End the Combat Phase"
+    if t == "ChooseLoss":
+        return f"Lose {unit_name(a.unit)}"
+    if t == "CaptureImperial":
+        return f"Capture the {d.units[a.unit].name} with stack {a.stack}"
+    if t == "DeclineCapture":
+        return "Leave the Imperial unit where it is"
+    if t == "RollRandomEvents":
+        return "Roll for Random Events"
+    return None
