@@ -53,6 +53,7 @@ class View(TypedDict, total=False):
     map and the VP chart is open (004 [8.29]); trade offers only to the two players in them."""
     mode: str                    # the game mode ("standard", "spi-solitaire")
     options: dict                # the game's options (rcw.options)
+    limits: dict[str, int]       # stacking limit, Movement Allowances, marker thresholds (Game.limits)
     seats: list[str]
     you: str | None
     turn: int
