@@ -26,3 +26,15 @@ def test_no_client_reads_the_game_state_or_the_rules_context():
 
 def test_the_check_sees_such_a_read():
     assert _internal_reads("def f(g):\n    return g.state.turn, g.ctx, self.state\n") == [(2, "ctx"), (2, "state")]
+
+
+def test_the_typed_view_lists_every_entry_a_view_has():
+    """rcw.types.View documents the view: the entries of the multi-player game's and the SPI
+    solitaire's views are exactly its keys."""
+    from rcw.game import Game
+    from rcw.modes import new_game
+    from rcw.types import View
+
+    keys = set(View.__annotations__)
+    assert set(Game.new(5, 1).view("A")) | {"solitaire"} == keys
+    assert set(new_game(1, 1, {"mode": "spi-solitaire"}).view("R")) == keys
