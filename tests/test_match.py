@@ -4,10 +4,10 @@ seat it waits for, refused actions, and bots going round in circles."""
 from __future__ import annotations
 
 from engine_helpers import markers
-
-from rcw import actions as A
 from rcw.bots.match import REACT_ROUNDS, Match
 from rcw.bots.random_agent import RandomAgent
+
+from rcw import actions as A
 from rcw.game import Game
 
 
