@@ -163,6 +163,7 @@ class Board:
         self.data = data
         self.s = state
         self._where: dict[int, int] | None = None
+        self._stale = False
         self._colors: dict[str, frozenset[str]] | None = None
         self._stack_colors: dict[int, str] | None = None
 
@@ -171,14 +172,16 @@ class Board:
     # every change to the stacks (``Game.apply`` after every action); code that edits a State
     # directly (tests building positions) must call it too.
     def index(self) -> dict[int, int]:
-        """Unit -> the id of the stack holding it."""
-        if self._where is None:
+        """Unit -> the id of the stack holding it, for every unit on the map."""
+        if self._where is None or self._stale:
             self._where = {u: s.id for s in self.s.stacks.values() for u in s.units}
+            self._stale = False
         return self._where
 
     def invalidate(self) -> None:
-        """Forget what was read off the stacks (after any change to them)."""
-        self._where = None
+        """Forget what was read off the stacks (after any change to them).  The unit index is
+        kept for :meth:`stack_of`, which checks each answer it takes from it."""
+        self._stale = True
         self._colors = None
         self._stack_colors = None
 
@@ -202,7 +205,16 @@ class Board:
         return self._colors
 
     def stack_of(self, uid: int) -> Stack | None:
-        sid = self.index().get(uid)
+        where = self._where
+        if where is not None:
+            sid = where.get(uid)
+            if sid is not None:
+                st = self.s.stacks.get(sid)
+                if st is not None and uid in st.units:
+                    return st                  # still there (whatever else has changed)
+            elif not self._stale:
+                return None                    # a fresh index: not on the map
+        sid = self.index().get(uid)            # the unit has moved between stacks: read them again
         return self.s.stacks.get(sid) if sid is not None else None
 
     def stacks_in(self, province: str) -> list[Stack]:
@@ -286,21 +298,25 @@ class Board:
         st = self.stack_of(uid)
         return st.owner if st else None
 
-    def map_leaders(self, color: str, outside_siberia: bool = False) -> list[int]:
-        out = []
+    def _on_map(self, kind: str, color: str, outside_siberia: bool):
+        units, provinces = self.data.units, self.data.provinces
         for st in self.s.stacks.values():
-            if outside_siberia and self.data.provinces[st.province].region == SIBERIA:
+            if outside_siberia and provinces[st.province].region == SIBERIA:
                 continue
-            out += [u for u in st.units if self.data.units[u].is_leader and self.data.units[u].color == color]
-        return out
+            for u in st.units:
+                uu = units[u]
+                if uu.kind == kind and uu.color == color:
+                    yield u
+
+    def map_leaders(self, color: str, outside_siberia: bool = False) -> list[int]:
+        return list(self._on_map("leader", color, outside_siberia))
 
     def map_combat(self, color: str, outside_siberia: bool = False) -> list[int]:
-        out = []
-        for st in self.s.stacks.values():
-            if outside_siberia and self.data.provinces[st.province].region == SIBERIA:
-                continue
-            out += [u for u in st.units if self.data.units[u].is_combat and self.data.units[u].color == color]
-        return out
+        return list(self._on_map("combat", color, outside_siberia))
+
+    def any_on_map(self, kind: str, color: str, outside_siberia: bool = False) -> bool:
+        """Whether a ``kind`` ("leader", "combat") of ``color`` stands on the map (outside Siberia)."""
+        return next(self._on_map(kind, color, outside_siberia), None) is not None
 
     def phasing(self) -> str | None:
         if self.s.phase in ("random_events", "movement", "combat", "randomizer") and self.s.order:

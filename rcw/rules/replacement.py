@@ -25,7 +25,7 @@ def blocked_reason(ctx: Ctx, uid: int, red_blocked: bool) -> str | None:
                   if not ctx.data.units[x].is_imperial}
             if cs - {RED} and RED not in cs:
                 return f"004 [9.13]: {key} is occupied by non-Red units"
-    if u.color in (RED, WHITE) and not ctx.b.map_leaders(u.color):
+    if u.color in (RED, WHITE) and not ctx.b.any_on_map("leader", u.color):
         return f"004 [9.15]: every {u.color} leader has been eliminated"
     return None
 

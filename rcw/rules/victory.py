@@ -13,15 +13,15 @@ VOTE_MARKERS = 10     # 004 [14.1] case 3: Politburo markers that may vote the g
 def check_end(ctx: Ctx) -> list[Event]:
     """004 [14.1], checked when the Player-Turn series of a Game-Turn is over."""
     s, b = ctx.s, ctx.b
-    if not b.map_leaders(RED, outside_siberia=True):
+    if not b.any_on_map("leader", RED, outside_siberia=True):
         s.phase = "over"
         s.result = result(ctx, WHITE, "no Red leaders remain on the map outside Siberia (004 [14.1] 1)")
         return [Event("game_over", "White Victory: no Red leaders remain outside Siberia", copy_plain(s.result))]
-    if not b.map_combat(WHITE, outside_siberia=True):
+    if not b.any_on_map("combat", WHITE, outside_siberia=True):
         s.phase = "over"
         s.result = result(ctx, RED, "no White combat units remain on the map outside Siberia (004 [14.1] 2)")
         return [Event("game_over", "Red Victory: no White combat units remain outside Siberia", copy_plain(s.result))]
-    if not b.map_leaders(WHITE, outside_siberia=True):
+    if not b.any_on_map("leader", WHITE, outside_siberia=True):
         voters = [p for p in s.order if p not in s.quit and s.politburo.get(p, 0) > 0]
         if sum(s.politburo.get(p, 0) for p in voters) >= VOTE_MARKERS:
             s.phase = "vote"
