@@ -111,28 +111,44 @@ Every force a bot moves is announced in a note ("moves Trotsky to SAMA: to attac
 
 What the bot asks the engine
 ----------------------------
-``reach`` (where each force can go, with a route; once per force and Movement Phase, and
-again only if a planned step is refused), ``capacity`` (a leader's room, within the stacking
-limit), ``attack_units``/``defense``/``attack_strength``/``odds_of`` (what a planned attack is
-worth), ``attack_problem`` and ``odds`` (who joins an attack, at what odds, when it is
-declared), ``hostile`` (the colour table), ``limits`` (stacking limit, Committee and
-execution thresholds), ``offers`` and ``is_legal``.  The view is read only at the moments a
-decision needs the map or the markers (the start of a Movement Phase; the merges at its
-end, whose map, with the merges made, also serves the Combat Phase; a decision; a Committee
-question that concerns the bot; the Random Events Phase when the events no longer show a
-leader of ours, for Non-Attack Policy 10): planned steps are emitted without it.
+``reach`` (where each force can go, with a route; at most once per force and Movement
+Phase, and again only if a planned step is refused), ``capacity`` (a leader's room, within
+the stacking limit), ``attack_units``/``defense``/``attack_strength``/``odds_of`` (what a
+planned attack is worth), ``attack_problem`` and ``odds`` (who joins an attack, at what odds,
+when it is declared), ``hostile`` (the colour table), ``limits`` (stacking limit, Committee
+and execution thresholds), ``offers`` (looked at only when an event showed an offer made to
+us since we last found none) and ``is_legal``.  A force's reach is asked only when a choice
+comes to it: an attack takes the forces in the target's province, then the others strongest
+first, until the odds are reached; targets are tried from the best bound down (the odds of
+all the free forces of the colour together: a stronger attack never has worse odds against
+the same defender) until none can beat the best found; the Non-Attack Policies ask it of a
+force only when there are loose units, provinces to garrison or a stack to join (the same
+choices as asking every force for every target, with fewer questions).  The view is read
+only at the moments a decision needs the map or the markers (the start of a Movement Phase;
+the merges at its end, whose map, with the merges made, also serves the Combat Phase; a
+decision; a Committee question that concerns the bot; the Random Events Phase when the
+events no longer show a leader of ours, for Non-Attack Policy 10): planned steps are
+emitted without it.
 
-Speed (``python bench/engine.py``): most of what an SDT game costs beyond the replay of its
-log is the engine's answers (views, ``reach``, rule checks) and the match loop's own checks;
-the bot's reckoning is a small part.
+Speed (``python bench/engine.py``, ``sdt_vs_replay``): the match loop alone (agents that
+replay a game's recorded steps through :class:`rcw.bots.match.Match`) costs about 1.6 times
+the replay of the log; the rest of an SDT game is the bot: the engine's answers (``reach``,
+about 270 a game, the map view, about 110 reads a game, the rule checks) and its own
+reckoning, mostly the plan (about a third of a millisecond a Movement Phase beyond the
+engine's answers).  The plan reads the map once into an :class:`Index` whose lookups are
+made when first used; what it works out once per view (loose units, provinces to garrison,
+hostile strength by province) is kept in ``Index.memo``.
 
 Out-of-turn answers
 -------------------
 Offers and Central Committee proposals are free actions, not pending decisions, so the
 match loop (:class:`rcw.bots.match.Match`) calls :meth:`SDTAgent.react` for every bot seat
 when one is open; ``react`` returns an action or None.  Offers are read with
-``player.offers()``; Committee questions are looked at only when a Committee event has been
-shown since the last look (or the bot has a consent of its own standing).
+``player.offers()`` only when an offer to us has been shown since we last found none;
+Committee questions are looked at only when a Committee event has been shown since the last
+look (or the bot has a consent of its own standing).  Both rest on the match showing the bot
+every action: when the game's version shows actions it was not shown (a server's driver that
+stopped and resumed), the bot looks again at everything the events told it.
 """
 
 from __future__ import annotations
@@ -154,7 +170,8 @@ NEVER = ("Quit", "CancelAttack", "RemoveAttacker", "JoinCommittee", "LeaveCommit
 PHASES = ("trading", "random_events", "movement", "force", "combat", "attack", "randomizer")
 POLITICAL_EVENTS = ("committee_consent", "committee_leave", "committee")
 PHASE_EVENTS = ("phase", "player_turn", "turn", "sequence", "random_event", "quit", "game_over")
-OBSERVED = frozenset(("eliminated", "spoil", "combat", "assassination", "purge", "counterpurge", "trade")
+NEWS = frozenset(POLITICAL_EVENTS + PHASE_EVENTS)
+OBSERVED = frozenset(("eliminated", "spoil", "combat", "assassination", "purge", "counterpurge", "trade", "trade_offered")
                      + POLITICAL_EVENTS + PHASE_EVENTS)
 
 
@@ -174,6 +191,9 @@ class Facts:
         self.combat = frozenset(u for u, x in us.items() if x.is_combat)
         self.czar, self.gold = d.czar, d.gold
         self.adjacent = {p: frozenset(x.adjacent) for p, x in d.provinces.items()}
+        # (attack, defense) -> the CRT column the engine's ``odds_of`` gave (a printed table: the
+        # same for every player of a game with these data, so the bots share what they asked)
+        self.cols: dict[tuple[int, int], int | None] = {}
 
     @classmethod
     def of(cls, d: GameData) -> Facts:
@@ -244,30 +264,78 @@ class Stk:
 
 
 class Index:
-    """The stacks of one view, by id, by unit and by province (a read-out, no rules).  The
-    stack objects and the lookups are made when first asked for."""
+    """The stacks of one view, by id, by unit and by province (a read-out, no rules).  A stack
+    object is made when a stack is first asked for, and each lookup when first used: a
+    decision that needs two stacks does not pay for the whole map."""
 
     def __init__(self, view: dict, f: Facts) -> None:
         self.view = view
         self._f = f
+        self._made: dict[int, Stk] = {}        # stack id -> its Stk, made so far
+        self._gone: set[int] = set()           # stacks merged away
         self._all: list[Stk] | None = None
         self._where: dict[int, Stk] | None = None
+        self._by_id: dict[int, Stk] | None = None
+        self._by_province: dict[str, list[Stk]] | None = None
+        self._colors_in: dict[str, set[str]] | None = None
         self._mine: dict[str | None, list[Stk]] = {}
+        self.memo: dict = {}                   # what the bot works out once per view
+
+    def _stk(self, s: dict) -> Stk:
+        st = self._made.get(s["id"])
+        if st is None:
+            st = self._made[s["id"]] = Stk(s, self._f)
+        return st
 
     @property
     def stacks(self) -> list[Stk]:
         if self._all is None:
-            f = self._f
-            self._all = [Stk(s, f) for s in self.view["stacks"]]
-            self.by_id = {st.id: st for st in self._all}
-            self.colors_in: dict[str, set[str]] = {}
-            self.by_province: dict[str, list[Stk]] = {}
-            imp = f.imperial
-            for st in self._all:
-                self.by_province.setdefault(st.province, []).append(st)
-                if any(u not in imp for u in st.units):
-                    self.colors_in.setdefault(st.province, set()).add(st.color)
+            gone, made, f = self._gone, self._made, self._f
+            out = []
+            for s in self.view["stacks"]:
+                i = s["id"]
+                st = made.get(i)
+                if st is None:
+                    st = made[i] = Stk(s, f)
+                elif i in gone:
+                    continue
+                out.append(st)
+            self._all = out
         return self._all
+
+    @property
+    def by_id(self) -> dict[int, Stk]:
+        if self._by_id is None:
+            self._by_id = {st.id: st for st in self.stacks}
+        return self._by_id
+
+    @property
+    def by_province(self) -> dict[str, list[Stk]]:
+        if self._by_province is None:
+            out: dict[str, list[Stk]] = {}
+            for st in self.stacks:
+                p = out.get(st.province)
+                if p is None:
+                    out[st.province] = [st]
+                else:
+                    p.append(st)
+            self._by_province = out
+        return self._by_province
+
+    @property
+    def colors_in(self) -> dict[str, set[str]]:
+        """Province -> the colours of the stacks there holding units other than Imperial ones."""
+        if self._colors_in is None:
+            out: dict[str, set[str]] = {}
+            for st in self.stacks:
+                if st.fighting:
+                    c = out.get(st.province)
+                    if c is None:
+                        out[st.province] = {st.color}
+                    else:
+                        c.add(st.color)
+            self._colors_in = out
+        return self._colors_in
 
     @property
     def where(self) -> dict[int, Stk]:
@@ -275,30 +343,84 @@ class Index:
             self._where = {u: st for st in self.stacks for u in st.units}
         return self._where
 
-    def __getattr__(self, name: str):
-        if name in ("by_id", "colors_in", "by_province"):
-            if self.stacks is not None:          # builds them
-                return self.__dict__[name]
-        raise AttributeError(name)
+    def get(self, sid: int) -> Stk | None:
+        """The stack ``sid`` (None if there is none)."""
+        if self._by_id is not None:
+            return self._by_id.get(sid)
+        if sid in self._gone:
+            return None
+        st = self._made.get(sid)
+        if st is not None:
+            return st
+        for s in self.view["stacks"]:
+            if s["id"] == sid:
+                return self._stk(s)
+        return None
+
+    def stack_of(self, uid: int) -> Stk | None:
+        """The stack holding unit ``uid`` (None if it is not on the map)."""
+        if self._where is not None or self._gone:
+            return self.where.get(uid)
+        for s in self.view["stacks"]:
+            if uid in s["units"]:
+                return self._stk(s)
+        return None
 
     def mine(self, seat: str | None) -> list[Stk]:
         out = self._mine.get(seat)
         if out is None:
-            out = self._mine[seat] = [s for s in self.stacks if s.owner == seat]
+            if self._all is not None:
+                out = [s for s in self._all if s.owner == seat]
+            else:
+                gone = self._gone
+                out = [self._stk(s) for s in self.view["stacks"] if s["owner"] == seat and s["id"] not in gone]
+            self._mine[seat] = out
+        return out
+
+    def stacks_of(self, uids: set[int]) -> dict[int, Stk]:
+        """Unit -> its stack, for the units of ``uids`` on the map (one pass over the map)."""
+        if self._where is not None or self._gone:
+            where = self.where
+            return {u: where[u] for u in uids if u in where}
+        out = {}
+        for s in self.view["stacks"]:
+            if not uids.isdisjoint(s["units"]):
+                st = self._stk(s)
+                for u in s["units"]:
+                    if u in uids:
+                        out[u] = st
+        return out
+
+    def holders(self, uids: set[int]) -> dict[int, str | None]:
+        """Unit -> the owner of its stack, for the units of ``uids`` on the map."""
+        if self._where is not None or self._gone:
+            where = self.where
+            return {u: where[u].owner for u in uids if u in where}
+        out = {}
+        for s in self.view["stacks"]:
+            if not uids.isdisjoint(s["units"]):
+                for u in s["units"]:
+                    if u in uids:
+                        out[u] = s["owner"]
         return out
 
     def holder(self, uid: int) -> str | None:
-        st = self.where.get(uid)
+        st = self.stack_of(uid)
         return st.owner if st else None
 
     def merged(self, stack: int, into: int) -> None:
         """Our own ``Merge(stack, into)`` was applied: ``into`` now holds both stacks' units."""
-        x, y = self.by_id.pop(stack), self.by_id[into]
+        x, y = self.get(stack), self.get(into)
         attached, fighting, leaders = {**y.attached, **x.attached}, y.fighting + x.fighting, y.leaders + x.leaders
         y.units = y.units + x.units
         y.attached, y.fighting, y.leaders = attached, fighting, leaders
-        self.stacks.remove(x)
-        self.by_province[x.province].remove(x)
+        self._gone.add(stack)
+        if self._all is not None:
+            self._all.remove(x)
+        if self._by_id is not None:
+            del self._by_id[stack]
+        if self._by_province is not None:
+            self._by_province[x.province].remove(x)
         if self._where is not None:
             for u in x.units:
                 self._where[u] = y
@@ -415,14 +537,16 @@ class SDTAgent:
         self._dealt = False                # the trading session is over (an event said so)
         self._observing = False            # the match shows us events
         self._pol_dirty = True             # Committee news for us since react last looked
+        self._offer_news = True            # an offer to us may be open (we have not looked since one was made)
+        self._version: int | None = None   # the game's version as the events shown to us have brought it
         self._consenting = False           # we may have a Committee consent standing
         self._not_live = False             # a proposal to us waits for its proposer's Movement Phase
         self._phasing: str | None = None   # whose Player-Turn it is, and which Game-Turn (from the events)
         self._turn = 0
-        self._cols: dict[tuple[int, int], int | None] = {}   # (attack, defense) -> CRT column (engine)
         self._hostile: dict[tuple[str, str], bool] = {}
         self._ix: tuple | None = None      # (view, Index) of the last view indexed
         self._refused: set[tuple[int, int]] = set()      # (leader, unit) attachments the engine refused
+        self._rank_cache: dict[tuple[int, str], tuple[list, list]] = {}     # the plan's forces by colour
         self._last_ok: A.Action | None = None
         self._f: Facts | None = None
         self._leaders: set[int] | None = None    # our leaders at our last look, less those the events took
@@ -503,10 +627,12 @@ class SDTAgent:
         return False
 
     def _col(self, att: int, dfn: int) -> int | None:
+        """The odds column of ``att`` against ``dfn`` (the engine's ``odds_of``, asked once per data)."""
+        cols = self._facts().cols
         key = (att, dfn)
-        if key not in self._cols:
-            self._cols[key] = self.p.odds_of(att, dfn)["column"]
-        return self._cols[key]
+        if key not in cols:
+            cols[key] = self.p.odds_of(att, dfn)["column"]
+        return cols[key]
 
     def hostile(self, a: str, b: str) -> bool:
         key = (a, b)
@@ -571,11 +697,16 @@ class SDTAgent:
     def observe(self, events) -> None:
         """The events of an action the match applied: the PCT shifts (see the module), the
         start of our Player-Turn (a new plan), and Committee news for :meth:`react`."""
-        self._observing = True
+        if not self._observing:
+            self._observing = True
+            self._offer_news = True
+        if self._version is not None:
+            self._version += 1                 # (one call per action applied)
         for e in events:
-            k, d = e.kind, e.data
+            k = e.kind
             if k not in OBSERVED:
                 continue
+            d = e.data
             if k == "eliminated":
                 if self._leaders:
                     self._leaders.discard(d.get("unit"))
@@ -589,6 +720,9 @@ class SDTAgent:
             elif k in ("purge", "counterpurge"):
                 for p in d.get("purgers", ()):
                     self._shift(p, d.get("target"), T.SHIFT_PURGE)
+            elif k == "trade_offered":
+                if d.get("to") == self.seat:
+                    self._offer_news = True
             elif k == "trade":
                 o = d.get("offer") or {}
                 f, t = o.get("from"), o.get("to")
@@ -606,7 +740,7 @@ class SDTAgent:
                     self._phasing, self._turn = d.get("seat"), d.get("turn", self._turn)
                     if d.get("seat") == self.seat:
                         self.plan, self.cur = None, None
-            if k in POLITICAL_EVENTS or k in PHASE_EVENTS:
+            if k in NEWS:
                 self._committee_news(k, d)
 
     def _committee_news(self, k: str, d: dict) -> None:
@@ -646,9 +780,22 @@ class SDTAgent:
             self._pol_dirty = True
 
     # -- the calls of the match loop ----------------------------------------------------------------------
+    def _catch_up(self, player) -> None:
+        """What the events told us (our leaders, Committee news, offers made to us) holds only if
+        the match showed us every action: when the game moved on by actions we were not shown
+        (a server's driver stopped and resumed, a replica rebuilt), look again at everything."""
+        v = player.version
+        if v != self._version:
+            if self._version is not None or self._observing:
+                self._leaders = None
+                self._pol_dirty = True
+                self._offer_news = True
+            self._version = v
+
     def choose(self, player) -> A.Action:
         self.p = player
         self._last_ok = None
+        self._catch_up(player)
         try:
             act = self._choose(player)
         except Exception as e:  # never let a planning bug become an illegal move
@@ -665,6 +812,7 @@ class SDTAgent:
         open): answer offers, proposals and the counter-committee; None to do nothing."""
         self.p = player
         self._last_ok = None
+        self._catch_up(player)
         try:
             act = self._offer_answer(player)
             if act is None:
@@ -674,7 +822,7 @@ class SDTAgent:
                 view = self._view(player)
                 cons = view["committee_consent"]
                 self._consenting = self.seat in cons
-                ph = view.get("phasing")
+                ph = view["phasing"]
                 self._not_live = view["phase"] != "movement" and ph in cons and self.seat in cons[ph]
                 act = self.politics.react(view)
         except Exception as e:
@@ -704,8 +852,14 @@ class SDTAgent:
     # -- offers -------------------------------------------------------------------------------------------
     def _offer_answer(self, player) -> A.Action | None:
         """The answer to the first offer made to us that may be answered now: gifts are
-        accepted, everything else declined (the PCT shift comes with the trade event)."""
-        for o in sorted((o for o in player.offers() if o.get("to") == self.seat), key=lambda o: o["id"]):
+        accepted, everything else declined (the PCT shift comes with the trade event).  While
+        the match shows us the events, the offers are looked at only when one was made to us
+        since we last found none."""
+        if self._observing and not self._offer_news:
+            return None
+        mine = sorted((o for o in player.offers() if o.get("to") == self.seat), key=lambda o: o["id"])
+        self._offer_news = bool(mine)
+        for o in mine:
             gift = not (o["take_leaders"] or o["take_politburo"] or o["take_assassins"])
             act = A.AcceptTrade(self.seat, o["id"]) if gift else A.DeclineTrade(self.seat, o["id"])
             if self._ok(act):
@@ -721,6 +875,10 @@ class SDTAgent:
         if act is not None:
             return act
         kind = self._my_kind(player)
+        if kind == "force" or kind == "movement":            # (most steps)
+            if self.plan is None:
+                self.plan = self.make_plan(player)
+            return self._movement_step(player, kind)
         if kind is None:
             return None
         if kind == "trading":
@@ -741,7 +899,7 @@ class SDTAgent:
             return act
         if kind not in PHASES:
             view = self._view(player)
-            return self._decide(player, view, kind, view.get("decision") or {})
+            return self._decide(player, view, kind, view["decision"] or {})
         if kind == "random_events":
             self.plan = None
             self.cur = None
@@ -755,10 +913,6 @@ class SDTAgent:
                     self.note("controls no units and leaves the game (Non-Attack Policy 10)")
                     return A.Quit(me)
             return A.RollRandomEvents(me)
-        if kind in ("movement", "force"):
-            if self.plan is None:
-                self.plan = self.make_plan(player)
-            return self._movement_step(player, kind)
         if kind in ("combat", "attack"):
             if self.plan is None:
                 return None
@@ -794,7 +948,8 @@ class SDTAgent:
             return None
         ix = self._index_of(view)
         need = d.get("need", 0)
-        ours = all(ix.holder(a.unit) == self.seat for a in opts)
+        held = ix.holders({a.unit for a in opts})
+        ours = all(held.get(a.unit) == self.seat for a in opts)
         if not ours:
             return max(opts, key=lambda a: (a.unit in f.leader, f.strength[a.unit], -a.unit))
         combat = [a for a in opts if a.unit in f.combat]
@@ -812,7 +967,7 @@ class SDTAgent:
         me = self.seat
         f = self._facts()
         ix = self._index_of(view)
-        color = self.pit(view)[3]
+        _, _, pcm, color = self.pit(view)
         roll = self.die()
         row = T.SDT[roll]
         plan = TurnPlan(view["turn"], row, color)
@@ -831,7 +986,7 @@ class SDTAgent:
             self.note(f"rolls 6 on the Strategy Determination Table, then {r2} on the Vindictive Strategy Table: "
                       f"attack the {res} player ({plan.vst_target}), 3 attacks at 1-1 or better")
         else:
-            self.note(f"is {color} (PCM {self.pit(view)[2]}); rolls {roll} on the Strategy Determination Table: "
+            self.note(f"is {color} (PCM {pcm}); rolls {roll} on the Strategy Determination Table: "
                       f"{row.attacks} attack{'s' if row.attacks > 1 else ''} at {row.min_odds}-1 or better"
                       + (", a purge" if row.purge else "") + (", an assassination" if row.assassination else ""))
         if row.gift_assassin and view["assassins"].get(me, 0) > 0 and len(order) >= 2:
@@ -841,11 +996,12 @@ class SDTAgent:
         plan.purge = row.purge
         plan.assassinate = row.assassination and view["assassins"].get(me, 0) > 0
         if color == RED and czar_holder == me and view["turn"] > 1:
-            st = ix.where.get(f.czar)
+            st = ix.stack_of(f.czar)
             lead = st.attached.get(f.czar) if st else 0
             if lead and f.color[lead] == RED:
                 plan.execute_czar = True
         forces = self._forces(ix)
+        self._rank_cache = {}
         used: set[int] = set()
         if plan.vst:
             self._plan_vst(view, ix, plan, forces, used)
@@ -870,8 +1026,9 @@ class SDTAgent:
                     esc = f.czar in with_him or f.gold in with_him
                     fc = Force(lead, st.id, st.province, f.color[lead], sum(f.strength[u] for u in units), True, esc,
                                units)
-                    room = p.capacity(lead)["room"]
-                    for u in self._loose(ix, st.province, fc.color, reserved):
+                    loose = self._loose(ix, st.province, fc.color, reserved)
+                    room = p.capacity(lead)["room"] if loose else 0
+                    for u in loose:
                         if room <= 0:
                             break
                         fc.pickups.append(u)
@@ -887,22 +1044,40 @@ class SDTAgent:
                                      st.imperial, list(units)))
         return out
 
+    def _loose_map(self, ix: Index) -> dict[str, dict[str, list[int]]]:
+        """Colour -> province -> the combat units of that colour there, in no other player's
+        stack and led by no one (strongest first): read once per view."""
+        key = ("loose", self.seat)
+        out = ix.memo.get(key)
+        if out is None:
+            f = self._facts()
+            combat, color, me = f.combat, f.color, self.seat
+            out = {}
+            for st in ix.stacks:
+                if st.owner is not None and st.owner != me:
+                    continue
+                att = None
+                for u in st.units:
+                    if u in combat:
+                        if att is None:
+                            att = st.attached
+                        if not att.get(u):
+                            out.setdefault(color[u], {}).setdefault(st.province, []).append(u)
+            strength = f.strength
+            for by_p in out.values():
+                for us in by_p.values():
+                    us.sort(key=lambda u: (-strength[u], u))
+            ix.memo[key] = out
+        return out
+
     def _loose(self, ix: Index, province: str, color: str, reserved: set[int]) -> list[int]:
         """Combat units of ``color`` in ``province``, in no other player's stack and led by no
         one, that a leader of ours would pick up (strongest first); the engine rules on each
         Attach when it is made."""
-        f = self._facts()
-        out = []
-        for st in ix.by_province.get(province, ()):
-            if st.owner not in (None, self.seat):
-                continue
-            for u in st.units:
-                if u in f.combat and f.color[u] == color and not st.attached.get(u) and u not in reserved:
-                    out.append(u)
-        return sorted(out, key=lambda u: (-f.strength[u], u))
+        return [u for u in self._loose_map(ix).get(color, {}).get(province, ()) if u not in reserved]
 
     def _reach(self, fc: Force) -> dict:
-        """The engine's reach of a force this Movement Phase (asked once per force and plan)."""
+        """The engine's reach of a force this Movement Phase (asked at most once per force and plan)."""
         if fc.reach is None:
             fc.reach = self.p.reach(fc.lead)
         return fc.reach
@@ -922,14 +1097,42 @@ class SDTAgent:
             out.append(st)
         return out
 
+    def _ranked(self, forces: list[Force], color: str) -> list[Force]:
+        """The forces of ``color``, strongest first (then by leader), worked out once per plan."""
+        key = (id(forces), color)
+        got = self._rank_cache.get(key)
+        if got is None or got[0] is not forces:
+            got = self._rank_cache[key] = (forces, sorted((fc for fc in forces if fc.color == color),
+                                                          key=lambda fc: (-fc.strength, fc.lead)))
+        return got[1]
+
+    def _walk(self, local: list[Force], far: list[Force], province: str):
+        """``local``, then the forces of ``far`` that can reach ``province`` (each one's reach
+        asked only when it comes to it)."""
+        yield from local
+        for fc in far:
+            r = fc.reach
+            if r is None:
+                r = self._reach(fc)
+            if province in r:
+                yield fc
+
     def _try(self, ix: Index, t: Stk, colors: tuple[str, ...], forces: list[Force], used: set[int],
              min_col: int) -> tuple[int, list[Force], str, dict | None] | None:
         """Greedy: the forces of one colour that reach ``t`` with the best odds at or above
         ``min_col``; local forces first, then the strongest.  Returns (odds column, forces,
         their colour, None), or for a Subversive Attack (Red on Blue, preferred when it
-        reaches the odds) (column, forces, Red, {lead: province to move to or None})."""
+        reaches the odds) (column, forces, Red, {lead: province to move to or None}).
+
+        The forces are taken in order (those in the province, then those that reach it, each
+        group strongest first; escorts only when the others fall short, and then only at
+        ESCORT_MIN_ODDS) until the odds are reached.  A stronger attack never has worse odds
+        than a weaker one against the same defender, so when even all the forces of the
+        colour together, wherever they stand, fall short, no force's reach is asked."""
         best = None
         dfn = self._dfn(t)
+        col_of = self._col
+        tp, tid = t.province, t.id
         for color in colors:
             if not self.hostile(color, t.color):
                 continue
@@ -937,31 +1140,53 @@ class SDTAgent:
                 sub = self._try_subversive(ix, t, forces, used, min_col)
                 if sub is not None:
                     return sub
-            cands = []
-            for fc in forces:
-                if fc.lead in used or fc.color != color or fc.stack == t.id:
+            lp: list[Force] = []             # plain forces in the province, and elsewhere
+            fp: list[Force] = []
+            le: list[Force] = []             # escorts, the same
+            fe: list[Force] = []
+            up_plain = up_esc = 0
+            for fc in self._ranked(forces, color):
+                if fc.lead in used or fc.stack == tid:
                     continue
-                local = fc.province == t.province
-                if not local and t.province not in self._reach(fc):
-                    continue
-                cands.append((not local, -fc.strength, fc.lead, fc))
-            cands.sort(key=lambda x: x[:3])
-            plain = [c[3] for c in cands if not c[3].escort]
-            escorts = [c[3] for c in cands if c[3].escort]
-            for pool, need in ((plain, min_col), (plain + escorts, max(min_col, T.ESCORT_MIN_ODDS))):
-                chosen, att = [], 0
-                col = None
-                for fc in pool:
-                    chosen.append(fc)
-                    att += fc.strength
-                    col = self._col(att, dfn)
-                    if col is not None and col >= need:
-                        break
-                if chosen and col is not None and col >= need:
-                    key = (col, -len(chosen))
-                    if best is None or key > (best[0], -len(best[1])):
-                        best = (col, chosen, color, None)
-                    break
+                if fc.escort:
+                    (le if fc.province == tp else fe).append(fc)
+                    up_esc += fc.strength
+                else:
+                    (lp if fc.province == tp else fp).append(fc)
+                    up_plain += fc.strength
+            got = None
+            chosen: list[Force] = []
+            att = 0
+            walked = False                   # chosen holds every plain force that reaches t
+            if lp or fp:
+                c = col_of(up_plain, dfn)
+                if c is not None and c >= min_col:
+                    for fc in self._walk(lp, fp, tp):
+                        chosen.append(fc)
+                        att += fc.strength
+                        c = col_of(att, dfn)
+                        if c is not None and c >= min_col:
+                            got = (c, chosen)
+                            break
+                    walked = True
+            if got is None and (le or fe):
+                need = max(min_col, T.ESCORT_MIN_ODDS)
+                c = col_of(up_plain + up_esc, dfn)
+                if c is not None and c >= need:
+                    if not walked:
+                        chosen = list(self._walk(lp, fp, tp))
+                        att = sum(fc.strength for fc in chosen)
+                    for fc in self._walk(le, fe, tp):
+                        chosen.append(fc)
+                        att += fc.strength
+                        c = col_of(att, dfn)
+                        if c is not None and c >= need:
+                            got = (c, chosen)
+                            break
+            if got is not None:
+                col, chosen = got
+                if best is None or (col, -len(chosen)) > (best[0], -len(best[1])):
+                    best = (col, chosen, color, None)
         return best
 
     def _subversion_posts(self, province: str) -> frozenset[str]:
@@ -980,38 +1205,74 @@ class SDTAgent:
         already in place first, then the strongest; each mover goes to the nearest such
         province, preferring one with no units of another colour (where it could itself be
         attacked).  Strength as the engine counts it for a Subversive Attack this Player-Turn
-        (doubled on a "Subversive Attacks Doubled" turn, 004 [12.12])."""
+        (doubled on a "Subversive Attacks Doubled" turn, 004 [12.12]).  (As in :meth:`_try`,
+        reach is asked only of the forces the greedy choice comes to.)"""
         posts = self._subversion_posts(t.province)
         if not posts:
             return None
         dfn = self._dfn(t)
-        cands = []
-        for fc in forces:
-            if fc.lead in used or fc.color != RED or not fc.leader:
+        col_of, sub_of = self._col, self._sub_strength
+        lp: list[Force] = []
+        fp: list[Force] = []
+        le: list[Force] = []
+        fe: list[Force] = []
+        up_plain = up_esc = 0
+        for fc in self._ranked(forces, RED):
+            if fc.lead in used or not fc.leader:
                 continue
-            if fc.province in posts:
-                dest, dist = None, 0
+            local = fc.province in posts
+            if fc.escort:
+                (le if local else fe).append(fc)
+                up_esc += sub_of(fc)
             else:
-                reach = self._reach(fc)
-                opts = [p for p in posts if p in reach]
-                if not opts:
-                    continue
-                dest = min(opts, key=lambda p: (any(c != RED for c in ix.colors_in.get(p, ())),
-                                                len(reach[p]["path"]), p))
-                dist = len(reach[dest]["path"])
-            cands.append((dist > 0, -fc.strength, fc.lead, fc, dest))
-        cands.sort(key=lambda x: x[:3])
-        plain = [c for c in cands if not c[3].escort]
-        escorts = [c for c in cands if c[3].escort]
-        for pool, need in ((plain, min_col), (plain + escorts, max(min_col, T.ESCORT_MIN_ODDS))):
-            chosen, att = [], 0
-            for c in pool:
-                chosen.append(c)
-                att += self._sub_strength(c[3])
-                col = self._col(att, dfn)
-                if col is not None and col >= need:
-                    return col, [x[3] for x in chosen], RED, {x[3].lead: x[4] for x in chosen}
+                (lp if local else fp).append(fc)
+                up_plain += sub_of(fc)
+
+        def walk(local: list[Force], far: list[Force]):
+            yield from local
+            for fc in far:
+                r = fc.reach
+                if r is None:
+                    r = self._reach(fc)
+                if any(p in r for p in posts):
+                    yield fc
+
+        chosen: list[Force] = []
+        att = 0
+        walked = False
+        if lp or fp:
+            c = col_of(up_plain, dfn)
+            if c is not None and c >= min_col:
+                for fc in walk(lp, fp):
+                    chosen.append(fc)
+                    att += sub_of(fc)
+                    c = col_of(att, dfn)
+                    if c is not None and c >= min_col:
+                        return c, chosen, RED, {x.lead: self._post(ix, x, posts) for x in chosen}
+                walked = True
+        if le or fe:
+            need = max(min_col, T.ESCORT_MIN_ODDS)
+            c = col_of(up_plain + up_esc, dfn)
+            if c is not None and c >= need:
+                if not walked:
+                    chosen = list(walk(lp, fp))
+                    att = sum(sub_of(fc) for fc in chosen)
+                for fc in walk(le, fe):
+                    chosen.append(fc)
+                    att += sub_of(fc)
+                    c = col_of(att, dfn)
+                    if c is not None and c >= need:
+                        return c, chosen, RED, {x.lead: self._post(ix, x, posts) for x in chosen}
         return None
+
+    def _post(self, ix: Index, fc: Force, posts: frozenset[str]) -> str | None:
+        """Where a force goes to attack subversively: nowhere if it stands next to the target,
+        else the nearest of ``posts`` it reaches, preferring one with no units of another colour."""
+        if fc.province in posts:
+            return None
+        reach = fc.reach if fc.reach is not None else self._reach(fc)
+        opts = [p for p in posts if p in reach]
+        return min(opts, key=lambda p: (any(c != RED for c in ix.colors_in.get(p, ())), len(reach[p]["path"]), p))
 
     def _assign(self, plan: TurnPlan, t: Stk, got: tuple, min_col: int,
                 consider: bool, used: set[int], label: str) -> None:
@@ -1029,6 +1290,70 @@ class SDTAgent:
         plan.attacks.append(PlannedAttack(t.id, t.province, color, [fc.lead for fc in chosen], t.owner, min_col,
                                           consider and t.owner not in (None, self.seat), label, sub))
 
+    def _best_target(self, ix: Index, targets: list[Stk], attacked: set[int], colors: tuple[str, ...],
+                     forces: list[Force], used: set[int], min_col: int) -> tuple | None:
+        """The target whose attack (:meth:`_try`) reaches the highest odds, then the strongest
+        target, then the lowest stack id: ((column, defense, -id), target, attack) or None.
+
+        Targets are tried from the best bound down, until no other can do better than the best
+        found (the same choice as trying them all, with fewer reaches): a target's bound is
+        the odds of every free force of a colour hostile to it together, wherever it stands
+        (or, Red on Blue, of the Red leaders' Subversive Attack strength): a stronger attack
+        never has worse odds against the same defender."""
+        totals = {}
+        for color in colors:
+            tot = 0
+            in_stack: dict[int, int] = {}
+            for fc in self._ranked(forces, color):
+                if fc.lead not in used:
+                    tot += fc.strength
+                    in_stack[fc.stack] = in_stack.get(fc.stack, 0) + fc.strength
+            totals[color] = (tot, in_stack)
+        sub_total = None
+        col_of, dfn_of, hostile = self._col, self._dfn, self.hostile
+        cols = self._facts().cols
+        dfns = self.plan.dfn if self.plan is not None else {}
+        against: dict[str, list[str]] = {}         # target colour -> our colours hostile to it
+        ranked = []
+        for t in targets:
+            if t.id in attacked:
+                continue
+            dfn = dfns.get(t.id)
+            if dfn is None:
+                dfn = dfn_of(t)
+            ub = None
+            tc = t.color
+            ours = against.get(tc)
+            if ours is None:
+                ours = against[tc] = [c for c in colors if hostile(c, tc)]
+            for color in ours:
+                tot, in_stack = totals[color]
+                key = (tot - in_stack.get(t.id, 0) if in_stack else tot, dfn)
+                c = cols[key] if key in cols else col_of(*key)
+                if color == RED and tc == BLUE and self._subversion_posts(t.province):
+                    if sub_total is None:
+                        sub_total = sum(self._sub_strength(fc) for fc in self._ranked(forces, RED)
+                                        if fc.lead not in used and fc.leader)
+                    c2 = col_of(sub_total, dfn)
+                    if c2 is not None and (c is None or c2 > c):
+                        c = c2
+                if c is not None and c >= min_col and (ub is None or c > ub):
+                    ub = c
+            if ub is not None:
+                ranked.append(((ub, dfn, -t.id), t))
+        ranked.sort(key=lambda x: x[0], reverse=True)
+        best = None
+        for bound, t in ranked:
+            if best is not None and bound <= best[0]:
+                break
+            got = self._try(ix, t, colors, forces, used, min_col)
+            if got is None:
+                continue
+            key = (got[0], bound[1], bound[2])
+            if best is None or key > best[0]:
+                best = (key, t, got)
+        return best
+
     def _plan_apt(self, view: dict, ix: Index, plan: TurnPlan, forces: list[Force], used: set[int]) -> None:
         row = plan.row
         attacked: set[int] = set()
@@ -1037,18 +1362,9 @@ class SDTAgent:
             while len(plan.attacks) < row.attacks:
                 if not any(fc.color == e.units and fc.lead not in used for fc in forces):
                     break                        # no force of that colour left for this line
-                best = None
                 if e.target not in targets:
                     targets[e.target] = self._targets(ix, e.target, plan)
-                for t in targets[e.target]:
-                    if t.id in attacked:
-                        continue
-                    got = self._try(ix, t, (e.units,), forces, used, row.min_odds)
-                    if got is None:
-                        continue
-                    key = (got[0], self._dfn(t), -t.id)
-                    if best is None or key > best[0]:
-                        best = (key, t, got)
+                best = self._best_target(ix, targets[e.target], attacked, (e.units,), forces, used, row.min_odds)
                 if best is None:
                     break
                 _, t, got = best
@@ -1067,23 +1383,15 @@ class SDTAgent:
         attacked: set[int] = set()
         if plan.vst in (T.CZAR, T.GOLD):
             imp = f.czar if plan.vst == T.CZAR else f.gold
-            st = ix.where.get(imp)
+            st = ix.stack_of(imp)
             if st is not None and st.owner == victim and st.fighting:
                 got = self._try(ix, st, colors, forces, used, T.VST_MIN_ODDS)
                 attacked.add(st.id)
                 if got:
                     self._assign(plan, st, got, T.VST_MIN_ODDS, False, used, f"VST: the {plan.vst} holder")
+        targets = self._targets(ix, "", plan, owner=victim, any_owner=True)
         while len(plan.attacks) < T.VST_ATTACKS:
-            best = None
-            for t in self._targets(ix, "", plan, owner=victim, any_owner=True):
-                if t.id in attacked:
-                    continue
-                got = self._try(ix, t, colors, forces, used, T.VST_MIN_ODDS)
-                if got is None:
-                    continue
-                key = (got[0], self._dfn(t), -t.id)
-                if best is None or key > best[0]:
-                    best = (key, t, got)
+            best = self._best_target(ix, targets, attacked, colors, forces, used, T.VST_MIN_ODDS)
             if best is None:
                 break
             _, t, got = best
@@ -1162,7 +1470,7 @@ class SDTAgent:
         for fc in sorted(forces, key=lambda x: x.lead):
             if fc.lead in used:
                 continue
-            st = ix.by_id[fc.stack]
+            st = ix.get(fc.stack)
             # 1: Czechs of a White player leave from Vladivostok; his Czar emigrates.
             if plan.color == WHITE and not fc.leader and any(d.units[u].nationality == "CZ" for u in st.fighting):
                 czechs = [u for u in st.units if d.units[u].nationality == "CZ"]
@@ -1216,9 +1524,9 @@ class SDTAgent:
             if not fc.leader:
                 continue
             # 6/7: a force that alone garrisons a province to hold stays there
-            targets = [p for p in self._garrison_targets(view, ix, plan.color, fc.color, turn, fc.stack)
-                       if p not in garrisoned]
-            if fc.province in targets:
+            if fc.color == plan.color and plan.color in (RED, WHITE) and fc.province not in garrisoned \
+                    and fc.province in self._garrison_base(view, ix, plan.color, turn) \
+                    and self._garrison_open(ix, fc.province, plan.color, fc.stack):
                 garrisoned.add(fc.province)
                 if fc.pickups:
                     plan.orders.append(Order(fc.lead, None, list(fc.pickups),
@@ -1230,14 +1538,15 @@ class SDTAgent:
             room = self.p.capacity(fc.lead)["room"] - len(fc.pickups)
             if room > 0:
                 best = None
-                for p, route in self._reach(fc).items():
-                    if any(self.hostile(c, fc.color) for c in ix.colors_in.get(p, ())):
+                spots = [p for p, us in self._loose_map(ix).get(fc.color, {}).items()
+                         if any(u not in reserved for u in us)]
+                reach = self._reach(fc) if spots else {}
+                for p in spots:
+                    if p not in reach or any(self.hostile(c, fc.color) for c in ix.colors_in.get(p, ())):
                         continue
                     loose = self._loose(ix, p, fc.color, reserved)[:room]
-                    if not loose:
-                        continue
                     s = sum(f.strength[u] for u in loose)
-                    key = (-s, len(route["path"]), p)
+                    key = (-s, len(reach[p]["path"]), p)
                     if best is None or key < best[0]:
                         best = (key, p, loose)
                 if best:
@@ -1250,7 +1559,9 @@ class SDTAgent:
             # 6/7: garrisons
             targets = [p for p in self._garrison_targets(view, ix, plan.color, fc.color, turn)
                        if p not in garrisoned]
-            reach = self._reach(fc)
+            reach = fc.reach
+            if targets and reach is None:
+                reach = self._reach(fc)
             options = [p for p in targets if p in reach]
             if options:
                 p = min(options, key=lambda p: (len(reach[p]["path"]), p))
@@ -1269,10 +1580,11 @@ class SDTAgent:
                     continue
                 if self._att(other) <= fc.strength:
                     continue
-                route = reach.get(other.province)
-                if route is None:
+                if reach is None:
+                    reach = self._reach(fc)
+                if other.province not in reach:
                     continue
-                key = (-self._att(other), len(route["path"]), other.id)
+                key = (-self._att(other), len(reach[other.province]["path"]), other.id)
                 if best is None or key < best[0]:
                     best = (key, other)
             if best:
@@ -1287,13 +1599,14 @@ class SDTAgent:
 
     def _threat(self, ix: Index, province: str, color: str) -> int:
         """Strength of other players' forces hostile to ``color`` in ``province`` or next to it."""
-        near = {province} | self._facts().adjacent[province]
-        total = 0
-        for p in near:
-            for st in ix.by_province.get(p, ()):
+        key = ("hostile strength", self.seat, color)
+        inside = ix.memo.get(key)
+        if inside is None:                     # province -> that strength in it (once per view)
+            inside = ix.memo[key] = {}
+            for st in ix.stacks:
                 if st.owner not in (None, self.seat) and st.fighting and self.hostile(st.color, color):
-                    total += self._att(st)
-        return total
+                    inside[st.province] = inside.get(st.province, 0) + self._att(st)
+        return inside.get(province, 0) + sum(inside.get(p, 0) for p in self._facts().adjacent[province])
 
     def _isolated_area(self, ix: Index, fc: Force) -> str | None:
         """Non-Attack Policy 3: "units controlling the Czar (and the Gold) should attempt to
@@ -1307,14 +1620,15 @@ class SDTAgent:
         if here == 0:
             return None
         best = None
-        for p, route in self._reach(fc).items():
+        reach = self._reach(fc)
+        for p in reach:
             if any(c != fc.color for c in ix.colors_in.get(p, ())):
                 continue
             threat = self._threat(ix, p, fc.color)
             if threat >= here:
                 continue
             own = sum(self._att(st) for st in ix.by_province.get(p, ()) if st.owner == self.seat and st.color == fc.color)
-            key = (threat, -own, len(route["path"]), p)
+            key = (threat, -own, len(reach[p]["path"]), p)
             if best is None or key < best[0]:
                 best = (key, p)
         return best[1] if best else None
@@ -1324,24 +1638,43 @@ class SDTAgent:
         """Provinces to garrison: Tver and Petrograd for Red, and the home provinces of units of
         the player's colour awaiting replacement (Game-Turns 1-5), that hold no unit of that
         colour (other than ``own_stack``) and no enemy."""
-        f = self._facts()
         if force_color != player_color or player_color not in (RED, WHITE):
             return []
-        out = ["TVER", "PETR"] if player_color == RED else []
-        if turn <= 5:
-            for entries in view["vp"].values():
-                for uid, _face in entries:
-                    if uid in f.combat and f.color[uid] == player_color:
-                        home = f.data.units[uid].province
-                        if home not in out:
-                            out.append(home)
-        res = []
-        for p in out:
-            cs = {st.color for st in ix.by_province.get(p, ()) if st.fighting and st.id != own_stack}
-            if player_color in cs or any(self.hostile(c, player_color) for c in cs):
-                continue
-            res.append(p)
-        return res
+        if own_stack is None:
+            key = ("garrison open", player_color, turn)
+            out = ix.memo.get(key) if ix.view is view else None
+            if out is None:
+                out = [p for p in self._garrison_base(view, ix, player_color, turn)
+                       if self._garrison_open(ix, p, player_color, None)]
+                if ix.view is view:
+                    ix.memo[key] = out
+            return out
+        return [p for p in self._garrison_base(view, ix, player_color, turn)
+                if self._garrison_open(ix, p, player_color, own_stack)]
+
+    def _garrison_base(self, view: dict, ix: Index, player_color: str, turn: int) -> list[str]:
+        """Tver and Petrograd for Red, and the home provinces of the units of the player's colour
+        awaiting replacement on Game-Turns 1-5 (worked out once per view)."""
+        key = ("garrison", player_color, turn)
+        out = ix.memo.get(key) if ix.view is view else None
+        if out is None:
+            f = self._facts()
+            out = ["TVER", "PETR"] if player_color == RED else []
+            if turn <= 5:
+                for entries in view["vp"].values():
+                    for uid, _face in entries:
+                        if uid in f.combat and f.color[uid] == player_color:
+                            home = f.data.units[uid].province
+                            if home not in out:
+                                out.append(home)
+            if ix.view is view:
+                ix.memo[key] = out
+        return out
+
+    def _garrison_open(self, ix: Index, p: str, player_color: str, own_stack: int | None) -> bool:
+        """Whether ``p`` holds no unit of ``player_color`` (other than ``own_stack``) and no enemy."""
+        cs = {st.color for st in ix.by_province.get(p, ()) if st.fighting and st.id != own_stack}
+        return not (player_color in cs or any(self.hostile(c, player_color) for c in cs))
 
     def _steal_plan(self, ix: Index, fc: Force, st: Stk) -> tuple[str | None, list[int]] | None:
         """Non-Attack Policy 4: the Green units within reach the Gold's leader could take (as
@@ -1414,7 +1747,8 @@ class SDTAgent:
                 continue
             if o.why:
                 self.note(f"moves {f.name(o.lead)}" + (f" to {o.dest}" if path else "") + f": {o.why}")
-            self.cur = {"order": o, "path": path, "rail": rail, "i": 0, "start": list(o.attach_start),
+            self.cur = {"order": o, "lead": o.lead if o.lead in f.leader else 0,
+                        "path": path, "rail": rail, "i": 0, "start": list(o.attach_start),
                         "dest": list(o.attach_dest), "rerouted": False}
             return start
         if not plan.merges_done:
@@ -1438,7 +1772,7 @@ class SDTAgent:
         me = self.seat
         cur = self.cur
         o = cur["order"]
-        lead = o.lead if o.lead in self._facts().leader else 0
+        lead = cur["lead"]
         while cur["start"]:
             u = cur["start"].pop(0)
             a = A.Attach(me, u, lead)
@@ -1513,7 +1847,7 @@ class SDTAgent:
         """The steps of a planned attack as the position now stands: the engine says which of
         our stacks may join (``attack_problem``) and at what odds (``odds``)."""
         me, p = self.seat, self.p
-        t = ix.by_id.get(pa.target)
+        t = ix.get(pa.target)
         sub = pa.subversive
         if t is None:
             return None
@@ -1649,7 +1983,7 @@ class PoliticsAdapter:
         return self._ok(A.JoinCommittee(self.me, tuple(self.canon(view, members))))
 
     def consent(self, view: dict) -> list[str] | None:
-        return view.get("committee_consent", {}).get(self.me)
+        return view["committee_consent"].get(self.me)
 
     def counters(self) -> list[list[str]]:
         """The counter-committees we belong to that have not declared their purge yet."""
@@ -1689,7 +2023,7 @@ class PoliticsAdapter:
             else:
                 ag.note("cannot call a Central Committee (too few Politburo markers)")
                 return self._done()
-        cons = view.get("committee_consent", {})
+        cons = view["committee_consent"]
         if self.stage == "count":
             willing = [p for p in self.full if p != me and cons.get(p) == self.full]
             others = [p for p in self.full if p != me]
@@ -1705,7 +2039,7 @@ class PoliticsAdapter:
             if self.members != self.full and self.can_consent(view, self.members):
                 return A.JoinCommittee(me, tuple(self.members))
         if self.stage == "formed":
-            com = view.get("committee", [])
+            com = view["committee"]
             if me not in com:
                 return self._leave(view) or self._done()
             if self.purpose == "purge":
@@ -1721,7 +2055,7 @@ class PoliticsAdapter:
                 return self._leave(view) or self._done()
         if self.stage == "executed":
             self.stage = "leaving"
-            com = view.get("committee", [])
+            com = view["committee"]
             if me in com and self.pm(view, com) >= self.threshold("execution_markers") \
                     and self._ok(A.OrderExecution(me)):
                 ag.note("orders the Czar's execution (Non-Attack Policy 2)")
@@ -1732,7 +2066,7 @@ class PoliticsAdapter:
 
     def _leave(self, view: dict) -> A.Action | None:
         self.stage = "done"
-        if self.consent(view) is not None and view.get("decision") is None:
+        if self.consent(view) is not None and view["decision"] is None:
             return A.LeaveCommittee(self.me)
         return None
 
@@ -1757,7 +2091,7 @@ class PoliticsAdapter:
         collective = T.collective_purge(die) and len(com) > 1
         if collective:
             purgers = tuple(self.canon(view, com))
-            ph = view.get("phasing")
+            ph = view["phasing"]
             first = [ph] if ph in com else []
             shares = tuple(first + sorted(p for p in com if p not in first))
             a = A.DeclarePurge(me, target, purgers, shares)
@@ -1773,14 +2107,14 @@ class PoliticsAdapter:
     # -- out of turn: proposals, the counter-committee, cleanup -----------------------------------------
     def react(self, view: dict) -> A.Action | None:
         ag, me = self.agent, self.me
-        turn, ph = view["turn"], view.get("phasing")
-        cons = view.get("committee_consent", {})
-        if view.get("decision") is not None:
+        turn, ph = view["turn"], view["phasing"]
+        cons = view["committee_consent"]
+        if view["decision"] is not None:
             return None
         # the counter-committee's purge of the phasing player
         key = (ph, turn)
         counter = self.counter.get(key)
-        com = view.get("committee", [])
+        com = view["committee"]
         if counter and com == counter and key not in self.counter_declared and me == counter[0]:
             self.counter_declared.add(key)
             act = self._declare(view, com, target=ph)
@@ -1848,7 +2182,7 @@ class PoliticsAdapter:
             opts = [p for p in d.get("options", []) if p]
             if not opts:
                 return A.Counterpurge(me, "")
-            ph = view.get("phasing")
+            ph = view["phasing"]
             if ph in opts and ph != me:
                 target = ph
             elif len(opts) > 1:
@@ -1882,14 +2216,15 @@ class PoliticsAdapter:
                 return A.TakeSpoil(me, 0)
         ix = self.agent._index_of(view)
         f = self.agent._facts()
+        leaders = [a for a in takes if a.leader]
+        where = ix.stacks_of({a.leader for a in leaders})
 
         def controlled(a: A.TakeSpoil) -> tuple:
-            st = ix.where.get(a.leader)
+            st = where.get(a.leader)
             ctrl = f.strength[a.leader] + sum(f.strength[u] for u in (st.attached_to(a.leader) if st else [])
                                               if u in f.combat)
             return (ctrl, f.strength[a.leader], -a.leader)
 
-        leaders = [a for a in takes if a.leader]
         if leaders:
             return max(leaders, key=controlled)
         return takes[0]

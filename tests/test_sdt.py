@@ -1303,3 +1303,107 @@ def test_planned_steps_read_no_view():
         assert calls["n"] < 0.35 * rec["actions"], (calls["n"], rec["actions"])
     finally:
         G.view = real
+
+
+def test_best_target_is_the_one_trying_every_target_finds():
+    """Speed, not a rule: targets are tried from the best bound down until none can beat the
+    best found, and a force's reach is asked only when an attack comes to it; the choice is
+    the one of trying every target (each with every force that reaches it) in whole games."""
+    checked = {"n": 0}
+    real = SDTAgent._best_target
+
+    def exhaustive(self, ix, targets, attacked, colors, forces, used, min_col):
+        best = None
+        for t in targets:
+            if t.id in attacked:
+                continue
+            got = self._try(ix, t, colors, forces, used, min_col)
+            if got is not None:
+                key = (got[0], self._dfn(t), -t.id)
+                if best is None or key > best[0]:
+                    best = (key, t, got)
+        return best
+
+    def both(self, ix, targets, attacked, colors, forces, used, min_col):
+        got = real(self, ix, targets, attacked, colors, forces, used, min_col)
+        want = exhaustive(self, ix, targets, attacked, colors, forces, used, min_col)
+        assert (got is None) == (want is None)
+        if got is not None:
+            assert got[0] == want[0] and got[1] is want[1]
+            assert [fc.lead for fc in got[2][1]] == [fc.lead for fc in want[2][1]] and got[2][3] == want[2][3]
+        checked["n"] += 1
+        return got
+
+    SDTAgent._best_target = both
+    try:
+        for seed in (2, 5):
+            play(5, seed, "sdt", 12)
+    finally:
+        SDTAgent._best_target = real
+    assert checked["n"] > 50
+
+
+def test_reach_is_asked_only_of_forces_a_choice_comes_to():
+    """Speed: a plan asks the engine's reach of a force only when a choice comes to it.  A
+    White player's Kolchak (2) and Deniken (3) in OMSK; an uncontrolled RU3 OLON (3) in OLON.
+    At 1-1 (SDT roll 1) the strongest, Deniken, goes alone: Kolchak's reach is never asked.
+    At 2-1 (roll 2) even both together fall short, and nothing else is to be done: no reach."""
+    asked: list[int] = []
+    real = Player.reach
+
+    def counting(self, unit=None):
+        asked.append(unit)
+        return real(self, unit)
+
+    Player.reach = counting
+    try:
+        for roll, want in ((1, [uid("Deniken")]), (2, [])):
+            g = _position(turn=6)
+            put(g, "OMSK", "A", "Kolchak", "Deniken")
+            put(g, "OLON", None, "RU3 OLON")
+            a = _agent(g, "A", {}, [roll])
+            asked.clear()
+            plan = a.make_plan(Player(g, "A"))
+            assert asked == want
+            assert [(o.lead, o.dest) for o in plan.orders] == [(u, "OLON") for u in want]
+    finally:
+        Player.reach = real
+
+
+def test_an_offer_is_looked_at_when_an_event_shows_it():
+    """Speed: while the match shows the bot the events, it reads the offers only when one was
+    made to it since it last found none, and then answers it."""
+    g = _position(seat="C", B=1)
+    a = _agent(g, "A", {"AB": 5})
+    m = Match(g, {"A": a})
+    looked = {"n": 0}
+    real = Player.offers
+
+    def counting(self):
+        looked["n"] += 1
+        return real(self)
+
+    Player.offers = counting
+    try:
+        a.observe([])                                    # the match shows it the events from now on
+        assert a.react(Player(g, "A")) is None and looked["n"] == 1
+        assert a.react(Player(g, "A")) is None and looked["n"] == 1    # no news: no look
+        m.apply("B", A.OfferTrade("B", "A", give_politburo=1), by_agent=False)
+        oid = g.offers("A")[0]["id"]
+        assert a.react(Player(g, "A")) == A.AcceptTrade("A", oid) and looked["n"] == 2
+    finally:
+        Player.offers = real
+
+
+def test_actions_not_shown_to_the_bot_make_it_look_again():
+    """What the events told the bot (offers made to it, Committee news, its leaders) holds only
+    while the match shows it every action: an offer made while it was not shown the events
+    (a server's driver stopped and resumed) is still answered."""
+    g = _position(seat="C", B=1)
+    a = _agent(g, "A", {"AB": 5})
+    a.observe([])
+    a._catch_up(Player(g, "A"))
+    assert a.react(Player(g, "A")) is None and not a._offer_news
+    g.apply(A.OfferTrade("B", "A", give_politburo=1))              # not shown to the bot
+    oid = g.offers("A")[0]["id"]
+    assert a.react(Player(g, "A")) == A.AcceptTrade("A", oid)
