@@ -402,28 +402,27 @@ def move_problem(ctx: Ctx, a: Move) -> tuple[str, str] | None:
 
 
 class Routes(Mapping[str, Route]):
-    """What :func:`reach` finds: province -> :class:`~rcw.types.Route` (a read-only mapping).
-    Each search records, for each province it reaches, the province it is entered from; a
-    route's list of provinces is put together when it is first read."""
+    """What :func:`reach` finds: province -> :class:`~rcw.types.Route` (a read-only mapping, in
+    the order the searches reach the provinces).  A search keeps, layer by layer, the provinces
+    it reaches; a route is put together when it is first read: it goes on from the first (in code
+    order) of the provinces of the layer before that the force may go on from."""
 
-    def __init__(self, codes: tuple[str, ...]) -> None:
-        self._codes = codes
-        self._best: dict[str, tuple[bool, int]] = {}                 # province -> (by rail, length)
-        self._came: tuple[dict[str, str | None], dict[str, str | None]] = ({}, {})   # overland, rail
+    def __init__(self, codes: tuple[str, ...], bit: Mapping[str, int]) -> None:
+        self._codes, self._bit = codes, bit
+        # per search: (by rail, links, provinces reached at each length, those it may go on from)
+        self._searches: list[tuple[bool, tuple[int, ...], list[int], list[int]]] = []
+        self._all = 0
         self._made: dict[str, Route] = {}
 
     def search(self, here: int, closed: int, stops: int, links: tuple[int, ...], steps: int | None,
                rail: bool) -> None:
-        """Breadth first from the province ``here`` (a bit) along ``links``, a layer of provinces
-        at a time: the shortest route to each province not ``closed``, no farther than ``steps``
-        (None: no limit), never on from a province in ``stops``; a province is entered from the
-        first (in code order) of the provinces of the layer before; a route found by an earlier
-        search is kept unless this one is strictly shorter."""
-        codes, best, came = self._codes, self._best, self._came[rail]
+        """Breadth first from the province ``here`` (a bit) along ``links``: every province not
+        ``closed`` within ``steps`` provinces (None: no limit), never on from a province in
+        ``stops`` (004 [5.27]: a force stops where it enters another colour)."""
         seen = closed | here
-        layer, length = here, 0
+        reached_at, onward = [here], [here]
+        layer = here
         while layer and (steps is None or steps > 0):
-            length += 1
             reached = 0
             rest = layer
             while rest:
@@ -431,46 +430,62 @@ class Routes(Mapping[str, Route]):
                 reached |= links[low.bit_length() - 1]
                 rest ^= low
             reached &= ~seen
+            if not reached:
+                break
             seen |= reached
-            rest = reached
-            while rest:
-                low = rest & -rest
-                i = low.bit_length() - 1
-                code = codes[i]
-                if length > 1:
-                    via = links[i] & layer
-                    came[code] = codes[(via & -via).bit_length() - 1]
-                else:
-                    came[code] = None
-                known = best.get(code)
-                if known is None or length < known[1]:
-                    best[code] = (rail, length)
-                rest ^= low
-            layer = reached & ~stops           # 004 [5.27]: it stops where it enters another colour
+            self._all |= reached
+            reached_at.append(reached)
+            layer = reached & ~stops
+            onward.append(layer)
             if steps is not None:
                 steps -= 1
+        self._searches.append((rail, links, reached_at, onward))
+
+    def _length(self, reached_at: list[int], b: int) -> int | None:
+        for length in range(1, len(reached_at)):
+            if reached_at[length] & b:
+                return length
+        return None
 
     def __getitem__(self, province: str) -> Route:
         route = self._made.get(province)
-        if route is None:
-            rail = self._best[province][0]
-            came = self._came[rail]
-            path = [province]
-            step = came[province]
-            while step is not None:
-                path.append(step)
-                step = came[step]
-            route = self._made[province] = {"path": path[::-1], "rail": rail}
+        if route is not None:
+            return route
+        b = self._bit.get(province, 0)
+        if not b & self._all:
+            raise KeyError(province)
+        best = None                  # the first search's route unless a later one is strictly shorter
+        for rail, links, reached_at, onward in self._searches:
+            length = self._length(reached_at, b)
+            if length is not None and (best is None or length < best[0]):
+                best = (length, rail, links, onward)
+        length, rail, links, onward = best
+        codes = self._codes
+        path = [province]
+        i = b.bit_length() - 1
+        for k in range(length - 1, 0, -1):
+            via = links[i] & onward[k]
+            i = (via & -via).bit_length() - 1
+            path.append(codes[i])
+        route = self._made[province] = {"path": path[::-1], "rail": rail}
         return route
 
     def __contains__(self, province: object) -> bool:
-        return province in self._best
+        return bool(self._bit.get(province, 0) & self._all) if isinstance(province, str) else False
 
     def __iter__(self):
-        return iter(self._best)
+        codes, done = self._codes, 0
+        for _rail, _links, reached_at, _onward in self._searches:
+            for layer in reached_at[1:]:
+                rest = layer & ~done
+                done |= layer
+                while rest:
+                    low = rest & -rest
+                    yield codes[low.bit_length() - 1]
+                    rest ^= low
 
     def __len__(self) -> int:
-        return len(self._best)
+        return self._all.bit_count()
 
     def __repr__(self) -> str:
         return f"Routes({dict(self)!r})"
@@ -531,7 +546,7 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
     if limited:                                 # where its Blue/Green units may never go
         closed |= barred(ctx, limited)
 
-    out = Routes(codes)
+    out = Routes(codes, bit)
     if mode != "rail":
         out.search(bit[here], closed, stops, d.adjacent_bits_not_white if kerch else d.adjacent_bits,
                    allowance(ctx, has_leader) - mp, False)
