@@ -20,8 +20,7 @@ waits for one, and the human's actions go through :meth:`Match.apply` like every
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from rcw import actions as A
 from rcw.actions import Action, Event, IllegalAction
@@ -35,8 +34,7 @@ CYCLE_WINDOW = 48      # political steps in a row searched for a repeated positi
 REVERSIBLE = (A.JoinCommittee, A.LeaveCommittee, A.OrderExecution, A.DeclarePurge, A.PassPurge, A.ApprovePurge)
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """An agent's action, not yet applied: the pending seat's move (``turn``) or an answer out
     of turn (``answer``); ``note`` says why the match changed what the agent asked for."""
     seat: str
@@ -48,7 +46,7 @@ class Step:
 class Match:
     def __init__(self, game: Game, agents: dict[str, Any]) -> None:
         self.game = game
-        self.agents = dict(agents)
+        self.agents = agents
         self.refused = 0                  # agent actions the engine refused (a fallback was played)
         self._players: dict[str, Player] = {}
         self._asked: tuple | None = None  # the open questions last put to the agents
@@ -56,6 +54,16 @@ class Match:
         self._acted = False
         self._rounds = 0
         self._recent: deque[tuple[int, str]] = deque(maxlen=CYCLE_WINDOW)
+
+    @property
+    def agents(self) -> dict[str, Any]:
+        """The agent of each seat it plays (the other seats are humans')."""
+        return self._agents
+
+    @agents.setter
+    def agents(self, agents: dict[str, Any]) -> None:
+        self._agents = dict(agents)
+        self._observers = [obs for a in self._agents.values() if (obs := getattr(a, "observe", None)) is not None]
 
     def player(self, seat: str) -> Player:
         p = self._players.get(seat)
@@ -88,7 +96,7 @@ class Match:
             if not isinstance(action, Action) or action not in player.legal:
                 self.refused += 1
                 action, note = self._fallback(agent, player), f"{seat}'s choice {getattr(action, 'TYPE', action)} was refused"
-            looped = self._looping()
+            looped = self._looping() if len(self._recent) >= 2 else None
             if looped:
                 steer = [a for a in player.legal if a.TYPE not in looped and a.TYPE != "Quit"]
                 if steer:
@@ -137,8 +145,6 @@ class Match:
     def _looping(self) -> set[str]:
         """The action types of a loop when the bots have brought the game back to this very
         position twice (e.g. joining and leaving a Committee while an attack waits)."""
-        if len(self._recent) < 2:
-            return set()
         here = self.game.position_key()
         if sum(1 for h, _ in self._recent if h == here) >= 2:
             return {t for _, t in self._recent}
@@ -166,10 +172,8 @@ class Match:
             self._recent.append((self.game.position_key(), action.TYPE))
         elif not by_agent or kind == "turn":
             self._recent.clear()
-        for agent in self.agents.values():
-            obs = getattr(agent, "observe", None)
-            if obs is not None:
-                obs(events)
+        for observe in self._observers:
+            observe(events)
 
     def play(self, max_actions: int = 200_000) -> int:
         """Play agent steps until the game is over, waits for a human, or ``max_actions`` were

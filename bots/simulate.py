@@ -21,30 +21,15 @@ STAT_KEYS = ("attacks", "subversive_attacks", "epidemic_losses", "replacements",
 
 
 def play(players: int, seed: int, agent_kind: str, max_turns: int, max_actions: int = 200_000,
-         timing: dict | None = None, with_record: bool = False) -> dict:
+         with_record: bool = False) -> dict:
     """Play one game through :class:`rcw.bots.match.Match`; returns its outcome (with the
-    game's record, to replay it, if ``with_record``).  ``timing`` (if given) accumulates the
-    seconds spent choosing (``bots``: the agents, with the views and legal actions they ask
-    for) and applying actions (``rules``)."""
+    game's record, to replay it, if ``with_record``)."""
     g = Game.new(players, seed, {"max_turns": max_turns} if max_turns else None)
     kinds = _kinds(agent_kind, g.seats)
     m = Match(g, {p: make_agent(kinds[p], p, seed) for p in g.seats})
-    clock = time.perf_counter
-    t_bots = t_rules = 0.0
-    steps = 0
-    while not g.over and steps < max_actions:
-        t0 = clock()
-        step = m.next_step()
-        t1 = clock()
-        if step is None:
-            raise RuntimeError(f"no agent can act in an unfinished game (pending {g.pending})")
-        m.apply(step.seat, step.action, step.kind)
-        t_bots += t1 - t0
-        t_rules += clock() - t1
-        steps += 1
-    if timing is not None:
-        timing["bots"] = timing.get("bots", 0.0) + t_bots
-        timing["rules"] = timing.get("rules", 0.0) + t_rules
+    steps = m.play(max_actions)
+    if not g.over and steps < max_actions:
+        raise RuntimeError(f"no agent can act in an unfinished game (pending {g.pending})")
     r = g.result or {}
     reason = r.get("reason", "")
     ended = "rules" if g.over and r.get("winner_color") else ("limit" if g.over and "turn limit" in reason else

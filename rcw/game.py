@@ -564,11 +564,15 @@ class Game:
 
 
 def _stacks_view(g: Game, seat: str | None) -> list[dict]:
-    b = g.ctx.b
-    colors = b.stack_colors()
-    return [{"id": st.id, "province": st.province, "owner": st.owner, "units": list(st.units),
-             "attached": {str(k): v for k, v in st.attached.items()}, "color": colors[st.id]}
-            for st in sorted(g.state.stacks.values(), key=lambda x: x.id)]
+    colors = g.ctx.b.stack_colors()
+    stacks = g.state.stacks
+    out = []
+    for i in sorted(stacks):
+        st = stacks[i]
+        att = st.attached
+        out.append({"id": i, "province": st.province, "owner": st.owner, "units": st.units[:],
+                    "attached": {str(k): v for k, v in att.items()} if att else {}, "color": colors[i]})
+    return out
 
 
 # What a seat's view holds, entry by entry (see Game.view and rcw.types.View); game modes extend it.

@@ -173,16 +173,18 @@ def check_declare(ctx: Ctx, a: DeclareAttack) -> None:
     tc = ctx.b.stack_color(t)
     if a.subversive and tc != BLUE:
         raise ctx.illegal("004 [8.31]", "Subversive Attacks are made only against Blue units")
-    mine = [st for st in s.stacks.values() if st.owner == a.seat]
-    problems = [_attacker_problem(ctx, a.seat, st, t, a.subversive) for st in mine]
-    if not any(p is None for p in problems):
-        # Name the rule that stops a stack standing where it could attack (e.g. it has
-        # already attacked, 004 [8.25]); otherwise the rule on where attackers must be.
-        near = [p for st, p in zip(mine, problems, strict=True) if p and _in_position(ctx, st, t, a.subversive)]
-        if near:
-            raise ctx.illegal(*near[0])
-        rule = "004 [8.31]" if a.subversive else "004 [8.23]"
-        raise ctx.illegal(rule, f"{a.seat} has no stack able to attack that stack")
+    # Only a stack in position (in the province, or next to it for a Subversive Attack) may attack.
+    near = [st for st in s.stacks.values() if st.owner == a.seat and _in_position(ctx, st, t, a.subversive)]
+    problems = []
+    for st in near:
+        p = _attacker_problem(ctx, a.seat, st, t, a.subversive)
+        if p is None:
+            return
+        problems.append(p)
+    if problems:      # name the rule that stops a stack standing where it could attack (e.g. 004 [8.25])
+        raise ctx.illegal(*problems[0])
+    rule = "004 [8.31]" if a.subversive else "004 [8.23]"
+    raise ctx.illegal(rule, f"{a.seat} has no stack able to attack that stack")
 
 
 def _in_position(ctx: Ctx, st: Stack, target: Stack, subversive: bool) -> bool:
