@@ -100,8 +100,8 @@ class Legal(Sequence[Action]):
         return self._list
 
     def __contains__(self, a: object) -> bool:
-        if self._list is not None:
-            return a in self._list
+        if self._list is not None and a in self._list:
+            return True
         known = self._asked.get(a)
         if known is None:
             known = self._asked[a] = isinstance(a, Action) and a.seat == self._seat and self._game.is_legal(a)
@@ -204,6 +204,10 @@ class Game:
         return len(self.log)
 
     def apply(self, action: Action | dict) -> list[Event]:
+        """Apply ``action`` and return its events, or raise :class:`IllegalAction` (naming the
+        rule case) and change nothing.  An action :meth:`is_legal` has just found legal is not
+        checked again (the game has not changed since: code that edits a State directly, as
+        tests do to build positions, must do so before asking)."""
         if isinstance(action, dict):
             action = action_from_wire(action)
         if not isinstance(action, Action):
