@@ -82,15 +82,22 @@ class Match:
         g = self.game
         if g.over:
             return None
-        step = self._answer()
-        if step is not None:
-            return step
+        key = None
+        if self._round is None:               # (the common case: nothing open, or asked already)
+            key = g.open_questions()
+        if self._round is not None or (key is not None and key != self._asked):
+            step = self._answer(key)
+            if step is not None:
+                return step
+        agents = self._agents
         for p in g.pending:
             seat = p["seat"]
-            agent = self.agents.get(seat)
+            agent = agents.get(seat)
             if agent is None:
                 continue
-            player = self.player(seat)
+            player = self._players.get(seat)
+            if player is None or player._game is not g:
+                player = self.player(seat)
             action = agent.choose(player)
             note = ""
             if not isinstance(action, Action) or action not in player.legal:
@@ -114,16 +121,19 @@ class Match:
                 return a
         return player.legal[0]
 
-    def _answer(self) -> Step | None:
+    def _answer(self, key: tuple | None = None) -> Step | None:
         """Out of turn: when the open questions change, every agent seat is asked once, in seat
-        order (a round); an answer changes them, so another round follows, up to REACT_ROUNDS."""
+        order (a round); an answer changes them, so another round follows, up to REACT_ROUNDS.
+        ``key``: ``open_questions()`` if the caller has just asked it."""
         g = self.game
         while True:
             if self._round is None:
-                key = g.open_questions()
+                if key is None:
+                    key = g.open_questions()
                 if key is None or key == self._asked or self._rounds >= REACT_ROUNDS:
                     return None
                 self._asked, self._acted = key, False
+                key = None
                 self._rounds += 1
                 self._round = [p for p in g.seats if p in self.agents]
             while self._round:
@@ -145,8 +155,11 @@ class Match:
     def _looping(self) -> set[str]:
         """The action types of a loop when the bots have brought the game back to this very
         position twice (e.g. joining and leaving a Committee while an attack waits)."""
+        keys = [h for h, _ in self._recent]
+        if len(set(keys)) == len(keys):      # no position seen twice: this one cannot be (no need to ask)
+            return set()
         here = self.game.position_key()
-        if sum(1 for h, _ in self._recent if h == here) >= 2:
+        if keys.count(here) >= 2:
             return {t for _, t in self._recent}
         return set()
 
@@ -183,7 +196,10 @@ class Match:
             step = self.next_step()
             if step is None:
                 break
-            self.apply(step.seat, step.action, step.kind)
+            seat, action, kind, _ = step
+            if action.seat != seat:          # (as apply)
+                raise IllegalAction("004 [15.21]", f"{seat} acts only for itself", "not_your_seat")
+            self.applied(action, self.game.apply(action), kind)
             n += 1
         return n
 

@@ -156,6 +156,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from rcw.bots import sdt_tables as T
 
@@ -171,11 +172,15 @@ PHASES = ("trading", "random_events", "movement", "force", "combat", "attack", "
 POLITICAL_EVENTS = ("committee_consent", "committee_leave", "committee")
 PHASE_EVENTS = ("phase", "player_turn", "turn", "sequence", "random_event", "quit", "game_over")
 NEWS = frozenset(POLITICAL_EVENTS + PHASE_EVENTS)
+POLITICAL = frozenset(POLITICAL_EVENTS)
 OBSERVED = frozenset(("eliminated", "spoil", "combat", "assassination", "purge", "counterpurge", "trade", "trade_offered")
                      + POLITICAL_EVENTS + PHASE_EVENTS)
 
 
 # -- a plain index of the view: which stacks stand where, whose, holding which units ----------------
+_bound = itemgetter(0, 1, 2)     # the sort key of a target's (bound, defense, -id, target): _best_target
+
+
 class Facts:
     """The printed counters and the map, read once per :class:`GameData`."""
 
@@ -210,17 +215,19 @@ class Facts:
 class Stk:
     """One stack of the view (its unit lists are worked out when first asked for)."""
 
-    __slots__ = ("id", "province", "owner", "units", "color", "_raw", "_att", "_fight", "_lead", "_f")
+    __slots__ = ("id", "province", "owner", "units", "color", "_raw", "_att", "fighting", "_lead", "_f")
 
     def __init__(self, s: dict, f: Facts) -> None:
         self.id = s["id"]
         self.province = s["province"]
         self.owner = s["owner"]
-        self.units = s["units"]
+        units = self.units = s["units"]
         self.color = s["color"]
         self._raw = s["attached"]
-        self._att = self._fight = self._lead = None
+        self._att = self._lead = None
         self._f = f
+        imp = f.imperial                   # the units other than Imperial ones (a list never changed)
+        self.fighting = units if imp.isdisjoint(units) else [u for u in units if u not in imp]
 
     @property
     def attached(self) -> dict[int, int]:
@@ -231,17 +238,6 @@ class Stk:
     @attached.setter
     def attached(self, value: dict[int, int]) -> None:
         self._att = value
-
-    @property
-    def fighting(self) -> list[int]:
-        if self._fight is None:
-            imp = self._f.imperial
-            self._fight = [u for u in self.units if u not in imp]
-        return self._fight
-
-    @fighting.setter
-    def fighting(self, value: list[int]) -> None:
-        self._fight = value
 
     @property
     def leaders(self) -> list[int]:
@@ -515,6 +511,8 @@ class TurnPlan:
     combat_ix: Index | None = None
     att: dict = field(default_factory=dict)     # stack id -> attack strength (engine), this plan
     dfn: dict = field(default_factory=dict)     # stack id -> defense (engine), this plan
+    tries: dict = field(default_factory=dict)   # (target, colour, odds) -> attack (or None)
+    room: dict = field(default_factory=dict)    # leader -> room (engine's capacity), this plan
 
 
 class SDTAgent:
@@ -549,6 +547,7 @@ class SDTAgent:
         self._rank_cache: dict[tuple[int, str], tuple[list, list]] = {}     # the plan's forces by colour
         self._last_ok: A.Action | None = None
         self._f: Facts | None = None
+        self._f_p = None                   # the Player whose data _f was checked against
         self._leaders: set[int] | None = None    # our leaders at our last look, less those the events took
 
     # -- public helpers (also used by the solo game to explain the bots) -------------------
@@ -608,15 +607,18 @@ class SDTAgent:
         return self._index_of(self._view(player))
 
     def _facts(self) -> Facts:
-        f = self._f
-        if f is None or (self.p is not None and f.data is not self.p.data):
-            if self.p is not None:
-                f = Facts.of(self.p.data)
-            else:
-                from rcw.data import default
+        f, p = self._f, self.p
+        if f is not None and (p is None or p is self._f_p):
+            return f
+        if p is not None:
+            if f is None or f.data is not p.data:
+                f = Facts.of(p.data)
+            self._f_p = p                  # (a Player's data never change)
+        else:
+            from rcw.data import default
 
-                f = Facts.of(default())
-            self._f = f
+            f = Facts.of(default())
+        self._f = f
         return f
 
     def _ok(self, a: A.Action) -> bool:
@@ -630,9 +632,10 @@ class SDTAgent:
         """The odds column of ``att`` against ``dfn`` (the engine's ``odds_of``, asked once per data)."""
         cols = self._facts().cols
         key = (att, dfn)
-        if key not in cols:
-            cols[key] = self.p.odds_of(att, dfn)["column"]
-        return cols[key]
+        c = cols.get(key, cols)            # (the dict itself: not asked yet; a column may be None)
+        if c is cols:
+            c = cols[key] = self.p.odds_of(att, dfn)["column"]
+        return c
 
     def hostile(self, a: str, b: str) -> bool:
         key = (a, b)
@@ -648,6 +651,14 @@ class SDTAgent:
         if v is None:
             f = self._facts()
             v = cache[st.id] = sum(f.strength[u] for u in self.p.attack_units(st.id))
+        return v
+
+    def _room(self, lead: int) -> int:
+        """The engine's ``capacity(lead)["room"]`` (asked once per plan)."""
+        cache = self.plan.room if self.plan is not None else {}
+        v = cache.get(lead)
+        if v is None:
+            v = cache[lead] = self.p.capacity(lead)["room"]
         return v
 
     def _dfn(self, st: Stk) -> int:
@@ -740,8 +751,8 @@ class SDTAgent:
                     self._phasing, self._turn = d.get("seat"), d.get("turn", self._turn)
                     if d.get("seat") == self.seat:
                         self.plan, self.cur = None, None
-            if k in NEWS:
-                self._committee_news(k, d)
+            if k in NEWS and (k in POLITICAL or self._phasing is None or self._consenting or self._not_live):
+                self._committee_news(k, d)     # (a phase event is news only in those cases)
 
     def _committee_news(self, k: str, d: dict) -> None:
         """Whether an event may change what :meth:`react` answers (PoliticsAdapter.react):
@@ -795,7 +806,8 @@ class SDTAgent:
     def choose(self, player) -> A.Action:
         self.p = player
         self._last_ok = None
-        self._catch_up(player)
+        if player.version != self._version:
+            self._catch_up(player)
         try:
             act = self._choose(player)
         except Exception as e:  # never let a planning bug become an illegal move
@@ -871,10 +883,15 @@ class SDTAgent:
     # -- one decision -------------------------------------------------------------------------------------
     def _choose(self, player) -> A.Action | None:
         me = self.seat
-        act = self._offer_answer(player)                      # offers to us first
-        if act is not None:
-            return act
-        kind = self._my_kind(player)
+        if self._offer_news or not self._observing:
+            act = self._offer_answer(player)                  # offers to us first
+            if act is not None:
+                return act
+        kind = None
+        for p in player.pending:
+            if p["seat"] == me:
+                kind = p["kind"]
+                break
         if kind == "force" or kind == "movement":            # (most steps)
             if self.plan is None:
                 self.plan = self.make_plan(player)
@@ -1014,11 +1031,15 @@ class SDTAgent:
 
     def _forces(self, ix: Index) -> list[Force]:
         me, f, p = self.seat, self._facts(), self.p
+        strength = f.strength
+        att_cache = self.plan.att if self.plan is not None else {}
         out = []
         reserved: set[int] = set()
         for st in sorted(ix.mine(me), key=lambda s: s.id):
             if st.leaders:
-                attacking = set(p.attack_units(st.id))
+                attacking = p.attack_units(st.id)
+                att_cache[st.id] = sum(strength[u] for u in attacking)      # (what _att would ask)
+                attacking = set(attacking)
                 for lead in st.leaders:
                     with_him = st.attached_to(lead)
                     att = [u for u in with_him if u in attacking]
@@ -1027,7 +1048,7 @@ class SDTAgent:
                     fc = Force(lead, st.id, st.province, f.color[lead], sum(f.strength[u] for u in units), True, esc,
                                units)
                     loose = self._loose(ix, st.province, fc.color, reserved)
-                    room = p.capacity(lead)["room"] if loose else 0
+                    room = self._room(lead) if loose else 0
                     for u in loose:
                         if room <= 0:
                             break
@@ -1040,6 +1061,7 @@ class SDTAgent:
                 first = st.units[0]
                 if first in f.combat and f.color[first] in (BLUE, GREEN) and p.is_legal(A.StartForce(me, first)):
                     units = p.attack_units(st.id)       # (a stack that may not move, e.g. 004 [5.62], is no force)
+                    att_cache[st.id] = sum(strength[u] for u in units)
                     out.append(Force(first, st.id, st.province, st.color, sum(f.strength[u] for u in units), False,
                                      st.imperial, list(units)))
         return out
@@ -1099,11 +1121,16 @@ class SDTAgent:
 
     def _ranked(self, forces: list[Force], color: str) -> list[Force]:
         """The forces of ``color``, strongest first (then by leader), worked out once per plan."""
+        return self._ranked_split(forces, color)[0]
+
+    def _ranked_split(self, forces: list[Force], color: str) -> tuple[list[Force], list[Force], list[Force]]:
+        """(:meth:`_ranked`, its forces that escort no Imperial unit, its escorts)."""
         key = (id(forces), color)
         got = self._rank_cache.get(key)
         if got is None or got[0] is not forces:
-            got = self._rank_cache[key] = (forces, sorted((fc for fc in forces if fc.color == color),
-                                                          key=lambda fc: (-fc.strength, fc.lead)))
+            ranked = sorted((fc for fc in forces if fc.color == color), key=lambda fc: (-fc.strength, fc.lead))
+            got = self._rank_cache[key] = (forces, (ranked, [fc for fc in ranked if not fc.escort],
+                                                    [fc for fc in ranked if fc.escort]))
         return got[1]
 
     def _walk(self, local: list[Force], far: list[Force], province: str):
@@ -1120,74 +1147,106 @@ class SDTAgent:
     def _try(self, ix: Index, t: Stk, colors: tuple[str, ...], forces: list[Force], used: set[int],
              min_col: int) -> tuple[int, list[Force], str, dict | None] | None:
         """Greedy: the forces of one colour that reach ``t`` with the best odds at or above
-        ``min_col``; local forces first, then the strongest.  Returns (odds column, forces,
-        their colour, None), or for a Subversive Attack (Red on Blue, preferred when it
-        reaches the odds) (column, forces, Red, {lead: province to move to or None}).
+        ``min_col`` (:meth:`_try_color_now` for each colour of ``colors`` hostile to the target;
+        the best odds, then the fewest forces, then the first colour).  Returns (odds column,
+        forces, their colour, None), or for a Subversive Attack (Red on Blue, preferred when it
+        reaches the odds) (column, forces, Red, {lead: province to move to or None}) at once.
 
-        The forces are taken in order (those in the province, then those that reach it, each
-        group strongest first; escorts only when the others fall short, and then only at
-        ESCORT_MIN_ODDS) until the odds are reached.  A stronger attack never has worse odds
-        than a weaker one against the same defender, so when even all the forces of the
-        colour together, wherever they stand, fall short, no force's reach is asked."""
+        Within one plan the forces only get used up, so an attack found impossible stays so,
+        and an attack found stays the same while none of its forces is used: both are kept
+        (``TurnPlan.tries``, by target, colour and odds) and not worked out again."""
+        plan = self.plan
+        memo = plan.tries if plan is not None else {}
         best = None
+        tc, tid = t.color, t.id
+        hostile = self.hostile
+        for color in colors:
+            if not hostile(color, tc):
+                continue
+            key = (tid, color, min_col)
+            got = memo.get(key, memo)            # (memo itself: not worked out yet)
+            if got is memo or (got is not None and any(fc.lead in used for fc in got[1])):
+                got = memo[key] = self._try_color_now(ix, t, color, forces, used, min_col)
+            if got is None:
+                continue
+            if got[3] is not None:
+                return got
+            if best is None or (got[0], -len(got[1])) > (best[0], -len(best[1])):
+                best = got
+        return best
+
+    def _try_color_now(self, ix: Index, t: Stk, color: str, forces: list[Force], used: set[int],
+                       min_col: int) -> tuple[int, list[Force], str, dict | None] | None:
+        """The attack of the forces of ``color`` on ``t`` (see :meth:`_try`): a Subversive
+        Attack if Red on Blue reaches the odds, else the forces taken in order (those in the
+        province, then those that reach it, each group strongest first; escorts only when the
+        others fall short, and then only at ESCORT_MIN_ODDS) until the odds are reached.  A
+        stronger attack never has worse odds than a weaker one against the same defender, so
+        when even all the forces of the colour together, wherever they stand, fall short, no
+        force's reach is asked."""
         dfn = self._dfn(t)
         col_of = self._col
         tp, tid = t.province, t.id
-        for color in colors:
-            if not self.hostile(color, t.color):
+        if color == RED and t.color == BLUE:
+            sub = self._try_subversive(ix, t, forces, used, min_col)
+            if sub is not None:
+                return sub
+        _, plain, escorts = self._ranked_split(forces, color)
+        lp: list[Force] = []             # plain forces in the province, and elsewhere (strongest first)
+        fp: list[Force] = []
+        up_plain = 0
+        for fc in plain:
+            if fc.lead in used or fc.stack == tid:
                 continue
-            if color == RED and t.color == BLUE:
-                sub = self._try_subversive(ix, t, forces, used, min_col)
-                if sub is not None:
-                    return sub
-            lp: list[Force] = []             # plain forces in the province, and elsewhere
-            fp: list[Force] = []
-            le: list[Force] = []             # escorts, the same
-            fe: list[Force] = []
-            up_plain = up_esc = 0
-            for fc in self._ranked(forces, color):
-                if fc.lead in used or fc.stack == tid:
-                    continue
-                if fc.escort:
-                    (le if fc.province == tp else fe).append(fc)
-                    up_esc += fc.strength
-                else:
-                    (lp if fc.province == tp else fp).append(fc)
-                    up_plain += fc.strength
-            got = None
-            chosen: list[Force] = []
-            att = 0
-            walked = False                   # chosen holds every plain force that reaches t
-            if lp or fp:
-                c = col_of(up_plain, dfn)
-                if c is not None and c >= min_col:
-                    for fc in self._walk(lp, fp, tp):
+            (lp if fc.province == tp else fp).append(fc)
+            up_plain += fc.strength
+        chosen: list[Force] = []
+        att = 0
+        walked = False                   # chosen holds every plain force that reaches t
+        if lp or fp:
+            c = col_of(up_plain, dfn)
+            if c is not None and c >= min_col:
+                for fc in lp:
+                    chosen.append(fc)
+                    att += fc.strength
+                    c = col_of(att, dfn)
+                    if c is not None and c >= min_col:
+                        return c, chosen, color, None
+                for fc in fp:
+                    r = fc.reach
+                    if r is None:
+                        r = self._reach(fc)
+                    if tp in r:
                         chosen.append(fc)
                         att += fc.strength
                         c = col_of(att, dfn)
                         if c is not None and c >= min_col:
-                            got = (c, chosen)
-                            break
-                    walked = True
-            if got is None and (le or fe):
-                need = max(min_col, T.ESCORT_MIN_ODDS)
-                c = col_of(up_plain + up_esc, dfn)
-                if c is not None and c >= need:
-                    if not walked:
-                        chosen = list(self._walk(lp, fp, tp))
-                        att = sum(fc.strength for fc in chosen)
-                    for fc in self._walk(le, fe, tp):
-                        chosen.append(fc)
-                        att += fc.strength
-                        c = col_of(att, dfn)
-                        if c is not None and c >= need:
-                            got = (c, chosen)
-                            break
-            if got is not None:
-                col, chosen = got
-                if best is None or (col, -len(chosen)) > (best[0], -len(best[1])):
-                    best = (col, chosen, color, None)
-        return best
+                            return c, chosen, color, None
+                walked = True
+        if not escorts:
+            return None
+        le: list[Force] = []             # escorts, the same
+        fe: list[Force] = []
+        up_esc = 0
+        for fc in escorts:
+            if fc.lead in used or fc.stack == tid:
+                continue
+            (le if fc.province == tp else fe).append(fc)
+            up_esc += fc.strength
+        if le or fe:
+            need = max(min_col, T.ESCORT_MIN_ODDS)
+            c = col_of(up_plain + up_esc, dfn)
+            if c is not None and c >= need:
+                if not walked:
+                    chosen = list(self._walk(lp, fp, tp))
+                    att = sum(fc.strength for fc in chosen)
+                for fc in self._walk(le, fe, tp):
+                    chosen.append(fc)
+                    att += fc.strength
+                    c = col_of(att, dfn)
+                    if c is not None and c >= need:
+                        return c, chosen, color, None
+        return None
 
     def _subversion_posts(self, province: str) -> frozenset[str]:
         """Provinces next to ``province`` (the map), where Red forces would stand to attack
@@ -1306,8 +1365,10 @@ class SDTAgent:
             in_stack: dict[int, int] = {}
             for fc in self._ranked(forces, color):
                 if fc.lead not in used:
-                    tot += fc.strength
-                    in_stack[fc.stack] = in_stack.get(fc.stack, 0) + fc.strength
+                    n = fc.strength
+                    tot += n
+                    sid = fc.stack
+                    in_stack[sid] = in_stack.get(sid, 0) + n
             totals[color] = (tot, in_stack)
         sub_total = None
         col_of, dfn_of, hostile = self._col, self._dfn, self.hostile
@@ -1316,9 +1377,10 @@ class SDTAgent:
         against: dict[str, list[str]] = {}         # target colour -> our colours hostile to it
         ranked = []
         for t in targets:
-            if t.id in attacked:
+            tid = t.id
+            if tid in attacked:
                 continue
-            dfn = dfns.get(t.id)
+            dfn = dfns.get(tid)
             if dfn is None:
                 dfn = dfn_of(t)
             ub = None
@@ -1328,8 +1390,10 @@ class SDTAgent:
                 ours = against[tc] = [c for c in colors if hostile(c, tc)]
             for color in ours:
                 tot, in_stack = totals[color]
-                key = (tot - in_stack.get(t.id, 0) if in_stack else tot, dfn)
-                c = cols[key] if key in cols else col_of(*key)
+                key = (tot - in_stack.get(tid, 0) if in_stack else tot, dfn)
+                c = cols.get(key, cols)
+                if c is cols:
+                    c = col_of(*key)
                 if color == RED and tc == BLUE and self._subversion_posts(t.province):
                     if sub_total is None:
                         sub_total = sum(self._sub_strength(fc) for fc in self._ranked(forces, RED)
@@ -1340,18 +1404,19 @@ class SDTAgent:
                 if c is not None and c >= min_col and (ub is None or c > ub):
                     ub = c
             if ub is not None:
-                ranked.append(((ub, dfn, -t.id), t))
-        ranked.sort(key=lambda x: x[0], reverse=True)
+                ranked.append((ub, dfn, -tid, t))
+        ranked.sort(key=_bound, reverse=True)
         best = None
-        for bound, t in ranked:
-            if best is not None and bound <= best[0]:
+        best_key = None
+        for ub, dfn, neg_id, t in ranked:
+            if best_key is not None and (ub, dfn, neg_id) <= best_key:
                 break
             got = self._try(ix, t, colors, forces, used, min_col)
             if got is None:
                 continue
-            key = (got[0], bound[1], bound[2])
-            if best is None or key > best[0]:
-                best = (key, t, got)
+            key = (got[0], dfn, neg_id)
+            if best_key is None or key > best_key:
+                best, best_key = (key, t, got), key
         return best
 
     def _plan_apt(self, view: dict, ix: Index, plan: TurnPlan, forces: list[Force], used: set[int]) -> None:
@@ -1535,7 +1600,7 @@ class SDTAgent:
                 used.add(fc.lead)
                 continue
             # 5: pick up loose units (as many as the engine's capacity leaves room for)
-            room = self.p.capacity(fc.lead)["room"] - len(fc.pickups)
+            room = self._room(fc.lead) - len(fc.pickups)
             if room > 0:
                 best = None
                 spots = [p for p, us in self._loose_map(ix).get(fc.color, {}).items()

@@ -299,13 +299,19 @@ class Event:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}     # action type -> its fields' names, in order
+
+
 def to_wire(obj: Action | Event) -> dict:
     if isinstance(obj, Event):
         return {"t": "event", "kind": obj.kind, "text": obj.text, "data": obj.data}
+    names = _FIELD_NAMES.get(type(obj))
+    if names is None:
+        names = _FIELD_NAMES[type(obj)] = tuple(f.name for f in fields(obj))
     d: dict[str, Any] = {"t": obj.TYPE}
-    for f in fields(obj):
-        v = getattr(obj, f.name)
-        d[f.name] = list(v) if isinstance(v, tuple) else v
+    for name in names:
+        v = getattr(obj, name)
+        d[name] = list(v) if isinstance(v, tuple) else v
     return d
 
 

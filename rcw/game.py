@@ -90,6 +90,8 @@ class Legal(Sequence[Action]):
     legal`` asks the rules about ``a`` alone (:meth:`Game.is_legal`), which is what a player
     who knows what he wants needs; iterating, indexing or ``len`` lists them all once."""
 
+    __slots__ = ("_game", "_seat", "_list", "_asked")
+
     def __init__(self, game: Game, seat: str) -> None:
         self._game, self._seat, self._list = game, seat, None
         self._asked: dict[object, bool] = {}        # actions judged so far (the game has not changed)
@@ -102,9 +104,11 @@ class Legal(Sequence[Action]):
     def __contains__(self, a: object) -> bool:
         if self._list is not None and a in self._list:
             return True
-        known = self._asked.get(a)
+        asked = self._asked
+        known = asked.get(a) if asked else None
         if known is None:
-            known = self._asked[a] = isinstance(a, Action) and a.seat == self._seat and self._game.is_legal(a)
+            known = asked[a] = (isinstance(a, Action) and a.seat == self._seat
+                                and self._game.why_illegal(a) is None)
         return known
 
     def __iter__(self) -> Iterator[Action]:
@@ -135,7 +139,8 @@ class Game:
         self.ctx = Ctx(self.data, state, dice)
         self.log: list[Action] = []
         self.setup_events: list[Event] = []
-        self._judged: tuple[int, set[Action]] = (-1, set())   # actions found legal at this version
+        # actions found legal at this version, with their (check, do) handler
+        self._judged: tuple[int, dict[Action, tuple[Check, Do]]] = (-1, {})
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -186,7 +191,7 @@ class Game:
         g.ctx = Ctx(self.data, g.state, self.ctx.dice)
         g.log = list(self.log)
         g.setup_events = self.setup_events
-        g._judged = (-1, set())
+        g._judged = (-1, {})
         return g
 
     def load_dice(self, rolls: Iterable[int] | Dice | None) -> Dice | None:
@@ -212,9 +217,12 @@ class Game:
             action = action_from_wire(action)
         if not isinstance(action, Action):
             raise IllegalAction("protocol", "not an action", "bad_action")
-        check, do = self._handler(action)
         judged = self._judged
-        if judged[0] != len(self.log) or action not in judged[1]:    # not found legal just now
+        handler = judged[1].get(action) if judged[0] == len(self.log) else None
+        if handler is not None:             # found legal just now
+            do = handler[1]
+        else:
+            check, do = self._handler(action)
             check(self.ctx, action)
         events = do(self.ctx, action)
         self.ctx.b.invalidate()
@@ -258,18 +266,49 @@ class Game:
         """The :class:`IllegalAction` that :meth:`apply` would raise for ``action`` now, or None."""
         d = self.state.decision
         if d is not None:          # a decision suspends play: only its owner's answers are open
-            if action not in self.legal_actions(action.seat):
+            if not self._answers_decision(action):
                 return IllegalAction("004 [4.2]", f"waiting for {d['seat']} to decide ({d['kind']})", "decision_pending")
+            try:
+                handler = self._handler(action)
+            except IllegalAction:          # (never: a listed answer passes; apply would say why)
+                return None
         else:
             try:
-                self._handler(action)[0](self.ctx, action)
+                handler = self._handler(action)
+                handler[0](self.ctx, action)
             except IllegalAction as e:
                 return e
         # ``apply`` need not check it again while the game stays as it is (the checks are pure).
-        if self._judged[0] != len(self.log):
-            self._judged = (len(self.log), set())
-        self._judged[1].add(action)
+        judged = self._judged
+        if judged[0] != len(self.log):
+            judged = self._judged = (len(self.log), {})
+        judged[1][action] = handler
         return None
+
+    def _answers_decision(self, action: Action) -> bool:
+        """While a decision is open: ``action in legal_actions(action.seat)``, found by checking
+        ``action`` alone when it is one of the candidates (the same answer: the list is the
+        candidates that pass their checks).  A game mode with its own ``legal_actions`` asks it."""
+        if type(self).legal_actions is not Game.legal_actions:
+            return action in self.legal_actions(action.seat)
+        s = self.state
+        seat = action.seat
+        d = s.decision
+        if seat not in s.seats or seat in s.quit or s.phase == "over" or d is None or d["seat"] != seat:
+            return False
+        cands = combat.decision_candidates(self.ctx, seat) + politics.decision_candidates(self.ctx, seat)
+        if d.get("kind") == "vote":
+            cands += [A.VoteEndGame(seat, True), A.VoteEndGame(seat, False)]
+        if action not in cands:
+            return False
+        handler = self.HANDLERS.get(type(action))
+        if handler is None:
+            return False
+        try:
+            handler[0](self.ctx, action)
+        except IllegalAction:
+            return False
+        return True
 
     def legal(self, seat: str) -> Legal:
         """The legal actions of ``seat`` as a lazy sequence (see :class:`Legal`), valid until the

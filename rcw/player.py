@@ -59,13 +59,13 @@ class Player:
 
     @property
     def version(self) -> int:
-        return self._game.version
+        return len(self._game.log)          # (Game.version)
 
     @property
     def view(self) -> View:
         """What this seat sees (:meth:`Game.view`), read entry by entry: an entry is computed the
         first time it is read after a change to the game (a :class:`LazyView`; do not change it)."""
-        v = self._game.version
+        v = len(self._game.log)             # (Game.version)
         if self._view is None or self._view[0] != v:
             self._view = (v, LazyView(self._game, self.seat))
         return self._view[1]  # type: ignore[return-value]
@@ -73,10 +73,11 @@ class Player:
     @property
     def legal(self) -> Legal:
         """This seat's legal actions (lazy: ``a in legal`` checks ``a`` alone)."""
-        v = self._game.version
-        if self._legal is None or self._legal[0] != v:
-            self._legal = (v, self._game.legal(self.seat))
-        return self._legal[1]
+        v = len(self._game.log)             # (Game.version)
+        got = self._legal
+        if got is None or got[0] != v:
+            got = self._legal = (v, self._game.legal(self.seat))
+        return got[1]
 
     @property
     def pending(self) -> list[Pending]:

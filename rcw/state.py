@@ -165,6 +165,8 @@ class Board:
         self._where: dict[int, int] | None = None
         self._stale = False
         self._colors: dict[str, frozenset[str]] | None = None
+        self._color_bits: dict[str, int] | None = None
+        self._searches: dict | None = None
         self._stack_colors: dict[int, str] | None = None
 
     # -- where things are ----------------------------------------------------------
@@ -183,6 +185,8 @@ class Board:
         kept for :meth:`stack_of`, which checks each answer it takes from it."""
         self._stale = True
         self._colors = None
+        self._color_bits = None
+        self._searches = None
         self._stack_colors = None
 
     def stack_colors(self) -> dict[int, str]:
@@ -203,6 +207,26 @@ class Board:
                     out.setdefault(st.province, set()).add(c)
             self._colors = {p: frozenset(cs) for p, cs in out.items()}
         return self._colors
+
+    def searches(self) -> dict:
+        """A memo for :meth:`rcw.rules.movement.Routes.search`, kept until :meth:`invalidate`
+        (the searches of one position; each depends only on its arguments)."""
+        if self._searches is None:
+            self._searches = {}
+        return self._searches
+
+    def color_bits(self) -> dict[str, int]:
+        """Colour -> the provinces holding units of that colour, as a set of bits
+        (``GameData.bit``): :meth:`colors_in` turned round."""
+        if self._color_bits is None:
+            bit = self.data.bit
+            out: dict[str, int] = {}
+            for p, cs in self.colors_in().items():
+                b = bit[p]
+                for c in cs:
+                    out[c] = out.get(c, 0) | b
+            self._color_bits = out
+        return self._color_bits
 
     def stack_of(self, uid: int) -> Stack | None:
         where = self._where

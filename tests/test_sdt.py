@@ -1407,3 +1407,68 @@ def test_actions_not_shown_to_the_bot_make_it_look_again():
     g.apply(A.OfferTrade("B", "A", give_politburo=1))              # not shown to the bot
     oid = g.offers("A")[0]["id"]
     assert a.react(Player(g, "A")) == A.AcceptTrade("A", oid)
+
+
+def test_attacks_kept_within_a_plan_are_the_ones_worked_out_again():
+    """Speed, not a rule: within one plan the forces only get used up, so an attack found
+    impossible stays so and an attack found stays the same while none of its forces is used;
+    the plan keeps them (``TurnPlan.tries``).  In whole games every kept answer is the one
+    working it out again (with nothing kept) gives."""
+    checked = {"kept": 0}
+    real = SDTAgent._try
+
+    def both(self, ix, t, colors, forces, used, min_col):
+        kept = self.plan.tries
+        hits = sum(1 for c in colors if (t.id, c, min_col) in kept)
+        got = real(self, ix, t, colors, forces, used, min_col)
+        self.plan.tries = {}
+        try:
+            want = real(self, ix, t, colors, forces, used, min_col)
+        finally:
+            self.plan.tries = kept
+        assert (got is None) == (want is None)
+        if got is not None:
+            assert got[0] == want[0] and got[2] == want[2] and got[3] == want[3]
+            assert [fc.lead for fc in got[1]] == [fc.lead for fc in want[1]]
+        checked["kept"] += hits
+        return got
+
+    SDTAgent._try = both
+    try:
+        for seed in (2, 5):
+            play(5, seed, "sdt", 12)
+    finally:
+        SDTAgent._try = real
+    assert checked["kept"] > 50
+
+
+def test_engine_answers_the_bots_queries_as_without_its_shortcuts():
+    """The engine's speed-ups the bots lean on give the answers of the plain computation: a
+    decision's answer is legal exactly when ``legal_actions`` lists it (checked alone), and a
+    reach found with the searches of the position kept is the reach found afresh."""
+    from rcw.rules import movement
+
+    g = Game.new(5, 3, {"max_turns": 8})
+    m = Match(g, {p: make_agent("sdt", p, 3) for p in g.seats})
+    decisions = reaches = 0
+    while (step := m.next_step()) is not None:
+        d = g.decision
+        if d is not None:
+            listed = g.legal_actions(d["seat"])
+            cands = listed + [A.PassPurge(d["seat"]), A.EndSpoils(d["seat"]), A.ChooseLoss(d["seat"], 0),
+                              A.ApprovePurge(d["seat"], True), A.ApprovePurge(d["seat"], False)]
+            for a in cands:
+                assert g.is_legal(a) == (a in listed), a
+            decisions += 1
+        elif g.phase == "movement" and g.state.force is None:
+            me = g.pending[0]["seat"]
+            for st in list(g.state.stacks.values()):
+                if st.owner == me and any(g.data.units[u].is_leader for u in st.units):
+                    lead = next(u for u in st.units if g.data.units[u].is_leader)
+                    kept = g.reach(lead)
+                    g.ctx.b.invalidate()
+                    fresh = movement.reach(g.ctx, lead)
+                    assert list(kept) == list(fresh) and all(kept[p] == fresh[p] for p in fresh)
+                    reaches += 1
+        m.apply(step.seat, step.action, step.kind)
+    assert decisions > 5 and reaches > 50

@@ -415,31 +415,46 @@ class Routes(Mapping[str, Route]):
         self._made: dict[str, Route] = {}
 
     def search(self, here: int, closed: int, stops: int, links: tuple[int, ...], steps: int | None,
-               rail: bool) -> None:
+               rail: bool, memo: dict | None = None) -> None:
         """Breadth first from the province ``here`` (a bit) along ``links``: every province not
         ``closed`` within ``steps`` provinces (None: no limit), never on from a province in
-        ``stops`` (004 [5.27]: a force stops where it enters another colour)."""
+        ``stops`` (004 [5.27]: a force stops where it enters another colour).  ``memo``: the
+        searches made so far (a search depends on nothing but its arguments)."""
+        if memo is not None:
+            key = (here, closed, stops, id(links), steps)
+            got = memo.get(key)
+            if got is not None:
+                reached_at, onward, found = got
+                self._all |= found
+                self._searches.append((rail, links, reached_at, onward))
+                return
         seen = closed | here
         reached_at, onward = [here], [here]
         layer = here
-        while layer and (steps is None or steps > 0):
-            reached = 0
-            rest = layer
-            while rest:
-                low = rest & -rest
-                reached |= links[low.bit_length() - 1]
-                rest ^= low
+        left = steps if steps is not None else len(links)    # (no search is longer than the map)
+        while layer and left > 0:
+            if layer & (layer - 1):                 # the provinces next to those of the layer
+                reached = 0
+                rest = layer
+                while rest:
+                    low = rest & -rest
+                    reached |= links[low.bit_length() - 1]
+                    rest ^= low
+            else:                                   # (one province)
+                reached = links[layer.bit_length() - 1]
             reached &= ~seen
             if not reached:
                 break
             seen |= reached
-            self._all |= reached
             reached_at.append(reached)
             layer = reached & ~stops
             onward.append(layer)
-            if steps is not None:
-                steps -= 1
+            left -= 1
+        found = seen & ~(closed | here)
+        self._all |= found
         self._searches.append((rail, links, reached_at, onward))
+        if memo is not None:
+            memo[key] = (reached_at, onward, found)
 
     def _length(self, reached_at: list[int], b: int) -> int | None:
         for length in range(1, len(reached_at)):
@@ -514,6 +529,7 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
         color = force_color(ctx, fs)
         if f.path and _blockers(ctx, f, fs):
             return {}
+        has_leader = any(d.units[x].is_leader for x in units)
     else:
         st = ctx.b.stack_of(unit) if unit in d.units else None
         if st is None:
@@ -521,37 +537,41 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
         u = d.units[unit]
         if u.is_leader:
             units = [unit] + ctx.b.attached_to(st, unit)
+            lead, has_leader = unit, True
         elif u.color in (BLUE, GREEN) and not st.attached.get(unit):
             units = [x for x in st.units if not d.units[x].is_leader]
+            lead, has_leader = next((x for x in units if not d.units[x].is_imperial), None), False
         else:
             raise ctx.illegal("004 [5.22]", "combat units move only with a leader of their colour (or as a Blue/Green force)")
-        here, start, mode, mp, visited = st.province, st.province, "", 0, {st.province}
-        lead = next((x for x in units if not d.units[x].is_imperial), None)
+        here, start, mode, mp, visited = st.province, st.province, "", 0, (st.province,)
         color = ctx.b.color_of(lead, st) if lead else ""
-    has_leader = any(d.units[x].is_leader for x in units)
     has_czar = d.czar in units and color == WHITE
     # The colours in each province, read once: the provinces a route passes through were never
     # visited, so none of the force's own units (nor those it left behind) are there.
-    colors_in = ({p: frozenset(cs) for p, cs in s.snapshot.items()} if s.options.get("postal_movement")
-                 else ctx.b.colors_in())
     stop = frozenset((BLUE, color) if has_czar else (color,))          # 004 [5.27], [13.23]
     kerch = color != WHITE                      # 004 [5.32]: the Kerch Straits are closed to it
     limited = [x for x in units if d.units[x].color in (BLUE, GREEN)]   # 004 [5.65], [5.74]-[5.76]
     bit, codes = d.bit, d.codes
     stops = 0                                   # provinces it must stop in, as a set of bits
-    for p, cs in colors_in.items():
-        if not cs <= stop:
-            stops |= bit[p]
+    if s.options.get("postal_movement"):
+        for p, cs in s.snapshot.items():
+            if not frozenset(cs) <= stop:
+                stops |= bit[p]
+    else:                                       # (the provinces holding a colour not in ``stop``)
+        for c, b in ctx.b.color_bits().items():
+            if c not in stop:
+                stops |= b
     closed = sum(bit[p] for p in visited)       # never twice in one move
     if limited:                                 # where its Blue/Green units may never go
         closed |= barred(ctx, limited)
 
     out = Routes(codes, bit)
+    memo = ctx.b.searches()                     # (forces that start alike search alike)
     if mode != "rail":
         out.search(bit[here], closed, stops, d.adjacent_bits_not_white if kerch else d.adjacent_bits,
-                   allowance(ctx, has_leader) - mp, False)
+                   allowance(ctx, has_leader) - mp, False, memo)
     if mode != "overland" and not rails_ok(ctx, color, has_leader, start):
-        out.search(bit[here], closed, stops, d.rail_bits_not_white if kerch else d.rail_bits, None, True)
+        out.search(bit[here], closed, stops, d.rail_bits_not_white if kerch else d.rail_bits, None, True, memo)
     return out
 
 
