@@ -21,10 +21,20 @@ import json
 import sys
 import time
 
-from rcw.bots.simulate import play
+from rcw.bots import make_agent
+from rcw.bots.match import Match
 
 from rcw.actions import action_from_wire
 from rcw.game import Game
+
+
+def play_seconds(kind: str, seed: int, max_turns: int) -> tuple[float, Game]:
+    """Seconds to play one five-player game of ``kind`` agents through the match loop (the
+    game set up, the agents made, every step chosen and applied), and the finished game."""
+    t0 = time.perf_counter()
+    g = Game.new(5, seed, {"max_turns": max_turns})
+    Match(g, {p: make_agent(kind, p, seed) for p in g.seats}).play()
+    return time.perf_counter() - t0, g
 
 
 def replay_seconds(record: dict, clones: list[float]) -> tuple[float, int]:
@@ -51,14 +61,13 @@ def measure(kind: str, games: int, seed: int, max_turns: int, clones: list[float
     played = replayed = 0.0
     actions = turns = finished = 0
     for i in range(games):
-        t0 = time.perf_counter()
-        rec = play(5, seed + i, kind, max_turns, with_record=True)
-        played += time.perf_counter() - t0
-        t, n = replay_seconds(rec["record"], clones)
+        t, g = play_seconds(kind, seed + i, max_turns)
+        played += t
+        t, n = replay_seconds(g.record(), clones)     # (the record is made, and decoded, untimed)
         replayed += t
         actions += n
-        turns += rec["turns"]
-        finished += rec["finished"]
+        turns += g.turn
+        finished += g.over
     return {"agents": kind, "games": games, "finished": finished, "actions": actions,
             "mean_game_turns": round(turns / games, 2) if games else 0.0,
             "play_seconds": round(played, 4), "replay_seconds": round(replayed, 4),

@@ -90,11 +90,12 @@ class Legal(Sequence[Action]):
     legal`` asks the rules about ``a`` alone (:meth:`Game.is_legal`), which is what a player
     who knows what he wants needs; iterating, indexing or ``len`` lists them all once."""
 
-    __slots__ = ("_game", "_seat", "_list", "_asked")
+    __slots__ = ("_game", "_seat", "_list", "_asked", "_last")
 
     def __init__(self, game: Game, seat: str) -> None:
         self._game, self._seat, self._list = game, seat, None
         self._asked: dict[object, bool] = {}        # actions judged so far (the game has not changed)
+        self._last: tuple[object, bool] | None = None   # the last of them (asked again, as is, at once)
 
     def _all(self) -> list[Action]:
         if self._list is None:
@@ -102,6 +103,9 @@ class Legal(Sequence[Action]):
         return self._list
 
     def __contains__(self, a: object) -> bool:
+        last = self._last
+        if last is not None and last[0] is a:
+            return last[1]
         if self._list is not None and a in self._list:
             return True
         asked = self._asked
@@ -109,6 +113,7 @@ class Legal(Sequence[Action]):
         if known is None:
             known = asked[a] = (isinstance(a, Action) and a.seat == self._seat
                                 and self._game.why_illegal(a) is None)
+        self._last = (a, known)
         return known
 
     def __iter__(self) -> Iterator[Action]:
@@ -139,8 +144,10 @@ class Game:
         self.ctx = Ctx(self.data, state, dice)
         self.log: list[Action] = []
         self.setup_events: list[Event] = []
-        # actions found legal at this version, with their (check, do) handler
-        self._judged: tuple[int, dict[Action, tuple[Check, Do]]] = (-1, {})
+        # actions found legal at this version, with their (check, do) handler: (version, the
+        # others, the last one, its handler) (the last is looked up by identity first)
+        self._judged: tuple[int, dict[Action, tuple[Check, Do]], Action | None, tuple[Check, Do] | None] = \
+            (-1, {}, None, None)
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -191,7 +198,7 @@ class Game:
         g.ctx = Ctx(self.data, g.state, self.ctx.dice)
         g.log = list(self.log)
         g.setup_events = self.setup_events
-        g._judged = (-1, {})
+        g._judged = (-1, {}, None, None)
         return g
 
     def load_dice(self, rolls: Iterable[int] | Dice | None) -> Dice | None:
@@ -218,7 +225,11 @@ class Game:
         if not isinstance(action, Action):
             raise IllegalAction("protocol", "not an action", "bad_action")
         judged = self._judged
-        handler = judged[1].get(action) if judged[0] == len(self.log) else None
+        if judged[0] == len(self.log):
+            last = judged[2]
+            handler = judged[3] if last is action or last == action else judged[1].get(action)
+        else:
+            handler = None
         if handler is not None:             # found legal just now
             do = handler[1]
         else:
@@ -280,9 +291,13 @@ class Game:
                 return e
         # ``apply`` need not check it again while the game stays as it is (the checks are pure).
         judged = self._judged
-        if judged[0] != len(self.log):
-            judged = self._judged = (len(self.log), {})
-        judged[1][action] = handler
+        v = len(self.log)
+        if judged[0] != v:
+            self._judged = (v, {}, action, handler)
+        else:
+            if judged[2] is not action:
+                judged[1][judged[2]] = judged[3]
+            self._judged = (v, judged[1], action, handler)
         return None
 
     def _answers_decision(self, action: Action) -> bool:
@@ -374,26 +389,28 @@ class Game:
         moment it is open in, as a key that changes when any of it does; None when nothing is
         (or play waits for a decision).  Drivers ask their agents again only when it changes."""
         s = self.state
-        if self.over or s.decision is not None or not (s.offers or s.committee_consent or s.committee):
+        if not (s.offers or s.committee_consent or s.committee) or s.decision is not None or self.over:
             return None
-        return (tuple(sorted(s.offers)), tuple(sorted((k, tuple(v)) for k, v in s.committee_consent.items())),
+        consent = s.committee_consent
+        return (tuple(sorted(s.offers)), tuple(sorted((k, tuple(v)) for k, v in consent.items())) if consent else (),
                 tuple(s.committee), s.turn, s.phase, s.current)
 
     @property
     def pending(self) -> list[Pending]:
         """Whose decision the game waits for now, and what kind."""
         s = self.state
-        if s.phase == "over":
+        phase = s.phase
+        if phase == "over":
             return []
-        if s.decision is not None:
-            return [{"seat": s.decision["seat"], "kind": s.decision["kind"]}]
-        if s.phase == "trading":
+        d = s.decision
+        if d is not None:
+            return [{"seat": d["seat"], "kind": d["kind"]}]
+        if phase == "trading":
             return [{"seat": p, "kind": "trading"} for p in self.ctx.b.active_seats() if p not in s.ready]
         p = self._turn_seat()
         if p is None:
             return []
-        kind = "force" if s.force is not None else "attack" if s.attack is not None else s.phase
-        return [{"seat": p, "kind": kind}]
+        return [{"seat": p, "kind": "force" if s.force is not None else "attack" if s.attack is not None else phase}]
 
     def _turn_seat(self) -> str | None:
         """The seat whose Player-Turn play waits for: the Phasing Player (game modes override)."""
@@ -473,8 +490,10 @@ class Game:
         st = self.ctx.b.stack_of(leader) if leader in self.data.units else None
         if st is None or not self.data.units[leader].is_leader:
             raise IllegalAction("004 [5.14]", f"{leader} is not a leader on the map", "unknown_unit")
-        own, green = self.ctx.b.capacity(st, leader)
-        n = sum(1 for u in self.ctx.b.attached_to(st, leader) if self.data.units[u].is_combat)
+        held = self.ctx.b.attached_to(st, leader)
+        own, green = self.ctx.b.capacity_holding(leader, held)        # (Board.capacity)
+        units = self.data.units
+        n = sum(1 for u in held if units[u].kind == "combat")
         return {"own": own, "green": green, "attached": n, "room": max(0, min(own - n, movement.STACK_LIMIT - 1 - n))}
 
     def attack_units(self, stack: int) -> list[int]:

@@ -192,7 +192,8 @@ class Board:
     def stack_colors(self) -> dict[int, str]:
         """Every stack's colour by id (:meth:`stack_color`)."""
         if self._stack_colors is None:
-            self._stack_colors = {i: self.stack_color(st) for i, st in self.s.stacks.items()}
+            color = self.stack_color
+            self._stack_colors = {i: color(st) for i, st in self.s.stacks.items()}
         return self._stack_colors
 
     def colors_in(self) -> dict[str, frozenset[str]]:
@@ -209,8 +210,9 @@ class Board:
         return self._colors
 
     def searches(self) -> dict:
-        """A memo for :meth:`rcw.rules.movement.Routes.search`, kept until :meth:`invalidate`
-        (the searches of one position; each depends only on its arguments)."""
+        """A memo for :func:`rcw.rules.movement.reach`, kept until :meth:`invalidate`: the
+        searches of one position (:meth:`rcw.rules.movement.Routes.search`; each depends only on
+        its arguments) and the provinces a force of each colour must stop in there."""
         if self._searches is None:
             self._searches = {}
         return self._searches
@@ -220,11 +222,12 @@ class Board:
         (``GameData.bit``): :meth:`colors_in` turned round."""
         if self._color_bits is None:
             bit = self.data.bit
+            colors = self.stack_colors()
             out: dict[str, int] = {}
-            for p, cs in self.colors_in().items():
-                b = bit[p]
-                for c in cs:
-                    out[c] = out.get(c, 0) | b
+            for i, st in self.s.stacks.items():
+                c = colors[i]
+                if c:
+                    out[c] = out.get(c, 0) | bit[st.province]
             self._color_bits = out
         return self._color_bits
 
@@ -290,7 +293,8 @@ class Board:
 
     def fighting_units(self, stack: Stack) -> list[int]:
         """Units of a stack that count in combat: leaders and combat units (004 [8.26])."""
-        return [u for u in stack.units if not self.data.units[u].is_imperial]
+        units = self.data.units
+        return [u for u in stack.units if units[u].kind != "imperial"]
 
     def is_mobile_blue_green(self, uid: int) -> bool:
         u = self.data.units[uid]
@@ -298,10 +302,12 @@ class Board:
 
     # -- leaders ---------------------------------------------------------------------
     def leaders_of(self, stack: Stack) -> list[int]:
-        return [u for u in stack.units if self.data.units[u].is_leader]
+        units = self.data.units
+        return [u for u in stack.units if units[u].kind == "leader"]
 
     def attached_to(self, stack: Stack, leader: int) -> list[int]:
-        return [u for u in stack.units if stack.attached.get(u) == leader]
+        att = stack.attached
+        return [u for u in stack.units if att.get(u) == leader]
 
     def capacity(self, stack: Stack, leader: int) -> tuple[int, int]:
         """(own-colour slots, of which Green-capable slots) for a leader (004 [5.14], [13.22], [13.25])."""

@@ -279,3 +279,85 @@ def test_a_refused_query_changes_nothing():
             bad()
     assert g.state_hash() == before
     refused(g, A.Move("A", "TVER"))
+
+
+# -- the queries' shortcuts give the plain answers -----------------------------------------------------
+def test_query_shortcuts_answer_as_the_plain_computation_along_whole_games():
+    """What the queries keep or work out once (a position's stops and searches, the provinces
+    each kind of Blue/Green unit may never enter, the stack colours, the CRT counts) gives, along
+    whole games of the SDT bots, the answers of the plain computation on a fresh copy."""
+    from rcw.bots import make_agent
+
+    from rcw.rules import combat, movement
+    from rcw.state import Board
+
+    checked = {"reach": 0, "barred": 0, "colors": 0}
+    for seed in (2, 5):
+        g = Game.new(5, seed, {"max_turns": 3})
+        m = Match(g, {p: make_agent("sdt", p, seed) for p in g.seats})
+        n = 0
+        while (step := m.next_step()) is not None:
+            n += 1
+            b = g.ctx.b
+            if n % 7 == 0:                                   # stack colours and the colour map
+                plain = Board(g.data, g.state)
+                assert b.stack_colors() == {i: plain.stack_color(st) for i, st in g.state.stacks.items()}
+                turned: dict[str, int] = {}
+                for p, cs in plain.colors_in().items():
+                    for c in cs:
+                        turned[c] = turned.get(c, 0) | g.data.bit[p]
+                assert b.color_bits() == turned
+                checked["colors"] += 1
+            if g.phase == "movement" and g.decision is None and n % 3 == 0:
+                seat = g.pending[0]["seat"]
+                units = [a.unit for a in g.legal_actions(seat) if isinstance(a, A.StartForce)]
+                if g.state.force is not None:
+                    units = [None]
+                kept = [g.reach(u) for u in units]           # asked one after another at one position
+                fresh = g.clone()                            # (no searches, stops or memo kept)
+                for u, r in zip(units, kept, strict=True):
+                    f = fresh.reach(u)
+                    assert list(r) == list(f) and all(r[p] == f[p] for p in f)
+                    checked["reach"] += 1
+                for st in list(g.state.stacks.values()) if n % 21 == 0 else ():
+                    limited = [x for x in st.units if g.data.units[x].color in ("Blue", "Green")]
+                    if limited:
+                        plain_barred = sum(g.data.bit[p] for p in g.data.codes
+                                           if movement.entry_problem(g.ctx, limited, p) is not None)
+                        assert movement.barred(g.ctx, limited) == plain_barred
+                        checked["barred"] += 1
+            m.apply(step.seat, step.action, step.kind)
+    assert checked["reach"] > 100 and checked["barred"] > 20 and checked["colors"] > 20, checked
+    g = Game.new(5, 1)
+    for att, dfn in ((1, 3), (1, 2), (2, 2), (5, 1), (13, 2), (3, 0)):
+        o = g.odds_of(att, dfn)
+        col = combat.odds_column(att, dfn)
+        assert o == {"attack": att, "defense": dfn, "column": col, "label": combat.odds_label(att, dfn),
+                     "results": combat.crt_results(g.ctx, col)}
+        o["results"]["De"] = 99                              # an answer is the caller's own copy
+        assert g.odds_of(att, dfn)["results"] == combat.crt_results(g.ctx, col)
+
+
+def test_an_action_found_legal_is_applied_as_if_unchecked_and_copies_of_it_too():
+    """``a in legal`` remembers the actions it found legal (the last by identity): applying
+    that action, an equal copy of it or one found legal earlier gives the events of a game
+    where nothing was asked first."""
+    g = started(seed=4)
+    seat = g.pending[0]["seat"]
+    h = g.clone()
+    legal = g.legal(seat)
+    acts = list(h.legal_actions(seat))
+    first, last = acts[0], acts[-1]
+    assert first in legal and last in legal and last in legal          # (asked again: the same answer)
+    assert A.Quit("Z" if seat != "Z" else "Y") not in legal
+    ev = g.apply(first)                                     # found legal before the last one
+    assert [e.kind for e in ev] == [e.kind for e in h.apply(first)]
+    assert g.state_hash() == h.state_hash()
+    seat = g.pending[0]["seat"]
+    a = g.legal_actions(seat)[0]
+    assert g.is_legal(a)
+    twin = A.action_from_wire(A.to_wire(a))                 # equal, not the same object
+    assert twin == a and twin is not a
+    g.apply(twin)
+    h.apply(a)
+    assert g.state_hash() == h.state_hash()

@@ -47,17 +47,24 @@ def attack_units(ctx: Ctx, st: Stack) -> list[int]:
     """Units of a stack that take part when it attacks: leaders, combat units attached to a
     leader (004 [8.28]) and Blue/Green units; loose Red/White combat units do not attack."""
     out = []
+    units, att = ctx.data.units, st.attached
     for u in st.units:
-        uu = ctx.data.units[u]
-        if uu.is_imperial:
+        uu = units[u]
+        kind = uu.kind
+        if kind == "imperial":
             continue
-        if uu.is_leader or st.attached.get(u) or uu.color in (BLUE, GREEN):
+        if kind == "leader" or att.get(u) or uu.color in (BLUE, GREEN):
             out.append(u)
     return out
 
 
 def strength(ctx: Ctx, units: list[int], doubled: bool = False) -> int:
-    return sum(ctx.data.units[u].strength * (2 if doubled and ctx.data.units[u].color == RED else 1) for u in units)
+    """004 [8.26]: the sum of the units' combat strengths (a leader's is his value); Red units
+    count double when ``doubled`` (004 [12.12])."""
+    us = ctx.data.units
+    if not doubled:
+        return sum([us[u].strength for u in units])
+    return sum([us[u].strength * (2 if us[u].color == RED else 1) for u in units])
 
 
 def odds_column(att: int, dfn: int) -> int | None:
@@ -71,7 +78,10 @@ def odds_column(att: int, dfn: int) -> int | None:
 
 
 def odds_label(att: int, dfn: int) -> str:
-    col = odds_column(att, dfn)
+    return _label(odds_column(att, dfn))
+
+
+def _label(col: int | None) -> str:
     return "below 1:2" if col is None else ("1:2" if col == 0 else f"{col}:1")
 
 
@@ -86,7 +96,11 @@ def crt_results(ctx: Ctx, column: int | None) -> dict[str, int]:
 
 def odds_of(ctx: Ctx, att: int, dfn: int) -> Odds:
     col = odds_column(att, dfn)
-    return {"attack": att, "defense": dfn, "column": col, "label": odds_label(att, dfn), "results": crt_results(ctx, col)}
+    key = ("crt_results", col)              # (the table's counts, worked out once a game)
+    results = ctx.memo.get(key)
+    if results is None:
+        results = ctx.memo[key] = crt_results(ctx, col)
+    return {"attack": att, "defense": dfn, "column": col, "label": _label(col), "results": dict(results)}
 
 
 def attack_strength(ctx: Ctx, stacks: list[Stack], subversive: bool) -> int:

@@ -335,12 +335,18 @@ def entry_problem(ctx: Ctx, units, to: str) -> tuple[str, str] | None:
 
 def barred(ctx: Ctx, units) -> int:
     """The provinces (as a set of bits, ``GameData.bit``) that some of ``units`` may never
-    enter (:func:`entry_problem`), worked out once a game per kind of unit."""
+    enter (:func:`entry_problem`): those each kind of unit (colour and nationality) may never
+    enter, put together, each worked out once a game."""
     d = ctx.data
-    key = ("barred", frozenset((d.units[x].color, d.units[x].nationality) for x in units))
-    out = ctx.memo.get(key)
-    if out is None:
-        out = ctx.memo[key] = sum(d.bit[p] for p in d.codes if entry_problem(ctx, units, p) is not None)
+    memo = ctx.memo
+    out = 0
+    for x in units:
+        u = d.units[x]
+        key = ("barred", u.color, u.nationality)
+        b = memo.get(key)
+        if b is None:
+            b = memo[key] = sum(d.bit[p] for p in d.codes if entry_problem(ctx, (x,), p) is not None)
+        out |= b
     return out
 
 
@@ -456,12 +462,6 @@ class Routes(Mapping[str, Route]):
         if memo is not None:
             memo[key] = (reached_at, onward, found)
 
-    def _length(self, reached_at: list[int], b: int) -> int | None:
-        for length in range(1, len(reached_at)):
-            if reached_at[length] & b:
-                return length
-        return None
-
     def __getitem__(self, province: str) -> Route:
         route = self._made.get(province)
         if route is not None:
@@ -469,16 +469,20 @@ class Routes(Mapping[str, Route]):
         b = self._bit.get(province, 0)
         if not b & self._all:
             raise KeyError(province)
-        best = None                  # the first search's route unless a later one is strictly shorter
-        for rail, links, reached_at, onward in self._searches:
-            length = self._length(reached_at, b)
-            if length is not None and (best is None or length < best[0]):
-                best = (length, rail, links, onward)
-        length, rail, links, onward = best
+        best = 0                     # the first search's route unless a later one is strictly shorter
+        for search in self._searches:
+            reached_at = search[2]
+            stop = len(reached_at)
+            if best and best < stop:
+                stop = best
+            for length in range(1, stop):
+                if reached_at[length] & b:
+                    best, rail, links, onward = length, search[0], search[1], search[3]
+                    break
         codes = self._codes
         path = [province]
         i = b.bit_length() - 1
-        for k in range(length - 1, 0, -1):
+        for k in range(best - 1, 0, -1):
             via = links[i] & onward[k]
             i = (via & -via).bit_length() - 1
             path.append(codes[i])
@@ -486,7 +490,7 @@ class Routes(Mapping[str, Route]):
         return route
 
     def __contains__(self, province: object) -> bool:
-        return bool(self._bit.get(province, 0) & self._all) if isinstance(province, str) else False
+        return isinstance(province, str) and self._bit.get(province, 0) & self._all != 0
 
     def __iter__(self):
         codes, done = self._codes, 0
@@ -519,54 +523,63 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
     (004 [5.32]) and never takes Blue or Green units where they may not go (004 [5.65],
     [5.74]-[5.76]).  A route is overland unless rail is strictly shorter."""
     s, d = ctx.s, ctx.data
+    units_of = d.units
+    bit = d.bit
     if unit is None:
         f = s.force
         if f is None:
             raise ctx.illegal("004 [5.0]", "no force is being moved: name the unit that would start one", "no_force")
         fs = s.stacks[f.stack]
         units, here = list(fs.units), fs.province
-        start, mode, mp, visited = f.start, f.mode, f.mp, {f.start, *f.path}
+        start, mode, mp = f.start, f.mode, f.mp
         color = force_color(ctx, fs)
         if f.path and _blockers(ctx, f, fs):
             return {}
-        has_leader = any(d.units[x].is_leader for x in units)
+        has_leader = any(units_of[x].kind == "leader" for x in units)
+        closed = 0                              # never twice in one move
+        for p in {f.start, *f.path}:
+            closed |= bit[p]
     else:
-        st = ctx.b.stack_of(unit) if unit in d.units else None
+        st = ctx.b.stack_of(unit) if unit in units_of else None
         if st is None:
             raise ctx.illegal("004 [5.0]", f"{unit} is not on the map", "unknown_unit")
-        u = d.units[unit]
-        if u.is_leader:
+        u = units_of[unit]
+        if u.kind == "leader":
             units = [unit] + ctx.b.attached_to(st, unit)
             lead, has_leader = unit, True
         elif u.color in (BLUE, GREEN) and not st.attached.get(unit):
-            units = [x for x in st.units if not d.units[x].is_leader]
-            lead, has_leader = next((x for x in units if not d.units[x].is_imperial), None), False
+            units = [x for x in st.units if units_of[x].kind != "leader"]
+            lead, has_leader = next((x for x in units if units_of[x].kind != "imperial"), None), False
         else:
             raise ctx.illegal("004 [5.22]", "combat units move only with a leader of their colour (or as a Blue/Green force)")
-        here, start, mode, mp, visited = st.province, st.province, "", 0, (st.province,)
+        here = start = st.province
+        mode, mp = "", 0
         color = ctx.b.color_of(lead, st) if lead else ""
-    has_czar = d.czar in units and color == WHITE
-    # The colours in each province, read once: the provinces a route passes through were never
-    # visited, so none of the force's own units (nor those it left behind) are there.
-    stop = frozenset((BLUE, color) if has_czar else (color,))          # 004 [5.27], [13.23]
-    kerch = color != WHITE                      # 004 [5.32]: the Kerch Straits are closed to it
-    limited = [x for x in units if d.units[x].color in (BLUE, GREEN)]   # 004 [5.65], [5.74]-[5.76]
-    bit, codes = d.bit, d.codes
-    stops = 0                                   # provinces it must stop in, as a set of bits
-    if s.options.get("postal_movement"):
-        for p, cs in s.snapshot.items():
-            if not frozenset(cs) <= stop:
-                stops |= bit[p]
-    else:                                       # (the provinces holding a colour not in ``stop``)
-        for c, b in ctx.b.color_bits().items():
-            if c not in stop:
-                stops |= b
-    closed = sum(bit[p] for p in visited)       # never twice in one move
+        closed = bit[here]
+    has_czar = color == WHITE and d.czar in units
+    memo = ctx.b.searches()                     # (forces that start alike search alike)
+    # The colours in each province, read once a position: the provinces a route passes through
+    # were never visited, so none of the force's own units (nor those it left behind) are there.
+    key = ("stops", color, has_czar)
+    stops = memo.get(key)                       # provinces it must stop in, as a set of bits
+    if stops is None:
+        stop = frozenset((BLUE, color) if has_czar else (color,))       # 004 [5.27], [13.23]
+        stops = 0
+        if s.options.get("postal_movement"):
+            for p, cs in s.snapshot.items():
+                if not frozenset(cs) <= stop:
+                    stops |= bit[p]
+        else:                                   # (the provinces holding a colour not in ``stop``)
+            for c, b in ctx.b.color_bits().items():
+                if c not in stop:
+                    stops |= b
+        memo[key] = stops
+    limited = [x for x in units if units_of[x].color in (BLUE, GREEN)]  # 004 [5.65], [5.74]-[5.76]
     if limited:                                 # where its Blue/Green units may never go
         closed |= barred(ctx, limited)
+    kerch = color != WHITE                      # 004 [5.32]: the Kerch Straits are closed to it
 
-    out = Routes(codes, bit)
-    memo = ctx.b.searches()                     # (forces that start alike search alike)
+    out = Routes(d.codes, bit)
     if mode != "rail":
         out.search(bit[here], closed, stops, d.adjacent_bits_not_white if kerch else d.adjacent_bits,
                    allowance(ctx, has_leader) - mp, False, memo)

@@ -65,7 +65,7 @@ Chart (004 [13.54]); refusing leaves it.  Orders are unlimited (004 [13.57]).
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import product
 
 from rcw.actions import (
@@ -139,8 +139,16 @@ def purge_strength(ctx: Ctx, purgers, counter: bool = False) -> int:
 
 def purgeable_leaders(ctx: Ctx, victim: str) -> list[int]:
     """004 [11.21], [11.31]: Red leaders on the map controlled by the purged player."""
-    return sorted(u for st in ctx.s.stacks.values() if st.owner == victim for u in st.units
-                  if ctx.data.units[u].is_leader and ctx.data.units[u].color == RED)
+    units = ctx.data.units
+    out = []
+    for st in ctx.s.stacks.values():
+        if st.owner == victim:
+            for u in st.units:
+                uu = units[u]
+                if uu.kind == "leader" and uu.color == RED:
+                    out.append(u)
+    out.sort()
+    return out
 
 
 def czar_holder(ctx: Ctx) -> str | None:
@@ -534,25 +542,27 @@ def _pool(ctx: Ctx, victim: str) -> dict[int, int]:
 def _closest(takers: tuple[tuple[int, int], ...], rem: int, pool: tuple[tuple[int, int], ...]) -> int:
     """The least total deviation sum |got - entitled| over the given takers that a division
     of the remaining ``pool`` ((cost, count) pairs) within ``rem`` points can reach."""
+    return _closest_from(takers, rem, tuple(min(n, rem // c) for c, n in pool), tuple(c for c, _ in pool))
 
-    costs = [c for c, _ in pool]
 
-    @cache
-    def go(i: int, rem: int, counts: tuple[int, ...]) -> int:
-        if i == len(takers):
-            return 0
-        got, want = takers[i]
-        best = None
-        for ks in product(*(range(min(n, rem // c) + 1) for n, c in zip(counts, costs, strict=True))):
-            spent = sum(k * c for k, c in zip(ks, costs, strict=True))
-            if spent > rem:
-                continue
-            v = abs(got + spent - want) + go(i + 1, rem - spent, tuple(n - k for n, k in zip(counts, ks, strict=True)))
-            if best is None or v < best:
-                best = v
-        return best if best is not None else 0
-
-    return go(0, rem, tuple(min(n, rem // c) for c, n in pool))
+@lru_cache(maxsize=1 << 14)
+def _closest_from(takers: tuple[tuple[int, int], ...], rem: int, counts: tuple[int, ...], costs: tuple[int, ...]) -> int:
+    """:func:`_closest` for the takers ``takers`` (the first of them choosing now) with ``counts``
+    items of each cost in ``costs`` left (shared between the divisions that reach it)."""
+    if not takers:
+        return 0
+    got, want = takers[0]
+    rest = takers[1:]
+    best = None
+    for ks in product(*(range(min(n, rem // c) + 1) for n, c in zip(counts, costs, strict=True))):
+        spent = sum(k * c for k, c in zip(ks, costs, strict=True))
+        if spent > rem:
+            continue
+        v = abs(got + spent - want) + _closest_from(rest, rem - spent, tuple(n - k for n, k in zip(counts, ks, strict=True)),
+                                                   costs)
+        if best is None or v < best:
+            best = v
+    return best if best is not None else 0
 
 
 def _deviation(rec: dict, taker: str, pool: dict[int, int], rem: int, extra: int = 0) -> int:
