@@ -7,8 +7,9 @@ that takes it; acting for another seat is refused.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_args, get_origin, get_type_hints
 
 
 class IllegalAction(Exception):
@@ -24,8 +25,16 @@ class IllegalAction(Exception):
 
 @dataclass(frozen=True)
 class Action:
+    """Every action names the seat that takes it (``seat``).  A subclass says, for its wire
+    description (:func:`describe_actions`): what each of its other fields means (``FIELDS``),
+    example values of them (``EXAMPLE``), and, if ``legal_actions`` does not list every legal
+    action of the type (a parametric action: any value passing the checks may be sent), which
+    ones it lists (``LISTED``)."""
     seat: str
     TYPE: ClassVar[str] = ""
+    FIELDS: ClassVar[dict[str, str]] = {}
+    EXAMPLE: ClassVar[dict[str, Any]] = {}
+    LISTED: ClassVar[str] = ""
 
 
 _REGISTRY: dict[str, type[Action]] = {}
@@ -41,6 +50,9 @@ def _action(cls):
 # -- pre-game trading (004 [15.33]) and marker trades (004 [10.0], [11.0]) -------------
 @_action
 class OfferTrade(Action):
+    """Offer another player a trade (004 [15.33]): leaders dealt to the two players during the
+    pre-game trading session, Politburo and Assassin Markers at any time.  It stays open until
+    its addressee accepts or declines it or its author withdraws it."""
     to: str = ""
     give_leaders: tuple[int, ...] = ()
     give_politburo: int = 0
@@ -48,21 +60,41 @@ class OfferTrade(Action):
     take_leaders: tuple[int, ...] = ()
     take_politburo: int = 0
     take_assassins: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {
+        "to": "the seat the offer is made to",
+        "give_leaders": "leaders (unit ids from `view.hands`) the offerer gives; pre-game only",
+        "give_politburo": "Politburo Markers the offerer gives",
+        "give_assassins": "Assassin Markers the offerer gives",
+        "take_leaders": "leaders of the other seat's hand the offerer asks for; pre-game only",
+        "take_politburo": "Politburo Markers the offerer asks for",
+        "take_assassins": "Assassin Markers the offerer asks for",
+    }
+    EXAMPLE: ClassVar[dict[str, Any]] = {"to": "B", "give_leaders": [152], "take_politburo": 1}
+    LISTED: ClassVar[str] = "never: any offer passing the checks may be made"
 
 
 @_action
 class AcceptTrade(Action):
+    """Accept a trade offered to this seat; the goods change hands (004 [15.33])."""
     offer: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {"offer": "the offer's id (`view.offers[].id`)"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"offer": 1}
 
 
 @_action
 class DeclineTrade(Action):
+    """Decline a trade offered to this seat (004 [15.33])."""
     offer: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {"offer": "the offer's id (`view.offers[].id`)"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"offer": 1}
 
 
 @_action
 class WithdrawTrade(Action):
+    """Withdraw one's own open trade offer (004 [15.33])."""
     offer: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {"offer": "the offer's id (`view.offers[].id`)"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"offer": 1}
 
 
 @_action
@@ -78,14 +110,20 @@ class RollRandomEvents(Action):
 
 @_action
 class StartForce(Action):
-    """Pick up a force: a leader (with what is attached to it) or a Blue/Green stack."""
+    """Pick up a force to move (004 [5.11]): a leader (with what is attached to it) or a
+    Blue/Green stack (004 [5.6], [5.7])."""
     unit: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {
+        "unit": "the leader's unit id, or the top unit of a Blue/Green stack (`view.stacks[].units`)"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"unit": 152}
 
 
 @_action
 class JoinForce(Action):
     """Another leader of the same province joins the force before it moves (004 [5.26])."""
     leader: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {"leader": "the joining leader's unit id"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"leader": 158}
 
 
 @_action
@@ -93,12 +131,17 @@ class Attach(Action):
     """Attach a combat or Imperial unit in the force's province (004 [5.13], [13.14])."""
     unit: int = 0
     leader: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {"unit": "the unit attached",
+                                        "leader": "the force's leader who takes it (0: a Blue/Green force)"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"unit": 101, "leader": 152}
 
 
 @_action
 class Detach(Action):
-    """Drop a unit (or a leader with its attached units) in the force's province."""
+    """Drop a unit (or a leader with its attached units) in the force's province (004 [5.13])."""
     unit: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {"unit": "the unit (or leader) dropped"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"unit": 101}
 
 
 @_action
@@ -106,11 +149,14 @@ class Move(Action):
     """Move the force one province, overland (1 MP) or by rail (004 [5.5])."""
     to: str = ""
     rail: bool = False
+    FIELDS: ClassVar[dict[str, str]] = {"to": "the province entered (its code, `data.json` provinces)",
+                                        "rail": "by rail (004 [5.5]) rather than overland"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"to": "NOVG", "rail": True}
 
 
 @_action
 class EndForce(Action):
-    pass
+    """Stop moving the force picked up (004 [5.1]); another may be picked up next."""
 
 
 @_action
@@ -118,6 +164,9 @@ class Merge(Action):
     """Stack two of one's stacks in the same province together (004 [5.41], [7.0])."""
     stack: int = 0
     into: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {"stack": "the stack whose units move (`view.stacks[].id`)",
+                                        "into": "the stack they join, in the same province"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"stack": 12, "into": 7}
 
 
 @_action
@@ -126,55 +175,76 @@ class TransferImperial(Action):
     unit: int = 0
     to_stack: int = 0
     leader: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {"unit": "the Czar or the Gold (their unit ids)",
+                                        "to_stack": "the receiving stack",
+                                        "leader": "the receiving stack's leader who takes it (0: a Blue/Green stack)"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"unit": 502, "to_stack": 31, "leader": 253}
 
 
 @_action
 class Emigrate(Action):
     """004 [13.3]: remove an Imperial unit from a port for Victory Points."""
     unit: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {"unit": "the Czar or the Gold"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"unit": 501}
 
 
 @_action
 class CzechExit(Action):
     """004 [5.66]: a Czech unit leaves the map from Vladivostok."""
     unit: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {"unit": "the Czech unit"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"unit": 306}
 
 
 @_action
 class EndMovement(Action):
-    pass
+    """End the Movement Phase (004 [4.2] A.2); the Combat Phase follows."""
 
 
 @_action
 class DeclareAttack(Action):
+    """Declare an attack on an Enemy stack in a province where the Phasing Player has units
+    (004 [8.2]), or a Subversive Attack on a Blue stack next to Red units (004 [8.3])."""
     target: int = 0
     subversive: bool = False
+    FIELDS: ClassVar[dict[str, str]] = {"target": "the stack attacked (`view.stacks[].id`)",
+                                        "subversive": "a Subversive Attack (004 [8.3])"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"target": 44, "subversive": False}
 
 
 @_action
 class AddAttacker(Action):
+    """Add one of one's stacks to the attack being declared (004 [8.22], [8.27])."""
     stack: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {"stack": "the attacking stack"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"stack": 12}
 
 
 @_action
 class RemoveAttacker(Action):
+    """Take a stack out of the attack being declared (attacking is voluntary, 004 [8.24])."""
     stack: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {"stack": "the stack taken out"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"stack": 12}
 
 
 @_action
 class ResolveAttack(Action):
-    pass
+    """Roll the die for the attack declared and apply the Combat Results Table (004 [8.4], [8.5])."""
 
 
 @_action
 class CancelAttack(Action):
-    pass
+    """Give up the attack being declared (attacking is voluntary, 004 [8.24])."""
 
 
 @_action
 class ChooseLoss(Action):
     """004 [8.44]: the owner picks which unit to lose to an Exchange."""
     unit: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {"unit": "the unit lost"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"unit": 101}
 
 
 @_action
@@ -183,16 +253,20 @@ class CaptureImperial(Action):
     unit: int = 0
     stack: int = 0
     leader: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {"unit": "the Czar or the Gold",
+                                        "stack": "one's stack that fought and takes it",
+                                        "leader": "that stack's leader who takes it (0: a Blue/Green stack)"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"unit": 501, "stack": 12, "leader": 152}
 
 
 @_action
 class DeclineCapture(Action):
-    pass
+    """Leave the Imperial units of a wiped-out stack where they are (capture is a choice, 004 [13.41])."""
 
 
 @_action
 class EndCombat(Action):
-    pass
+    """End the Combat Phase (004 [4.2] A.3); the Randomizer Phase follows."""
 
 
 @_action
@@ -202,15 +276,17 @@ class DrawRandomizer(Action):
 
 @_action
 class EndPlayerTurn(Action):
-    """End one's Player-Turn after the Randomizer draw.  Offered only when the drawer may
-    still do something in his own Player-Turn (an assassination, 004 [10.0]); otherwise
-    the draw ends the Player-Turn at once."""
+    """End one's Player-Turn after the Randomizer draw (004 [4.2] A.4).  Offered only when the
+    drawer may still do something in his own Player-Turn (an assassination, 004 [10.0]);
+    otherwise the draw ends the Player-Turn at once."""
 
 
 @_action
 class VoteEndGame(Action):
     """004 [14.1] case 3: agree (or not) to end the game in a Red Victory."""
     yes: bool = False
+    FIELDS: ClassVar[dict[str, str]] = {"yes": "to end the game now"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"yes": True}
 
 
 @_action
@@ -221,14 +297,23 @@ class Quit(Action):
 # -- politics (004 [10.0], [11.0], [13.5]) --------------------------------------------
 @_action
 class Assassinate(Action):
+    """004 [10.0]: attempt to assassinate a leader in a province where one has a leader,
+    employing Assassin Markers (004 [10.16])."""
     victim: int = 0
     markers: int = 1
+    FIELDS: ClassVar[dict[str, str]] = {"victim": "the leader's unit id",
+                                        "markers": "Assassin Markers employed (at least 1)"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"victim": 253, "markers": 2}
 
 
 @_action
 class JoinCommittee(Action):
     """Consent to a Central Committee of exactly these members (004 [11.11])."""
     members: tuple[str, ...] = ()
+    FIELDS: ClassVar[dict[str, str]] = {"members": "the seats of the Committee, this one included"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"members": ["A", "C"]}
+    LISTED: ClassVar[str] = ("some: the Committees other seats proposed that include this one, and this seat "
+                             "alone when it holds enough markers; any other may be proposed")
 
 
 @_action
@@ -247,6 +332,13 @@ class DeclarePurge(Action):
     purgers: tuple[str, ...] = ()
     shares: tuple[str, ...] = ()
     condition: str = ""
+    FIELDS: ClassVar[dict[str, str]] = {"target": "the seat purged (not a Committee member)",
+                                        "purgers": "this seat alone, or every Committee member",
+                                        "shares": "the order in which purged points are divided (004 [11.23])",
+                                        "condition": "always empty: conditional purge orders are refused"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"target": "B", "purgers": ["A", "C"], "shares": ["C", "A"]}
+    LISTED: ClassVar[str] = ("some: each target purged by this seat alone and by the whole Committee dividing in "
+                             "turn order; any other order of division may be declared")
 
 
 @_action
@@ -259,35 +351,46 @@ class PassPurge(Action):
 class ApprovePurge(Action):
     """A Committee member's consent to a group purge as declared (004 [11.23])."""
     approve: bool = True
+    FIELDS: ClassVar[dict[str, str]] = {"approve": "consent (false: refuse, and the purge is not made)"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"approve": True}
 
 
 @_action
 class TakeSpoil(Action):
-    """Take a Red leader (``leader``) or a Politburo marker (``leader`` = 0) from a purge."""
+    """Take a Red leader (``leader``) or a Politburo marker (``leader`` = 0) from a purge
+    (004 [11.21], [11.22])."""
     leader: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {"leader": "the purged seat's Red leader taken (0: a Politburo Marker)"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"leader": 171}
 
 
 @_action
 class EndSpoils(Action):
-    pass
+    """Take nothing more from a purge (004 [11.21]: the purged points need not all be taken)."""
 
 
 @_action
 class Counterpurge(Action):
     """004 [11.24]: counterpurge one purger, or decline with ``target`` = ''."""
     target: str = ""
+    FIELDS: ClassVar[dict[str, str]] = {"target": "the purger counterpurged ('': none)"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"target": "C"}
 
 
 @_action
 class OrderExecution(Action):
     """004 [13.5]: propose (or, when asked, consent to: ``consent``) an order to execute the Czar."""
     consent: bool = True
+    FIELDS: ClassVar[dict[str, str]] = {"consent": "when asked: consent (false: refuse)"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"consent": True}
 
 
 @_action
 class AnswerExecution(Action):
     """004 [13.54]: the Czar's holder complies or refuses."""
     comply: bool = False
+    FIELDS: ClassVar[dict[str, str]] = {"comply": "execute the Czar (false: refuse)"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"comply": True}
 
 
 # -- events ---------------------------------------------------------------------------
@@ -352,3 +455,52 @@ def action_from_wire(d: dict) -> Action:
 
 def action_types() -> dict[str, type[Action]]:
     return dict(_REGISTRY)
+
+
+# -- the wire actions described (docs/protocol.md, Appendix A) -------------------------------------
+_WIRE_TYPES = {int: "integer", str: "string", bool: "boolean"}
+_CITATION = re.compile(r"004 ((?:\[\d+\.\d+\](?:,? ?(?=\[))?)+)")
+
+
+def _wire_type(hint: Any) -> str:
+    if get_origin(hint) is tuple:
+        return f"list of {_WIRE_TYPES[get_args(hint)[0]]}s"
+    return _WIRE_TYPES[hint]
+
+
+def rule_cases(text: str) -> list[str]:
+    """The rule cases ``text`` cites (``004 [5.13], [13.14]`` -> both), in order, each once."""
+    out: list[str] = []
+    for chain in _CITATION.findall(text or ""):
+        for case in re.findall(r"\[(\d+\.\d+)\]", chain):
+            if f"004 [{case}]" not in out:
+                out.append(f"004 [{case}]")
+    return out
+
+
+def describe_actions(types: list[type[Action]] | None = None) -> list[dict[str, Any]]:
+    """Every action type of ``types`` (default: those of this module, the multi-player game's;
+    a game mode's own actions, e.g. the SPI solitaire's, are registered by their modules) as a
+    client must send it, in the order they are defined: ``type`` (the wire ``t``), ``doc`` (its
+    docstring), ``rules`` (the rule cases it cites, the case it implements first), ``fields``
+    (``name``, wire ``type``, ``default`` - ``seat`` has none - and ``meaning``), ``listed``
+    (which legal actions of the type ``legal_actions`` lists: ``"all"``, or what it lists of a
+    parametric one) and an ``example`` in wire form (:func:`to_wire` of the type's ``EXAMPLE``
+    values, so every field appears)."""
+    if types is None:
+        types = [cls for cls in _REGISTRY.values() if cls.__module__ == __name__]
+    out = []
+    for cls in types:
+        t = cls.TYPE
+        hints = get_type_hints(cls)
+        doc = " ".join((cls.__dict__.get("__doc__") or "").split())
+        fs = [{"name": "seat", "type": "string", "default": None, "meaning": "the seat (player letter) taking the action"}]
+        for f in fields(cls):
+            if f.name != "seat":
+                default = list(f.default) if isinstance(f.default, tuple) else f.default
+                fs.append({"name": f.name, "type": _wire_type(hints[f.name]), "default": default,
+                           "meaning": cls.FIELDS.get(f.name, "")})
+        example = to_wire(action_from_wire({"t": t, "seat": "A", **cls.EXAMPLE}))
+        out.append({"type": t, "doc": doc, "rules": rule_cases(doc), "fields": fs,
+                    "listed": cls.LISTED or "all", "example": example})
+    return out

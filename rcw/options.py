@@ -1,9 +1,11 @@
 """Game options: optional rules and variants, in one registry (name, type, default, source).
 
 A game's options are fixed when it is created (``Game.new(players, seed, options)``) and are
-part of its record; :func:`validate` refuses an unknown name or a value of the wrong type with
-a typed :class:`~rcw.actions.IllegalAction` (code ``bad_request``).  ``mode`` is not an option
-of a game's rules but picks the game mode (:mod:`rcw.modes`).
+part of its record; :func:`validate` refuses anything but a map, an unknown name, a value of
+the wrong type (``bool`` is not an ``int``, ``2.0`` is not an ``int``) and an integer out of the
+option's range (however large) with a typed :class:`~rcw.actions.IllegalAction` (code
+``bad_request``, rule ``options``) naming the option; servers ask it rather than re-derive it.
+``mode`` is not an option of a game's rules but picks the game mode (:mod:`rcw.modes`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
 )}
 
 
+#: How a type is named to the people who give a wrong one.
+_TYPE_WORDS = {int: "an integer", bool: "true or false"}
+
+
 def value(options: dict, name: str) -> Any:
     """The value of option ``name`` in a game's ``options`` (its default when not set)."""
     return options.get(name, OPTIONS[name].default)
@@ -49,7 +55,7 @@ def validate(options: Any) -> dict:
         if o is None:
             raise IllegalAction("options", f"unknown option {k!r} (known: {', '.join(sorted(OPTIONS))})", "bad_request")
         if not isinstance(v, o.type) or (isinstance(v, bool) and o.type is not bool):
-            raise IllegalAction("options", f"option {k} must be {o.type.__name__}", "bad_request")
+            raise IllegalAction("options", f"option {k} must be {_TYPE_WORDS[o.type]}", "bad_request")
         if o.type is int and ((o.minimum is not None and v < o.minimum) or (o.maximum is not None and v > o.maximum)):
             raise IllegalAction("options", f"option {k} must be between {o.minimum} and {o.maximum}", "bad_request")
         out[k] = v

@@ -12,7 +12,7 @@
     GET  /api/games/{id}/record      seed + action log (when over, or with the admin token)
     GET  /api/games/{id}/view?seq=N  a spectator's view after N actions (the same rule)
     GET  /ws                         the play protocol (docs/protocol.md)
-                                     (``events``: the game's event history, rebuilt from the log;
+                                     (``events``: the game's event history, read from the log;
                                      ``query``: the engine's answers, server/facts.py)
     GET  /  and static files         the browser client in server/static/
 """
@@ -21,27 +21,29 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import weakref
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
-from rcw.server import facts
+from rcw.server import facts, metrics
 from rcw.server.chat import RateLimiter
 from rcw.server.config import Config
 from rcw.server.lobby import Hub
 from rcw.server.protocol import (
+    MAX_EVENTS,
     MAX_FRAME,
+    MAX_HISTORY,
     MAX_PROPOSAL,
     MAX_TEXT,
     WS_HARD_LIMIT,
     ProtocolError,
     error_frame,
     field,
+    index,
     now_ms,
     pack,
+    peek_id,
     unpack_frame,
 )
 from rcw.server.runtime import GameRuntime
@@ -52,20 +54,22 @@ from rcw.actions import IllegalAction, action_from_wire, to_wire
 log = logging.getLogger("rcw.server")
 STATIC = Path(__file__).parent / "static"
 HUB = web.AppKey("hub", Hub)
-#: At most this many actions' events in one ``events`` reply.
-MAX_EVENTS = 1000
+#: Largest lobby request body (bytes); a longer one is refused with ``body_too_large`` (413).
+MAX_BODY = 64 * 1024
 
 HTTP_STATUS = {"bad_request": 400, "bad_frame": 400, "unknown_game": 404, "bad_token": 403, "forbidden": 403,
                "seat_taken": 409, "game_full": 409, "illegal_action": 409, "not_started": 409, "busy": 503,
-               "rate_limited": 429, "internal": 500}
+               "rate_limited": 429, "internal": 500, "not_found": 404, "method_not_allowed": 405,
+               "body_too_large": 413}
 
 
 class Connection:
     """One WebSocket client: at most one game, a seat (or none: a spectator), an outbound queue."""
 
-    def __init__(self, ws: web.WebSocketResponse, hub: Hub) -> None:
+    def __init__(self, ws: web.WebSocketResponse, hub: Hub, addr: str | None = None) -> None:
         self.ws = ws
         self.hub = hub
+        self.addr = addr
         self.rt: GameRuntime | None = None
         self.seat: str | None = None
         self.token: str | None = None
@@ -83,6 +87,7 @@ class Connection:
             self.closed = True
             self.queue.put_nowait(None)
             return
+        self.hub.metrics.sent(frame)
         self.queue.put_nowait(pack(frame))
 
     async def _write_loop(self) -> None:
@@ -119,7 +124,7 @@ class Connection:
             t = frame["t"]
             if t not in ("hello", "ping") and self.rt is None:
                 raise ProtocolError("not_joined", "send 'hello' first")
-            reply = await getattr(self, "on_" + t)(frame)
+            reply = await self.hub.metrics.request(t, getattr(self, "on_" + t)(frame))
             if reply is not None:
                 reply["id"] = rid
                 self.send(reply)
@@ -179,12 +184,12 @@ class Connection:
     async def on_act(self, f: dict) -> dict:
         seat = self._seat()
         wire = field(f, "action", dict)
+        expect = index(f, "seq", None)
         if "seat" not in wire:
             wire = {**wire, "seat": seat}
         elif wire["seat"] != seat:
             raise ProtocolError("not_your_seat", f"this connection holds seat {seat}, not {str(wire['seat'])[:8]!r}")
         action = action_from_wire(wire)
-        expect = field(f, "seq", int, None)
         seq, _events = await self.rt.submit(action, by="player", expect_seq=expect)
         return {"t": "ok", "seq": seq}
 
@@ -195,15 +200,14 @@ class Connection:
 
     async def on_history(self, f: dict) -> dict:
         seat = self._reader()
-        return await self.rt.channels.history(seat, field(f, "channel", str), field(f, "after", int, 0),
-                                     field(f, "limit", int, 200))
+        name = field(f, "channel", str)
+        after, limit = index(f, "after", 0), index(f, "limit", 200, 1, MAX_HISTORY)
+        return await self.rt.channels.history(seat, name, after, limit)
 
     async def on_events(self, f: dict) -> dict:
         self._reader()
-        after = field(f, "after", int, 0)
-        limit = field(f, "limit", int, 500)
-        if after < 0 or not 1 <= limit <= MAX_EVENTS:
-            raise ProtocolError("bad_request", f"'after' must be at least 0 and 'limit' 1..{MAX_EVENTS}")
+        after, limit = index(f, "after", 0), index(f, "limit", 500, 1, MAX_EVENTS)
+        await self.hub.admission.take("costly", self.addr, self.token)
         return await event_history(self.rt, after, limit)
 
     async def on_channels(self, f: dict) -> dict:
@@ -216,7 +220,7 @@ class Connection:
 
     async def _answer(self, f: dict, accept: bool) -> dict:
         seat = self._seat()
-        msg = await self.rt.channels.answer(seat, field(f, "channel", str), field(f, "msg", int), accept)
+        msg = await self.rt.channels.answer(seat, field(f, "channel", str), index(f, "msg", lo=1), accept)
         return {"t": "ok", "msg": msg}
 
     async def on_accept(self, f: dict) -> dict:
@@ -240,36 +244,41 @@ class Connection:
         return {"t": "ok", "seat": seat, "now": res["now"]}
 
 
-# Where the last ``events`` request of each game stopped: (seq, the game replayed that far), so
-# that a client paging through a long history does not make the server replay from the start
-# for every page.  Taken out while in use; a concurrent request replays from the start.
-_event_cursors: weakref.WeakKeyDictionary[GameRuntime, tuple[int, Any]] = weakref.WeakKeyDictionary()
-
-
 async def event_history(rt: GameRuntime, after: int, limit: int) -> dict:
-    """The events of actions ``after+1 .. after+limit``, each as an ``update`` carries them
-    (without the views), rebuilt by replaying the action log from the seed.  Every seat and
-    spectator receives every event (docs/protocol.md section 7), so this is open to all."""
+    """The events of actions ``after+1 .. after+limit``, each as an ``update`` carried them
+    (without the views), read from the log: every entry keeps the events its action caused.
+    (An entry logged without them, by an older server, is rebuilt from the nearest snapshot in
+    the rebuild thread pool.)  Every seat and spectator receives every event (docs/protocol.md
+    section 7), so this is open to all."""
     async with rt.lock:
         await rt.ensure_current()
         last = rt.seq
     stop = min(last, after + limit)
     if after >= stop:
         return {"t": "events", "entries": [], "last": last}
-    n, g = _event_cursors.pop(rt, None) or (0, None)
-    if g is None or n > after:
-        n, g = 0, rt.new_game()
-    entries = await rt.store.log_range(rt.gid, n, stop)
+    entries = await rt.store.log_range(rt.gid, after, stop)
+    if any("ev" not in e for e in entries):
+        snap = await rt.store.snapshot_before(rt.gid, after)
+        base = snap[0] if snap else 0
+        older = await rt.store.log_range(rt.gid, base, after)
+        evs = await rt.hub.admission.offload(_replay_events, rt.meta, snap, older, entries)
+        entries = [{**e, "ev": ev} for e, ev in zip(entries, evs, strict=True)]
     out = []
-    for e in entries:
-        events = g.apply(e["a"])
-        n += 1
-        if n > after:
-            a = e["a"]
-            out.append({"seq": n, "actor": a.get("seat"), "action": a.get("t"), "by": e.get("by"), "ts": e.get("ts"),
-                        "events": [to_wire(x) for x in events]})
-    _event_cursors[rt] = (n, g)
+    for n, e in enumerate(entries, after + 1):
+        a = e["a"]
+        out.append({"seq": n, "actor": a.get("seat"), "action": a.get("t"), "by": e.get("by"), "ts": e.get("ts"),
+                    "events": e["ev"]})
     return {"t": "events", "entries": out, "last": last}
+
+
+def _replay_events(meta: dict, snap: tuple[int, bytes] | None, older: list[dict], entries: list[dict]) -> list[list]:
+    """(In a worker thread.)  The events of ``entries``, replayed after ``snap`` + ``older``."""
+    from rcw import modes
+
+    g = modes.from_bytes(snap[1]) if snap else modes.new_game(meta["players"], meta["seed"], meta["options"])
+    for e in older:
+        g.apply(e["a"])
+    return [[to_wire(x) for x in g.apply(e["a"])] for e in entries]
 
 
 # ============================================================================================
@@ -277,21 +286,54 @@ async def ws_handler(request: web.Request) -> web.WebSocketResponse:
     hub = request.app[HUB]
     ws = web.WebSocketResponse(max_msg_size=WS_HARD_LIMIT, heartbeat=30, compress=False)
     await ws.prepare(request)
-    conn = Connection(ws, hub)
+    conn = Connection(ws, hub, request.remote)
     hub.conns.add(conn)
+    hub.metrics.opened()
+    # A reader task takes the client's frames as they arrive, so that when the client closes,
+    # the requests it left are dropped, not handled for nobody.  At most ``max_pending`` wait
+    # behind the one being handled; one more is answered ``busy`` at once (and not handled).
+    inbox: asyncio.Queue = asyncio.Queue()
+    cap = max(1, hub.config.max_pending)
+
+    async def read() -> None:
+        try:
+            async for msg in ws:
+                if msg.type in (WSMsgType.BINARY, WSMsgType.TEXT):
+                    if inbox.qsize() >= cap:
+                        hub.metrics.limited("pending")
+                        conn.send(error_frame(peek_id(msg.data), "busy", f"more than {cap} requests wait on this "
+                                              "connection; wait for the answers before sending more"))
+                    else:
+                        inbox.put_nowait(msg)
+                elif msg.type == WSMsgType.ERROR:
+                    break
+        finally:
+            conn.closed = True       # (the client is gone or going: nothing more is sent, nothing handled)
+            dropped = 0
+            while not inbox.empty():
+                if inbox.get_nowait() is not None:
+                    dropped += 1
+            if dropped:
+                hub.metrics.dropped.inc(dropped)
+            inbox.put_nowait(None)
+
+    reader = asyncio.create_task(read(), name="ws-reader")
     try:
-        async for msg in ws:
+        while True:
+            msg = await inbox.get()
+            if msg is None or conn.closed or request.transport is None or request.transport.is_closing():
+                break
             if msg.type == WSMsgType.BINARY:
                 await conn.handle(msg.data)
-            elif msg.type == WSMsgType.TEXT:
-                conn.send(error_frame(None, "bad_frame", "frames are msgpack maps in binary WebSocket messages"))
-            elif msg.type == WSMsgType.ERROR:
-                break
-            if conn.closed:
-                break
+            else:
+                conn.send(error_frame(peek_id(msg.data), "bad_frame",
+                                      "frames are msgpack maps in binary WebSocket messages"))
     finally:
         hub.conns.discard(conn)
         await conn.close()
+        reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await reader
     return ws
 
 
@@ -300,15 +342,21 @@ def _json_error(e: ProtocolError) -> web.Response:
     return web.json_response(body, status=HTTP_STATUS.get(e.code, 400))
 
 
-async def _body(request: web.Request) -> dict:
+async def _body(request: web.Request, known: tuple[str, ...] | None = None) -> dict:
+    """The request's JSON object (``{}`` without a body); with ``known``, a field not in it is
+    refused (``bad_request``), so that a misspelt field is not silently ignored."""
     if not request.can_read_body:
         return {}
     try:
         data = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (ValueError, RecursionError):   # (JSONDecodeError and UnicodeDecodeError are ValueErrors)
         raise ProtocolError("bad_request", "the body must be JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_request", "the body must be a JSON object")
+    if known is not None:
+        extra = sorted(set(data) - set(known))
+        if extra:
+            raise ProtocolError("bad_request", f"unknown fields {extra} (known: {', '.join(known)})")
     return data
 
 
@@ -317,14 +365,42 @@ def _bearer(request: web.Request) -> str | None:
     return auth[7:].strip() if auth.lower().startswith("bearer ") else None
 
 
+def _http_error(request: web.Request, e: web.HTTPException) -> web.Response:
+    """aiohttp's own refusals (no route, wrong method, body too large...) as JSON error bodies."""
+    if e.status == 404:
+        err = ProtocolError("not_found", f"nothing at {request.path[:100]!r}")
+    elif e.status == 405:
+        err = ProtocolError("method_not_allowed",
+                            f"{request.path[:100]!r} does not take {request.method[:10]}; it takes {e.headers.get('Allow', '')}")
+    elif e.status == 413:
+        err = ProtocolError("body_too_large", f"the request body is limited to {MAX_BODY} bytes")
+    elif e.status < 500:
+        err = ProtocolError("bad_request", e.reason)
+    else:
+        err = ProtocolError("internal", "server error (logged)")
+    r = _json_error(err)
+    r.set_status(e.status)
+    if "Allow" in e.headers:
+        r.headers["Allow"] = e.headers["Allow"]
+    return r
+
+
 @web.middleware
 async def errors_middleware(request: web.Request, handler):
+    """Every lobby error, the server's or aiohttp's, answered as ``{"error": {code, message, rule}}``."""
     try:
         return await handler(request)
     except ProtocolError as e:
         return _json_error(e)
     except IllegalAction as e:
         return _json_error(ProtocolError("illegal_action", e.message, rule=e.rule, engine_code=e.code))
+    except web.HTTPException as e:
+        if e.status < 400:
+            raise
+        return _http_error(request, e)
+    except Exception:
+        log.exception("HTTP request failed: %s %s", request.method, request.path)
+        return _json_error(ProtocolError("internal", "server error (logged)"))
 
 
 async def healthz(request: web.Request) -> web.Response:
@@ -345,7 +421,7 @@ async def list_games(request: web.Request) -> web.Response:
 
 
 async def create_game(request: web.Request) -> web.Response:
-    return web.json_response(await request.app[HUB].create_game(await _body(request)), status=201)
+    return web.json_response(await request.app[HUB].create_game(await _body(request), request.remote), status=201)
 
 
 async def game_info(request: web.Request) -> web.Response:
@@ -354,19 +430,19 @@ async def game_info(request: web.Request) -> web.Response:
 
 
 async def join(request: web.Request) -> web.Response:
-    b = await _body(request)
+    b = await _body(request, ("seat", "name"))
     return web.json_response(await request.app[HUB].join(request.match_info["gid"], b.get("seat"), b.get("name")))
 
 
 async def bots(request: web.Request) -> web.Response:
-    b = await _body(request)
+    b = await _body(request, ("admin_token", "kind", "seats"))
     token = b.get("admin_token") or _bearer(request)
     return web.json_response(await request.app[HUB].fill_bots(request.match_info["gid"], token, b.get("kind"),
-                                                              b.get("seats")))
+                                                              b.get("seats"), request.remote))
 
 
 async def leave(request: web.Request) -> web.Response:
-    b = await _body(request)
+    b = await _body(request, ("token",))
     token = b.get("token") or _bearer(request)
     return web.json_response(await request.app[HUB].leave(request.match_info["gid"], token))
 
@@ -376,11 +452,13 @@ async def view_at(request: web.Request) -> web.Response:
         seq = int(request.query.get("seq", ""))
     except ValueError:
         raise ProtocolError("bad_request", "seq must be an integer") from None
-    return web.json_response(await request.app[HUB].view_at(request.match_info["gid"], seq, _bearer(request)))
+    return web.json_response(await request.app[HUB].view_at(request.match_info["gid"], seq, _bearer(request),
+                                                            request.remote))
 
 
 async def record(request: web.Request) -> web.Response:
-    return web.json_response(await request.app[HUB].record(request.match_info["gid"], _bearer(request)))
+    return web.json_response(await request.app[HUB].record(request.match_info["gid"], _bearer(request),
+                                                           request.remote))
 
 
 PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>Russian Civil War</title>
@@ -413,9 +491,11 @@ async def static(request: web.Request) -> web.StreamResponse:
 
 def make_app(store: Store, config: Config | None = None) -> web.Application:
     """The application; the hub (and the store) start and stop with it."""
-    app = web.Application(middlewares=[errors_middleware], client_max_size=64 * 1024)
+    app = web.Application(middlewares=[errors_middleware], client_max_size=MAX_BODY)
     hub = Hub(store, config)
     app[HUB] = hub
+    app.middlewares.insert(0, metrics.middleware(hub))    # counts the lobby's errors by code
+    store.observe = hub.metrics.redis if store.kind == "redis" else None
 
     async def on_startup(app: web.Application) -> None:
         await hub.start()
@@ -442,5 +522,6 @@ def make_app(store: Store, config: Config | None = None) -> web.Application:
     r.add_get("/api/games/{gid}/record", record)
     r.add_get("/api/games/{gid}/view", view_at)
     r.add_get("/ws", ws_handler)
+    r.add_get("/metrics", metrics.handler(hub))
     r.add_get("/{path:.*}", static)
     return app

@@ -39,7 +39,7 @@ class Channels:
 
     async def close(self) -> None:
         for name, rec in self.records.items():
-            await self.store.unsubscribe(self.store.topic(rec["secret"]), self._cbs[name])
+            await self.store.unsubscribe(self.store.topic(rec["secret"], self.rt.gid), self._cbs[name])
 
     async def _register(self, name: str, rec: dict, fresh: bool) -> None:
         if name in self.records:
@@ -48,7 +48,7 @@ class Channels:
         self.records[name] = rec
         cb = partial(self._on_notice, name)
         self._cbs[name] = cb
-        await self.store.subscribe(self.store.topic(rec["secret"]), cb)
+        await self.store.subscribe(self.store.topic(rec["secret"], self.rt.gid), cb)
         self.delivered[name] = 0 if fresh else await self.store.chat_len(rt.gid, name)
         if fresh:
             frame = {"t": "channel", "id": None, "game": rt.gid, "channel": chat.public_info(rec, 0)}
@@ -113,9 +113,13 @@ class Channels:
                 for n, rec in sorted(self.records.items(), key=lambda kv: (kv[1]["kind"] != "public", kv[0]))
                 if chat.can_read(rec, seat)]
 
-    def _channel(self, name: Any) -> dict:
+    def _channel(self, name: Any, seat: str | None) -> dict:
+        """The channel ``name`` as ``seat`` may know it.  A group channel the seat does not belong
+        to is answered exactly like a channel that does not exist (``unknown_channel``), so that
+        asking tells nobody that others opened one; the public and pair channels exist in every
+        game, so reading another pair's is ``not_member`` (checked by the caller)."""
         rec = self.records.get(name) if isinstance(name, str) else None
-        if rec is None:
+        if rec is None or (rec["kind"] == "group" and not chat.can_read(rec, seat)):
             raise ProtocolError("unknown_channel", f"no channel {str(name)[:40]!r} in this game")
         return rec
 
@@ -128,7 +132,7 @@ class Channels:
 
     async def post(self, seat: str, name: Any, text: Any, proposal: Any = None) -> dict:
         rt = self.rt
-        rec = self._channel(name)
+        rec = self._channel(name, seat)
         if not chat.can_post(rec, seat):
             raise ProtocolError("not_member", f"{seat} is not a member of {name!r}")
         if not isinstance(text, str):
@@ -153,17 +157,16 @@ class Channels:
         msg: dict = {"seat": seat, "ts": now_ms(), "text": text}
         if prop is not None:
             msg["proposal"] = prop
-        mid = await self.store.chat_append(rt.gid, name, msg, self.store.topic(rec["secret"]))
+        mid = await self.store.chat_append(rt.gid, name, msg, self.store.topic(rec["secret"], self.rt.gid))
         msg["id"] = mid
         return msg
 
-    async def answer(self, seat: str, name: Any, msg_id: Any, accept: bool) -> dict:
+    async def answer(self, seat: str, name: Any, msg_id: int, accept: bool) -> dict:
+        """``msg_id`` is an id the protocol layer checked (1 .. protocol.MAX_INDEX)."""
         rt = self.rt
-        rec = self._channel(name)
+        rec = self._channel(name, seat)
         if not chat.can_post(rec, seat):
             raise ProtocolError("not_member", f"{seat} is not a member of {name!r}")
-        if isinstance(msg_id, bool) or not isinstance(msg_id, int) or msg_id < 1:
-            raise ProtocolError("bad_request", "'msg' must be a message id")
         found = await self.store.chat_range(rt.gid, name, msg_id - 1, 1)
         if not found:
             raise ProtocolError("unknown_message", f"no message {msg_id} in {name!r}")
@@ -179,7 +182,7 @@ class Channels:
         verb = "accepts" if accept else "declines"
         msg: dict = {"seat": seat, "ts": now_ms(), "text": f"{seat} {verb} {prop['kind']} proposal #{msg_id}",
                      "reply": {"msg": msg_id, "accept": bool(accept), "seq": seq}}
-        mid = await self.store.chat_append(rt.gid, name, msg, self.store.topic(rec["secret"]))
+        mid = await self.store.chat_append(rt.gid, name, msg, self.store.topic(rec["secret"], self.rt.gid))
         msg["id"] = mid
         return msg
 
@@ -193,7 +196,9 @@ class Channels:
         if not isinstance(title, str) or len(title) > 80:
             raise ProtocolError("bad_request", "'title' must be a string of at most 80 characters")
         await self._rate(seat)
-        name = f"g{await self.store.next_group_id(rt.gid)}"
+        name = chat.group_name()
+        while name in self.records:     # (2**-64: never; but a name is never given twice)
+            name = chat.group_name()
         rec = chat.channel_record(name, "group", ms, by=seat, title=title)
         await self.store.add_channel(rt.gid, name, rec)
         await self._register(name, rec, fresh=True)
@@ -201,9 +206,11 @@ class Channels:
         return chat.public_info(rec, 0)
 
     async def history(self, seat: str | None, name: Any, after: int, limit: int) -> dict:
-        rec = self._channel(name)
+        """``after`` and ``limit`` are in the ranges the protocol layer checked (0 ..
+        protocol.MAX_INDEX, 1 .. protocol.MAX_HISTORY): nothing is clamped here."""
+        rec = self._channel(name, seat)
         if not chat.can_read(rec, seat):
             raise ProtocolError("not_member", f"{seat or 'a spectator'} may not read {name!r}")
-        msgs = await self.store.chat_range(self.rt.gid, name, max(0, after), max(1, min(limit, 500)))
+        msgs = await self.store.chat_range(self.rt.gid, name, after, limit)
         return {"t": "history", "channel": name, "messages": msgs,
                 "last": max(self.delivered.get(name, 0), msgs[-1]["id"] if msgs else 0)}

@@ -2,9 +2,11 @@
 
 Every game has a ``public`` channel (every seat posts; spectators read), a private channel for
 every pair of seats (``A-B``, ``A-C``, ... - exactly those two seats read and post), and any
-number of group channels (``g1``, ``g2``, ...) that a player opens with a fixed member list
-(e.g. a would-be Central Committee, 004 [11.11]).  Each channel has a random pub/sub secret:
-its live messages travel on ``<prefix>ps:<secret>``, never on a name derived from the game id.
+number of group channels that a player opens with a fixed member list (e.g. a would-be Central
+Committee, 004 [11.11]).  A group channel's name is random (:func:`group_name`): it says
+nothing of how many groups others opened, and to a seat outside it the channel does not exist.
+Each channel has a random pub/sub secret: its live messages travel on ``<prefix>ps:<secret>``,
+never on a name derived from the game id.
 
 Structured proposals ride in chat messages and map onto engine actions.  Posting a proposal is
 the proposer's own move (applied through the engine first; if the engine refuses, nothing is
@@ -46,6 +48,11 @@ PUBLIC = "public"
 PROPOSAL_KINDS = ("trade", "committee", "purge", "execution")
 TRADE_FIELDS = ("to", "give_leaders", "give_politburo", "give_assassins", "take_leaders", "take_politburo",
                 "take_assassins")
+
+
+def group_name() -> str:
+    """A new group channel's name: ``g`` and 16 random hex digits (never a count of groups)."""
+    return "g" + secrets.token_hex(8)
 
 
 def pair_name(a: str, b: str) -> str:

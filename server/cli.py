@@ -18,7 +18,15 @@ browser client from server/static/ at /.
 Without --redis an embedded in-process broker and store serve this one process (nothing to
 install; games are lost when it stops).  With --redis, Redis holds the games, their action
 logs and the chat history: several processes given the same --redis and --prefix serve the
-same games, and a restarted process resumes every game."""
+same games, and a restarted process resumes every game.
+
+--redis takes a single Redis or a Redis Cluster (7.0 or later).  redis+cluster://HOST:PORT (or
+rediss+cluster:// for TLS) names a cluster by any of its nodes; a plain redis://HOST:PORT is asked
+(INFO cluster) and used as a cluster if it is a cluster node.  On a cluster every game's keys
+share one hash slot and live notices travel on sharded pub/sub (SPUBLISH/SSUBSCRIBE).
+
+GET /metrics serves the server's metrics in the Prometheus text format (connections, frames,
+errors by code, action and chat latency, bot decision time, Redis round trips, live games)."""
 
 
 def add_parser(sub) -> None:
@@ -40,7 +48,9 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
     p.add_argument("--port", type=int, default=8080, help="TCP port (default 8080; 0 picks a free port)")
     p.add_argument("--redis", metavar="URL", default=None,
-                   help="Redis URL, e.g. redis://127.0.0.1:6379/0 (default: none, the embedded in-process store)")
+                   help="Redis URL, e.g. redis://127.0.0.1:6379/0, or a Redis Cluster: redis+cluster://HOST:PORT "
+                        "(any node; a plain redis:// URL of a cluster node is detected too) (default: none, the "
+                        "embedded in-process store)")
     p.add_argument("--prefix", default="rcw:", help="Redis key and channel prefix (default 'rcw:'); processes "
                                                     "that share games must use the same prefix")
     p.add_argument("--chat-rate", type=float, default=2.0, metavar="N",
@@ -54,19 +64,40 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
                         "takes over this long after the driver dies (default 5)")
     p.add_argument("--bot-delay", type=float, default=0.0, metavar="SECONDS",
                    help="pause between two bot actions, so people can follow them (default 0)")
+    p.add_argument("--create-rate", type=float, default=0.1, metavar="N",
+                   help="games created (and bot fills) per second per client address and per admin token, "
+                        "sustained; 0: no limit (default 0.1; one every 10 s)")
+    p.add_argument("--create-burst", type=float, default=10.0, metavar="N",
+                   help="games created in a burst (default 10)")
+    p.add_argument("--costly-rate", type=float, default=2.0, metavar="N",
+                   help="costly requests (events, GET .../view?seq=N, GET .../record) per second per client address "
+                        "and per token, sustained; 0: no limit (default 2)")
+    p.add_argument("--costly-burst", type=float, default=20.0, metavar="N",
+                   help="costly requests in a burst (default 20)")
+    p.add_argument("--max-games", type=int, default=200, metavar="N",
+                   help="live games loaded in this process; creating one more answers busy; 0: no cap (default 200)")
+    p.add_argument("--max-bot-games", type=int, default=20, metavar="N",
+                   help="games with bot seats whose bots run in this process; creating (or filling with bots) one "
+                        "more answers busy, and other processes take over the rest; 0: no cap (default 20)")
+    p.add_argument("--snapshot-every", type=int, default=100, metavar="N",
+                   help="store a snapshot of each game every N actions: a replica or a past view is rebuilt from "
+                        "the nearest one (default 100)")
     p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
                    help="logging level (default INFO)")
+    p.add_argument("--log-format", default="text", choices=["text", "json"],
+                   help="log lines on stderr: text (default) or json (one JSON object per line: ts, level, logger, "
+                        "msg, pid, exc...)")
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=getattr(logging, args.log_level), stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+    from rcw.server import logs
+
+    logs.configure(args.log_level, getattr(args, "log_format", "text"))
     try:
         asyncio.run(serve(args))
     except KeyboardInterrupt:
         pass
-    except (OSError, ConnectionError) as e:
+    except (OSError, ConnectionError, ValueError) as e:   # (ValueError: a bad --redis URL or --prefix)
         print(f"rcw serve: {e}", file=sys.stderr)
         return 1
     except Exception as e:
@@ -84,7 +115,10 @@ async def serve(args: argparse.Namespace) -> None:
     from rcw.server.store import make_store
 
     config = Config(chat_rate=args.chat_rate, chat_burst=args.chat_burst, frame_rate=args.frame_rate,
-                    frame_burst=2 * args.frame_rate, lease_ttl=args.lease_ttl, bot_delay=args.bot_delay)
+                    frame_burst=2 * args.frame_rate, lease_ttl=args.lease_ttl, bot_delay=args.bot_delay,
+                    create_rate=args.create_rate, create_burst=args.create_burst, costly_rate=args.costly_rate,
+                    costly_burst=args.costly_burst, max_games=args.max_games, max_bot_games=args.max_bot_games,
+                    snapshot_every=max(1, args.snapshot_every))
     store = make_store(args.redis, args.prefix)
     app = make_app(store, config)
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
@@ -95,8 +129,13 @@ async def serve(args: argparse.Namespace) -> None:
     server = getattr(site, "_server", None)
     if server is not None and server.sockets:
         port = server.sockets[0].getsockname()[1]
-    broker = f"redis {args.redis} prefix {args.prefix!r}" if args.redis else "embedded in-process store"
+    broker = "embedded in-process store"
+    if args.redis:
+        broker = f"redis{' cluster' if getattr(store, 'cluster', False) else ''} {args.redis} prefix {args.prefix!r}"
     print(f"rcw serve: listening on http://{args.host}:{port}/ ({broker}); Ctrl-C stops", flush=True)
+    log = logging.getLogger("rcw.server")
+    log.info("listening on http://%s:%s/ (%s)", args.host, port, broker,
+             extra={"host": args.host, "port": port, "store": store.kind, "mode": getattr(store, "mode", "single")})
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -106,6 +145,7 @@ async def serve(args: argparse.Namespace) -> None:
         await stop.wait()
     finally:
         await runner.cleanup()
+        log.info("stopped")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -226,6 +226,17 @@ class GameClient:
             raise ServerError(reply.get("code", "?"), reply.get("message", ""), reply.get("rule"), reply)
         return reply
 
+    async def send_raw_for(self, data: bytes | str, rid: Any, timeout: float = 10.0) -> dict:
+        """Send ``data`` as it is and wait for the frame answering request id ``rid`` (for testing
+        that the server echoes an id it could read in a frame it refuses)."""
+        fut = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = fut
+        try:
+            await self.send_raw(data)
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            self._waiting.pop(rid, None)
+
     async def next_error(self, timeout: float = 10.0) -> dict:
         """Wait for an error push that answers no request (e.g. after :meth:`send_raw`)."""
         fut = asyncio.get_running_loop().create_future()

@@ -18,6 +18,16 @@ class Config:
     max_queue: int = 5000         # outbound frames queued for a connection before it is dropped
     idle_unload: float = 60.0     # unload a game nobody watches after this many seconds
     max_bot_streak: int = 50_000  # runaway guard: bot actions in a row before the bots stop
+    snapshot_every: int = 100     # store a snapshot of each game every this many actions
+    # Admission control (docs/protocol.md, "Limits"); a rate of 0 means no limit.
+    create_rate: float = 0.1      # games created (and bot fills) per second per client address, sustained
+    create_burst: float = 10.0    # ... and in a burst
+    costly_rate: float = 2.0      # costly requests (events, view at seq, record) per second per address
+    costly_burst: float = 20.0    # ... and per token; burst
+    max_games: int = 200          # live games loaded in one process; creating more answers busy
+    max_bot_games: int = 20       # games with bot seats whose bots run in one process; more answers busy
+    max_pending: int = 256        # requests read from one WebSocket, waiting to be handled; more: busy
+    costly_threads: int = 2       # rebuilds (a past view, an old log) running at once, off the event loop
 
 
 def default_bot_kind() -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import time
 from typing import Any
 
 from rcw.bots.match import Match
@@ -132,6 +133,7 @@ class Driver:
             async with rt.lock:
                 if rt.game is None or rt.status() != "playing":
                     break
+                t0 = time.perf_counter()
                 step = self._the_match().next_step()
                 if step is None:
                     self._arm_deadlines()
@@ -141,6 +143,7 @@ class Driver:
                               rt.gid, self.bot_streak)
                     self.stalled = True
                     break
+                rt.hub.metrics.bot_decision.observe(time.perf_counter() - t0)
                 if step.note:
                     log.info("game %s: %s", rt.gid, step.note)
                 ok = await self._commit_bot(step.action, "bot", step.kind)
@@ -204,7 +207,9 @@ class Driver:
             if (g is not None and rt.status() == "playing" and rt.seats.get(seat, {}).get("kind") == "human"
                     and seat in {p["seat"] for p in g.pending}):
                 player = Player(g, seat)
+                t0 = time.perf_counter()
                 action = self.agent(seat, rt.meta["bots"]).choose(player)
+                rt.hub.metrics.bot_decision.observe(time.perf_counter() - t0)
                 if not player.is_legal(action):
                     action = player.legal[0]
                 await self._commit_bot(action, "deadline")

@@ -12,6 +12,7 @@ from collections.abc import Coroutine
 from typing import Any, Protocol
 
 from rcw.server.config import Config
+from rcw.server.metrics import Metrics
 from rcw.server.store import Store
 
 from rcw.actions import Action, Event
@@ -24,6 +25,7 @@ class Hub(Protocol):
     store: Store
     config: Config
     proc: str
+    metrics: Metrics
 
     def spawn(self, coro: Coroutine) -> asyncio.Task: ...
 

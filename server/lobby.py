@@ -21,7 +21,9 @@ from collections.abc import Coroutine
 from typing import Any
 
 from rcw.server import chat, facts
+from rcw.server.admission import Admission
 from rcw.server.config import Config, default_bot_kind
+from rcw.server.metrics import Metrics
 from rcw.server.protocol import ProtocolError, now_ms
 from rcw.server.runtime import GameRuntime
 from rcw.server.seats import OPEN, public_seats, seats_status, token_hash
@@ -50,6 +52,9 @@ class Hub:
         self._load_lock = asyncio.Lock()
         self._lease_task: asyncio.Task | None = None
         self.started = time.time()
+        self.metrics = Metrics()          # this process's /metrics (one registry per hub)
+        self.admission = Admission(self)  # rate limits, caps, CPU work off the event loop
+        self._views: dict[tuple[str, int], dict] = {}   # past views of finished games (they never change)
 
     # -- life cycle -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -65,6 +70,7 @@ class Hub:
             await rt.shutdown()
         for t in list(self.tasks):
             t.cancel()
+        self.admission.close()
         await self.store.close()
 
     def spawn(self, coro: Coroutine) -> asyncio.Task:
@@ -134,6 +140,10 @@ class Hub:
             rt = self.runtimes.get(gid)
             if rt is not None and (rt.driver.driving or (rt.game is not None and rt.game.over)):
                 continue
+            cap = self.config.max_bot_games
+            if cap and self.admission.bot_games() >= cap and (rt is None or any(
+                    r["kind"] == "bot" for r in rt.seats.values())):
+                continue      # (at the cap of bot games: leave it to a process with room)
             if not await self.store.lease(gid, self.proc, self.config.lease_ttl):
                 continue
             if rt is None:
@@ -155,7 +165,7 @@ class Hub:
             rt.driver.set_driving(await self.store.lease(rt.gid, self.proc, self.config.lease_ttl))
 
     # -- lobby --------------------------------------------------------------------------------
-    async def create_game(self, spec: Any) -> dict:
+    async def create_game(self, spec: Any, addr: str | None = None) -> dict:
         from rcw.bots import AGENTS
 
         if not isinstance(spec, dict):
@@ -164,20 +174,22 @@ class Hub:
         extra = set(spec) - known
         if extra:
             raise ProtocolError("bad_request", f"unknown fields {sorted(extra)} (known: {', '.join(sorted(known))})")
-        players = spec.get("players", 5)
-        if isinstance(players, bool) or not isinstance(players, int) or not 3 <= players <= 6:
-            raise ProtocolError("bad_request", "players must be 3 to 6", rule="004 [2.0]")
         seed = spec.get("seed")
         if seed is None:
             seed = secrets.randbits(62)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < (1 << 63):
             raise ProtocolError("bad_request", "seed must be an integer 0 <= seed < 2**63")
+        # The engine judges the number of players and the options (names, types, ranges: rcw.options).
+        options = spec.get("options")
         try:
-            options = O.validate(spec.get("options") or {})
+            options = O.validate({} if options is None else options)
+            players = len(modes.new_game(spec.get("players", 5), seed, options).seats)
         except IllegalAction as e:
             raise ProtocolError("bad_request", e.message, rule=e.rule) from None
-        bot_kind = spec.get("bots") or default_bot_kind()
-        if bot_kind not in AGENTS:
+        bot_kind = spec.get("bots")
+        if bot_kind is None:
+            bot_kind = default_bot_kind()
+        if not isinstance(bot_kind, str) or bot_kind not in AGENTS:
             raise ProtocolError("bad_request", f"bots must be one of {', '.join(sorted(AGENTS))}")
         on_leave = spec.get("on_leave", "bot")
         if on_leave not in ("bot", "quit"):
@@ -186,14 +198,19 @@ class Hub:
         if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, (int, float))
                                      or not 0 < deadline <= 7 * 86400):
             raise ProtocolError("bad_request", "deadline must be a number of seconds (0 < d <= 604800) or null")
-        name = spec.get("name") or ""
+        name = spec.get("name")
+        if name is None:
+            name = ""
         if not isinstance(name, str) or len(name) > 80:
             raise ProtocolError("bad_request", "name must be a string of at most 80 characters")
         seats = list(SEATS[:players])
-        bot_seats = spec.get("bot_seats") or []
-        if not isinstance(bot_seats, list) or not all(s in seats for s in bot_seats):
+        bot_seats = spec.get("bot_seats")
+        if bot_seats is None:
+            bot_seats = []
+        if not isinstance(bot_seats, list) or not all(isinstance(s, str) and s in seats for s in bot_seats):
             raise ProtocolError("bad_request", f"bot_seats must be a list of seats among {''.join(seats)}")
-        modes.new_game(players, seed, options)  # fails early on anything the engine refuses
+        self.admission.check_games(bool(bot_seats))      # (a refused request costs nothing)
+        await self.admission.take("create", addr)
         gid = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
         admin = secrets.token_urlsafe(24)
         meta = {"id": gid, "name": name, "players": players, "seed": seed, "options": options, "bots": bot_kind,
@@ -253,13 +270,17 @@ class Hub:
         if not isinstance(admin_token, str) or not hmac.compare_digest(token_hash(admin_token), rt.meta["admin"]):
             raise ProtocolError("forbidden", "the admin token of this game is needed")
 
-    async def fill_bots(self, gid: Any, admin_token: Any, kind: Any = None, seats: Any = None) -> dict:
+    async def fill_bots(self, gid: Any, admin_token: Any, kind: Any = None, seats: Any = None,
+                        addr: str | None = None) -> dict:
         from rcw.bots import AGENTS
 
         rt = await self.get(gid)
         self._check_admin(rt, admin_token)
-        kind = kind or rt.meta["bots"]
-        if kind not in AGENTS:
+        if not rt.has_bot_work():
+            self.admission.check_bot_games()
+        await self.admission.take("create", addr, admin_token)
+        kind = rt.meta["bots"] if kind is None else kind
+        if not isinstance(kind, str) or kind not in AGENTS:
             raise ProtocolError("bad_request", f"bots must be one of {', '.join(sorted(AGENTS))}")
         await rt.reload_seats(notify=False)
         targets = seats if seats is not None else [s for s, r in sorted(rt.seats.items()) if r["kind"] == "open"]
@@ -294,27 +315,49 @@ class Hub:
         await self.claim(rt)
         return {"game": rt.gid, "seat": seat, "now": how}
 
-    async def view_at(self, gid: Any, seq: Any, admin_token: Any = None) -> dict:
+    async def view_at(self, gid: Any, seq: Any, admin_token: Any = None, addr: str | None = None) -> dict:
         """A spectator's view after the first ``seq`` actions (for replays): when the game is
-        over, or with the admin token."""
+        over, or with the admin token.  Rebuilt from the nearest stored snapshot and the few
+        actions after it, in the rebuild thread pool (never on the event loop)."""
         rt = await self.get(gid)
-        if rt.game is None or not rt.game.over:
+        over = rt.game is not None and rt.game.over
+        if not over:
             self._check_admin(rt, admin_token)
         if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= rt.seq:
             raise ProtocolError("bad_request", f"seq must be 0..{rt.seq}")
-        g = rt.new_game()
-        for e in await self.store.log_range(rt.gid, 0, seq):
-            g.apply(e["a"])
-        view = g.view(None)
-        return {"game": rt.gid, "seq": seq, "hash": g.state_hash(), "view": view, "strengths": facts.strengths(g, view)}
+        await self.admission.take("costly", addr, admin_token)
+        key = (rt.gid, seq)
+        if key in self._views:
+            return self._views[key]
+        snap = await self.store.snapshot_before(rt.gid, seq)
+        base = snap[0] if snap else 0
+        entries = await self.store.log_range(rt.gid, base, seq)
+        out = await self.admission.offload(_view_at, rt.meta, snap, entries)
+        out["game"] = rt.gid
+        if over:
+            if len(self._views) >= 512:
+                self._views.pop(next(iter(self._views)))
+            self._views[key] = out
+        return out
 
-    async def record(self, gid: Any, admin_token: Any = None) -> dict:
+    async def record(self, gid: Any, admin_token: Any = None, addr: str | None = None) -> dict:
         rt = await self.get(gid)
         if rt.game is None or not rt.game.over:
             self._check_admin(rt, admin_token)
+        await self.admission.take("costly", addr, admin_token)
         async with rt.lock:
             await rt.ensure_current()
             rec = rt.game.record()
             rec["game"] = rt.gid
             rec["hash"] = rt.hash
             return rec
+
+
+def _view_at(meta: dict, snap: tuple[int, bytes] | None, entries: list[dict]) -> dict:
+    """(In a worker thread.)  The spectator's view of the game ``snap`` (or its start) plus ``entries``."""
+    g = modes.from_bytes(snap[1]) if snap else modes.new_game(meta["players"], meta["seed"], meta["options"])
+    for e in entries:
+        g.apply(e["a"])
+    view = g.view(None)
+    return {"seq": (snap[0] if snap else 0) + len(entries), "hash": g.state_hash(), "view": view,
+            "strengths": facts.strengths(g, view)}

@@ -104,4 +104,4 @@ class Proposals:
         verb = "accepts" if accept else "declines"
         msg = {"seat": seat, "ts": now_ms(), "text": f"{seat} {verb} {kind} proposal #{mid}",
                "reply": {"msg": mid, "accept": accept, "seq": seq, "by": by}}
-        await rt.store.chat_append(rt.gid, name, msg, rt.store.topic(rec["secret"]))
+        await rt.store.chat_append(rt.gid, name, msg, rt.store.topic(rec["secret"], rt.gid))

@@ -1,13 +1,17 @@
 """The play protocol: msgpack frames over one WebSocket, error codes and size limits.
 
-Every frame is a msgpack map with a ``t`` (type) field.  A request from the client carries
-an ``id`` (an integer or a short string) that the server echoes in its reply; a push from the
-server (``update``, ``msg``, ``channel``, ``seats``) has ``id`` nil.  ``docs/protocol.md`` is
-the reference; the tables here are the single source the docs were written from.
+Every frame is a msgpack map with a ``t`` (type) field.  A request from the client must carry
+an ``id`` (an integer or a short string) that the server echoes in its reply, errors included
+(an error about a frame echoes its ``id`` whenever the ``id`` can be read); a push from the
+server (``update``, ``msg``, ``channel``, ``seats``) has ``id`` nil.  Integer fields that
+index something (``after``, ``msg``, ``seq``) and page sizes (``limit``) out of their range
+are refused with ``bad_request`` (:func:`index`), never clamped.  ``docs/protocol.md`` is the
+reference; the tables here are the single source the docs were written from.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -22,6 +26,12 @@ MAX_TEXT = 2000
 MAX_PROPOSAL = 2048
 #: Longest request id (characters) when it is a string.
 MAX_ID = 64
+#: Largest index a request may name (``after``, ``msg``, ``seq``): 2**53 - 1, the largest
+#: integer every client (JavaScript included) holds exactly.
+MAX_INDEX = (1 << 53) - 1
+#: Largest page of chat messages (``history``) and of actions' events (``events``).
+MAX_HISTORY = 500
+MAX_EVENTS = 1000
 
 #: Client -> server frame types.
 CLIENT_TYPES = ("hello", "act", "view", "chat", "history", "channels", "open_channel",
@@ -47,14 +57,19 @@ ERRORS: dict[str, str] = {
     "unknown_channel": "no chat channel with this name in this game",
     "not_member": "the seat is not a member of the channel (spectators may only read 'public')",
     "message_too_large": f"chat text longer than {MAX_TEXT} characters or proposal larger than {MAX_PROPOSAL} bytes",
-    "rate_limited": "too many chat messages or frames; wait and retry",
+    "rate_limited": "too many chat messages, frames, games created or costly requests (events, a past view, a "
+                    "record) from this seat, address or token; wait 'retry_after' seconds and retry",
     "unknown_message": "no chat message with this id in this channel",
     "not_a_proposal": "the chat message carries no proposal",
     "not_addressed": "the proposal is not addressed to this seat",
     "seat_taken": "the seat is not open",
     "game_full": "no open seat left",
     "forbidden": "the admin token is needed for this",
-    "busy": "the game changed under the request too many times; retry",
+    "not_found": "(HTTP) no such path",
+    "method_not_allowed": "(HTTP) the path does not take this method",
+    "body_too_large": "(HTTP) the request body is longer than the limit",
+    "busy": "the server is at a cap (live games, bot games, past views being rebuilt) or the game changed "
+            "under the request too many times; retry later",
     "internal": "a server error (logged); nothing was changed",
 }
 
@@ -62,14 +77,14 @@ ERRORS: dict[str, str] = {
 class ProtocolError(Exception):
     """A request the server refuses; becomes an ``error`` frame (or an HTTP error body)."""
 
-    def __init__(self, code: str, message: str, *, rule: str | None = None, **extra: Any) -> None:
+    def __init__(self, code: str, message: str, *, rule: str | None = None, req_id: Any = None, **extra: Any) -> None:
         assert code in ERRORS, code
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.rule = rule
         self.extra = extra
-        self.req_id: Any = None
+        self.req_id: Any = req_id   # the request's id, when the error is raised before it was read
 
     def frame(self, req_id: Any = None) -> dict:
         return error_frame(req_id if req_id is not None else self.req_id, self.code, self.message,
@@ -96,8 +111,6 @@ def unpack(data: bytes) -> Any:
 
 
 def _valid_id(v: Any) -> bool:
-    if v is None:
-        return True
     if isinstance(v, bool):
         return False
     if isinstance(v, int):
@@ -105,28 +118,54 @@ def _valid_id(v: Any) -> bool:
     return isinstance(v, str) and len(v) <= MAX_ID
 
 
+def peek_id(data: bytes | str) -> Any:
+    """The request id of a frame the server cannot take (too large, undecodable, a text frame),
+    if it can be read: a valid ``id`` of the map the frame starts with (msgpack; JSON for a
+    text frame), else None.  Reads the map key by key and skips the values it does not need."""
+    if isinstance(data, str):
+        if len(data) > MAX_FRAME:
+            return None
+        try:
+            obj = json.loads(data)
+        except (ValueError, RecursionError):
+            return None
+        rid = obj.get("id") if isinstance(obj, dict) else None
+        return rid if _valid_id(rid) else None
+    u = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=max(len(data), 1))
+    try:
+        u.feed(data)
+        for _ in range(u.read_map_header()):
+            key = u.unpack()
+            if key == "id":
+                rid = u.unpack()
+                return rid if _valid_id(rid) else None
+            u.skip()
+    except Exception:  # not a map, truncated, malformed: no id to read
+        return None
+    return None
+
+
 def unpack_frame(data: bytes) -> dict:
-    """Decode one client frame; raises :class:`ProtocolError` (``req_id`` set when known)."""
+    """Decode one client frame; raises :class:`ProtocolError` (``req_id`` set when it can be read)."""
     if len(data) > MAX_FRAME:
-        raise ProtocolError("frame_too_large", f"frame of {len(data)} bytes; the limit is {MAX_FRAME}")
+        raise ProtocolError("frame_too_large", f"frame of {len(data)} bytes; the limit is {MAX_FRAME}",
+                            req_id=peek_id(data))
     try:
         frame = unpack(data)
     except Exception as e:  # msgpack raises several types (ExtraData, FormatError, ValueError...)
-        raise ProtocolError("bad_frame", f"not msgpack: {type(e).__name__}") from None
+        raise ProtocolError("bad_frame", f"not msgpack: {type(e).__name__}", req_id=peek_id(data)) from None
     if not isinstance(frame, dict):
         raise ProtocolError("bad_frame", "a frame must be a msgpack map")
-    rid = frame.get("id")
+    if "id" not in frame or frame["id"] is None:
+        raise ProtocolError("bad_frame", "a request needs an 'id' (an integer or a string), echoed in its reply")
+    rid = frame["id"]
     if not _valid_id(rid):
-        raise ProtocolError("bad_frame", f"'id' must be nil, an integer or a string of at most {MAX_ID} characters")
+        raise ProtocolError("bad_frame", f"'id' must be an integer or a string of at most {MAX_ID} characters")
     t = frame.get("t")
     if not isinstance(t, str):
-        e = ProtocolError("bad_frame", "a frame needs a string 't' (its type)")
-        e.req_id = rid
-        raise e
+        raise ProtocolError("bad_frame", "a frame needs a string 't' (its type)", req_id=rid)
     if t not in CLIENT_TYPES:
-        e = ProtocolError("unknown_type", f"unknown frame type {t[:40]!r}")
-        e.req_id = rid
-        raise e
+        raise ProtocolError("unknown_type", f"unknown frame type {t[:40]!r}", req_id=rid)
     return frame
 
 
@@ -145,4 +184,13 @@ def field(frame: dict, name: str, typ: type | tuple[type, ...], default: Any = _
         raise ProtocolError("bad_request", f"'{name}' has the wrong type")
     if not isinstance(v, types):
         raise ProtocolError("bad_request", f"'{name}' has the wrong type")
+    return v
+
+
+def index(frame: dict, name: str, default: Any = _MISSING, lo: int = 0, hi: int = MAX_INDEX) -> Any:
+    """An integer field that indexes something or sizes a page, in ``lo..hi``; out of range is a
+    ``bad_request`` naming the field and its range (the server never clamps)."""
+    v = field(frame, name, int, default)
+    if v is not None and not lo <= v <= hi:
+        raise ProtocolError("bad_request", f"'{name}' must be an integer from {lo} to {hi}")
     return v

@@ -1,8 +1,8 @@
 """One game in one server process: its replica, its seats, its connections and their frames.
 
-A :class:`GameRuntime` is a *replica*: the game rebuilt from seed + action log (from a
-snapshot taken every :data:`SNAP_EVERY` actions when it has one) and kept current from the
-game's pub/sub notices.  Every accepted action takes the same path (:meth:`GameRuntime.submit`,
+A :class:`GameRuntime` is a *replica*: the game rebuilt from the nearest snapshot (the
+store keeps one every ``snapshot_every`` actions, :meth:`Store.save_snapshot`) plus the actions
+logged after it, and kept current from the game's pub/sub notices.  Every accepted action takes the same path (:meth:`GameRuntime.submit`,
 or the bots through :class:`~rcw.server.driver.Driver`): validate on the replica through
 ``Game.apply`` (an illegal action changes nothing), append to the durable log iff the log is
 still as long as the replica (otherwise catch up and retry), then push ``update`` frames to the
@@ -39,10 +39,6 @@ from rcw.game import Game
 
 log = logging.getLogger("rcw.server")
 
-#: A snapshot of the replica every this many actions (rewinding after a lost race starts there).
-SNAP_EVERY = 50
-
-
 class GameRuntime:
     """One game's replica in this process, its local connections and (if driving) its bots."""
 
@@ -57,7 +53,7 @@ class GameRuntime:
         self.hash = ""
         self.lock = asyncio.Lock()
         self.conns: set[Any] = set()
-        self.topic = self.store.topic(meta["secret"])
+        self.topic = self.store.topic(meta["secret"], gid)
         self._snap: tuple[int, bytes] | None = None
         self._over_marked = False
         self.closed = False
@@ -96,8 +92,12 @@ class GameRuntime:
     async def _rebuild_locked(self, upto: int | None = None) -> None:
         """Rebuild the replica silently (no frames) from the snapshot and the log."""
         self.game = None
-        if self._snap is not None and (upto is None or self._snap[0] <= upto):
-            base, g = self._snap[0], modes.from_bytes(self._snap[1])
+        snap = self._snap if self._snap is not None and (upto is None or self._snap[0] <= upto) else None
+        stored = await self.store.snapshot_before(self.gid, (1 << 62) if upto is None else upto)
+        if stored is not None and (snap is None or stored[0] > snap[0]):
+            snap = stored
+        if snap is not None:
+            base, g = snap[0], modes.from_bytes(snap[1])
         else:
             base, g = 0, self.new_game()
         entries = await self.store.log_range(self.gid, base, upto)
@@ -152,6 +152,11 @@ class GameRuntime:
                 "created": self.meta["created"], "seq": self.seq, "hash": self.hash,
                 "turn": g.turn if g else None, "phase": g.phase if g else None,
                 "result": g.result if g else None}
+
+    def has_bot_work(self) -> bool:
+        """Whether this process runs bots for this game now (driving, not over, a bot seat)."""
+        return (self.driver.driving and not (self.game is not None and self.game.over)
+                and any(r["kind"] == "bot" for r in self.seats.values()))
 
     # -- seats ----------------------------------------------------------------------------------
     async def seat_for_token(self, token: Any) -> str | None:
@@ -220,7 +225,7 @@ class GameRuntime:
         a = entry["a"] if entry else {}
         base = {"t": "update", "id": None, "game": self.gid, "seq": self.seq, "actor": a.get("seat"),
                 "action": a.get("t"), "by": entry.get("by") if entry else None,
-                "events": [to_wire(e) for e in events], "hash": self.hash, "pending": pending,
+                "events": entry["ev"] if entry and "ev" in entry else [to_wire(e) for e in events], "hash": self.hash, "pending": pending,
                 "status": self.status(), "result": g.result}
         views: dict[str | None, tuple[dict, list, dict]] = {}   # seat -> its view, legal actions, facts
         board: dict[str, int] | None = None                      # the stacks' strengths, the same for all
@@ -239,7 +244,7 @@ class GameRuntime:
 
     def _after_apply(self, entry: dict, events: list, kind: str = "turn") -> None:
         self.hash = self.game.state_hash()
-        if self.seq % SNAP_EVERY == 0:
+        if self.seq % self.hub.config.snapshot_every == 0:
             self._snap = (self.seq, self.game.to_bytes())
         self._push_update(entry, events)
         self.proposals.applied(events, self.seq)
@@ -260,6 +265,7 @@ class GameRuntime:
                             kind: str = "turn") -> tuple[int, list]:
         """(Under the lock.)  :meth:`submit`'s work; ``kind`` tells the bots' match loop whether
         the action was a turn step or an out-of-turn answer."""
+        t0 = time.perf_counter()
         for _attempt in range(10):
             if self.game is None:
                 await self._rebuild_locked()
@@ -279,7 +285,8 @@ class GameRuntime:
                     await self._catch_up_locked()   # our replica was behind: judge on the current game
                     continue
                 raise
-            entry = {"a": to_wire(action), "by": by, "ts": now_ms()}
+            # The entry keeps the events too: the ``events`` request reads them (never a replay).
+            entry = {"a": to_wire(action), "by": by, "ts": now_ms(), "ev": [to_wire(x) for x in events]}
             notice = pack({"k": "act", "seq": before + 1, "e": entry})
             try:
                 ok = await self.store.append_action(self.gid, before, entry, self.topic, notice)
@@ -289,6 +296,9 @@ class GameRuntime:
             if ok:
                 self.seq = before + 1
                 self._after_apply(entry, events, kind)
+                if self._snap is not None and self._snap[0] == self.seq:   # (the writer stores the snapshot)
+                    self.hub.spawn(self.store.save_snapshot(self.gid, self.seq, self._snap[1]))
+                self.hub.metrics.action(by, time.perf_counter() - t0)
                 return self.seq, events
             # Another process appended first: rewind, catch up (pushing its actions), retry.
             log.info("game %s: lost the race for seq %d; catching up", self.gid, before + 1)

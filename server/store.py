@@ -20,23 +20,37 @@ process runs the game's bots and decision deadlines; correctness never depends o
 
 Everything stored is msgpack.  Key layout under the prefix ``P`` (default ``rcw:``)::
 
-    P games              ZSET  game id -> creation time (every game)
-    P live               SET   ids of games not over
-    P g:<id>:meta        STR   game settings (players, seed, options, secrets, admin token hash)
-    P g:<id>:seats       HASH  seat letter -> seat record
-    P g:<id>:log         LIST  accepted actions, wire form, in order (the game is seed + this)
-    P g:<id>:chans       HASH  channel name -> channel record (members, pub/sub secret)
-    P g:<id>:chat:<name> LIST  the channel's messages; message id = position + 1
-    P g:<id>:groups      STR   counter for group channel names
-    P lease:<id>         STR   the driver lease (owner process id, expires)
-    P rate:<id>:<seat>   HASH  the seat's chat token bucket (tokens, time; expires when full)
-    P ps:<secret>        pub/sub topic (a game's or a channel's random secret; never the game id)
+    P games                ZSET  game id -> creation time (every game)
+    P live                 SET   ids of games not over
+    P {g:<id>}:meta        STR   game settings (players, seed, options, secrets, admin token hash)
+    P {g:<id>}:seats       HASH  seat letter -> seat record
+    P {g:<id>}:log         LIST  accepted actions, in order (the game is seed + this): each entry the
+                                 action's wire form, who chose it, when, and the events it caused
+    P {g:<id>}:snaps       ZSET  snapshots of the game (Game.to_bytes), scored by their seq: one every
+                                 ``snapshot_every`` actions, so a replica or a past view is rebuilt
+                                 from the nearest snapshot plus a few actions, never from the seed
+    P {g:<id>}:chans       HASH  channel name -> channel record (members, pub/sub secret)
+    P {g:<id>}:chat:<name> LIST  the channel's messages; message id = position + 1
+    P lease:<id>           STR   the driver lease (owner process id, expires)
+    P rate:<id>:<seat>     HASH  the seat's chat token bucket (tokens, time; expires when full)
+    P ps:{<tag>}<secret>   pub/sub topic (a game's or a channel's random secret; never the game id)
+
+Redis Cluster: every key of one game carries the hash tag ``{g:<id>}``, so the game lives in one
+hash slot and every Lua script touches that one slot; the global keys (``games``, ``live``) and
+each lease and rate bucket are single-key commands or scripts.  A game's topics carry, as their
+hash tag, a short ``<tag>`` that hashes to the same slot as ``g:<id>`` (:func:`slot_tag`; it is not
+the game id), so the scripts that append and publish in one step stay in the game's slot; on a
+cluster they publish with ``SPUBLISH`` and the store listens with ``SSUBSCRIBE`` on the node
+owning each topic's slot (sharded pub/sub, Redis 7).  The same layout serves a single Redis,
+which publishes with plain ``PUBLISH``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import binascii
 import contextlib
+import functools
 import logging
 import time
 from abc import ABC, abstractmethod
@@ -48,6 +62,8 @@ from rcw.server.protocol import pack, unpack
 log = logging.getLogger("rcw.server.store")
 
 Callback = Callable[[bytes], None]
+#: ``(operation, seconds)``: told the round-trip time of every Redis call (metrics).
+Observer = Callable[[str, float], None]
 
 
 class Store(ABC):
@@ -59,9 +75,11 @@ class Store(ABC):
 
     def __init__(self, prefix: str = "rcw:") -> None:
         self.prefix = prefix
+        #: Told the round-trip time of every call to a networked store (set by the metrics).
+        self.observe: Observer | None = None
 
-    def topic(self, secret: str) -> str:
-        """The pub/sub topic for a game or channel secret."""
+    def topic(self, secret: str, gid: str) -> str:
+        """The pub/sub topic for a secret of game ``gid`` (the game's own, or one of its channels')."""
         return f"{self.prefix}ps:{secret}"
 
     async def start(self) -> None:  # noqa: B027 - optional hook
@@ -76,6 +94,10 @@ class Store(ABC):
 
     @abstractmethod
     async def game_ids(self, live_only: bool = True) -> list[str]: ...
+
+    async def count_live(self) -> int:
+        """How many games are not over (every process's)."""
+        return len(await self.game_ids(live_only=True))
 
     @abstractmethod
     async def load_meta(self, gid: str) -> dict | None: ...
@@ -103,15 +125,20 @@ class Store(ABC):
         """Append ``entry`` iff the log has ``expected_len`` entries, and publish ``notice``
         on ``topic`` in the same atomic step.  False: someone else appended first."""
 
+    @abstractmethod
+    async def save_snapshot(self, gid: str, seq: int, data: bytes) -> None:
+        """Keep ``data`` (``Game.to_bytes()``) as the game after its first ``seq`` actions."""
+
+    @abstractmethod
+    async def snapshot_before(self, gid: str, seq: int) -> tuple[int, bytes] | None:
+        """The stored snapshot with the greatest seq <= ``seq`` (None: there is none)."""
+
     # -- chat --------------------------------------------------------------------------------
     @abstractmethod
     async def load_channels(self, gid: str) -> dict[str, dict]: ...
 
     @abstractmethod
     async def add_channel(self, gid: str, name: str, rec: dict) -> None: ...
-
-    @abstractmethod
-    async def next_group_id(self, gid: str) -> int: ...
 
     @abstractmethod
     async def chat_append(self, gid: str, channel: str, msg: dict, topic: str) -> int:
@@ -171,9 +198,9 @@ class MemoryStore(Store):
         self.meta: dict[str, bytes] = {}
         self.seats: dict[str, dict[str, bytes]] = {}
         self.logs: dict[str, list[bytes]] = {}
+        self.snaps: dict[str, dict[int, bytes]] = {}
         self.chans: dict[str, dict[str, bytes]] = {}
         self.chat: dict[tuple[str, str], list[bytes]] = {}
-        self.groups: dict[str, int] = {}
         self.created: dict[str, float] = {}
         self.live: set[str] = set()
         self.subs: dict[str, list[Callback]] = {}
@@ -223,15 +250,19 @@ class MemoryStore(Store):
         await self.publish(topic, notice)
         return True
 
+    async def save_snapshot(self, gid, seq, data):
+        self.snaps.setdefault(gid, {})[seq] = data
+
+    async def snapshot_before(self, gid, seq):
+        snaps = self.snaps.get(gid, {})
+        best = max((n for n in snaps if n <= seq), default=None)
+        return None if best is None else (best, snaps[best])
+
     async def load_channels(self, gid):
         return {k: unpack(v) for k, v in self.chans.get(gid, {}).items()}
 
     async def add_channel(self, gid, name, rec):
         self.chans[gid][name] = pack(rec)
-
-    async def next_group_id(self, gid):
-        self.groups[gid] = self.groups.get(gid, 0) + 1
-        return self.groups[gid]
 
     async def chat_append(self, gid, channel, msg, topic):
         lst = self.chat.setdefault((gid, channel), [])
@@ -300,16 +331,18 @@ def _safe_call(cb: Callback, data: bytes) -> None:
 
 
 # ============================================================================================
+# The scripts publish with ``{pub}``: PUBLISH on a single Redis, SPUBLISH (sharded) on a cluster,
+# where the topic hashes to the slot of KEYS[1] (the game's hash tag; see Store.topic).
 _APPEND_ACTION = """
 if redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
 redis.call('RPUSH', KEYS[1], ARGV[2])
-redis.call('PUBLISH', ARGV[3], ARGV[4])
+redis.call('{pub}', ARGV[3], ARGV[4])
 return 1
 """
 
 _CHAT_APPEND = """
 local n = redis.call('RPUSH', KEYS[1], ARGV[1])
-redis.call('PUBLISH', ARGV[2], tostring(n) .. '|' .. ARGV[1])
+redis.call('{pub}', ARGV[2], tostring(n) .. '|' .. ARGV[1])
 return n
 """
 
@@ -355,37 +388,130 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return ok
 """
 
+#: URL schemes that select Redis Cluster explicitly (``redis://`` and ``rediss://`` ask the server).
+CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
+
+
+def split_redis_url(url: str) -> tuple[str, bool | None]:
+    """``(the URL for redis-py, cluster)``: ``redis+cluster://`` and ``rediss+cluster://`` select a
+    Redis Cluster (True); any other URL leaves it to the server (None: ask ``INFO cluster``)."""
+    scheme, sep, rest = url.partition("://")
+    if sep and scheme.lower() in CLUSTER_SCHEMES:
+        return f"{CLUSTER_SCHEMES[scheme.lower()]}://{rest}", True
+    return url, None
+
+
+_SLOT_TAGS: dict[int, str] = {}   # hash slot -> the first hex string (0, 1, 2, ...) in that slot
+_next_tag = 0                      # the next string to try
+
+
+def slot_tag(slot: int) -> str:
+    """The first hex string, in the order 0, 1, 2, ..., whose Redis Cluster hash slot is ``slot``:
+    every process finds the same one.  The search goes on where the last one stopped, noting
+    every slot it passes (all 16384 are known after about 315 000 strings, a fraction of a second)."""
+    global _next_tag
+    tag = _SLOT_TAGS.get(slot)
+    while tag is None:
+        cand = format(_next_tag, "x")
+        _next_tag += 1
+        s = binascii.crc_hqx(cand.encode(), 0) % 16384       # Redis Cluster's CRC16 (XMODEM)
+        if s not in _SLOT_TAGS:
+            _SLOT_TAGS[s] = cand
+            if s == slot:
+                tag = cand
+    return tag
+
+
+def game_slot(gid: str) -> int:
+    """The hash slot of game ``gid``'s keys (their hash tag is ``g:<id>``)."""
+    return binascii.crc_hqx(f"g:{gid}".encode(), 0) % 16384
+
+
+def _timed(fn):
+    """Report the call's round-trip time to the store's observer (if any) as ``fn``'s name."""
+    op = fn.__name__
+
+    @functools.wraps(fn)
+    async def timed(self, *args, **kwargs):
+        observe = self.observe
+        if observe is None:
+            return await fn(self, *args, **kwargs)
+        t0 = time.perf_counter()
+        try:
+            return await fn(self, *args, **kwargs)
+        finally:
+            observe(op, time.perf_counter() - t0)
+
+    return timed
+
 
 class RedisStore(Store):
     """Games and chat in Redis; live fan-out through Redis pub/sub (one subscriber
-    connection per process, one reader task dispatching to callbacks)."""
+    connection per process, one reader task dispatching to callbacks).
+
+    On a Redis Cluster (``cluster``: True, or None to ask the server with ``INFO cluster`` when
+    :meth:`start` connects) the client is redis-py's ``RedisCluster``, the scripts publish with
+    ``SPUBLISH`` and the store listens through :class:`_ShardSubscriber` (``SSUBSCRIBE``)."""
 
     kind = "redis"
     shared = True
 
-    def __init__(self, url: str = "redis://127.0.0.1:6379/0", prefix: str = "rcw:") -> None:
+    def __init__(self, url: str = "redis://127.0.0.1:6379/0", prefix: str = "rcw:", cluster: bool | None = None) -> None:
         super().__init__(prefix)
-        self.url = url
+        self.url, forced = split_redis_url(url)
+        self.cluster = forced if cluster is None else cluster
         self.r: Any = None
         self.ps: Any = None
+        self.shards: _ShardSubscriber | None = None
         self.subs: dict[str, list[Callback]] = {}
         self._reader: asyncio.Task | None = None
         self._sub_lock = asyncio.Lock()
 
+    @property
+    def mode(self) -> str:
+        """``cluster`` or ``single`` (known once started)."""
+        return "cluster" if self.cluster else "single"
+
     def k(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
+
+    def gk(self, gid: str, *parts: str) -> str:
+        """A key of game ``gid``: every one carries the hash tag ``{g:<id>}`` (one cluster slot)."""
+        return f"{self.prefix}{{g:{gid}}}:" + ":".join(parts)
+
+    def topic(self, secret: str, gid: str) -> str:
+        return f"{self.prefix}ps:{{{slot_tag(game_slot(gid))}}}{secret}"
 
     async def start(self) -> None:
         import redis.asyncio as aioredis
 
-        self.r = aioredis.Redis.from_url(self.url)
+        if self.cluster is None:
+            self.cluster = await _cluster_enabled(self.url)
+        if self.cluster:
+            from redis.asyncio.cluster import RedisCluster
+            from redis.asyncio.connection import parse_url
+
+            if "{" in self.prefix or "}" in self.prefix:
+                raise ValueError(f"a Redis Cluster key prefix may not contain braces: {self.prefix!r}")
+            if parse_url(self.url).get("db") not in (None, 0):
+                raise ValueError(f"a Redis Cluster has only database 0: {self.url}")
+            self.r = RedisCluster.from_url(self.url)
+            await self.r.initialize()
+        else:
+            self.r = aioredis.Redis.from_url(self.url)
         await self.r.ping()
-        self._append = self.r.register_script(_APPEND_ACTION)
-        self._chat = self.r.register_script(_CHAT_APPEND)
+        pub = "SPUBLISH" if self.cluster else "PUBLISH"
+        self._append = self.r.register_script(_APPEND_ACTION.replace("{pub}", pub))
+        self._chat = self.r.register_script(_CHAT_APPEND.replace("{pub}", pub))
         self._cas = self.r.register_script(_CAS_HASH)
         self._lease = self.r.register_script(_LEASE)
         self._release = self.r.register_script(_RELEASE)
         self._take = self.r.register_script(_TAKE_TOKEN)
+        if self.cluster:
+            for slot in range(16384):     # every slot's topic tag now (a fraction of a second, once per process)
+                slot_tag(slot)
+            self.shards = _ShardSubscriber(self)
+            return
         self.ps = self.r.pubsub(ignore_subscribe_messages=True)
         # One subscription always exists so the reader never spins on an idle connection.
         await self.ps.subscribe(self.prefix + "ps:-")
@@ -396,6 +522,8 @@ class RedisStore(Store):
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._reader
+        if self.shards is not None:
+            await self.shards.close()
         if self.ps is not None:
             with contextlib.suppress(Exception):
                 await self.ps.aclose()
@@ -415,23 +543,31 @@ class RedisStore(Store):
                 continue
             if not m or m.get("type") != "message":
                 continue
-            ch = m["channel"]
-            topic = ch.decode() if isinstance(ch, bytes) else ch
-            for cb in list(self.subs.get(topic, ())):
-                _safe_call(cb, m["data"])
+            self.dispatch(m["channel"], m["data"])
+
+    def dispatch(self, channel: bytes | str, data: bytes) -> None:
+        """A message arrived on a topic: every callback subscribed to it here gets it."""
+        topic = channel.decode() if isinstance(channel, bytes) else channel
+        for cb in list(self.subs.get(topic, ())):
+            _safe_call(cb, data)
 
     # -- games -----------------------------------------------------------------------------
+    @_timed
     async def create_game(self, gid, meta, seats, channels):
         p = self.r.pipeline(transaction=True)
-        p.set(self.k("g", gid, "meta"), pack(meta))
+        p.set(self.gk(gid, "meta"), pack(meta))
         if seats:
-            p.hset(self.k("g", gid, "seats"), mapping={k: pack(v) for k, v in seats.items()})
+            p.hset(self.gk(gid, "seats"), mapping={k: pack(v) for k, v in seats.items()})
         if channels:
-            p.hset(self.k("g", gid, "chans"), mapping={k: pack(v) for k, v in channels.items()})
+            p.hset(self.gk(gid, "chans"), mapping={k: pack(v) for k, v in channels.items()})
+        if self.cluster:     # a transaction stays in one slot: the game first, then the index
+            await p.execute()
+            p = self.r.pipeline(transaction=False)
         p.zadd(self.k("games"), {gid: time.time()})
         p.sadd(self.k("live"), gid)
         await p.execute()
 
+    @_timed
     async def game_ids(self, live_only=True):
         ids = [x.decode() for x in await self.r.zrange(self.k("games"), 0, -1)]
         if not live_only:
@@ -439,50 +575,74 @@ class RedisStore(Store):
         live = {x.decode() for x in await self.r.smembers(self.k("live"))}
         return [g for g in ids if g in live]
 
+    @_timed
+    async def count_live(self):
+        return int(await self.r.scard(self.k("live")))
+
+    @_timed
     async def load_meta(self, gid):
-        raw = await self.r.get(self.k("g", gid, "meta"))
+        raw = await self.r.get(self.gk(gid, "meta"))
         return unpack(raw) if raw is not None else None
 
+    @_timed
     async def load_seats(self, gid):
-        raw = await self.r.hgetall(self.k("g", gid, "seats"))
+        raw = await self.r.hgetall(self.gk(gid, "seats"))
         return {k.decode(): unpack(v) for k, v in sorted(raw.items())}
 
+    @_timed
     async def cas_seat(self, gid, seat, expected, new):
-        return bool(await self._cas(keys=[self.k("g", gid, "seats")], args=[seat, pack(expected), pack(new)]))
+        return bool(await self._cas(keys=[self.gk(gid, "seats")], args=[seat, pack(expected), pack(new)]))
 
+    @_timed
     async def mark_over(self, gid):
         await self.r.srem(self.k("live"), gid)
 
+    @_timed
     async def log_len(self, gid):
-        return int(await self.r.llen(self.k("g", gid, "log")))
+        return int(await self.r.llen(self.gk(gid, "log")))
 
+    @_timed
     async def log_range(self, gid, start, stop=None):
         end = -1 if stop is None else stop - 1
         if stop is not None and stop <= start:
             return []
-        return [unpack(x) for x in await self.r.lrange(self.k("g", gid, "log"), start, end)]
+        return [unpack(x) for x in await self.r.lrange(self.gk(gid, "log"), start, end)]
 
+    @_timed
     async def append_action(self, gid, expected_len, entry, topic, notice):
-        return bool(await self._append(keys=[self.k("g", gid, "log")],
+        return bool(await self._append(keys=[self.gk(gid, "log")],
                                        args=[expected_len, pack(entry), topic, notice]))
 
+    @_timed
+    async def save_snapshot(self, gid, seq, data):
+        await self.r.zadd(self.gk(gid, "snaps"), {data: seq})
+
+    @_timed
+    async def snapshot_before(self, gid, seq):
+        got = await self.r.zrevrangebyscore(self.gk(gid, "snaps"), seq, "-inf", start=0, num=1, withscores=True)
+        if not got:
+            return None
+        data, score = got[0]
+        return int(score), bytes(data)
+
     # -- chat --------------------------------------------------------------------------------
+    @_timed
     async def load_channels(self, gid):
-        raw = await self.r.hgetall(self.k("g", gid, "chans"))
+        raw = await self.r.hgetall(self.gk(gid, "chans"))
         return {k.decode(): unpack(v) for k, v in raw.items()}
 
+    @_timed
     async def add_channel(self, gid, name, rec):
-        await self.r.hset(self.k("g", gid, "chans"), name, pack(rec))
+        await self.r.hset(self.gk(gid, "chans"), name, pack(rec))
 
-    async def next_group_id(self, gid):
-        return int(await self.r.incr(self.k("g", gid, "groups")))
-
+    @_timed
     async def chat_append(self, gid, channel, msg, topic):
-        return int(await self._chat(keys=[self.k("g", gid, "chat", channel)], args=[pack(msg), topic]))
+        return int(await self._chat(keys=[self.gk(gid, "chat", channel)], args=[pack(msg), topic]))
 
+    @_timed
     async def chat_range(self, gid, channel, after, limit):
         start = max(after, 0)
-        raw = await self.r.lrange(self.k("g", gid, "chat", channel), start, start + limit - 1)
+        raw = await self.r.lrange(self.gk(gid, "chat", channel), start, start + limit - 1)
         out = []
         for i, x in enumerate(raw):
             m = unpack(x)
@@ -490,19 +650,24 @@ class RedisStore(Store):
             out.append(m)
         return out
 
+    @_timed
     async def chat_len(self, gid, channel):
-        return int(await self.r.llen(self.k("g", gid, "chat", channel)))
+        return int(await self.r.llen(self.gk(gid, "chat", channel)))
 
     # -- pub/sub -----------------------------------------------------------------------------
+    @_timed
     async def publish(self, topic, data):
-        await self.r.publish(topic, data)
+        if self.cluster:
+            await self.r.spublish(topic, data)
+        else:
+            await self.r.publish(topic, data)
 
     async def subscribe(self, topic, cb):
         async with self._sub_lock:
             first = topic not in self.subs
             self.subs.setdefault(topic, []).append(cb)
             if first:
-                await self.ps.subscribe(topic)
+                await (self.shards.add(topic) if self.cluster else self.ps.subscribe(topic))
 
     async def unsubscribe(self, topic, cb):
         async with self._sub_lock:
@@ -511,15 +676,18 @@ class RedisStore(Store):
                 cbs.remove(cb)
             if not cbs and topic in self.subs:
                 del self.subs[topic]
-                await self.ps.unsubscribe(topic)
+                await (self.shards.remove(topic) if self.cluster else self.ps.unsubscribe(topic))
 
     # -- leases --------------------------------------------------------------------------------
+    @_timed
     async def lease(self, name, owner, ttl):
         return bool(await self._lease(keys=[self.k("lease", name)], args=[owner, max(1, int(ttl * 1000))]))
 
+    @_timed
     async def release(self, name, owner):
         await self._release(keys=[self.k("lease", name)], args=[owner])
 
+    @_timed
     async def take_token(self, key, rate, burst):
         if rate == float("inf") or burst == float("inf"):
             return True
@@ -533,6 +701,153 @@ class RedisStore(Store):
         async for key in self.r.scan_iter(match=self.prefix + "*", count=500):
             n += await self.r.delete(key)
         return n
+
+
+async def _cluster_enabled(url: str) -> bool:
+    """Whether the Redis at ``url`` is a node of a Redis Cluster (``INFO cluster``)."""
+    import redis.asyncio as aioredis
+    from redis.exceptions import ResponseError
+
+    r = aioredis.Redis.from_url(url)
+    try:
+        return bool((await r.info("cluster")).get("cluster_enabled"))
+    except ResponseError:        # INFO refused (ACL, renamed command): take it for a single Redis
+        return False
+    finally:
+        await r.aclose()
+
+
+def _shard_pubsub_class():
+    from redis.asyncio.client import PubSub
+    from redis.crc import key_slot
+
+    class ShardPubSub(PubSub):
+        """A node's subscriber connection; after a reconnect it subscribes again one slot at a
+        time (SSUBSCRIBE refuses channels of several slots in one command)."""
+
+        async def _resubscribe_shard_channels(self) -> None:
+            by_slot: dict[int, dict] = {}
+            for ch, handler in self.shard_channels.items():
+                by_slot.setdefault(key_slot(self.encoder.encode(ch)), {})[ch] = handler
+            for chans in by_slot.values():
+                await self._resubscribe(chans, self.ssubscribe)
+
+    return ShardPubSub
+
+
+class _ShardSubscriber:
+    """Sharded pub/sub on a Redis Cluster: each topic is subscribed (``SSUBSCRIBE``) on the
+    primary that owns its slot, through one subscriber connection and one reader task per node.
+    When the cluster moves a slot, Redis drops its subscriptions (an ``sunsubscribe`` the store
+    did not ask for): the subscriber refreshes the cluster's slot map and subscribes again at the
+    slot's new owner; a node that stops answering is retried and its topics re-placed the same way."""
+
+    def __init__(self, store: RedisStore) -> None:
+        self.store = store
+        self.nodes: dict[str, Any] = {}              # node name -> its PubSub
+        self.readers: dict[str, asyncio.Task] = {}   # node name -> its reader task
+        self.where: dict[str, str] = {}              # topic -> the node it is subscribed on
+        self.confirmed: dict[str, str] = {}          # topic -> the node that confirmed the subscription
+        self._lock = asyncio.Lock()
+        self._pubsub = _shard_pubsub_class()
+        self._tasks: set[asyncio.Task] = set()
+
+    def _node_pubsub(self, node: Any) -> Any:
+        ps = self.nodes.get(node.name)
+        if ps is None:
+            from redis.asyncio import ConnectionPool
+
+            pool = ConnectionPool.from_url(self.store.url)
+            pool.connection_kwargs.update(host=node.host, port=node.port, db=0)
+            ps = self._pubsub(connection_pool=pool, ignore_subscribe_messages=False)
+            self.nodes[node.name] = ps
+        return ps
+
+    async def add(self, topic: str) -> None:
+        async with self._lock:
+            await self._add_locked(topic)
+
+    async def _add_locked(self, topic: str) -> None:
+        node = self.store.r.get_node_from_key(topic)
+        ps = self._node_pubsub(node)
+        self.where[topic] = node.name
+        await ps.ssubscribe(topic)
+        if node.name not in self.readers:
+            self.readers[node.name] = asyncio.create_task(self._read_loop(node.name, ps),
+                                                          name=f"redis-shard-reader-{node.name}")
+
+    async def remove(self, topic: str) -> None:
+        async with self._lock:
+            name = self.where.pop(topic, None)
+            self.confirmed.pop(topic, None)
+            ps = self.nodes.get(name) if name else None
+            if ps is not None:
+                await ps.sunsubscribe(topic)
+
+    async def close(self) -> None:
+        for t in [*self.readers.values(), *self._tasks]:
+            t.cancel()
+        for t in [*self.readers.values(), *self._tasks]:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        for ps in self.nodes.values():
+            with contextlib.suppress(Exception):
+                await ps.aclose()
+                await ps.connection_pool.disconnect()
+        self.readers.clear()
+        self.nodes.clear()
+
+    async def _read_loop(self, name: str, ps: Any) -> None:
+        while True:
+            try:
+                m = await ps.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("sharded pub/sub read from %s failed (%s); re-placing its topics", name, e)
+                await asyncio.sleep(0.5)
+                await self._replace(name)
+                continue
+            if not m:
+                continue
+            kind = m.get("type")
+            if kind == "smessage":
+                self.store.dispatch(m["channel"], m["data"])
+                continue
+            ch = m["channel"]
+            topic = ch.decode() if isinstance(ch, bytes) else ch
+            if kind == "ssubscribe" and self.where.get(topic) == name:
+                self.confirmed[topic] = name
+            elif kind == "sunsubscribe":
+                if self.confirmed.get(topic) == name:
+                    del self.confirmed[topic]
+                if self.where.get(topic) == name:     # not ours: the cluster moved the slot away
+                    t = asyncio.get_running_loop().create_task(self._moved(name, [topic]))
+                    self._tasks.add(t)
+                    t.add_done_callback(self._tasks.discard)
+
+    async def _moved(self, name: str, topics: list[str]) -> None:
+        """Subscribe ``topics`` (last placed on node ``name``) where the cluster has them now."""
+        try:
+            async with self._lock:
+                await self.store.r.nodes_manager.initialize()
+                for topic in topics:
+                    if self.where.get(topic) != name:
+                        continue
+                    if self.store.r.get_node_from_key(topic).name == name:
+                        continue
+                    ps = self.nodes.get(name)
+                    if ps is not None:      # Redis dropped it (or the node is gone): forget it there
+                        key = topic.encode()
+                        ps.shard_channels.pop(key, None)
+                        ps.pending_unsubscribe_shard_channels.discard(key)
+                    await self._add_locked(topic)
+                    log.info("sharded topic moved from %s to %s", name, self.where[topic])
+        except Exception:
+            log.exception("re-subscribing sharded topics failed")
+
+    async def _replace(self, name: str) -> None:
+        await self._moved(name, [t for t, n in list(self.where.items()) if n == name])
 
 
 def make_store(redis_url: str | None, prefix: str = "rcw:") -> Store:

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import random
+import shutil
 import socket
+import subprocess
 import sys
 import tempfile
+import time
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -50,9 +54,18 @@ class Running:
     runner: web.AppRunner
 
 
+#: Admission control switched off (server/admission.py): every test client comes from 127.0.0.1.
+NO_LIMITS = {"create_rate": 0.0, "costly_rate": 0.0, "max_games": 0, "max_bot_games": 0}
+
+
 @contextlib.asynccontextmanager
-async def running_server(store: Store, config: Config | None = None) -> AsyncIterator[Running]:
-    """The real aiohttp application on 127.0.0.1, an ephemeral port, in this event loop."""
+async def running_server(store: Store, config: Config | None = None, limits: bool = False) -> AsyncIterator[Running]:
+    """The real aiohttp application on 127.0.0.1, an ephemeral port, in this event loop.  Unless
+    ``limits``, without admission control (the tests of other things create many games from one
+    address); the tests of the limits pass ``limits=True``."""
+    config = config or Config()
+    if not limits:
+        config = dataclasses.replace(config, **NO_LIMITS)
     app = make_app(store, config)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
@@ -84,6 +97,7 @@ class ServerProcess:
         self.args = list(args)
         self.proc: asyncio.subprocess.Process | None = None
         self.base = ""
+        self.banner = ""            # the first stdout line ("rcw serve: listening on ...")
         self.log = Path(tempfile.mkstemp(prefix="rcw-serve-", suffix=".log")[1])
 
     async def start(self, timeout: float = 30.0) -> str:
@@ -95,7 +109,7 @@ class ServerProcess:
             sys.executable, "-m", "rcw.cli", "serve", "--port", "0", *self.args,
             stdout=asyncio.subprocess.PIPE, stderr=self._errf, cwd=str(root), env=env)
         line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
-        text = line.decode()
+        text = self.banner = line.decode()
         if "http://" not in text:
             raise RuntimeError(f"server did not start: {text!r}; log: {self.log.read_text()[-2000:]}")
         self.base = text.split("http://", 1)[1].split("/", 1)[0]
@@ -191,3 +205,64 @@ def check_trail(trail: list[tuple[int, str]], hashes: dict[int, str], contiguous
 
 def summary(x: Any) -> str:
     return repr(x)[:200]
+
+
+# -- a local Redis Cluster ---------------------------------------------------------------------
+def redis_cluster_missing() -> str | None:
+    """Why a local Redis Cluster cannot be started here (None: it can)."""
+    for tool in ("redis-server", "redis-cli"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed"
+    out = subprocess.run(["redis-server", "--version"], capture_output=True, text=True).stdout
+    version = out.split("v=", 1)[1].split()[0] if "v=" in out else "0"
+    if int(version.split(".")[0]) < 7:
+        return f"redis-server {version} has no sharded pub/sub (7.0 or later needed)"
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def redis_cluster(masters: int = 3, timeout: float = 30.0):
+    """A Redis Cluster of ``masters`` primaries (no replicas) on loopback, in a temporary
+    directory, with nothing saved; yields the nodes' ``[(host, port)]``.  Torn down on exit."""
+    tmp = Path(tempfile.mkdtemp(prefix="rcw-redis-cluster-"))
+    procs: list[subprocess.Popen] = []
+    nodes: list[tuple[str, int]] = []
+    try:
+        for _ in range(masters):
+            port, bus = _free_port(), _free_port()
+            nodes.append(("127.0.0.1", port))
+            procs.append(subprocess.Popen(
+                ["redis-server", "--port", str(port), "--cluster-port", str(bus), "--bind", "127.0.0.1",
+                 "--cluster-enabled", "yes", "--cluster-config-file", str(tmp / f"nodes-{port}.conf"),
+                 "--dir", str(tmp), "--save", "", "--appendonly", "no", "--logfile", str(tmp / f"{port}.log")],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        end = time.monotonic() + timeout
+        for _, port in nodes:
+            while subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True, text=True).stdout.strip() \
+                    != "PONG":
+                assert time.monotonic() < end, f"redis-server on port {port} did not start"
+                time.sleep(0.05)
+        subprocess.run(["redis-cli", "--cluster", "create", *[f"{h}:{p}" for h, p in nodes], "--cluster-yes"],
+                       check=True, capture_output=True, timeout=timeout)
+        for _, port in nodes:
+            while "cluster_state:ok" not in subprocess.run(["redis-cli", "-p", str(port), "cluster", "info"],
+                                                           capture_output=True, text=True).stdout:
+                assert time.monotonic() < end, f"the cluster node on port {port} is not ok"
+                time.sleep(0.05)
+        yield nodes
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        shutil.rmtree(tmp, ignore_errors=True)

@@ -12,6 +12,7 @@ import pytest
 from engine_helpers import blank, choose, put, refused, started, uid
 
 from rcw import actions as A
+from rcw import options as O
 from rcw.actions import IllegalAction, action_from_wire, action_types, to_wire
 from rcw.game import Game
 
@@ -96,6 +97,32 @@ def test_options_are_validated():
     with pytest.raises(IllegalAction):
         Game.new(3, 1, {"max_turns": True})
     assert Game.new(3, 1, {"max_turns": 3, "postal_movement": True}).state.options["max_turns"] == 3
+
+
+@pytest.mark.parametrize("options, says", [
+    ("x", "options must be a map"), ([], "options must be a map"), (0, "options must be a map"),
+    ({1: 3}, "unknown option 1"), ({"nope": 1}, "unknown option 'nope'"), ({"mode": "standard"}, "unknown option 'mode'"),
+    ({"max_turns": -1}, "max_turns must be between 0 and 1000"), ({"max_turns": 1001}, "between 0 and 1000"),
+    ({"max_turns": 2**70}, "between 0 and 1000"), ({"max_turns": -(2**70)}, "between 0 and 1000"),
+    ({"max_turns": 3.0}, "max_turns must be an integer"), ({"max_turns": None}, "max_turns must be an integer"),
+    ({"max_turns": False}, "max_turns must be an integer"), ({"leader_movement": 0}, "between 1 and 20"),
+    ({"leader_movement": 21}, "between 1 and 20"), ({"postal_movement": 0}, "postal_movement must be true or false"),
+])
+def test_the_option_registry_refuses_what_it_does_not_know_by_name(options, says):
+    """``rcw.options.validate`` is what a server asks about a game's options: anything else than
+    known names with values of their type and range is a typed refusal naming the option."""
+    with pytest.raises(IllegalAction) as e:
+        O.validate(options)
+    assert (e.value.code, e.value.rule) == ("bad_request", "options") and says in e.value.message
+
+
+def test_the_option_registry_takes_the_edges_of_its_ranges():
+    for name, d in O.describe().items():
+        if d["type"] == "int":
+            for v in (d["min"], d["max"]):
+                assert O.validate({name: v}) == {name: v}
+                assert Game.new(3, 1, {name: v}).options[name] == v
+    assert O.validate({}) == {} and O.validate({"postal_movement": False}) == {"postal_movement": False}
 
 
 def random_game(players: int, seed: int, steps: int, options: dict | None = None):

@@ -1,6 +1,7 @@
 """Real server processes (``rcw serve --redis ...``, run as subprocesses) sharing one real Redis:
 players on different processes play and chat together, and a server killed with SIGKILL
-mid-game loses nothing it acknowledged once it (or another process) is started again."""
+mid-game loses nothing it acknowledged once it (or another process) is started again.  The
+same two-process game and chat is played on a local three-master Redis Cluster too."""
 
 from __future__ import annotations
 
@@ -8,36 +9,50 @@ import asyncio
 import random
 import signal
 
+import aiohttp
 import pytest
 from rcw.server.client import GameClient, Lobby
+from rcw.server.store import game_slot
 from server_helpers import (
     REDIS_URL,
     ServerProcess,
     check_trail,
     destroy_prefix,
     play_randomly,
+    redis_cluster,
+    redis_cluster_missing,
     redis_reachable,
     replay_hashes,
     unique_prefix,
 )
 
-pytestmark = pytest.mark.skipif(not redis_reachable(), reason="no Redis on 127.0.0.1:6379 (.ci/run starts one)")
+needs_redis = pytest.mark.skipif(not redis_reachable(), reason="no Redis on 127.0.0.1:6379 (.ci/run starts one)")
 
 
-async def _stop_all(procs, clients, lobbies, prefix):
+async def _stop_all(procs, clients, lobbies, prefix, destroy=True):
     for c in clients:
         await c.close()
     for lb in lobbies:
         await lb.close()
     for p in procs:
         await p.stop()
-    await destroy_prefix(prefix)
+    if destroy:
+        await destroy_prefix(prefix)
 
 
+@needs_redis
 async def test_two_processes_serve_one_game_players_on_each_play_and_chat_together():
-    prefix = unique_prefix("two")
-    args = ("--redis", REDIS_URL, "--prefix", prefix, "--lease-ttl", "2", "--log-level", "WARNING")
-    p1, p2 = ServerProcess(*args), ServerProcess(*args)
+    await two_processes_play_and_chat(REDIS_URL, unique_prefix("two"))
+
+
+async def two_processes_play_and_chat(redis_url: str, prefix: str, check=None, redis_url2: str | None = None) -> None:
+    """Two ``rcw serve --redis redis_url`` processes (the second one given ``redis_url2`` if set);
+    players on each play a game to its end and chat; then ``check(p1, p2, lobby1, gid)`` if given.
+    Everything under ``prefix`` is deleted afterwards on the single Redis (a test cluster is
+    thrown away whole)."""
+    args = ("--prefix", prefix, "--lease-ttl", "2", "--log-level", "WARNING")
+    p1 = ServerProcess("--redis", redis_url, *args)
+    p2 = ServerProcess("--redis", redis_url2 or redis_url, *args)
     clients: list[GameClient] = []
     l1 = l2 = None
     try:
@@ -82,13 +97,69 @@ async def test_two_processes_serve_one_game_players_on_each_play_and_chat_togeth
                 await c.wait_for(lambda c, ch=ch, mid=mid: mid in c.messages.get(ch, {}), 5)
                 assert c.messages[ch][mid]["text"] == text
         assert not spec.messages.get("A-B")
+        if check is not None:
+            await check(p1, p2, l1, gid)
     except BaseException:
         print("process 1 log:", p1.stderr_tail(), "\nprocess 2 log:", p2.stderr_tail())
         raise
     finally:
-        await _stop_all([p1, p2], clients, [x for x in (l1, l2) if x], prefix)
+        await _stop_all([p1, p2], clients, [x for x in (l1, l2) if x], prefix, destroy=redis_url == REDIS_URL)
 
 
+@pytest.mark.skipif(redis_cluster_missing() is not None, reason=f"no local Redis Cluster: {redis_cluster_missing()}")
+async def test_two_processes_play_and_chat_on_a_redis_cluster():
+    """Three masters on loopback; the two processes are given one node each (redis+cluster:// for
+    one, a plain redis:// URL, detected as a cluster node, for the other)."""
+    import redis.asyncio as aioredis
+    from redis.asyncio.cluster import RedisCluster
+
+    prefix = "rcwtest:cl:"
+
+    async def check(p1: ServerProcess, p2: ServerProcess, lobby: Lobby, gid: str) -> None:
+        for p in (p1, p2):
+            assert "redis cluster" in p.banner, p.banner
+            assert "Traceback" not in p.stderr_tail(1 << 20)
+            async with Lobby(p.base) as lb:
+                h = await lb.healthz()
+            assert h["status"] == "ok" and h["broker"] == "redis"
+            async with aiohttp.ClientSession() as http, http.get(p.base + "/metrics") as r:
+                assert 'rcw_store_info{kind="redis",mode="cluster"} 1.0' in await r.text()
+        rc = RedisCluster(host=nodes[0][0], port=nodes[0][1])
+        lobby2 = Lobby(p2.base)
+        try:
+            await rc.initialize()
+            owner = rc.get_node_from_key(f"{prefix}{{g:{gid}}}:log")
+            assert rc.keyslot(f"{prefix}{{g:{gid}}}:log") == game_slot(gid)
+            # Every key of the game is in its slot (so every script touched one slot) ...
+            game_keys = [k async for k in rc.scan_iter(match=f"{prefix}{{g:{gid}}}*")]
+            assert {rc.keyslot(k) for k in game_keys} == {game_slot(gid)}
+            assert len(game_keys) >= 5 and await rc.llen(f"{prefix}{{g:{gid}}}:log") > 0
+            # ... and the game's topics are sharded channels on the node owning that slot.
+            node = aioredis.Redis(host=owner.host, port=owner.port)
+            try:
+                shard = await node.execute_command("PUBSUB", "SHARDCHANNELS", f"{prefix}ps:*")
+                assert shard and all(rc.keyslot(ch) == game_slot(gid) for ch in shard)
+                assert not [ch for ch in await node.pubsub_channels(f"{prefix}ps:*")]   # no plain pub/sub topics
+            finally:
+                await node.aclose()
+            # More games, made through both processes, land on several nodes; both list them all.
+            more = [(await lb.create_game(players=3, bot_seats=["A", "B", "C"], options={"max_turns": 1}))["game"]
+                    for lb in (lobby, lobby2) for _ in range(3)]
+            assert len({rc.get_node_from_key(f"{prefix}{{g:{g}}}:log").name for g in more + [gid]}) >= 2
+            for lb in (lobby, lobby2):
+                listed = {g["game"] for g in await lb.list_games("all")}
+                assert set(more) | {gid} <= listed
+        finally:
+            await rc.aclose()
+            await lobby2.close()
+
+    with redis_cluster(3) as nodes:
+        (h1, port1), (h2, port2) = nodes[0], nodes[1]
+        await asyncio.wait_for(two_processes_play_and_chat(f"redis+cluster://{h1}:{port1}", prefix, check,
+                                                           redis_url2=f"redis://{h2}:{port2}/0"), 60)
+
+
+@needs_redis
 async def test_kill_9_mid_game_then_restart_loses_nothing_acknowledged():
     prefix = unique_prefix("kill")
     args = ("--redis", REDIS_URL, "--prefix", prefix, "--lease-ttl", "1.5", "--log-level", "WARNING")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import re
 
 import aiohttp
 import pytest
@@ -127,6 +128,9 @@ async def test_five_seat_game_with_two_humans_and_three_bots_is_played_to_the_en
 
 
 # -- privacy ---------------------------------------------------------------------------------------------
+GROUP_NAME = re.compile(r"^g[0-9a-f]{16}$")
+
+
 @pytest.mark.parametrize("kind", STORES)
 async def test_private_channels_reach_exactly_their_members(kind):
     async with serve(kind) as h:
@@ -138,7 +142,7 @@ async def test_private_channels_reach_exactly_their_members(kind):
 
             raw = aioredis.Redis.from_url(REDIS_URL)
             ps = raw.pubsub()
-            await ps.psubscribe(f"*{gid}*", "*A-B*", "*:g1*")
+            await ps.psubscribe(f"*{gid}*", "*A-B*")
             guesses = [gid, f"{h.prefix}{gid}", f"{h.prefix}g:{gid}:chat:A-B", f"{h.prefix}chat:{gid}:A-B",
                        f"{h.prefix}ps:{gid}", f"{h.prefix}ps:{gid}:A-B", "A-B", f"{gid}:A-B", f"{gid}:public"]
             await ps.subscribe(*guesses)
@@ -149,29 +153,38 @@ async def test_private_channels_reach_exactly_their_members(kind):
 
         m1 = await ca.chat("A-B", "secret plan for B")
         group = await ca.open_channel(["C"], title="A and C")
-        assert group["name"] == "g1" and group["members"] == ["A", "C"]
-        await cc.wait_for(lambda x: "g1" in x.channels, 5)
-        m2 = await cc.chat("g1", "only A and C hear this")
+        g1 = group["name"]
+        assert GROUP_NAME.match(g1) and group["members"] == ["A", "C"]
+        if ps is not None:
+            await ps.psubscribe(f"*{g1}*")
+        await cc.wait_for(lambda x: g1 in x.channels, 5)
+        m2 = await cc.chat(g1, "only A and C hear this")
         bar = await cb.chat("public", "barrier")
         for x in (ca, cb, cc, spec):
             await x.wait_for(lambda x: bar["id"] in x.messages.get("public", {}), 5)
         await cb.wait_for(lambda x: m1["id"] in x.messages.get("A-B", {}), 5)
-        await ca.wait_for(lambda x: m2["id"] in x.messages.get("g1", {}), 5)
+        await ca.wait_for(lambda x: m2["id"] in x.messages.get(g1, {}), 5)
         assert cb.messages["A-B"][m1["id"]]["seat"] == "A"
 
-        # Nobody else was sent a byte of either message, nor told that g1 exists.
+        # Nobody else was sent a byte of either message, nor told that the group exists.
         for x, secret in ((cc, b"secret plan"), (spec, b"secret plan"), (cb, b"only A and C"), (spec, b"only A and C")):
             assert secret not in pack(x.pushes)
-        assert "g1" not in cb.channels and "g1" not in spec.channels and "A-B" not in cc.channels
+        assert g1 not in cb.channels and g1 not in spec.channels and "A-B" not in cc.channels
+        assert g1.encode() not in pack(cb.pushes) and g1.encode() not in pack(spec.pushes)
         names = {ch["name"] for ch in (await spec.request("channels"))["channels"]}
         assert names == {"public"}
         names = {ch["name"] for ch in (await cc.request("channels"))["channels"]}
-        assert names == {"public", "A-C", "B-C", "C-D", "g1"}
-        # ... and asking does not help.
-        for x, ch in ((cc, "A-B"), (spec, "A-B"), (cb, "g1"), (spec, "g1"), (spec, "B-C")):
+        assert names == {"public", "A-C", "B-C", "C-D", g1}
+        # ... and asking does not help: another pair's channel (every game has them all) is
+        # not_member; a group one is not a member of is answered like one that does not exist.
+        for x, ch in ((cc, "A-B"), (spec, "A-B"), (spec, "B-C")):
             with pytest.raises(ServerError) as e:
                 await x.history(ch)
             assert e.value.code == "not_member"
+        for x, ch in ((cb, g1), (spec, g1)):
+            with pytest.raises(ServerError) as e:
+                await x.history(ch)
+            assert e.value.code == "unknown_channel"
         with pytest.raises(ServerError) as e:
             await cc.chat("A-B", "let me in")
         assert e.value.code == "not_member"
@@ -191,6 +204,45 @@ async def test_private_channels_reach_exactly_their_members(kind):
             assert topics and not any(gid in t or "A-B" in t for t in topics)   # the server's topics name no game
             await ps.aclose()
             await raw.aclose()
+
+
+def _refusal(e: ServerError) -> dict:
+    """What a client is told, but for the id of its own request."""
+    return {k: v for k, v in e.frame.items() if k != "id"}
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_seat_cannot_tell_a_group_it_is_not_in_from_no_group(kind):
+    """B learns nothing of the groups A and C open: their names do not count groups, and
+    every request naming one is refused exactly as for a name no group has."""
+    async with serve(kind) as h:
+        g, (a, b, c) = await h.game(players=4, humans=3, bot_seats=["D"])
+        gid = g["game"]
+        ca, cb, cc = [await h.connect(gid, s["token"]) for s in (a, b, c)]
+        mine_before = await cb.open_channel(["D"], title="B and D")
+        theirs = [await ca.open_channel(["C"], title=f"A and C, {i}") for i in range(3)]
+        mine_after = await cb.open_channel(["D"], title="B and D again")
+        names = [mine_before["name"], *(t["name"] for t in theirs), mine_after["name"]]
+        assert all(GROUP_NAME.match(n) for n in names) and len(set(names)) == len(names)
+        await cc.wait_for(lambda x: theirs[-1]["name"] in x.channels, 5)
+        said = await cc.chat(theirs[0]["name"], "we meet at dawn")
+
+        nowhere = "g" + "0123456789abcdef"
+        for name in (theirs[0]["name"], nowhere):
+            assert name not in cb.channels
+        requests = [("history", {}), ("history", {"after": 0, "limit": 1}), ("chat", {"text": "hello?"}),
+                    ("accept", {"msg": said["id"]}), ("decline", {"msg": said["id"]})]
+        for t, extra in requests:
+            answers = []
+            for name in (theirs[0]["name"], nowhere):
+                with pytest.raises(ServerError) as e:
+                    await cb.request(t, channel=name, **extra)
+                answers.append(_refusal(e.value))
+            assert answers[0]["code"] == "unknown_channel", (t, answers)
+            assert answers[0] == {**answers[1], "message": answers[1]["message"].replace(nowhere, theirs[0]["name"])}
+        # The group and its message are untouched, and B's own group works.
+        assert [m["text"] for m in await ca.history(theirs[0]["name"])] == ["we meet at dawn"]
+        await cb.chat(mine_after["name"], "B's own group works")
 
 
 # -- errors ----------------------------------------------------------------------------------------------

@@ -10,7 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rcw.server import chat
-from rcw.server.protocol import CLIENT_TYPES, ERRORS, MAX_FRAME, SERVER_TYPES, ProtocolError, pack, unpack_frame
+from rcw.server.protocol import (
+    CLIENT_TYPES,
+    ERRORS,
+    MAX_FRAME,
+    SERVER_TYPES,
+    ProtocolError,
+    pack,
+    peek_id,
+    unpack_frame,
+)
 
 from rcw.actions import AcceptTrade, ApprovePurge, DeclarePurge, DeclineTrade, JoinCommittee, OfferTrade, OrderExecution
 
@@ -44,6 +53,35 @@ def test_any_map_decodes_to_a_frame_or_a_typed_error_that_keeps_a_valid_id(m):
             assert e.req_id == m.get("id")
     else:
         assert f["t"] in CLIENT_TYPES
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.binary(max_size=200), st.text(max_size=200), maps.map(pack)))
+def test_reading_the_id_of_a_refused_frame_never_fails(data):
+    rid = peek_id(data)
+    assert rid is None or isinstance(rid, (int, str)) and not isinstance(rid, bool)
+
+
+def test_a_request_needs_an_id_and_a_refused_frame_keeps_the_id_it_could_read():
+    for m in ({"t": "ping"}, {"t": "ping", "id": None}, {"t": "ping", "id": True}, {"t": "ping", "id": 1.5}):
+        with pytest.raises(ProtocolError) as e:
+            unpack_frame(pack(m))
+        assert e.value.code == "bad_frame" and e.value.req_id is None and e.value.frame()["id"] is None
+    pad = "x" * MAX_FRAME
+    cases = [
+        (pack({"t": "ping", "id": 3, "pad": pad}), 3, "frame_too_large"),
+        (pack({"pad": pad, "nested": [{"id": 1}], "id": "late"}), "late", "frame_too_large"),
+        (pack({"t": "ping", "id": 4}) + b"\xc1", 4, "bad_frame"),
+        (pack({"t": 1, "id": 5}), 5, "bad_frame"),
+        (pack({"t": "nope", "id": 6}), 6, "unknown_type"),
+    ]
+    for data, rid, code in cases:
+        with pytest.raises(ProtocolError) as e:
+            unpack_frame(data)
+        assert (e.value.code, e.value.req_id, e.value.frame()["id"]) == (code, rid, rid)
+    assert peek_id('{"t": "ping", "id": 9}') == 9 and peek_id('{"id": 1.5}') is None and peek_id("[") is None
+    assert peek_id(pack({"t": "ping", "id": 7})[:3]) is None           # cut before the id
+    assert peek_id(pack([{"id": 8}])) is None and peek_id(pack({"id": {"x": 1}})) is None
 
 
 def test_frame_size_limit():

@@ -1,0 +1,168 @@
+"""One client cannot stall the server: costly requests read stored entries and snapshots (no
+replay from the seed on the event loop), a closed connection's queued requests are dropped, and
+admission control answers ``rate_limited`` / ``busy`` (server/admission.py) with nothing changed.
+
+Every test runs a real server on a real Redis with real WebSockets; "delay" is what another
+client notices: the round trip of its ``ping`` while the flood goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+import aiohttp
+import pytest
+from rcw.server.client import GameClient, Lobby, ServerError
+from rcw.server.config import Config
+from rcw.server.protocol import pack
+from rcw.server.store import RedisStore
+from server_helpers import REDIS_URL, destroy_prefix, redis_reachable, running_server, unique_prefix
+
+pytestmark = pytest.mark.skipif(not redis_reachable(), reason="no Redis on 127.0.0.1:6379")
+
+
+@contextlib.asynccontextmanager
+async def serve(config: Config, limits: bool):
+    prefix = unique_prefix("adm")
+    try:
+        async with running_server(RedisStore(REDIS_URL, prefix), config, limits=limits) as srv, \
+                Lobby(srv.base) as lobby:
+            yield srv, lobby
+    finally:
+        await destroy_prefix(prefix)
+
+
+async def finished_game(lobby: Lobby, seed: int = 11) -> tuple[dict, GameClient]:
+    """A 5-player game of bots played to its end (3 Game-Turns), and a spectator watching it."""
+    g = await lobby.create_game(players=5, seed=seed, bot_seats=list("ABCDE"), options={"max_turns": 3})
+    w = await GameClient.connect(lobby.base, g["game"])
+    await w.wait_for(lambda c: c.over, 120)
+    return g, w
+
+
+async def pinging(base: str, gid: str, stop: asyncio.Event) -> list[float]:
+    """Another client's ping round trips (seconds), one every 10 ms until ``stop``."""
+    c = await GameClient.connect(base, gid)
+    out: list[float] = []
+    try:
+        while not stop.is_set():
+            t0 = time.perf_counter()
+            await c.ping()
+            out.append(time.perf_counter() - t0)
+            await asyncio.sleep(0.01)
+    finally:
+        await c.close()
+    return out
+
+
+def p99(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(len(xs) * 0.99))]
+
+
+async def metric(base: str, name: str) -> float:
+    async with aiohttp.ClientSession() as s, s.get(base + "/metrics") as r:
+        text = await r.text()
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(name))
+
+
+async def test_a_flood_of_costly_requests_then_close_does_not_delay_another_clients_ping():
+    """1 000 ``events(after=0, limit=1000)`` on one socket (then closed at once) and 40 past
+    views over HTTP, with no rate limit: another client's ping p99 stays under 100 ms, the
+    requests left on the closed socket are dropped, and the answers given are right."""
+    async with serve(Config(), limits=False) as (srv, lobby):
+        g, w = await finished_game(lobby)
+        gid, last = g["game"], w.seq
+        assert last > 300
+        first = await w.request("events", after=0, limit=1000)
+        assert [e["seq"] for e in first["entries"]] == list(range(1, last + 1))
+        assert first["entries"][-1]["events"][-1]["kind"] == "game_over"
+
+        stop = asyncio.Event()
+        pings = asyncio.create_task(pinging(srv.base, gid, stop))
+        await asyncio.sleep(0.3)
+        flood = await GameClient.connect(srv.base, gid)
+        for i in range(1000):
+            await flood.ws.send_bytes(pack({"t": "events", "id": i, "after": 0, "limit": 1000}))
+        await flood.close()
+
+        async with aiohttp.ClientSession() as s:
+            async def view(seq: int) -> tuple[int, dict]:
+                async with s.get(f"{srv.base}/api/games/{gid}/view", params={"seq": str(seq)}) as r:
+                    return r.status, await r.json()
+            answers = await asyncio.gather(*(view(7 * i + 1) for i in range(40)))
+        await asyncio.sleep(1.5)
+        stop.set()
+        rtt = await pings
+        assert len(rtt) > 50
+        assert p99(rtt) < 0.1, f"ping p99 {p99(rtt) * 1000:.0f} ms during the flood"
+        assert await metric(srv.base, "rcw_requests_dropped_total") > 0
+        # a past view is the game at that seq (the hash the updates carried then); past the
+        # rebuild queue's cap (8 per thread), the rest are answered busy at once
+        trail = dict(w.trail)
+        assert {st for st, _ in answers} <= {200, 503}
+        views = [(i, v) for i, (st, v) in enumerate(answers) if st == 200]
+        assert len(views) >= 16
+        assert all(v["error"]["code"] == "busy" for st, v in answers if st == 503)
+        for i, v in views:
+            assert v["seq"] == 7 * i + 1 and v["view"]["turn"] >= 1
+            if v["seq"] in trail:
+                assert v["hash"] == trail[v["seq"]]
+        info = await lobby.game(gid)
+        assert info["seq"] == last and info["status"] == "over"
+        await w.close()
+
+
+async def test_costly_requests_and_game_creation_are_rate_limited_and_change_nothing():
+    cfg = Config(costly_rate=0.01, costly_burst=5, create_rate=0.01, create_burst=2)
+    async with serve(cfg, limits=True) as (srv, lobby):
+        g, w = await finished_game(lobby)
+        gid = g["game"]
+        before = await lobby.game(gid)
+        codes = []
+        for _ in range(8):
+            try:
+                await w.request("events", after=0, limit=1000)
+                codes.append("ok")
+            except ServerError as e:
+                codes.append(e.code)
+                assert e.frame["retry_after"] > 0
+        assert codes == ["ok"] * 5 + ["rate_limited"] * 3
+        # the same address's budget also covers past views and records over HTTP: spent already
+        with pytest.raises(ServerError) as e:
+            await lobby._call("GET", f"/api/games/{gid}/view", params={"seq": "3"})
+        assert e.value.code == "rate_limited"
+        async with aiohttp.ClientSession() as s, s.get(f"{srv.base}/api/games/{gid}/record") as r:
+            assert r.status == 429 and (await r.json())["error"]["code"] == "rate_limited"
+        # creation: the first game above and one more pass, the third is refused and not created
+        n_games = len(await lobby.list_games("all"))
+        await lobby.create_game(players=3)
+        with pytest.raises(ServerError) as e:
+            await lobby.create_game(players=3)
+        assert e.value.code == "rate_limited"
+        assert len(await lobby.list_games("all")) == n_games + 1
+        assert await lobby.game(gid) == before
+        assert await w.ping()          # the connection is still served
+
+
+async def test_caps_on_live_games_and_bot_games_answer_busy():
+    cfg = Config(max_games=3, max_bot_games=1, create_rate=0)
+    async with serve(cfg, limits=True) as (srv, lobby):
+        bots = await lobby.create_game(players=3, bot_seats=["A", "B", "C"], options={"max_turns": 50}, bots="random")
+        with pytest.raises(ServerError) as e:                       # a second bot game: no room
+            await lobby.create_game(players=3, bot_seats=["B", "C"])
+        assert e.value.code == "busy"
+        human = await lobby.create_game(players=3)                  # a game of humans: room
+        with pytest.raises(ServerError) as e:                       # ... but not filled with bots here
+            await lobby.fill_bots(human["game"], human["admin_token"])
+        assert e.value.code == "busy"
+        assert (await lobby.game(human["game"]))["seats"]["A"]["kind"] == "open"
+        await lobby.create_game(players=3)
+        with pytest.raises(ServerError) as e:                       # a fourth live game
+            await lobby.create_game(players=3)
+        assert e.value.code == "busy"
+        async with aiohttp.ClientSession() as s, s.post(f"{srv.base}/api/games", json={"players": 3}) as r:
+            assert r.status == 503
+        assert len(await lobby.list_games("all")) == 3
+        assert (await lobby.game(bots["game"]))["status"] in ("playing", "over")
