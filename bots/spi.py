@@ -43,17 +43,6 @@ RED = "Red"
 VICTORIES = ("red_decisive", "red_substantive", "red_marginal", "draw", "nonred_decisive")
 
 
-def ratio(att: int, dfn: int) -> int | None:
-    """How many times ``dfn`` the planned strength ``att`` is, as the CRT columns count (None
-    below 1:2, 0 for 1:2, at most 6): the agent's arithmetic for an attack it is still
-    gathering (real attacks are asked of the engine, :meth:`Player.odds`)."""
-    if dfn <= 0:
-        return 6
-    if att >= dfn:
-        return min(att // dfn, 6)
-    return 0 if 2 * att >= dfn else None
-
-
 class _Map:
     """What the agent reads off its :class:`Player` for one choice: the view's stacks by id,
     and (asked of the engine once each) their attack strengths and defences."""
@@ -256,7 +245,7 @@ class SPIRedAgent:
             there = sum(m.attack(st["id"]) for st in m.stacks if st["province"] == e["province"]
                         and st["owner"] == self.seat and m.leaders(st) and st["id"] != fs["id"])
             total = strength + there + self.committed.get(e["id"], 0)
-            col = ratio(total, dfn)
+            col = m.player.odds_of(total, dfn)["column"]     # (the planned strength's CRT column)
             need = 1 if e["province"] in TARGETS else 2
             if col is None or col < need:
                 continue

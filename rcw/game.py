@@ -477,6 +477,14 @@ class Game:
                 "blue_green_movement": movement.BLUE_GREEN_MA, "committee_markers": politics.COMMITTEE_MARKERS,
                 "execution_markers": politics.EXECUTION_MARKERS, "vote_markers": victory.VOTE_MARKERS}
 
+    def force_allowance(self) -> int:
+        """The Movement Allowance of the force being moved (004 [5.0], [5.63], [5.72]): its
+        leader's (with the ``leader_movement`` option, that number) or a Blue/Green force's."""
+        f = self.state.force
+        if f is None:
+            raise IllegalAction("004 [5.0]", "no force is being moved", "no_force")
+        return movement.allowance(self.ctx, bool(self.ctx.b.leaders_of(self.state.stacks[f.stack])))
+
     def reach(self, unit: int | None = None) -> Mapping[str, Route]:
         """Where a force can end its move this Movement Phase, with a route to each: the force
         being moved (``unit`` None), or the one ``StartForce(unit)`` would pick up, as if it

@@ -61,6 +61,7 @@ def seat_facts(g: Game, view: dict, seat: str | None, legal: list[dict], board: 
     :func:`strengths`, when the caller has them already):
 
     - ``strengths``: every stack's defense strength (everyone);
+    - ``force``: while a force moves, its Movement Allowance (``allowance``; everyone);
     - ``attack_options``: in the seat's Combat Phase, every attack it may declare, with the groups
       of stacks that may make it together and their odds;
     - ``attack``: while the seat declares an attack, :func:`attack`;
@@ -69,6 +70,8 @@ def seat_facts(g: Game, view: dict, seat: str | None, legal: list[dict], board: 
     - ``purge_decision``: the purge the seat is asked to approve, or its counterpurge (:func:`purge`).
     """
     out: dict[str, Any] = {"strengths": board if board is not None else strengths(g, view)}
+    if view["force"] is not None:
+        out["force"] = {"allowance": g.force_allowance()}
     ph = view["phase"]
     if seat is None or ph in ("over", "trading"):
         return out

@@ -22,6 +22,8 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+from rcw.game import Game
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = os.environ.get("RCW_CHROMIUM", "/usr/bin/chromium")
@@ -324,76 +326,57 @@ class Player:
             self._dj = self.page.evaluate("() => fetch('data.json').then(r => r.json())")
         return self._dj
 
-    @staticmethod
-    def _opposed(a: str, b: str) -> bool:
-        if not a or not b or a == b:
-            return False
-        return "Red" in (a, b) or {a, b} == {"White", "Green"}
+    def _ask(self, q: str, **args) -> dict | None:
+        """The engine's answer to a ``query`` frame, asked through the page (None if refused)."""
+        return self.page.evaluate("([q, a]) => window.rcwApp.ask(q, a).catch(() => null)", [q, args])
 
-    def _strength(self, st: dict) -> int:
-        d = self._data()
-        return sum(d["units"][str(u)]["strength"] for u in st["units"] if d["units"][str(u)]["kind"] != "imperial")
-
-    def _force_strength(self, stack: dict, leader: int) -> int:
-        d = self._data()
-        group = [leader] + [u for u in stack["units"] if stack["attached"].get(str(u)) == leader]
-        return sum(d["units"][str(u)]["strength"] for u in group if d["units"][str(u)]["kind"] != "imperial")
+    def _can_attack(self, stacks: list[int], target: int) -> int | None:
+        """The odds column of ``stacks`` attacking ``target`` (the engine's), None below 1:2."""
+        ans = self._ask("odds", stacks=stacks, target=target)
+        return ans["column"] if ans else None
 
     def _best_force(self, st: dict, starts: list[dict]) -> int:
-        """A force next to an enemy stack it can attack at 1:2 or better; else the first."""
+        """A leader whose stack stands next to an enemy stack it could attack at 1:2 or better
+        (the engine's odds, ``Game.hostile``); else the first force."""
         d = self._data()
         view = st["view"]
-        best = None
         for a in starts:
             stack = next((s for s in view["stacks"] if a["unit"] in s["units"]), None)
             if stack is None or d["units"][str(a["unit"])]["kind"] != "leader":
                 continue
-            mine = self._force_strength(stack, a["unit"])
             for n in d["provinces"][stack["province"]]["adjacent"]:
                 for t in view["stacks"]:
-                    if t["province"] == n and self._opposed(stack["color"], t["color"]) and 0 < self._strength(t) <= 2 * mine:
-                        score = mine - self._strength(t)
-                        if best is None or score > best[0]:
-                            best = (score, a["unit"])
-        return best[1] if best else starts[0]["unit"]
+                    if t["province"] == n and Game.hostile(stack["color"], t["color"]) \
+                            and self._can_attack([stack["id"]], t["id"]) is not None:
+                        return a["unit"]
+        return starts[0]["unit"]
 
     def _best_destination(self, st: dict, moves: list[dict]) -> dict:
+        """An overland move into a province with an enemy stack the force could attack at 1:2
+        or better (the engine's odds); else the first overland move."""
         view = st["view"]
         fs = next(s for s in view["stacks"] if s["id"] == view["force"][0])
-        mine = self._strength(fs)
         land = [m for m in moves if not m["rail"]] or moves
         for m in land:
             for t in view["stacks"]:
-                if t["province"] == m["to"] and self._opposed(fs["color"], t["color"]) and 0 < self._strength(t) <= 2 * mine:
+                if t["province"] == m["to"] and Game.hostile(fs["color"], t["color"]) \
+                        and self._can_attack([fs["id"]], t["id"]) is not None:
                     return m
         return land[0]
 
     def _best_target(self, st: dict, decl: list[dict]) -> int | None:
-        view = st["view"]
+        """The declarable attack with the best odds at 1:2 or better (the engine's
+        ``attack_options``: the groups of stacks that may attack together, with their odds)."""
+        targets = {a["target"] for a in decl}
         best = None
-        for a in decl:
-            t = next((s for s in view["stacks"] if s["id"] == a["target"]), None)
-            if t is None:
+        for o in st["facts"].get("attack_options") or []:
+            if o["target"] not in targets or o["subversive"]:
                 continue
-            mine = sum(self._attack_strength(s) for s in view["stacks"]
-                       if s["owner"] == view["you"] and s["province"] == t["province"] and self._opposed(s["color"], t["color"]))
-            dfn = self._strength(t)
-            if mine and dfn and 2 * mine >= dfn:
-                ratio = mine / dfn
-                if best is None or ratio > best[0]:
-                    best = (ratio, t["id"])
+            for grp in o["groups"]:
+                col = grp["odds"]["column"]
+                if col is not None and (best is None or col > best[0]):
+                    best = (col, o["target"])
         return best[1] if best else None
-
-    def _attack_strength(self, s: dict) -> int:
-        d = self._data()
-        tot = 0
-        for u in s["units"]:
-            uu = d["units"][str(u)]
-            if uu["kind"] == "imperial":
-                continue
-            if uu["kind"] == "leader" or s["attached"].get(str(u)) or uu["color"] in ("Blue", "Green"):
-                tot += uu["strength"]
-        return tot
 
 
 def open_channel(page, name: str) -> None:

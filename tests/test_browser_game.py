@@ -225,7 +225,7 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
         P.page.evaluate(f"window.rcwApp.board.centreOn({st['province']!r}, true)")
         counter = P.page.locator(f'svg.board g.counter[data-stack="{st["id"]}"]')
         assert counter.locator("text.c-owner").text_content() == owner                  # owner letter
-        assert counter.locator("text.c-str").text_content() == str(P._strength(st))   # strength
+        assert counter.locator("text.c-str").text_content() == str(P._ask("stack", stack=st["id"])["defense"])   # the engine's strength
         assert counter.get_attribute("data-color") == st["color"]                       # colour
         counter.click()
         card = P.page.locator(f'.inspector .stack-card[data-stack="{st["id"]}"]')

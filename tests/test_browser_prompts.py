@@ -326,6 +326,34 @@ def test_prompt_offers_the_legal_answer(desk, case) -> None:
     assert not errors, errors
 
 
+def test_the_force_card_shows_the_engines_movement_allowance(desk) -> None:
+    """The Movement Allowance of the force being moved is the engine's (``facts.force``): the
+    ``leader_movement`` option for a leader's force, three for a Blue force (004 [5.0], [5.63]);
+    the page once chose between the view's two limits itself."""
+    page, errors = desk
+    shown = {}
+    for name, options, start, units in (("leader", {"leader_movement": 4}, "Lenin", ("Lenin",)),
+                                        ("blue", None, "BU3 OMSK/CZ", ("BU3 OMSK/CZ",))):
+        g = empty_map(options=options)
+        phase(g, "A", "movement")
+        put(g, "OMSK" if name == "blue" else "TVER", "A", *units)
+        g.apply(A.StartForce("A", uid(start)))
+        data = _payload(g, "A")
+        assert data["facts"]["force"] == {"allowance": g.force_allowance()}
+        _reset(page)
+        page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
+        text = page.locator(".prompt-case .force-info").first.inner_text()
+        shown[name] = (g.force_allowance(), text)
+        assert f"{g.force_allowance()} MP" in text, text
+    assert shown["leader"][0] == 4 and shown["blue"][0] == 3
+    # the page works out nothing itself: whatever number the engine sends is the one shown
+    data["facts"]["force"] = {"allowance": 7}
+    _reset(page)
+    page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
+    assert "7 MP" in page.locator(".prompt-case .force-info").first.inner_text()
+    assert not errors, errors
+
+
 def test_assassination_dialog_shows_the_chance_and_sends_the_markers(desk) -> None:
     g = pos_assassinate()
     data = _payload(g, "A")

@@ -99,6 +99,31 @@ def test_leader_movement_option_is_the_reach_of_every_client():
     assert far == {2: 2, 5: 5}
 
 
+def test_the_force_being_moved_has_its_leaders_allowance_or_three():
+    """004 [5.0], [5.63]: a force with a leader spends up to the leader Movement Allowance (the
+    ``leader_movement`` option), a Blue or Green force three; the browser shows this number
+    (it once chose between the two itself), and the rules stop the force there."""
+    for ma in (2, 5):
+        g = blank(options={"leader_movement": ma})
+        put(g, "KALU", "A", "Kamenev")
+        with pytest.raises(IllegalAction) as e:
+            g.force_allowance()
+        assert e.value.code == "no_force"
+        g.apply(A.StartForce("A", uid("Kamenev")))
+        assert g.force_allowance() == ma
+    g = blank()
+    put(g, "OMSK", "A", "BU3 OMSK/CZ")
+    g.apply(A.StartForce("A", uid("BU3 OMSK/CZ")))
+    assert g.force_allowance() == 3 == g.limits()["blue_green_movement"]
+    path = max((r["path"] for r in g.reach().values() if not r["rail"]), key=len)
+    assert len(path) == 3
+    for to in path:                                   # three provinces, then no fourth
+        g.apply(A.Move("A", to))
+    here = g.data.provinces[path[-1]]
+    refusals = {g.why_illegal(A.Move("A", to)).rule for to in here.adjacent if to not in path}
+    assert "004 [5.28]" in refusals and g.force_allowance() == 3
+
+
 def test_capacity_counts_the_czar_the_gold_and_the_stacking_limit():
     """004 [5.14]: a leader moves combat units up to his value; 004 [13.22]: +2 with the Czar
     for a White leader; 004 [13.25]: +2 Green with the Gold; 004 [7.11]: five units a stack."""

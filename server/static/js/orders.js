@@ -8,7 +8,7 @@
 
 import { h } from "./util.js";
 import {
-  unit, uname, ulabel, pname, leadersOf, crtRow, shownStrength, pct, PHASE_NAMES, attachedTo, isLeader,
+  unit, uname, ulabel, pname, crtRow, shownStrength, pct, PHASE_NAMES, attachedTo, isLeader,
 } from "./data.js";
 import { seatBadge, stackName, purgeOddsTable, openPurgeDialog, openAssassinDialog, openTradeDialog,
   openCommitteeDialog, openCzarDialog } from "./dialogs.js";
@@ -237,8 +237,7 @@ function forcePicker(app, by, btn, marks) {
   marks.force = stackId;
   marks.path = [start, ...(path || [])];
   const out = [];
-  const lim = view.limits || {};
-  const ma = fs && leadersOf(fs).length ? lim.leader_movement : lim.blue_green_movement;
+  const ma = ((app.st.facts || {}).force || {}).allowance ?? "?";   // the engine's (facts.force)
   out.push(h("h3", `Moving: ${fs ? stackName(fs) : "force"}`));
   out.push(h("p.force-info",
     h("span", `From ${start}`), " · ",
