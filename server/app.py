@@ -79,7 +79,9 @@ class Connection:
         self.writer = asyncio.create_task(self._write_loop())
 
     # -- output -------------------------------------------------------------------------------
-    def send(self, frame: dict) -> None:
+    def send(self, frame: dict, data: bytes | None = None) -> None:
+        """Queue ``frame`` for the client; ``data``: the frame already packed (one frame sent to
+        many clients is packed once)."""
         if self.closed:
             return
         if self.queue.qsize() >= self.hub.config.max_queue:
@@ -88,7 +90,7 @@ class Connection:
             self.queue.put_nowait(None)
             return
         self.hub.metrics.sent(frame)
-        self.queue.put_nowait(pack(frame))
+        self.queue.put_nowait(pack(frame) if data is None else data)
 
     async def _write_loop(self) -> None:
         try:

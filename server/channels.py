@@ -52,9 +52,10 @@ class Channels:
         self.delivered[name] = 0 if fresh else await self.store.chat_len(rt.gid, name)
         if fresh:
             frame = {"t": "channel", "id": None, "game": rt.gid, "channel": chat.public_info(rec, 0)}
+            data = pack(frame)
             for c in list(rt.conns):
                 if chat.can_read(rec, c.seat):
-                    c.send(frame)
+                    c.send(frame, data)
             rt.hub.spawn(self._catch_up(name))
 
     async def notice(self, name: Any) -> None:
@@ -102,9 +103,10 @@ class Channels:
         rec = self.records[name]
         rt.proposals.seen(name, msg)
         frame = {"t": "msg", "id": None, "game": rt.gid, "channel": name, "msg": msg}
+        data = pack(frame)                  # (packed once for every reader)
         for c in list(rt.conns):
             if chat.can_read(rec, c.seat):
-                c.send(frame)
+                c.send(frame, data)
 
     # -- requests -----------------------------------------------------------------------------------
     def channel_list(self, seat: str | None) -> list[dict]:

@@ -191,8 +191,9 @@ class GameRuntime:
                 c.seat = c.token = None
         if notify:
             frame = {"t": "seats", "id": None, "game": self.gid, "seats": public_seats(seats), "status": self.status()}
+            data = pack(frame)
             for c in list(self.conns):
-                c.send(frame)
+                c.send(frame, data)
         if was != self.status() or self.driver.driving:
             self.driver.kick()
 
@@ -227,20 +228,20 @@ class GameRuntime:
                 "action": a.get("t"), "by": entry.get("by") if entry else None,
                 "events": entry["ev"] if entry and "ev" in entry else [to_wire(e) for e in events], "hash": self.hash, "pending": pending,
                 "status": self.status(), "result": g.result}
-        views: dict[str | None, tuple[dict, list, dict]] = {}   # seat -> its view, legal actions, facts
+        frames: dict[str | None, tuple[dict, bytes]] = {}      # seat -> its frame, packed once
         board: dict[str, int] | None = None                      # the stacks' strengths, the same for all
         playing = base["status"] == "playing"
         for c in list(self.conns):
             seat = c.seat
-            if seat not in views:
+            if seat not in frames:
                 view = g.view(seat)
                 legal = [to_wire(x) for x in g.legal_actions(seat)] if seat and playing else []
                 if board is None:
                     board = facts.strengths(g, view)
-                views[seat] = (view, legal, facts.seat_facts(g, view, seat, legal, board))
-            f = dict(base)
-            f["view"], f["legal"], f["facts"] = views[seat]
-            c.send(f)
+                f = dict(base)
+                f["view"], f["legal"], f["facts"] = view, legal, facts.seat_facts(g, view, seat, legal, board)
+                frames[seat] = (f, pack(f))
+            c.send(*frames[seat])
 
     def _after_apply(self, entry: dict, events: list, kind: str = "turn") -> None:
         self.hash = self.game.state_hash()
