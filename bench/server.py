@@ -1,32 +1,48 @@
-"""Server benchmark: real server process, real WebSocket clients, games and chat at once.
+"""Server benchmark: a real server process, many WebSocket spectators of bot games, seats that chat.
 
-    python bench/server.py --clients 10 --games 2 --seconds 10
-    python bench/server.py --redis ''            # the embedded in-process store instead of Redis
+    python bench/server.py                          # 200 clients at 20 games, about a minute
+    python bench/server.py --clients 1000 --json    # the figures of the performance targets
 
-Starts ``python -m server serve`` as a subprocess, seats CLIENTS WebSocket clients (the
-Python client, ``server/client.py``) at GAMES tables (the other seats are bots; a finished
-game is replaced by a new one), and for SECONDS lets every client play its seat with random
-legal actions while it chats on the public channel (each client waits for the server's
-``ok`` before its next message).  It prints:
+Starts ``rcw serve --redis URL --bot-delay 0`` as a subprocess with every limit off (chat,
+frame, create, costly rates; game and bot-game caps), creates GAMES five-player games, each
+with one human seat (a *chatter*: the Python client ``server/client.py``, which only chats;
+its seat is played by its deadline bot, ``deadline`` 1 ms) and four bots playing at full speed, and spreads the other CLIENTS - GAMES WebSocket
+connections over them as spectators (raw aiohttp clients that decode only the ``msg`` pushes).
+A finished game is replaced by a new one, and its spectators move to it. In one run it measures:
 
-- actions/s (every accepted action, bots included) and human actions/s;
-- chat messages/s (acknowledged) and deliveries/s (``msg`` pushes received);
-- p50/p99 chat delivery latency (post sent -> ``msg`` received by another client) and
-  p50/p99 action latency (``act`` sent -> ``ok`` received);
-- and, measured in the same run with the same number of concurrent clients, two baselines:
-  raw redis-py PUBLISH throughput (one awaited PUBLISH at a time per client, one subscriber)
-  and a bare aiohttp WebSocket echo server (one frame in flight per client); the ratio of
-  chat messages/s to each.
+1. memory (the server's VmRSS, its bot workers' included): at start, after the games are
+   created (not started) and after the spectators connected to them (idle connections:
+   MB per 1 000 idle connections), then after the bots played for a moment (MB per live game:
+   replica, snapshots, channels, bot state and the traffic's buffers);
+2. for SECONDS, with the bots playing: every chatter posts on ``public`` and waits until its
+   line reached every spectator of its game (or 2 s) before the next one; chat deliveries/s,
+   p50/p99 chat delivery (post sent -> ``msg`` received by a spectator), the server's CPU
+   seconds (utime+stime from /proc) per thousand deliveries, and p50/p99 of a ``ping`` on an
+   extra idle connection (one ping at a time, every 5 ms);
+3. for SECONDS/2 more, the same while one hostile client (a spectator of a live game) keeps 32
+   ``events`` (after 0, limit 1000) and ``view`` requests in flight: the ping again;
+4. a raw Redis fan-out baseline: redis-py async pub/sub, one subscriber connection per
+   spectator on GAMES channels, one publisher per chatter posting a frame of the same size with
+   the same closed loop; deliveries/s and the server's ratio to it.
+
+It reports whether the bench process itself was CPU-bound (its CPU time against wall time) or
+the machine was saturated (the bench's and the server's CPU against the cores): then the
+delivery rate is the clients' limit as much as the server's, and the server's CPU per
+delivery is the figure to trust. Targets (two cores, 1 000 clients, 20 games): ping p99 < 10 ms,
+chat delivery p99 < 25 ms, deliveries >= 50 % of the raw baseline, <= 64 MB per 1 000 idle
+connections, <= 1 MB per live game; the table marks each.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
-import statistics
+import resource
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -37,7 +53,13 @@ sys.path.insert(0, str(ROOT / "tests"))   # server_helpers: the test fixtures
 import aiohttp  # noqa: E402
 from rcw.server.client import GameClient, Lobby, ServerError  # noqa: E402
 from rcw.server.protocol import pack, unpack  # noqa: E402
-from server_helpers import ServerProcess, choose, destroy_prefix, redis_reachable, unique_prefix  # noqa: E402
+from server_helpers import ServerProcess, destroy_prefix, unique_prefix  # noqa: E402
+
+MSG = b"\xa1t\xa3msg"           # a msgpack map whose first key is "t" and its value "msg"
+UPDATE = b"\xa1t\xa6update"
+PUSHES = (MSG, UPDATE, b"\xa1t\xa8channels", b"\xa1t\xa5seats")
+CLK = os.sysconf("SC_CLK_TCK")
+TARGETS = {"ping_p99_ms": 10.0, "chat_p99_ms": 25.0, "vs_raw": 0.5, "mb_per_1000_idle": 64.0, "mb_per_game": 1.0}
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -47,287 +69,511 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
+def ms(x: float) -> float:
+    return round(x * 1e3, 2)
+
+
+# -- the server process from /proc -----------------------------------------------------------------
+def _pids(pid: int) -> list[int]:
+    """The process and its descendants (bot workers)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{p}/task"):
+                with contextlib.suppress(OSError), open(f"/proc/{p}/task/{task}/children") as f:
+                    todo += [int(c) for c in f.read().split()]
+    return out
+
+
+def cpu_seconds(pid: int) -> float:
+    total = 0.0
+    for p in _pids(pid):
+        with contextlib.suppress(OSError), open(f"/proc/{p}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / CLK      # utime, stime
+    return total
+
+
+def machine_busy() -> int:
+    """Busy jiffies of every CPU (/proc/stat: all but idle and iowait)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    return sum(v[:8]) - v[3] - v[4]
+
+
+def rss_mb(pid: int) -> float:
+    total = 0
+    for p in _pids(pid):
+        with contextlib.suppress(OSError), open(f"/proc/{p}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total / 1024
+
+
+# -- the clients --------------------------------------------------------------------------------
 class Stats:
     def __init__(self) -> None:
-        self.human_actions = 0
-        self.chat_acked = 0
         self.deliveries = 0
         self.chat_lat: list[float] = []
-        self.act_lat: list[float] = []
+        self.posts = 0
         self.actions = 0
         self.games_finished = 0
+        self.disconnects = 0
         self.errors: dict[str, int] = {}
+        self.waiting: dict[str, list] = {}     # message key -> [deliveries still expected, event]
+
+    def err(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
 
 
-async def table(base: str, session: aiohttp.ClientSession, n_humans: int, players: int, max_turns: int,
-                stop: asyncio.Event, st: Stats, rng: random.Random) -> None:
-    """One table: a game with n_humans clients, replaced by a new game when it ends."""
+def _on_frame(data: bytes, st: Stats, now: float) -> None:
+    if data[1:7] != MSG:
+        return
+    text = unpack(data)["msg"]["text"]
+    if not text.startswith("b:"):
+        return
+    _, key, t0, _ = text.split(":", 3)
+    st.deliveries += 1
+    st.chat_lat.append(now - float(t0))
+    w = st.waiting.get(key)
+    if w is not None:
+        w[0] -= 1
+        if w[0] <= 0:
+            w[1].set()
+
+
+async def spectator(ws: aiohttp.ClientWebSocketResponse, st: Stats) -> None:
+    async for m in ws:
+        if m.type == aiohttp.WSMsgType.BINARY:
+            _on_frame(m.data, st, time.perf_counter())
+        elif m.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.ERROR):
+            break
+
+
+async def ws_hello(session: aiohttp.ClientSession, base: str, gid: str) -> aiohttp.ClientWebSocketResponse:
+    ws = await session.ws_connect(base.replace("http", "ws", 1) + "/ws", max_msg_size=0, heartbeat=None)
+    await ws.send_bytes(pack({"t": "hello", "id": 1, "game": gid}))
+    while True:
+        f = unpack((await ws.receive()).data)
+        if f.get("id") == 1:
+            if f["t"] != "welcome":
+                raise RuntimeError(f"hello refused: {f}")
+            return ws
+
+
+class Barrier:
+    """The first round of every table stops twice so that memory is measured at rest."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.arrived = {1: 0, 2: 0}
+        self.all_in = {1: asyncio.Event(), 2: asyncio.Event()}
+        self.go = {1: asyncio.Event(), 2: asyncio.Event()}
+
+    async def wait(self, k: int) -> None:
+        self.arrived[k] += 1
+        if self.arrived[k] == self.n:
+            self.all_in[k].set()
+        await self.go[k].wait()
+
+
+async def table(i: int, base: str, session: aiohttp.ClientSession, n_spec: int, args: argparse.Namespace,
+                stop: asyncio.Event, chatting: asyncio.Event, st: Stats, barrier: Barrier,
+                live_games: list[str]) -> None:
+    """One table: a game with one chatter seat, four bots and n_spec spectators, replaced when over."""
     lobby = Lobby(base, session)
+    rng = random.Random(args.seed * 1000 + i)
+    first = True
     while not stop.is_set():
-        g = await lobby.create_game(players=players, options={"max_turns": max_turns})
+        g = await lobby.create_game(players=5, options={"max_turns": args.max_turns}, seed=rng.randrange(2**62),
+                                    deadline=0.001)      # the chatter's seat is played by its deadline bot
         gid = g["game"]
-        seats = [await lobby.join(gid, name=f"bench{i}") for i in range(n_humans)]
-        clients = [await GameClient.connect(base, gid, s["token"], session=session) for s in seats]
-        for i, c in enumerate(clients):
-            c.on_push = _on_push(c, st, counts_actions=i == 0)
+        seat = await lobby.join(gid, name=f"chatter{i}")
+        chatter = await GameClient.connect(base, gid, seat["token"], session=session)
+        chatter.on_push = _count_updates(st)
+        if first:
+            await barrier.wait(1)
+        specs = [await ws_hello(session, base, gid) for _ in range(n_spec)]
+        readers = [asyncio.create_task(spectator(w, st)) for w in specs]
+        if first:
+            await barrier.wait(2)
+            first = False
         await lobby.fill_bots(gid, g["admin_token"])
-        await clients[0].wait_for(lambda c: c.status == "playing", 10)
-        tasks = [asyncio.create_task(player(c, stop, st, random.Random(rng.random()))) for c in clients]
-        tasks += [asyncio.create_task(chatter(c, stop, st)) for c in clients]
-        over = asyncio.create_task(clients[0].wait_for(lambda c: c.over, 3600))
+        live_games[i] = gid
+        tasks = [asyncio.create_task(chat(chatter, f"{i}", n_spec, stop, chatting, st))]
+        over = asyncio.create_task(chatter.wait_for(lambda c: c.over, 1e6))
         stopper = asyncio.create_task(stop.wait())
-        await asyncio.wait([over, stopper], return_when=asyncio.FIRST_COMPLETED)
-        if over.done() and not over.cancelled():
+        await asyncio.wait([over, stopper, *readers], return_when=asyncio.FIRST_COMPLETED)
+        if over.done() and not over.cancelled() and over.exception() is None:
             st.games_finished += 1
-        for t in tasks + [over, stopper]:
+        st.disconnects += sum(1 for r in readers if r.done())
+        for t in tasks + readers + [over, stopper]:
             t.cancel()
-        await asyncio.gather(*tasks, over, stopper, return_exceptions=True)
-        for c in clients:
-            await c.close()
+        await asyncio.gather(*tasks, *readers, over, stopper, return_exceptions=True)
+        for w in specs:
+            await w.close()
+        await chatter.close()
 
 
-def _on_push(c: GameClient, st: Stats, counts_actions: bool):
+def _count_updates(st: Stats):
     def f(frame: dict) -> None:
-        if frame.get("t") == "update" and counts_actions:
+        if frame.get("t") == "update":
             st.actions += 1
-        elif frame.get("t") == "msg":
-            text = frame["msg"]["text"]
-            if text.startswith("b:") and frame["msg"]["seat"] != c.seat:
-                st.deliveries += 1
-                st.chat_lat.append(time.perf_counter() - float(text.split(":")[2]))
     return f
 
 
-async def player(c: GameClient, stop: asyncio.Event, st: Stats, rng: random.Random) -> None:
-    while not stop.is_set() and not c.over:
-        await c.wait_for(lambda c: c.over or (c.my_turn and bool(c.legal)), 3600)
-        if c.over or stop.is_set():
-            return
-        t0 = time.perf_counter()
-        try:
-            await c.act(choose(c.legal, rng), seq=c.seq)
-        except ServerError as e:
-            st.errors[e.code] = st.errors.get(e.code, 0) + 1
-            await asyncio.sleep(0.001)
-            continue
-        if not stop.is_set():
-            st.act_lat.append(time.perf_counter() - t0)
-            st.human_actions += 1
-
-
-async def chatter(c: GameClient, stop: asyncio.Event, st: Stats) -> None:
+async def chat(c: GameClient, key: str, n_spec: int, stop: asyncio.Event, chatting: asyncio.Event,
+               st: Stats) -> None:
+    await chatting.wait()
+    n = 0
     while not stop.is_set():
+        n += 1
+        k = f"{key}.{n}"
+        done = asyncio.Event()
+        st.waiting[k] = [n_spec, done]
         try:
-            await c.chat("public", f"b:{c.seat}:{time.perf_counter()!r}: the Politburo meets at dawn")
+            await c.chat("public", f"b:{k}:{time.perf_counter()!r}: the Politburo meets at dawn")
+            st.posts += 1
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(done.wait(), 2.0)
         except ServerError as e:
-            st.errors[e.code] = st.errors.get(e.code, 0) + 1
+            st.err(e.code)
             await asyncio.sleep(0.01)
-            continue
-        if not stop.is_set():
-            st.chat_acked += 1
+        finally:
+            st.waiting.pop(k, None)
 
 
-# -- baselines ---------------------------------------------------------------------------------
-async def redis_publish_baseline(url: str, clients: int, seconds: float) -> float:
-    import redis.asyncio as aioredis
+async def pinger(ws: aiohttp.ClientWebSocketResponse, out: dict[str, list[float]], phase: list[str],
+                 stop: asyncio.Event) -> None:
+    i = 100
+    while not stop.is_set():
+        i += 1
+        t0 = time.perf_counter()
+        await ws.send_bytes(pack({"t": "ping", "id": i}))
+        while True:
+            f = unpack((await ws.receive()).data)
+            if f.get("id") == i:
+                break
+        if phase[0]:
+            out.setdefault(phase[0], []).append(time.perf_counter() - t0)
+        await asyncio.sleep(0.005)
 
-    r = aioredis.Redis.from_url(url, max_connections=clients + 4)
-    sub = aioredis.Redis.from_url(url)
-    ps = sub.pubsub(ignore_subscribe_messages=True)
-    topic = unique_prefix("bench-raw") + "topic"
-    await ps.subscribe(topic)
-    received = 0
-    stop = asyncio.Event()
+
+async def hostile(ws: aiohttp.ClientWebSocketResponse, stop: asyncio.Event, count: list[int], window: int = 32) -> None:
+    slots = asyncio.Semaphore(window)
 
     async def reader() -> None:
-        nonlocal received
-        while not stop.is_set():
-            m = await ps.get_message(timeout=0.2)
-            if m:
-                received += 1
-
-    payload = pack({"seat": "A", "ts": 0, "text": "b:A:0.0: the Politburo meets at dawn"})
-    count = 0
-
-    async def pub() -> None:
-        nonlocal count
-        while not stop.is_set():
-            await r.publish(topic, payload)
-            count += 1
+        async for m in ws:
+            if m.type != aiohttp.WSMsgType.BINARY:
+                break
+            if m.data[1:16].startswith(PUSHES):
+                continue
+            count[0] += 1
+            slots.release()
 
     rt = asyncio.create_task(reader())
-    t0 = time.perf_counter()
-    tasks = [asyncio.create_task(pub()) for _ in range(clients)]
-    await asyncio.sleep(seconds)
-    stop.set()
-    n, dt = count, time.perf_counter() - t0
-    await asyncio.gather(*tasks, rt, return_exceptions=True)
-    await ps.aclose()
-    await sub.aclose()
-    await r.aclose()
-    return n / dt
+    i = 1000
+    try:
+        while not stop.is_set() and not rt.done():
+            await slots.acquire()
+            i += 1
+            f = {"t": "events", "id": i, "after": 0, "limit": 1000} if i % 2 else {"t": "view", "id": i}
+            await ws.send_bytes(pack(f))
+    finally:
+        rt.cancel()
+        await asyncio.gather(rt, return_exceptions=True)
 
 
-async def echo_server_main(port: int) -> None:
-    from aiohttp import web
+# -- raw Redis fan-out ---------------------------------------------------------------------------
+async def redis_fanout_baseline(url: str, per_game: list[int], seconds: float) -> dict:
+    """One pub/sub connection per spectator, on one channel per game; one publisher per game
+    posting a msg-sized frame and waiting until every subscriber of its channel got it (or 2 s)."""
+    import redis.asyncio as aioredis
 
-    async def ws(request):
-        w = web.WebSocketResponse(max_msg_size=1 << 20)
-        await w.prepare(request)
-        async for m in w:
-            if m.type == aiohttp.WSMsgType.BINARY:
-                await w.send_bytes(m.data)
-        return w
-
-    app = web.Application()
-    app.router.add_get("/ws", ws)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", port)
-    await site.start()
-    print(f"echo: listening on http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}/", flush=True)
-    await asyncio.Event().wait()
-
-
-async def ws_echo_baseline(clients: int, seconds: float) -> float:
-    proc = await asyncio.create_subprocess_exec(sys.executable, __file__, "--echo-server", stdout=asyncio.subprocess.PIPE)
-    line = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode()
-    base = "ws://" + line.split("http://", 1)[1].split("/", 1)[0] + "/ws"
-    count = 0
+    n_subs = sum(per_game)
+    r = aioredis.Redis.from_url(url, max_connections=n_subs + 16)
+    topic = unique_prefix("bench-raw")
+    received = 0
+    lat: list[float] = []
+    waiting: dict[str, list] = {}
+    subs = []
+    for gi, n in enumerate(per_game):
+        for _ in range(n):
+            ps = r.pubsub(ignore_subscribe_messages=True)
+            await ps.subscribe(f"{topic}{gi}")
+            subs.append(ps)
     stop = asyncio.Event()
-    frame = pack({"t": "chat", "id": 1, "channel": "public", "text": "b:A:0.0: the Politburo meets at dawn"})
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as s:
-        wss = [await s.ws_connect(base) for _ in range(clients)]
 
-        async def one(w) -> None:
-            nonlocal count
+    async def reader(ps) -> None:
+        nonlocal received
+        async for m in ps.listen():
+            if m["type"] != "message":
+                continue
+            msg = unpack(m["data"])["msg"]
+            _, key, t0, _ = msg["text"].split(":", 3)
+            received += 1
+            lat.append(time.perf_counter() - float(t0))
+            w = waiting.get(key)
+            if w is not None:
+                w[0] -= 1
+                if w[0] <= 0:
+                    w[1].set()
+
+    async def publisher(gi: int, n: int) -> None:
+        pub = aioredis.Redis.from_url(url)
+        k = 0
+        try:
             while not stop.is_set():
-                await w.send_bytes(frame)
-                m = await w.receive()
-                unpack(m.data)
-                count += 1
+                k += 1
+                key = f"{gi}.{k}"
+                done = asyncio.Event()
+                waiting[key] = [n, done]
+                text = f"b:{key}:{time.perf_counter()!r}: the Politburo meets at dawn"
+                frame = {"t": "msg", "id": None, "game": "x" * 22, "channel": "public",
+                         "msg": {"id": k, "seat": "A", "ts": time.time(), "text": text}}
+                await pub.publish(f"{topic}{gi}", pack(frame))
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(done.wait(), 2.0)
+                waiting.pop(key, None)
+        finally:
+            await pub.aclose()
 
-        t0 = time.perf_counter()
-        tasks = [asyncio.create_task(one(w)) for w in wss]
-        await asyncio.sleep(seconds)
-        stop.set()
-        n, dt = count, time.perf_counter() - t0
-        await asyncio.gather(*tasks, return_exceptions=True)
-        for w in wss:
-            await w.close()
-    proc.kill()
-    await proc.wait()
-    return n / dt
+    readers = [asyncio.create_task(reader(ps)) for ps in subs]
+    await asyncio.sleep(0.2)
+    pubs = [asyncio.create_task(publisher(gi, n)) for gi, n in enumerate(per_game) if n]
+    await asyncio.sleep(0.5)                                  # warm-up
+    n0, l0, c0, t0 = received, len(lat), time.process_time(), time.perf_counter()
+    await asyncio.sleep(seconds)
+    n1, l1, c1, dt = received, len(lat), time.process_time(), time.perf_counter() - t0
+    stop.set()
+    await asyncio.gather(*pubs, return_exceptions=True)
+    for t in readers:
+        t.cancel()
+    await asyncio.gather(*readers, return_exceptions=True)
+    for ps in subs:
+        await ps.aclose()
+    await r.aclose()
+    return {"deliveries_per_s": round((n1 - n0) / dt, 1), "subscribers": n_subs, "publishers": len(pubs),
+            "latency_ms": {"p50": ms(pct(lat[l0:l1], 0.5)), "p99": ms(pct(lat[l0:l1], 0.99))},
+            "bench_cpu_share": round((c1 - c0) / dt, 2)}
 
 
 # -- main ----------------------------------------------------------------------------------------
+def serve_flags() -> str:
+    return subprocess.run([sys.executable, "-m", "rcw.cli", "serve", "--help"], capture_output=True, text=True,
+                          cwd=str(ROOT)).stdout
+
+
 async def run(args: argparse.Namespace) -> dict:
-    redis_url = args.redis or None
-    if redis_url and not redis_reachable():
-        sys.exit(f"no Redis at {redis_url}; start one or pass --redis '' for the embedded store")
-    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None   # other work on the machine skews it
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = 2 * args.clients + 256
+    if soft < need:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(need, soft)), hard))
+    if args.games < 1 or args.clients < 2 * args.games:
+        sys.exit("need at least one game and two clients (a chatter and a spectator) per game")
+    load_before = os.getloadavg()[0]
     prefix = unique_prefix("bench")
-    srv_args = ["--chat-rate", "1e9", "--chat-burst", "1e9", "--frame-rate", "1e9", "--log-level", "WARNING"]
-    if redis_url:
-        srv_args += ["--redis", redis_url, "--prefix", prefix]
+    srv_args = ["--redis", args.redis, "--prefix", prefix, "--bot-delay", "0",
+                "--chat-rate", "1e9", "--chat-burst", "1e9", "--frame-rate", "1e9",
+                "--create-rate", "0", "--costly-rate", "0", "--max-games", "0", "--max-bot-games", "0",
+                "--log-level", "WARNING"]
+    if args.bot_workers is not None:
+        if "--bot-workers" not in serve_flags():
+            sys.exit("this rcw serve has no --bot-workers flag")
+        srv_args += ["--bot-workers", str(args.bot_workers)]
     server = ServerProcess(*srv_args)
-    if args.url:                                   # a server started elsewhere (its own limits apply)
-        server.base = args.url.rstrip("/")
-        redis_url = None
-    else:
-        await server.start()
+    await server.start()
+    pid = server.proc.pid
+    n_spec = args.clients - args.games
+    per_game = [n_spec // args.games + (1 if i < n_spec % args.games else 0) for i in range(args.games)]
     st = Stats()
-    stop = asyncio.Event()
-    per_table = [args.clients // args.games + (1 if i < args.clients % args.games else 0) for i in range(args.games)]
-    if max(per_table) > args.players:
-        sys.exit(f"{args.clients} clients do not fit at {args.games} tables of {args.players} seats")
-    rng = random.Random(args.seed)
+    stop, chatting = asyncio.Event(), asyncio.Event()
+    barrier = Barrier(args.games)
+    live_games = [""] * args.games
+    res: dict = {"clients": args.clients, "games": args.games, "spectators": n_spec, "chatters": args.games,
+                 "seconds": args.seconds, "cpus": os.cpu_count(), "load_avg_before": round(load_before, 2),
+                 "bot_workers": args.bot_workers}
     try:
         async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
-            tables = [asyncio.create_task(table(server.base, session, n, args.players, args.max_turns, stop, st,
-                                                random.Random(rng.random())))
-                      for n in per_table if n > 0]
-            await asyncio.sleep(1.0)                       # warm-up: games created, seats filled
-            base = (st.human_actions, st.chat_acked, st.deliveries, len(st.chat_lat), len(st.act_lat), st.actions)
-            t0 = time.perf_counter()
+            lobby = Lobby(server.base, session)
+            idle = (await lobby.create_game(players=5))["game"]            # never starts: the probes' game
+            warm = await ws_hello(session, server.base, idle)
+            await warm.close()
+            await asyncio.sleep(0.5)
+            rss0 = rss_mb(pid)
+            tables = [asyncio.create_task(table(i, server.base, session, per_game[i], args, stop, chatting, st,
+                                                barrier, live_games)) for i in range(args.games)]
+            await _wait_or_fail(barrier.all_in[1], tables)
+            await asyncio.sleep(0.5)
+            rss_games = rss_mb(pid)
+            barrier.go[1].set()
+            await _wait_or_fail(barrier.all_in[2], tables)
+            await asyncio.sleep(1.0)
+            rss_idle = rss_mb(pid)
+            barrier.go[2].set()
+            await asyncio.sleep(args.warmup)
+            rss_live = rss_mb(pid)
+            mb_conn = (rss_idle - rss_games) / n_spec * 1000
+            mb_game = (rss_live - rss_idle + (rss_games - rss0)) / args.games
+            res["memory_mb"] = {"start": round(rss0, 1), "games_created": round(rss_games, 1),
+                                "idle_connections": round(rss_idle, 1), "live_games": round(rss_live, 1),
+                                "per_1000_idle_connections": round(mb_conn, 2), "per_live_game": round(mb_game, 3)}
+
+            probe = await ws_hello(session, server.base, idle)
+            pings: dict[str, list[float]] = {}
+            phase = [""]
+            pstop = asyncio.Event()
+            ptask = asyncio.create_task(pinger(probe, pings, phase, pstop))
+            chatting.set()
+            await asyncio.sleep(1.0)                                         # the chat loop warms up
+
+            def snap() -> tuple:
+                return (time.perf_counter(), time.process_time(), cpu_seconds(pid), st.deliveries, len(st.chat_lat),
+                        st.posts, st.actions, machine_busy())
+
+            phase[0] = "bots"
+            a = snap()
             await asyncio.sleep(args.seconds)
-            dt = time.perf_counter() - t0
-            snap = (st.human_actions, st.chat_acked, st.deliveries, len(st.chat_lat), len(st.act_lat), st.actions)
+            b = snap()
+            phase[0] = "hostile"
+            gid = next(g for g in live_games if g)
+            hws = await ws_hello(session, server.base, gid)
+            hcount = [0]
+            hstop = asyncio.Event()
+            htask = asyncio.create_task(hostile(hws, hstop, hcount))
+            hs = args.seconds / 2
+            h0 = time.perf_counter()
+            await asyncio.sleep(hs)
+            c = snap()
+            hdt = time.perf_counter() - h0
+            phase[0] = ""
+            hstop.set()
+            pstop.set()
             stop.set()
-            await asyncio.gather(*tables, return_exceptions=True)
+            for t in (htask, ptask):
+                t.cancel()
+            await asyncio.gather(htask, ptask, *tables, return_exceptions=True)
+            await hws.close()
+            await probe.close()
     finally:
-        if not args.url:
-            await server.stop()
-        if redis_url:
-            await destroy_prefix(prefix, redis_url)
-    human = snap[0] - base[0]
-    chat_n = snap[1] - base[1]
-    deliveries = snap[2] - base[2]
-    chat_lat = st.chat_lat[base[3]:snap[3]]
-    act_lat = st.act_lat[base[4]:snap[4]]
-    actions = snap[5] - base[5]
-    res = {
-        "store": "external" if args.url else "redis" if redis_url else "memory", "clients": args.clients, "games": args.games,
-        "players": args.players, "seconds": round(dt, 2),
-        "actions_per_s": round(actions / dt, 1), "human_actions_per_s": round(human / dt, 1),
-        "games_finished": st.games_finished,
-        "chat_msgs_per_s": round(chat_n / dt, 1), "chat_deliveries_per_s": round(deliveries / dt, 1),
-        "chat_latency_ms": {"p50": round(pct(chat_lat, 0.5) * 1e3, 2), "p99": round(pct(chat_lat, 0.99) * 1e3, 2)},
-        "action_latency_ms": {"p50": round(pct(act_lat, 0.5) * 1e3, 2), "p99": round(pct(act_lat, 0.99) * 1e3, 2)},
-        "errors": st.errors,
+        await server.stop()
+        await destroy_prefix(prefix, args.redis)
+    dt = b[0] - a[0]
+    deliveries = b[3] - a[3]
+    lat = st.chat_lat[a[4]:b[4]]
+    server_cpu = b[2] - a[2]
+    bench_cpu = b[1] - a[1]
+    res.update({
+        "chat_deliveries_per_s": round(deliveries / dt, 1),
+        "chat_posts_per_s": round((b[5] - a[5]) / dt, 1),
+        "chat_latency_ms": {"p50": ms(pct(lat, 0.5)), "p99": ms(pct(lat, 0.99))},
+        "ping_idle_ms": {"p50": ms(pct(pings.get("bots", []), 0.5)), "p99": ms(pct(pings.get("bots", []), 0.99)),
+                         "n": len(pings.get("bots", []))},
+        "ping_hostile_ms": {"p50": ms(pct(pings.get("hostile", []), 0.5)),
+                            "p99": ms(pct(pings.get("hostile", []), 0.99)), "n": len(pings.get("hostile", []))},
+        "hostile_replies_per_s": round(hcount[0] / hdt, 1),
+        "hostile_chat_deliveries_per_s": round((c[3] - b[3]) / (c[0] - b[0]), 1),
+        "actions_per_s": round((b[6] - a[6]) / dt, 1),
+        "other_cpu_share": round((b[7] - a[7]) / CLK / dt - server_cpu / dt - bench_cpu / dt, 2),
+        "server_cpu_s_per_1000_deliveries": round(server_cpu / deliveries * 1000, 4) if deliveries else None,
+        "server_cpu_share": round(server_cpu / dt, 2),          # cores
+        "bench_cpu_share": round(bench_cpu / dt, 2),            # of one core (one asyncio loop)
+        "games_finished": st.games_finished, "disconnects": st.disconnects, "errors": st.errors,
+    })
+    bench_bound = res["bench_cpu_share"] >= 0.9
+    machine_bound = (b[7] - a[7]) / CLK / dt >= 0.9 * (os.cpu_count() or 1)     # every process counted
+    res["bench_cpu_bound"] = bench_bound
+    res["machine_saturated"] = machine_bound
+    res["starved"] = bench_bound or machine_bound
+    res["server_cpu_bound"] = res["server_cpu_share"] >= 0.9     # its event loop is one thread
+    raw = await redis_fanout_baseline(args.redis, per_game, args.baseline_seconds)
+    res["raw_redis_fanout"] = raw
+    res["vs_raw_fanout"] = round(res["chat_deliveries_per_s"] / raw["deliveries_per_s"], 4) \
+        if raw["deliveries_per_s"] else None
+    res["targets"] = {
+        "ping_p99": res["ping_idle_ms"]["p99"] < TARGETS["ping_p99_ms"],
+        "ping_hostile_p99": res["ping_hostile_ms"]["p99"] < TARGETS["ping_p99_ms"],
+        "chat_p99": res["chat_latency_ms"]["p99"] < TARGETS["chat_p99_ms"],
+        "vs_raw_fanout": (res["vs_raw_fanout"] or 0) >= TARGETS["vs_raw"],
+        "mb_per_1000_idle": res["memory_mb"]["per_1000_idle_connections"] <= TARGETS["mb_per_1000_idle"],
+        "mb_per_live_game": res["memory_mb"]["per_live_game"] <= TARGETS["mb_per_game"],
     }
-    base_s = min(args.seconds, args.baseline_seconds)
-    url = redis_url or ("redis://127.0.0.1:6379/0" if redis_reachable() else None)
-    if url:
-        pub = await redis_publish_baseline(url, args.clients, base_s)
-        res["redis_publish_per_s"] = round(pub, 1)
-        res["chat_vs_redis_publish"] = round(res["chat_msgs_per_s"] / pub, 4)
-    echo = await ws_echo_baseline(args.clients, base_s)
-    res["ws_echo_per_s"] = round(echo, 1)
-    res["chat_vs_ws_echo"] = round(res["chat_msgs_per_s"] / echo, 4)
-    res["cpus"] = os.cpu_count()
-    res["load_avg_before"] = round(load_before, 2) if load_before is not None else None
-    res["chat_latency_mean_ms"] = round(statistics.fmean(chat_lat) * 1e3, 2) if chat_lat else None
     return res
+
+
+async def _wait_or_fail(ev: asyncio.Event, tasks: list[asyncio.Task]) -> None:
+    w = asyncio.create_task(ev.wait())
+    await asyncio.wait([w, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    for t in tasks:
+        if t.done() and t.exception() is not None:
+            w.cancel()
+            raise t.exception()
+    await w
+
+
+def report(res: dict) -> None:
+    ok = {True: "ok", False: "MISSED"}
+    t, m = res["targets"], res["memory_mb"]
+    raw = res["raw_redis_fanout"]
+    print(f"server benchmark: {res['clients']} clients ({res['spectators']} spectators, {res['chatters']} chatting seats) "
+          f"at {res['games']} bot games, {res['seconds']} s (+{res['seconds'] / 2:g} s hostile), {res['cpus']} CPUs, "
+          f"load average {res['load_avg_before']} before; bot workers: {res['bot_workers']}")
+    print(f"  chat deliveries/s        {res['chat_deliveries_per_s']:>10}   ({res['chat_posts_per_s']} posts/s; "
+          f"{res['hostile_chat_deliveries_per_s']}/s under the hostile flood)")
+    print(f"  raw Redis fan-out/s      {raw['deliveries_per_s']:>10}   ({raw['subscribers']} subscribers, "
+          f"{raw['publishers']} publishers; p50 {raw['latency_ms']['p50']} ms, p99 {raw['latency_ms']['p99']} ms)")
+    print(f"  ratio                    {res['vs_raw_fanout']:>10}   target >= 0.5: {ok[t['vs_raw_fanout']]}")
+    print(f"  chat delivery            p50 {res['chat_latency_ms']['p50']} ms, p99 {res['chat_latency_ms']['p99']} ms"
+          f"   target p99 < 25 ms: {ok[t['chat_p99']]}")
+    print(f"  ping, idle connection    p50 {res['ping_idle_ms']['p50']} ms, p99 {res['ping_idle_ms']['p99']} ms"
+          f"   target p99 < 10 ms: {ok[t['ping_p99']]}")
+    print(f"  ping, hostile flood      p50 {res['ping_hostile_ms']['p50']} ms, p99 {res['ping_hostile_ms']['p99']} ms"
+          f"   target p99 < 10 ms: {ok[t['ping_hostile_p99']]}   ({res['hostile_replies_per_s']} events/view "
+          f"replies/s to the hostile client)")
+    print(f"  server CPU               {res['server_cpu_s_per_1000_deliveries']} s per 1000 deliveries "
+          f"({res['server_cpu_share']} cores busy; bench process {res['bench_cpu_share']} of a core)")
+    print(f"  memory                   {m['per_1000_idle_connections']} MB per 1000 idle connections "
+          f"(target <= 64: {ok[t['mb_per_1000_idle']]}), {m['per_live_game']} MB per live game "
+          f"(target <= 1: {ok[t['mb_per_live_game']]})")
+    print(f"                           RSS {m['start']} MB at start, {m['games_created']} with the games created, "
+          f"{m['idle_connections']} with the spectators, {m['live_games']} with the bots playing")
+    print(f"  other processes          {res['other_cpu_share']} cores busy (the machine is shared)")
+    print(f"  actions/s {res['actions_per_s']} (bots and deadline bots), games finished {res['games_finished']}, "
+          f"disconnects {res['disconnects']}, errors {res['errors'] or 'none'}")
+    if res["server_cpu_bound"]:
+        print(f"  NOTE: the server used {res['server_cpu_share']} cores: its event loop was busy all the time.")
+    if res["starved"]:
+        why = "the bench process was CPU-bound" if res["bench_cpu_bound"] else \
+            "the machine's cores were saturated (the bench, the server and other processes)"
+        print(f"  NOTE: {why}: the clients starve the server (or themselves), so deliveries/s and the latencies "
+              f"are the clients' limit as much as the server's; trust the server's CPU per delivery "
+              f"({res['server_cpu_s_per_1000_deliveries']} s per 1000).")
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--clients", type=int, default=10, help="WebSocket clients, each a human seat (default 10)")
-    p.add_argument("--games", type=int, default=2, help="tables played at once (default 2)")
-    p.add_argument("--seconds", type=float, default=10.0, help="measured seconds of play and chat (default 10)")
-    p.add_argument("--redis", default="redis://127.0.0.1:6379/0",
-                   help="Redis URL for the server (default redis://127.0.0.1:6379/0; '' for the embedded store)")
-    p.add_argument("--players", type=int, default=5, help="seats per game (default 5)")
-    p.add_argument("--max-turns", type=int, default=3, help="turn limit of each game (default 3)")
-    p.add_argument("--baseline-seconds", type=float, default=3.0, help="seconds for each baseline (default 3)")
+    p.add_argument("--clients", type=int, default=200,
+                   help="WebSocket clients: one chatting seat per game, the rest spectators (default 200)")
+    p.add_argument("--games", type=int, default=20, help="bot games played at once (default 20)")
+    p.add_argument("--seconds", type=float, default=20.0,
+                   help="measured seconds of play and chat; the hostile phase lasts half as long (default 20)")
+    p.add_argument("--baseline-seconds", type=float, default=5.0, help="seconds of the raw Redis baseline (default 5)")
+    p.add_argument("--warmup", type=float, default=2.0, help="seconds of play before the live-game memory (default 2)")
+    p.add_argument("--redis", default="redis://127.0.0.1:6379/0", help="Redis URL (default redis://127.0.0.1:6379/0)")
+    p.add_argument("--max-turns", type=int, default=0, help="turn limit of each game (default 0: none)")
+    p.add_argument("--bot-workers", type=int, default=None,
+                   help="pass --bot-workers N to rcw serve (if that server has the flag)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--url", default=None,
-                   help="benchmark a server that is already running at this URL instead of starting one")
     p.add_argument("--json", action="store_true", help="print the result as JSON only")
-    p.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     args = p.parse_args()
-    if args.echo_server:
-        asyncio.run(echo_server_main(args.port))
-        return 0
     res = asyncio.run(run(args))
     if args.json:
         print(json.dumps(res, indent=2))
-        return 0
-    print(f"server benchmark: {res['store']} store, {res['clients']} clients at {res['games']} tables of "
-          f"{res['players']}, {res['seconds']} s, {res['cpus']} CPUs (load average {res['load_avg_before']} before; "
-          f"the clients, the server and the baselines share them)")
-    print(f"  actions/s          {res['actions_per_s']:>10}   (human {res['human_actions_per_s']}; "
-          f"games finished {res['games_finished']})")
-    print(f"  chat messages/s    {res['chat_msgs_per_s']:>10}   (deliveries/s {res['chat_deliveries_per_s']})")
-    print(f"  chat delivery      p50 {res['chat_latency_ms']['p50']} ms, p99 {res['chat_latency_ms']['p99']} ms")
-    print(f"  action round trip  p50 {res['action_latency_ms']['p50']} ms, p99 {res['action_latency_ms']['p99']} ms")
-    if "redis_publish_per_s" in res:
-        print(f"  raw redis-py PUBLISH/s {res['redis_publish_per_s']:>10}   chat/PUBLISH = {res['chat_vs_redis_publish']}")
-    print(f"  bare aiohttp WS echo/s {res['ws_echo_per_s']:>10}   chat/echo    = {res['chat_vs_ws_echo']}")
-    if res["errors"]:
-        print(f"  errors: {res['errors']}")
+    else:
+        report(res)
     return 0
 
 

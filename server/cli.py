@@ -25,6 +25,13 @@ rediss+cluster:// for TLS) names a cluster by any of its nodes; a plain redis://
 (INFO cluster) and used as a cluster if it is a cluster node.  On a cluster every game's keys
 share one hash slot and live notices travel on sharded pub/sub (SPUBLISH/SSUBSCRIBE).
 
+The bots decide in --bot-workers worker processes (default: one per core but one, at least
+one), never in the event loop that serves the sockets: each game this process drives always
+goes to the same worker, which keeps its own copy of the game and its bots.  A worker that
+dies is replaced and its games go on.  --bot-workers 0 runs the bots in the event loop (tests,
+tiny setups).  With several processes on one Redis, each runs its own workers for the games
+it drives.
+
 GET /metrics serves the server's metrics in the Prometheus text format (connections, frames,
 errors by code, action and chat latency, bot decision time, Redis round trips, live games)."""
 
@@ -79,6 +86,10 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-bot-games", type=int, default=20, metavar="N",
                    help="games with bot seats whose bots run in this process; creating (or filling with bots) one "
                         "more answers busy, and other processes take over the rest; 0: no cap (default 20)")
+    p.add_argument("--bot-workers", type=int, default=None, metavar="N",
+                   help="worker processes where the bots decide, off the event loop; each game always goes to "
+                        "the same one; 0: the bots decide in the event loop (default: one per core but one, "
+                        f"at least one; here {_default_workers()})")
     p.add_argument("--snapshot-every", type=int, default=100, metavar="N",
                    help="store a snapshot of each game every N actions: a replica or a past view is rebuilt from "
                         "the nearest one (default 100)")
@@ -87,6 +98,12 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log-format", default="text", choices=["text", "json"],
                    help="log lines on stderr: text (default) or json (one JSON object per line: ts, level, logger, "
                         "msg, pid, exc...)")
+
+
+def _default_workers() -> int:
+    from rcw.server.botworker import default_workers
+
+    return default_workers()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -118,7 +135,8 @@ async def serve(args: argparse.Namespace) -> None:
                     frame_burst=2 * args.frame_rate, lease_ttl=args.lease_ttl, bot_delay=args.bot_delay,
                     create_rate=args.create_rate, create_burst=args.create_burst, costly_rate=args.costly_rate,
                     costly_burst=args.costly_burst, max_games=args.max_games, max_bot_games=args.max_bot_games,
-                    snapshot_every=max(1, args.snapshot_every))
+                    snapshot_every=max(1, args.snapshot_every),
+                    bot_workers=max(0, _default_workers() if args.bot_workers is None else args.bot_workers))
     store = make_store(args.redis, args.prefix)
     app = make_app(store, config)
     runner = web.AppRunner(app, handle_signals=False, access_log=None)

@@ -28,6 +28,7 @@ class Config:
     max_bot_games: int = 20       # games with bot seats whose bots run in one process; more answers busy
     max_pending: int = 256        # requests read from one WebSocket, waiting to be handled; more: busy
     costly_threads: int = 2       # rebuilds (a past view, an old log) running at once, off the event loop
+    bot_workers: int = 0          # processes where the bots decide (server/botworker.py); 0: in the event loop
 
 
 def default_bot_kind() -> str:

@@ -10,17 +10,22 @@ at a time), and each action they choose takes the path of every action
 With a game ``deadline``, every decision a human seat owes is timed from when the seat became
 pending, and every trade offer made to a human seat from when it was made; when the time is up
 the seat's bot decides that one step (``by: "deadline"``).
+
+With ``--bot-workers N`` (``Config.bot_workers``) the bots decide in a worker process
+(:mod:`rcw.server.botworker`): the game's worker keeps its own copy of the game, the match and
+the agents, fed every applied action, and the driver awaits its answers without blocking the
+event loop.  With 0 the match runs here, in the event loop (tests, tiny setups).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import time
 from typing import Any
 
-from rcw.bots.match import Match
+from rcw.bots.match import Match, Step
+from rcw.server.botworker import WorkerError, WorkerGone, agent_seed
 from rcw.server.host import Host
 from rcw.server.protocol import ProtocolError
 
@@ -44,6 +49,10 @@ class Driver:
         self.agents: dict[tuple[str, str], Any] = {}
         self.stalled = False                    # the bots gave up until a human acts
         self.bot_streak = 0                     # bot actions since the last human one
+        # With bot workers: the worker generation holding our match (None: none there) and
+        # whether its copy of the game must be reset before the next question.
+        self._wgen: int | None = None
+        self._wstale = False
 
     # -- switched on and off by the lease ------------------------------------------------------
     def set_driving(self, on: bool) -> None:
@@ -54,6 +63,7 @@ class Driver:
             if not on:
                 self._cancel_timers()
                 self.match = None
+                self._remote_stop()
         if on:
             self.kick()
 
@@ -61,6 +71,9 @@ class Driver:
         self.set_driving(False)
         if self._task:
             self._task.cancel()
+        w = self._worker()
+        if w is not None:
+            w.send(("close", self.rt.gid))
 
     def kick(self) -> None:
         """Something changed: let the bots (and deadline timers) look again."""
@@ -75,6 +88,9 @@ class Driver:
         """The replica was rebuilt: the match follows the new game."""
         if self.match is not None:
             self.match.replace_game(g)
+        if self._synced():             # (at once: the actions applied next are shown to the agents)
+            self._wstale = True
+            self._remote_reset()
 
     def seats_changed(self) -> None:
         """The seat records changed: bots for the bot seats, no deadline for seats not human."""
@@ -93,6 +109,8 @@ class Driver:
             self.stalled = False
         if self.match is not None:
             self.match.applied(action_from_wire(entry["a"]), events, kind, by_agent)
+        if self._synced():
+            self._worker().send(("applied", self.rt.gid, self.rt.seq, entry["a"], kind, by_agent))
         if actor in self._timers:
             self._timers.pop(actor).cancel()
 
@@ -102,15 +120,74 @@ class Driver:
 
         key = (seat, kind)
         if key not in self.agents:
-            seed = int.from_bytes(hashlib.sha256(f"{self.rt.meta['seed']}:{self.rt.gid}".encode()).digest()[:8], "big")
-            self.agents[key] = make_agent(kind, seat, seed)
+            self.agents[key] = make_agent(kind, seat, agent_seed(self.rt.meta["seed"], self.rt.gid))
         return self.agents[key]
 
+    def _bot_kinds(self) -> dict[str, str]:
+        """The bot seats and their agents' kinds (a seat's bot kind, else the game's)."""
+        return {s: rec.get("bot") or self.rt.meta["bots"] for s, rec in self.rt.seats.items() if rec["kind"] == "bot"}
+
     def _seat_agents(self) -> None:
-        """The match plays the bot seats (a seat's bot kind, else the game's)."""
+        """The match plays the bot seats."""
         if self.match is not None:
-            self.match.agents = {s: self.agent(s, rec.get("bot") or self.rt.meta["bots"])
-                                 for s, rec in self.rt.seats.items() if rec["kind"] == "bot"}
+            self.match.agents = {s: self.agent(s, k) for s, k in self._bot_kinds().items()}
+        if self._synced():
+            self._worker().send(("seats", self.rt.gid, self._bot_kinds()))
+
+    # -- the game's bot worker (with --bot-workers) -------------------------------------------------
+    def _worker(self):
+        workers = getattr(self.rt.hub, "bot_workers", None)
+        return workers.for_game(self.rt.gid) if workers is not None else None
+
+    def _synced(self) -> bool:
+        """Whether the game's worker holds our match (and is fed every applied action)."""
+        w = self._worker()
+        return w is not None and self._wgen == w.gen
+
+    def _remote_reset(self) -> None:
+        """(Under the lock.)  Make the worker's copy the replica (a new match there unless it
+        holds ours)."""
+        w, rt = self._worker(), self.rt
+        if self._wgen == w.gen and not self._wstale:
+            return
+        w.send(("reset", rt.gid, agent_seed(rt.meta["seed"], rt.gid), self._bot_kinds(), rt.game.to_bytes(),
+                rt.seq, self._wgen != w.gen))
+        self._wgen, self._wstale = w.gen, False
+
+    def _remote_stop(self) -> None:
+        if self._synced():
+            self._worker().send(("stop", self.rt.gid))
+        self._wgen = None
+
+    async def _ask(self, op: str, *args: Any) -> Any:
+        """(Under the lock.)  Ask the game's worker about the current replica (reset first if
+        needed; once more after a ``desync``)."""
+        w = self._worker()
+        for attempt in range(2):
+            await w.up.wait()
+            self._remote_reset()
+            try:
+                return await w.call(op, self.rt.gid, self.rt.seq, *args)
+            except WorkerError as e:
+                if str(e) != "desync" or attempt:
+                    raise
+                log.info("game %s: bot worker %d out of step; resetting it", self.rt.gid, w.index)
+                self._wstale = True
+            except WorkerGone:
+                if attempt:
+                    raise
+                self._wgen = None
+        raise AssertionError("unreachable")
+
+    async def _next_step(self) -> Step | None:
+        """(Under the lock.)  The match's next step, here or in the game's worker."""
+        if self._worker() is None:
+            return self._the_match().next_step()
+        got = await self._ask("step")
+        if got is None:
+            return None
+        seat, wire, kind, note = got
+        return Step(seat, action_from_wire(wire), kind, note)
 
     def _the_match(self) -> Match:
         g = self.rt.game
@@ -134,24 +211,32 @@ class Driver:
                 if rt.game is None or rt.status() != "playing":
                     break
                 t0 = time.perf_counter()
-                step = self._the_match().next_step()
-                if step is None:
-                    self._arm_deadlines()
-                    break
-                if step.kind == "turn" and self.bot_streak >= rt.hub.config.max_bot_streak:
-                    log.error("game %s: %d bot actions in a row without end; the bots stop until a human acts",
-                              rt.gid, self.bot_streak)
-                    self.stalled = True
-                    break
-                rt.hub.metrics.bot_decision.observe(time.perf_counter() - t0)
-                if step.note:
-                    log.info("game %s: %s", rt.gid, step.note)
-                ok = await self._commit_bot(step.action, "bot", step.kind)
+                try:
+                    step = await self._next_step()
+                except (WorkerError, WorkerGone) as e:
+                    log.error("game %s: the bot worker failed: %s", rt.gid, e)
+                    step, ok = None, isinstance(e, WorkerGone)   # (a worker replaced: not the bots' fault)
+                else:
+                    if step is None:
+                        self._arm_deadlines()
+                        break
+                    if step.kind == "turn" and self.bot_streak >= rt.hub.config.max_bot_streak:
+                        log.error("game %s: %d bot actions in a row without end; the bots stop until a human acts",
+                                  rt.gid, self.bot_streak)
+                        self.stalled = True
+                        break
+                    rt.hub.metrics.bot_decision.observe(time.perf_counter() - t0)
+                    if step.note:
+                        log.info("game %s: %s", rt.gid, step.note)
+                    ok = await self._commit_bot(step.action, "bot", step.kind)
             failures = 0 if ok else failures + 1
             if failures >= 3:
-                log.error("game %s: bot %s cannot move; the game waits for a human action", rt.gid, step.seat)
+                log.error("game %s: bot %s cannot move; the game waits for a human action", rt.gid,
+                          step.seat if step is not None else "(worker)")
                 self.stalled = True
                 break
+            if step is None:
+                await asyncio.sleep(0.1)      # (the worker failed: give its replacement a moment)
             await asyncio.sleep(rt.hub.config.bot_delay)   # yield to the event loop between bot actions
 
     async def _commit_bot(self, action: Action, by: str, kind: str = "turn") -> bool:
@@ -161,6 +246,7 @@ class Driver:
             seq, events = await rt.commit_locked(action, by, kind=kind)
         except IllegalAction as e:
             log.warning("game %s: %s for %s refused: %s", rt.gid, action.TYPE, action.seat, e)
+            self._wstale = True            # (a worker's copy may be out of step: reset it)
             return False
         except ProtocolError as e:
             log.warning("game %s: %s for %s not applied: %s", rt.gid, action.TYPE, action.seat, e)
@@ -206,12 +292,19 @@ class Driver:
             g = rt.game
             if (g is not None and rt.status() == "playing" and rt.seats.get(seat, {}).get("kind") == "human"
                     and seat in {p["seat"] for p in g.pending}):
-                player = Player(g, seat)
                 t0 = time.perf_counter()
-                action = self.agent(seat, rt.meta["bots"]).choose(player)
+                if self._worker() is None:
+                    player = Player(g, seat)
+                    action = self.agent(seat, rt.meta["bots"]).choose(player)
+                    if not player.is_legal(action):
+                        action = player.legal[0]
+                else:
+                    try:           # (the worker checks it is legal, else plays the first legal action)
+                        action = action_from_wire(await self._ask("choose", seat, rt.meta["bots"]))
+                    except (WorkerError, WorkerGone) as e:
+                        log.error("game %s: the bot worker failed: %s", rt.gid, e)
+                        action = Player(g, seat).legal[0]
                 rt.hub.metrics.bot_decision.observe(time.perf_counter() - t0)
-                if not player.is_legal(action):
-                    action = player.legal[0]
                 await self._commit_bot(action, "deadline")
         self.kick()
 
@@ -245,7 +338,15 @@ class Driver:
                 return
             # The seat's bot answers this offer (a decline if it would rather answer another).
             seat = o["to"]
-            action = self.agent(seat, rt.meta["bots"]).react(Player(g, seat))
+            if self._worker() is None:
+                action = self.agent(seat, rt.meta["bots"]).react(Player(g, seat))
+            else:
+                try:
+                    got = await self._ask("react", seat, rt.meta["bots"])
+                except (WorkerError, WorkerGone) as e:
+                    log.error("game %s: the bot worker failed: %s", rt.gid, e)
+                    got = None
+                action = action_from_wire(got) if got is not None else None
             if getattr(action, "offer", None) != oid or action.TYPE not in ("AcceptTrade", "DeclineTrade"):
                 action = DeclineTrade(seat, oid)
             try:

@@ -26,6 +26,7 @@ class Hub(Protocol):
     config: Config
     proc: str
     metrics: Metrics
+    bot_workers: Any       # rcw.server.botworker.BotWorkers, or None: the bots decide in the event loop
 
     def spawn(self, coro: Coroutine) -> asyncio.Task: ...
 

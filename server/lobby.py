@@ -22,6 +22,7 @@ from typing import Any
 
 from rcw.server import chat, facts
 from rcw.server.admission import Admission
+from rcw.server.botworker import BotWorkers
 from rcw.server.config import Config, default_bot_kind
 from rcw.server.metrics import Metrics
 from rcw.server.protocol import ProtocolError, now_ms
@@ -55,10 +56,14 @@ class Hub:
         self.metrics = Metrics()          # this process's /metrics (one registry per hub)
         self.admission = Admission(self)  # rate limits, caps, CPU work off the event loop
         self._views: dict[tuple[str, int], dict] = {}   # past views of finished games (they never change)
+        self.bot_workers: BotWorkers | None = None       # where the bots decide (None: here, in the event loop)
 
     # -- life cycle -------------------------------------------------------------------------
     async def start(self) -> None:
         await self.store.start()
+        if self.config.bot_workers > 0:
+            self.bot_workers = BotWorkers(self.config.bot_workers, on_restart=self._bot_worker_restarted)
+            await self.bot_workers.start()
         self._lease_task = asyncio.create_task(self._lease_loop(), name="lease-loop")
 
     async def stop(self) -> None:
@@ -71,7 +76,15 @@ class Hub:
         for t in list(self.tasks):
             t.cancel()
         self.admission.close()
+        if self.bot_workers is not None:
+            await self.bot_workers.close()
         await self.store.close()
+
+    def _bot_worker_restarted(self, worker) -> None:
+        """A bot worker was replaced: the games it served go on (their drivers reset it)."""
+        for rt in list(self.runtimes.values()):
+            if rt.driver.driving and self.bot_workers.for_game(rt.gid) is worker:
+                rt.driver.kick()
 
     def spawn(self, coro: Coroutine) -> asyncio.Task:
         t = asyncio.create_task(coro)

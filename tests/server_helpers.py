@@ -64,6 +64,9 @@ async def running_server(store: Store, config: Config | None = None, limits: boo
     ``limits``, without admission control (the tests of other things create many games from one
     address); the tests of the limits pass ``limits=True``."""
     config = config or Config()
+    if not config.bot_workers and os.environ.get("RCW_TEST_BOT_WORKERS"):
+        # (the suite again with the bots in worker processes: RCW_TEST_BOT_WORKERS=1 python -m pytest ...)
+        config = dataclasses.replace(config, bot_workers=int(os.environ["RCW_TEST_BOT_WORKERS"]))
     if not limits:
         config = dataclasses.replace(config, **NO_LIMITS)
     app = make_app(store, config)
