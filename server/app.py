@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 from pathlib import Path
@@ -74,28 +75,48 @@ class Connection:
         self.seat: str | None = None
         self.token: str | None = None
         self.closed = False
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        # The outbound frames (None: close), written in order by the writer task; ``_wake`` is
+        # the future it waits on while the queue is empty (a deque and one future: cheaper per
+        # frame than an asyncio.Queue, and the writer drains every queued frame per wake-up).
+        self.queue: collections.deque[bytes | None] = collections.deque()
+        self._wake: asyncio.Future | None = None
         self.limiter = RateLimiter(hub.config.frame_rate, hub.config.frame_burst)
         self.writer = asyncio.create_task(self._write_loop())
 
     # -- output -------------------------------------------------------------------------------
-    def send(self, frame: dict, data: bytes | None = None) -> None:
+    def send(self, frame: dict, data: bytes | None = None, count: bool = True) -> bool:
         """Queue ``frame`` for the client; ``data``: the frame already packed (one frame sent to
-        many clients is packed once)."""
+        many clients is packed once); ``count``: count it in the metrics (a broadcast counts its
+        frames once, with :meth:`Metrics.sent`'s ``n``).  Whether the frame was queued."""
         if self.closed:
-            return
-        if self.queue.qsize() >= self.hub.config.max_queue:
-            log.warning("dropping a client that does not read (%d frames queued)", self.queue.qsize())
+            return False
+        if len(self.queue) >= self.hub.config.max_queue:
+            log.warning("dropping a client that does not read (%d frames queued)", len(self.queue))
             self.closed = True
-            self.queue.put_nowait(None)
-            return
-        self.hub.metrics.sent(frame)
-        self.queue.put_nowait(pack(frame) if data is None else data)
+            self._put(None)
+            return False
+        if count:
+            self.hub.metrics.sent(frame)
+        self._put(pack(frame) if data is None else data)
+        return True
+
+    def _put(self, data: bytes | None) -> None:
+        self.queue.append(data)
+        w = self._wake
+        if w is not None:
+            self._wake = None
+            if not w.done():
+                w.set_result(None)
 
     async def _write_loop(self) -> None:
+        q = self.queue
         try:
             while True:
-                data = await self.queue.get()
+                if not q:
+                    self._wake = w = asyncio.get_running_loop().create_future()
+                    await w
+                    continue
+                data = q.popleft()
                 if data is None:
                     break
                 await self.ws.send_bytes(data)
@@ -103,15 +124,16 @@ class Connection:
             pass
         finally:
             self.closed = True
+            self._wake = None
             with contextlib.suppress(Exception):
-                await self.ws.close(code=1008 if self.queue.qsize() else 1000)
+                await self.ws.close(code=1008 if q else 1000)
 
     async def close(self) -> None:
         if self.rt is not None:
             self.rt.detach(self)
         if not self.closed:
             self.closed = True
-            self.queue.put_nowait(None)
+            self._put(None)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.writer, 2)
 

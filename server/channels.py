@@ -103,10 +103,12 @@ class Channels:
         rec = self.records[name]
         rt.proposals.seen(name, msg)
         frame = {"t": "msg", "id": None, "game": rt.gid, "channel": name, "msg": msg}
-        data = pack(frame)                  # (packed once for every reader)
+        data = pack(frame)                  # (packed once for every reader, counted once)
+        n = 0
         for c in list(rt.conns):
-            if chat.can_read(rec, c.seat):
-                c.send(frame, data)
+            if chat.can_read(rec, c.seat) and c.send(frame, data, count=False):
+                n += 1
+        rt.hub.metrics.sent(frame, n)
 
     # -- requests -----------------------------------------------------------------------------------
     def channel_list(self, seat: str | None) -> list[dict]:

@@ -107,13 +107,15 @@ class Metrics:
         finally:
             self.chat_seconds.labels(t).observe(time.perf_counter() - t0)
 
-    def sent(self, frame: dict) -> None:
-        """A frame was queued to a client (an ``error`` frame also counts its code)."""
+    def sent(self, frame: dict, n: int = 1) -> None:
+        """``frame`` was queued to ``n`` clients (an ``error`` frame also counts its code)."""
+        if n <= 0:
+            return
         t = frame.get("t", "?")
         c = self._sent.get(t)
         if c is None:
             c = self._sent[t] = self.frames_sent.labels(t)
-        c.inc()
+        c.inc(n)
         if t == "error":
             self.error(str(frame.get("code")), "ws")
 

@@ -231,17 +231,21 @@ class GameRuntime:
         frames: dict[str | None, tuple[dict, bytes]] = {}      # seat -> its frame, packed once
         board: dict[str, int] | None = None                      # the stacks' strengths, the same for all
         playing = base["status"] == "playing"
+        n = 0
         for c in list(self.conns):
             seat = c.seat
-            if seat not in frames:
+            fd = frames.get(seat)
+            if fd is None:
                 view = g.view(seat)
                 legal = [to_wire(x) for x in g.legal_actions(seat)] if seat and playing else []
                 if board is None:
                     board = facts.strengths(g, view)
                 f = dict(base)
                 f["view"], f["legal"], f["facts"] = view, legal, facts.seat_facts(g, view, seat, legal, board)
-                frames[seat] = (f, pack(f))
-            c.send(*frames[seat])
+                fd = frames[seat] = (f, pack(f))
+            if c.send(fd[0], fd[1], count=False):
+                n += 1
+        self.hub.metrics.sent(base, n)          # every seat's frame is an "update": counted once
 
     def _after_apply(self, entry: dict, events: list, kind: str = "turn") -> None:
         self.hash = self.game.state_hash()

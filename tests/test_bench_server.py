@@ -37,6 +37,12 @@ def test_bench_server_reports_every_figure():
         assert 0 < r[k]["p50"] <= r[k]["p99"] < 60_000, (k, r[k])
     assert r["ping_idle_ms"]["n"] > 10 and r["ping_hostile_ms"]["n"] > 5
     assert r["hostile_replies_per_s"] > 0
+    # the two phases: saturated (closed loop: throughput, informative latencies) and open loop (offered load)
+    sat, o = r["saturated"], r["open_loop"]
+    for x in (sat["chat_latency_ms"], sat["ping_ms"]):
+        assert _finite(x["p50"]) and _finite(x["p99"]) and 0 < x["p50"] <= x["p99"] < 60_000, x
+    assert o["chat_rate"] == 2.0 and o["offered_posts_per_s"] == 4.0 and o["offered_deliveries_per_s"] == 36.0
+    assert o["posts_per_s"] > 0 and o["deliveries_per_s"] > 0
     # CPU: the server's per thousand deliveries, and the shares that say whether the clients starved it
     assert _finite(r["server_cpu_s_per_1000_deliveries"]) and r["server_cpu_s_per_1000_deliveries"] > 0
     assert 0 < r["server_cpu_share"] <= r["cpus"] + 0.5 and 0 < r["bench_cpu_share"] <= 1.5
