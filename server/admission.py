@@ -8,7 +8,8 @@ beside the event loop.
 - Caps per process: live games loaded (``max_games``) and games whose bots run here
   (``max_bot_games``); past a cap, creating (or filling with bots) answers ``busy`` (HTTP 503).
 - :meth:`Admission.offload`: CPU work a request cannot avoid (a past view rebuilt from the
-  nearest snapshot) runs in a small thread pool, never on the event loop; when too much is
+  nearest snapshot) runs in a small pool of worker processes (never on the event loop, and not
+  in a thread holding its interpreter lock); when too much is
   already waiting it answers ``busy``.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import multiprocessing
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -30,7 +32,7 @@ class Admission:
 
     def __init__(self, hub: Any) -> None:
         self.hub = hub
-        self.pool: concurrent.futures.ThreadPoolExecutor | None = None
+        self.pool: concurrent.futures.ProcessPoolExecutor | None = None
         self.waiting = 0
 
     def close(self) -> None:
@@ -79,10 +81,12 @@ class Admission:
 
     # -- CPU work off the event loop -------------------------------------------------------------
     async def offload(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the rebuild thread pool; ``busy`` if too many wait already."""
-        n = max(1, self.hub.config.costly_threads)
+        """``fn(*args)`` (a module-level function, picklable arguments) in the rebuild worker
+        processes; ``busy`` if too many wait already.  Processes, not threads: a replay in a
+        thread would hold the interpreter lock the event loop needs."""
+        n = max(1, self.hub.config.costly_workers)
         if self.pool is None:
-            self.pool = concurrent.futures.ThreadPoolExecutor(n, thread_name_prefix="rcw-rebuild")
+            self.pool = concurrent.futures.ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("forkserver"))
         if self.waiting >= 8 * n:
             self.hub.metrics.limited("rebuild")
             raise ProtocolError("busy", "the server is rebuilding many past views; retry later")

@@ -272,7 +272,7 @@ async def event_history(rt: GameRuntime, after: int, limit: int) -> dict:
     """The events of actions ``after+1 .. after+limit``, each as an ``update`` carried them
     (without the views), read from the log: every entry keeps the events its action caused.
     (An entry logged without them, by an older server, is rebuilt from the nearest snapshot in
-    the rebuild thread pool.)  Every seat and spectator receives every event (docs/protocol.md
+    the rebuild worker processes.)  Every seat and spectator receives every event (docs/protocol.md
     section 7), so this is open to all."""
     async with rt.lock:
         await rt.ensure_current()
@@ -296,7 +296,7 @@ async def event_history(rt: GameRuntime, after: int, limit: int) -> dict:
 
 
 def _replay_events(meta: dict, snap: tuple[int, bytes] | None, older: list[dict], entries: list[dict]) -> list[list]:
-    """(In a worker thread.)  The events of ``entries``, replayed after ``snap`` + ``older``."""
+    """(In a rebuild worker process.)  The events of ``entries``, replayed after ``snap`` + ``older``."""
     from rcw import modes
 
     g = modes.from_bytes(snap[1]) if snap else modes.new_game(meta["players"], meta["seed"], meta["options"])

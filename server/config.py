@@ -27,7 +27,7 @@ class Config:
     max_games: int = 200          # live games loaded in one process; creating more answers busy
     max_bot_games: int = 20       # games with bot seats whose bots run in one process; more answers busy
     max_pending: int = 256        # requests read from one WebSocket, waiting to be handled; more: busy
-    costly_threads: int = 2       # rebuilds (a past view, an old log) running at once, off the event loop
+    costly_workers: int = 2       # rebuilds (a past view, an old log) running at once, in worker processes
     bot_workers: int = 0          # processes where the bots decide (server/botworker.py); 0: in the event loop
 
 

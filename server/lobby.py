@@ -331,7 +331,7 @@ class Hub:
     async def view_at(self, gid: Any, seq: Any, admin_token: Any = None, addr: str | None = None) -> dict:
         """A spectator's view after the first ``seq`` actions (for replays): when the game is
         over, or with the admin token.  Rebuilt from the nearest stored snapshot and the few
-        actions after it, in the rebuild thread pool (never on the event loop)."""
+        actions after it, in the rebuild worker processes (never on the event loop)."""
         rt = await self.get(gid)
         over = rt.game is not None and rt.game.over
         if not over:
@@ -367,7 +367,7 @@ class Hub:
 
 
 def _view_at(meta: dict, snap: tuple[int, bytes] | None, entries: list[dict]) -> dict:
-    """(In a worker thread.)  The spectator's view of the game ``snap`` (or its start) plus ``entries``."""
+    """(In a rebuild worker process.)  The spectator's view of the game ``snap`` (or its start) plus ``entries``."""
     g = modes.from_bytes(snap[1]) if snap else modes.new_game(meta["players"], meta["seed"], meta["options"])
     for e in entries:
         g.apply(e["a"])
