@@ -181,6 +181,20 @@ OBSERVED = frozenset(("eliminated", "spoil", "combat", "assassination", "purge",
 _bound = itemgetter(0, 1, 2)     # the sort key of a target's (bound, defense, -id, target): _best_target
 
 
+def _split(ranked: list[Force], used: set[int], tid: int, tp: str) -> tuple[list[Force], list[Force], int]:
+    """The free forces of ``ranked`` other than target ``tid``'s own stack: those in the target's
+    province ``tp``, those elsewhere (each in ``ranked``'s order), and their total strength."""
+    local: list[Force] = []
+    far: list[Force] = []
+    total = 0
+    for fc in ranked:
+        if fc.lead in used or fc.stack == tid:
+            continue
+        (local if fc.province == tp else far).append(fc)
+        total += fc.strength
+    return local, far, total
+
+
 class Facts:
     """The printed counters and the map, read once per :class:`GameData`."""
 
@@ -1192,14 +1206,7 @@ class SDTAgent:
             if sub is not None:
                 return sub
         _, plain, escorts = self._ranked_split(forces, color)
-        lp: list[Force] = []             # plain forces in the province, and elsewhere (strongest first)
-        fp: list[Force] = []
-        up_plain = 0
-        for fc in plain:
-            if fc.lead in used or fc.stack == tid:
-                continue
-            (lp if fc.province == tp else fp).append(fc)
-            up_plain += fc.strength
+        lp, fp, up_plain = _split(plain, used, tid, tp)      # plain forces in the province, elsewhere
         chosen: list[Force] = []
         att = 0
         walked = False                   # chosen holds every plain force that reaches t
@@ -1225,14 +1232,7 @@ class SDTAgent:
                 walked = True
         if not escorts:
             return None
-        le: list[Force] = []             # escorts, the same
-        fe: list[Force] = []
-        up_esc = 0
-        for fc in escorts:
-            if fc.lead in used or fc.stack == tid:
-                continue
-            (le if fc.province == tp else fe).append(fc)
-            up_esc += fc.strength
+        le, fe, up_esc = _split(escorts, used, tid, tp)      # escorts, the same
         if le or fe:
             need = max(min_col, T.ESCORT_MIN_ODDS)
             c = col_of(up_plain + up_esc, dfn)
