@@ -1213,22 +1213,12 @@ class SDTAgent:
         if lp or fp:
             c = col_of(up_plain, dfn)
             if c is not None and c >= min_col:
-                for fc in lp:
+                for fc in self._walk(lp, fp, tp):
                     chosen.append(fc)
                     att += fc.strength
                     c = col_of(att, dfn)
                     if c is not None and c >= min_col:
                         return c, chosen, color, None
-                for fc in fp:
-                    r = fc.reach
-                    if r is None:
-                        r = self._reach(fc)
-                    if tp in r:
-                        chosen.append(fc)
-                        att += fc.strength
-                        c = col_of(att, dfn)
-                        if c is not None and c >= min_col:
-                            return c, chosen, color, None
                 walked = True
         if not escorts:
             return None
