@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rcw.bots.match import Match, Step
@@ -265,21 +266,21 @@ class Driver:
         self._timers.clear()
         self._offer_timers.clear()
 
+    def _rearm(self, timers: dict, waiting: set, fired: Callable[[Any], None]) -> None:
+        """One deadline timer per key of ``waiting`` (kept if running, started if not); the
+        other timers of ``timers`` are cancelled."""
+        for k in [k for k in timers if k not in waiting]:
+            timers.pop(k).cancel()
+        for k in waiting:
+            if k not in timers:
+                timers[k] = asyncio.get_running_loop().call_later(float(self.rt.meta["deadline"]), fired, k)
+
     def _arm_deadlines(self) -> None:
         """With a deadline, each human seat the game waits on is timed."""
         rt = self.rt
-        if not self._deadline_on():
-            for h in self._timers.values():
-                h.cancel()
-            self._timers.clear()
-            return
-        waiting = {p["seat"] for p in rt.game.pending if rt.seats.get(p["seat"], {}).get("kind") == "human"}
-        for s in [s for s in self._timers if s not in waiting]:
-            self._timers.pop(s).cancel()
-        loop = asyncio.get_running_loop()
-        for s in waiting:
-            if s not in self._timers:
-                self._timers[s] = loop.call_later(float(rt.meta["deadline"]), self._deadline_fired, s)
+        waiting = ({p["seat"] for p in rt.game.pending if rt.seats.get(p["seat"], {}).get("kind") == "human"}
+                   if self._deadline_on() else set())
+        self._rearm(self._timers, waiting, self._deadline_fired)
 
     def _deadline_fired(self, seat: str) -> None:
         self._timers.pop(seat, None)
@@ -311,18 +312,9 @@ class Driver:
     def _arm_offer_deadlines(self) -> None:
         """With a deadline, a trade offer to a human seat is answered by a bot after it."""
         rt = self.rt
-        if not self._deadline_on():
-            for h in self._offer_timers.values():
-                h.cancel()
-            self._offer_timers.clear()
-            return
-        waiting = {o["id"] for o in rt.game.offers() if rt.seats.get(o["to"], {}).get("kind") == "human"}
-        for oid in [o for o in self._offer_timers if o not in waiting]:
-            self._offer_timers.pop(oid).cancel()
-        loop = asyncio.get_running_loop()
-        for oid in waiting:
-            if oid not in self._offer_timers:
-                self._offer_timers[oid] = loop.call_later(float(rt.meta["deadline"]), self._offer_deadline_fired, oid)
+        waiting = ({o["id"] for o in rt.game.offers() if rt.seats.get(o["to"], {}).get("kind") == "human"}
+                   if self._deadline_on() else set())
+        self._rearm(self._offer_timers, waiting, self._offer_deadline_fired)
 
     def _offer_deadline_fired(self, oid: int) -> None:
         self._offer_timers.pop(oid, None)
