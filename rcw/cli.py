@@ -1,4 +1,4 @@
-"""The ``rcw`` command line: ``rcw data check``, ``rcw map``, ``rcw simulate``, ``rcw serve``."""
+"""The ``rcw`` command line: ``rcw data check``, ``rcw map``, ``rcw verify``, ``rcw simulate``, ``rcw serve``."""
 
 from __future__ import annotations
 
@@ -37,6 +37,41 @@ def _data_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify(args: argparse.Namespace) -> int:
+    """``rcw verify RECORD``: check a finished game's record against its seed commitment and
+    replay it to the recorded final state (:mod:`rcw.verify`)."""
+    from rcw import verify
+
+    src = args.record
+    try:
+        if src == "-":
+            raw = sys.stdin.read()
+        elif src.startswith(("http://", "https://")):
+            import urllib.request
+
+            with urllib.request.urlopen(src, timeout=30) as r:    # noqa: S310 (http(s) only, checked above)
+                raw = r.read().decode()
+        else:
+            with open(src, encoding="utf-8") as f:
+                raw = f.read()
+        record = json.loads(raw)
+    except (OSError, ValueError) as e:
+        print(f"verify failed: cannot read the record {src}: {e}", file=sys.stderr)
+        return 2
+    try:
+        v = verify.check(record, args.commitment)
+    except verify.VerifyError as e:
+        if args.json:
+            print(json.dumps({"verified": False, "problem": str(e)}))
+        print(f"verify failed: {e}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps({"verified": True, "actions": v.actions, "hash": v.hash, "over": v.over, "result": v.result}))
+    else:
+        print(v.text())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rcw", description="SPI's Russian Civil War: rules engine, bots and server.")
     p.add_argument("--version", action="version", version=f"rcw {__version__}")
@@ -48,6 +83,17 @@ def build_parser() -> argparse.ArgumentParser:
     pc.add_argument("--json", action="store_true", help="print the summary as JSON")
     pc.add_argument("--data-dir", default=None, help="read data files from this folder (default: the shipped data/)")
     pc.set_defaults(func=_data_check)
+
+    pv = sub.add_parser("verify", help="check a finished game's record: its seed commitment and a replay to its final state",
+                        description="Check a game record (as /api/games/<id>/record serves it when the game is over): "
+                                    "the revealed seed and nonce must give the SHA-256 commitment published when the "
+                                    "game was created, and the action log must replay legally to the recorded final "
+                                    "state hash. Exit 0 when it verifies, 1 when it does not, 2 when the record cannot be read.")
+    pv.add_argument("record", help="a record file, - for standard input, or an http(s) URL of a game's record")
+    pv.add_argument("--commitment", default=None,
+                    help="the commitment you saw published when the game was created (checked against the record's)")
+    pv.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    pv.set_defaults(func=_verify)
 
     from rcw import mapdraw
 

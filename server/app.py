@@ -10,6 +10,7 @@
     POST /api/games/{id}/bots        fill open seats with bots (admin token)
     POST /api/games/{id}/leave       leave a seat (seat token)
     GET  /api/games/{id}/record      seed + action log (when over, or with the admin token)
+    GET  /api/games/{id}/verify      the record checked: seed commitment and replay (rcw.verify)
     GET  /api/games/{id}/view?seq=N  a spectator's view after N actions (the same rule)
     GET  /ws                         the play protocol (docs/protocol.md)
                                      (``events``: the game's event history, read from the log;
@@ -485,6 +486,11 @@ async def record(request: web.Request) -> web.Response:
                                                            request.remote))
 
 
+async def verify(request: web.Request) -> web.Response:
+    return web.json_response(await request.app[HUB].verify(request.match_info["gid"], _bearer(request),
+                                                           request.remote))
+
+
 PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>Russian Civil War</title>
 <h1>Russian Civil War server</h1>
 <p>The browser client is not installed. See <a href="/healthz">/healthz</a> and the
@@ -544,6 +550,7 @@ def make_app(store: Store, config: Config | None = None) -> web.Application:
     r.add_post("/api/games/{gid}/bots", bots)
     r.add_post("/api/games/{gid}/leave", leave)
     r.add_get("/api/games/{gid}/record", record)
+    r.add_get("/api/games/{gid}/verify", verify)
     r.add_get("/api/games/{gid}/view", view_at)
     r.add_get("/ws", ws_handler)
     r.add_get("/metrics", metrics.handler(hub))

@@ -30,7 +30,7 @@ from rcw.server.runtime import GameRuntime
 from rcw.server.seats import OPEN, public_seats, seats_status, token_hash
 from rcw.server.store import Store
 
-from rcw import __version__, modes
+from rcw import __version__, modes, verify
 from rcw import options as O
 from rcw.actions import IllegalAction, Quit
 from rcw.game import SEATS
@@ -226,9 +226,10 @@ class Hub:
         await self.admission.take("create", addr)
         gid = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
         admin = secrets.token_urlsafe(24)
+        nonce = secrets.token_hex(16)        # the seed stays secret until the end; its commitment is public (rcw.verify)
         meta = {"id": gid, "name": name, "players": players, "seed": seed, "options": options, "bots": bot_kind,
                 "on_leave": on_leave, "deadline": deadline, "created": now_ms(), "admin": token_hash(admin),
-                "secret": secrets.token_hex(16)}
+                "secret": secrets.token_hex(16), "nonce": nonce, "commitment": verify.commitment(seed, nonce)}
         seat_recs = {s: ({"kind": "bot", "bot": bot_kind} if s in bot_seats else dict(OPEN)) for s in seats}
         await self.store.create_game(gid, meta, seat_recs, chat.initial_channels(seats))
         rt = await self.get(gid)
@@ -363,7 +364,25 @@ class Hub:
             rec = rt.game.record()
             rec["game"] = rt.gid
             rec["hash"] = rt.hash
-            return rec
+        if "nonce" in rt.meta:               # (games created before commitments have none)
+            rec["nonce"], rec["commitment"] = rt.meta["nonce"], rt.meta["commitment"]
+        return rec
+
+    async def verify(self, gid: Any, admin_token: Any = None, addr: str | None = None) -> dict:
+        """The record checked by :func:`rcw.verify.check` (commitment, then a replay to the final
+        state), in a rebuild worker process: ``{"verified": true, "actions", "hash"}`` or
+        ``{"verified": false, "problem"}``.  Like the record: when over, or with the admin token."""
+        rec = await self.record(gid, admin_token, addr)
+        return await self.admission.offload(_verify, rec)
+
+
+def _verify(record: dict) -> dict:
+    """(In a rebuild worker process.)  :func:`rcw.verify.check` of a record, as a JSON answer."""
+    try:
+        v = verify.check(record)
+    except verify.VerifyError as e:
+        return {"game": record.get("game"), "verified": False, "problem": str(e)}
+    return {"game": record.get("game"), "verified": True, "actions": v.actions, "hash": v.hash, "over": v.over}
 
 
 def _view_at(meta: dict, snap: tuple[int, bytes] | None, entries: list[dict]) -> dict:

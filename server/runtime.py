@@ -150,6 +150,7 @@ class GameRuntime:
                 "status": self.status(), "seats": public_seats(self.seats), "options": self.meta["options"],
                 "bots": self.meta["bots"], "on_leave": self.meta["on_leave"], "deadline": self.meta.get("deadline"),
                 "created": self.meta["created"], "seq": self.seq, "hash": self.hash,
+                "commitment": self.meta.get("commitment"),
                 "turn": g.turn if g else None, "phase": g.phase if g else None,
                 "result": g.result if g else None}
 

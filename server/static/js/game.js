@@ -13,6 +13,7 @@ import { buildOrders, pendingLine, kindName } from "./orders.js";
 import { Chat } from "./chat.js";
 import { EventLog, LogPane, describeAction } from "./log.js";
 import { seatBadge, stackName, openAssassinDialog } from "./dialogs.js";
+import { noteCommitment, openVerify } from "./verify.js";
 
 export async function startGame(root, gid, seatHint) {
   await loadData();
@@ -125,6 +126,7 @@ class GameApp {
     this.chat.setSeat(this.seat);
     this.st = { seq: w.seq, hash: w.hash, status: w.status, view: w.view, pending: w.pending, legal: w.legal || [],
                 facts: w.facts || {}, seats: w.seats, result: w.result, info: w.info || {} };
+    noteCommitment(this.gid, this.st.info);
     this.snaps.set(w.seq, snapshot(w.view, w.facts));
     this.logPane.loading(this.log.lastSeq < w.seq);
     this.log.catchUp(this.conn, w.seq).then(() => {
@@ -361,14 +363,20 @@ class GameApp {
   menu(e) {
     const items = [h("a.btn", { href: "#/" }, "Lobby")];
     if (this.seat) items.push(h("button.btn", { type: "button", dataset: { act: "leave" }, onclick: () => this.leaveSeat() }, "Leave this seat…"));
-    items.push(h("button.btn", { type: "button", onclick: () => this.openReplay() }, "Replay so far"));
+    let dlg = null;
+    items.push(h("button.btn", { type: "button", dataset: { act: "replay" }, onclick: () => { dlg.close(); this.openReplay(); } }, "Replay so far"));
+    const over = this.st.status === "over";
+    if (over) items.push(h("button.btn", { type: "button", dataset: { act: "verify" }, onclick: () => { dlg.close(); openVerify(this.gid, this.adminToken); } }, "Verify the dice"));
     const held = seatsHeld(this.gid);
     for (const s of Object.keys(held)) if (s !== this.seat) items.push(h("a.btn", { href: `#/g/${this.gid}/${s}`, onclick: () => setTimeout(() => location.reload(), 10) }, `Switch to seat ${s}`));
     const info = this.st.info || {};
+    const opts = Object.entries(info.options || {}).map(([k, v]) => `${k.replace(/_/g, " ")} ${v === true ? "on" : v === false ? "off" : v}`);
     const body = h("div.menu-body", h("p.small", `Game ${this.gid}${info.name ? ` “${info.name}”` : ""} · ${info.players} players · bots: ${info.bots}`
-      + (info.options && Object.keys(info.options).length ? ` · options ${JSON.stringify(info.options)}` : "")), ...items);
+      + (opts.length ? ` · options: ${opts.join(", ")}` : "")),
+    info.commitment ? h("p.small.commitment", { title: "SHA-256 of the secret seed, published when the game was created; the seed is revealed when the game ends (Verify)" },
+      `Dice commitment: ${info.commitment.slice(0, 24)}…`) : null, ...items);
     void e;
-    modal("Menu", body, []);
+    dlg = modal("Menu", body, []);
   }
 
   // -- rendering -----------------------------------------------------------------------------------
