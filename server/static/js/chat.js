@@ -27,7 +27,25 @@ export class Chat {
       h("button.link", { type: "button", dataset: { act: "new-group" }, onclick: () => this.newGroupDialog() }, "+ group channel"));
     this.composer = h("div.composer", this.input, this.sendBtn);
     this.head = h("div.chan-head");
-    this.el = h("div.chat-pane", this.tabs, this.head, this.list, this.composer, this.tools);
+    // The list stays on the newest message while the reader is there, whatever resizes it (the
+    // Orders panel growing, a phone turning); a reader scrolled up is not yanked down, and is
+    // told when new messages arrive below.
+    this.stuck = true;
+    this.shown = { channel: null, last: 0 };
+    this.below = h("button.new-below", { type: "button", hidden: true, dataset: { act: "new-below" }, onclick: () => this.toBottom() },
+      "New messages below ↓");
+    this.list.addEventListener("scroll", () => {
+      this.stuck = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
+      if (this.stuck) this.below.hidden = true;
+    });
+    if (globalThis.ResizeObserver) new ResizeObserver(() => { if (this.stuck) this.list.scrollTop = this.list.scrollHeight; }).observe(this.list);
+    this.el = h("div.chat-pane", this.tabs, this.head, this.list, this.below, this.composer, this.tools);
+  }
+
+  toBottom() {
+    this.stuck = true;
+    this.below.hidden = true;
+    this.list.scrollTop = this.list.scrollHeight;
   }
 
   // -- state ---------------------------------------------------------------------------------------
@@ -171,6 +189,7 @@ export class Chat {
 
   renderMessages() {
     const c = this.channels.get(this.current);
+    const top = this.list.scrollTop;
     clear(this.list);
     if (!c) return;
     const i = c.info;
@@ -184,7 +203,16 @@ export class Chat {
     for (const m of msgs) if (m.reply) (replies[m.reply.msg] ||= []).push(m);
     if (!msgs.length) this.list.append(h("li.msg-empty", i.kind === "pair" ? "No messages yet. Only the two of you can read this channel." : "No messages yet."));
     for (const m of msgs) this.list.append(this._msg(m, replies[m.id] || [], c));
-    this.list.scrollTop = this.list.scrollHeight;
+    const last = msgs.length ? msgs[msgs.length - 1].id : 0;
+    const sameChannel = this.shown.channel === this.current;
+    const mineLast = msgs.length && msgs[msgs.length - 1].seat === this.app.seat;
+    if (!sameChannel || this.stuck || mineLast) {
+      this.toBottom();
+    } else {
+      this.list.scrollTop = top;                       // (where the reader was)
+      if (last > this.shown.last) this.below.hidden = false;
+    }
+    this.shown = { channel: this.current, last };
     this.markRead();
   }
 

@@ -110,31 +110,42 @@ export function openPurgeDialog(app, preset = {}) {
 export function openAssassinDialog(app) {
   const view = app.st.view;
   const legal = (app.st.legal || []).filter((a) => a.t === "Assassinate");
-  const victims = [...new Set(legal.map((a) => a.victim))];
+  const where = (u) => (view.stacks.find((s) => s.units.includes(u)) || {});
+  const own = (u) => where(u).owner === app.seat;
+  // Enemy leaders first; your own last and marked: nothing is chosen until you choose (one click
+  // on Strike must never kill your own man).
+  const victims = [...new Set(legal.map((a) => a.victim))].sort((a, b) => own(a) - own(b));
   if (!victims.length) return;
-  let victim = victims[0];
+  let victim = null;
   let markers = 1;
   const body = h("div.assassin-dialog");
-  const where = (u) => (view.stacks.find((s) => s.units.includes(u)) || {});
   const chance = h("div.odds");
+  let dlg = null;
   const render = () => {
-    const max = Math.max(...legal.filter((a) => a.victim === victim).map((a) => a.markers));
+    const max = victim === null ? 1 : Math.max(...legal.filter((a) => a.victim === victim).map((a) => a.markers));
     markers = Math.min(markers, max);
-    replace(body, 
+    replace(body,
       h("p", "Assassins strike a leader in a province where you have another leader: two dice, plus one for each marker after the first, minus the victim's value; 7 or more kills (004 [10.0]). Failed markers go to the victim's owner."),
-      h("div.form-row", h("label", "Victim "), h("select", { onchange: (e) => { victim = Number(e.target.value); render(); } },
-        victims.map((u) => h("option", { value: u, selected: u === victim }, `${uname(u)} (${unit(u).color} ${unit(u).strength}) in ${where(u).province} — ${where(u).owner || "uncontrolled"}`)))),
-      h("div.form-row", h("label", "Markers "), h("input", { type: "number", min: 1, max, value: markers,
+      h("div.form-row", h("label", "Victim "), h("select", { "aria-label": "Victim", onchange: (e) => { victim = e.target.value ? Number(e.target.value) : null; render(); } },
+        h("option", { value: "", selected: victim === null }, "— choose the victim —"),
+        victims.map((u) => h("option", { value: u, selected: u === victim, dataset: { own: own(u) ? "1" : "0" } },
+          `${own(u) ? "YOUR OWN " : ""}${uname(u)} (${unit(u).color} ${unit(u).strength}) in ${where(u).province} — ${own(u) ? "yours" : where(u).owner || "uncontrolled"}`)))),
+      h("div.form-row", h("label", "Markers "), h("input", { type: "number", min: 1, max, value: markers, disabled: victim === null,
         oninput: (e) => { markers = Math.max(1, Math.min(max, Number(e.target.value) || 1)); render(); } }), h("span.small", ` of ${max}`)),
+      victim !== null && own(victim) ? h("p.warn", "This is one of your own leaders.") : null,
       chance);
-    answerInto(app, chance, "assassination", { victim, markers }, (r) => [
+    if (victim === null) replace(chance, h("div.small", "Choose a victim to see the chance."));
+    else answerInto(app, chance, "assassination", { victim, markers }, (r) => [
       h("div.odds-big", `Chance of success ${pct(r.chance)}`), h("div.small", `needs ${r.need}+ on two dice`)]);
+    const strike = dlg && dlg.el.querySelector('[data-act="Assassinate"]');
+    if (strike) strike.disabled = victim === null;
   };
   render();
-  modal("Send assassins", body, [
+  dlg = modal("Send assassins", body, [
     { label: "Cancel" },
-    { label: "Strike", kind: "primary danger", dataset: { act: "Assassinate" }, onclick: async () => {
+    { label: "Strike", kind: "primary danger", disabled: true, dataset: { act: "Assassinate" }, onclick: async () => {
       const a = legal.find((x) => x.victim === victim && x.markers === markers);
+      if (!a) return true;
       return (await app.act(a)) ? undefined : true;
     } },
   ]);

@@ -444,8 +444,9 @@ class GameApp {
       h("div.turnbox", { title: "Game-Turn" }, h("span.turn-label", "Turn"), h("span.turn-num", String(info.options && info.options.max_turns && v.phase === "over" ? Math.min(v.turn, info.options.max_turns) : v.turn)),
         info.options && info.options.max_turns ? h("span.turn-of", `/${info.options.max_turns}`) : null),
       h("div.seqbox",
+        // (with no Player-Turn order yet, the phase below names what happens: said once, not twice)
         h("div.seq-order", { "aria-label": "Player-Turn order" }, order.length ? order.map((p, i) => h("span.seq-seat" + (p === cur ? ".cur" : i < curIdx ? ".done" : ""),
-          { title: `${this.seatName(p)}${p === cur ? " — phasing" : ""}` }, seatBadge(p))) : h("span.small", PHASE_NAMES[v.phase] || v.phase)),
+          { title: `${this.seatName(p)}${p === cur ? " — phasing" : ""}` }, seatBadge(p))) : h("span.small", v.phase === "trading" ? "all players at once" : "")),
         h("div.seq-phases", phaseIdx >= 0 ? PHASES.map(([k, n], i) => h("span.ph" + (i === phaseIdx ? ".cur" : i < phaseIdx ? ".done" : ""), n)) :
           h("span.ph.cur", PHASE_NAMES[v.phase] || v.phase))),
       h("div.pendbox", this.pendingSummary()),
@@ -456,7 +457,11 @@ class GameApp {
   pendingSummary() {
     const st = this.st;
     if (st.status === "open") return h("span.pend", "Waiting for players");
-    if (st.status === "over" || st.view.phase === "over") return h("span.pend", "Game over");
+    if (st.status === "over" || st.view.phase === "over") {     // (the phase line says "Game over": here, who won)
+      const r = st.result || {};
+      const how = r.winner ? `${this.seatName(r.winner)} wins${r.winner_color ? ` (${r.winner_color} Victory)` : ""}` : "no winner";
+      return h("span.pend", { dataset: { result: r.winner || "" } }, how);
+    }
     const p = st.pending || [];
     if (!p.length) return h("span.pend", "—");
     const me = p.find((x) => x.seat === this.seat);

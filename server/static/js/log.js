@@ -89,9 +89,13 @@ export class EventLog {
     }
   }
 
-  _event(e, frame, push) {
+  _event(e, frame, pushAs) {
     const d = e.data || {};
     const view = frame.view || {};
+    // A line is credited to the player the event names (the purger, the attacker, the drawer),
+    // not to whoever sent the action that set it off (e.g. the last member approving a purge).
+    const by = (e.kind === "purge" || e.kind === "counterpurge") ? (d.purgers || [])[0] : d.seat;
+    const push = (cls, text, extra = {}) => pushAs(cls, text, typeof by === "string" && by ? { seat: by, ...extra } : extra);
     switch (e.kind) {
       case "turn":
         this.turn = d.turn;
@@ -271,6 +275,7 @@ export function describeAction(a) {
     case "ResolveAttack": return `${s} resolves the attack`;
     case "DeclarePurge": return `${s} declares a purge of ${a.target}`;
     case "Assassinate": return `${s} sends assassins against ${uname(a.victim)}`;
+    case "RedrawChit": return a.redraw ? `${s} draws again from the Randomizer` : `${s} keeps the marker drawn`;
     default: return `${s}: ${a.t.replace(/([a-z])([A-Z])/g, "$1 $2")}`;
   }
 }

@@ -1,0 +1,235 @@
+"""Issue 17 in Debian's headless Chromium against a real ``rcw serve``, at 1280x800 and on a
+390x844 phone: the menu and its *Verify the dice* button (server/static/js/verify.js), and the
+small bugs of the header, the lobby and the toasts.
+
+A spectator opens a bot game while it is being played (the page notes the seed commitment the
+server published), the game ends, and Verify hashes the revealed seed in the browser, compares it
+with the noted commitment and shows the server's replay verdict.  The menu also shows the options
+in words (issue 17 bug 7) and closes when "Replay so far" opens the replay (bug 2).
+"""
+
+from __future__ import annotations
+
+import pytest
+from browser_helpers import DESKTOP, PHONE, chromium, http, rcw_server, shot, skip_reason
+
+pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
+
+
+@pytest.fixture(scope="module")
+def server():
+    with rcw_server() as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_verify_the_dice_of_a_finished_game(server, browser, phone) -> None:
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "options": {"max_turns": 1}})
+    gid = g["game"]
+    ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(20_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/#/g/{gid}")
+    page.wait_for_function("() => document.body.dataset.status")
+    noted = page.evaluate(f"() => JSON.parse(localStorage.getItem('rcw:commit:{gid}')).commitment")
+    assert noted == g["info"]["commitment"]
+    # the menu while the game runs: options in words, the commitment, no Verify yet
+    page.click(".menu-btn")
+    menu = page.locator(".modal")
+    assert "options: max turns 1" in menu.inner_text() and "{" not in menu.inner_text()
+    assert g["info"]["commitment"][:24] in menu.locator(".commitment").inner_text()
+    assert menu.locator('[data-act="verify"]').count() == 0
+    page.keyboard.press("Escape")
+    http(server, "POST", f"/api/games/{gid}/bots", {}, g["admin_token"])
+    page.wait_for_function("() => document.body.dataset.status === 'over'", timeout=120_000)
+    # "Replay so far" closes the menu it was chosen from (bug 2)
+    page.click(".menu-btn")
+    page.click('.modal [data-act="replay"]')
+    page.locator(".replay-slider").wait_for()
+    assert page.locator(".modal-back").count() == 0
+    page.click('[data-act="close-replay"]')
+    # Verify: three checks, each passed
+    page.click(".menu-btn")
+    page.click('.modal [data-act="verify"]')
+    dlg = page.locator('.modal[data-verified]')
+    dlg.wait_for()
+    assert dlg.get_attribute("data-verified") == "yes"
+    items = dlg.locator(".verify-item")
+    assert items.count() == 3
+    assert [items.nth(i).get_attribute("data-ok") for i in range(3)] == ["yes", "yes", "yes"]
+    text = dlg.inner_text()
+    assert "Seed" in text and "actions replayed legally" in text
+    shot(page, f"verify-{'phone' if phone else 'desktop'}.png")
+    page.keyboard.press("Escape")
+    # a commitment that is not the one this browser saw at the start fails the first check
+    page.evaluate(f"() => localStorage.setItem('rcw:commit:{gid}', JSON.stringify({{commitment: '{'0' * 64}'}}))")
+    page.click(".menu-btn")
+    page.click('.modal [data-act="verify"]')
+    dlg = page.locator('.modal[data-verified]')
+    dlg.wait_for()
+    assert dlg.get_attribute("data-verified") == "no"
+    assert dlg.locator('.verify-item[data-ok="no"]').count() == 1
+    assert "this browser noted 0000" in dlg.inner_text()
+    assert not errors
+    ctx.close()
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_a_toast_never_covers_the_send_button(server, browser, phone) -> None:
+    """Issue 17 bug 8: "Proposal posted" covered the chat's Send button.  Toasts now show at the
+    top, over the map."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random"})
+    gid = g["game"]
+    j = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
+    ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(20_000)
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.evaluate("([gid, token]) => localStorage.setItem('rcw:seats:' + gid, JSON.stringify({A: {token, name: 'Anna', joined: 1}}))",
+                  [gid, j["token"]])
+    page.goto(f"{server}/#/g/{gid}/A")
+    page.wait_for_function("() => document.body.dataset.seat === 'A'")
+    page.click('.mnav .mtab[data-tab="talk"]' if phone else '.dtabs .dtab[data-tab="talk"]')
+    send = page.locator('[data-act="send"]')
+    send.wait_for()
+    page.evaluate("""async () => { const { toast } = await import('/js/util.js');
+        toast('Proposal posted', 'ok'); toast('A second message', 'info', 'with a detail line'); }""")
+    page.locator(".toast").nth(1).wait_for()
+    b = send.bounding_box()
+    for i in range(2):
+        t = page.locator(".toast").nth(i).bounding_box()
+        apart = t["x"] + t["width"] <= b["x"] or b["x"] + b["width"] <= t["x"] or \
+            t["y"] + t["height"] <= b["y"] or b["y"] + b["height"] <= t["y"]
+        assert apart, f"toast {t} covers Send {b}"
+    shot(page, f"toast-{'phone' if phone else 'desktop'}.png")
+    ctx.close()
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_the_header_names_the_phase_once_and_the_seed_placeholder_shows_whole(server, browser, phone) -> None:
+    """Issue 17 bug 7: the header showed "Pre-game trading" twice; the seed field's placeholder was clipped."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random"})
+    ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(20_000)
+    page = ctx.new_page()
+    page.goto(f"{server}/#/g/{g['game']}")
+    page.wait_for_function("() => document.body.dataset.phase === 'trading'")
+    head = page.locator(".seqbox").inner_text()
+    assert head.count("Pre-game trading") == 1, head
+    page.goto(server + "/")
+    page.reload()
+    page.click("details.options summary")
+    seed = page.locator("#g-seed")
+    seed.wait_for()
+    fits = page.evaluate("""() => { const i = document.getElementById('g-seed'); const cs = getComputedStyle(i);
+        const c = document.createElement('canvas').getContext('2d'); c.font = cs.font;
+        const room = i.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;   // (the spin buttons)
+        return [c.measureText(i.placeholder).width, room]; }""")
+    assert fits[0] <= fits[1], f"placeholder {fits[0]:.0f}px in {fits[1]:.0f}px"
+    ctx.close()
+
+
+def _frames(plays: list[tuple[str, list]]) -> list[dict]:
+    """``update`` frames as the server sends them: the acting seat and the action's events."""
+    return [{"seq": i + 1, "actor": seat, "events": [{"kind": e.kind, "text": e.text, "data": e.data} for e in ev]}
+            for i, (seat, ev) in enumerate(plays)]
+
+
+def test_the_log_credits_the_purger_and_speaks_in_good_grammar(server, browser) -> None:
+    """Issue 17 bug 6: "Purge of D by A" carried the badge of the member whose approval set it off,
+    and a lone leader "join the attack"."""
+    from engine_helpers import attack, blank, committee_abc, dice, phase, put
+
+    from rcw import actions as A
+
+    g = committee_abc()
+    plays = [("A", g.apply(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))),
+             ("B", g.apply(A.ApprovePurge("B", True)))]
+    with dice(g, 3, 3):
+        plays.append(("C", g.apply(A.ApprovePurge("C", True))))        # the purge is made on C's approval
+    c = blank()
+    phase(c, "A", "combat")
+    put(c, "TVER", "A", "Lenin")
+    put(c, "TVER", "A", "Trotsky")
+    put(c, "TVER", "B", "Kolchak", "WU3 OMSK")
+    plays.append(("A", attack(c, "A", "Kolchak", ["Lenin", "Trotsky"])))
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(server + "/")
+    lines = page.evaluate("""async (frames) => {
+        const { loadData } = await import('/js/data.js'); await loadData();
+        const { EventLog } = await import('/js/log.js');
+        const log = new EventLog('t');
+        for (const f of frames) log.add(f);
+        return log.lines.map((l) => ({ cls: l.cls, seat: l.seat, text: l.text }));
+    }""", _frames(plays))
+    purge = next(l for l in lines if l["cls"] == "purge")
+    assert purge["text"].startswith("Purge of D by A+B+C") and purge["seat"] == "A", purge
+    joins = [l["text"] for l in lines if "the attack" in l["text"]]
+    assert "Lenin joins the attack" in joins and "Trotsky joins the attack" in joins, joins
+    assert not any(" join the attack" in t and "," not in t for t in joins)
+    page.close()
+
+
+def _say(base: str, gid: str, token: str, texts: list[str]) -> None:
+    """Seat messages to the public channel over a real WebSocket (rcw.server.client)."""
+    import asyncio
+
+    from rcw.server.client import GameClient
+
+    async def run() -> None:
+        c = await GameClient.connect(base, gid, token)
+        for t in texts:
+            await c.chat("public", t)
+        await c.close()
+
+    import threading    # (Playwright's sync API keeps an event loop in this thread)
+
+    t = threading.Thread(target=lambda: asyncio.run(run()))
+    t.start()
+    t.join(30)
+
+
+def test_the_chat_stays_on_the_newest_message_and_tells_of_new_ones_below(server, browser) -> None:
+    """Issue 17 bug 5: the chat did not stay on the newest message when the Orders panel grew,
+    and gave no "new messages below" hint."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random"})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"seat": "B", "name": "Boris"})
+    page = browser.new_page(viewport=DESKTOP)
+    page.set_default_timeout(20_000)
+    page.goto(server + "/")
+    page.evaluate("([gid, token]) => localStorage.setItem('rcw:seats:' + gid, JSON.stringify({A: {token, name: 'Anna', joined: 1}}))",
+                  [gid, a["token"]])
+    page.goto(f"{server}/#/g/{gid}/A")
+    page.wait_for_function("() => document.body.dataset.seat === 'A'")
+    page.click('.dtabs .dtab[data-tab="talk"]')
+    _say(server, gid, b["token"], [f"Message {i}: the Whites are coming down the Volga, line after line of them." for i in range(14)])
+    page.locator('.msg-list .msg:has-text("Message 13")').wait_for()
+    gap = "() => { const l = document.querySelector('.msg-list'); return l.scrollHeight - l.scrollTop - l.clientHeight; }"
+    assert page.evaluate("() => document.querySelector('.msg-list').scrollHeight > document.querySelector('.msg-list').clientHeight")
+    assert page.evaluate(gap) < 40
+    # the Orders panel grows: the list shrinks, and still shows the newest message
+    page.evaluate("() => { const d = document.createElement('div'); d.style.height = '220px'; d.className = 'test-grow'; document.querySelector('.orders').append(d); }")
+    page.wait_for_function(f"() => ({gap})() < 40")
+    # a reader who scrolled up is not pulled down; a hint tells of the new message
+    page.evaluate("() => { document.querySelector('.msg-list').scrollTop = 0; }")
+    page.wait_for_timeout(100)
+    _say(server, gid, b["token"], ["A new message while Anna reads the old ones"])
+    page.locator('.msg-list .msg:has-text("A new message while")').wait_for(state="attached")
+    hint = page.locator('[data-act="new-below"]')
+    hint.wait_for()
+    assert page.evaluate("() => document.querySelector('.msg-list').scrollTop") < 40
+    shot(page, "chat-new-below.png")
+    hint.click()
+    page.wait_for_function(f"() => ({gap})() < 40")
+    assert hint.is_hidden()
+    page.close()
