@@ -50,6 +50,14 @@ def test_verify_the_dice_of_a_finished_game(server, browser, phone) -> None:
     page.keyboard.press("Escape")
     http(server, "POST", f"/api/games/{gid}/bots", {}, g["admin_token"])
     page.wait_for_function("() => document.body.dataset.status === 'over'", timeout=120_000)
+    # the game ended while the page watched: the final scoreboard, the replay below it
+    final = page.locator(".modal.final")
+    final.wait_for()
+    assert final.locator("table.scores.final tbody tr").count() == 3
+    assert "No side has won" in final.inner_text() and "Red VP" in final.text_content()
+    assert final.locator('[data-act="final-replay"]').count() == 1
+    shot(page, f"final-scores-{'phone' if phone else 'desktop'}.png")
+    page.keyboard.press("Escape")
     # "Replay so far" closes the menu it was chosen from (bug 2)
     page.click(".menu-btn")
     page.click('.modal [data-act="replay"]')

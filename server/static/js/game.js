@@ -9,7 +9,7 @@ import {
 } from "./data.js";
 import { GameConnection, api } from "./net.js";
 import { Board } from "./board.js";
-import { buildOrders, pendingLine, kindName } from "./orders.js";
+import { buildOrders, pendingLine, kindName, scoreboard } from "./orders.js";
 import { Chat } from "./chat.js";
 import { EventLog, LogPane, describeAction } from "./log.js";
 import { seatBadge, stackName, openAssassinDialog } from "./dialogs.js";
@@ -148,6 +148,7 @@ class GameApp {
     if (f.t === "update") {
       if (f.seq <= this.st.seq && f.action) return;
       const st = this.st;
+      const ending = st.status !== "over" && f.status === "over";
       st.seq = f.seq;
       st.hash = f.hash;
       st.status = f.status;
@@ -162,6 +163,7 @@ class GameApp {
       document.body.dataset.logSeq = String(this.log.lastSeq);
       if (f.actor === this.seat && f.by === "player") this.lastError = null;
       this.renderSoon();
+      if (ending) this.showFinalScores();
     } else if (f.t === "seats") {
       this.st.seats = f.seats;
       this.st.status = f.status;
@@ -377,6 +379,16 @@ class GameApp {
       `Dice commitment: ${info.commitment.slice(0, 24)}…`) : null, ...items);
     void e;
     dlg = modal("Menu", body, []);
+  }
+
+  /** The game has just ended while this page watched: the final scoreboard, the replay below it. */
+  showFinalScores() {
+    const r = this.st.result || {};
+    modal(r.winner_color ? `${r.winner_color} Victory` : "The game is over",
+      h("div.final-scores", h("p", r.reason || ""), scoreboard(this),
+        r.winner ? h("p", h("strong", `${this.seatName(r.winner)} (${r.winner}) wins.`)) : h("p", "No side has won.")),
+      [{ label: "Close" }, { label: "Replay the game", kind: "primary", dataset: { act: "final-replay" }, onclick: () => { this.openReplay(); } }],
+      { cls: "final" });
   }
 
   // -- rendering -----------------------------------------------------------------------------------
