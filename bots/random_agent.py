@@ -6,7 +6,9 @@ can be repeated without end (trade offers and withdrawals, joining and leaving a
 Committee, ordering the Czar's execution: 004 [10.0], [11.12], [13.52]) are free actions
 in the rules; the agent allows itself at most ``FREE_BUDGET`` of them per phase, so a game
 between random agents cannot turn into an endless round of offers.  Out of turn it answers
-the first trade offer made to it, at random.  Seeded and deterministic.
+the first trade offer made to it, at random.  Its decisions are random too: e.g. after drawing
+a marker that entitles it to draw again (004 [12.13]) it keeps it or draws again at random
+(both ``RedrawChit`` answers are listed).  Seeded and deterministic.
 """
 
 from __future__ import annotations

@@ -282,6 +282,16 @@ class EndPlayerTurn(Action):
 
 
 @_action
+class RedrawChit(Action):
+    """004 [12.13]: the drawer of the Control Marker of a Blue force withdrawn or totally
+    eliminated, or of the Withdrawal Marker of a force totally eliminated, "may immediately draw
+    again": keep the marker (``redraw`` false) or set it aside and draw another chit (true)."""
+    redraw: bool = False
+    FIELDS: ClassVar[dict[str, str]] = {"redraw": "draw another chit (false: keep the marker drawn)"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"redraw": True}
+
+
+@_action
 class VoteEndGame(Action):
     """004 [14.1] case 3: agree (or not) to end the game in a Red Victory."""
     yes: bool = False

@@ -26,7 +26,7 @@ from rcw import actions as A
 from rcw import options as O
 from rcw.actions import Action, Event, IllegalAction, action_from_wire, to_wire
 from rcw.data import GameData, default
-from rcw.rng import MASK, Dice, LoadedDice
+from rcw.rng import MASK, Dice, LoadedDice, Rng
 from rcw.rules import assassination, combat, movement, politics, quitting, sequence, setup, victory
 from rcw.rules.base import Ctx
 from rcw.state import State, copy_plain, opposed
@@ -65,6 +65,7 @@ HANDLERS: dict[type, tuple[Check, Do]] = {
     A.DeclineCapture: (combat.check_decline_capture, combat.do_decline_capture),
     A.EndCombat: (sequence.check_end_combat, sequence.do_end_combat),
     A.DrawRandomizer: (sequence.check_draw, sequence.do_draw),
+    A.RedrawChit: (sequence.check_redraw, sequence.do_redraw),
     A.EndPlayerTurn: (sequence.check_end_turn, sequence.do_end_turn),
     A.VoteEndGame: (sequence.check_vote, sequence.do_vote),
     A.Quit: (quitting.check, quitting.do),
@@ -209,6 +210,14 @@ class Game:
         self.ctx.dice = dice
         return dice
 
+    def reseed(self, seed: int) -> None:
+        """Give the game a fresh RNG state drawn from ``seed`` for every future random draw (die
+        rolls, the Randomizer, the die among equal options) and drop loaded dice: on a
+        :meth:`clone`, look-ahead then plays with dice of its own instead of the game's real
+        (hidden) future.  Such a game no longer replays from its seed and log."""
+        self.state.rng = Rng(int(seed) & MASK).next64()
+        self.ctx.dice = None
+
     # -- the calls that play -----------------------------------------------------------------
     @property
     def version(self) -> int:
@@ -312,6 +321,7 @@ class Game:
         if seat not in s.seats or seat in s.quit or s.phase == "over" or d is None or d["seat"] != seat:
             return False
         cands = combat.decision_candidates(self.ctx, seat) + politics.decision_candidates(self.ctx, seat)
+        cands += sequence.decision_candidates(self.ctx, seat)
         if d.get("kind") == "vote":
             cands += [A.VoteEndGame(seat, True), A.VoteEndGame(seat, False)]
         if action not in cands:
@@ -341,6 +351,7 @@ class Game:
             if d["seat"] != seat:
                 return []
             cands = combat.decision_candidates(self.ctx, seat) + politics.decision_candidates(self.ctx, seat)
+            cands += sequence.decision_candidates(self.ctx, seat)
             if d.get("kind") == "vote":
                 cands += [A.VoteEndGame(seat, True), A.VoteEndGame(seat, False)]
             return self._filter(cands)

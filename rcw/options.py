@@ -33,6 +33,17 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("leader_movement", int, 5, "leaders' Movement Allowance (004 [5.0]: 5)", "004 [5.0]", 1, 20),
     Option("postal_movement", bool, False,
            "judge the stop-on-entering rule on the positions at the start of the Game-Turn", "004 [17.0] [5.0]"),
+    # Two readings the rulebook allows (docs/rules-coverage.md, "Readings"); the defaults are
+    # the engine's reading.
+    Option("white_green_combine", bool, False,
+           "White and Green units may combine in one attack on a Red unit, as the example of 004 [8.22] "
+           "says (default: no, as the hostility table 004 [8.13], [8.14] has it: White and Green oppose "
+           "each other, so they are not the 'Friendly units of different colors' that combine)",
+           "004 [8.22] [8.13] [8.14]"),
+    Option("turn5_replacements", bool, True,
+           "replace units in the Interphase that ends Game-Turn 5 (default: yes, the Interphase belongs "
+           "to the Game-Turn it ends, 004 [4.1]; off: the last Replacement Segment is the one in which "
+           "the Game-Turn Marker is moved to 5)", "004 [9.16] [14.3] [4.2]"),
 )}
 
 

@@ -102,6 +102,16 @@ class Player:
     def out_of_turn(self) -> list[Action]:
         return self._game.out_of_turn(self.seat)
 
+    def lookahead(self, seed: int) -> Game:
+        """A copy of the game to play forward for look-ahead (:meth:`Game.clone`), its future
+        random draws reseeded from ``seed`` (:meth:`Game.reseed`), so that a search cannot see the
+        real game's dice.  The copy is the whole game, hidden parts included (the Randomizer's
+        order, others' trade offers): meant for the SPI solitaire, where the one player sees the
+        whole map; the real game is untouched."""
+        g = self._game.clone()
+        g.reseed(seed)
+        return g
+
     # -- the rule queries (see Game) ---------------------------------------------------------
     def limits(self) -> dict[str, int]:
         return self._game.limits()

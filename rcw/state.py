@@ -329,13 +329,15 @@ class Board:
         return st.owner if st else None
 
     def _on_map(self, kind: str, color: str, outside_siberia: bool):
+        """The ``kind`` units of ``color`` on the map, by :meth:`color_of` (a Green unit attached
+        to a leader holding the Gold is his colour for all purposes, 004 [13.26])."""
         units, provinces = self.data.units, self.data.provinces
         for st in self.s.stacks.values():
             if outside_siberia and provinces[st.province].region == SIBERIA:
                 continue
             for u in st.units:
                 uu = units[u]
-                if uu.kind == kind and uu.color == color:
+                if uu.kind == kind and (uu.color == color if uu.color != GREEN else self.color_of(u, st) == color):
                     yield u
 
     def map_leaders(self, color: str, outside_siberia: bool = False) -> list[int]:

@@ -18,7 +18,18 @@ class StackView(TypedDict):
 
 class Pending(TypedDict):
     seat: str
-    kind: str                    # "trading", a phase, "force", "attack" or a decision kind ("loss", "capture", ...)
+    kind: str                    # "trading", a phase, "force", "attack" or a decision kind ("loss", "capture", "redraw", ...)
+
+
+class RedrawDecision(TypedDict):
+    """004 [12.13]: ``view.decision`` while the drawer of a marker that entitles him to draw again
+    decides (``RedrawChit``: keep it, or draw again)."""
+    kind: str                    # "redraw"
+    seat: str                    # the drawer
+    chit: str                    # the marker drawn: "BC:<nat>" (Blue Control) or "WD:<nat>" (Withdrawal)
+    marker: str                  # "control" or "withdrawal"
+    force: str                   # the Blue force's name ("Great Britain")
+    after: str                   # what follows the draw: "randomizer" (the Player-Turn's end) or "" (play goes on)
 
 
 class Offer(TypedDict):
@@ -74,7 +85,7 @@ class View(TypedDict, total=False):
     quit: list[str]
     force: list | None           # the force being moved: [stack, start, mode, mp, path, touched, stopped]
     attack: list | None          # the attack being assembled: [target, subversive, attackers]
-    decision: dict | None        # the out-of-turn decision play waits for
+    decision: dict | None        # the out-of-turn decision play waits for (e.g. a RedrawDecision)
     subversion_doubled: bool
     committee: list[str]
     committee_consent: dict[str, list[str]]

@@ -306,6 +306,8 @@ class Player:
             self.act('[data-act="CaptureImperial"]' if "CaptureImperial" in types else '[data-act="DeclineCapture"]')
         elif kind == "vote":
             self.act('[data-act="VoteEndGame"]')
+        elif kind == "redraw":
+            self.act('[data-act="RedrawChit"].primary')
         elif kind == "purge_approval":
             self.act('[data-act="ApprovePurge"]')
         elif kind == "purge_orders":

@@ -402,6 +402,17 @@ def summary(rows: list[dict]) -> dict[str, int]:
             "with_reason": sum(1 for r in rows if r["reason"]), "uncovered": len(uncovered(rows))}
 
 
+READINGS = "\n## Readings"
+
+
+def kept_sections() -> str:
+    """The hand-written part of the document that ``--write`` keeps: from its "## Readings"
+    heading (the readings the rulebook allows and the engine's options for them) to the end."""
+    text = DOC.read_text(encoding="utf-8") if DOC.exists() else ""
+    i = text.find(READINGS)
+    return text[i:] if i >= 0 else ""
+
+
 def render(rows: list[dict]) -> str:
     s = summary(rows)
     out = [
@@ -411,7 +422,9 @@ def render(rows: list[dict]) -> str:
         "which fails when a case of the multi-player rules is neither cited by a test nor given a",
         "reason here.  A test *cites* a case when `[x.yy]` appears in the test function (name",
         "`test_x_yy_…`, docstring, comment or string, e.g. the rule an `IllegalAction` must name)",
-        "or in the comment lines directly above it.",
+        "or in the comment lines directly above it.  Where the rulebook allows two readings, the",
+        "engine's choice, its reasons and the game option that picks the other are in \"Readings\"",
+        "at the end (written by hand; `--write` keeps it).",
         "",
         f"**{s['cases']} cases**: {s['tested']} cited by tests, {s['reason_only']} listed with a reason only "
         f"(no test needed), {s['uncovered']} uncovered.",
@@ -424,7 +437,7 @@ def render(rows: list[dict]) -> str:
         if len(r["tests"]) > 6:
             tests += f" and {len(r['tests']) - 6} more"
         out.append(f"| [{r['case']}] | {r['title']} | {tests or '—'} | {r['reason'] or ''} |")
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n" + kept_sections()
 
 
 def main(argv: list[str]) -> int:

@@ -312,13 +312,20 @@ def bell_fought() -> tuple[Game, dict[str, list]]:
     return g, out
 
 
+def bell_draws(g: Game) -> None:
+    """Bell #4's Randomizer draws; C and E keep the British markers they drew (004 [12.13]
+    lets them draw again: they did not)."""
+    for seat, chit in (("A", "A"), ("B", "A"), ("C", "BC:BR"), ("D", "A"), ("E", "WD:BR")):
+        g.state.aux.remove(chit)
+        if randomizer.resolve(g.ctx, seat, chit)[0]:
+            randomizer.keep(g.ctx, seat, chit)
+
+
 def bell_july() -> Game:
     """Bell #4 after combat: Randomizer draws, replacements, the second Random Events."""
     g, _ = bell_fought()
     ctx = g.ctx
-    for seat, chit in (("A", "A"), ("B", "A"), ("C", "BC:BR"), ("D", "A"), ("E", "WD:BR")):
-        g.state.aux.remove(chit)
-        randomizer.resolve(ctx, seat, chit)
+    bell_draws(g)
     replacement.replace(ctx, 1)
     doubled = [c.roll for c in D.tables.random_events.values() if c.result == "subversion_doubled"]
     random_events.resolve(ctx, "A", doubled[0])
@@ -643,12 +650,34 @@ def test_bell4_randomizer_draws():
     for seat, chit in (("A", "A"), ("B", "A"), ("C", "BC:BR"), ("D", "A"), ("E", "WD:BR")):
         g.state.aux.remove(chit)
         got[seat] = randomizer.resolve(ctx, seat, chit)[0]
+        if got[seat]:
+            randomizer.keep(ctx, seat, chit)          # the Bell's players kept them
     # the British force is gone (eliminated at ARCH): C's control marker and E's withdrawal
     # marker each entitle the drawer to another draw (004 [12.13] 2 and 3); the Bell's
     # players did not take it.
     assert got == {"A": False, "B": False, "C": True, "D": False, "E": True}
     assert g.state.assassins == {"A": 1, "B": 2, "C": 0, "D": 2, "E": 1}
     assert g.state.control == {"BR": "C"}
+    assert g.state.withdrawal_markers.get("E") == ["BR"]
+
+
+def test_bell4_c_and_e_keep_the_british_markers_through_the_engine():
+    """004 [12.13]: C's and E's draws of Bell #4 through ``Game.apply``: each is asked whether
+    to draw again (a ``redraw`` decision) and keeps the marker, as the Bell's players did."""
+    g, _ = bell_fought()
+    left = len(g.state.aux)
+    for seat, chit in (("C", "BC:BR"), ("E", "WD:BR")):
+        phase(g, seat, "randomizer", fresh=False)
+        g.state.drawn = False
+        force_draw(g, chit)
+        g.apply(A.DrawRandomizer(seat))
+        assert g.pending == [{"seat": seat, "kind": "redraw"}] and g.state.decision["chit"] == chit
+        assert set(g.legal_actions(seat)) == {A.RedrawChit(seat, False), A.RedrawChit(seat, True)}
+        ev = g.apply(A.RedrawChit(seat, False))
+        assert ev[0].kind == "kept" and g.state.decision is None
+    assert g.state.control == {"BR": "C"} and g.state.withdrawal_markers.get("E") == ["BR"]
+    assert len(g.state.aux) == left - 2
+    assert g.state.assassins == {"A": 0, "B": 1, "C": 0, "D": 1, "E": 1}
 
 
 def test_bell4_replacements():
@@ -766,9 +795,7 @@ def test_bell4_july_positions_with_the_purge():
     g, _ = bell_purged()
     run(g, A.TakeSpoil("A", uid("Tukhachevsky")), A.TakeSpoil("E", uid("Muraviev")))
     ctx = g.ctx
-    for seat, chit in (("A", "A"), ("B", "A"), ("C", "BC:BR"), ("D", "A"), ("E", "WD:BR")):
-        g.state.aux.remove(chit)
-        randomizer.resolve(ctx, seat, chit)
+    bell_draws(g)
     replacement.replace(ctx, 1)
     ev = random_events.resolve(ctx, "A", _cell("TSIT"))
     elim = sorted(e.data["unit"] for e in ev if e.kind == "eliminated")

@@ -386,6 +386,12 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
             time.sleep(0.05)
     assert pa.evaluate("document.body.dataset.status") == "over", f"not over: {A.body()} {B.body()}"
     pb.wait_for_function("() => document.body.dataset.status === 'over'")
+    # the game ended while both watched: each page shows the final scoreboard (issue 17); closed to go on
+    for page in (pa, pb):
+        final = page.locator(".modal.final")
+        final.wait_for()
+        assert final.locator("table.scores.final tbody tr").count() == 5
+        page.click(".modal.final .modal-x")
 
     # -- what happened, as the log tells it ------------------------------------------------------------
     A.tab("log")

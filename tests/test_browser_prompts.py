@@ -145,6 +145,18 @@ def pos_vote() -> Game:
     return g
 
 
+def pos_redraw() -> Game:
+    """004 [12.13]: A draws the British Control Marker, that force being gone: keep or draw again."""
+    from rcw.rng import Rng
+
+    g = blank("A", "randomizer")
+    i = Rng(g.state.rng).below(2)
+    g.state.aux = ["A", "A"]
+    g.state.aux[i] = "BC:BR"
+    g.apply(A.DrawRandomizer("A"))
+    return g
+
+
 def pos_trade() -> Game:
     g = blank("A")
     markers(g, A=1, C=3)
@@ -195,6 +207,8 @@ CASES = {
                   lambda: A.AnswerExecution("C", True), ["Czar's execution", "Comply"]),
     "vote": (pos_vote, "A", '[data-decision="vote"]', '[data-act="VoteEndGame"].primary', lambda: A.VoteEndGame("A", True),
              ["End-game vote"]),
+    "redraw": (pos_redraw, "A", '[data-decision="redraw"]', '[data-act="RedrawChit"].primary', lambda: A.RedrawChit("A", True),
+               ["Draw again?", "Great Britain Control Marker", "004 [12.13]", "Keep the marker"]),
     "trade": (pos_trade, "A", '.offers', '[data-act="AcceptTrade"]', None, ["offers", "2 Politburo"]),
     "committee": (pos_committee, "A", ".card.politics", '[data-act="JoinCommittee"]', lambda: A.JoinCommittee("A", ("A", "B")),
                   ["Join a Committee of A, B (9 PM)"]),
@@ -548,4 +562,113 @@ def test_proposal_cards_answer_with_accept_and_decline(desk) -> None:
     cards.nth(0).locator('[data-act="accept"]').click()
     assert page.evaluate("window.__sent") == [["decline", {"channel": "A-B", "msg": 4}], ["accept", {"channel": "A-B", "msg": 3}],
                                               ["accept", {"channel": "A-B", "msg": 1}]]
+    assert not errors, errors
+
+
+def test_assassination_dialog_preselects_no_victim_and_marks_your_own_leaders(desk) -> None:
+    """Issue 17 bug 4: the dialog chose one of your own leaders for you (one click on Strike killed
+    your own man).  Now nothing is chosen, Strike waits for a choice, enemies come first and your
+    own leaders are marked."""
+    g = pos_assassinate()
+    put(g, "PETR", "A", "Kalinin")          # a second leader of A's there: A may strike its own Peterson
+    data = _payload(g, "A")
+    lenin, peterson = uid("Lenin"), uid("Peterson")
+    assert to_wire(A.Assassinate("A", peterson, 1)) in data["legal"]      # the engine allows it: the page must not pick it
+    page, errors = desk
+    _reset(page)
+    page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
+    page.click('.prompt-case [data-act="assassinate"]')
+    dlg = page.locator(".modal")
+    dlg.wait_for()
+    assert page.eval_on_selector(".modal select", "s => s.value") == ""
+    assert page.locator('.modal [data-act="Assassinate"]').is_disabled()
+    options = page.locator(".modal select option")
+    assert options.nth(1).get_attribute("value") == str(lenin)
+    own = page.locator('.modal select option[data-own="1"]')
+    assert own.count() == 2 and str(peterson) in [own.nth(i).get_attribute("value") for i in range(2)]
+    assert all("YOUR OWN" in own.nth(i).inner_text() for i in range(2))
+    page.select_option(".modal select", str(peterson))
+    assert "one of your own leaders" in dlg.inner_text()
+    page.select_option(".modal select", str(lenin))
+    assert not page.locator('.modal [data-act="Assassinate"]').is_disabled()
+    page.click('.modal [data-act="Assassinate"]')
+    assert page.evaluate("window.__sent") == [to_wire(A.Assassinate("A", lenin, 1))]
+    assert not errors, errors
+
+
+def pos_loss_uncontrolled() -> Game:
+    """004 [8.46]: A's six points attack an uncontrolled stack of twelve at 1:2; Ex: A's force is
+    gone, and A, the attacker, chooses which of the defender's units make up the six points."""
+    g = combat()
+    put(g, "TVER", "A", "Lenin", "RU3 KALU", attach={"RU3 KALU": "Lenin"})
+    put(g, "TVER", None, "GU8 POLA/PO", "GU2 KOVN/BA", "GU2 COUR/BA")
+    attack(g, "A", "GU2 KOVN/BA", ["Lenin"], die=1)
+    return g
+
+
+@pytest.mark.parametrize("whose", ["own", "defender"])
+def test_exchange_card_says_whose_losses_are_chosen(desk, whose) -> None:
+    """Issue 17 bug 3: against an uncontrolled defender the card said "choose your losses" and
+    listed the enemy's units.  It says whose units these are (004 [8.44] yours, [8.46] the
+    uncontrolled defender's, chosen by the attacker)."""
+    g = pos_loss() if whose == "own" else pos_loss_uncontrolled()
+    d = g.state.decision
+    assert d["kind"] == "loss" and d["seat"] == "A"
+    data = _payload(g, "A")
+    page, errors = desk
+    _reset(page)
+    page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
+    card = page.locator('.prompt-case [data-decision="loss"]').first
+    card.wait_for()
+    head = card.locator("h3")
+    assert head.get_attribute("data-whose") == whose
+    text = card.inner_text()
+    if whose == "own":
+        assert "choose your losses" in text and "units of yours" in text
+    else:
+        assert "choose the uncontrolled defender's losses" in text and "your losses" not in text and "004 [8.46]" in text
+        assert "GU8 POLA" in text
+    picks = card.locator('[data-act="ChooseLoss"]')
+    assert sorted(int(picks.nth(i).get_attribute("data-unit")) for i in range(picks.count())) == sorted(d["units"])
+    assert not errors, errors
+
+
+def pos_white_victory() -> Game:
+    """A finished game: White Victory (004 [14.1] 1), scored by the engine (004 [14.4])."""
+    from rcw.rules import victory
+
+    g = blank("B", "combat")
+    put(g, "TVER", "B", "Kolchak", "WU3 OMSK", attach={"WU3 OMSK": "Kolchak"})
+    put(g, "OMSK", "C", "Wrangel")
+    put(g, "PETR", "A", "RU8 PETR")
+    g.state.phase = "over"
+    g.state.result = victory.result(g.ctx, "White", "no Red leaders remain on the map outside Siberia (004 [14.1] 1)")
+    return g
+
+
+def test_the_final_scoreboard_shows_both_colours_the_winner_and_the_ranking(desk) -> None:
+    """Issue 17: the end of a game shows every player's Red and White Victory Points, the
+    winning colour and the ranking (the engine's ``result`` and ``view.scores``), the replay below."""
+    g = pos_white_victory()
+    r, scores = g.result, g.scores()
+    assert r["winner"] == "B" and r["ranking"][:2] == ["B", "C"]
+    data = _payload(g, "A")
+    data["view"]["result"] = r
+    page, errors = desk
+    _reset(page)
+    page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
+    board = page.locator(".prompt-case table.scores.final")
+    board.wait_for()
+    assert board.get_attribute("data-winner-color") == "White"
+    rows = board.locator("tbody tr")
+    assert [rows.nth(i).get_attribute("data-seat") for i in range(rows.count())] == r["ranking"]
+    for i, p in enumerate(r["ranking"]):
+        cells = rows.nth(i).locator("td")
+        assert cells.nth(0).inner_text() == str(i + 1)
+        assert cells.nth(2).inner_text() == str(scores["Red"][p]) and cells.nth(3).inner_text() == str(scores["White"][p])
+    assert board.locator("th.win-col").text_content() == "White VP"
+    assert rows.nth(0).get_attribute("class") == "winner"
+    text = page.locator(".prompt-case .card.over").inner_text()
+    assert "White Victory" in text and "Player B (B) wins" in text
+    assert page.locator('.prompt-case .card.over [data-act="replay"]').count() == 1
     assert not errors, errors

@@ -10,6 +10,8 @@ in words (issue 17 bug 7) and closes when "Replay so far" opens the replay (bug 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from browser_helpers import DESKTOP, PHONE, chromium, http, rcw_server, shot, skip_reason
 
@@ -178,17 +180,19 @@ def test_the_log_credits_the_purger_and_speaks_in_good_grammar(server, browser) 
         for (const f of frames) log.add(f);
         return log.lines.map((l) => ({ cls: l.cls, seat: l.seat, text: l.text }));
     }""", _frames(plays))
-    purge = next(l for l in lines if l["cls"] == "purge")
+    purge = next(x for x in lines if x["cls"] == "purge")
     assert purge["text"].startswith("Purge of D by A+B+C") and purge["seat"] == "A", purge
-    joins = [l["text"] for l in lines if "the attack" in l["text"]]
+    joins = [x["text"] for x in lines if "the attack" in x["text"]]
     assert "Lenin joins the attack" in joins and "Trotsky joins the attack" in joins, joins
     assert not any(" join the attack" in t and "," not in t for t in joins)
     page.close()
 
 
 def _say(base: str, gid: str, token: str, texts: list[str]) -> None:
-    """Seat messages to the public channel over a real WebSocket (rcw.server.client)."""
+    """Seat messages to the public channel over a real WebSocket (rcw.server.client), from a
+    thread of its own (Playwright's sync API keeps an event loop in this one)."""
     import asyncio
+    import threading
 
     from rcw.server.client import GameClient
 
@@ -197,8 +201,6 @@ def _say(base: str, gid: str, token: str, texts: list[str]) -> None:
         for t in texts:
             await c.chat("public", t)
         await c.close()
-
-    import threading    # (Playwright's sync API keeps an event loop in this thread)
 
     t = threading.Thread(target=lambda: asyncio.run(run()))
     t.start()
@@ -240,4 +242,33 @@ def test_the_chat_stays_on_the_newest_message_and_tells_of_new_ones_below(server
     hint.click()
     page.wait_for_function(f"() => ({gap})() < 40")
     assert hint.is_hidden()
+    page.close()
+
+
+def test_results_show_as_toasts_over_the_map_and_flash_their_province(server, browser) -> None:
+    """Issue 17: a combat, a purge, an assassination or an epidemic shows its dice and result in
+    a toast near the map and flashes its province, not only in the log."""
+    g = http(server, "POST", "/api/games", {"players": 5, "bots": "sdt", "options": {"max_turns": 2}})
+    page = browser.new_page(viewport=DESKTOP)
+    page.set_default_timeout(120_000)
+    page.goto(f"{server}/#/g/{g['game']}")
+    page.wait_for_function("() => document.body.dataset.status")
+    page.evaluate("""() => { window.__results = []; new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)
+        if (n.classList && n.classList.contains('result')) window.__results.push([n.dataset.result, n.innerText]); })
+        .observe(document.body, { childList: true, subtree: true });
+        window.__flashes = []; new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)
+        if (n.classList && n.classList.contains('flash-prov')) window.__flashes.push(n.dataset.province); })
+        .observe(document.querySelector('svg.board'), { childList: true, subtree: true }); }""")
+    http(server, "POST", f"/api/games/{g['game']}/bots", {}, g["admin_token"])
+    page.wait_for_function("() => window.__results.some((r) => r[0] === 'combat')")
+    kind, text = next(r for r in page.evaluate("window.__results") if r[0] == "combat")
+    title, detail = text.split("\n")[:2]
+    # the toast says what the log says: the province, the odds and the die of a combat that happened
+    m = re.match(r"(Defender eliminated|Attacker eliminated|Exchange) in ([A-Z]{4})", title)
+    assert m, title
+    assert re.search(r"attacks at \d:\d.*: die \d → (De|Ae|Ex)", detail), detail
+    assert m.group(2) in page.evaluate("window.__flashes")
+    page.click('.dtabs .dtab[data-tab="log"]')
+    log = page.locator(".log-list").inner_text()
+    assert f"in {m.group(2)}:" in log and detail.split("die ")[1][0] in log
     page.close()

@@ -214,6 +214,107 @@ def test_opposed_colours_never_combine():
     refused(g, A.AddAttacker("A", stack_with(g, "GU2 KHER").id), "004 [8.22]")
 
 
+def white_and_green_against_red(options=None):
+    """A's White stack and A's Green stack (A holds the Ukrainian marker) share KHER with B's Lenin."""
+    g = blank(options=options)
+    phase(g, "A", "combat")
+    g.state.control = {"UK": "A", "FR": "A"}
+    put(g, "KHER", "A", "Kutepov", "WU4 TAUR", attach={"WU4 TAUR": "Kutepov"})
+    put(g, "KHER", "A", "GU2 KHER")
+    put(g, "KHER", "A", "BU2 KHER/FR")
+    put(g, "KHER", "B", "Lenin")
+    return g
+
+
+def test_8_22_white_and_green_do_not_combine_by_default():
+    """004 [8.13], [8.14] over 8.22's example (the default of the ``white_green_combine``
+    option, docs/rules-coverage.md "Readings"): White and Green attack a Red unit apart."""
+    g = white_and_green_against_red()
+    w, gr, lenin = (stack_with(g, x).id for x in ("Kutepov", "GU2 KHER", "Lenin"))
+    with pytest.raises(A.IllegalAction) as e:
+        g.odds([w, gr], lenin)
+    assert e.value.rule == "004 [8.22]"
+    opt = next(o for o in g.attack_options("A") if o["target"] == lenin)
+    assert all(not {w, gr} <= set(grp["stacks"]) for grp in opt["groups"])
+    attack(g, "A", "Lenin", ["Kutepov"])
+    refused(g, A.AddAttacker("A", gr), "004 [8.22]")
+
+
+def test_8_22_white_and_green_combine_against_red_with_the_option():
+    """004 [8.22]'s example "White and Green units may combine to attack a Red unit", with the
+    option ``white_green_combine``: White, Green (and Blue, friendly to both) in one attack."""
+    g = white_and_green_against_red({"white_green_combine": True})
+    w, gr, bl, lenin = (stack_with(g, x).id for x in ("Kutepov", "GU2 KHER", "BU2 KHER/FR", "Lenin"))
+    assert g.odds([w, gr, bl], lenin)["attack"] == 1 + 4 + 2 + 2
+    opt = next(o for o in g.attack_options("A") if o["target"] == lenin)
+    assert opt["groups"][0]["stacks"] == sorted([w, gr, bl]) and opt["groups"][0]["odds"]["attack"] == 9
+    ev = attack(g, "A", "Lenin", ["Kutepov", "GU2 KHER", "BU2 KHER/FR"], die=1)
+    assert result(ev) == (9, 3, "3:1", "De")
+
+
+def test_8_22_the_option_combines_white_and_green_only_against_red():
+    """With ``white_green_combine`` still no Red unit combines with a White one (against a Green
+    unit both oppose): only 8.22's example is read in."""
+    g = blank(options={"white_green_combine": True})
+    phase(g, "A", "combat")
+    put(g, "KHER", "A", "Kutepov", "WU4 TAUR", attach={"WU4 TAUR": "Kutepov"})
+    put(g, "KHER", "A", "Lenin")
+    put(g, "KHER", None, "GU2 KHER")
+    attack(g, "A", "GU2 KHER", ["Kutepov"])
+    refused(g, A.AddAttacker("A", stack_with(g, "Lenin").id), "004 [8.22]")
+
+
+@pytest.mark.parametrize("together", [False, True])
+def test_23_11_the_spi_solitaire_follows_the_8_22_reading(together):
+    """004 [23.11] "all White, Green and Blue controllable forces must attack a Red force": by
+    default (004 [8.13], [8.14]) White with Blue, then Green apart; with ``white_green_combine``
+    (004 [8.22]'s example) all of them in one attack on the weakest Red force."""
+    from rcw import solitaire as S
+    from rcw.modes import new_game
+
+    g = new_game(1, 1, {"mode": S.MODE, "white_green_combine": together})
+    s = g.state
+    s.stacks, s.vp, s.control, s.removed, s.aux = {}, {}, {}, [], []
+    s.order, s.current, s.phase = ["N", "R"], 0, "combat"
+    s.decision = s.force = s.attack = None
+    s.moved, s.imperial_moved, s.fought, s.defended = [], [], [], []
+    white = put(g, "KIEV", "N", "Deniken", "WU4 KUBA", attach={"WU4 KUBA": "Deniken"})
+    blue = put(g, "KIEV", "N", "BU2 KHER/FR")
+    green = put(g, "KIEV", "N", "GU4 KIEV")
+    weak = put(g, "KIEV", "R", "RU2 KAZA")
+    other = put(g, "KIEV", "R", "RU3 OREL")
+    with dice(g, 1):
+        ev = S.nonred_attack(g.ctx, "KIEV", 0)
+    c = next(e for e in ev if e.kind == "combat")
+    assert c.data["target"] == weak.id
+    if together:
+        assert sorted(c.data["attackers"]) == sorted([white.id, blue.id, green.id])
+        assert S.nonred_attack(g.ctx, "KIEV", 1) == []
+    else:
+        assert sorted(c.data["attackers"]) == sorted([white.id, blue.id])
+        with dice(g, 1):
+            ev = S.nonred_attack(g.ctx, "KIEV", 1)
+        c = next(e for e in ev if e.kind == "combat")
+        assert c.data["target"] == other.id and c.data["attackers"] == [green.id]
+
+
+def test_13_26_green_units_with_the_gold_are_doubled_in_a_subversive_attack():
+    """004 [13.26] with 004 [12.12]: Green units attached to a Red leader holding the Gold are
+    Red "for all purposes": their strength is doubled with the Red units'."""
+    g = combat_game()
+    g.state.subversion_doubled = True
+    put(g, "KURS", "A", "Kalinin", "Gold", "RU3 KALU", "GU4 KIEV",
+        attach={"Gold": "Kalinin", "RU3 KALU": "Kalinin", "GU4 KIEV": "Kalinin"})
+    put(g, "CHER", None, "BU2 CHER/GE")
+    kalinin, target = stack_with(g, "Kalinin").id, stack_with(g, "BU2 CHER/GE").id
+    assert g.odds([kalinin], target, True)["attack"] == 2 * (1 + 3 + 4)
+    assert g.attack_strength([uid("Kalinin"), uid("RU3 KALU"), uid("GU4 KIEV")], True) == 16
+    ev = attack(g, "A", "BU2 CHER/GE", ["Kalinin"], subversive=True, die=1)
+    assert result(ev)[:3] == (16, 2, "6:1")
+    g.state.subversion_doubled = False
+    assert g.attack_strength([uid("GU4 KIEV")], True) == 4
+
+
 def test_the_whole_stack_attacks_and_is_attacked():
     """004 [7.31], [7.32], [7.34]: a stack is attacked whole; separate stacks defend apart."""
     g = combat_game()

@@ -176,12 +176,118 @@ def test_green_control_of_a_vanished_force_does_not_draw_again():
     assert not more and g.state.control["UK"] == "A"
 
 
+def first_draw(g, *chits: str) -> None:
+    """Fill the Randomizer with ``chits``, arranged so that the draws take them in this order
+    (the cup's order is hidden; the RNG's picks are not changed)."""
+    from rcw.rng import Rng
+
+    r = Rng(g.state.rng)
+    picks = [r.below(n) for n in range(len(chits), 0, -1)]
+    cup: list = []
+    for chit, i in zip(reversed(chits), reversed(picks), strict=True):
+        cup.insert(i, chit)
+    g.state.aux = cup
+
+
 def test_draw_again_happens_at_once():
+    """004 [12.13] 2: the drawer who chooses to draw again draws at once, in the same phase.
+    (Before the redraw was the drawer's choice the engine drew again by itself; now it asks.)"""
     g = blank()
-    g.state.aux = ["BC:BR", "A"]
+    first_draw(g, "BC:BR", "A")
     phase(g, "A", "randomizer")
     g.apply(A.DrawRandomizer("A"))
+    g.apply(A.RedrawChit("A", True))
     assert g.state.aux == [] and g.state.assassins["A"] == 1 and g.state.control["BR"] == "A"
+
+
+def test_12_13_the_redraw_is_the_drawers_decision():
+    """004 [12.13] 2: "the Player *may* immediately draw again": a decision of the drawer,
+    with two answers (keep, draw again); play waits for it."""
+    g = blank()
+    first_draw(g, "BC:BR", "A")
+    phase(g, "A", "randomizer")
+    ev = g.apply(A.DrawRandomizer("A"))
+    assert [e.kind for e in ev] == ["drew", "redraw_offered"]
+    assert g.pending == [{"seat": "A", "kind": "redraw"}]
+    d = g.view("A")["decision"]
+    assert d["kind"] == "redraw" and d["chit"] == "BC:BR" and d["marker"] == "control" and d["force"] == "Great Britain"
+    assert g.legal_actions("A") == [A.RedrawChit("A", False), A.RedrawChit("A", True)]
+    assert g.legal_actions("B") == []
+    refused(g, A.RedrawChit("B", True), "004 [12.13]")
+    refused(g, A.EndPlayerTurn("A"), "004 [4.2]")
+    refused(g, A.Quit("A"), "004 [14.2]")
+    assert g.ctx.b.phasing() == "A" and g.state.aux == ["A"]
+
+
+def test_12_13_keeping_the_marker_ends_the_draw():
+    """004 [12.13] 2: a player who keeps a Blue Control Marker of a vanished force holds it
+    (Bell #4: C kept the British one); the Player-Turn then ends as after any draw."""
+    g = blank()
+    first_draw(g, "BC:BR", "A")
+    phase(g, "A", "randomizer")
+    g.apply(A.DrawRandomizer("A"))
+    ev = g.apply(A.RedrawChit("A", False))
+    assert ev[0].kind == "kept" and "004 [12.13]" in ev[0].text
+    assert g.state.aux == ["A"] and g.state.assassins["A"] == 0 and g.state.control["BR"] == "A"
+    assert g.state.decision is None and g.ctx.b.phasing() == "B" and g.state.phase == "random_events"
+
+
+def test_12_13_a_kept_withdrawal_marker_is_recorded():
+    """004 [12.13] 3: the Withdrawal Marker of a force totally eliminated, kept (Bell #4: E)."""
+    g = blank()
+    first_draw(g, "WD:BR", "A")
+    phase(g, "A", "randomizer")
+    g.apply(A.DrawRandomizer("A"))
+    assert g.view("A")["decision"]["marker"] == "withdrawal"
+    g.apply(A.RedrawChit("A", False))
+    assert g.state.withdrawal_markers == {"A": ["BR"]} and "BR" not in g.state.withdrawn
+    assert g.state.aux == ["A"]
+
+
+def test_12_13_a_second_draw_may_ask_again():
+    """004 [12.13]: the substitute chit may itself entitle the drawer to another draw."""
+    g = blank()
+    first_draw(g, "BC:US", "WD:US", "A")
+    phase(g, "A", "randomizer")
+    g.apply(A.DrawRandomizer("A"))
+    g.apply(A.RedrawChit("A", True))
+    assert g.pending == [{"seat": "A", "kind": "redraw"}] and g.state.decision["chit"] == "WD:US"
+    g.apply(A.RedrawChit("A", True))
+    assert g.state.decision is None and g.state.assassins["A"] == 1 and g.state.control["US"] == "A"
+    assert g.ctx.b.phasing() == "B"
+
+
+def test_12_13_the_last_chit_is_kept():
+    """004 [12.13]: with nothing left in the Randomizer there is nothing to draw again."""
+    g = blank()
+    g.state.aux = ["BC:BR"]
+    phase(g, "A", "randomizer")
+    ev = g.apply(A.DrawRandomizer("A"))
+    assert "kept" in [e.kind for e in ev] and g.state.decision is None and g.ctx.b.phasing() == "B"
+
+
+def test_12_13_a_random_event_draw_asks_too():
+    """004 [12.13] through the Random Events Table: the decision comes before the Movement Phase."""
+    g = blank()
+    first_draw(g, "BC:BR", "A")
+    phase(g, "A", "random_events")
+    with dice(g, *cell_of("draw").roll):
+        g.apply(A.RollRandomEvents("A"))
+    assert g.pending == [{"seat": "A", "kind": "redraw"}]
+    refused(g, A.EndMovement("A"), "004 [4.2]")
+    g.apply(A.RedrawChit("A", True))
+    assert g.state.assassins["A"] == 1 and g.pending == [{"seat": "A", "kind": "movement"}]
+    g.apply(A.EndMovement("A"))
+
+
+def test_12_13_without_asking_the_drawer_always_draws_again():
+    """The SPI solitaire's non-Red Player is a procedure: ``randomizer.draw`` without ``ask``
+    draws again by itself (004 [12.13])."""
+    g = blank()
+    first_draw(g, "BC:BR", "A")
+    ev = randomizer.draw(g.ctx, "A")
+    assert [e.kind for e in ev] == ["drew", "redraw", "drew"] and g.state.assassins["A"] == 1
+    assert g.state.decision is None
 
 
 def test_withdrawal_removes_the_units_from_play():

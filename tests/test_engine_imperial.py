@@ -199,6 +199,22 @@ def test_gold_two_more_units_own_colour_or_green():
     assert g.ctx.b.color_of(uid("GU4 KIEV"), st) == "White"             # 004 [13.26]
 
 
+def test_13_26_one_colour_for_all_purposes():
+    """004 [13.26]: a Green unit attached to a leader holding the Gold is his colour in every
+    place the engine asks a unit's colour (``Board.color_of``): its stack, the units of a colour
+    on the map (004 [14.1]), Red doubling in a Subversive Attack (004 [12.12]), the view."""
+    g = blank()
+    st = put(g, "KIEV", "A", "Lenin", "Gold", "GU4 KIEV", attach={"Gold": "Lenin", "GU4 KIEV": "Lenin"})
+    b = g.ctx.b
+    kiev = uid("GU4 KIEV")
+    assert b.color_of(kiev, st) == b.stack_color(st) == "Red"
+    assert kiev in b.map_combat("Red") and kiev not in b.map_combat("Green")
+    assert g.attack_strength([kiev], subversive=False) == 4
+    g.state.subversion_doubled = True
+    assert g.attack_strength([kiev], subversive=True) == 8
+    assert next(v for v in g.view()["stacks"] if v["id"] == st.id)["color"] == "Red"
+
+
 def test_gold_green_units_at_most_two():
     g = blank()
     put(g, "KHER", "A", "Lenin", "Gold", attach={"Gold": "Lenin"})

@@ -154,6 +154,45 @@ def test_none_after_the_fifth_game_turn():
     assert where(g, "RU2 KAZA") == "KAZA"
 
 
+@pytest.mark.parametrize("turn5, last", [(True, 5), (False, 4)])
+def test_9_16_the_turn5_replacements_option(turn5, last):
+    """004 [9.16], [14.3], [4.2]: the option ``turn5_replacements`` (default on) decides whether
+    the Interphase that ends Game-Turn 5 replaces units; the one ending Game-Turn 4 always does,
+    the one ending Game-Turn 6 never."""
+    g = blank(options={} if turn5 else {"turn5_replacements": False})
+    leaders_on_map(g)
+    chart(g, "RU2 KAZA")
+    assert replacement.last_turn(g.ctx) == last
+    replacement.replace(g.ctx, 6)
+    assert section(g, "RU2 KAZA") == "B"
+    replacement.replace(g.ctx, 5)
+    assert (where(g, "RU2 KAZA") == "KAZA") is turn5
+    if not turn5:
+        replacement.replace(g.ctx, 4)
+        assert where(g, "RU2 KAZA") == "KAZA"
+
+
+@pytest.mark.parametrize("turn5", [True, False])
+def test_14_3_the_interphase_ending_game_turn_5(turn5):
+    """004 [14.3], [4.2] B through the engine: the last Player-Turn of Game-Turn 5 ends, the
+    Game-Turn Marker moves on and the Replacement Segment replaces, or not (the option)."""
+    g = blank(players=3, options={"turn5_replacements": turn5})
+    leaders_on_map(g)
+    put(g, "TVER", "C", "Sytin")                    # keep 004 [14.1] from ending the game
+    put(g, "TERE", None, "WU2 TERE")
+    chart(g, "RU2 KAZA")
+    s = g.state
+    s.turn = 5
+    s.aux = ["A"] * 5
+    phase(g, "C", "randomizer")
+    s.order = ["A", "B", "C"]
+    s.current = 2
+    g.apply(A.DrawRandomizer("C"))
+    if s.drawn and s.phase == "randomizer":
+        g.apply(A.EndPlayerTurn("C"))
+    assert s.turn == 6 and (where(g, "RU2 KAZA") == "KAZA") is turn5
+
+
 def test_replacements_are_simultaneous():
     """004 [9.17]: a White unit replaced in Kharkov does not stop the Green one there."""
     g = blank()

@@ -47,6 +47,8 @@ def _play_turn(g):
         g.apply(A.EndMovement(p))
         g.apply(A.EndCombat(p))
         g.apply(A.DrawRandomizer(p))
+        while g.pending == [{"seat": p, "kind": "redraw"}]:     # 004 [12.13]: draw again
+            g.apply(A.RedrawChit(p, True))
         if s.drawn:             # an assassination is still possible: the turn waits for its end
             g.apply(A.EndPlayerTurn(p))
 
@@ -79,3 +81,23 @@ def test_pending_names_the_phasing_player_and_step():
     assert g.pending == [{"seat": "A", "kind": "movement"}]
     g.apply(A.StartForce("A", g.ctx.b.leaders_of(next(iter(g.state.stacks.values())))[0]))
     assert g.pending == [{"seat": "A", "kind": "force"}]
+
+
+def test_a_game_ended_by_the_turn_limit_announces_no_game_turn_it_never_plays() -> None:
+    """Issue 17 bug 6: the log opened a "Game-Turn 4" section before announcing the end of a
+    three-turn game.  The Interphase that ends the last turn still replaces units (004 [4.2] B.2),
+    then the game ends: no "Game-Turn 4 begins"."""
+    from rcw.bots import make_agent
+    from rcw.bots.match import Match
+
+    from rcw.game import Game
+
+    g = Game.new(3, 11, {"max_turns": 2})
+    m = Match(g, {s: make_agent("random", s, 3) for s in g.seats})
+    seen: list = []
+    while (step := m.next_step()) is not None:
+        seen += m.apply(step.seat, step.action, step.kind)
+    kinds = [e.kind for e in seen]
+    assert g.over and kinds[-1] == "game_over"
+    assert [e.data["turn"] for e in seen if e.kind == "turn"] == [2]
+    assert g.turn == 3 and g.result["reason"] == "turn limit 2 reached"

@@ -56,6 +56,29 @@ def test_red_victory_no_white_combat_units_outside_siberia():
     assert g.result["winner_color"] == "Red"
 
 
+def test_14_1_a_green_unit_with_a_white_gold_leader_is_a_white_combat_unit():
+    """004 [13.26] "for all purposes" with 004 [14.1] 2: a Green unit attached to a White leader
+    holding the Gold is a White combat unit left outside Siberia: no Red Victory (as the Victory
+    Point scoring counts it White, 004 [14.44])."""
+    g = blank()
+    put(g, "TVER", "A", "Sytin")
+    put(g, "KIEV", "B", "Kutepov", "Gold", "GU4 KIEV", attach={"Gold": "Kutepov", "GU4 KIEV": "Kutepov"})
+    end_turn(g)
+    assert g.state.phase == "random_events" and g.result is None
+    assert g.scores()["White"]["B"] == 1 + 4 + 5
+
+
+def test_14_1_a_green_unit_with_a_red_gold_leader_is_not_white():
+    """004 [13.26], [14.1] 2: a Green unit attached to a Red leader holding the Gold is Red;
+    with no other White combat unit outside Siberia, Red wins."""
+    g = blank()
+    put(g, "TVER", "A", "Sytin")
+    put(g, "TERE", "B", "Markov")
+    put(g, "KIEV", "C", "Lenin", "Gold", "GU4 KIEV", attach={"Gold": "Lenin", "GU4 KIEV": "Lenin"})
+    end_turn(g)
+    assert g.result["winner_color"] == "Red"
+
+
 def test_conditions_are_checked_only_at_the_end_of_the_game_turn():
     """004 [14.1]: '... at the end of a Game-Turn'."""
     g = blank()

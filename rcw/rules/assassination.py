@@ -41,7 +41,8 @@ def do(ctx: Ctx, a: Assassinate) -> list[Event]:
     ctx.bump("assassination_attempts")
     text = (f"{a.seat} sends {a.markers} assassin{'s' if a.markers > 1 else ''} against {d.units[a.victim].name} "
             f"in {st.province}: roll {d1}+{d2}, +{a.markers - 1} - {value} = {total}")
-    data = {"seat": a.seat, "victim": a.victim, "owner": owner, "markers": a.markers, "dice": [d1, d2], "total": total}
+    data = {"seat": a.seat, "victim": a.victim, "owner": owner, "markers": a.markers, "dice": [d1, d2], "total": total,
+            "province": st.province}
     if total >= d.tables.assassination_success:                        # 004 [10.0]
         ev = [Event("assassination", text + ": success", {**data, "success": True})]
         ctx.eliminate(a.victim, a.seat, ev, "assassination")            # 004 [10.21]

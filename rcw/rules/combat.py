@@ -10,8 +10,11 @@ Readings the rules leave open:
   are counted apart, so a unit that attacked may still be attacked once (by the Phasing
   Player's units of an opposing colour) and a unit that was attacked may still attack once.
 * 004 [8.22]'s example "White and Green units may combine to attack a Red unit" contradicts the
-  hostility table (004 [8.13], [8.14]: White and Green oppose each other); the table wins, so
-  only mutually friendly colours (e.g. White and Blue) combine.
+  hostility table (004 [8.13], [8.14]: White and Green oppose each other).  The option
+  ``white_green_combine`` decides (docs/rules-coverage.md, "Readings"): by default the table
+  wins, so only mutually friendly colours (e.g. White and Blue) combine; with it, White and
+  Green units (with Blue ones, friendly to both) may also combine against a Red unit, their
+  common enemy.
 * 004 [8.43] Exchange with equal totals: the defender's units are "the smaller total" and are
   all eliminated; the attacker then loses at least as many points."""
 
@@ -60,11 +63,13 @@ def attack_units(ctx: Ctx, st: Stack) -> list[int]:
 
 def strength(ctx: Ctx, units: list[int], doubled: bool = False) -> int:
     """004 [8.26]: the sum of the units' combat strengths (a leader's is his value); Red units
-    count double when ``doubled`` (004 [12.12])."""
+    count double when ``doubled`` (004 [12.12]), Green units attached to a Red leader holding
+    the Gold among them (they are Red "for all purposes", 004 [13.26]: ``Board.color_of``)."""
     us = ctx.data.units
     if not doubled:
         return sum([us[u].strength for u in units])
-    return sum([us[u].strength * (2 if us[u].color == RED else 1) for u in units])
+    color = ctx.b.color_of
+    return sum([us[u].strength * (2 if color(u) == RED else 1) for u in units])
 
 
 def odds_column(att: int, dfn: int) -> int | None:
@@ -122,12 +127,35 @@ def odds(ctx: Ctx, stacks: list[int] | None = None, target: int | None = None, s
         raise ctx.illegal("004 [8.0]", "name stacks on the map", "unknown_stack")
     sts = [s.stacks[x] for x in stacks or []]
     colors = {ctx.b.stack_color(st) for st in sts}
-    if any(opposed(a, b) for a in colors for b in colors):
+    if not may_combine(ctx, colors, ctx.b.stack_color(s.stacks[target])):
         raise ctx.illegal("004 [8.22]", "only friendly units combine in one attack")
     return odds_of(ctx, attack_strength(ctx, sts, subversive), strength(ctx, ctx.b.fighting_units(s.stacks[target])))
 
 
 FRIENDLY_GROUPS = ((RED,), (WHITE, BLUE), (BLUE, GREEN))    # the largest sets of colours not opposed (004 [8.11]-[8.15])
+WHITE_GREEN = (WHITE, BLUE, GREEN)      # with the white_green_combine option, against Red (004 [8.22]'s example)
+
+
+def white_green_combine(ctx: Ctx) -> bool:
+    """Whether White and Green units may combine against a Red unit (the ``white_green_combine``
+    option: 004 [8.22]'s example against 004 [8.13], [8.14])."""
+    return bool(ctx.s.options.get("white_green_combine", False))
+
+
+def may_combine(ctx: Ctx, colors, target_color: str) -> bool:
+    """004 [8.22]: whether units of ``colors`` may attack a ``target_color`` unit together:
+    friendly colours only, or (option ``white_green_combine``) White and Green against Red."""
+    bad = {frozenset((a, b)) for a in colors for b in colors if opposed(a, b)}
+    if not bad:
+        return True
+    return bad == {frozenset((WHITE, GREEN))} and target_color == RED and white_green_combine(ctx)
+
+
+def friendly_groups(ctx: Ctx, target_color: str) -> tuple[tuple[str, ...], ...]:
+    """The largest sets of colours that may attack a ``target_color`` unit together (004 [8.22])."""
+    if target_color == RED and white_green_combine(ctx):
+        return (WHITE_GREEN,) + FRIENDLY_GROUPS
+    return FRIENDLY_GROUPS
 
 
 def attack_options(ctx: Ctx, seat: str) -> list[AttackOption]:
@@ -149,7 +177,7 @@ def attack_options(ctx: Ctx, seat: str) -> list[AttackOption]:
         able = [st for st in mine if _attacker_problem(ctx, seat, st, t, a.subversive) is None]
         dfn = strength(ctx, ctx.b.fighting_units(t))
         groups: list[AttackGroup] = []
-        for colors in FRIENDLY_GROUPS:
+        for colors in friendly_groups(ctx, ctx.b.stack_color(t)):
             sts = [st for st in able if ctx.b.stack_color(st) in colors]
             if sts and not any(set(g["stacks"]) >= {st.id for st in sts} for g in groups):
                 groups.append({"stacks": [st.id for st in sts], "odds": odds_of(ctx, attack_strength(ctx, sts, a.subversive), dfn)})
@@ -255,15 +283,15 @@ def check_add(ctx: Ctx, a: AddAttacker) -> None:
     p = _attacker_problem(ctx, a.seat, st, ctx.s.stacks[at.target], at.subversive)
     if p:
         raise ctx.illegal(*p)
-    color = ctx.b.stack_color(st)
-    for other in at.attackers:
-        if opposed(color, ctx.b.stack_color(ctx.s.stacks[other])):
-            raise ctx.illegal("004 [8.22]", "only friendly units combine in one attack")
+    colors = {ctx.b.stack_color(ctx.s.stacks[x]) for x in at.attackers} | {ctx.b.stack_color(st)}
+    if not may_combine(ctx, colors, ctx.b.stack_color(ctx.s.stacks[at.target])):
+        raise ctx.illegal("004 [8.22]", "only friendly units combine in one attack")
 
 
 def do_add(ctx: Ctx, a: AddAttacker) -> list[Event]:
     ctx.s.attack.attackers.append(a.stack)
-    return [Event("attacker_added", f"{ctx.names(attack_units(ctx, ctx.s.stacks[a.stack]))} join the attack",
+    units = attack_units(ctx, ctx.s.stacks[a.stack])
+    return [Event("attacker_added", f"{ctx.names(units)} join{'s' if len(units) == 1 else ''} the attack",
                   {"stack": a.stack, "odds": current_odds(ctx)})]
 
 

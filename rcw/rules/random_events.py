@@ -31,7 +31,7 @@ def resolve(ctx: Ctx, seat: str, roll: tuple[int, int]) -> list[Event]:
         return [Event("random_event", f"{seat} rolls {r}-{c}: Subversive Attacks Doubled this Player-Turn",
                       {"roll": [r, c], "result": "subversion_doubled"})]
     ev = [Event("random_event", f"{seat} rolls {r}-{c}: Draw from the Randomizer", {"roll": [r, c], "result": "draw"})]
-    return ev + randomizer.draw(ctx, seat)
+    return ev + randomizer.draw(ctx, seat, ask=True)          # 004 [12.13]: a redraw is the drawer's choice
 
 
 def epidemic(ctx: Ctx, province: str) -> list[Event]:

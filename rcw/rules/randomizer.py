@@ -13,24 +13,53 @@ def units_of(ctx: Ctx, nat: str, color: str) -> list[int]:
             if ctx.data.units[u].color == color and ctx.data.units[u].nationality == nat]
 
 
-def draw(ctx: Ctx, seat: str) -> list[Event]:
-    """Pick chits until one takes effect.  004 [12.13] says the drawer of a Blue Control or
-    Withdrawal Marker whose force is gone "may" draw again; the engine always does (the Bell's
-    players, drawing by mail, did not: Bell #4)."""
+def draw(ctx: Ctx, seat: str, ask: bool = False, after: str = "") -> list[Event]:
+    """Pick a chit and apply it (004 [12.13]).  The drawer of the Control Marker of a Blue force
+    withdrawn or totally eliminated, or of the Withdrawal Marker of a force totally eliminated,
+    "may immediately draw again".  ``ask``: that is his decision (a ``redraw`` decision, answered
+    with :class:`~rcw.actions.RedrawChit`; ``after`` names what the game does once the draw is
+    over: ``"randomizer"``, the end of the Randomizer Phase).  Without ``ask`` (the SPI
+    solitaire's non-Red Player, a procedure) he always draws again.  With nothing left to draw,
+    the marker is kept."""
     s = ctx.s
     ev: list[Event] = []
     while s.aux:
         chit = s.aux.pop(ctx.below(len(s.aux)))
-        again, more = resolve(ctx, seat, chit)
+        optional, more = resolve(ctx, seat, chit)
         ev += more
-        if not again:
+        if not optional:
             return ev
+        if not ask:
+            ev.append(Event("redraw", f"{seat} draws again (004 [12.13])", {"seat": seat, "chit": chit}))
+            continue
+        if not s.aux:
+            ev.append(keep(ctx, seat, chit))
+            return ev
+        s.decision = {"kind": "redraw", "seat": seat, "chit": chit, "after": after,
+                      "marker": "control" if chit.startswith("BC:") else "withdrawal",
+                      "force": ctx.data.blue_names[chit.split(":")[1]]}
+        ev.append(Event("redraw_offered", f"{seat} may keep the marker or draw again (004 [12.13])",
+                        {"seat": seat, "chit": chit}))
+        return ev
     ev.append(Event("randomizer_empty", "The Auxiliary Forces Randomizer is empty", {}))
     return ev
 
 
+def keep(ctx: Ctx, seat: str, chit: str) -> Event:
+    """004 [12.13]: the drawer keeps a marker that entitled him to draw again: a Blue Control
+    Marker stays his (:func:`resolve` gave it to him); a Withdrawal Marker is kept as a record."""
+    nat = chit.split(":")[1]
+    name = ctx.data.blue_names[nat]
+    if chit.startswith("WD:"):
+        ctx.s.withdrawal_markers.setdefault(seat, []).append(nat)
+        what = "withdrawal"
+    else:
+        what = "control"
+    return Event("kept", f"{seat} keeps the {name} {what} marker (004 [12.13])", {"seat": seat, "chit": chit})
+
+
 def resolve(ctx: Ctx, seat: str, chit: str) -> tuple[bool, list[Event]]:
-    """Apply one chit; returns (draw again?, events)."""
+    """Apply one chit; returns (may the drawer draw again? (004 [12.13]), events)."""
     s = ctx.s
     if chit == "A":
         s.assassins[seat] = s.assassins.get(seat, 0) + 1
@@ -43,7 +72,7 @@ def resolve(ctx: Ctx, seat: str, chit: str) -> tuple[bool, list[Event]]:
         name = ctx.data.blue_names[nat]
         if nat in s.withdrawn or not units_of(ctx, nat, BLUE):
             s.control[nat] = seat
-            return True, [Event("drew", f"{seat} draws the {name} control marker, whose units are gone; draws again",
+            return True, [Event("drew", f"{seat} draws the {name} control marker, whose units are gone",
                                 {"seat": seat, "chit": chit})]
         return False, [take_control(ctx, seat, nat, BLUE)]
     if kind == "GC":
@@ -52,7 +81,7 @@ def resolve(ctx: Ctx, seat: str, chit: str) -> tuple[bool, list[Event]]:
     name = ctx.data.blue_names[nat]
     gone = units_of(ctx, nat, BLUE)
     if not gone:
-        return True, [Event("drew", f"{seat} draws the {name} withdrawal marker; that force is gone; draws again",
+        return True, [Event("drew", f"{seat} draws the {name} withdrawal marker; that force is gone",
                             {"seat": seat, "chit": chit})]
     for u in gone:
         ctx.take(u)

@@ -1,4 +1,11 @@
-"""004 [9.0] Replacement of combat units, in the Interphase after Game-Turns 1-5."""
+"""004 [9.0] Replacement of combat units, in the Interphase after Game-Turns 1-5.
+
+Reading (the option ``turn5_replacements``, docs/rules-coverage.md "Readings"): 004 [9.16] "No
+units may be replaced after the Fifth Game-Turn" and 004 [14.3] "after the Replacement Segment
+of the Fifth Game-Turn" are read by default with 004 [4.1] (the Interphase is part of the
+Game-Turn it follows), so the Interphase that ends Game-Turn 5 has the last replacements; with
+the option off, the last is the one that ends Game-Turn 4 (its Game-Turn Indication Segment,
+004 [4.2] B.1, has just moved the marker to 5)."""
 
 from __future__ import annotations
 
@@ -30,11 +37,17 @@ def blocked_reason(ctx: Ctx, uid: int, red_blocked: bool) -> str | None:
     return None
 
 
+def last_turn(ctx: Ctx) -> int:
+    """The last Game-Turn whose Interphase replaces units (004 [9.16], [14.3]; the option
+    ``turn5_replacements``)."""
+    return 5 if ctx.s.options.get("turn5_replacements", True) else 4
+
+
 def replace(ctx: Ctx, finished_turn: int) -> list[Event]:
     s = ctx.s
     s.red_block = max(s.red_block, len(set(s.red_block_new)))
     s.red_block_new = []
-    if finished_turn > 5:                                   # 004 [9.16], [14.3]
+    if finished_turn > last_turn(ctx):                      # 004 [9.16], [14.3]
         return []
     red_blocked = s.red_block > 0
     if red_blocked:

@@ -2,7 +2,8 @@
 Game-Turn Interphase (turn marker, replacements, Player-Turn Sequencing draw).
 
 Victory is checked when the Player-Turn series ends, before the Interphase (004 [14.1]:
-'at the end of a Game-Turn'); replacements follow Game-Turns 1-5 (004 [9.16], [14.3])."""
+'at the end of a Game-Turn'); replacements follow Game-Turns 1-5 (004 [9.16], [14.3]; 1-4 with the
+option ``turn5_replacements`` off, :func:`rcw.rules.replacement.last_turn`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from rcw.actions import (
     EndPlayerTurn,
     Event,
     IllegalAction,
+    RedrawChit,
     RollRandomEvents,
     VoteEndGame,
 )
@@ -85,10 +87,11 @@ def interphase(ctx: Ctx) -> list[Event]:
     s = ctx.s
     finished = s.turn
     s.turn += 1                                           # 004 [4.2] B.1
-    ev = [Event("turn", f"Game-Turn {s.turn} begins", {"turn": s.turn})]
-    ev += replacement.replace(ctx, finished)              # 004 [4.2] B.2, [9.0]
     limit = s.options.get("max_turns")
-    if limit and s.turn > limit:
+    ending = bool(limit and s.turn > limit)               # (no "Game-Turn N begins" for a turn never played)
+    ev = [] if ending else [Event("turn", f"Game-Turn {s.turn} begins", {"turn": s.turn})]
+    ev += replacement.replace(ctx, finished)              # 004 [4.2] B.2, [9.0]
+    if ending:
         s.phase = "over"
         s.result = victory.result(ctx, None, f"turn limit {limit} reached")
         return ev + [Event("game_over", f"The turn limit ({limit}) is reached; no side has won", {})]
@@ -142,13 +145,54 @@ def do_draw(ctx: Ctx, a: DrawRandomizer) -> list[Event]:
     """004 [4.2] A.4.  The Player-Turn goes on after the draw only while its owner may still
     do something in it: an assassination (004 [10.0] "at any time during his Player-Turn",
     e.g. with the Assassin marker just drawn); then ``EndPlayerTurn`` ends it.  Otherwise the
-    draw ends the Player-Turn at once, as before."""
-    ev = randomizer.draw(ctx, a.seat)
+    draw ends the Player-Turn at once, as before.  A marker that entitles the drawer to draw
+    again (004 [12.13]) first asks him whether he does (``RedrawChit``)."""
+    ev = randomizer.draw(ctx, a.seat, ask=True, after="randomizer")
     ctx.s.drawn = True
-    if _may_go_on(ctx, a.seat):
-        return ev + [Event("phase", f"{a.seat} may still act before ending the Player-Turn (004 [10.0])",
-                           {"phase": "randomizer", "drawn": True})]
-    return ev + end_player_turn(ctx)
+    if ctx.s.decision is not None:
+        return ev
+    return ev + after_draw(ctx, a.seat)
+
+
+def after_draw(ctx: Ctx, seat: str) -> list[Event]:
+    """The end of the Randomizer Phase's draw: the Player-Turn ends, unless its owner may still
+    assassinate (see :func:`do_draw`)."""
+    if _may_go_on(ctx, seat):
+        return [Event("phase", f"{seat} may still act before ending the Player-Turn (004 [10.0])",
+                      {"phase": "randomizer", "drawn": True})]
+    return end_player_turn(ctx)
+
+
+# -- the optional redraw (004 [12.13]) ----------------------------------------------------------
+def check_redraw(ctx: Ctx, a: RedrawChit) -> None:
+    d = ctx.s.decision
+    if d is None or d.get("kind") != "redraw":
+        raise ctx.illegal("004 [12.13]", "no marker entitles anyone to draw again now", "no_decision")
+    if a.seat != d["seat"]:
+        raise ctx.illegal("004 [12.13]", f"{d['seat']} decides whether to draw again", "not_your_decision")
+
+
+def do_redraw(ctx: Ctx, a: RedrawChit) -> list[Event]:
+    """004 [12.13]: keep the marker, or set it aside and draw another chit (which may ask again)."""
+    s = ctx.s
+    d = s.decision
+    s.decision = None
+    if a.redraw:
+        ev = [Event("redraw", f"{a.seat} draws again (004 [12.13])", {"seat": a.seat, "chit": d["chit"]})]
+        ev += randomizer.draw(ctx, a.seat, ask=True, after=d["after"])
+    else:
+        ev = [randomizer.keep(ctx, a.seat, d["chit"])]
+    if s.decision is None and d["after"] == "randomizer":
+        ev += after_draw(ctx, a.seat)
+    return ev
+
+
+def decision_candidates(ctx: Ctx, seat: str) -> list[RedrawChit]:
+    """The answers to a ``redraw`` decision (004 [12.13]): keep, or draw again."""
+    d = ctx.s.decision
+    if d is None or d["seat"] != seat or d.get("kind") != "redraw":
+        return []
+    return [RedrawChit(seat, False), RedrawChit(seat, True)]
 
 
 def _may_go_on(ctx: Ctx, seat: str) -> bool:

@@ -11,7 +11,10 @@ VOTE_MARKERS = 10     # 004 [14.1] case 3: Politburo markers that may vote the g
 
 
 def check_end(ctx: Ctx) -> list[Event]:
-    """004 [14.1], checked when the Player-Turn series of a Game-Turn is over."""
+    """004 [14.1], checked when the Player-Turn series of a Game-Turn is over.  Units count by
+    their colour on the map (``Board.color_of``): a Green unit attached to a White leader holding
+    the Gold is a White combat unit, one attached to a Red leader is not (004 [13.26] "for all
+    purposes"), as in the Victory Point scoring (:func:`scores`)."""
     s, b = ctx.s, ctx.b
     if not b.any_on_map("leader", RED, outside_siberia=True):
         s.phase = "over"

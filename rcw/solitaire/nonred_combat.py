@@ -7,11 +7,14 @@ which attacks the non-Red Player must make.
 
 Readings where the rules are silent or ambiguous:
 
-* 004 [23.11] with 004 [8.22], [8.25]: White and Green units cannot attack together and a
-  stack is attacked once per Combat Phase.  So in a province with Red units the White forces
-  (with the Blue ones, friendly to both, 004 [8.15]) attack the weakest Red force, then the
-  Green forces attack the weakest Red force not yet attacked; each attack only at 1:1 or
-  better (004 [23.14]).  White forces attack Green forces (004 [23.12]) whether or not the
+* 004 [23.11] with 004 [8.22], [8.25]: "all White, Green and Blue controllable forces must
+  attack" the weakest Red force.  Whether White and Green units may attack together is the
+  option ``white_green_combine`` (docs/rules-coverage.md, "Readings").  By default they may
+  not, and a stack is attacked once per Combat Phase: so in a province with Red units the
+  White forces (with the Blue ones, friendly to both, 004 [8.15]) attack the weakest Red
+  force, then the Green forces attack the weakest Red force not yet attacked.  With the
+  option, all of them (White, Green and Blue) make one attack on the weakest Red force, as
+  the case says.  Each attack only at 1:1 or better (004 [23.14]).  White forces attack Green forces (004 [23.12]) whether or not the
   non-Red Player holds that Green Control Marker: the case does not distinguish.
 * 004 [23.16] names Blue units, Green units and White *leaders*; we read the omitted White
   combat units as coming before the White leaders.  Within a class the weakest unit that
@@ -43,7 +46,9 @@ def weakest(ctx: Ctx, stacks: list[Stack]) -> tuple[Stack | None, int]:
 
 def nonred_attack(ctx: Ctx, prov: str, group: int) -> list[Event]:
     """004 [23.11]-[23.17]: the attack (if any) one group of controllable non-Red forces in
-    ``prov`` must make.  Group 0: White (with Blue) forces; group 1: Green forces."""
+    ``prov`` must make.  Group 0: White (with Blue) forces; group 1: Green forces.  With the
+    ``white_green_combine`` option (004 [8.22]), group 0 against Red is every controllable
+    force (White, Green and Blue) and group 1 makes no attack."""
     s, b = ctx.s, ctx.b
     here = b.stacks_in(prov)
 
@@ -56,8 +61,11 @@ def nonred_attack(ctx: Ctx, prov: str, group: int) -> list[Event]:
     mine = [st for st in here if st.owner == NONRED and combat.attack_units(ctx, st) and fresh(st)]
     any_red = any(b.fighting_units(st) and b.stack_color(st) == RED for st in here)
     if any_red:                                                          # 004 [23.11]
+        together = combat.white_green_combine(ctx)                       # 004 [8.22]
         if group == 0:
-            attackers = [st for st in mine if b.stack_color(st) in (WHITE, BLUE)]
+            attackers = [st for st in mine if b.stack_color(st) in ((WHITE, BLUE, GREEN) if together else (WHITE, BLUE))]
+        elif together:
+            return []
         else:
             attackers = [st for st in mine if b.stack_color(st) == GREEN]
         targets, rule = [st for st in here if attackable(st, RED)], "004 [23.11]"

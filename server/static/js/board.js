@@ -50,9 +50,10 @@ export class Board {
       path: s("g", { class: "ov-path" }),
       stacks: s("g", { class: "ov-stacks" }),
       over: s("g", { class: "ov-over" }),
+      flash: s("g", { class: "ov-flash" }),        // (results flashing: not cleared by render)
     };
     provinces.before(this.layers.under);
-    provinces.after(this.layers.path, this.layers.stacks, this.layers.over);
+    provinces.after(this.layers.path, this.layers.stacks, this.layers.over, this.layers.flash);
     svg.querySelector("defs").append(
       s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" },
         s("path", { d: "M0,0 L10,5 L0,10 z", fill: "#3b2f22" })),
@@ -69,6 +70,18 @@ export class Board {
     this.holder = holder;
     this.fit(true);
     this._wire();
+  }
+
+  /** Flash provinces where something just happened (a combat, an assassination, an epidemic). */
+  flash(codes, ms = 2600) {
+    if (!this.svg) return;
+    for (const code of codes || []) {
+      const b = this.boxes[code];
+      if (!b) continue;
+      const r = s("rect", { class: "flash-prov", "data-province": code, x: b.x - 8, y: b.y - 8, width: b.w + 16, height: b.h + 16, rx: 9 });
+      this.layers.flash.append(r);
+      setTimeout(() => r.remove(), ms);
+    }
   }
 
   // -- view box -----------------------------------------------------------------------------------

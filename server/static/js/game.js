@@ -14,6 +14,7 @@ import { Chat } from "./chat.js";
 import { EventLog, LogPane, describeAction } from "./log.js";
 import { seatBadge, stackName, openAssassinDialog } from "./dialogs.js";
 import { noteCommitment, openVerify } from "./verify.js";
+import { resultsOf } from "./results.js";
 
 export async function startGame(root, gid, seatHint) {
   await loadData();
@@ -160,6 +161,7 @@ class GameApp {
       this.snaps.set(f.seq, snapshot(f.view, f.facts));
       if (this.snaps.size > 4000) this.snaps.delete(this.snaps.keys().next().value);
       this.log.add(f);
+      this.showResults(f);
       document.body.dataset.logSeq = String(this.log.lastSeq);
       if (f.actor === this.seat && f.by === "player") this.lastError = null;
       this.renderSoon();
@@ -379,6 +381,18 @@ class GameApp {
       `Dice commitment: ${info.commitment.slice(0, 24)}…`) : null, ...items);
     void e;
     dlg = modal("Menu", body, []);
+  }
+
+  /** A live update's combats, purges, assassinations and epidemics: a toast over the map with
+   * the dice and the result, and the province flashing (js/results.js). */
+  showResults(f) {
+    for (const r of resultsOf(f)) {
+      const t = toast(r.title, "result", r.detail);
+      t.dataset.result = r.kind;
+      const shown = document.querySelectorAll(".toast.result");
+      if (shown.length > 3) shown[0].remove();          // (bots play fast: the newest three)
+      if (this.board) this.board.flash(r.provinces);
+    }
   }
 
   /** The game has just ended while this page watched: the final scoreboard, the replay below it. */

@@ -73,6 +73,8 @@ class Lobby {
       maxTurns: h("input#g-turns", { type: "number", min: 0, max: 50, value: 0, title: D.options.max_turns ? D.options.max_turns.help : "" }),
       leaderMove: h("select#g-lm", h("option", { value: "5" }, "5 (standard)"), h("option", { value: "4" }, "4 (reduced, optional rule)")),
       postal: h("input#g-postal", { type: "checkbox" }),
+      wgCombine: h("input#g-wg-combine", { type: "checkbox" }),
+      turn5: h("input#g-turn5", { type: "checkbox", checked: true }),
       onLeave: h("select#g-leave", h("option", { value: "bot" }, "a bot takes the seat"), h("option", { value: "quit" }, "the player quits (004 [14.2])")),
       deadline: h("select#g-deadline", [["", "none"], ["60", "1 minute"], ["300", "5 minutes"], ["3600", "1 hour"], ["86400", "1 day"]].map(([v, t]) => h("option", { value: v }, t))),
       seed: h("input#g-seed", { type: "number", min: 0, placeholder: "random" }),
@@ -129,6 +131,10 @@ class Lobby {
         row("Turn limit", f.maxTurns, "0: none (the rules have no limit)"),
         row("Leader movement", f.leaderMove),
         h("div.form-row", h("label", { for: "g-postal" }, "Postal movement"), f.postal, h("span.hint", "004 [17.0]: stop-on-entering judged at the start of the turn")),
+        h("div.form-row", h("label", { for: "g-wg-combine" }, "White + Green attack together"), f.wgCombine,
+          h("span.hint", "004 [8.22]'s example: White and Green units combine against a Red unit (default: no, 004 [8.13], [8.14])")),
+        h("div.form-row", h("label", { for: "g-turn5" }, "Replacements after Game-Turn 5"), f.turn5,
+          h("span.hint", "004 [9.16], [14.3]: units are replaced in the Interphase that ends Game-Turn 5")),
         row("If a player leaves", f.onLeave),
         row("Decision deadline", f.deadline, "a bot decides for a slow player"),
         row("Seed", f.seed, "for a repeatable deal")),
@@ -145,6 +151,8 @@ class Lobby {
     if (mt > 0) opts.max_turns = mt;
     if (f.leaderMove.value === "4") opts.leader_movement = 4;
     if (f.postal.checked) opts.postal_movement = true;
+    if (f.wgCombine.checked) opts.white_green_combine = true;
+    if (!f.turn5.checked) opts.turn5_replacements = false;
     if (Object.keys(opts).length) spec.options = opts;
     if (f.deadline.value) spec.deadline = Number(f.deadline.value);
     if (f.seed.value !== "") spec.seed = Number(f.seed.value);

@@ -18,6 +18,7 @@ const KIND_NAMES = {
   combat: "Combat", attack: "an attack", randomizer: "the Randomizer", loss: "Exchange losses", capture: "a capture",
   vote: "the end-game vote", purge_approval: "approving a purge", purge_orders: "declaring purges", spoils: "purge spoils",
   counterpurge: "a counterpurge", execution_consent: "an execution order", execution: "the Czar's execution",
+  redraw: "keep the marker or draw again",
 };
 export function kindName(k) {
   return KIND_NAMES[k] || String(k).replace(/_/g, " ");
@@ -124,16 +125,33 @@ function copy(text) {
   if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
 }
 
+/** The final scoreboard (004 [14.0]): every player's Red and White Victory Points as the engine
+ * counts them (`view.scores`), the winning colour, the ranking by it (the engine's `result`). */
+export function scoreboard(app) {
+  const v = app.st.view;
+  const r = app.st.result || v.result || {};
+  const { Red: red = {}, White: white = {} } = v.scores || {};
+  const col = r.winner_color || null;
+  const ranking = (r.ranking && r.ranking.length ? r.ranking : []).concat(v.seats.filter((p) => !(r.ranking || []).includes(p)));
+  const rank = (p) => ((r.ranking || []).indexOf(p) + 1) || "";
+  const cell = (c, p) => h("td.num" + (col === c ? ".win-col" : ""), String((c === "Red" ? red : white)[p] ?? 0));
+  return h("table.scores.final", { dataset: { winnerColor: col || "" } },
+    h("thead", h("tr", h("th", { scope: "col" }, col ? "Rank" : ""), h("th", { scope: "col" }, "Player"),
+      h("th.num" + (col === "Red" ? ".win-col" : ""), { scope: "col" }, "Red VP"),
+      h("th.num" + (col === "White" ? ".win-col" : ""), { scope: "col" }, "White VP"))),
+    h("tbody", ranking.map((p) => h("tr" + (p === r.winner ? ".winner" : ""), { dataset: { seat: p } },
+      h("td", col ? String(rank(p)) : ""), h("td", seatBadge(p), " ", app.seatName(p), (v.quit || []).includes(p) ? h("span.small", " (left)") : null),
+      cell("Red", p), cell("White", p)))));
+}
+
 function gameOver(app) {
   const r = app.st.result || app.st.view.result || {};
-  const scores = r.scores || {};
-  const ranking = r.ranking || Object.keys(scores);
   return h("section.card.over",
     h("h3", r.winner_color ? `${r.winner_color} Victory` : "The game is over"),
     h("p", r.reason || ""),
-    ranking.length ? h("table.scores", h("tbody", ranking.map((p, i) => h("tr", h("td", i + 1), h("td", seatBadge(p), " ", app.seatName(p)),
-      h("td.num", scores[p] ?? ""))))) : null,
-    r.winner ? h("p", h("strong", `${app.seatName(r.winner)} (${r.winner}) wins.`)) : null,
+    scoreboard(app),
+    r.winner ? h("p", h("strong", `${app.seatName(r.winner)} (${r.winner}) wins`), ` with the most ${r.winner_color} Victory Points.`)
+      : h("p", "No side has won."),
     h("button.btn.primary", { type: "button", dataset: { act: "replay" }, onclick: () => app.openReplay() }, "Replay the game"));
 }
 
@@ -397,8 +415,15 @@ function decisionCard(app, d, by, btn, marks) {
   const parts = [];
   const sById = stacksById(view);
   if (k === "loss") {
-    parts.push(h("h3", "Exchange — choose your losses"),
-      h("p", `Remove at least ${d.need} strength point${d.need > 1 ? "s" : ""} from these units (004 [8.44]). Each click removes one unit.`));
+    // Whose units these are: yours (004 [8.44]), or the defender's when it is uncontrolled or its
+    // player has quit, and you, the attacker, choose for it (004 [8.46], [14.22]).
+    const first = (d.units || []).concat((by.ChooseLoss || []).map((a) => a.unit))[0];
+    const holder = view.stacks.find((s) => s.units.includes(first));
+    const yours = !holder || holder.owner === app.seat;
+    const them = holder && holder.owner ? `${app.seatName(holder.owner)}'s (who has left)` : "the uncontrolled defender's";
+    parts.push(h("h3", { dataset: { whose: yours ? "own" : "defender" } }, yours ? "Exchange — choose your losses" : `Exchange — choose ${them} losses`),
+      h("p", yours ? `Remove at least ${d.need} strength point${d.need > 1 ? "s" : ""} from these units of yours (004 [8.44]). Each click removes one unit.`
+        : `You attacked, and the defender cannot choose: you remove at least ${d.need} strength point${d.need > 1 ? "s" : ""} from the defender's units below (004 [8.46]). Each click removes one unit.`));
     const list = h("div.pick-list");
     for (const a of by.ChooseLoss || []) {
       list.append(h("button.pick", { type: "button", disabled: app.busy, dataset: { act: "ChooseLoss", unit: a.unit }, onclick: () => app.act(a) },
@@ -412,6 +437,15 @@ function decisionCard(app, d, by, btn, marks) {
       parts.push(btn(`Attach the ${uname(a.unit)} to ${a.leader ? uname(a.leader) : s ? stackName(s) : "your force"}`, a, { cls: "primary" }));
     }
     if (by.DeclineCapture) parts.push(btn("Leave it", by.DeclineCapture[0]));
+  } else if (k === "redraw") {
+    const what = d.marker === "withdrawal"
+      ? `the ${d.force} Withdrawal Marker; that force was totally eliminated`
+      : `the ${d.force} Control Marker; that force was withdrawn or totally eliminated`;
+    parts.push(h("h3", "Draw again?"),
+      h("p", `You drew ${what}. You may keep it, or draw another chit from the Auxiliary Forces Randomizer (004 [12.13]).`));
+    const again = (by.RedrawChit || []).find((a) => a.redraw);
+    const keep = (by.RedrawChit || []).find((a) => !a.redraw);
+    parts.push(h("div.row", again ? btn("Draw again", again, { cls: "primary" }) : null, keep ? btn("Keep the marker", keep) : null));
   } else if (k === "vote") {
     parts.push(h("h3", "End-game vote (004 [14.1])"),
       h("p", `No White leaders remain outside Siberia. End the game in a Red Victory? Players holding ${(view.limits || {}).vote_markers} Politburo markers must agree.`));

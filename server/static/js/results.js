@@ -1,0 +1,33 @@
+// Results where the player looks: a combat, a purge, an assassination or an epidemic, as it
+// happens, shows its dice and result in a toast over the map and flashes its province (the log
+// keeps the full text).  Read from the engine's events of each live update; the texts are the
+// engine's own.
+
+import { uname } from "./data.js";
+
+const RESULT_WORDS = { De: "Defender eliminated", Ae: "Attacker eliminated", Ex: "Exchange" };
+
+/** The results of one update frame: [{kind, title, detail, provinces, good}]. */
+export function resultsOf(frame) {
+  const out = [];
+  for (const e of frame.events || []) {
+    const d = e.data || {};
+    if (e.kind === "combat") {
+      out.push({ kind: "combat", title: `${RESULT_WORDS[d.result] || d.result} in ${d.province}`,
+        detail: `${d.seat} attacks at ${d.odds}${d.subversive ? " (subversive)" : ""}: die ${d.die} → ${d.result}`, provinces: [d.province] });
+    } else if (e.kind === "purge" || e.kind === "counterpurge") {
+      const roll = (d.dice || []).reduce((a, b) => a + b, 0);
+      const what = d.result === "C" ? "Counterpurge!" : `${d.result} point${d.result === "1" ? "" : "s"}`;
+      out.push({ kind: e.kind, title: `${d.counter ? "Counterpurge" : "Purge"} of ${d.target} by ${(d.purgers || []).join("+")}: ${what}`,
+        detail: `strength ${d.strength}, column ${d.column}, roll ${(d.dice || []).join("+")} = ${roll}`, provinces: [] });
+    } else if (e.kind === "assassination") {
+      out.push({ kind: "assassination", title: `Assassins ${d.success ? "kill" : "miss"} ${uname(d.victim)}`,
+        detail: `${d.seat}: roll ${(d.dice || []).join("+")}, total ${d.total}${d.success ? "" : ": the markers pass on"}`,
+        provinces: d.province ? [d.province] : [] });
+    } else if (e.kind === "random_event" && d.result === "epidemic") {
+      out.push({ kind: "epidemic", title: `Epidemic in ${(d.provinces || []).join(", ")}`, detail: `rolled ${(d.roll || []).join("-")}`,
+        provinces: d.provinces || [] });
+    }
+  }
+  return out;
+}
