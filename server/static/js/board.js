@@ -30,6 +30,9 @@ export class Board {
     svg.removeAttribute("height");
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     svg.classList.add("board");
+    svg.setAttribute("tabindex", "0");
+    svg.setAttribute("role", "group");
+    svg.setAttribute("aria-label", "Map: Tab to a counter or a destination and Enter to choose it; arrow keys pan, + and - zoom, 0 shows the whole map");
     const [x, y, w, hh] = svg.getAttribute("viewBox").split(/\s+/).map(Number);
     this.full = { x, y, w, h: hh };
     this.svg = svg;
@@ -210,6 +213,26 @@ export class Board {
       const f = Math.exp(Math.max(-0.5, Math.min(0.5, e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0018))));
       this.zoomBy(f, e.clientX, e.clientY);
     }, { passive: false });
+    // keyboard: Enter or Space on a focused counter or destination acts as a click; the arrow keys
+    // pan the map, + and - zoom, 0 shows the whole map
+    svg.addEventListener("keydown", (e) => {
+      if ((e.key === "Enter" || e.key === " ") && e.target.closest && e.target.closest("[data-stack], [data-province]")) {
+        e.preventDefault();
+        this._click(e.target, e);
+        return;
+      }
+      const pan = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+      if (pan) {
+        e.preventDefault();
+        this.setVB({ ...this.vb, x: this.vb.x + pan[0] * this.vb.w * 0.15, y: this.vb.y + pan[1] * this.vb.h * 0.15 });
+      } else if (e.key === "+" || e.key === "=") {
+        this.zoomBy(0.75);
+      } else if (e.key === "-") {
+        this.zoomBy(1 / 0.75);
+      } else if (e.key === "0") {
+        this.fit();
+      }
+    });
     svg.addEventListener("dblclick", (e) => {
       e.preventDefault();
       this.zoomBy(0.6, e.clientX, e.clientY);
@@ -238,6 +261,18 @@ export class Board {
    */
   render(view, marks = {}) {
     if (!this.svg) return;
+    // keep the keyboard focus on the same counter or destination across the redraw
+    const act = document.activeElement;
+    let again = null;
+    if (act && act !== this.svg && this.svg.contains(act)) {
+      again = act.dataset.stack ? `[data-stack="${act.dataset.stack}"]`
+        : act.classList.contains("move-target") ? `.move-target[data-province="${act.dataset.province}"]` : null;
+    }
+    this._render(view, marks);
+    if (again) (this.svg.querySelector(again) || this.svg).focus({ preventScroll: true });
+  }
+
+  _render(view, marks) {
     this.marks = { ...this.marks, ...marks };
     const m = this.marks;
     const { under, path, stacks, over } = this.layers;
@@ -261,6 +296,10 @@ export class Board {
       }
       if (how.land) g.append(s("rect", { class: "ring-land", x: b.x - 3, y: b.y - 3, width: b.w + 6, height: b.h + 6, rx: 6 }));
       g.append(s("rect", { class: "hit", x: b.x - 6, y: b.y - 6, width: b.w + 12, height: b.h + 12, rx: 8 }));
+      // (keyboard: a destination is a button, Tab reaches it, Enter moves there)
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", `Move to ${pname(code)}${how.rail && how.land ? " (by rail or overland)" : how.rail ? " by rail" : " overland"}`);
       over.append(g);
     }
     // the force's path
@@ -309,8 +348,9 @@ export class Board {
     const title = `${owner === "uncontrolled" ? "Uncontrolled" : "Player " + owner} · ${col || "Imperial"}${str === "" ? "" : ` · strength ${str}`}\n` +
       st.units.map(ulabel).join(", ") + `\n${pname(st.province)}`;
     const g = s("g", { class: cls.join(" "), "data-stack": st.id, "data-owner": st.owner || "", "data-color": col,
-                       "data-province": st.province, transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` },
-      s("title", {}, title),
+                       "data-province": st.province, transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`,
+                       tabindex: 0, role: "button" },     // (its accessible name: the <title>, in words)
+      s("title", {}, title.replace(/\n/g, " · ")),
       s("rect", { class: "c-shadow", x: 1.2, y: 1.4, width: CW, height: CH, rx: 2.5 }),
       s("rect", { class: "c-body", x: 0, y: 0, width: CW, height: CH, rx: 2.5, fill, stroke: col === "White" ? "#6b5a44" : "#1d150e" }),
       s("text", { class: "c-str", x: CW / 2 + (st.owner ? 2.5 : 0), y: CH - 4.2, fill: ink }, String(str)));

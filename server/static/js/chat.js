@@ -14,7 +14,7 @@ export class Chat {
     this.readKey = null;
     this.read = {};
     this.tabs = h("div.chan-tabs", { role: "tablist" });
-    this.list = h("ol.msg-list", { "aria-live": "polite" });
+    this.list = h("ol.msg-list", { "aria-live": "polite", tabindex: 0, "aria-label": "Messages" });
     this.input = h("textarea.msg-input", { rows: 2, placeholder: "Write to this channel… (Enter sends)", "aria-label": "Message",
       maxlength: 2000, onkeydown: (e) => {
         if (e.key === "Enter" && !e.shiftKey) {

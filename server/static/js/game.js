@@ -309,21 +309,21 @@ class GameApp {
     this.connEl = h("span.conn", { dataset: { state: "connecting" } }, "● connecting…");
     this.headEl = h("div.head-game");
     this.header = h("header.topbar",
-      h("a.brand", { href: "#/", title: "Back to the lobby" }, h("span.brand-star", "★"), h("span.brand-name", "Russian Civil War")),
+      h("h1.brand-h", h("a.brand", { href: "#/", title: "Back to the lobby" }, h("span.brand-star", "★"), h("span.brand-name", "Russian Civil War"))),
       this.headEl,
       h("div.head-right", this.connEl, h("button.menu-btn", { type: "button", "aria-label": "Menu", onclick: (e) => this.menu(e) }, "☰")));
-    this.stripEl = h("div.strip", { role: "list", "aria-label": "Players" });
+    this.stripEl = h("section.strip", { "aria-label": "Players at a glance" });
     this.mapEl = h("div.map");
     this.inspectEl = h("div.inspector", { hidden: true });
     this.mapPrompt = h("button.map-prompt", { type: "button", hidden: true, onclick: () => this.setTab("orders") });
     this.replayEl = h("div.replay-bar", { hidden: true });
     this.bannerEl = h("div.map-banner", { hidden: true });
     this.ordersEl = h("div.orders");
-    this.playersEl = h("div.players-pane");
+    this.playersEl = h("div.players-pane", { tabindex: 0, "aria-label": "Players' markers and Victory Point Chart" });
     this.dtabs = h("nav.dtabs", { role: "tablist" },
       ["talk", "log", "players"].map((t) => h("button.dtab", { type: "button", role: "tab", dataset: { tab: t }, onclick: () => this.setTab(t) },
         { talk: "Talk", log: "Log", players: "Players" }[t], h("span.badge", { hidden: true }))));
-    this.mnav = h("nav.mnav", { role: "tablist" },
+    this.mnav = h("nav.mnav", { "aria-label": "Panes" },       // (a landmark: the phone's bottom bar; aria-current marks the pane shown)
       ["map", "orders", "talk", "log", "players"].map((t) => h("button.mtab", { type: "button", dataset: { tab: t }, onclick: () => this.setTab(t) },
         h("span.mtab-ico", { map: "▦", orders: "⚑", talk: "✉", log: "☷", players: "♟" }[t]),
         h("span", { map: "Map", orders: "Orders", talk: "Talk", log: "Log", players: "Players" }[t]), h("span.badge", { hidden: true }))));
@@ -341,8 +341,15 @@ class GameApp {
   }
 
   syncTabs() {
-    for (const b of this.root.querySelectorAll(".dtab")) b.classList.toggle("on", b.dataset.tab === this.root.dataset.dtab);
-    for (const b of this.root.querySelectorAll(".mtab")) b.classList.toggle("on", b.dataset.tab === this.root.dataset.mtab);
+    for (const b of this.root.querySelectorAll(".dtab")) {
+      b.classList.toggle("on", b.dataset.tab === this.root.dataset.dtab);
+      b.setAttribute("aria-selected", b.dataset.tab === this.root.dataset.dtab ? "true" : "false");
+    }
+    for (const b of this.root.querySelectorAll(".mtab")) {
+      b.classList.toggle("on", b.dataset.tab === this.root.dataset.mtab);
+      if (b.dataset.tab === this.root.dataset.mtab) b.setAttribute("aria-current", "page");
+      else b.removeAttribute("aria-current");
+    }
   }
 
   setTab(t, quiet = false) {
@@ -506,7 +513,7 @@ class GameApp {
       const controls = Object.entries(v.control || {}).filter(([, s]) => s === p).map(([nat]) => nat);
       const vpCount = (v.vp[p] || []).length;
       this.stripEl.append(h("button.pcard" + (pend.has(p) ? ".pending" : "") + (p === this.seat ? ".me" : "") + ((v.quit || []).includes(p) ? ".quit" : ""), {
-        type: "button", role: "listitem", dataset: { seat: p }, onclick: () => { this.setTab("players"); this.focusPlayer = p; this.renderPlayers(); },
+        type: "button", dataset: { seat: p }, onclick: () => { this.setTab("players"); this.focusPlayer = p; this.renderPlayers(); },
         title: `${this.seatName(p)} (${rec.kind || "?"})` },
       seatBadge(p),
       h("span.pc-name", this.seatName(p), rec.kind === "bot" ? h("span.pc-kind", " bot") : rec.kind === "open" ? h("span.pc-kind", " open") : null),

@@ -215,7 +215,7 @@ export class EventLog {
 export class LogPane {
   constructor(log) {
     this.log = log;
-    this.list = h("ol.log-list", { "aria-live": "off" });
+    this.list = h("ol.log-list", { "aria-live": "off", tabindex: 0, "aria-label": "Game log" });
     this.wait = h("p.log-loading.small", { hidden: true }, "Loading the game's history…");
     this.el = h("div.log-pane", this.wait, this.list);
     this.rendered = 0;

@@ -136,11 +136,11 @@ export function scoreboard(app) {
   const rank = (p) => ((r.ranking || []).indexOf(p) + 1) || "";
   const cell = (c, p) => h("td.num" + (col === c ? ".win-col" : ""), String((c === "Red" ? red : white)[p] ?? 0));
   return h("table.scores.final", { dataset: { winnerColor: col || "" } },
-    h("thead", h("tr", h("th", { scope: "col" }, col ? "Rank" : ""), h("th", { scope: "col" }, "Player"),
+    h("thead", h("tr", col ? h("th", { scope: "col" }, "Rank") : null, h("th", { scope: "col" }, "Player"),
       h("th.num" + (col === "Red" ? ".win-col" : ""), { scope: "col" }, "Red VP"),
       h("th.num" + (col === "White" ? ".win-col" : ""), { scope: "col" }, "White VP"))),
     h("tbody", ranking.map((p) => h("tr" + (p === r.winner ? ".winner" : ""), { dataset: { seat: p } },
-      h("td", col ? String(rank(p)) : ""), h("td", seatBadge(p), " ", app.seatName(p), (v.quit || []).includes(p) ? h("span.small", " (left)") : null),
+      col ? h("td", String(rank(p))) : null, h("td", seatBadge(p), " ", app.seatName(p), (v.quit || []).includes(p) ? h("span.small", " (left)") : null),
       cell("Red", p), cell("White", p)))));
 }
 

@@ -1,0 +1,140 @@
+"""Accessibility (issue 17): axe-core (vendored in tests/vendor/, injected into the page) finds
+no serious or critical violation in the lobby, a seat's game page and its panes, the dialogs, a
+finished game with its scoreboard, Verify and the replay, on a 1280x800 desktop and a 390x844
+phone, in Debian's headless Chromium against a real ``rcw serve``.  Moderate and minor findings
+are printed for the eye."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from browser_helpers import DESKTOP, PHONE, chromium, http, rcw_server, skip_reason
+
+pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
+
+AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
+BLOCKING = ("serious", "critical")
+
+
+@pytest.fixture(scope="module")
+def server():
+    with rcw_server() as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+def axe(page, where: str) -> list[dict]:
+    """The violations axe-core finds in the page as it is now."""
+    if not page.evaluate("() => !!window.axe"):
+        page.add_script_tag(content=AXE)
+    found = page.evaluate("""async () => (await axe.run(document, { resultTypes: ["violations"] })).violations
+        .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) }))""")
+    for v in found:
+        print(f"\n[{where}] {v['impact']}: {v['id']} ({v['help']}) at {v['nodes']}")
+    return [v for v in found if v["impact"] in BLOCKING]
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_no_serious_accessibility_violations(server, browser, phone) -> None:
+    g = http(server, "POST", "/api/games", {"players": 5, "bots": "sdt", "bot_seats": ["C", "D", "E"]})
+    gid = g["game"]
+    j = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
+    ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(30_000)
+    page = ctx.new_page()
+    bad: list[tuple[str, dict]] = []
+
+    def check(where: str) -> None:
+        bad.extend((where, v) for v in axe(page, where))
+
+    page.goto(server + "/")
+    page.locator(".game-row").first.wait_for()
+    page.click("details.options summary")
+    check("lobby")
+    page.evaluate("([gid, token]) => localStorage.setItem('rcw:seats:' + gid, JSON.stringify({A: {token, name: 'Anna', joined: 1}}))",
+                  [gid, j["token"]])
+    page.goto(f"{server}/#/g/{gid}/A")
+    page.wait_for_function("() => document.body.dataset.seat === 'A'")
+    check("game")
+    for tab in ("orders", "talk", "log", "players"):
+        if phone:
+            page.click(f'.mnav .mtab[data-tab="{tab}"]')
+        elif tab != "orders":
+            page.click(f'.dtabs .dtab[data-tab="{tab}"]')
+        check(f"game, {tab}")
+    page.click(".menu-btn")
+    check("menu")
+    page.keyboard.press("Escape")
+    # a finished game: the scoreboard, Verify, the replay
+    f = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "options": {"max_turns": 1}})
+    page.goto(f"{server}/#/g/{f['game']}")
+    page.wait_for_function("() => document.body.dataset.status === 'open'")
+    http(server, "POST", f"/api/games/{f['game']}/bots", {}, f["admin_token"])
+    page.locator(".modal.final").wait_for(timeout=120_000)
+    check("final scoreboard")
+    page.keyboard.press("Escape")
+    page.click(".menu-btn")
+    page.click('.modal [data-act="verify"]')
+    page.locator(".modal[data-verified]").wait_for()
+    check("verify")
+    page.keyboard.press("Escape")
+    page.click(".menu-btn")
+    page.click('.modal [data-act="replay"]')
+    page.locator(".replay-slider").wait_for()
+    check("replay")
+    ctx.close()
+    assert not bad, "\n".join(f"{w}: {v['impact']} {v['id']} ({v['help']}) at {v['nodes']}" for w, v in bad)
+
+
+def test_no_serious_accessibility_violations_in_the_decision_cards(server, browser) -> None:
+    """Every decision card of tests/test_browser_prompts.py (Exchange losses, attack, force with its
+    destinations, capture, purge approval, counterpurge, spoils, the Czar, trade, vote, redraw ...)
+    on engine-built positions, checked by axe-core."""
+    from test_browser_prompts import CASES, SETUP_JS, _blank_page, _payload
+
+    page, errors = _blank_page(browser, server)
+    for case in sorted(CASES):
+        build, seat = CASES[case][0], CASES[case][1]
+        page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", _payload(build(), seat))
+    page.locator(".prompt-case").last.wait_for()
+    assert page.locator(".prompt-case").count() == len(CASES)
+    bad = axe(page, "decision cards")
+    assert not bad, bad
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_map_answers_the_keyboard(server, browser) -> None:
+    """Issue 17: keyboard navigation of the board: the map takes the focus, the arrow keys pan and
+    + zooms; Tab reaches the counters, each a labelled button, and Enter opens one in the inspector
+    (as a click does) with the focus kept on it."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random"})
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{server}/#/g/{g['game']}")
+    page.wait_for_function("() => document.querySelectorAll('svg.board .counter').length > 10")
+    vb = "() => document.querySelector('svg.board').getAttribute('viewBox').split(' ').map(Number)"
+    page.focus("svg.board")
+    x0, y0, w0, h0 = page.evaluate(vb)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    x1, y1, w1, _ = page.evaluate(vb)
+    assert x1 > x0 and y1 > y0 and w1 == w0
+    page.keyboard.press("+")
+    assert page.evaluate(vb)[2] < w1
+    page.keyboard.press("0")
+    page.keyboard.press("Tab")
+    focused = page.evaluate("() => ({ stack: document.activeElement.dataset.stack, role: document.activeElement.getAttribute('role'),"
+                            " label: document.activeElement.querySelector('title').textContent })")
+    assert focused["stack"] and focused["role"] == "button" and focused["label"].startswith(("Player", "Uncontrolled"))
+    page.keyboard.press("Enter")
+    insp = page.locator(".inspector")
+    insp.wait_for()
+    assert focused["label"].split(" · ")[-1] in insp.locator(".insp-head").inner_text()      # the counter's province
+    assert page.evaluate("() => document.activeElement.dataset.stack") == focused["stack"]
+    page.close()
