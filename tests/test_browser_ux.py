@@ -272,3 +272,47 @@ def test_results_show_as_toasts_over_the_map_and_flash_their_province(server, br
     log = page.locator(".log-list").inner_text()
     assert f"in {m.group(2)}:" in log and detail.split("die ")[1][0] in log
     page.close()
+
+
+def test_while_you_were_away(server, browser) -> None:
+    """Issue 17: a "while you were away" summary when the page reopens, or regains the focus, after
+    others (bots here) have played: a few lines read off the log, dismissed by its button."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "options": {"max_turns": 2}})
+    gid = g["game"]
+    page = browser.new_page(viewport=DESKTOP)
+    page.set_default_timeout(60_000)
+    page.goto(f"{server}/#/g/{gid}")
+    page.wait_for_function("() => document.body.dataset.status === 'open'")
+    assert page.locator(".away").count() == 0                     # first visit: nothing to tell
+    # hidden while the bots play (the tab in the background), then visible again
+    page.evaluate("""() => { Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => window.__vis || 'visible' });
+        window.__vis = 'hidden'; document.dispatchEvent(new Event('visibilitychange')); }""")
+    before = int(page.evaluate("document.body.dataset.seq"))
+    http(server, "POST", f"/api/games/{gid}/bots", {}, g["admin_token"])
+    page.wait_for_function(f"() => Number(document.body.dataset.logSeq) > {before} + 20")
+    page.evaluate("() => { window.__vis = 'visible'; document.dispatchEvent(new Event('visibilitychange')); }")
+    away = page.locator(".away")
+    away.wait_for()
+    text = away.inner_text()
+    assert re.search(r"\d+ actions since you looked \(Game-Turn", text), text
+    assert "moved" in text and len(away.locator("li").all()) <= 7
+    shot(page, "away.png")
+    page.click('.away [data-act="away-close"]')
+    assert page.locator(".away").count() == 0
+    page.wait_for_function("() => document.body.dataset.status === 'over'", timeout=120_000)
+    seen = int(page.evaluate("document.body.dataset.logSeq"))
+    page.close()
+    # reopened after the end: nothing new since the last look, so no summary; a browser that left
+    # earlier gets one (its last look is stored per game and seat)
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{server}/")
+    page.evaluate(f"() => localStorage.setItem('rcw:seen:{gid}:-', JSON.stringify({seen}))")
+    page.goto(f"{server}/#/g/{gid}")
+    page.wait_for_function(f"() => Number(document.body.dataset.logSeq) >= {seen}")
+    page.wait_for_timeout(300)
+    assert page.locator(".away").count() == 0
+    page.evaluate(f"() => localStorage.setItem('rcw:seen:{gid}:-', JSON.stringify({seen // 2}))")
+    page.reload()
+    page.locator(".away").wait_for()
+    assert "since you looked" in page.locator(".away").inner_text()
+    page.close()

@@ -15,6 +15,7 @@ import { EventLog, LogPane, describeAction } from "./log.js";
 import { seatBadge, stackName, openAssassinDialog } from "./dialogs.js";
 import { noteCommitment, openVerify } from "./verify.js";
 import { resultsOf } from "./results.js";
+import { lastSeen, markSeen, summarize, showAway } from "./away.js";
 
 export async function startGame(root, gid, seatHint) {
   await loadData();
@@ -74,6 +75,7 @@ class GameApp {
     }
     this.chat.setSeat(this.seat);
     this.buildLayout();
+    this.watchVisibility();
     this.board = new Board(this.mapEl, {
       onStack: (id, prov) => (id < 0 ? this.select({ province: prov }) : this.select({ stack: id })),
       onProvince: (code) => this.provinceClick(code),
@@ -134,6 +136,11 @@ class GameApp {
       this.logPane.loading(false);
       this.logPane.render();
       document.body.dataset.logSeq = String(this.log.lastSeq);
+      if (!this._awayChecked) {             // reopened: what happened since this browser last looked
+        this._awayChecked = true;
+        this.awaySummary(lastSeen(this.gid, this.seat));
+      }
+      this.noteSeen();
     });
     await this.chat.onWelcome(w.channels || []);
     if (!this._welcomed) {
@@ -162,6 +169,7 @@ class GameApp {
       if (this.snaps.size > 4000) this.snaps.delete(this.snaps.keys().next().value);
       this.log.add(f);
       this.showResults(f);
+      this.noteSeen();
       document.body.dataset.logSeq = String(this.log.lastSeq);
       if (f.actor === this.seat && f.by === "player") this.lastError = null;
       this.renderSoon();
@@ -388,6 +396,31 @@ class GameApp {
       `Dice commitment: ${info.commitment.slice(0, 24)}…`) : null, ...items);
     void e;
     dlg = modal("Menu", body, []);
+  }
+
+  /** The page is visible: everything up to the last action is seen. */
+  noteSeen() {
+    if (document.visibilityState === "visible" && this.log.lastSeq) markSeen(this.gid, this.seat, this.log.lastSeq);
+  }
+
+  /** "While you were away" since `since` (null: never looked before, nothing to say). */
+  awaySummary(since) {
+    if (since === null || since === undefined || since >= this.log.lastSeq) return;
+    const lines = summarize(this.log.lines, since, this.seat);
+    if (lines) showAway(this.root, lines);
+  }
+
+  /** Hidden, then visible again: the summary of what others did meanwhile. */
+  watchVisibility() {
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "hidden") {
+        this._leftAt = this.log.lastSeq;
+      } else if (this._leftAt !== undefined) {
+        this.awaySummary(this._leftAt);
+        this._leftAt = undefined;
+        this.noteSeen();
+      }
+    });
   }
 
   /** A live update's combats, purges, assassinations and epidemics: a toast over the map with
