@@ -11,6 +11,7 @@ in words (issue 17 bug 7) and closes when "Replay so far" opens the replay (bug 
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from browser_helpers import DESKTOP, PHONE, chromium, http, rcw_server, shot, skip_reason
@@ -315,4 +316,100 @@ def test_while_you_were_away(server, browser) -> None:
     page.reload()
     page.locator(".away").wait_for()
     assert "since you looked" in page.locator(".away").inner_text()
+    page.close()
+
+
+def test_a_force_moves_to_a_far_province_in_one_click_or_one_drag(server, browser) -> None:
+    """Issue 17, moving in one gesture: selecting a stack shows every province it can reach this
+    phase (the engine's reach: overland and rail), the route is drawn under the pointer, and one
+    click on a far province (or a drag of the counter onto it) moves the force there through the
+    engine's steps."""
+    from browser_helpers import Player
+
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "bot_seats": ["B", "C"], "options": {"max_turns": 2}})
+    gid = g["game"]
+    j = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
+    page = browser.new_page(viewport=DESKTOP)
+    page.set_default_timeout(30_000)
+    page.goto(server + "/")
+    page.evaluate("([gid, token]) => localStorage.setItem('rcw:seats:' + gid, JSON.stringify({A: {token, name: 'Anna', joined: 1}}))",
+                  [gid, j["token"]])
+    page.goto(f"{server}/#/g/{gid}/A")
+    page.wait_for_function("() => document.body.dataset.seat === 'A'")
+    A = Player(page, "Anna")
+    done: list[str] = []
+
+    def gesture(P: Player, st: dict) -> bool:
+        turn = st["view"]["turn"]
+        if (turn, "gesture") in P.moved_turns:
+            return False
+        starts = [a for a in st["legal"] if a["t"] == "StartForce"]
+        if not starts:
+            return False
+        P.moved_turns.add((turn, "gesture"))
+        P.moved_turns.add((turn, "move"))
+        view = st["view"]
+        stack = next(s for s in view["stacks"] if starts[0]["unit"] in s["units"])
+        page.evaluate(f"window.rcwApp.board.centreOn({stack['province']!r}, true)")
+        page.click(f'svg.board g.counter[data-stack="{stack["id"]}"]')
+        page.wait_for_function("() => Number(document.body.dataset.reach || 0) > 0")
+        targets = page.locator("svg.board g.reach-target")
+        far = [targets.nth(i).get_attribute("data-province") for i in range(targets.count())
+               if int(targets.nth(i).get_attribute("data-reach")) >= 2]
+        assert far, "no province two steps or more away"
+        routes = page.evaluate("() => window.rcwApp.reachInfo.routes")
+        dest = far[0]
+        assert routes[dest]["path"][-1] == dest
+        page.evaluate(f"window.rcwApp.board.centreOn({dest!r}, true)")
+        ring = page.locator(f'svg.board g.reach-target[data-province="{dest}"]')
+        before = P.seq()
+        at = None
+        if not done:                                   # first turn: hover (the route drawn), then one click
+            ring.hover()
+            page.locator(f'svg.board .plan-path[data-to="{dest}"]').wait_for()
+            shot(page, "reach.png")
+            ring.click()
+        else:                                          # second turn: drag the counter onto the province
+            # (as a player would: the counter in the middle, a far destination in view and not covered)
+            page.evaluate(f"window.rcwApp.board.centreOn({stack['province']!r}, true)")
+
+            def centre(sel: str) -> tuple[float, float] | None:
+                b = page.locator(sel).first.bounding_box()
+                if not b:
+                    return None
+                x, y = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+                hit = page.evaluate("([x, y, sel]) => { const e = document.elementFromPoint(x, y); return !!(e && e.closest(sel)); }",
+                                    [x, y, sel])
+                return (x, y) if hit else None
+
+            src = centre(f'svg.board g.counter[data-stack="{stack["id"]}"]')
+            assert src, "the counter is covered"
+            ends = {c: centre(f'svg.board g.reach-target[data-province="{c}"]') for c in far}
+            dest = next((c for c, pt in ends.items() if pt), None)
+            assert dest, f"no far destination in view: {far}"
+            dst = ends[dest]
+            page.mouse.move(*src)
+            page.mouse.down()
+            page.mouse.move(*dst, steps=8)
+            page.mouse.up()
+            at = dest
+        steps = len(routes[dest]["path"])
+        try:
+            page.wait_for_function(f"() => Number(document.body.dataset.seq) >= {before + 1 + steps}")
+        except Exception:
+            raise AssertionError(f"{'drag' if done else 'click'} to {dest} by {routes[dest]}: seq {P.seq()} from {before}; "
+                                 f"refused: {page.evaluate('() => window.rcwApp.lastError && window.rcwApp.lastError.message')}; "
+                                 f"dropped on: {at}") from None
+        page.wait_for_function(f"""() => {{ const v = window.rcwApp.st.view; if (!v.force) return false;
+            const s = v.stacks.find((x) => x.id === v.force[0]); return s && s.province === {dest!r}; }}""")
+        done.append(dest)
+        return True
+
+    A.hooks = {"movement": gesture}
+    deadline = time.time() + 150
+    while time.time() < deadline and len(done) < 2 and page.evaluate("document.body.dataset.status") != "over":
+        if not A.step():
+            time.sleep(0.05)
+    assert len(done) == 2, done
+    assert not A.errors, A.errors
     page.close()

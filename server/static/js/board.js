@@ -54,9 +54,10 @@ export class Board {
       stacks: s("g", { class: "ov-stacks" }),
       over: s("g", { class: "ov-over" }),
       flash: s("g", { class: "ov-flash" }),        // (results flashing: not cleared by render)
+      plan: s("g", { class: "ov-plan" }),          // (the route under the pointer: js/game.js reach)
     };
     provinces.before(this.layers.under);
-    provinces.after(this.layers.path, this.layers.stacks, this.layers.over, this.layers.flash);
+    provinces.after(this.layers.path, this.layers.plan, this.layers.stacks, this.layers.over, this.layers.flash);
     svg.querySelector("defs").append(
       s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" },
         s("path", { d: "M0,0 L10,5 L0,10 z", fill: "#3b2f22" })),
@@ -73,6 +74,20 @@ export class Board {
     this.holder = holder;
     this.fit(true);
     this._wire();
+  }
+
+  /** Draw the route to `code` (a province of marks.reach), from where the force or stack is now. */
+  plan(code) {
+    this._planned = code || null;
+    if (!this.svg) return;
+    clear(this.layers.plan);
+    const m = this.marks;
+    const route = code && m.reach && m.reach[code];
+    if (!route) return;
+    const from = m.reachFrom;
+    const pts = [from, ...route.path].filter((c) => this.boxes[c]).map((c) => `${this.boxes[c].cx},${this.boxes[c].cy}`);
+    this.layers.plan.append(s("polyline", { class: "plan-path-halo", points: pts.join(" ") }),
+      s("polyline", { class: "plan-path" + (route.rail ? " rail" : ""), points: pts.join(" "), "marker-end": "url(#arrow)", "data-to": code }));
   }
 
   /** Flash provinces where something just happened (a combat, an assassination, an epidemic). */
@@ -165,15 +180,29 @@ export class Board {
       if (e.button !== 0 && e.pointerType === "mouse") return;
       ptrs.set(e.pointerId, { x: e.clientX, y: e.clientY });
       if (ptrs.size === 1) {
-        start = { x: e.clientX, y: e.clientY, vb: { ...this.vb }, target: e.target, moved: false, id: e.pointerId };
+        const st = e.target.closest && e.target.closest("[data-stack]");
+        const drag = st && this.h.canDrag && this.h.canDrag(Number(st.dataset.stack)) ? Number(st.dataset.stack) : null;
+        start = { x: e.clientX, y: e.clientY, vb: { ...this.vb }, target: e.target, moved: false, id: e.pointerId, drag };
       } else if (ptrs.size === 2) {
         const [a, b] = [...ptrs.values()];
         pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), vb: { ...this.vb }, mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } };
         if (start) start.moved = true;
       }
     });
+    const reachAt = (e) => {
+      const el = document.elementFromPoint(e.clientX, e.clientY);
+      const pr = el && el.closest && el.closest("[data-province]");
+      const code = pr && pr.dataset.province;
+      return code && this.marks.reach && this.marks.reach[code] ? code : null;
+    };
     svg.addEventListener("pointermove", (e) => {
-      if (!ptrs.has(e.pointerId)) return;
+      if (!ptrs.has(e.pointerId)) {          // hovering: the route to a reachable province
+        if (e.pointerType === "mouse" && this.marks.reach) {
+          const code = reachAt(e);
+          if (code !== this._planned) this.plan(code);
+        }
+        return;
+      }
       ptrs.set(e.pointerId, { x: e.clientX, y: e.clientY });
       if (pinch && ptrs.size >= 2) {
         const [a, b] = [...ptrs.values()];
@@ -191,7 +220,12 @@ export class Board {
       if (!start.moved) {
         start.moved = true;
         try { svg.setPointerCapture(e.pointerId); } catch { /* ignore */ }
-        svg.classList.add("dragging");
+        svg.classList.add(start.drag !== null ? "dragging-stack" : "dragging");
+      }
+      if (start.drag !== null) {             // dragging a counter: the route to where it would go
+        const code = reachAt(e);
+        if (code !== this._planned) this.plan(code);
+        return;
       }
       const k = this.toMap(0, 0).k;
       this.setVB({ ...start.vb, x: start.vb.x - dx / k, y: start.vb.y - dy / k });
@@ -199,9 +233,14 @@ export class Board {
     const up = (e) => {
       if (!ptrs.has(e.pointerId)) return;
       ptrs.delete(e.pointerId);
-      svg.classList.remove("dragging");
+      svg.classList.remove("dragging", "dragging-stack");
       if (ptrs.size < 2) pinch = null;
       if (start && start.id === e.pointerId) {
+        if (start.drag !== null && start.moved && e.type === "pointerup") {
+          const code = reachAt(e);
+          this.plan(null);
+          if (code && this.h.onDrop) this.h.onDrop(start.drag, code);
+        }
         if (!start.moved && e.type === "pointerup") this._click(start.target, e);
         start = null;
       }
@@ -302,6 +341,18 @@ export class Board {
       g.setAttribute("aria-label", `Move to ${pname(code)}${how.rail && how.land ? " (by rail or overland)" : how.rail ? " by rail" : " overland"}`);
       over.append(g);
     }
+    // every province the force (or the selected stack) can end its move in this phase, by the
+    // engine's reach: one click, or a drag of the counter, moves it there step by step
+    for (const [code, route] of Object.entries(m.reach || {})) {
+      const b = this.boxes[code];
+      if (!b || (m.moves || {})[code]) continue;
+      const g = s("g", { class: "reach-target" + (route.rail ? " by-rail" : ""), "data-province": code, "data-reach": route.path.length,
+                         tabindex: "0", role: "button", "aria-label": `Move to ${pname(code)} (${route.path.length} step${route.path.length > 1 ? "s" : ""}${route.rail ? " by rail" : " overland"})` },
+        s("rect", { class: "ring-reach", x: b.x - 4, y: b.y - 4, width: b.w + 8, height: b.h + 8, rx: 7 }),
+        s("rect", { class: "hit", x: b.x - 6, y: b.y - 6, width: b.w + 12, height: b.h + 12, rx: 8 }));
+      over.append(g);
+    }
+    this.plan(this._planned);
     // the force's path
     if (m.path && m.path.length > 1) {
       const pts = m.path.filter((c) => this.boxes[c]).map((c) => `${this.boxes[c].cx},${this.boxes[c].cy}`);

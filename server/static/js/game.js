@@ -78,6 +78,8 @@ class GameApp {
     this.watchVisibility();
     this.board = new Board(this.mapEl, {
       onStack: (id, prov) => (id < 0 ? this.select({ province: prov }) : this.select({ stack: id })),
+      canDrag: (id) => !!(this.reachInfo && this.reachInfo.routes && this.reachInfo.stackId === id && !this.busy),
+      onDrop: (id, code) => this.moveAlong(code),
       onProvince: (code) => this.provinceClick(code),
       onBlank: () => this.select(null),
     });
@@ -291,11 +293,77 @@ class GameApp {
       }
       return;
     }
+    if (!this.replay && this.reachInfo && this.reachInfo.routes && this.reachInfo.routes[code]) {
+      this.moveAlong(code);
+      return;
+    }
     this.select({ province: code });
+  }
+
+  /** The provinces the seat's force (or its selected stack, before it starts) can end its move in
+   *  this phase: the engine's `reach` query (routes with the stop rule and rail), asked once a
+   *  position; drawn as rings on the map (js/board.js). */
+  updateReach() {
+    const st = this.st;
+    const v = st.view;
+    if (this.replay || !this.seat || !v || v.phase !== "movement" || st.status !== "playing") {
+      this.reachInfo = null;
+      return;
+    }
+    let u = null;
+    let stackId = null;
+    let from = null;
+    if (v.force) {
+      stackId = v.force[0];
+      const fs = v.stacks.find((s) => s.id === stackId);
+      from = fs ? fs.province : null;
+    } else if (this.sel && this.sel.stack) {
+      const s = v.stacks.find((x) => x.id === this.sel.stack);
+      const starts = s ? (st.legal || []).filter((a) => a.t === "StartForce" && s.units.includes(a.unit)) : [];
+      const start = starts.find((a) => unit(a.unit).kind === "leader") || starts[0];
+      if (!start) {
+        this.reachInfo = null;
+        return;
+      }
+      ({ unit: u } = start);
+      stackId = s.id;
+      from = s.province;
+    } else {
+      this.reachInfo = null;
+      return;
+    }
+    const key = `${st.seq}|${stackId}|${u}`;
+    if (this.reachInfo && this.reachInfo.key === key) return;
+    const info = { key, unit: u, stackId, from, routes: null };
+    this.reachInfo = info;
+    this.ask("reach", u === null ? {} : { unit: u }).then((routes) => {
+      if (this.reachInfo !== info) return;
+      info.routes = routes;
+      document.body.dataset.reach = String(Object.keys(routes).length);
+      this.renderBoard();
+    }).catch(() => {});
+  }
+
+  /** Move to `code` in one gesture: StartForce (if the stack has not started) and then the
+   *  engine's Move steps along its route; the first refusal stops and shows the engine's reason. */
+  async moveAlong(code) {
+    const info = this.reachInfo;
+    const route = info && info.routes && info.routes[code];
+    if (!route || this.busy) return false;
+    this.board.plan(null);
+    if (info.unit !== null) {
+      const start = (this.st.legal || []).find((a) => a.t === "StartForce" && a.unit === info.unit);
+      if (!start || !(await this.act(start))) return false;
+    }
+    for (const to of route.path) {
+      if (!(await this.act({ t: "Move", seat: this.seat, to, rail: route.rail }))) return false;
+    }
+    return true;
   }
 
   select(sel) {
     this.sel = sel;
+    this.updateReach();
     this.renderBoard();
     this.renderInspector();
   }
@@ -462,6 +530,7 @@ class GameApp {
     this.renderStrip();
     const { el, marks } = buildOrders(this);
     this.marks = marks;
+    this.updateReach();
     this.shownLegal = st.legal;   // what the Orders panel was built from (tests compare)
     replace(this.ordersEl, el);
     this.renderBoard();
@@ -564,8 +633,10 @@ class GameApp {
     const view = this.replay ? this.replay.view : this.st.view;
     if (!view) return;
     const m = this.replay ? { moves: {}, targets: new Set(), attackers: new Set(), candidates: new Set(), path: null, force: null } : (this.marks || {});
+    const r = !this.replay && this.reachInfo && this.reachInfo.routes ? this.reachInfo : null;
     this.board.render(view.phase === "trading" ? this.ghostView(view) : view,
-      { ...m, strengths: this.strengths(), selected: this.sel && this.sel.stack, province: this.sel && this.sel.province });
+      { ...m, strengths: this.strengths(), selected: this.sel && this.sel.stack, province: this.sel && this.sel.province,
+        reach: r ? r.routes : null, reachFrom: r ? r.from : null });
   }
 
   /** The engine's strengths of the stacks shown (of the replayed position in a replay). */
