@@ -269,6 +269,9 @@ def test_results_show_as_toasts_over_the_map_and_flash_their_province(server, br
     assert m, title
     assert re.search(r"attacks at \d:\d.*: die \d → (De|Ae|Ex)", detail), detail
     assert m.group(2) in page.evaluate("window.__flashes")
+    page.wait_for_function("() => document.body.dataset.status === 'over'")
+    page.locator(".modal.final").wait_for()                 # (the game ended: its scoreboard first)
+    page.keyboard.press("Escape")
     page.click('.dtabs .dtab[data-tab="log"]')
     log = page.locator(".log-list").inner_text()
     assert f"in {m.group(2)}:" in log and detail.split("die ")[1][0] in log
@@ -413,3 +416,59 @@ def test_a_force_moves_to_a_far_province_in_one_click_or_one_drag(server, browse
     assert len(done) == 2, done
     assert not A.errors, A.errors
     page.close()
+
+
+def test_on_a_phone_targets_are_big_enough_and_the_map_refits_when_turned(server, browser) -> None:
+    """Issue 17, phone: touch targets of at least 40 px (the tab bar, the header, the Orders'
+    buttons, the move rings at the starting zoom), and the map refits on rotation (the same
+    centre and scale, the new box filled)."""
+    from browser_helpers import Player
+
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "bot_seats": ["B", "C"], "options": {"max_turns": 1}})
+    gid = g["game"]
+    j = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
+    ctx = browser.new_context(**PHONE)
+    ctx.set_default_timeout(30_000)
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.evaluate("([gid, token]) => localStorage.setItem('rcw:seats:' + gid, JSON.stringify({A: {token, name: 'Anna', joined: 1}}))",
+                  [gid, j["token"]])
+    page.goto(f"{server}/#/g/{gid}/A")
+    page.wait_for_function("() => document.body.dataset.seat === 'A'")
+    small = page.evaluate("""() => [...document.querySelectorAll('.mnav button, .topbar button, .orders button, .orders a.btn')]
+        .filter((b) => b.offsetParent).map((b) => [b.textContent.trim().slice(0, 30), b.getBoundingClientRect().height])
+        .filter(([, hgt]) => hgt < 40)""")
+    assert not small, small
+    A = Player(page, "Anna", phone=True)
+    seen: dict = {}
+
+    def rings(P: Player, st: dict) -> bool:
+        if seen or not any(a["t"] == "Move" for a in st["legal"]):
+            return False
+        P.tab("map")
+        page.wait_for_function("() => document.querySelectorAll('svg.board g.move-target').length > 0")
+        seen["sizes"] = page.evaluate("""() => [...document.querySelectorAll('svg.board g.move-target .hit, svg.board g.reach-target .hit')]
+            .map((r) => { const b = r.getBoundingClientRect(); return [b.width, b.height]; })""")
+        shot(page, "rings-phone.png")
+        return False                                        # (then the usual move)
+
+    A.hooks = {"force": rings}
+    deadline = time.time() + 120
+    while time.time() < deadline and not seen and page.evaluate("document.body.dataset.status") != "over":
+        if not A.step():
+            time.sleep(0.05)
+    assert seen, "no move rings shown"
+    assert all(w >= 40 and h >= 40 for w, h in seen["sizes"]), [s for s in seen["sizes"] if min(s) < 40][:5]
+    # turn the phone: the map keeps its centre and scale and fills the new box
+    A.tab("map")
+    before = page.evaluate("() => { const s = document.querySelector('svg.board'); const [x, y, w, h] = s.getAttribute('viewBox').split(' ').map(Number);"
+                           " const r = s.getBoundingClientRect(); return { cx: x + w / 2, cy: y + h / 2, k: r.width / w }; }")
+    page.set_viewport_size({"width": 844, "height": 390})
+    page.wait_for_timeout(300)
+    after = page.evaluate("() => { const s = document.querySelector('svg.board'); const [x, y, w, h] = s.getAttribute('viewBox').split(' ').map(Number);"
+                          " const r = s.getBoundingClientRect(); return { cx: x + w / 2, cy: y + h / 2, k: r.width / w, ka: r.height / h }; }")
+    assert abs(after["k"] - after["ka"]) / after["k"] < 0.02           # the viewBox has the box's shape: no bands
+    assert abs(after["k"] - before["k"]) / before["k"] < 0.05
+    assert abs(after["cx"] - before["cx"]) < 5 and abs(after["cy"] - before["cy"]) < 5
+    shot(page, "phone-turned.png")
+    ctx.close()

@@ -73,6 +73,8 @@ export class Board {
     this.el.append(holder, zoom);
     this.holder = holder;
     this.fit(true);
+    this._size = { w: holder.clientWidth, h: holder.clientHeight };
+    if (globalThis.ResizeObserver) new ResizeObserver(() => this.refit()).observe(holder);
     this._wire();
   }
 
@@ -117,6 +119,25 @@ export class Board {
       return;
     }
     this.setVB({ ...f });
+  }
+
+  /** The map's box changed size (a window resized, a phone turned, a pane shown): keep the scale
+   *  and the centre, and fill the new box. */
+  refit() {
+    const rw = this.holder.clientWidth;
+    const rh = this.holder.clientHeight;
+    if (!rw || !rh || !this.vb) return;
+    const old = this._size;
+    this._size = { w: rw, h: rh };
+    if (!old || !old.w || !old.h) {             // shown for the first time (a phone's map pane)
+      this.fit(true);
+      return;
+    }
+    if (old.w === rw && old.h === rh) return;
+    const k = Math.min(old.w / this.vb.w, old.h / this.vb.h);        // pixels per map unit until now
+    const cx = this.vb.x + this.vb.w / 2;
+    const cy = this.vb.y + this.vb.h / 2;
+    this.setVB({ x: cx - rw / k / 2, y: cy - rh / k / 2, w: rw / k, h: rh / k });
   }
 
   setVB(vb) {
@@ -324,6 +345,14 @@ export class Board {
       const b = this.boxes[m.province];
       over.append(s("rect", { class: "sel-prov", x: b.x - 3, y: b.y - 3, width: b.w + 6, height: b.h + 6, rx: 6 }));
     }
+    // on a touch screen the rings' hit areas are at least 52 map units (about 40 px at the phone's
+    // starting scale) each way, so they can be tapped without zooming
+    const coarse = globalThis.matchMedia && matchMedia("(pointer: coarse)").matches;
+    const hit = (b) => {
+      const px = coarse ? Math.max(6, (52 - b.w) / 2) : 6;
+      const py = coarse ? Math.max(6, (52 - b.h) / 2) : 6;
+      return { class: "hit", x: b.x - px, y: b.y - py, width: b.w + 2 * px, height: b.h + 2 * py, rx: 8 };
+    };
     for (const [code, how] of Object.entries(m.moves || {})) {
       const b = this.boxes[code];
       if (!b) continue;
@@ -334,7 +363,7 @@ export class Board {
           s("rect", { class: "ring-rail-dash", x: b.x - 6, y: b.y - 6, width: b.w + 12, height: b.h + 12, rx: 8 }));
       }
       if (how.land) g.append(s("rect", { class: "ring-land", x: b.x - 3, y: b.y - 3, width: b.w + 6, height: b.h + 6, rx: 6 }));
-      g.append(s("rect", { class: "hit", x: b.x - 6, y: b.y - 6, width: b.w + 12, height: b.h + 12, rx: 8 }));
+      g.append(s("rect", hit(b)));
       // (keyboard: a destination is a button, Tab reaches it, Enter moves there)
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
@@ -349,7 +378,7 @@ export class Board {
       const g = s("g", { class: "reach-target" + (route.rail ? " by-rail" : ""), "data-province": code, "data-reach": route.path.length,
                          tabindex: "0", role: "button", "aria-label": `Move to ${pname(code)} (${route.path.length} step${route.path.length > 1 ? "s" : ""}${route.rail ? " by rail" : " overland"})` },
         s("rect", { class: "ring-reach", x: b.x - 4, y: b.y - 4, width: b.w + 8, height: b.h + 8, rx: 7 }),
-        s("rect", { class: "hit", x: b.x - 6, y: b.y - 6, width: b.w + 12, height: b.h + 12, rx: 8 }));
+        s("rect", hit(b)));
       over.append(g);
     }
     this.plan(this._planned);

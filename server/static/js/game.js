@@ -498,7 +498,8 @@ class GameApp {
       const t = toast(r.title, "result", r.detail);
       t.dataset.result = r.kind;
       const shown = document.querySelectorAll(".toast.result");
-      if (shown.length > 3) shown[0].remove();          // (bots play fast: the newest three)
+      const keep = matchMedia("(max-width: 760px)").matches ? 1 : 3;    // (bots play fast: the newest few; one on a phone)
+      for (let i = 0; i < shown.length - keep; i++) shown[i].remove();
       if (this.board) this.board.flash(r.provinces);
     }
   }
