@@ -10,10 +10,16 @@ from rcw.bots.sdt import SDTAgent
 AGENTS = {"random": RandomAgent, "sdt": SDTAgent}
 
 
-def make_agent(kind: str, seat: str, seed: int = 0):
-    """Build a seeded agent of a registered kind for ``seat``."""
+def make_agent(kind: str, seat: str, seed: int = 0, table=None):
+    """Build a seeded agent of a registered kind for ``seat``.  ``table``: the game's Player
+    Cooperation Table (:class:`rcw.bots.cooperation.CooperationTable`) for an agent that reads
+    one (the SDT bots); the match loop hands its game's table to the agents it drives anyway
+    (:meth:`rcw.bots.match.Match.share`)."""
     try:
         cls = AGENTS[kind]
     except KeyError:
         raise ValueError(f"unknown agent kind {kind!r} (known: {', '.join(sorted(AGENTS))})") from None
-    return cls(seat, seed)
+    agent = cls(seat, seed)
+    if table is not None and hasattr(agent, "use_table"):
+        agent.use_table(table)
+    return agent

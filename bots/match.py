@@ -10,8 +10,14 @@ remote player gets over the wire):
 - ``choose(player) -> Action`` when its seat is pending;
 - ``react(player) -> Action | None`` (optional) when something is open to every seat out of
   turn (a trade offer, a Central Committee proposal): it may answer or do nothing;
-- ``observe(events)`` (optional): every event of every action applied through the match;
-- ``fallback(player) -> Action`` (optional): its choice when the engine refused its action.
+- ``observe(events)`` (optional): every event of every action applied through the match (of
+  the actions with an event of a kind in its ``observe_kinds``, if it has that attribute and
+  it is not None: the match shows the others to no one, which saves calls);
+- ``fallback(player) -> Action`` (optional): its choice when the engine refused its action;
+- ``use_table(table)`` (optional): the agent keeps no Player Cooperation Table of its own but
+  reads the game's one (:class:`rcw.bots.cooperation.CooperationTable`), which the match
+  makes, shows the events of every applied action once, and hands to every such agent (the
+  SDT bots: one table per game, as the Fanatics article keeps it).
 
 A seat without an agent is a human's: :meth:`Match.next_step` returns None while the game
 waits for one, and the human's actions go through :meth:`Match.apply` like everyone's.
@@ -21,6 +27,8 @@ from __future__ import annotations
 
 from collections import deque
 from typing import Any, NamedTuple
+
+from rcw.bots.cooperation import CooperationTable
 
 from rcw import actions as A
 from rcw.actions import Action, Event, IllegalAction
@@ -34,6 +42,9 @@ CYCLE_WINDOW = 48      # political steps in a row searched for a repeated positi
 REVERSIBLE = (A.JoinCommittee, A.LeaveCommittee, A.OrderExecution, A.DeclarePurge, A.PassPurge, A.ApprovePurge)
 
 
+_UNSET: Any = object()    # (no key given)
+
+
 class Step(NamedTuple):
     """An agent's action, not yet applied: the pending seat's move (``turn``) or an answer out
     of turn (``answer``); ``note`` says why the match changed what the agent asked for."""
@@ -44,8 +55,14 @@ class Step(NamedTuple):
 
 
 class Match:
-    def __init__(self, game: Game, agents: dict[str, Any]) -> None:
+    def __init__(self, game: Game, agents: dict[str, Any], table: CooperationTable | None = None) -> None:
+        """``table``: the game's Player Cooperation Table if one is kept already (it then
+        follows the game from its current version); by default the match makes one when an
+        agent takes one (:meth:`share`)."""
         self.game = game
+        self._table = table
+        if table is not None and table.version is None:
+            table.version = game.version
         self.agents = agents
         self.refused = 0                  # agent actions the engine refused (a fallback was played)
         self._players: dict[str, Player] = {}
@@ -63,7 +80,33 @@ class Match:
     @agents.setter
     def agents(self, agents: dict[str, Any]) -> None:
         self._agents = dict(agents)
-        self._observers = [obs for a in self._agents.values() if (obs := getattr(a, "observe", None)) is not None]
+        for a in self._agents.values():
+            self.share(a)
+        # (kinds or None, its observers): agents that share one ``observe_kinds`` are asked once
+        # whether an action concerns them
+        groups: dict[int, tuple[frozenset | None, list]] = {}
+        for a in self._agents.values():
+            obs = getattr(a, "observe", None)
+            if obs is not None:
+                kinds = getattr(a, "observe_kinds", None)
+                groups.setdefault(id(kinds), (kinds, []))[1].append(obs)
+        self._observers = list(groups.values())
+
+    @property
+    def table(self) -> CooperationTable | None:
+        """The game's Player Cooperation Table (None until an agent takes one)."""
+        return self._table
+
+    def share(self, agent: Any) -> None:
+        """Hand the game's Player Cooperation Table to ``agent`` if it takes one (made, and
+        brought up to the game, the first time)."""
+        use = getattr(agent, "use_table", None)
+        if use is None:
+            return
+        if self._table is None:
+            self._table = CooperationTable(self.game.data)
+        self._table.follow(self.game)
+        use(self._table)
 
     def player(self, seat: str) -> Player:
         p = self._players.get(seat)
@@ -74,6 +117,8 @@ class Match:
     def replace_game(self, game: Game) -> None:
         """Go on with another copy of the same game (a server replica rebuilt from its log)."""
         self.game = game
+        if self._table is not None:
+            self._table.follow(game)
 
     # -- choosing ----------------------------------------------------------------------------------
     def next_step(self) -> Step | None:
@@ -82,13 +127,16 @@ class Match:
         g = self.game
         if g.over:
             return None
-        key = None
-        if self._round is None:               # (the common case: nothing open, or asked already)
-            key = g.open_questions()
-        if self._round is not None or (key is not None and key != self._asked):
-            step = self._answer(key)
+        if self._round is not None:
+            step = self._answer()
             if step is not None:
                 return step
+        else:
+            key = g.open_questions()
+            if key != self._asked:            # (the common case: nothing open, or asked already)
+                step = self._answer(key)
+                if step is not None:
+                    return step
         agents = self._agents
         for p in g.pending:
             seat = p["seat"]
@@ -121,19 +169,22 @@ class Match:
                 return a
         return player.legal[0]
 
-    def _answer(self, key: tuple | None = None) -> Step | None:
+    def _answer(self, key: Any = _UNSET) -> Step | None:
         """Out of turn: when the open questions change, every agent seat is asked once, in seat
         order (a round); an answer changes them, so another round follows, up to REACT_ROUNDS.
-        ``key``: ``open_questions()`` if the caller has just asked it."""
+        The questions closing (a proposal withdrawn, an offer answered) is a change too: what
+        is no longer open may call for an answer (those left out of a Committee that did not
+        form call another).  ``key``: ``open_questions()`` if the caller has just asked it."""
         g = self.game
         while True:
             if self._round is None:
-                if key is None:
+                if key is _UNSET:
                     key = g.open_questions()
-                if key is None or key == self._asked or self._rounds >= REACT_ROUNDS:
+                if key == self._asked or self._rounds >= REACT_ROUNDS \
+                        or (key is None and (g.decision is not None or g.over)):
                     return None
                 self._asked, self._acted = key, False
-                key = None
+                key = _UNSET
                 self._rounds += 1
                 self._round = [p for p in g.seats if p in self.agents]
             while self._round:
@@ -185,8 +236,18 @@ class Match:
             self._recent.append((self.game.position_key(), action.TYPE))
         elif not by_agent or kind == "turn":
             self._recent.clear()
-        for observe in self._observers:
-            observe(events)
+        t = self._table
+        if t is not None:
+            if t.version == len(self.game.log) - 1:     # (CooperationTable.applied, inlined)
+                t.version += 1
+                t.observe(events)
+            else:
+                t.follow(self.game)
+        for kinds, observers in self._observers:
+            if kinds is not None and not any(e.kind in kinds for e in events):
+                continue
+            for observe in observers:
+                observe(events)
 
     def play(self, max_actions: int = 200_000) -> int:
         """Play agent steps until the game is over, waits for a human, or ``max_actions`` were

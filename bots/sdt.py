@@ -33,8 +33,15 @@ Common-sense rules we chose (the article leaves them to the player's judgement)
   the strongest target (more Victory Points), then the lowest stack id.  Forces already in
   the target's province are used before forces that must move; among them the strongest
   first, until the minimum odds are reached ("Different stacks of units may be combined").
-  Stacks already in the province that are not needed elsewhere join to raise the odds
-  ("When possible, the highest odds that can be achieved should be used").
+  Then ("When possible, the highest odds that can be achieved should be used"), once every
+  required attack has its forces and the assassin its leader, each planned attack in turn
+  takes the other free forces of its colour that can join it, wherever they stand (the
+  engine's ``reach``; for a Subversive Attack, to a province next to the target), those
+  already there first, then the strongest, while they raise its odds (the engine's
+  ``odds_of``): a force that would not raise them stays for the Non-Attack Policies, and so
+  do the Imperial escorts and a force that alone garrisons a province (Policies 3, 6, 7).
+  When the attack is declared, our stacks in the province that no later attack needs join
+  it as well (the engine's ``attack_problem`` and ``odds``).
 - *Own units as targets*: a White player never attacks his own White units, a Red player
   never his own Red units (the article's exceptions); an Undecided player never attacks his
   own units at all.  Other own units may be attacked, as the article's APT implies.
@@ -50,9 +57,14 @@ Common-sense rules we chose (the article leaves them to the player's judgement)
   from inside the province.  Attack Consideration and the PCT shift apply to Subversive
   Attacks like any other.  (The bot plans from the map's adjacency; whether a border may
   be attacked across is the engine's answer when the attack is declared.)
-- *Assassination*: the target is a leader of the worst enemy (unfriendliest on the PCT) that
-  one of the bot's leaders shares a province with, or can reach this Movement Phase (one
-  leader not needed for an attack is sent there); otherwise the attempt is aborted.
+- *Assassination*: the target is a leader of the worst enemy (unfriendliest on the PCT) of the
+  first level in the article's order (one marker: 1, 2, 3; two: 2, 3, 1; three or more: 3,
+  2, 1) that a leader of ours can be with in the Combat Phase (004 [10.13]): one that is
+  there and stays, one that goes there to attack, or a free leader (not needed for an
+  attack, no escort) that can reach it this Movement Phase and is sent there; within the
+  level, the leader "who controls the greatest combat strength", then one we are with
+  already, then the nearest.  If no leader of the enemy can be reached, the attempt is
+  aborted.
 - *Non-Attack Policies*, in this order for every force not needed for an attack: (1) Czechs
   of a White player go to Vladivostok and leave; a White player's Czar goes to the nearest
   port and emigrates; (4) the Gold's leader goes to steal Green units within reach (the
@@ -65,8 +77,12 @@ Common-sense rules we chose (the article leaves them to the player's judgement)
   of their colour (the strongest within reach); (6) Red players' Red forces garrison Tver,
   Petrograd and the home provinces of Red units awaiting replacement (Game-Turns 1-5), one
   force per province; (7) White players' White forces garrison the home provinces of White
-  units awaiting replacement; (5/8) a smaller force joins the player's strongest stack of
-  its colour within reach (if the two stay within the engine's stacking limit); at the end
+  units awaiting replacement; (8) a smaller force screens a larger stack of its colour that
+  other players' hostile forces threaten: it stands in the province next to that stack, free
+  of hostile units, with the most hostile strength in or next to it (one screen per
+  province screened; a force already screening stays); (5) else a smaller force joins the
+  player's strongest stack of its colour within reach (if the two stay within the engine's
+  stacking limit); at the end
   of movement every two of the player's stacks in one province are merged where the
   engine allows.  (9) Exchange losses are taken from combat units before leaders (the
   smallest unit that covers the loss, else the largest).  (2) A Red player holding the Czar
@@ -80,12 +96,14 @@ Common-sense rules we chose (the article leaves them to the player's judgement)
 
 The PCT and what the bot sees
 -----------------------------
-Each agent keeps the PIT (computed from the view whenever needed: "the settings on the PIT
-are changed the moment a leader is lost or gained") and the whole PCT.  The PCT starts from
-the PIT colours of the deal (the leaders in every hand at the end of the pre-game session,
-read from the view while trading).  It then moves with the events of every action the
-match shows the agent (:meth:`SDTAgent.observe`), one shift per act, as the notes under the
-PCT list them:
+Each agent works out the PIT from the view whenever needed ("the settings on the PIT are
+changed the moment a leader is lost or gained").  The PCT is the game's one table
+(:class:`bots.cooperation.CooperationTable`: the article keeps one table, its second row for
+a pair being "redundant"), which the match loop keeps and hands to every SDT bot of the game
+(:meth:`SDTAgent.use_table`).  It starts from the PIT colours of the deal (the leaders in
+every hand when the forces are deployed, from the public ``dealt`` and ``trade`` events),
+before anyone moves, and moves with the events of every action, shown to the table once,
+one shift per act, as the notes under the PCT list them:
 
 - an attack: each ``combat`` event shifts the pair (``seat``, the attacker; ``defender``, the
   owner of the attacked stack) one column right (an attack on uncontrolled units shifts
@@ -98,13 +116,12 @@ PCT list them:
 - gifts: each ``trade`` event shifts (giver, receiver) one column left per Assassin marker
   and two per Politburo marker that changed hands (in either direction of the trade).
 
-Shifts seen before the PCT is set up (e.g. when the agent joins a game after its trading
-session) wait and are applied in order once it is.  This is more exact than our former
-reading of differences between two of the bot's views: two attacks between the same two
-players in one province between two views counted once, a failed assassination was told
-from Assassin markers arriving, a purge from leaders changing hands (so a purge that took
-nothing was missed), and a gift between two other players was not seen at all.  Only the
-bot's own row is used for its decisions; every row is kept, and now every row is exact.
+A match that takes over a game under way rebuilds the table from the game's record; an
+agent used on its own (no match) keeps a table of its own from the events it is shown (set
+up from the hands it sees while trading, or from the leaders on the map if it saw no deal).
+The events tell the agent itself only what it keeps of its own (its leaders lost, offers
+made to it, Committee news, the start of its Player-Turn): the match shows it only the
+actions with such an event (:attr:`SDTAgent.observe_kinds`).
 
 Every force a bot moves is announced in a note ("moves Trotsky to SAMA: to attack in SAMA
 [APT priority I: Red vs White]"), which ``rcw solo`` prints before the engine's sentences.
@@ -135,15 +152,18 @@ replay a game's recorded steps through :class:`rcw.bots.match.Match`) costs abou
 the replay of the log; the rest of an SDT game is the bot: the engine's answers (``reach``,
 about 270 a game, the map view, about 110 reads a game, the rule checks) and its own
 reckoning, mostly the plan (about a third of a millisecond a Movement Phase beyond the
-engine's answers).  The plan reads the map once into an :class:`Index` whose lookups are
-made when first used; what it works out once per view (loose units, provinces to garrison,
-hostile strength by province) is kept in ``Index.memo``.
+engine's answers).  The PCT is kept once per game, not once per bot, and the bots are shown
+only the actions whose events they need (about a quarter of them).  The plan reads the map
+once into an :class:`Index` whose lookups are made when first used; what it works out once
+per view (loose units, provinces to garrison, hostile strength by province, our stacks by
+strength) is kept in ``Index.memo``.
 
 Out-of-turn answers
 -------------------
 Offers and Central Committee proposals are free actions, not pending decisions, so the
 match loop (:class:`rcw.bots.match.Match`) calls :meth:`SDTAgent.react` for every bot seat
-when one is open; ``react`` returns an action or None.  Offers are read with
+when one is open (and once more when what was open closes: a Committee that did not form
+calls another); ``react`` returns an action or None.  Offers are read with
 ``player.offers()`` only when an offer to us has been shown since we last found none;
 Committee questions are looked at only when a Committee event has been shown since the last
 look (or the bot has a consent of its own standing).  Both rest on the match showing the bot
@@ -159,6 +179,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from rcw.bots import sdt_tables as T
+from rcw.bots.cooperation import CooperationTable
 
 from rcw import actions as A
 from rcw.actions import IllegalAction
@@ -173,8 +194,7 @@ POLITICAL_EVENTS = ("committee_consent", "committee_leave", "committee")
 PHASE_EVENTS = ("phase", "player_turn", "turn", "sequence", "random_event", "quit", "game_over")
 NEWS = frozenset(POLITICAL_EVENTS + PHASE_EVENTS)
 POLITICAL = frozenset(POLITICAL_EVENTS)
-OBSERVED = frozenset(("eliminated", "spoil", "combat", "assassination", "purge", "counterpurge", "trade", "trade_offered")
-                     + POLITICAL_EVENTS + PHASE_EVENTS)
+OBSERVED = frozenset(("eliminated", "spoil", "trade", "trade_offered") + POLITICAL_EVENTS + PHASE_EVENTS)
 
 
 # -- a plain index of the view: which stacks stand where, whose, holding which units ----------------
@@ -537,16 +557,13 @@ class SDTAgent:
     def __init__(self, seat: str, seed: int = 0) -> None:
         self.seat = seat
         self.rng = random.Random(f"{seed}:{seat}")
-        self.pct: dict[frozenset, int] = {}
-        self.pct_started = False
-        self.deal_leadership: dict[str, tuple[int, int]] = {}
+        self.table = CooperationTable()    # the game's PCT: our own until the match hands us the game's one
+        self._own_table = True
         self.plan: TurnPlan | None = None
         self.cur: dict | None = None
         self.notes: list[str] = []
         self.politics = PoliticsAdapter(self)
         self.p = None                      # the Player of the call under way
-        self._early: list[tuple[str, str, int]] = []    # PCT shifts seen before the PCT was set up
-        self._dealt = False                # the trading session is over (an event said so)
         self._observing = False            # the match shows us events
         self._pol_dirty = True             # Committee news for us since react last looked
         self._offer_news = True            # an offer to us may be open (we have not looked since one was made)
@@ -564,9 +581,35 @@ class SDTAgent:
         self._f_p = None                   # the Player whose data _f was checked against
         self._leaders: set[int] | None = None    # our leaders at our last look, less those the events took
 
+    # -- the Player Cooperation Table ------------------------------------------------------------------
+    def use_table(self, table: CooperationTable) -> None:
+        """Read the game's Player Cooperation Table (the match keeps it and shows it every
+        event) instead of a table of our own.  (Handed to us when a match takes us on, perhaps
+        again: we look again at everything the events told us.)"""
+        self.table = table
+        self._own_table = False
+        self._leaders = None
+        self._pol_dirty = True
+        self._offer_news = True
+
+    @property
+    def observe_kinds(self) -> frozenset[str] | None:
+        """The event kinds :meth:`observe` needs (the match shows us only the actions with one
+        of them, :class:`rcw.bots.match.Match`): every action while we keep a table of our own."""
+        return None if self._own_table else OBSERVED
+
+    @property
+    def pct(self) -> dict[frozenset, int]:
+        """The PCT (one column per pair of players) of the table we read."""
+        return self.table.pct
+
+    @property
+    def pct_started(self) -> bool:
+        return self.table.started
+
     # -- public helpers (also used by the solo game to explain the bots) -------------------
     def relation(self, a: str, b: str) -> int:
-        return self.pct.get(frozenset((a, b)), 3)
+        return self.table.relation(a, b)
 
     def row(self, view) -> dict[str, int]:
         """The bot's PCT row: every other active player -> column (a view or a Player)."""
@@ -688,45 +731,27 @@ class SDTAgent:
                 return p["kind"]
         return None
 
-    # -- the PCT from the events ----------------------------------------------------------------------
-    def _start_pct(self, seats: list[str], leadership: dict[str, tuple[int, int]]) -> None:
-        self.pct_started = True
-        colors = {p: T.political_color(T.pcm(*leadership[p]), 1) for p in seats}
-        for i, p in enumerate(seats):
-            for q in seats[i + 1:]:
-                self.pct[frozenset((p, q))] = T.initial_relation(colors[p], colors[q])
-        early, self._early = self._early, []
-        for a, b, delta in early:
-            self._shift(a, b, delta)
-
+    # -- the PCT ------------------------------------------------------------------------------------------
     def _ensure_pct(self, view: dict) -> None:
-        if self.pct_started or view["phase"] == "trading":
+        """A table that saw neither the deal nor the game from its start (an agent used on its
+        own, on a position set up by hand) is set up from the leaders on the map."""
+        t = self.table
+        if t.started or view["phase"] == "trading":
             return
-        seats = list(view["seats"])
-        if all(p in self.deal_leadership for p in seats):
-            self._start_pct(seats, self.deal_leadership)
-        else:                        # we did not see the deal: the leaders on the map now
-            f = self._facts()
-            self._start_pct(seats, {p: self.deal_leadership.get(p) or leadership(view, p, f) for p in seats})
-
-    def _shift(self, a: str | None, b: str | None, delta: int) -> None:
-        if not a or not b or a == b or not delta:
-            return
-        if not self.pct_started:
-            if self._dealt:
-                self._early.append((a, b, delta))
-            return
-        key = frozenset((a, b))
-        self.pct[key] = T.shift(self.pct.get(key, 3), delta)
+        t.start_from_map(view["seats"], view["stacks"], self._facts().data)
 
     def observe(self, events) -> None:
-        """The events of an action the match applied: the PCT shifts (see the module), the
-        start of our Player-Turn (a new plan), and Committee news for :meth:`react`."""
+        """The events of an action the match applied: our leaders lost, offers made to us, the
+        start of our Player-Turn (a new plan), and Committee news for :meth:`react` (and the
+        PCT shifts, when we keep a table of our own: else the match shows them to the game's
+        table once)."""
+        if self._own_table:
+            self.table.observe(events)
+            if self._version is not None:
+                self._version += 1             # (one call per action applied)
         if not self._observing:
             self._observing = True
             self._offer_news = True
-        if self._version is not None:
-            self._version += 1                 # (one call per action applied)
         for e in events:
             k = e.kind
             if k not in OBSERVED:
@@ -738,13 +763,6 @@ class SDTAgent:
             elif k == "spoil":
                 if self._leaders and d.get("from") == self.seat:
                     self._leaders.discard(d.get("leader"))
-            elif k == "combat":
-                self._shift(d.get("seat"), d.get("defender"), T.SHIFT_ATTACK)
-            elif k == "assassination":
-                self._shift(d.get("seat"), d.get("owner"), T.SHIFT_ASSASSINATION)
-            elif k in ("purge", "counterpurge"):
-                for p in d.get("purgers", ()):
-                    self._shift(p, d.get("target"), T.SHIFT_PURGE)
             elif k == "trade_offered":
                 if d.get("to") == self.seat:
                     self._offer_news = True
@@ -753,18 +771,11 @@ class SDTAgent:
                 f, t = o.get("from"), o.get("to")
                 if self.seat in (f, t) and (o.get("give_leaders") or o.get("take_leaders")):
                     self._leaders = None
-                self._shift(f, t, T.SHIFT_ASSASSIN_GIFT * (o.get("give_assassins", 0) + o.get("take_assassins", 0))
-                            + T.SHIFT_POLITBURO_GIFT * (o.get("give_politburo", 0) + o.get("take_politburo", 0)))
-            elif k in ("sequence", "player_turn"):
-                if not self._dealt:
-                    self._dealt = True
-                    seats = list(self.deal_leadership)
-                    if seats and not self.pct_started:
-                        self._start_pct(sorted(seats), self.deal_leadership)
-                if k == "player_turn":
-                    self._phasing, self._turn = d.get("seat"), d.get("turn", self._turn)
-                    if d.get("seat") == self.seat:
-                        self.plan, self.cur = None, None
+            elif k == "player_turn":
+                self._phasing, self._turn = d.get("seat"), d.get("turn", self._turn)
+                self.politics.track(k, d)
+                if d.get("seat") == self.seat:
+                    self.plan, self.cur = None, None
             if k in NEWS and (k in POLITICAL or self._phasing is None or self._consenting or self._not_live):
                 self._committee_news(k, d)     # (a phase event is news only in those cases)
 
@@ -775,6 +786,8 @@ class SDTAgent:
         counter-committee may form) and, while we consent, the end of the phasing player's
         Movement Phase (a consent to withdraw)."""
         me, ph = self.seat, self._phasing
+        if k in POLITICAL:
+            self.politics.track(k, d)
         if k == "committee_consent" and d.get("seat") == me:
             self._consenting = True
             return
@@ -787,8 +800,9 @@ class SDTAgent:
             members = list(d.get("members") or ())
             if me not in members:
                 return
-            if members in self.politics.counters():
-                self._pol_dirty = True
+            cc = self.politics.pending_counter(ph, self._turn)
+            if cc is not None and d.get("seat") == cc.convener:
+                self._pol_dirty = True             # the new Committee's convener calls us
             elif d.get("seat") == ph and self.politics.willing.get((ph, self._turn)) is not False:
                 self._pol_dirty = True             # (once we refused ph this turn, its proposals are not ours)
         elif k == "committee_leave":
@@ -796,7 +810,8 @@ class SDTAgent:
                 self._pol_dirty = True
         elif k == "committee":
             members = list(d.get("members") or ())
-            if members and members[0] == me and members in self.politics.counters():
+            cc = self.politics.pending_counter(ph, self._turn)
+            if members and cc is not None and cc.convener == me and members == cc.members:
                 self._pol_dirty = True             # our counter-committee formed: we declare its purge
         elif k == "random_event":
             if self._not_live:
@@ -810,17 +825,28 @@ class SDTAgent:
         the match showed us every action: when the game moved on by actions we were not shown
         (a server's driver stopped and resumed, a replica rebuilt), look again at everything."""
         v = player.version
-        if v != self._version:
-            if self._version is not None or self._observing:
+        seen = self._shown()
+        if v != seen:
+            if seen is not None or self._observing:
                 self._leaders = None
                 self._pol_dirty = True
                 self._offer_news = True
             self._version = v
+            if not self._own_table:
+                self._observing = False        # (until the match shows us events again)
+
+    def _shown(self) -> int | None:
+        """The game's version as the actions the match showed us have brought it: the game's
+        table's (the match shows it every action, and us those with an event we need,
+        :attr:`observe_kinds`) once the match shows us events; else our own count."""
+        if self._observing and not self._own_table:
+            return self.table.version
+        return self._version
 
     def choose(self, player) -> A.Action:
         self.p = player
         self._last_ok = None
-        if player.version != self._version:
+        if player.version != self._shown():
             self._catch_up(player)
         try:
             act = self._choose(player)
@@ -913,12 +939,10 @@ class SDTAgent:
         if kind is None:
             return None
         if kind == "trading":
-            v = player.view
-            d = self._facts()
-            for p, ls in v.get("hands", {}).items():
-                red = sum(d.strength[u] for u in ls if d.color[u] == RED)
-                white = sum(d.strength[u] for u in ls if d.color[u] == WHITE)
-                self.deal_leadership[p] = (red, white)
+            if self._own_table and not self.table.started:     # (the game's table saw the deal)
+                self.table.note_hands(player.view.get("hands", {}))
+                if self.table.data is None:
+                    self.table.data = player.data
             a = A.EndTrading(me)
             return a if self._ok(a) else None
         if kind in ("purge_approval", "purge_orders"):
@@ -965,7 +989,24 @@ class SDTAgent:
         if kind == "vote":
             red = self.pit(view)[3] == RED
             return A.VoteEndGame(self.seat, red)
+        if kind == "redraw":
+            return self._redraw(view)
         return self.politics.decide(view, d)
+
+    def _redraw(self, view: dict) -> A.Action:
+        """004 [12.13]: keep the marker of a vanished Blue force, or draw again?  Our policy (the
+        article has none): draw again, since the marker kept is worth nothing (no units to command,
+        no Victory Points, 004 [14.47]) and a new chit is an Assassin Marker or command of units
+        far more often than it hurts; unless the Withdrawal Markers of Blue forces we command make
+        a third or more of the chits left (a force's marker is still in the cup while the force is
+        on the map and not withdrawn, 004 [5.67]): then we keep, rather than risk losing them."""
+        d = self._facts().data
+        ours = {nat for nat, p in view["control"].items() if p == self.seat}
+        at_risk = {d.units[u].nationality for s in view["stacks"] for u in s["units"]
+                   if d.units[u].color == BLUE and d.units[u].nationality in ours}
+        n = len((at_risk & set(d.markers.blue_withdrawal)) - set(view["withdrawn"]))
+        left = view["randomizer"]
+        return A.RedrawChit(self.seat, not (left and 3 * n >= left))
 
     def _choose_loss(self, player, view: dict, d: dict) -> A.Action | None:
         """Non-Attack Policy 9: "Whenever exchanges occur, losses should be taken from combat
@@ -1040,6 +1081,8 @@ class SDTAgent:
             self._plan_apt(view, ix, plan, forces, used)
         if plan.assassinate:
             self._plan_assassination(view, ix, plan, forces, used)
+        if plan.attacks:
+            self._raise_odds(view, ix, plan, forces, used)
         self._plan_non_attack(view, ix, plan, forces, used)
         return plan
 
@@ -1453,46 +1496,133 @@ class SDTAgent:
             attacked.add(t.id)
             self._assign(plan, t, got, T.VST_MIN_ODDS, False, used, f"VST: {plan.vst} player {victim}")
 
+    def _raise_odds(self, view: dict, ix: Index, plan: TurnPlan, forces: list[Force], used: set[int]) -> None:
+        """"Different stacks of units may be combined in order to satisfy the minimum odds.  When
+        possible, the highest odds that can be achieved should be used in order to minimize
+        combat results of AE or EX."  Once every required attack has its forces at the minimum
+        odds (and the assassin its leader), each planned attack in turn takes the free forces of
+        its colour that can join it (in the province or, for a Subversive Attack, next to it;
+        the engine's ``reach``) while they raise its odds (the engine's ``odds_of``): those
+        already there first, then the strongest; a force that would not raise the odds is not
+        sent.  Escorts of the Czar or the Gold stay with it (Non-Attack Policy 3), and a force
+        that alone garrisons a province to hold stays (Non-Attack Policies 6, 7)."""
+        col_of = self._col
+        base = None
+        for pa in plan.attacks:
+            t = ix.get(pa.target)
+            if t is None:
+                continue
+            sub = pa.subversive
+            posts = self._subversion_posts(t.province) if sub else frozenset((t.province,))
+            worth = self._sub_strength if sub else (lambda fc: fc.strength)
+            mine = [fc for fc in forces if fc.lead in pa.forces]
+            att = sum(worth(fc) for fc in mine)
+            dfn = self._dfn(t)
+            col = col_of(att, dfn)
+            if col is None:
+                continue
+            cands = [fc for fc in self._ranked(forces, pa.color) if fc.lead not in used and not fc.escort
+                     and fc.stack != t.id and (fc.leader or not sub)]
+            if not cands:
+                continue
+            if col_of(att + sum(worth(fc) for fc in cands), dfn) <= col:
+                continue                     # even all of them together would not raise the odds
+            if base is None:
+                base = self._garrison_base(view, ix, plan.color, plan.turn) if plan.color in (RED, WHITE) else []
+            local = [fc for fc in cands if fc.province in posts]
+            far = [fc for fc in cands if fc.province not in posts]
+            added: list[tuple[Force, str | None]] = []
+            keep = 0
+            for fc in local + far:
+                if fc.color == plan.color and fc.province in base \
+                        and self._garrison_open(ix, fc.province, plan.color, fc.stack):
+                    continue                 # it holds a province alone (Policies 6, 7)
+                dest = None
+                if fc.province not in posts:
+                    reach = fc.reach if fc.reach is not None else self._reach(fc)
+                    opts = [p for p in posts if p in reach]
+                    if not opts:
+                        continue
+                    dest = self._post(ix, fc, posts) if sub else t.province
+                c = col_of(att + worth(fc), dfn)
+                if c is None:
+                    continue
+                added.append((fc, dest))
+                att += worth(fc)
+                if c > col:
+                    col, keep = c, len(added)
+            for fc, dest in added[:keep]:
+                used.add(fc.lead)
+                pa.forces.append(fc.lead)
+                why = (f"to join the Subversive Attack on {t.province} at higher odds [{pa.label}]" if sub
+                       else f"to attack in {t.province} at higher odds [{pa.label}]")
+                if dest:
+                    plan.orders.append(Order(fc.lead, dest, list(fc.pickups), why=why, route=self._reach(fc).get(dest)))
+                elif fc.pickups:
+                    plan.orders.append(Order(fc.lead, None, list(fc.pickups), why=f"picks up units {why}"))
+
     def _plan_assassination(self, view: dict, ix: Index, plan: TurnPlan, forces: list[Force], used: set[int]) -> None:
+        """"An assassination attempt is always against the phasing player's worst enemy, as
+        defined on the PCT", at the level the markers call for, else the next level in the
+        article's order ("If the target player has no level 1 leader, the attempt is made
+        against a level 2 leader ...").  A target needs a leader of ours in its province
+        (004 [10.13]): one that is there and stays, or goes there to attack, or a free leader
+        (not needed for an attack, no escort) that can reach it.  Among the leaders of the
+        first level that has any such target: "that leader should be selected as target who
+        controls the greatest combat strength", then one a leader of ours is with already,
+        then the nearest."""
         order = self.friendliness(view)
         if not order:
             plan.assassinate = False
             return
         enemy = order[-1]
         markers = view["assassins"].get(self.seat, 0)
-        target = self._assassin_target(ix, enemy, markers)
-        if target is not None:
-            plan.assassin_target = target
-            return
-        # common sense: send one free leader to the best target it can reach
         f = self._facts()
+        moving = {o.lead: o.dest for o in plan.orders if o.dest}
+        present: dict[str, list[Force]] = {}       # province -> our leaders there in the Combat Phase
+        for fc in forces:
+            if fc.leader:
+                present.setdefault(moving.get(fc.lead, fc.province), []).append(fc)
+        free = [fc for fc in forces if fc.lead not in used and fc.leader and not fc.escort]
         best = None
         for level in T.assassination_levels(markers):
             for st in ix.mine(enemy):
                 for v in st.leaders:
                     if f.strength[v] != level:
                         continue
-                    for fc in forces:
-                        if fc.lead in used or not fc.leader or fc.escort:
-                            continue
-                        route = self._reach(fc).get(st.province)
-                        if route is None:
-                            continue
-                        key = (-self._att(st), len(route["path"]), v, fc.lead)
-                        if best is None or key < best[0]:
-                            best = (key, v, st, fc)
+                    ctrl = f.strength[v] + sum(f.strength[u] for u in st.attached_to(v) if u in f.combat)
+                    there = [fc for fc in present.get(st.province, ()) if fc.lead != v]
+                    if there:
+                        stay = next((fc for fc in there if fc.lead in used), there[0])
+                        key = (-ctrl, 0, v, stay.lead)
+                        cand = (key, v, st, stay, None)
+                    else:
+                        cand = None
+                        for fc in free:
+                            route = self._reach(fc).get(st.province)
+                            if route is None:
+                                continue
+                            key = (-ctrl, len(route["path"]), v, fc.lead)
+                            if cand is None or key < cand[0]:
+                                cand = (key, v, st, fc, route)
+                    if cand is not None and (best is None or cand[0] < best[0]):
+                        best = cand
             if best:
                 break
         if best is None:
             plan.assassinate = False
-            self.note(f"cannot reach a leader of {enemy}, its worst enemy: no assassination")
+            self.note(f"has no leader with or within reach of a leader of {enemy}, its worst enemy: no assassination")
             return
-        _, v, st, fc = best
-        used.add(fc.lead)
+        _, v, st, fc, route = best
         plan.assassin_target = v
-        plan.orders.insert(0, Order(fc.lead, st.province, list(fc.pickups),
-                                    why=f"to send assassins after {f.name(v)} of {enemy}, its worst enemy",
-                                    route=self._reach(fc).get(st.province)))
+        if fc.lead not in used:
+            used.add(fc.lead)                      # it stays (or goes) where the target is
+            if route is not None:
+                plan.orders.insert(0, Order(fc.lead, st.province, list(fc.pickups),
+                                            why=f"to send assassins after {f.name(v)} of {enemy}, its worst enemy",
+                                            route=route))
+            elif fc.pickups:
+                plan.orders.append(Order(fc.lead, None, list(fc.pickups), why="picks up units and stays for the assassins"))
 
     def _assassin_target(self, ix: Index, enemy: str, markers: int) -> int | None:
         """A leader of ``enemy`` sharing a province with one of our leaders, by the article's
@@ -1522,6 +1652,8 @@ class SDTAgent:
         garrisoned: set[str] = set()
         for fc in forces:
             reserved.update(fc.pickups)
+        screens = self._screens_in_place(ix, forces, used)     # Policy 8: screens already posted stay
+        screened = {st.province for sid in screens.values() if (st := ix.get(sid)) is not None}
         for fc in sorted(forces, key=lambda x: x.lead):
             if fc.lead in used:
                 continue
@@ -1577,6 +1709,8 @@ class SDTAgent:
                                              why="strengthens the Imperial escort (Non-Attack Policy 3)"))
                 continue
             if not fc.leader:
+                if self._plan_screen(ix, plan, fc, screens, screened):
+                    used.add(fc.lead)
                 continue
             # 6/7: a force that alone garrisons a province to hold stays there
             if fc.color == plan.color and plan.color in (RED, WHITE) and fc.province not in garrisoned \
@@ -1625,7 +1759,11 @@ class SDTAgent:
                                          why=f"garrisons {p} (Non-Attack Policy {6 if fc.color == RED else 7})"))
                 used.add(fc.lead)
                 continue
-            # 5/8: a smaller force joins our strongest stack of its colour within reach
+            # 8: a smaller force screens a larger stack
+            if self._plan_screen(ix, plan, fc, screens, screened):
+                used.add(fc.lead)
+                continue
+            # 5: a smaller force joins our strongest stack of its colour within reach
             size = 1 + len([u for u in st.attached_to(fc.lead) if u in f.combat]) + len(fc.pickups)
             best = None
             for other in ix.mine(me):
@@ -1644,13 +1782,105 @@ class SDTAgent:
                     best = (key, other)
             if best:
                 plan.orders.append(Order(fc.lead, best[1].province, list(fc.pickups), route=reach[best[1].province],
-                                         why="joins a stronger stack (Non-Attack Policies 5, 8)"))
+                                         why="joins a stronger stack (Non-Attack Policy 5)"))
                 used.add(fc.lead)
                 continue
             if fc.pickups:
                 plan.orders.append(Order(fc.lead, None, list(fc.pickups),
                                          why="picks up loose units (Non-Attack Policy 5)"))
                 used.add(fc.lead)
+
+    def _screen_posts(self, ix: Index, big: Stk, color: str) -> list[tuple[int, str]]:
+        """Non-Attack Policy 8: where a smaller stack would screen ``big``: the provinces next
+        to it holding no units hostile to ``color``, with other players' hostile strength in or
+        next to them (the way an enemy would come), the most threatened first: (threat,
+        province) pairs, worked out once per view."""
+        key = ("screen posts", big.id, color)
+        out = ix.memo.get(key)
+        if out is None:
+            hostile, colors_in = self.hostile, ix.colors_in
+            out = []
+            for q in self._facts().adjacent[big.province]:
+                if any(hostile(c, color) for c in colors_in.get(q, ())):
+                    continue
+                threat = self._threat(ix, q, color)
+                if threat > 0:
+                    out.append((threat, q))
+            out.sort(key=lambda x: (-x[0], x[1]))
+            ix.memo[key] = out
+        return out
+
+    def _bigger(self, ix: Index, fc: Force) -> list[Stk]:
+        """Our stacks of ``fc``'s colour with leaders, stronger than ``fc`` (the strongest first)."""
+        key = ("ours by strength", fc.color)
+        ranked = ix.memo.get(key)
+        if ranked is None:                     # (once per view and colour)
+            ranked = [(self._att(st), st) for st in ix.mine(self.seat) if st.color == fc.color and st.leaders]
+            ranked.sort(key=lambda x: (-x[0], x[1].id))
+            ix.memo[key] = ranked
+        n, sid = fc.strength, fc.stack
+        out = []
+        for att, st in ranked:
+            if att <= n:
+                break
+            if st.id != sid:
+                out.append(st)
+        return out
+
+    def _screens_in_place(self, ix: Index, forces: list[Force], used: set[int]) -> dict[int, int]:
+        """The free forces that already screen a larger stack of ours (Policy 8): force -> the
+        stack it screens (one screen per province screened)."""
+        out: dict[int, int] = {}
+        taken: set[str] = set()
+        adjacent = self._facts().adjacent
+        for fc in sorted(forces, key=lambda x: x.lead):
+            if fc.lead in used or fc.escort:
+                continue
+            near = adjacent[fc.province]
+            for big in self._bigger(ix, fc):
+                if big.province in taken or big.province not in near:
+                    continue
+                if any(q == fc.province for _, q in self._screen_posts(ix, big, fc.color)):
+                    out[fc.lead] = big.id
+                    taken.add(big.province)
+                    break
+        return out
+
+    def _plan_screen(self, ix: Index, plan: TurnPlan, fc: Force, screens: dict[int, int], screened: set[str]) -> bool:
+        """Non-Attack Policy 8: "Smaller stacks of units should attempt to screen or protect the
+        larger stacks."  Our rule: a force not needed elsewhere that is weaker than one of our
+        stacks of its colour stands next to that stack on the way the enemy would come (a
+        province next to it holding no hostile units, with other players' hostile strength in
+        or next to it: the most threatened one it can reach, then the nearest); one screen per
+        province screened, the strongest stacks first; a force already screening stays.  A stack no enemy
+        threatens needs no screen (the force consolidates instead, Policy 5)."""
+        if fc.escort:
+            return False
+        if fc.lead in screens:
+            big = ix.get(screens[fc.lead])
+            self.note(f"keeps {self._facts().name(fc.lead)} in {fc.province} to screen its stack in "
+                      f"{big.province if big else '?'} (Non-Attack Policy 8)")
+            if fc.pickups:
+                plan.orders.append(Order(fc.lead, None, list(fc.pickups), why="picks up units and screens (Non-Attack Policy 8)"))
+            return True
+        reach = None
+        for big in self._bigger(ix, fc):
+            if big.province in screened:
+                continue
+            posts = self._screen_posts(ix, big, fc.color)
+            if not posts:
+                continue
+            if reach is None:
+                reach = fc.reach if fc.reach is not None else self._reach(fc)
+            opts = [(threat, q) for threat, q in posts if q in reach]
+            if not opts:
+                continue
+            _, q = min(opts, key=lambda x: (-x[0], len(reach[x[1]]["path"]), x[1]))
+            screened.add(big.province)
+            plan.orders.append(Order(fc.lead, q, list(fc.pickups), route=reach[q],
+                                     why=f"screens its stack in {big.province} (Non-Attack Policy 8)"))
+            return True
+        return False
 
     def _threat(self, ix: Index, province: str, color: str) -> int:
         """Strength of other players' forces hostile to ``color`` in ``province`` or next to it."""
@@ -1882,7 +2112,10 @@ class SDTAgent:
             order = self.friendliness(ix.view)
             if order and markers > 0:
                 enemy = order[-1]
-                v = self._assassin_target(ix, enemy, markers)
+                v = plan.assassin_target
+                if v is None or ix.holder(v) != enemy \
+                        or not self._ok(A.Assassinate(me, v, T.assassin_markers_used(markers))):
+                    v = self._assassin_target(ix, enemy, markers)
                 if v is not None:
                     a = A.Assassinate(me, v, T.assassin_markers_used(markers))
                     if self._ok(a):
@@ -1958,6 +2191,17 @@ class SDTAgent:
         return seq
 
 
+@dataclass
+class Counter:
+    """The new Central Committee of the players left out of the phasing player's (Purge
+    Cooperation 2]): its convener, the players left out, and the members its dice chose
+    (None until the convener rolled, or if they hold too few markers)."""
+
+    convener: str
+    left: list[str]
+    members: list[str] | None = None
+
+
 class PoliticsAdapter:
     """Purge Cooperation and the Czar's execution committee (Non-Attack Policy 2) through the
     engine's politics actions (004 [11.0], [13.5]).
@@ -1984,10 +2228,18 @@ class PoliticsAdapter:
        alphabetically).  Ties on the PCT ("most unfriendly", "2nd friendliest") go by
        alphabetical order (:func:`bots.sdt_tables.friendliness_order`).
     4. If they hold fewer, the phasing player withdraws, and "a new Central Committee is
-       formed by those players not on the original Central Committee" — our reading: all of
-       them, no further rolls; if they hold enough markers they form it and their first
-       member (in seat order) declares the purge of the phasing player (same
-       collective/individual roll; spoils alphabetical).
+       formed by those players not on the original Central Committee.  The same procedure
+       is used as stated above.  If the new committee's Politburo Marker total is eight or
+       greater, that committee attempts to purge the phasing player!"  Our reading: the
+       player left out who is most unfriendly to the phasing player (ties as above) takes
+       the phasing player's part: it is a member, and rolls a die for each other player left
+       out, who joins on a roll equal to or greater than their PCT column; if the members
+       hold the threshold it proposes their Committee, the others consent, and it declares
+       the purge of the phasing player (the same collective/individual roll; spoils
+       alphabetical).  Only when the original Committee did not form: after it formed (and
+       purged, or not) nobody calls a new one.  Those "on the original Central Committee"
+       are the phasing player and everyone who consented to its proposal (the events say
+       who, even after the phasing player's withdrawal has taken it out of their consents).
     5. Counterpurges are mandatory and aimed at the phasing player (a die picks among two
        or more purgers when the phasing player is the counterpurger: with n of them in the
        engine's order, die d picks number (d - 1) mod n + 1); spoils are the leaders
@@ -2003,8 +2255,12 @@ class PoliticsAdapter:
     def __init__(self, agent: SDTAgent) -> None:
         self.agent = agent
         self.willing: dict[tuple[str, int], bool] = {}
-        self.counter: dict[tuple[str, int], list[str] | None] = {}
+        self.counter: dict[tuple[str, int], Counter | None] = {}
         self.counter_declared: set[tuple[str, int]] = set()
+        # this Player-Turn's Committee events: (seat, members) of each consent, the members of
+        # each Committee formed (what the original Committee was, after it is gone)
+        self.consents_seen: list[tuple[str, tuple[str, ...]]] = []
+        self.formed_seen: list[tuple[str, ...]] = []
         self.stage = ""
         self.full: list[str] = []
         self.members: list[str] = []
@@ -2040,9 +2296,22 @@ class PoliticsAdapter:
     def consent(self, view: dict) -> list[str] | None:
         return view["committee_consent"].get(self.me)
 
-    def counters(self) -> list[list[str]]:
-        """The counter-committees we belong to that have not declared their purge yet."""
-        return [v for k, v in self.counter.items() if v and k not in self.counter_declared]
+    def pending_counter(self, ph: str | None, turn: int) -> Counter | None:
+        """The new Committee against ``ph`` this Game-Turn we are left out with, if its purge is
+        not declared yet."""
+        key = (ph, turn)
+        cc = self.counter.get(key)
+        return cc if cc is not None and key not in self.counter_declared else None
+
+    def track(self, k: str, d: dict) -> None:
+        """The Committee events of the Player-Turn under way (a ``player_turn`` event starts
+        another): every consent and every Committee formed."""
+        if k == "player_turn":
+            self.consents_seen, self.formed_seen = [], []
+        elif k == "committee_consent":
+            self.consents_seen.append((d.get("seat"), tuple(d.get("members") or ())))
+        elif k == "committee" and d.get("members"):
+            self.formed_seen.append(tuple(d["members"]))
 
     # -- the phasing player's procedure ---------------------------------------------------------------
     def start_of_turn(self, player, plan: TurnPlan) -> A.Action | None:
@@ -2161,56 +2430,97 @@ class PoliticsAdapter:
 
     # -- out of turn: proposals, the counter-committee, cleanup -----------------------------------------
     def react(self, view: dict) -> A.Action | None:
-        ag, me = self.agent, self.me
+        me = self.me
         turn, ph = view["turn"], view["phasing"]
         cons = view["committee_consent"]
         if view["decision"] is not None:
             return None
         # the counter-committee's purge of the phasing player
         key = (ph, turn)
-        counter = self.counter.get(key)
+        cc = self.counter.get(key)
         com = view["committee"]
-        if counter and com == counter and key not in self.counter_declared and me == counter[0]:
+        if cc and cc.members and com == cc.members and key not in self.counter_declared and me == cc.convener:
             self.counter_declared.add(key)
             act = self._declare(view, com, target=ph)
             if act is not None:
                 return act
+        live = ph is not None and view["phase"] == "movement"
+        # the phasing player's Committee failed: those left out form a new one
+        if live and ph != me and self.willing.get(key) is False and key not in self.counter and ph not in cons:
+            act = self._left_out(view, ph, turn)
+            if act is not None:
+                return act
+            cc = self.counter.get(key)
         # proposals that include us: answered while the phasing player's Movement Phase is
         # open and the proposal includes it (its purge or execution procedure), or when it is
         # the counter-committee we belong to
-        live = ph is not None and view["phase"] == "movement"
         for members in sorted({tuple(v) for p, v in cons.items() if p != me and me in v}):
             if list(members) == [me] or not live:
                 continue
             a = A.JoinCommittee(me, members)
-            if counter and list(members) == counter:
-                if self._ok(a):
+            if cc and me != cc.convener and cons.get(cc.convener) == list(members) and set(members) <= set(cc.left):
+                if self._ok(a):                    # (the convener rolled for us, as the article's procedure)
                     return a
                 continue
             if ph != me and ph in members and cons.get(ph) == list(members) and self._ok(a) \
                     and self._willing(view, ph):
                 return a
-        # the phasing player's Committee failed: the others form a new one
-        if ph and ph != me and (ph, turn) in self.willing and not self.willing[(ph, turn)] \
-                and key not in self.counter and ph not in cons:
-            w = [p for p, v in cons.items() if p != ph and ph in v]
-            need = self.threshold()
-            if self.pm(view, [ph] + w) < need:
-                counter = self.canon(view, [p for p in self.active(view) if p != ph and p not in w])
-                self.counter[key] = counter if self.pm(view, counter) >= need else None
-                if self.counter[key] and self.can_consent(view, counter):
-                    ag.note(f"joins a Central Committee of {', '.join(counter)} against {ph}")
-                    return A.JoinCommittee(me, tuple(counter))
-            else:
-                self.counter[key] = None
         # withdraw stale consents
         mine = cons.get(me)
         if mine is not None:
-            active_proc = ph is not None and view["phase"] == "movement" and (ph in mine or mine == counter)
+            ours = cc is not None and cc.convener in mine and set(mine) <= set(cc.left)
+            active_proc = live and (ph in mine or ours)
             if ph == me:
                 return None
             if not active_proc:
                 return A.LeaveCommittee(me)
+        return None
+
+    def _left_out(self, view: dict, ph: str, turn: int) -> A.Action | None:
+        """We refused ``ph``'s Committee, which did not form and is withdrawn: "a new Central
+        Committee is formed by those players not on the original Central Committee.  The same
+        procedure is used as stated above" (see the class).  We note the new Committee's
+        players and convener; if we are the convener we roll for the others and call it."""
+        key = (ph, turn)
+        cons = view["committee_consent"]
+        if any(ph in members for members in self.formed_seen):
+            self.counter[key] = None           # it formed: a purge was attempted (or everyone joined)
+            return None
+        original = {ph} | {p for p, members in self.consents_seen if ph in members} \
+            | {p for p, v in cons.items() if ph in v}
+        need = self.threshold()
+        if self.pm(view, original) >= need:
+            self.counter[key] = None
+            return None
+        left = self.canon(view, [p for p in self.active(view) if p not in original])
+        if self.me not in left or self.pm(view, left) < need:
+            self.counter[key] = None
+            return None
+        convener = T.friendliness_order(self.agent.table.row(ph, left))[-1]
+        cc = self.counter[key] = Counter(convener, left)
+        if convener != self.me:
+            return None
+        ag, me = self.agent, self.me
+        members, rolls = [me], []
+        for p in left:
+            if p == me:
+                continue
+            rel = ag.relation(me, p)
+            die = ag.die()
+            joins = T.joins_committee(rel, die)
+            if joins:
+                members.append(p)
+            rolls.append(f"{p} {'joins' if joins else 'refuses'} (rolled {die}, PCT {rel})")
+        members = self.canon(view, members)
+        n = self.pm(view, members)
+        ag.note(f"calls a new Central Committee of the players left out of {ph}'s against {ph}"
+                + (": " + "; ".join(rolls) if rolls else ""))
+        if n < need:
+            ag.note(f"finds only {', '.join(members)} willing ({n} Politburo markers): no Committee")
+            return None
+        cc.members = members
+        if self.can_consent(view, members):
+            return A.JoinCommittee(me, tuple(members))
         return None
 
     def _willing(self, view: dict, proposer: str) -> bool:

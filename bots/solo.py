@@ -19,7 +19,8 @@ same bots, so the game continues exactly where it stopped.
 The game is driven by :class:`rcw.bots.match.Match` (the bots are its agents; seat A has
 none, so the match waits for you); what is shown and asked comes from
 :class:`rcw.player.Player` (your view, your legal actions, and the engine's answers on reach,
-odds and scores).
+odds and scores).  The bots' attitudes (``k``) are the game's one Player Cooperation Table,
+which the match keeps from the deal on and all four bots read (:mod:`bots.cooperation`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ import argparse
 import json
 import sys
 
+from rcw.bots import sdt_tables as T
+from rcw.bots.cooperation import CooperationTable
 from rcw.bots.match import Match
 from rcw.bots.sdt import SDTAgent
 from rcw.bots.terminal import (
@@ -165,22 +168,33 @@ class Solo:
         v = self.view()
         rows = []
         some = next(iter(self.bots.values()))
+        pct = self.table()
+        active = [p for p in v["seats"] if p not in v["quit"]]
         for p in v["seats"]:
             red, white, pcm, color = some.pit(v, p)
             ctl = ", ".join(sorted(n for n, s in v["control"].items() if s == p)) or "-"
+            order = T.friendliness_order(pct.row(p, active))
+            ends = f"friendliest {order[0]}, worst enemy {order[-1]}" if order else ""
             if p in self.bots:
-                order = self.bots[p].friendliness(v)
-                att = (f"toward you {self.bots[p].relation(p, HUMAN)}; "
-                       f"friendliest {order[0]}, worst enemy {order[-1]}") if order else ""
+                att = f"toward you {pct.relation(p, HUMAN)}; {ends}"
             else:
-                att = "(you)"
+                att = f"(you) {ends}".rstrip()
             rows.append([p + (" (quit)" if p in v["quit"] else ""), str(v["politburo"].get(p, 0)),
                          str(v["assassins"].get(p, 0)), ctl, f"{red}-{white}={pcm}", color, att])
-        self.say("\nMarkers and attitudes (PCM: Red minus White leadership; attitude: the bot's PCT column, "
+        self.say("\nMarkers and attitudes (PCM: Red minus White leadership; attitude: the game's Player Cooperation "
+                 "Table, one for all the bots: the column, "
                  "2 friendly .. 7 hostile):")
         self.say(table(rows, ["player", "Politburo", "Assassins", "controls", "PCM", "PIT colour", "attitude"]))
         self.say(f"  Central Committee: {', '.join(v['committee']) or 'none'}; "
                  f"Randomizer holds {v['randomizer']} chits")
+
+    def table(self) -> CooperationTable:
+        """The game's one Player Cooperation Table (the match's, shared by every bot)."""
+        t = self.match.table
+        if t is None:                      # (no bot takes one: never with SDT bots)
+            t = CooperationTable(self.g.data)
+            t.follow(self.g)
+        return t
 
     # -- describing choices ------------------------------------------------------------------------
     def describe(self, a: A.Action, v: dict) -> str:

@@ -5,7 +5,10 @@ Agents keep state between calls (plans, the events they observed) and the match 
 game's bots cannot be asked by whichever process is free.  Instead every game this server
 process drives is bound to one worker (a hash of its id), and that worker keeps, for the
 game, a copy of the game (``rcw.modes.from_bytes`` and ``Game.apply``), its match and its
-agents (built with the seeds the in-process driver uses).  The driver
+agents (built with the seeds the in-process driver uses).  The match keeps the game's one
+Player Cooperation Table (:mod:`rcw.bots.cooperation`) and hands it to every SDT agent of the
+game, a deadline's bot included: all the game's agents live in this one worker process (a new
+match rebuilds the table from the game's record).  The driver
 (:class:`~rcw.server.driver.Driver`) feeds it, in order, through the worker's stdin:
 
 - ``reset``: the game as the replica has it (its bytes and seq) and the bot seats, whenever
@@ -218,6 +221,8 @@ class _GameCopy:
         key = (seat, kind)
         if key not in self.agents:
             self.agents[key] = make_agent(kind, seat, self.seed)
+        if self.match is not None:
+            self.match.share(self.agents[key])     # (the game's one Player Cooperation Table)
         return self.agents[key]
 
     def set_bots(self, bots: dict[str, str]) -> None:

@@ -14,7 +14,9 @@ the seat's bot decides that one step (``by: "deadline"``).
 With ``--bot-workers N`` (``Config.bot_workers``) the bots decide in a worker process
 (:mod:`rcw.server.botworker`): the game's worker keeps its own copy of the game, the match and
 the agents, fed every applied action, and the driver awaits its answers without blocking the
-event loop.  With 0 the match runs here, in the event loop (tests, tiny setups).
+event loop.  With 0 the match runs here, in the event loop (tests, tiny setups).  Either way
+the match keeps the game's one Player Cooperation Table (:mod:`rcw.bots.cooperation`) and hands
+it to every SDT agent of the game, the bot that decides for a slow human included.
 """
 
 from __future__ import annotations
@@ -122,6 +124,8 @@ class Driver:
         key = (seat, kind)
         if key not in self.agents:
             self.agents[key] = make_agent(kind, seat, agent_seed(self.rt.meta["seed"], self.rt.gid))
+        if self.match is not None:
+            self.match.share(self.agents[key])     # (the game's one Player Cooperation Table)
         return self.agents[key]
 
     def _bot_kinds(self) -> dict[str, str]:
@@ -296,6 +300,7 @@ class Driver:
                 t0 = time.perf_counter()
                 if self._worker() is None:
                     player = Player(g, seat)
+                    self._the_match()
                     action = self.agent(seat, rt.meta["bots"]).choose(player)
                     if not player.is_legal(action):
                         action = player.legal[0]
@@ -331,6 +336,7 @@ class Driver:
             # The seat's bot answers this offer (a decline if it would rather answer another).
             seat = o["to"]
             if self._worker() is None:
+                self._the_match()
                 action = self.agent(seat, rt.meta["bots"]).react(Player(g, seat))
             else:
                 try:

@@ -15,6 +15,7 @@ import pytest
 from engine_helpers import attack, blank, dice, form, markers, phase, put, uid, uids
 from rcw.bots import AGENTS, make_agent
 from rcw.bots import sdt_tables as T
+from rcw.bots.cooperation import CooperationTable
 from rcw.bots.match import Match
 from rcw.bots.sdt import SDTAgent
 from rcw.bots.simulate import play
@@ -267,7 +268,7 @@ def _agent(g: Game, seat: str, pct: dict[str, int] | None = None, rolls: list[in
     return a
 
 
-def _all_pct(a: SDTAgent, value: int = 3) -> None:
+def _all_pct(a: SDTAgent | CooperationTable, value: int = 3) -> None:
     for i, p in enumerate("ABCDE"):
         for q in "ABCDE"[i + 1:]:
             a.pct[frozenset((p, q))] = value
@@ -306,7 +307,126 @@ def test_initial_pct_through_the_match_loop():
         step = m.next_step()
         m.apply(step.seat, step.action, step.kind)
     assert all(a.pct_started for a in agents.values())
-    assert len({tuple(sorted((tuple(sorted(k)), v) for k, v in a.pct.items())) for a in agents.values()}) == 1
+    assert all(a.table is m.table for a in agents.values())          # one table for the game
+
+
+def _deal_relations(g: Game) -> dict[str, int]:
+    """The PCT the article sets up from the hands of the deal (Game-Turn 1 colours)."""
+    d = g.data
+    colors = {}
+    for p in g.seats:
+        hand = g.state.hand[p]
+        red = sum(d.units[u].strength for u in hand if d.units[u].color == "Red")
+        white = sum(d.units[u].strength for u in hand if d.units[u].color == "White")
+        colors[p] = T.political_color(red - white, 1)
+    return {p + q: T.initial_relation(colors[p], colors[q]) for i, p in enumerate(g.seats) for q in g.seats[i + 1:]}
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_one_cooperation_table_per_game_from_the_deal(seed):
+    """"Once the initial forces are distributed among the five players and the combat forces
+    placed on the map, the Political Indicator Table can be established", and from it the
+    PCT, one marker per pair ("the A/B relationship will be defined again ... This is
+    redundant").  The match keeps one table for the game, set up from the public events of
+    the deal (``dealt``, the trades of the session, ``deployed``) before anyone moves, and
+    every SDT bot reads it: an answer out of turn before a bot's first move (a Committee
+    proposal) uses the deal's column, not a default."""
+    g = Game.new(5, seed, {"max_turns": 2})
+    want = _deal_relations(g)
+    agents = {p: make_agent("sdt", p, seed) for p in g.seats}
+    m = Match(g, agents)
+    t = m.table
+    assert all(a.table is t for a in agents.values())
+    while g.phase == "trading":
+        step = m.next_step()
+        m.apply(step.seat, step.action, step.kind)
+    assert t.started and t.snapshot() == want
+    notes = []
+    while not g.over:
+        before = dict(t.pct)
+        step = m.next_step()
+        m.apply(step.seat, step.action, step.kind)
+        for a in agents.values():
+            for n in a.take_notes():
+                if "'s Central Committee (rolled" in n:           # "B joins D's ... (rolled 2, PCT 2)"
+                    who, rest = n.split(": ", 1)
+                    proposer = rest.split("'s Central")[0].split()[-1]
+                    col = int(rest.rsplit("PCT ", 1)[1].rstrip(")"))
+                    assert col == before[frozenset((who, proposer))], n
+                    notes.append(n)
+    assert notes or seed != 1
+
+
+def test_the_deal_counts_the_leaders_traded_in_the_session():
+    """The PIT is set "once the initial forces are distributed among the five players": the
+    hands after the pre-game session's trades (004 [15.33]), read from the ``trade`` events;
+    a marker given during the session shifts nothing (the table is not set up yet)."""
+    g = Game.new(5, 6)
+    m = Match(g, {p: make_agent("sdt", p, 6) for p in "BCDE"})      # A is a human
+    d = g.data
+    red_a = [u for u in g.state.hand["A"] if d.units[u].color == "Red"]
+    assert red_a
+    g_politburo = g.state.politburo["A"]
+    m.apply("A", A.OfferTrade("A", "B", give_leaders=tuple(red_a), give_politburo=min(1, g_politburo)),
+            by_agent=False)
+    while g.phase == "trading":
+        step = m.next_step()
+        if step is None:
+            m.apply("A", A.EndTrading("A"), by_agent=False)
+        else:
+            m.apply(step.seat, step.action, step.kind)
+    assert not any(u in g.state.hand.get("A", ()) for u in red_a)
+    lead = {p: [u for st in g.state.stacks.values() if st.owner == p for u in st.units if d.units[u].is_leader]
+            for p in g.seats}
+    colors = {p: T.political_color(sum(d.units[u].strength * (1 if d.units[u].color == "Red" else -1)
+                                       for u in lead[p] if d.units[u].color in ("Red", "White")), 1) for p in g.seats}
+    want = {p + q: T.initial_relation(colors[p], colors[q]) for i, p in enumerate(g.seats) for q in g.seats[i + 1:]}
+    assert m.table.snapshot() == want
+    assert any(u in lead["B"] for u in red_a)                       # (B accepted the gift)
+
+
+def test_the_table_sees_each_action_once():
+    """The game's table is shown the events of each applied action once (not once per bot)."""
+    from rcw.bots.cooperation import CooperationTable as CT
+
+    calls = {"n": 0}
+    real = CT.observe
+
+    def counting(self, events):
+        calls["n"] += 1
+        return real(self, events)
+
+    CT.observe = counting
+    try:
+        g = Game.new(5, 2, {"max_turns": 2})
+        m = Match(g, {p: make_agent("sdt", p, 2) for p in g.seats})
+        calls["n"] = 0
+        n = m.play()
+    finally:
+        CT.observe = real
+    assert n > 100 and calls["n"] == n
+
+
+def test_a_match_started_mid_game_rebuilds_the_table_from_the_record():
+    """A match that takes over a game under way (a server driver taking the lease, a bot worker
+    reset with the game's bytes) rebuilds the game's table from its public record: the same
+    table as one that followed the game from the deal."""
+    from rcw import modes
+
+    g = Game.new(5, 3, {"max_turns": 3})
+    m = Match(g, {p: make_agent("sdt", p, 3) for p in g.seats})
+    m.play(600)
+    assert g.version == 600 and m.table.started
+    for copy in (g, modes.from_bytes(g.to_bytes())):
+        late = Match(copy, {p: make_agent("sdt", p, 3) for p in g.seats})
+        assert late.table is not m.table and late.table.snapshot() == m.table.snapshot()
+        assert late.table.version == g.version
+    fresh = modes.from_bytes(Game.new(5, 3).to_bytes())              # no setup events in a loaded game
+    early = Match(fresh, {p: make_agent("sdt", p, 3) for p in fresh.seats})
+    while fresh.phase == "trading":
+        step = early.next_step()
+        early.apply(step.seat, step.action, step.kind)
+    assert early.table.started and early.table.snapshot() == _deal_relations(Game.new(5, 3))
 
 
 def _de_die(g: Game, att: int, dfn: int) -> int:
@@ -322,14 +442,14 @@ def test_pct_follows_attacks_assassinations_and_purges_seen_in_the_events():
     ``seat`` C, ``defender`` D) shifts C/D; a second attack between them in the same province
     shifts it again (our old reading of two views counted such attacks once); a failed
     assassination attempt by B on A's leader shifts A/B; a purge of A by E shifts A/E; nothing
-    else moves."""
+    else moves.  (The game's one table: :class:`rcw.bots.cooperation.CooperationTable`.)"""
     g = _position(ph="combat", seat="C")
     put(g, "KURS", "C", "Voroshilov", "RU6 KURS", attach={"RU6 KURS": "Voroshilov"})
     put(g, "KURS", "C", "Zinoviev")
     put(g, "KURS", "D", "May-Maevsky")
     put(g, "KURS", "D", "Sidorin")
-    a = SDTAgent("A", 0)
-    a.pct_started = True
+    a = CooperationTable(g.data)
+    a.started = True
     _all_pct(a)
     with dice(g, _de_die(g, 8, 1)):
         ev = attack(g, "C", "May-Maevsky", ["Voroshilov"]) + g.apply(A.ResolveAttack("C"))
@@ -627,6 +747,39 @@ def test_plan_follows_sdt_and_apt():
     assert any(o.lead == uid("Krasnov") and o.dest == "VORO" for o in plan.orders)
 
 
+def test_highest_odds_that_can_be_achieved():
+    """"Different stacks of units may be combined in order to satisfy the minimum odds.  When
+    possible, the highest odds that can be achieved should be used in order to minimize
+    combat results of AE or EX."  SDT roll 1 (one attack at 1-1): Krasnov with WU8 DON (9)
+    against B's Voroshilov with RU4 VITE (6) in Voronezh is 1:1 already; Sidorin with WU4 KUBA
+    (5) comes from the Don Cossacks and makes it 2:1 (the engine's reach and odds); May-Maevsky
+    (1) alone in Kursk would not raise it further and is not sent to the attack.  The attack is
+    made at 2:1 with both stacks."""
+    g = _position(turn=6)
+    put(g, "VORO", "A", "Krasnov", "WU8 DON", attach={"WU8 DON": "Krasnov"})
+    put(g, "DCOS", "A", "Sidorin", "WU4 KUBA", attach={"WU4 KUBA": "Sidorin"})
+    put(g, "KURS", "A", "May-Maevsky")
+    t = put(g, "VORO", "B", "Voroshilov", "RU4 VITE", attach={"RU4 VITE": "Voroshilov"}).id
+    assert g.odds_of(9, g.defense(t))["label"] == "1:1" and g.odds_of(14, g.defense(t))["label"] == "2:1"
+    assert g.odds_of(15, g.defense(t))["label"] == "2:1"
+    a = _agent(g, "A", {"AB": 5}, rolls=[1, 1])                 # Attack Consideration: 1
+    m = Match(g, {"A": a}, table=a.table)
+    plan = a.make_plan(Player(g, "A"))
+    assert [(p.target, sorted(p.forces)) for p in plan.attacks] == [(t, sorted([uid("Krasnov"), uid("Sidorin")]))]
+    o = _orders(plan, "Sidorin")
+    assert [x.dest for x in o] == ["VORO"] and "higher odds" in o[0].why
+    assert all(x.dest != "VORO" for x in _orders(plan, "May-Maevsky"))
+    while g.phase == "movement":
+        step = m.next_step()
+        m.apply(step.seat, step.action, step.kind)
+    ev = []
+    while not any(e.kind == "combat" for e in ev):
+        step = m.next_step()
+        with dice(g, *([1] if isinstance(step.action, A.ResolveAttack) else [])):
+            ev = m.apply(step.seat, step.action, step.kind)
+    assert next(e for e in ev if e.kind == "combat").data["odds"] == "2:1"
+
+
 def test_plan_roll_one_gives_an_assassin_and_accepts_1_1():
     """SDT roll 1: "the phasing player must immediately give one assassin marker, if available,
     to the 2nd friendliest player"; one attack at 1-1 or better."""
@@ -754,7 +907,7 @@ def test_attack_consideration_goes_ahead_and_shifts_pct_when_resolved():
     g, ids = _combat_position()
     a = _agent(g, "A", {"AB": 3}, [3])
     _planned(a, ids["Stalin"])
-    m = Match(g, {"A": a})
+    m = Match(g, {"A": a}, table=a.table)
     act = a.choose(Player(g, "A"))
     assert act == A.DeclareAttack("A", ids["Stalin"], False)
     m.apply("A", act)
@@ -805,7 +958,7 @@ def test_merges_at_the_end_of_movement_and_attacks_with_the_merged_stack():
     put(g, "TVER", "A", "Sorokin")
     lenin = put(g, "PETR", "A", "Lenin").id
     a = _agent(g, "A", rolls=[1])
-    m = Match(g, {"A": a})
+    m = Match(g, {"A": a}, table=a.table)
     seen = []
     while g.phase == "movement":
         step = m.next_step()
@@ -930,20 +1083,104 @@ def test_committee_formation_roll_of_each_invitee(pct, die, joins):
     assert b.politics.willing[("A", 3)] is joins
 
 
-def test_counter_committee_of_those_left_out_purges_the_phasing_player():
-    """2]: "a new Central Committee is formed by those players not on the original Central
-    Committee ... If the new committee's Politburo Marker total is eight or greater, that
-    committee attempts to purge the phasing player!\""""
-    g = _position(turn=3, **dict.fromkeys(FULL, 3))
-    b = _agent(g, "B", {"AB": 7}, [4])                    # collective die 4
-    b.politics.willing[("A", 3)] = False                 # B refused A's Committee
-    act = b.react(Player(g, "B"))
-    assert act == A.JoinCommittee("B", ("B", "C", "D", "E"))
-    g.apply(act)
-    _consent(g, ("B", "C", "D", "E"), "C", "D", "E")
-    assert g.view("B")["committee"] == ["B", "C", "D", "E"]
-    got = b.react(Player(g, "B"))
-    assert got == A.DeclarePurge("B", "A", ("B", "C", "D", "E"), ("B", "C", "D", "E"))
+def _left_out_game(pm: dict[str, int], pct: dict[str, int], bots: str, dice_: dict[str, list[int]]):
+    """A (a human: no agent) phasing on Game-Turn 3 has proposed a Committee of everyone; the
+    SDT bots ``bots`` share one Cooperation Table set to ``pct`` (3 elsewhere) and have
+    refused A's Committee; ``dice_``: each bot's next dice."""
+    g = _position(turn=3, **pm)
+    t = CooperationTable(g.data)
+    t.started = True
+    _all_pct(t)
+    for pair, v in pct.items():
+        t.pct[frozenset(pair)] = v
+    agents = {}
+    for p in bots:
+        agents[p] = SDTAgent(p, 0)
+        agents[p].politics.willing[("A", 3)] = False       # each refused A's Committee (its own roll)
+        _scripted(agents[p], dice_.get(p, []))
+    m = Match(g, agents, table=t)
+    m.apply("A", A.JoinCommittee("A", FULL), by_agent=False)
+    return g, m, agents
+
+
+def _answers(m: Match) -> list[A.Action]:
+    """Every answer out of turn the bots give until none is due (the human's turn waits, or a
+    decision: a purge's approval)."""
+    out = []
+    while (step := m.next_step()) is not None and step.kind == "answer":
+        out.append(step.action)
+        m.apply(step.seat, step.action, step.kind)
+    return out
+
+
+def test_second_committee_is_formed_with_its_die_rolls():
+    """Purge Cooperation 2]: "If the total is less than eight, the Central Committee is
+    dissolved and a new Central Committee is formed by those players not on the original
+    Central Committee.  The same procedure is used as stated above.  If the new committee's
+    Politburo Marker total is eight or greater, that committee attempts to purge the phasing
+    player!"  The same procedure: one of them (B, the most unfriendly to A) is a member and
+    "rolls a die for each other player ... If the die roll is equal to or greater than the
+    number on the PCT reflecting the two players' cooperation, that player joins": C on a 2
+    against column 2 joins, D on a 4 against column 5 does not, E on a 3 against column 3
+    joins; B, C and E hold 9 markers, form the Committee and (3] a die of 4: collectively)
+    purge A.  D is not asked again."""
+    g, m, bots = _left_out_game(dict(A=3, B=3, C=3, D=2, E=3), {"AB": 7, "AC": 4, "AD": 4, "AE": 4,
+                                                                 "BC": 2, "BD": 5, "BE": 3},
+                                "BCDE", {"B": [2, 4, 3, 4]})
+    assert _answers(m) == []                               # A's proposal stands: nobody joins
+    m.apply("A", A.LeaveCommittee("A"), by_agent=False)    # too few markers: A withdraws
+    got = _answers(m)
+    bce = ("B", "C", "E")
+    assert got[:3] == [A.JoinCommittee("B", bce), A.JoinCommittee("C", bce), A.JoinCommittee("E", bce)]
+    assert g.view("B")["committee"] == list(bce)
+    assert got[3] == A.DeclarePurge("B", "A", bce, bce)
+    notes = bots["B"].take_notes()
+    assert any("C joins (rolled 2, PCT 2); D refuses (rolled 4, PCT 5); E joins (rolled 3, PCT 3)" in n
+               for n in notes), notes
+    assert not any(isinstance(a, A.JoinCommittee) and a.seat == "D" for a in got)
+
+
+def test_second_committee_needs_eight_markers_after_its_rolls():
+    """The same rolls decide the new Committee's markers: with only D joining B (4 + 3 < 8)
+    there is no Committee and nobody consents."""
+    g, m, bots = _left_out_game(dict(A=3, B=4, C=3, D=3, E=3), {"AB": 7, "BC": 5, "BD": 2, "BE": 5},
+                                "BCDE", {"B": [1, 2, 1]})
+    _answers(m)
+    m.apply("A", A.LeaveCommittee("A"), by_agent=False)
+    assert _answers(m) == []
+    notes = bots["B"].take_notes()
+    assert any("finds only B, D willing (7 Politburo markers): no Committee" in n for n in notes), notes
+
+
+@pytest.mark.parametrize("formed", [True, False])
+def test_no_new_committee_after_the_original_one_formed(formed):
+    """2]: "If the total is eight or greater, a purge is attempted ... If the total is less
+    than eight, the Central Committee is dissolved and a new Central Committee is formed":
+    the new Committee only follows a failed one.  B and C joined A's Committee (A 3 + B 3 + C
+    3 or 1 markers); D and E (bots, 4 markers each) refused.  When A, B and C formed the
+    Committee (9 markers) and then withdrew (as after their purge), D and E announce nothing;
+    when they held only 7 markers and A withdrew, D and E form the new one."""
+    g, m, bots = _left_out_game(dict(A=3, B=3, C=3 if formed else 1, D=4, E=4), {"DE": 2}, "DE",
+                                {"D": [6], "E": [6]})
+    _answers(m)
+    for p in "BC":
+        m.apply(p, A.JoinCommittee(p, FULL), by_agent=False)
+    _answers(m)
+    if formed:
+        for p in "ABC":
+            m.apply(p, A.JoinCommittee(p, ("A", "B", "C")), by_agent=False)
+        assert g.view("A")["committee"] == ["A", "B", "C"]
+    for p in "ABC":
+        m.apply(p, A.LeaveCommittee(p), by_agent=False)
+        got = _answers(m)
+        if formed:
+            assert got == []
+    notes = [n for b in bots.values() for n in b.take_notes()]
+    if formed:
+        assert not any("Central Committee" in n for n in notes), notes
+    else:
+        assert g.view("D")["committee"] == ["D", "E"]
+        assert any("calls a new Central Committee" in n for n in notes), notes
 
 
 def _counterpurge_decision(victim: str, purgers: tuple[str, ...]) -> Game:
@@ -1059,12 +1296,36 @@ def test_assassination_targets_worst_enemy_by_level(markers_, victim, used):
     g = _assassin_position(markers_)
     a = _agent(g, "A", {"AB": 2, "AC": 3, "AD": 5, "AE": 6})
     a.plan = TurnPlan(3, T.SDT[3], W, assassinate=True)
-    m = Match(g, {"A": a})
+    m = Match(g, {"A": a}, table=a.table)
     act = a.choose(Player(g, "A"))
     assert act == A.Assassinate("A", uid(victim), used)
     with dice(g, 1, 1):
         m.apply("A", act)
     assert a.relation("A", "E") == 7
+
+
+def test_assassination_follows_the_level_order_before_nearness():
+    """"If the phasing player has only one assassin marker, the assassination is attempted
+    against a level 1 leader.  If the target player has no level 1 leader, the attempt is made
+    against a level 2 leader": E's Voroshilov (2) shares KURS with A's May-Maevsky, E's Stalin
+    (1) stands in OREL; a leader of A's that can reach OREL goes there (004 [10.13]: the
+    assassin needs a leader of his in the province), and the one marker goes after Stalin,
+    not after the level 2 leader next to us."""
+    g = _position(turn=3)
+    g.state.assassins["A"] = 1
+    put(g, "KURS", "A", "May-Maevsky")
+    put(g, "KURS", "E", "Voroshilov", "RU6 KURS", attach={"RU6 KURS": "Voroshilov"})
+    put(g, "OREL", "E", "Stalin", "RU8 PETR", attach={"RU8 PETR": "Stalin"})
+    put(g, "TULA", "A", "Sidorin")
+    a = _agent(g, "A", {"AB": 2, "AC": 3, "AD": 5, "AE": 6}, rolls=[3])    # SDT 3: an assassination
+    m = Match(g, {"A": a}, table=a.table)
+    plan = a.make_plan(Player(g, "A"))
+    assert plan.assassin_target == uid("Stalin") and not plan.attacks
+    assert [(o.lead, o.dest) for o in plan.orders] == [(uid("Sidorin"), "OREL")]
+    while g.phase == "movement":
+        step = m.next_step()
+        m.apply(step.seat, step.action, step.kind)
+    assert m.next_step().action == A.Assassinate("A", uid("Stalin"), 1)
 
 
 def test_assassination_aborted_without_a_target():
@@ -1208,7 +1469,7 @@ def test_policy4_a_green_unit_the_engine_refuses_is_not_sought_again():
     put(g, "PETR", "A", "Yudenich", "Gold", attach={"Gold": "Yudenich"})
     put(g, "FINL", None, "GU6 FINL/FN")
     a = _agent(g, "A", {}, [1, 1])
-    m = Match(g, {"A": a})
+    m = Match(g, {"A": a}, table=a.table)
     plan = a.make_plan(Player(g, "A"))
     o = _orders(plan, "Yudenich")
     assert o and o[0].dest == "FINL" and o[0].steal
@@ -1253,6 +1514,47 @@ def test_policy7_white_player_garrisons_where_replacements_are_expected():
     assert [o.dest for o in _orders(a.make_plan(Player(g, "A")), "Krasnov")] == ["STAV"]
 
 
+@pytest.mark.parametrize("enemy", [True, False])
+def test_policy8_smaller_stacks_screen_the_larger_ones(enemy):
+    """8] "Smaller stacks of units should attempt to screen or protect the larger stacks."
+    A Red player: Lenin with RU8 PETR in Tver, Zinoviev holding Petrograd, Kamenev alone in
+    Yaroslavl.  With B's White army (too strong to attack) in Orel, Kamenev stands next to Tver
+    on its way (Kaluga, Smolensk and Tula are as threatened and as near: the first by name);
+    with no enemy near Tver he joins Lenin instead (5] "Units should attempt to consolidate")."""
+    g = _position(turn=6)
+    put(g, "TVER", "A", "Lenin", "RU8 PETR", attach={"RU8 PETR": "Lenin"})
+    put(g, "PETR", "A", "Zinoviev")
+    put(g, "YARO", "A", "Kamenev")
+    if enemy:
+        put(g, "OREL", "B", "Deniken", "WU8 DON", "WU4 KUBA", attach={"WU8 DON": "Deniken", "WU4 KUBA": "Deniken"})
+    a = _agent(g, "A", {}, [1])
+    plan = a.make_plan(Player(g, "A"))
+    assert plan.color == R and not plan.attacks
+    o = _orders(plan, "Kamenev")
+    if enemy:
+        assert [(x.dest, x.why) for x in o] == [("KALU", "screens its stack in TVER (Non-Attack Policy 8)")]
+    else:
+        assert [(x.dest, x.why) for x in o] == [("TVER", "joins a stronger stack (Non-Attack Policy 5)")]
+    assert not _orders(plan, "Lenin") and not _orders(plan, "Zinoviev")
+
+
+def test_policy8_a_screen_in_place_stays():
+    """A force that already screens a larger stack stays there (one screen for Tver: Kamenev
+    in Kaluga; Sorokin, also free, joins Lenin)."""
+    g = _position(turn=6)
+    put(g, "TVER", "A", "Lenin", "RU8 PETR", attach={"RU8 PETR": "Lenin"})
+    put(g, "PETR", "A", "Zinoviev")
+    put(g, "KALU", "A", "Kamenev")
+    put(g, "YARO", "A", "Sorokin")
+    put(g, "OREL", "B", "Deniken", "WU8 DON", "WU4 KUBA", "WU3 STAV",
+        attach={"WU8 DON": "Deniken", "WU4 KUBA": "Deniken", "WU3 STAV": "Deniken"})
+    a = _agent(g, "A", {}, [1])
+    plan = a.make_plan(Player(g, "A"))
+    assert not _orders(plan, "Kamenev")
+    assert any("keeps Kamenev in KALU to screen its stack in TVER (Non-Attack Policy 8)" in n for n in a.take_notes())
+    assert [x.dest for x in _orders(plan, "Sorokin")] == ["TVER"]
+
+
 def test_policy10_a_player_with_no_units_leaves():
     """10] "If a player controls no units of any color, he is automatically out of the game.\""""
     for turn, want in ((3, A.Quit("A")), (1, A.RollRandomEvents("A"))):
@@ -1291,7 +1593,7 @@ def test_planned_steps_read_no_view():
         g = _position(turn=6)
         put(g, "KALU", "A", "Kamenev")
         a = _agent(g, "A", {}, [1])
-        m = Match(g, {"A": a})
+        m = Match(g, {"A": a}, table=a.table)
         m.apply("A", m.next_step().action)                 # plans (one view) and starts the force
         calls["n"] = 0
         while g.phase == "movement" and g.pending[0]["kind"] == "force":
@@ -1375,7 +1677,7 @@ def test_an_offer_is_looked_at_when_an_event_shows_it():
     made to it since it last found none, and then answers it."""
     g = _position(seat="C", B=1)
     a = _agent(g, "A", {"AB": 5})
-    m = Match(g, {"A": a})
+    m = Match(g, {"A": a}, table=a.table)
     looked = {"n": 0}
     real = Player.offers
 

@@ -110,3 +110,25 @@ async def test_a_killed_bot_worker_is_replaced_and_its_games_go_on():
             await w.close()
         assert victim.pid is not None and victim.pid != pid
         assert pool.restarts == 1
+
+
+def test_a_worker_hands_its_games_one_cooperation_table_to_every_agent():
+    """A worker holds all the agents of a game (``_GameCopy``): its match keeps the game's one
+    Player Cooperation Table, rebuilt from the game's record when the worker is reset with a
+    game under way, and hands it to the bot seats' agents and to a deadline's bot alike."""
+    from rcw.bots import make_agent
+    from rcw.bots.match import Match
+    from rcw.server.botworker import _handle
+
+    from rcw.game import Game
+
+    g = Game.new(5, 3, {"max_turns": 3})
+    m = Match(g, {s: make_agent("sdt", s, 3) for s in g.seats})
+    m.play(400)
+    games: dict = {}
+    _handle(games, ("reset", "g1", 7, {"B": "sdt", "C": "sdt"}, g.to_bytes(), g.version, True))
+    c = games["g1"]
+    t = c.match.table
+    assert t is not None and t.snapshot() == m.table.snapshot() and t.version == g.version
+    assert all(a.table is t for a in c.match.agents.values())
+    assert c.agent("A", "sdt").table is t                   # a deadline's bot for the human seat A

@@ -12,8 +12,9 @@ import sys
 import time
 
 import pytest
-from rcw.bots.solo import Solo
+from rcw.bots.solo import HUMAN, Solo
 
+from rcw import actions as A
 from rcw.cli import main
 
 pty = pytest.importorskip("pty")
@@ -205,6 +206,30 @@ def test_the_bots_see_the_humans_acts_through_the_match_loop(tmp_path):
     assert after.g.view("A")["politburo"]["B"] >= 1
     assert after.bots["B"].relation("A", "B") == T.shift(before, T.SHIFT_POLITBURO_GIFT)
     assert after.bots["C"].relation("A", "B") == after.bots["B"].relation("A", "B")    # every bot saw it
+    # one table for the game: every bot reads the match's, and so does the attitude column
+    assert all(b.table is after.match.table for b in after.bots.values())
+    assert after.table() is after.match.table
+
+
+def test_the_attitude_column_shows_the_games_one_table():
+    """``k`` shows the game's one Player Cooperation Table (the Fanatics article keeps one; its
+    second row for a pair is "redundant"): each bot's column toward you is the table's, set
+    up at the deal."""
+    out = io.StringIO()
+    solo = Solo(3, {"max_turns": 2}, out=out, inp=_feed([]))
+    while solo.g.phase == "trading":
+        step = solo.match.next_step()
+        if step is None:
+            solo.apply(A.EndTrading(HUMAN))
+        else:
+            solo.match.apply(step.seat, step.action, step.kind)
+    t = solo.match.table
+    assert t.started and all(b.table is t for b in solo.bots.values())
+    solo.show_markers()
+    text = out.getvalue()
+    for p in "BCDE":
+        assert f"toward you {t.relation(p, HUMAN)};" in text
+    assert "(you) friendliest" in text
 
 
 def test_spi_solitaire_played_to_the_end_by_scripted_input(tmp_path, monkeypatch, capsys):
