@@ -502,6 +502,11 @@ class Game:
         moved now (:func:`rcw.rules.movement.reach`)."""
         return movement.reach(self.ctx, unit)
 
+    def minimum_loss(self, seat: str) -> list[int]:
+        """The least loss that satisfies the Exchange ``seat`` is choosing now (004 [8.44]):
+        :func:`rcw.rules.combat.minimum_loss`; empty when ``seat`` chooses none."""
+        return combat.minimum_loss(self.ctx, seat)
+
     def capacity(self, leader: int) -> Capacity:
         """004 [5.14], [7.11], [13.22], [13.25]: how many combat units ``leader`` may have
         attached (``own``, of which ``green`` may be Green units with the Gold), how many are,

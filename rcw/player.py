@@ -102,6 +102,9 @@ class Player:
     def out_of_turn(self) -> list[Action]:
         return self._game.out_of_turn(self.seat)
 
+    def minimum_loss(self) -> list[int]:
+        return self._game.minimum_loss(self.seat)
+
     def lookahead(self, seed: int) -> Game:
         """A copy of the game to play forward for look-ahead (:meth:`Game.clone`), its future
         random draws reseeded from ``seed`` (:meth:`Game.reseed`), so that a search cannot see the

@@ -67,7 +67,9 @@ def seat_facts(g: Game, view: dict, seat: str | None, legal: list[dict], board: 
     - ``attack``: while the seat declares an attack, :func:`attack`;
     - ``purge``: the seat's own Purge Strength (``strength``, ``column``, ``leaders``) during the
       Player-Turn series;
-    - ``purge_decision``: the purge the seat is asked to approve, or its counterpurge (:func:`purge`).
+    - ``purge_decision``: the purge the seat is asked to approve, or its counterpurge (:func:`purge`);
+    - ``loss``: while the seat chooses Exchange losses, the least loss that satisfies it
+      (``suggested``: units; :meth:`Game.minimum_loss`).
     """
     out: dict[str, Any] = {"strengths": board if board is not None else strengths(g, view)}
     if view["force"] is not None:
@@ -88,6 +90,8 @@ def seat_facts(g: Game, view: dict, seat: str | None, legal: list[dict], board: 
             out["purge_decision"] = purge(g, list(d["purge"]["purgers"]), target=d["purge"]["target"])
         elif d["kind"] == "counterpurge":
             out["purge_decision"] = purge(g, [seat], counter=True)
+        elif d["kind"] == "loss":
+            out["loss"] = {"suggested": g.minimum_loss(seat)}
     return out
 
 

@@ -300,8 +300,11 @@ class Player:
                 self.act('[data-act="CancelAttack"]')
         elif kind == "randomizer":
             self.act('[data-act="DrawRandomizer"]' if "DrawRandomizer" in types else '[data-act="EndPlayerTurn"]')
-        elif kind == "loss":
-            self.act('[data-act="ChooseLoss"]')
+        elif kind == "loss":            # the suggested least loss, confirmed
+            before = self.seq()
+            self.click_order('[data-act="suggested-loss"]')
+            self.page.locator('.modal [data-act="confirm-loss"]').click()
+            self.wait_seq_after(before)
         elif kind == "capture":
             self.act('[data-act="CaptureImperial"]' if "CaptureImperial" in types else '[data-act="DeclineCapture"]')
         elif kind == "vote":

@@ -332,6 +332,8 @@ def test_prompt_offers_the_legal_answer(desk, case) -> None:
         assert page.locator(".prompt-case .dest.rail").count() == sum(a["rail"] for a in moves) > 0
         assert page.locator(".prompt-case .dest.land").count() == sum(not a["rail"] for a in moves) > 0
     page.locator(f".prompt-case {button}").first.click()
+    if case == "loss":                  # losses are confirmed first (a way back before anything is sent)
+        page.locator('.modal [data-act="confirm-loss"]').click()
     sent = page.evaluate("window.__sent")
     assert len(sent) == 1 and "error" not in sent[0], sent
     assert sent[0] in data["legal"], f"{case}: sent {sent[0]}, not a legal action"
@@ -671,4 +673,34 @@ def test_the_final_scoreboard_shows_both_colours_the_winner_and_the_ranking(desk
     text = page.locator(".prompt-case .card.over").inner_text()
     assert "White Victory" in text and "Player B (B) wins" in text
     assert page.locator('.prompt-case .card.over [data-act="replay"]').count() == 1
+    assert not errors, errors
+
+
+def test_losses_are_suggested_and_confirmed_with_a_way_back(desk) -> None:
+    """Issue 17, losses chosen safely: the least loss that satisfies the Exchange is suggested (the
+    engine's minimum_loss: no leader while units suffice), nothing is sent before a confirmation
+    that names the units and points, Back sends nothing, Remove sends one ChooseLoss a unit."""
+    g = pos_loss()
+    data = _payload(g, "A")
+    suggested = g.minimum_loss("A")
+    assert data["facts"]["loss"] == {"suggested": suggested} and uid("Lenin") not in suggested
+    page, errors = desk
+    _reset(page)
+    page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
+    card = page.locator('.prompt-case [data-decision="loss"]')
+    card.wait_for()
+    marked = card.locator(".pick.suggested")
+    assert sorted(int(marked.nth(i).get_attribute("data-unit")) for i in range(marked.count())) == sorted(suggested)
+    # one unit clicked: a confirmation, and Back sends nothing
+    card.locator(f'[data-act="ChooseLoss"][data-unit="{uid("Lenin")}"]').click()
+    dlg = page.locator(".modal")
+    assert "Lenin" in dlg.inner_text() and "you will choose more" in dlg.inner_text()
+    page.click('.modal [data-act="loss-back"]')
+    assert page.evaluate("window.__sent") == [] and page.locator(".modal").count() == 0
+    # the suggestion, confirmed
+    card.locator('[data-act="suggested-loss"]').click()
+    assert "the Exchange needs 5" in page.locator(".modal").inner_text()
+    page.click('.modal [data-act="confirm-loss"]')
+    page.wait_for_function(f"() => window.__sent.length === {len(suggested)}")
+    assert page.evaluate("window.__sent") == [to_wire(A.ChooseLoss("A", u)) for u in suggested]
     assert not errors, errors

@@ -553,3 +553,24 @@ def test_attack_assembly_steps():
         ev = g.apply(A.ResolveAttack("A"))
     assert result(ev)[:2] == (3, 2)
     assert where(g, "Sytin") == "TVER"
+
+
+def test_minimum_loss_suggests_the_least_loss_that_satisfies_the_exchange() -> None:
+    """004 [8.44]: the chooser removes "at least" the points; Game.minimum_loss suggests the least
+    such loss: no leader while combat units alone make up the need, then the smallest total, then
+    the fewest units.  Following it ends the Exchange with exactly those units gone."""
+    from engine_helpers import attack, blank, phase, put, uid
+
+    g = blank()
+    phase(g, "A", "combat")
+    put(g, "TVER", "A", "Lenin", "RU4 TULA", "RU3 KALU", "RU2 VLDV",
+        attach={"RU4 TULA": "Lenin", "RU3 KALU": "Lenin", "RU2 VLDV": "Lenin"})
+    put(g, "TVER", "B", "Kolchak", "WU3 OMSK")
+    attack(g, "A", "Kolchak", ["Lenin"], die=3)                 # 12 : 5 at 2:1, Ex: A removes at least 5
+    d = g.state.decision
+    assert d["kind"] == "loss" and d["need"] == 5
+    assert g.minimum_loss("B") == [] and g.minimum_loss("A") == sorted([uid("RU3 KALU"), uid("RU2 VLDV")])
+    for u in g.minimum_loss("A"):
+        g.apply(A.ChooseLoss("A", u))
+    assert g.state.decision is None
+    assert {g.data.units[u].label for st in g.state.stacks.values() if st.owner == "A" for u in st.units} == {"RL3 Lenin", "RU4 TULA"}

@@ -451,6 +451,28 @@ def check_loss(ctx: Ctx, a: ChooseLoss) -> None:
         raise ctx.illegal("004 [8.44]", "that unit is not in the force taking the losses")
 
 
+def minimum_loss(ctx: Ctx, seat: str) -> list[int]:
+    """The least loss that satisfies the Exchange ``seat`` is choosing (004 [8.44]: "at least" the
+    strength points): the fewest leaders (a leader is never suggested while combat units alone
+    make up the need: he is a Victory Point and a purge's strength), then the smallest total of
+    ``need`` or more, then the fewest units, then the lowest ids.  Empty when ``seat`` chooses no
+    losses now.  (A suggestion: any units that make up the need are legal.)"""
+    d = ctx.s.decision
+    if d is None or d["kind"] != "loss" or d["seat"] != seat:
+        return []
+    us = ctx.data.units
+    best: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {(0, 0): (0, ())}   # (leaders, total) -> (units, ids)
+    for u in sorted(d["units"]):
+        n, lead = us[u].strength, int(us[u].is_leader)
+        for (ls, total), (k, ids) in sorted(best.items(), reverse=True):
+            key, cand = (ls + lead, total + n), (k + 1, ids + (u,))
+            got = best.get(key)
+            if got is None or cand < got:
+                best[key] = cand
+    enough = [key for key in best if key[1] >= d["need"]]
+    return list(best[min(enough)][1]) if enough else sorted(d["units"])
+
+
 def do_loss(ctx: Ctx, a: ChooseLoss) -> list[Event]:
     s = ctx.s
     d = s.decision

@@ -121,6 +121,9 @@ class Lobby {
     const row = (label, el, hint = "") => h("div.form-row", h("label", { for: el.id }, label), el, hint ? h("span.hint", hint) : null);
     return h("section.card.create-card",
       h("h2", "New game"),
+      h("div.quick", h("p.small", "Play alone now, in one click:"),
+        h("button.btn.primary", { type: "button", dataset: { act: "solo-sdt" }, onclick: () => this.quickSolo() },
+          D.bots.includes("sdt") ? "Play against four SDT bots" : "Play against four bots")),
       row("Game name", f.name),
       row("Your name", f.me),
       h("div.form-row", h("label", "Players"), seg),
@@ -177,6 +180,23 @@ class Lobby {
       toast(e.message, "error", e.rule ? `Rule ${e.rule}` : e.code);
     } finally {
       btn.disabled = false;
+    }
+  }
+
+  /** One click: a five-player game, you in seat A, bots in the other four (the "Solitaire for
+   *  Fanatics" bots when installed). */
+  async quickSolo() {
+    const me = this.form.me.value.trim();
+    const kind = D.bots.includes("sdt") ? "sdt" : D.bots[0];
+    try {
+      const g = await api("POST", "/api/games", { players: 5, bots: kind, bot_seats: ["B", "C", "D", "E"],
+                                                  name: `${me || "You"} against four ${kind} bots` });
+      store.set("admin:" + g.game, g.admin_token);
+      const j = await api("POST", `/api/games/${g.game}/join`, { seat: "A", name: me || null });
+      holdSeat(g.game, j.seat, j.token, me);
+      location.hash = `#/g/${g.game}/${j.seat}`;
+    } catch (e) {
+      toast(e.message, "error", e.rule ? `Rule ${e.rule}` : e.code);
     }
   }
 

@@ -6,7 +6,7 @@
 // and chance shown is the engine's too: the `facts` the server sends with each state
 // (app.st.facts: attack options and odds, Purge Strengths; docs/protocol.md 3.1).
 
-import { h } from "./util.js";
+import { h, modal } from "./util.js";
 import {
   unit, uname, ulabel, pname, crtRow, shownStrength, pct, PHASE_NAMES, attachedTo, isLeader,
 } from "./data.js";
@@ -408,6 +408,22 @@ export function oddsBox(odds, subversive = false) {
       + (subversive ? " · a Subversive Attack has effect only on De (004 [8.33])" : "")));
 }
 
+/** Losses are for good: say which units go and how many points they make, with a way back
+ *  before anything is sent; then one ChooseLoss a unit, the first refusal stopping. */
+function confirmLoss(app, units, need) {
+  const pts = units.reduce((n, u) => n + unit(u).strength, 0);
+  const short = pts < need;
+  modal("Remove these units?", h("div.loss-confirm",
+    h("ul", units.map((u) => h("li", `${ulabel(u)} — ${unit(u).strength} point${unit(u).strength === 1 ? "" : "s"}`))),
+    h("p", short ? `${pts} of the ${need} points needed: you will choose more after these.`
+      : `${pts} point${pts === 1 ? "" : "s"}: the Exchange needs ${need}.`)), [
+    { label: "Back", dataset: { act: "loss-back" } },
+    { label: units.length > 1 ? `Remove ${units.length} units` : "Remove it", kind: "primary danger", dataset: { act: "confirm-loss" }, onclick: async () => {
+      for (const u of units) if (!(await app.act({ t: "ChooseLoss", seat: app.seat, unit: u }))) break;
+    } },
+  ]);
+}
+
 // ==================================================================================================
 function decisionCard(app, d, by, btn, marks) {
   const view = app.st.view;
@@ -421,13 +437,22 @@ function decisionCard(app, d, by, btn, marks) {
     const holder = view.stacks.find((s) => s.units.includes(first));
     const yours = !holder || holder.owner === app.seat;
     const them = holder && holder.owner ? `${app.seatName(holder.owner)}'s (who has left)` : "the uncontrolled defender's";
+    const suggested = ((app.st.facts || {}).loss || {}).suggested || [];
     parts.push(h("h3", { dataset: { whose: yours ? "own" : "defender" } }, yours ? "Exchange — choose your losses" : `Exchange — choose ${them} losses`),
       h("p", yours ? `Remove at least ${d.need} strength point${d.need > 1 ? "s" : ""} from these units of yours (004 [8.44]). Each click removes one unit.`
         : `You attacked, and the defender cannot choose: you remove at least ${d.need} strength point${d.need > 1 ? "s" : ""} from the defender's units below (004 [8.46]). Each click removes one unit.`));
     const list = h("div.pick-list");
     for (const a of by.ChooseLoss || []) {
-      list.append(h("button.pick", { type: "button", disabled: app.busy, dataset: { act: "ChooseLoss", unit: a.unit }, onclick: () => app.act(a) },
-        h("span.pick-prov", String(unit(a.unit).strength)), h("span.pick-main", ulabel(a.unit))));
+      const sug = suggested.includes(a.unit);
+      list.append(h("button.pick" + (sug ? ".suggested" : ""), { type: "button", disabled: app.busy, dataset: { act: "ChooseLoss", unit: a.unit },
+        onclick: () => confirmLoss(app, [a.unit], d.need) },
+        h("span.pick-prov", String(unit(a.unit).strength)), h("span.pick-main", ulabel(a.unit)), sug ? h("span.pick-tag", "suggested") : null));
+    }
+    if (suggested.length) {
+      const pts = suggested.reduce((n, u) => n + unit(u).strength, 0);
+      parts.push(h("p.small", `The least loss that does it: ${suggested.map(uname).join(", ")} (${pts} point${pts === 1 ? "" : "s"}).`),
+        h("button.btn.primary", { type: "button", disabled: app.busy, dataset: { act: "suggested-loss" }, onclick: () => confirmLoss(app, suggested, d.need) },
+          `Remove the suggested unit${suggested.length > 1 ? "s" : ""}…`));
     }
     parts.push(list);
   } else if (k === "capture") {
