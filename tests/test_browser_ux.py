@@ -472,3 +472,19 @@ def test_on_a_phone_targets_are_big_enough_and_the_map_refits_when_turned(server
     assert abs(after["cx"] - before["cx"]) < 5 and abs(after["cy"] - before["cy"]) < 5
     shot(page, "phone-turned.png")
     ctx.close()
+
+
+def test_one_click_solitaire_against_four_sdt_bots(server, browser) -> None:
+    """Issue 17, solitaire in the browser: the lobby's one click makes a five-player game with the
+    player in seat A and the four SDT bots in the other seats, and opens it."""
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(server + "/")
+    page.fill("#g-me", "Vera")
+    page.click('[data-act="solo-sdt"]')
+    page.wait_for_function("() => document.body.dataset.seat === 'A'")
+    gid = page.evaluate("() => location.hash.split('/')[2]")
+    info = http(server, "GET", f"/api/games/{gid}")
+    assert info["players"] == 5 and info["bots"] == "sdt" and info["status"] == "playing"
+    assert info["seats"]["A"] == {"kind": "human", "name": "Vera"}
+    assert all(info["seats"][s]["kind"] == "bot" for s in "BCDE")
+    page.close()
