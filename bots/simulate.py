@@ -114,6 +114,16 @@ def add_parser(sub) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--mode", default="", choices=["", "spi-solitaire"],
                    help="'spi-solitaire': the SPI solitaire (004 [18.0]-[28.0]); --agents names the agent that plays Red "
-                        "(sdt: the greedy Red agent of bots/spi.py), --players and --max-turns are ignored, and the "
+                        "(sdt: the look-ahead planner of bots/spi.py; see --red), --players and --max-turns are ignored, and the "
                         "summary reports victory levels")
+    p.add_argument("--red", default="", choices=["", "planner", "planner0", "greedy", "random"],
+                   help="with --mode spi-solitaire: the Red agent of bots/spi.py (planner: the look-ahead SPIPlannerAgent, "
+                        "as --agents sdt; planner0: the planner without its Petrograd/Tver attack share-out and Finnish "
+                        "sentinel; greedy: the greedy SPIRedAgent; random); default: from --agents. "
+                        "See docs/spi-solitaire.md")
+    p.add_argument("--jobs", type=int, default=1, metavar="J",
+                   help="with --mode spi-solitaire: play the games in J processes (same results; default 1)")
+    p.add_argument("--evidence", action="store_true",
+                   help="with --mode spi-solitaire: add per-Game-Turn strengths, Red leaders lost, where the decisive "
+                        "non-Red entries into Petrograd/Tver came from and the victory conditions to the summary")
     p.set_defaults(func=run, json_only_quiet=False)

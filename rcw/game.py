@@ -439,6 +439,10 @@ class Game:
     def seats(self) -> list[str]:
         return list(self.state.seats)
 
+    #: Seats the game's own procedures play, never a person or a bot (the SPI solitaire's non-Red
+    #: Player, 004 [18.0]); servers show them as such and never wait on them.
+    ENGINE_SEATS: tuple[str, ...] = ()
+
     @property
     def quit(self) -> list[str]:
         """The seats whose players have left the game (004 [14.2])."""

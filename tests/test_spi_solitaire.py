@@ -173,7 +173,9 @@ def test_the_red_player_turn_and_the_next_game_turn():
     g = empty(1)
     put(g, "PETR", "R", "Lenin", "RU8 PETR", attach={"RU8 PETR": "Lenin"})
     put(g, "TVER", "R", "Trotsky", "RU8 TVER", attach={"RU8 TVER": "Trotsky"})
-    force(g, "KUBA", "N", "Deniken", "WU4 KUBA", attach={"WU4 KUBA": "Deniken"})
+    with dice(g, 3):                                        # 004 [21.22]: the third of four paths, by Voronezh
+        force(g, "KUBA", "N", "Deniken", "WU4 KUBA", attach={"WU4 KUBA": "Deniken"})
+    assert g.state.solo["routes"][uid("Deniken")][:3] == ["KUBA", "DCOS", "VORO"]
     red_phase(g, "random_events")
     seen = []
     with dice(g, *SUBV, 1):                                 # Random Events; Red Leader Determination die
@@ -244,7 +246,10 @@ def test_markers_drawn_by_red_go_to_the_nonred_player():
 # ================================================================================================
 def test_target_province_is_the_nearer_by_rail():
     """004 [21.13]: fewest rail-connected provinces to Tver or Petrograd."""
-    assert S.shortest_routes(D, "KUBA") == [["KUBA", "DCOS", "VORO", "TAMB", "RYAZ", "TVER"]]
+    kuba = S.shortest_routes(D, "KUBA")                        # Tver 6 rail provinces away, Petrograd farther
+    assert sorted(kuba) == [["KUBA", "DCOS", a, "KURS", "OREL", b, "TVER"]
+                            for a in ("KHAR", "VORO") for b in ("SMOL", "TULA")]
+    assert S.rail_distances(D, "PETR")["KUBA"] > S.rail_distances(D, "TVER")["KUBA"] == 6
     assert S.shortest_routes(D, "ESTO") == [["ESTO", "PETR"]]
     assert S.shortest_routes(D, "ARCH") == [["ARCH", "OLON", "PETR"]]
     assert S.shortest_routes(D, "FINL") == [["FINL", "PETR"]]
@@ -283,24 +288,29 @@ def test_off_the_railway_first_reach_a_rail_province():
 def test_a_force_moves_the_die_roll_along_its_path():
     """004 [21.12], [21.26]: the die is the Movement Allowance, one province per pip."""
     g = empty()
-    st = force(g, "DCOS", "N", "Krasnov", "WU8 DON", attach={"WU8 DON": "Krasnov"})
+    with dice(g, 2):                                   # 004 [21.22]: the second of four paths
+        st = force(g, "DCOS", "N", "Krasnov", "WU8 DON", attach={"WU8 DON": "Krasnov"})
+    assert g.state.solo["routes"][uid("Krasnov")] == ["DCOS", "KHAR", "KURS", "OREL", "TULA", "TVER"]
     with dice(g, 3):
         ev = S.nonred_movement(g.ctx)
-    assert st.province == "RYAZ"
+    assert st.province == "OREL"
     mv = next(e for e in ev if e.kind == "nonred_move")
-    assert mv.data["path"] == ["DCOS", "VORO", "TAMB", "RYAZ"] and mv.data["die"] == 3
+    assert mv.data["path"] == ["DCOS", "KHAR", "KURS", "OREL"] and mv.data["die"] == 3
 
 
 def test_a_force_stops_on_entering_another_colour_and_on_reaching_tver():
     """004 [5.27] (a roadblock stops it) and 004 [21.23] (Tver or Petrograd stops it)."""
     g = empty()
-    st = force(g, "DCOS", "N", "Krasnov", "WU8 DON", attach={"WU8 DON": "Krasnov"})
-    put(g, "TAMB", "R", "RU4 TULA")
+    with dice(g, 2):                                   # path DCOS-KHAR-KURS-OREL-TULA-TVER (004 [21.22])
+        st = force(g, "DCOS", "N", "Krasnov", "WU8 DON", attach={"WU8 DON": "Krasnov"})
+    put(g, "KURS", "R", "RU4 TULA")
     with dice(g, 5):
         S.nonred_movement(g.ctx)
-    assert st.province == "TAMB"
+    assert st.province == "KURS"
     g2 = empty()
-    st2 = force(g2, "DCOS", "N", "Krasnov", "WU8 DON", attach={"WU8 DON": "Krasnov"})
+    with dice(g2, 2):
+        st2 = force(g2, "DCOS", "N", "Krasnov", "WU8 DON", attach={"WU8 DON": "Krasnov"})
+    assert len(g2.state.solo["routes"][uid("Krasnov")]) == 6      # Tver 5 provinces away: the 6th pip unused
     with dice(g2, 6):
         ev = S.nonred_movement(g2.ctx)
     assert st2.province == "TVER" and "004 [21.23]" in next(e.text for e in ev if e.kind == "nonred_move")
@@ -339,19 +349,21 @@ def test_only_controllable_units_move():
     g = empty()
     loose_green = force(g, "KIEV", None, "GU4 KIEV")
     ge = force(g, "CHER", "N", "BU2 CHER/GE")
-    st = force(g, "DCOS", "N", "Krasnov", "WU8 DON", "WU3 STAV", attach={"WU8 DON": "Krasnov"})
+    with dice(g, 4):                                   # path DCOS-VORO-KURS-OREL-TULA-TVER (004 [21.22])
+        st = force(g, "DCOS", "N", "Krasnov", "WU8 DON", "WU3 STAV", attach={"WU8 DON": "Krasnov"})
     with dice(g, 2):
         S.nonred_movement(g.ctx)
     assert loose_green.province == "KIEV" and ge.province == "CHER"
-    assert st.province == "TAMB" and g.ctx.b.stack_of(uid("WU3 STAV")).province == "DCOS"
+    assert st.province == "KURS" and g.ctx.b.stack_of(uid("WU3 STAV")).province == "DCOS"
 
 
 def test_a_white_force_with_the_czar_passes_blue_units():
     """004 [13.23] (kept by 004 [26.0]): a White force with the Czar does not stop for Blue units."""
-    for czar, where in ((True, "TAMB"), (False, "VORO")):
+    for czar, where in ((True, "KURS"), (False, "VORO")):
         g = empty()
         labels = ["Krasnov", "WU8 DON"] + (["Czar"] if czar else [])
-        st = force(g, "DCOS", "N", *labels, attach={"WU8 DON": "Krasnov", **({"Czar": "Krasnov"} if czar else {})})
+        with dice(g, 4):                               # path DCOS-VORO-KURS-OREL-TULA-TVER (004 [21.22])
+            st = force(g, "DCOS", "N", *labels, attach={"WU8 DON": "Krasnov", **({"Czar": "Krasnov"} if czar else {})})
         put(g, "VORO", None, "BU2 POLT/GE")
         with dice(g, 2):
             S.nonred_movement(g.ctx)
@@ -556,8 +568,18 @@ def test_red_decides_mid_nonred_turn_and_the_nonred_turn_goes_on():
 
 
 def test_seeded_game_can_wait_on_red_in_the_nonred_turn():
-    g = new(2)                                       # seed 2: Kolchak dies attacking in EKAT; Red may take the Gold
-    assert g.pending == [{"seat": "R", "kind": "capture"}] and g.state.current == 0
+    """004 [13.41] in a seeded game: when a non-Red attack is eliminated with an Imperial unit,
+    the non-Red Player-Turn waits on Red's choice to capture it.  Seed 2, Red played by the
+    greedy agent: on turn 2 Kolchak's force (with the Gold and the Czar) attacks Tver at 1:1,
+    rolls Ae, and Red may take them."""
+    g = new(2)
+    agent, p = SPIRedAgent("R", 2), Player(g, "R")
+    for _ in range(500):
+        if g.pending == [{"seat": "R", "kind": "capture"}] or g.over:
+            break
+        ev = g.apply(agent.choose(p))
+    assert g.pending == [{"seat": "R", "kind": "capture"}] and g.state.current == 0 and g.state.turn == 2
+    assert "Red may capture the Gold, Czar in TVER" in ev[-1].text
     assert g.legal_actions("R") and all(a.TYPE in ("CaptureImperial", "DeclineCapture") for a in g.legal_actions("R"))
     g.apply(A.DeclineCapture("R"))
     assert g.pending[0]["seat"] == "R"

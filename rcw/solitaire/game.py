@@ -57,6 +57,7 @@ class SoloGame(Game):
     MODE = MODE
     PLAYERS = 1
     HANDLERS = SOLO_HANDLERS
+    ENGINE_SEATS = ("N",)            # "a system of rules" (004 [18.0]): legal_actions("N") is always empty
 
     @classmethod
     def new(cls, players: int | None = 1, seed: int = 0, options: dict | None = None,
@@ -153,6 +154,7 @@ def _solitaire(g: SoloGame, seat: str | None) -> dict:
         "mode": MODE, "last_turn": LAST_TURN, "nonred_step": s.solo.get("nr", ""),
         "leaders": rld | {"available": red.available_leaders(ctx)} if s.phase == "leaders" else rld,
         "rld_skip": s.solo.get("rld_skip", 0), "czar_executed": s.solo.get("czar", 0),
+        "red_dead": list(s.solo.get("dead", [])),          # Red leaders eliminated: they never come back (004 [24.13])
         "routes": routes, "objective_left": objective_units(ctx),
         "in_targets": dict(nonred_in_targets(ctx)),
     }
