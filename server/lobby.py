@@ -33,7 +33,6 @@ from rcw.server.store import Store
 from rcw import __version__, modes, verify
 from rcw import options as O
 from rcw.actions import IllegalAction, Quit
-from rcw.game import SEATS
 
 log = logging.getLogger("rcw.server")
 
@@ -183,7 +182,7 @@ class Hub:
 
         if not isinstance(spec, dict):
             raise ProtocolError("bad_request", "the body must be a JSON object")
-        known = {"players", "seed", "options", "bots", "on_leave", "deadline", "name", "bot_seats"}
+        known = {"players", "seed", "options", "bots", "on_leave", "deadline", "name", "bot_seats", "mode"}
         extra = set(spec) - known
         if extra:
             raise ProtocolError("bad_request", f"unknown fields {sorted(extra)} (known: {', '.join(sorted(known))})")
@@ -194,16 +193,27 @@ class Hub:
             raise ProtocolError("bad_request", "seed must be an integer 0 <= seed < 2**63")
         # The engine judges the number of players and the options (names, types, ranges: rcw.options).
         options = spec.get("options")
+        mode = spec.get("mode")             # a game mode of rcw.modes (none: the multi-player game)
         try:
             options = O.validate({} if options is None else options)
-            players = len(modes.new_game(spec.get("players", 5), seed, options).seats)
+            cls = modes.find(mode)
+            if mode is not None and cls.MODE != modes.STANDARD:
+                options = {**options, "mode": cls.MODE}
+                first = modes.new_game(spec.get("players"), seed, options)
+            else:
+                first = modes.new_game(spec.get("players", 5), seed, options)
         except IllegalAction as e:
             raise ProtocolError("bad_request", e.message, rule=e.rule) from None
+        seats = list(first.seats)
+        players = len(seats)
+        standard = "mode" not in options
         bot_kind = spec.get("bots")
         if bot_kind is None:
-            bot_kind = default_bot_kind()
+            bot_kind = default_bot_kind() if standard else "random"
         if not isinstance(bot_kind, str) or bot_kind not in AGENTS:
             raise ProtocolError("bad_request", f"bots must be one of {', '.join(sorted(AGENTS))}")
+        if not standard and bot_kind != "random":        # (the SDT bots play the multi-player game only)
+            raise ProtocolError("bad_request", f"bots must be 'random' in the {options['mode']} mode")
         on_leave = spec.get("on_leave", "bot")
         if on_leave not in ("bot", "quit"):
             raise ProtocolError("bad_request", "on_leave must be 'bot' (a bot takes the seat) or 'quit' (004 [14.2])")
@@ -216,12 +226,12 @@ class Hub:
             name = ""
         if not isinstance(name, str) or len(name) > 80:
             raise ProtocolError("bad_request", "name must be a string of at most 80 characters")
-        seats = list(SEATS[:players])
         bot_seats = spec.get("bot_seats")
         if bot_seats is None:
             bot_seats = []
-        if not isinstance(bot_seats, list) or not all(isinstance(s, str) and s in seats for s in bot_seats):
-            raise ProtocolError("bad_request", f"bot_seats must be a list of seats among {''.join(seats)}")
+        free = [s for s in seats if s not in first.ENGINE_SEATS]
+        if not isinstance(bot_seats, list) or not all(isinstance(s, str) and s in free for s in bot_seats):
+            raise ProtocolError("bad_request", f"bot_seats must be a list of seats among {''.join(free)}")
         self.admission.check_games(bool(bot_seats))      # (a refused request costs nothing)
         await self.admission.take("create", addr)
         gid = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
@@ -230,7 +240,8 @@ class Hub:
         meta = {"id": gid, "name": name, "players": players, "seed": seed, "options": options, "bots": bot_kind,
                 "on_leave": on_leave, "deadline": deadline, "created": now_ms(), "admin": token_hash(admin),
                 "secret": secrets.token_hex(16), "nonce": nonce, "commitment": verify.commitment(seed, nonce)}
-        seat_recs = {s: ({"kind": "bot", "bot": bot_kind} if s in bot_seats else dict(OPEN)) for s in seats}
+        seat_recs = {s: ({"kind": "engine"} if s in first.ENGINE_SEATS else {"kind": "bot", "bot": bot_kind} if s in bot_seats
+                         else dict(OPEN)) for s in seats}
         await self.store.create_game(gid, meta, seat_recs, chat.initial_channels(seats))
         rt = await self.get(gid)
         await self.claim(rt)

@@ -1,6 +1,7 @@
 """Seat records: who holds each seat of a game, as stored and as shown.
 
-A seat record is ``{kind: "open"|"human"|"bot"|"quit", name?, bot?, token?, joined?}``; a human
+A seat record is ``{kind: "open"|"human"|"bot"|"engine"|"quit", name?, bot?, token?, joined?}`` ("engine":
+a seat the game mode's own procedures play, ``Game.ENGINE_SEATS``, e.g. the SPI solitaire's non-Red Player); a human
 seat's token is kept only as its SHA-256 (:func:`token_hash`).  :func:`public_seats` is what
 clients see of the records (never a token hash) and :func:`seats_status` the game's lobby
 status while it is not over."""

@@ -185,10 +185,10 @@ async def play_randomly(c: GameClient, rng: random.Random, *, chat: list[str] | 
 
 
 def replay_hashes(record: dict) -> dict[int, str]:
-    """The state hash after every action of a game record (seq 0: before any action)."""
-    from rcw.game import Game
+    """The state hash after every action of a game record (seq 0: before any action), in its mode."""
+    from rcw import modes
 
-    g = Game.new(record["players"], record["seed"], record["options"])
+    g = modes.new_game(record["players"], record["seed"], record["options"])
     out = {0: g.state_hash()}
     for i, a in enumerate(record["actions"], 1):
         g.apply(a)

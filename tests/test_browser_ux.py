@@ -488,3 +488,29 @@ def test_one_click_solitaire_against_four_sdt_bots(server, browser) -> None:
     assert info["seats"]["A"] == {"kind": "human", "name": "Vera"}
     assert all(info["seats"][s]["kind"] == "bot" for s in "BCDE")
     page.close()
+
+
+def test_one_click_spi_solitaire_as_red(server, browser) -> None:
+    """Issue 17, solitaire in the browser: the lobby's one click starts the SPI solitaire
+    (004 [18.0]-[28.0]) with the player as Red (seat R) and the engine playing the non-Red side (N);
+    the page offers Red's decisions (no Politburo, Committee or trades in the solitaire)."""
+    page = browser.new_page(viewport=DESKTOP)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    page.click('[data-act="solo-spi"]')
+    page.wait_for_function("() => document.body.dataset.seat === 'R'")
+    gid = page.evaluate("() => location.hash.split('/')[2]")
+    info = http(server, "GET", f"/api/games/{gid}")
+    assert info["options"] == {"mode": "spi-solitaire"} and info["status"] == "playing"
+    assert info["seats"]["N"] == {"kind": "engine"} and info["seats"]["R"]["kind"] == "human"
+    page.wait_for_function("() => document.body.dataset.mine === '1'")
+    assert page.locator(".orders .card.politics").count() == 0
+    before = int(page.evaluate("document.body.dataset.seq"))
+    page.click('.orders [data-act="RollRandomEvents"]')
+    page.wait_for_function(f"() => Number(document.body.dataset.seq) > {before}")
+    page.click('.dtabs .dtab[data-tab="log"]')
+    assert "Red Random Events roll" in page.locator(".log-list").inner_text()
+    shot(page, "spi-solitaire.png")
+    assert not errors, errors
+    page.close()

@@ -123,7 +123,9 @@ class Lobby {
       h("h2", "New game"),
       h("div.quick", h("p.small", "Play alone now, in one click:"),
         h("button.btn.primary", { type: "button", dataset: { act: "solo-sdt" }, onclick: () => this.quickSolo() },
-          D.bots.includes("sdt") ? "Play against four SDT bots" : "Play against four bots")),
+          D.bots.includes("sdt") ? "Play against four SDT bots" : "Play against four bots"),
+        h("button.btn", { type: "button", dataset: { act: "solo-spi" }, title: "004 [18.0]-[28.0]: you are Red; the non-Red side follows the solitaire's procedures",
+          onclick: () => this.quickSpi() }, "SPI solitaire (you are Red)")),
       row("Game name", f.name),
       row("Your name", f.me),
       h("div.form-row", h("label", "Players"), seg),
@@ -193,6 +195,20 @@ class Lobby {
                                                   name: `${me || "You"} against four ${kind} bots` });
       store.set("admin:" + g.game, g.admin_token);
       const j = await api("POST", `/api/games/${g.game}/join`, { seat: "A", name: me || null });
+      holdSeat(g.game, j.seat, j.token, me);
+      location.hash = `#/g/${g.game}/${j.seat}`;
+    } catch (e) {
+      toast(e.message, "error", e.rule ? `Rule ${e.rule}` : e.code);
+    }
+  }
+
+  /** One click: the SPI solitaire (004 [18.0]-[28.0]), you as Red (seat R); the engine plays N. */
+  async quickSpi() {
+    const me = this.form.me.value.trim();
+    try {
+      const g = await api("POST", "/api/games", { mode: "spi-solitaire", name: `${me || "You"}: the SPI solitaire` });
+      store.set("admin:" + g.game, g.admin_token);
+      const j = await api("POST", `/api/games/${g.game}/join`, { seat: "R", name: me || null });
       holdSeat(g.game, j.seat, j.token, me);
       location.hash = `#/g/${g.game}/${j.seat}`;
     } catch (e) {

@@ -1,5 +1,6 @@
 // Routes: #/ the lobby; #/g/<game> a game (watching, or the seat this browser holds);
-// #/g/<game>/<seat> a game as that seat (when this browser holds its token).
+// #/g/<game>/<seat> a game as that seat (when this browser holds its token; A-F, or R in the SPI
+// solitaire).
 
 import { h, replace } from "./util.js";
 
@@ -7,7 +8,7 @@ let current = null;
 
 async function route() {
   const root = document.getElementById("app");
-  const m = /^#\/g\/([A-Za-z0-9_-]{1,40})(?:\/([A-F]))?/.exec(location.hash);
+  const m = /^#\/g\/([A-Za-z0-9_-]{1,40})(?:\/([A-FR]))?/.exec(location.hash);
   const key = m ? `g:${m[1]}:${m[2] || ""}` : "lobby";
   if (key === current) return;
   const was = current;

@@ -578,6 +578,7 @@ export function tradeText(o, app) {
 }
 
 function politicsCard(app, by, btn) {
+  if (app.st.view.solitaire) return null;     // (the SPI solitaire has no Politburo, Committee or trades: 004 [18.0])
   const view = app.st.view;
   const seat = app.seat;
   if (view.phase === "trading" || view.phase === "over") return null;
