@@ -22,6 +22,8 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 from rcw.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -396,3 +398,27 @@ def shot(page, name: str) -> Path:
     page.screenshot(path=str(path))
     return path
 
+
+
+# -- the fixtures every browser test module shares (imported by name into each module) -------------
+@pytest.fixture(scope="module")
+def server():
+    """A real ``rcw serve`` (embedded store) for the module's tests."""
+    with rcw_server() as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless Chromium for the module's tests."""
+    with chromium() as b:
+        yield b
+
+
+def open_seat(page, server: str, gid: str, token: str, seat: str = "A", name: str = "Anna") -> None:
+    """Open game ``gid`` in ``page`` as ``seat`` (its token in localStorage, as the lobby leaves it)."""
+    page.goto(server + "/")
+    page.evaluate("([gid, seat, token, name]) => localStorage.setItem('rcw:seats:' + gid, JSON.stringify({[seat]: {token, name, joined: 1}}))",
+                  [gid, seat, token, name])
+    page.goto(f"{server}/#/g/{gid}/{seat}")
+    page.wait_for_function(f"() => document.body.dataset.seat === {seat!r}")

@@ -9,24 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, chromium, http, rcw_server, skip_reason
+from browser_helpers import DESKTOP, PHONE, http, open_seat, skip_reason
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
 BLOCKING = ("serious", "critical")
-
-
-@pytest.fixture(scope="module")
-def server():
-    with rcw_server() as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def axe(page, where: str) -> list[dict]:
@@ -57,10 +45,7 @@ def test_no_serious_accessibility_violations(server, browser, phone) -> None:
     page.locator(".game-row").first.wait_for()
     page.click("details.options summary")
     check("lobby")
-    page.evaluate("([gid, token]) => localStorage.setItem('rcw:seats:' + gid, JSON.stringify({A: {token, name: 'Anna', joined: 1}}))",
-                  [gid, j["token"]])
-    page.goto(f"{server}/#/g/{gid}/A")
-    page.wait_for_function("() => document.body.dataset.seat === 'A'")
+    open_seat(page, server, gid, j["token"])
     check("game")
     for tab in ("orders", "talk", "log", "players"):
         if phone:

@@ -18,10 +18,8 @@ from browser_helpers import (
     DESKTOP,
     PHONE,
     Player,
-    chromium,
     http,
     open_channel,
-    rcw_server,
     seed_with_politburo,
     shot,
     skip_reason,
@@ -34,18 +32,6 @@ SECRET_AB = "Meet me at Tsaritsyn, comrade"
 REPLY_BA = "Agreed, Anna: Tsaritsyn at dawn"
 SECRET_BD = "Anna is weak in the south (for D only)"
 GROUP_TEXT = "Southern front: hold the Don"
-
-
-@pytest.fixture(scope="module")
-def server():
-    with rcw_server() as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def _page(browser, phone: bool = False):

@@ -14,7 +14,7 @@ A sheet of all the prompts is saved as ``artifacts/prompts.png``.
 from __future__ import annotations
 
 import pytest
-from browser_helpers import ARTIFACTS, DESKTOP, PHONE, chromium, rcw_server, shot, skip_reason
+from browser_helpers import ARTIFACTS, DESKTOP, PHONE, shot, skip_reason
 from engine_helpers import attack, committee_abc, dice, form, markers, phase, put, stack_with, uid
 from engine_helpers import blank as empty_map
 from rcw.server import facts
@@ -263,18 +263,6 @@ def _payload(g: Game, seat: str) -> dict:
     view = g.view(seat)
     legal = [to_wire(a) for a in g.legal_actions(seat)]
     return {"view": view, "legal": legal, "pending": g.pending, "seat": seat, "facts": facts.seat_facts(g, view, seat, legal)}
-
-
-@pytest.fixture(scope="module")
-def server():
-    with rcw_server() as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def _blank_page(browser, server, phone: bool = False):

@@ -14,21 +14,9 @@ import re
 import time
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, chromium, http, rcw_server, shot, skip_reason
+from browser_helpers import DESKTOP, PHONE, http, open_seat, shot, skip_reason
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
-
-
-@pytest.fixture(scope="module")
-def server():
-    with rcw_server() as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
@@ -103,11 +91,7 @@ def test_a_toast_never_covers_the_send_button(server, browser, phone) -> None:
     ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
     ctx.set_default_timeout(20_000)
     page = ctx.new_page()
-    page.goto(server + "/")
-    page.evaluate("([gid, token]) => localStorage.setItem('rcw:seats:' + gid, JSON.stringify({A: {token, name: 'Anna', joined: 1}}))",
-                  [gid, j["token"]])
-    page.goto(f"{server}/#/g/{gid}/A")
-    page.wait_for_function("() => document.body.dataset.seat === 'A'")
+    open_seat(page, server, gid, j["token"])
     page.click('.mnav .mtab[data-tab="talk"]' if phone else '.dtabs .dtab[data-tab="talk"]')
     send = page.locator('[data-act="send"]')
     send.wait_for()
@@ -217,11 +201,7 @@ def test_the_chat_stays_on_the_newest_message_and_tells_of_new_ones_below(server
     b = http(server, "POST", f"/api/games/{gid}/join", {"seat": "B", "name": "Boris"})
     page = browser.new_page(viewport=DESKTOP)
     page.set_default_timeout(20_000)
-    page.goto(server + "/")
-    page.evaluate("([gid, token]) => localStorage.setItem('rcw:seats:' + gid, JSON.stringify({A: {token, name: 'Anna', joined: 1}}))",
-                  [gid, a["token"]])
-    page.goto(f"{server}/#/g/{gid}/A")
-    page.wait_for_function("() => document.body.dataset.seat === 'A'")
+    open_seat(page, server, gid, a["token"])
     page.click('.dtabs .dtab[data-tab="talk"]')
     _say(server, gid, b["token"], [f"Message {i}: the Whites are coming down the Volga, line after line of them." for i in range(14)])
     page.locator('.msg-list .msg:has-text("Message 13")').wait_for()
@@ -334,11 +314,7 @@ def test_a_force_moves_to_a_far_province_in_one_click_or_one_drag(server, browse
     j = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
     page = browser.new_page(viewport=DESKTOP)
     page.set_default_timeout(30_000)
-    page.goto(server + "/")
-    page.evaluate("([gid, token]) => localStorage.setItem('rcw:seats:' + gid, JSON.stringify({A: {token, name: 'Anna', joined: 1}}))",
-                  [gid, j["token"]])
-    page.goto(f"{server}/#/g/{gid}/A")
-    page.wait_for_function("() => document.body.dataset.seat === 'A'")
+    open_seat(page, server, gid, j["token"])
     A = Player(page, "Anna")
     done: list[str] = []
 
@@ -430,11 +406,7 @@ def test_on_a_phone_targets_are_big_enough_and_the_map_refits_when_turned(server
     ctx = browser.new_context(**PHONE)
     ctx.set_default_timeout(30_000)
     page = ctx.new_page()
-    page.goto(server + "/")
-    page.evaluate("([gid, token]) => localStorage.setItem('rcw:seats:' + gid, JSON.stringify({A: {token, name: 'Anna', joined: 1}}))",
-                  [gid, j["token"]])
-    page.goto(f"{server}/#/g/{gid}/A")
-    page.wait_for_function("() => document.body.dataset.seat === 'A'")
+    open_seat(page, server, gid, j["token"])
     small = page.evaluate("""() => [...document.querySelectorAll('.mnav button, .topbar button, .orders button, .orders a.btn')]
         .filter((b) => b.offsetParent).map((b) => [b.textContent.trim().slice(0, 30), b.getBoundingClientRect().height])
         .filter(([, hgt]) => hgt < 40)""")

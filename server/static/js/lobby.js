@@ -187,28 +187,23 @@ class Lobby {
 
   /** One click: a five-player game, you in seat A, bots in the other four (the "Solitaire for
    *  Fanatics" bots when installed). */
-  async quickSolo() {
-    const me = this.form.me.value.trim();
+  quickSolo() {
     const kind = D.bots.includes("sdt") ? "sdt" : D.bots[0];
-    try {
-      const g = await api("POST", "/api/games", { players: 5, bots: kind, bot_seats: ["B", "C", "D", "E"],
-                                                  name: `${me || "You"} against four ${kind} bots` });
-      store.set("admin:" + g.game, g.admin_token);
-      const j = await api("POST", `/api/games/${g.game}/join`, { seat: "A", name: me || null });
-      holdSeat(g.game, j.seat, j.token, me);
-      location.hash = `#/g/${g.game}/${j.seat}`;
-    } catch (e) {
-      toast(e.message, "error", e.rule ? `Rule ${e.rule}` : e.code);
-    }
+    return this.quickStart({ players: 5, bots: kind, bot_seats: ["B", "C", "D", "E"] }, "A", `against four ${kind} bots`);
   }
 
   /** One click: the SPI solitaire (004 [18.0]-[28.0]), you as Red (seat R); the engine plays N. */
-  async quickSpi() {
+  quickSpi() {
+    return this.quickStart({ mode: "spi-solitaire" }, "R", "the SPI solitaire");
+  }
+
+  /** Create the game `spec`, take `seat` in it and open it. */
+  async quickStart(spec, seat, what) {
     const me = this.form.me.value.trim();
     try {
-      const g = await api("POST", "/api/games", { mode: "spi-solitaire", name: `${me || "You"}: the SPI solitaire` });
+      const g = await api("POST", "/api/games", { ...spec, name: `${me || "You"}: ${what}` });
       store.set("admin:" + g.game, g.admin_token);
-      const j = await api("POST", `/api/games/${g.game}/join`, { seat: "R", name: me || null });
+      const j = await api("POST", `/api/games/${g.game}/join`, { seat, name: me || null });
       holdSeat(g.game, j.seat, j.token, me);
       location.hash = `#/g/${g.game}/${j.seat}`;
     } catch (e) {
