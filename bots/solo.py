@@ -9,7 +9,10 @@ listed with numbers; other commands:
     b  board (your stacks, enemies within reach)    v  Victory Point chart and scores
     k  markers, Committee and the bots' attitudes   s  save the game    q  save and quit
     c  propose a Central Committee (c B,C)          g  give markers (g B 1 0: 1 Politburo, 0 Assassins)
-    h  this help
+    d  the hands dealt (pre-game trading session)   h  this help
+    t  offer a trade: t B give=Frunze,12 take=Kolchak pm=1 am=0 tpm=0 tam=1
+       (leaders by name or id, pre-game only (004 [15.33]); pm/am: Politburo/Assassin
+       markers you give, tpm/tam: those you ask for; the bot answers by its policy)
 
 Save/resume: the save file holds the game record (``Game.record()``: seed, players,
 options, actions) and your own decisions; ``rcw solo --load FILE`` replays them through the
@@ -164,6 +167,27 @@ class Solo:
         self.say("\nScore if the game ended now:")
         self.say(table(rows, ["player", "Red VP", "White VP"]))
 
+    def dealt(self, v: dict, p: str) -> tuple[int, int]:
+        """(Red, White) leadership of the leaders dealt to ``p`` (``view.hands``, before deployment)."""
+        units = self.me.data.units
+        hand = v.get("hands", {}).get(p, [])
+        return (sum(units[u].strength for u in hand if units[u].color == "Red"),
+                sum(units[u].strength for u in hand if units[u].color == "White"))
+
+    def show_hands(self) -> None:
+        """The pre-game trading session (004 [15.3]): every player's dealt leaders, open information."""
+        v = self.view()
+        units = self.me.data.units
+        rows = []
+        for p in v["seats"]:
+            hand = sorted(v.get("hands", {}).get(p, []), key=lambda u: (units[u].color, -units[u].strength, u))
+            red, white = self.dealt(v, p)
+            rows.append([p + (" (you)" if p == HUMAN else ""), ", ".join(f"{unit_name(u)} #{u}"
+                                                               for u in hand) or "-",
+                         f"{red}-{white}={T.pcm(red, white)}", str(v["politburo"].get(p, 0)), str(v["assassins"].get(p, 0))])
+        self.say("\nThe hands dealt (RL: Red leader, WL: White, with its value; #: its id for t):")
+        self.say(table(rows, ["player", "leaders", "PCM", "Politburo", "Assassins"]))
+
     def show_markers(self) -> None:
         v = self.view()
         rows = []
@@ -172,6 +196,10 @@ class Solo:
         active = [p for p in v["seats"] if p not in v["quit"]]
         for p in v["seats"]:
             red, white, pcm, color = some.pit(v, p)
+            if v["phase"] == "trading":                  # (no leader on the map yet: the hands dealt)
+                red, white = self.dealt(v, p)
+                pcm = T.pcm(red, white)
+                color = T.political_color(pcm, v["turn"])
             ctl = ", ".join(sorted(n for n, s in v["control"].items() if s == p)) or "-"
             order = T.friendliness_order(pct.row(p, active))
             ends = f"friendliest {order[0]}, worst enemy {order[-1]}" if order else ""
@@ -286,6 +314,9 @@ class Solo:
             self.say(f"\n=== Game-Turn {v['turn']}, your {v['phase'].replace('_', ' ')} phase{order} ===")
             if v["phase"] == "movement":
                 self.show_board()
+            if v["phase"] == "trading":
+                self.show_hands()
+                self.say("  (t offers a trade of leaders and markers, d shows the hands again, k the attitudes)")
         while True:
             self.say(f"\n{why if why != 'turn' else 'Your choices'}:")
             for i, a in enumerate(choices, 1):
@@ -307,6 +338,12 @@ class Solo:
                 self.show_vp()
             elif head == "k":
                 self.show_markers()
+            elif head == "d":
+                self.show_hands()
+            elif head == "t" and len(c) > 1:
+                offer = self.trade_offer(c[1].upper(), c[2:])
+                if offer is not None:
+                    return self.free(offer)
             elif head == "s":
                 self.save()
             elif head == "q":
@@ -319,6 +356,39 @@ class Solo:
                 return self.free(A.OfferTrade(HUMAN, c[1].upper(), give_politburo=int(c[2]), give_assassins=int(c[3])))
             else:
                 self.say("Please type one of the numbers above, or h for help.")
+
+    def trade_offer(self, to: str, words: list[str]) -> A.OfferTrade | None:
+        """``t B give=Frunze,12 take=Kolchak pm=1 am=0 tpm=0 tam=1`` as an offer (leaders by name or
+        id); None, with the reason, when it cannot be read.  The engine judges it (``free``)."""
+        units = self.me.data.units
+        v = self.view()
+        hands = v.get("hands", {})
+
+        def leaders(spec: str, seat: str) -> tuple[int, ...] | None:
+            out = []
+            for w in filter(None, spec.split(",")):
+                pool = hands.get(seat, [])
+                hit = [u for u in pool if w.isdigit() and u == int(w) or units[u].name.lower() == w.lower()]
+                if not hit:
+                    self.say(f"No leader {w!r} in {seat}'s hand (d shows the hands)")
+                    return None
+                out.append(hit[0])
+            return tuple(out)
+
+        kw = {}
+        for w in words:
+            key, _, val = w.partition("=")
+            if key in ("give", "take"):
+                got = leaders(val, HUMAN if key == "give" else to)
+                if got is None:
+                    return None
+                kw[f"{key}_leaders"] = got
+            elif key in ("pm", "am", "tpm", "tam") and val.isdigit():
+                kw[{"pm": "give_politburo", "am": "give_assassins", "tpm": "take_politburo", "tam": "take_assassins"}[key]] = int(val)
+            else:
+                self.say(f"Cannot read {w!r}: give=..., take=..., pm=N, am=N, tpm=N, tam=N (h for help)")
+                return None
+        return A.OfferTrade(HUMAN, to, **kw)
 
     def free(self, a: A.Action) -> A.Action | None:
         """A parametric action typed as a command; applied at once if the rules allow it."""

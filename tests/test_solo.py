@@ -323,3 +323,28 @@ def test_cli_save_quit_resume_and_finish(tmp_path, monkeypatch, capsys):
     assert "FINAL SCORE" in second
     # the replay is silent: what was shown before is not shown again
     assert "pre-game trading session" not in second
+
+
+def test_the_pre_game_trading_session_shows_the_hands_and_trades_leaders(tmp_path, monkeypatch):
+    """Issue 17: in the pre-game trading session (004 [15.3]) the terminal player sees the hands
+    dealt and the PIT from them (PCM was 0 for everyone), and can offer trades of leaders and
+    markers (004 [15.33]); the bots answer by their policy (a gift is taken, a swap declined)."""
+    monkeypatch.chdir(tmp_path)
+    probe = Solo(3, {"max_turns": 2}, out=io.StringIO(), inp=_feed([]))
+    v = probe.g.view("A")
+    units = probe.g.data.units
+    mine = sorted(v["hands"]["A"], key=lambda u: -units[u].strength)
+    gift, theirs = mine[0], v["hands"]["B"][0]
+    out = io.StringIO()
+    lines = ["d", "k", f"t B give={units[gift].name}", f"t B give={mine[1]} take={units[theirs].name}", "t B give=Nobody", "q"]
+    solo = Solo(3, {"max_turns": 2}, out=out, inp=_feed(lines))
+    solo.run()
+    text = out.getvalue()
+    assert text.count("The hands dealt") >= 2 and f"#{gift}" in text
+    red = sum(units[u].strength for u in v["hands"]["A"] if units[u].color == "Red")
+    white = sum(units[u].strength for u in v["hands"]["A"] if units[u].color == "White")
+    assert f"{red}-{white}={red - white}" in text                       # the PIT from the hand, not 0-0=0
+    after = solo.g.view("A")["hands"]
+    assert gift in after["B"] and gift not in after["A"]                 # the gift taken (a bot accepts gifts)
+    assert mine[1] in after["A"] and theirs in after["B"]                # the swap declined
+    assert "B declines" in text and "No leader 'Nobody' in A's hand" in text
