@@ -494,11 +494,12 @@ class Game:
 
     def force_allowance(self) -> int:
         """The Movement Allowance of the force being moved (004 [5.0], [5.63], [5.72]): its
-        leader's (with the ``leader_movement`` option, that number) or a Blue/Green force's."""
+        leaders' (the ``leader_movement`` option, or 2 + the lowest rating with
+        ``reduced_leader_movement``) or a Blue/Green force's."""
         f = self.state.force
         if f is None:
             raise IllegalAction("004 [5.0]", "no force is being moved", "no_force")
-        return movement.allowance(self.ctx, bool(self.ctx.b.leaders_of(self.state.stacks[f.stack])))
+        return movement.allowance(self.ctx, self.state.stacks[f.stack].units)
 
     def reach(self, unit: int | None = None) -> Mapping[str, Route]:
         """Where a force can end its move this Movement Phase, with a route to each: the force

@@ -31,6 +31,9 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("max_turns", int, 0, "end the game with no victor after this many Game-Turns (0: no limit, as the rules say)",
            "ours (a time limit for online play)", 0, 1000),
     Option("leader_movement", int, 5, "leaders' Movement Allowance (004 [5.0]: 5)", "004 [5.0]", 1, 20),
+    Option("reduced_leader_movement", bool, False,
+           "leaders move 2 + their Leadership rating instead of 5 (a force of several: 2 + the lowest rating)",
+           "001 Reduced Red and White leader movement"),
     Option("postal_movement", bool, False,
            "judge the stop-on-entering rule on the positions at the start of the Game-Turn", "004 [17.0] [5.0]"),
     # Two readings the rulebook allows (docs/rules-coverage.md, "Readings"); the defaults are

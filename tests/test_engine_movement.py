@@ -698,3 +698,20 @@ def test_7_23_every_stack_shows_one_controlling_player():
     owners = {(s["province"], tuple(sorted(s["units"]))): s["owner"] for s in g.view(None)["stacks"]}
     assert owners == {("YARO", tuple(sorted([lead("Trotsky"), uid("RU8 TVER")]))): "A",
                       ("TVER", (lead("Sytin"),)): "A", ("TVER", (uid("WU8 DON"),)): None}
+
+
+def test_001_reduced_leader_movement_is_two_plus_the_leadership_rating():
+    """001 "Reduced Red and White leader movement": "Leaders move 2 + Leadership rating hexes per
+    turn rather than 5" (was wrongly a flat 4); a force of several leaders moves 2 + the lowest
+    rating (our reading: each must be able to make the move).  Blue/Green forces keep three."""
+    g = blank(options={"reduced_leader_movement": True})
+    phase(g, "A", "movement")
+    put(g, "URAL", "A", "Lenin")                         # value 3: 5 Movement Points
+    put(g, "KIRG", "A", "Kamenev")                       # value 1: 3
+    for leader, ma in (("Lenin", 5), ("Kamenev", 3)):
+        g.apply(A.StartForce("A", uid(leader)))
+        assert g.force_allowance() == ma
+        far = max(len(r["path"]) for r in g.reach().values() if not r["rail"])
+        assert far == ma, (leader, far)
+        g.apply(A.EndForce("A"))
+    assert blank(options={}).limits()["leader_movement"] == 5

@@ -57,8 +57,13 @@ def _force(ctx: Ctx) -> tuple[Force, Stack]:
     return f, ctx.s.stacks[f.stack]
 
 
-def leader_ma(ctx: Ctx) -> int:
-    """004 [5.0]: a leader's Movement Allowance (the ``leader_movement`` option)."""
+def leader_ma(ctx: Ctx, leaders=()) -> int:
+    """004 [5.0]: a leader's Movement Allowance (the ``leader_movement`` option).  With the
+    option ``reduced_leader_movement`` (001 "Reduced Red and White leader movement": "Leaders
+    move 2 + Leadership rating"), a force of ``leaders`` moves 2 + the lowest of their ratings
+    (our reading for a force of several: every leader in it must be able to make the move)."""
+    if leaders and ctx.s.options.get("reduced_leader_movement"):
+        return 2 + min(ctx.data.units[u].strength for u in leaders)
     return int(options.value(ctx.s.options, "leader_movement"))
 
 
@@ -350,10 +355,13 @@ def barred(ctx: Ctx, units) -> int:
     return out
 
 
-def allowance(ctx: Ctx, has_leader: bool) -> int:
-    """004 [5.0], [5.63], [5.72]: a leader's force spends up to its Movement Allowance, a Blue or
-    Green force three; one Movement Point a province overland."""
-    return leader_ma(ctx) if has_leader else BLUE_GREEN_MA
+def allowance(ctx: Ctx, units) -> int:
+    """004 [5.0], [5.63], [5.72]: a force of ``units`` with a leader spends up to its leaders'
+    Movement Allowance (:func:`leader_ma`), a Blue or Green force three; one Movement Point a
+    province overland."""
+    us = ctx.data.units
+    leaders = [u for u in units if us[u].kind == "leader"]
+    return leader_ma(ctx, leaders) if leaders else BLUE_GREEN_MA
 
 
 def rails_ok(ctx: Ctx, color: str, has_leader: bool, start: str) -> tuple[str, str] | None:
@@ -401,7 +409,7 @@ def move_problem(ctx: Ctx, a: Move) -> tuple[str, str] | None:
         return None
     if f.mode == "rail":
         return "004 [5.53]", "a force may not combine rail and overland movement"
-    ma = allowance(ctx, has_leader)
+    ma = allowance(ctx, fs.units)
     if f.mp + 1 > ma:
         return "004 [5.28]", f"the force has spent all {ma} Movement Points"
     return None
@@ -582,7 +590,7 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
     out = Routes(d.codes, bit)
     if mode != "rail":
         out.search(bit[here], closed, stops, d.adjacent_bits_not_white if kerch else d.adjacent_bits,
-                   allowance(ctx, has_leader) - mp, False, memo)
+                   allowance(ctx, units) - mp, False, memo)
     if mode != "overland" and not rails_ok(ctx, color, has_leader, start):
         out.search(bit[here], closed, stops, d.rail_bits_not_white if kerch else d.rail_bits, None, True, memo)
     return out

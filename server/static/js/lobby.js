@@ -71,7 +71,7 @@ class Lobby {
       bots: new Set(["C", "D", "E"]),
       kind: h("select#g-bots", D.bots.map((b) => h("option", { value: b, selected: b === (D.bots.includes("sdt") ? "sdt" : D.bots[0]) }, b === "sdt" ? "sdt (strategic)" : b))),
       maxTurns: h("input#g-turns", { type: "number", min: 0, max: 50, value: 0, title: D.options.max_turns ? D.options.max_turns.help : "" }),
-      leaderMove: h("select#g-lm", h("option", { value: "5" }, "5 (standard)"), h("option", { value: "4" }, "4 (reduced, optional rule)")),
+      reducedMove: h("input#g-reduced", { type: "checkbox" }),
       postal: h("input#g-postal", { type: "checkbox" }),
       wgCombine: h("input#g-wg-combine", { type: "checkbox" }),
       turn5: h("input#g-turn5", { type: "checkbox", checked: true }),
@@ -134,7 +134,8 @@ class Lobby {
       h("details.options", h("summary", "Options"),
         row("Bots", f.kind),
         row("Turn limit", f.maxTurns, "0: none (the rules have no limit)"),
-        row("Leader movement", f.leaderMove),
+        h("div.form-row", h("label", { for: "g-reduced" }, "Reduced leader movement"), f.reducedMove,
+          h("span.hint", "001 optional rule: leaders move 2 + their Leadership rating instead of 5")),
         h("div.form-row", h("label", { for: "g-postal" }, "Postal movement"), f.postal, h("span.hint", "004 [17.0]: stop-on-entering judged at the start of the turn")),
         h("div.form-row", h("label", { for: "g-wg-combine" }, "White + Green attack together"), f.wgCombine,
           h("span.hint", "004 [8.22]'s example: White and Green units combine against a Red unit (default: no, 004 [8.13], [8.14])")),
@@ -154,7 +155,7 @@ class Lobby {
     const opts = {};
     const mt = Number(f.maxTurns.value);
     if (mt > 0) opts.max_turns = mt;
-    if (f.leaderMove.value === "4") opts.leader_movement = 4;
+    if (f.reducedMove.checked) opts.reduced_leader_movement = true;
     if (f.postal.checked) opts.postal_movement = true;
     if (f.wgCombine.checked) opts.white_green_combine = true;
     if (!f.turn5.checked) opts.turn5_replacements = false;
