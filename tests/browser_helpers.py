@@ -35,6 +35,10 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 
+#: ``rcw serve`` flags that switch admission control off (0: no limit).
+NO_LIMITS_ARGS = ["--create-rate", "0", "--costly-rate", "0", "--max-games", "0", "--max-bot-games", "0"]
+
+
 def skip_reason() -> str | None:
     """Why the browser tests cannot run here (None: they can)."""
     try:
@@ -403,8 +407,10 @@ def shot(page, name: str) -> Path:
 # -- the fixtures every browser test module shares (imported by name into each module) -------------
 @pytest.fixture(scope="module")
 def server():
-    """A real ``rcw serve`` (embedded store) for the module's tests."""
-    with rcw_server() as base:
+    """A real ``rcw serve`` (embedded store) for the module's tests, without admission control
+    (every page comes from 127.0.0.1 and a module creates many games; the limits have their
+    own tests in tests/test_server_admission.py)."""
+    with rcw_server(NO_LIMITS_ARGS) as base:
         yield base
 
 
