@@ -292,7 +292,7 @@ async def event_history(rt: GameRuntime, after: int, limit: int) -> dict:
     for n, e in enumerate(entries, after + 1):
         a = e["a"]
         out.append({"seq": n, "actor": a.get("seat"), "action": a.get("t"), "by": e.get("by"), "ts": e.get("ts"),
-                    "events": e["ev"]})
+                    "events": e["ev"], "why": e.get("why", [])})
     return {"t": "events", "entries": out, "last": last}
 
 

@@ -62,6 +62,12 @@ def default_workers() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
+def bot_reasons(match: Any) -> list[str]:
+    """The reasons the game's agents wrote since the last step ("B: Attack Consideration: rolled 4,
+    PCT 3"; the SDT bots' notes, what ``rcw solo`` prints with ``*``), taken once."""
+    return [n for a in match.agents.values() if hasattr(a, "take_notes") for n in a.take_notes()][:20]
+
+
 def agent_seed(meta_seed: int, gid: str) -> int:
     """The seed of a game's agents (the same in-process and in a worker)."""
     return int.from_bytes(hashlib.sha256(f"{meta_seed}:{gid}".encode()).digest()[:8], "big")
@@ -286,7 +292,8 @@ def _handle(games: dict[str, _GameCopy], msg: tuple) -> tuple | None:
     try:
         if op == "step":
             step = c.match.next_step()
-            value = None if step is None else (step.seat, to_wire(step.action), step.kind, step.note)
+            value = None if step is None else (step.seat, to_wire(step.action), step.kind, step.note,
+                                               bot_reasons(c.match))
         elif op == "choose":
             seat, kind = msg[4], msg[5]
             player = Player(c.game, seat)

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rcw.bots.match import Match, Step
-from rcw.server.botworker import WorkerError, WorkerGone, agent_seed
+from rcw.server.botworker import WorkerError, WorkerGone, agent_seed, bot_reasons
 from rcw.server.host import Host
 from rcw.server.protocol import ProtocolError
 
@@ -52,6 +52,7 @@ class Driver:
         self.agents: dict[tuple[str, str], Any] = {}
         self.stalled = False                    # the bots gave up until a human acts
         self.bot_streak = 0                     # bot actions since the last human one
+        self._why: list[str] = []               # the bots' reasons for the step being committed
         # With bot workers: the worker generation holding our match (None: none there) and
         # whether its copy of the game must be reset before the next question.
         self._wgen: int | None = None
@@ -187,11 +188,14 @@ class Driver:
     async def _next_step(self) -> Step | None:
         """(Under the lock.)  The match's next step, here or in the game's worker."""
         if self._worker() is None:
-            return self._the_match().next_step()
+            m = self._the_match()
+            step = m.next_step()
+            self._why = bot_reasons(m) if step is not None else []
+            return step
         got = await self._ask("step")
         if got is None:
             return None
-        seat, wire, kind, note = got
+        seat, wire, kind, note, self._why = got
         return Step(seat, action_from_wire(wire), kind, note)
 
     def _the_match(self) -> Match:
@@ -233,7 +237,7 @@ class Driver:
                     rt.hub.metrics.bot_decision.observe(time.perf_counter() - t0)
                     if step.note:
                         log.info("game %s: %s", rt.gid, step.note)
-                    ok = await self._commit_bot(step.action, "bot", step.kind)
+                    ok = await self._commit_bot(step.action, "bot", step.kind, self._why)
             failures = 0 if ok else failures + 1
             if failures >= 3:
                 log.error("game %s: bot %s cannot move; the game waits for a human action", rt.gid,
@@ -244,11 +248,11 @@ class Driver:
                 await asyncio.sleep(0.1)      # (the worker failed: give its replacement a moment)
             await asyncio.sleep(rt.hub.config.bot_delay)   # yield to the event loop between bot actions
 
-    async def _commit_bot(self, action: Action, by: str, kind: str = "turn") -> bool:
-        """(Under the lock.)  Commit a bot's action; False if it could not be."""
+    async def _commit_bot(self, action: Action, by: str, kind: str = "turn", why: list[str] | None = None) -> bool:
+        """(Under the lock.)  Commit a bot's action (with the bots' reasons, ``why``); False if it could not be."""
         rt = self.rt
         try:
-            seq, events = await rt.commit_locked(action, by, kind=kind)
+            seq, events = await rt.commit_locked(action, by, kind=kind, why=why)
         except IllegalAction as e:
             log.warning("game %s: %s for %s refused: %s", rt.gid, action.TYPE, action.seat, e)
             self._wstale = True            # (a worker's copy may be out of step: reset it)

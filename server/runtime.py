@@ -228,7 +228,7 @@ class GameRuntime:
         base = {"t": "update", "id": None, "game": self.gid, "seq": self.seq, "actor": a.get("seat"),
                 "action": a.get("t"), "by": entry.get("by") if entry else None,
                 "events": entry["ev"] if entry and "ev" in entry else [to_wire(e) for e in events], "hash": self.hash, "pending": pending,
-                "status": self.status(), "result": g.result}
+                "status": self.status(), "result": g.result, "why": entry.get("why", []) if entry else []}
         frames: dict[str | None, tuple[dict, bytes]] = {}      # seat -> its frame, packed once
         board: dict[str, int] | None = None                      # the stacks' strengths, the same for all
         playing = base["status"] == "playing"
@@ -268,9 +268,10 @@ class GameRuntime:
             return await self.commit_locked(action, by, expect_seq)
 
     async def commit_locked(self, action: Action, by: str, expect_seq: int | None = None,
-                            kind: str = "turn") -> tuple[int, list]:
+                            kind: str = "turn", why: list[str] | None = None) -> tuple[int, list]:
         """(Under the lock.)  :meth:`submit`'s work; ``kind`` tells the bots' match loop whether
-        the action was a turn step or an out-of-turn answer."""
+        the action was a turn step or an out-of-turn answer; ``why``: a bot's reasons, kept with
+        the action in the log and shown with it."""
         t0 = time.perf_counter()
         for _attempt in range(10):
             if self.game is None:
@@ -293,6 +294,8 @@ class GameRuntime:
                 raise
             # The entry keeps the events too: the ``events`` request reads them (never a replay).
             entry = {"a": to_wire(action), "by": by, "ts": now_ms(), "ev": [to_wire(x) for x in events]}
+            if why:
+                entry["why"] = list(why)
             notice = pack({"k": "act", "seq": before + 1, "e": entry})
             try:
                 ok = await self.store.append_action(self.gid, before, entry, self.topic, notice)

@@ -255,6 +255,12 @@ def test_results_show_as_toasts_over_the_map_and_flash_their_province(server, br
     page.click('.dtabs .dtab[data-tab="log"]')
     log = page.locator(".log-list").inner_text()
     assert f"in {m.group(2)}:" in log and detail.split("die ")[1][0] in log
+    # the bots' reasons (rcw solo's * lines) are in the log, credited to their bot
+    why = page.locator(".log-list .log-line.why")
+    assert why.count() > 0
+    first = why.first
+    assert first.locator(".seat-dot").get_attribute("data-seat") in "ABCDE"
+    assert not re.match(r"^[A-E]: ", first.locator(".log-text").inner_text())
     page.close()
 
 

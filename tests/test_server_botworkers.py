@@ -132,3 +132,26 @@ def test_a_worker_hands_its_games_one_cooperation_table_to_every_agent():
     assert t is not None and t.snapshot() == m.table.snapshot() and t.version == g.version
     assert all(a.table is t for a in c.match.agents.values())
     assert c.agent("A", "sdt").table is t                   # a deadline's bot for the human seat A
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+async def test_the_bots_reasons_come_with_their_actions(workers):
+    """Issue 17: the SDT bots' reasons (what ``rcw solo`` prints with ``*``: "B: Attack
+    Consideration: rolled 4, PCT 3") come with their actions, in the live update frames and in
+    the game's stored history (``events``), from the in-process driver and from a worker alike."""
+    async with serve(workers) as (srv, lobby):
+        gid = (await bot_games(lobby, 1, 2))[0]
+        w = await GameClient.connect(srv.base, gid)
+        q = w.push_queue()
+        await w.wait_for(lambda c: c.over, 300)
+        live = []
+        while not q.empty():
+            f = q.get_nowait()
+            if f and f.get("t") == "update":
+                live += f.get("why", [])
+        hist = await w.request("events", after=0, limit=1000)
+        stored = [line for e in hist["entries"] for line in e["why"]]
+        await w.close()
+    assert stored and live and set(live) <= set(stored)
+    assert all(line[0] in "ABCDE" and line[1:3] == ": " for line in stored)
+    assert any("PCT" in line or "rolled" in line for line in stored)

@@ -76,6 +76,11 @@ export class EventLog {
 
   _take(frame) {
     const push = (cls, text, extra = {}) => this.lines.push({ seq: frame.seq, turn: this.turn, cls, text, seat: frame.actor || null, ...extra });
+    // a bot's reasons ("B: Attack Consideration: rolled 4, PCT 3", what rcw solo prints with *), before what it did
+    for (const w of frame.why || []) {
+      const m = /^([A-F]): (.*)$/s.exec(w);
+      push("why", m ? m[2] : w, { seat: m ? m[1] : frame.actor || null });
+    }
     for (const e of frame.events || []) this._event(e, frame, push);
     this.lastSeq = frame.seq;
   }
