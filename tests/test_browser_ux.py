@@ -492,3 +492,31 @@ def test_one_click_spi_solitaire_as_red(server, browser) -> None:
     shot(page, "spi-solitaire.png")
     assert not errors, errors
     page.close()
+
+
+def test_counters_wear_their_seats_colour_and_the_inspector_folds(server, browser) -> None:
+    """Issue 17, readable counters: each player's counters are bordered in the seat's own colour
+    (the critique in 004 asks for "a distinctive color for each player"), uncontrolled ones are
+    not; the inspector folds to its head and unfolds, and remembers it."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "options": {"max_turns": 1}})
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{server}/#/g/{g['game']}")
+    page.wait_for_function("() => document.querySelectorAll('svg.board .counter').length > 10")
+    colours = page.evaluate("""async () => { const { SEAT_COLOURS } = await import('/js/data.js');
+        return [...document.querySelectorAll('svg.board .counter')].map((c) => [c.dataset.owner,
+          c.querySelector('.c-body').getAttribute('stroke'), getComputedStyle(c.querySelector('.c-body')).strokeWidth, SEAT_COLOURS[c.dataset.owner] || null]); }""")
+    owned = [c for c in colours if c[0]]
+    assert owned and all(stroke == mine and float(width.rstrip("px")) >= 1.8 for _, stroke, width, mine in owned)
+    assert all(float(width.rstrip("px")) < 1.8 for owner, _, width, _ in colours if not owner)
+    page.locator("svg.board .counter").first.click()
+    insp = page.locator(".inspector")
+    insp.locator(".insp-body").wait_for()
+    page.click('.inspector [data-act="fold-inspector"]')
+    assert insp.get_attribute("data-folded") == "1" and not insp.locator(".insp-body").is_visible()
+    page.reload()
+    page.wait_for_function("() => document.querySelectorAll('svg.board .counter').length > 10")
+    page.locator("svg.board .counter").first.click()
+    assert page.locator(".inspector").get_attribute("data-folded") == "1"          # remembered
+    page.click('.inspector [data-act="fold-inspector"]')
+    assert page.locator(".inspector .insp-body").is_visible()
+    page.close()

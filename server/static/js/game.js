@@ -743,8 +743,12 @@ class GameApp {
     const here = v.stacks.filter((s) => s.province === code);
     const legal = this.replay ? [] : this.st.legal || [];
     el.hidden = false;
-    replace(el, 
+    const folded = !!store.get("inspector-folded", false);        // (collapsed: the head only, the map free)
+    el.dataset.folded = folded ? "1" : "0";
+    replace(el,
       h("div.insp-head", h("div", h("b", `${code} `), p.name, h("span.small", ` · ${p.region}${p.port ? " · port" : ""}${p.rail.length ? ` · rail to ${p.rail.join(", ")}` : ""}`)),
+        h("button.modal-x", { type: "button", "aria-label": folded ? "Expand" : "Collapse", "aria-expanded": folded ? "false" : "true",
+          dataset: { act: "fold-inspector" }, onclick: () => { store.set("inspector-folded", !folded); this.renderInspector(); } }, folded ? "▸" : "▾"),
         h("button.modal-x", { type: "button", "aria-label": "Close", onclick: () => this.select(null) }, "×")),
       h("div.insp-body", here.length ? here.map((s) => this.stackCard(s, legal, this.sel.stack === s.id)) : h("p.small", "No units here."),
         h("p.small.adj", `Adjacent: ${p.adjacent.join(", ")}`)));
