@@ -14,7 +14,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from server_helpers import NO_LIMITS, free_port
 
 from rcw.game import Game
 
@@ -35,8 +35,8 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 
-#: ``rcw serve`` flags that switch admission control off (0: no limit).
-NO_LIMITS_ARGS = ["--create-rate", "0", "--costly-rate", "0", "--max-games", "0", "--max-bot-games", "0"]
+#: ``rcw serve`` flags that switch admission control off: server_helpers.NO_LIMITS as flags (0: no limit).
+NO_LIMITS_ARGS = [x for k, v in NO_LIMITS.items() for x in (f"--{k.replace('_', '-')}", str(v))]
 
 
 def skip_reason() -> str | None:
@@ -48,12 +48,6 @@ def skip_reason() -> str | None:
     if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
         return f"Debian's Chromium is not at {CHROMIUM} (apt-get install -y chromium)"
     return None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @contextmanager
@@ -72,7 +66,7 @@ def chromium():
 @contextmanager
 def rcw_server(extra: list[str] | None = None):
     """Run ``python -m rcw.cli serve`` (the embedded store) on a free port; yields the base URL."""
-    port = _free_port()
+    port = free_port()
     cmd = [sys.executable, "-m", "rcw.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "WARNING",
            *(extra or [])]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -223,7 +223,8 @@ def redis_cluster_missing() -> str | None:
     return None
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port free on loopback now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -238,7 +239,7 @@ def redis_cluster(masters: int = 3, timeout: float = 30.0):
     nodes: list[tuple[str, int]] = []
     try:
         for _ in range(masters):
-            port, bus = _free_port(), _free_port()
+            port, bus = free_port(), free_port()
             nodes.append(("127.0.0.1", port))
             procs.append(subprocess.Popen(
                 ["redis-server", "--port", str(port), "--cluster-port", str(bus), "--bind", "127.0.0.1",

@@ -303,8 +303,7 @@ def test_prompt_offers_the_legal_answer(desk, case) -> None:
     data = _payload(g, seat)
     assert data["legal"], f"{case}: the engine offers {seat} nothing"
     page, errors = desk
-    _reset(page)
-    page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
+    _show(page, data)
     card = page.locator(f".prompt-case {marker}").first
     card.wait_for()
     text = card.inner_text()
@@ -352,8 +351,7 @@ def test_the_force_card_shows_the_engines_movement_allowance(desk) -> None:
     assert shown["leader"][0] == 4 and shown["blue"][0] == 3
     # the page works out nothing itself: whatever number the engine sends is the one shown
     data["facts"]["force"] = {"allowance": 7}
-    _reset(page)
-    page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
+    _show(page, data)
     assert "7 MP" in page.locator(".prompt-case .force-info").first.inner_text()
     assert not errors, errors
 
@@ -364,8 +362,7 @@ def test_assassination_dialog_shows_the_chance_and_sends_the_markers(desk) -> No
     lenin = uid("Lenin")
     assert to_wire(A.Assassinate("A", lenin, 3)) in data["legal"]
     page, errors = desk
-    _reset(page)
-    page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
+    _show(page, data)
     page.click('.prompt-case [data-act="assassinate"]')
     dlg = page.locator(".modal")
     dlg.wait_for()
@@ -414,10 +411,15 @@ def pos_red_and_white() -> Game:
     return g
 
 
-def _show_orders(page, g: Game, seat: str) -> dict:
-    data = _payload(g, seat)
+def _show(page, data: dict) -> None:
+    """A fresh page showing the Orders panel built from ``data`` (:func:`_payload`)."""
     _reset(page)
     page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
+
+
+def _show_orders(page, g: Game, seat: str) -> dict:
+    data = _payload(g, seat)
+    _show(page, data)
     page.locator(".prompt-case .card").first.wait_for()
     return data
 
@@ -565,8 +567,7 @@ def test_assassination_dialog_preselects_no_victim_and_marks_your_own_leaders(de
     lenin, peterson = uid("Lenin"), uid("Peterson")
     assert to_wire(A.Assassinate("A", peterson, 1)) in data["legal"]      # the engine allows it: the page must not pick it
     page, errors = desk
-    _reset(page)
-    page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
+    _show(page, data)
     page.click('.prompt-case [data-act="assassinate"]')
     dlg = page.locator(".modal")
     dlg.wait_for()
@@ -606,8 +607,7 @@ def test_exchange_card_says_whose_losses_are_chosen(desk, whose) -> None:
     assert d["kind"] == "loss" and d["seat"] == "A"
     data = _payload(g, "A")
     page, errors = desk
-    _reset(page)
-    page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
+    _show(page, data)
     card = page.locator('.prompt-case [data-decision="loss"]').first
     card.wait_for()
     head = card.locator("h3")
@@ -645,8 +645,7 @@ def test_the_final_scoreboard_shows_both_colours_the_winner_and_the_ranking(desk
     data = _payload(g, "A")
     data["view"]["result"] = r
     page, errors = desk
-    _reset(page)
-    page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
+    _show(page, data)
     board = page.locator(".prompt-case table.scores.final")
     board.wait_for()
     assert board.get_attribute("data-winner-color") == "White"
@@ -673,8 +672,7 @@ def test_losses_are_suggested_and_confirmed_with_a_way_back(desk) -> None:
     suggested = g.minimum_loss("A")
     assert data["facts"]["loss"] == {"suggested": suggested} and uid("Lenin") not in suggested
     page, errors = desk
-    _reset(page)
-    page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
+    _show(page, data)
     card = page.locator('.prompt-case [data-decision="loss"]')
     card.wait_for()
     marked = card.locator(".pick.suggested")

@@ -301,8 +301,11 @@ def test_while_you_were_away(server, browser) -> None:
     page.wait_for_function(f"() => Number(document.body.dataset.logSeq) >= {seen}")
     page.wait_for_timeout(300)
     assert page.locator(".away").count() == 0
+    page.close()                                   # (leaving marks everything shown as seen)
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{server}/")
     page.evaluate(f"() => localStorage.setItem('rcw:seen:{gid}:-', JSON.stringify({seen // 2}))")
-    page.reload()
+    page.goto(f"{server}/#/g/{gid}")
     page.locator(".away").wait_for()
     assert "since you looked" in page.locator(".away").inner_text()
     page.close()

@@ -468,7 +468,13 @@ class GameApp {
 
   /** The page is visible: everything up to the last action is seen. */
   noteSeen() {
-    if (document.visibilityState === "visible" && this.log.lastSeq) markSeen(this.gid, this.seat, this.log.lastSeq);
+    if (document.visibilityState !== "visible" || !this.log.lastSeq) return;
+    // (bots play fast: written to storage at most once a second, not on every update)
+    if (this._seenTimer) return;
+    this._seenTimer = setTimeout(() => {
+      this._seenTimer = null;
+      if (document.visibilityState === "visible") markSeen(this.gid, this.seat, this.log.lastSeq);
+    }, this._seenTimer === undefined ? 0 : 1000);
   }
 
   /** "While you were away" since `since` (null: never looked before, nothing to say). */
@@ -483,6 +489,7 @@ class GameApp {
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "hidden") {
         this._leftAt = this.log.lastSeq;
+        markSeen(this.gid, this.seat, this._leftAt);       // (what was shown until now, before the timer)
       } else if (this._leftAt !== undefined) {
         this.awaySummary(this._leftAt);
         this._leftAt = undefined;

@@ -5,7 +5,7 @@
 import { h, store, clear } from "./util.js";
 import { D, uname, unit } from "./data.js";
 
-const RESULT_WORDS = { De: "defender eliminated", Ae: "attacker eliminated", Ex: "exchange" };
+export const RESULT_WORDS = { De: "defender eliminated", Ae: "attacker eliminated", Ex: "exchange" };
 const MAX_SHOWN = 3000; // lines kept in the page (the oldest go first)
 
 export class EventLog {

@@ -4,8 +4,9 @@
 // engine's own.
 
 import { uname } from "./data.js";
+import { RESULT_WORDS } from "./log.js";
 
-const RESULT_WORDS = { De: "Defender eliminated", Ae: "Attacker eliminated", Ex: "Exchange" };
+const resultWords = (r) => (RESULT_WORDS[r] ? RESULT_WORDS[r][0].toUpperCase() + RESULT_WORDS[r].slice(1) : r);
 
 /** The results of one update frame: [{kind, title, detail, provinces, good}]. */
 export function resultsOf(frame) {
@@ -13,7 +14,7 @@ export function resultsOf(frame) {
   for (const e of frame.events || []) {
     const d = e.data || {};
     if (e.kind === "combat") {
-      out.push({ kind: "combat", title: `${RESULT_WORDS[d.result] || d.result} in ${d.province}`,
+      out.push({ kind: "combat", title: `${resultWords(d.result)} in ${d.province}`,
         detail: `${d.seat} attacks at ${d.odds}${d.subversive ? " (subversive)" : ""}: die ${d.die} → ${d.result}`, provinces: [d.province] });
     } else if (e.kind === "purge" || e.kind === "counterpurge") {
       const roll = (d.dice || []).reduce((a, b) => a + b, 0);
