@@ -25,6 +25,18 @@ class Option:
     source: str          # where the rule comes from, e.g. "004 [17.0]"
     minimum: int | None = None
     maximum: int | None = None
+    group: str = "rules"  # how the lobby groups it: one of GROUPS
+
+
+#: The lobby's groups of options, in the order it shows them (name -> heading).
+GROUPS: dict[str, str] = {
+    "rules": "Game settings",
+    "readings": "Readings of the rulebook",
+    "001": "Optional forces and rules (001)",
+    "masses": "Russian Civil War for the Masses (004, Ware)",
+    "historical": "A critic's historical suggestions (004, DeBaun)",
+    "deal": "The deal",
+}
 
 
 OPTIONS: dict[str, Option] = {o.name: o for o in (
@@ -33,7 +45,7 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("leader_movement", int, 5, "leaders' Movement Allowance (004 [5.0]: 5)", "004 [5.0]", 1, 20),
     Option("reduced_leader_movement", bool, False,
            "leaders move 2 + their Leadership rating instead of 5 (a force of several: 2 + the lowest rating)",
-           "001 Reduced Red and White leader movement"),
+           "001 Reduced Red and White leader movement", group="001"),
     Option("postal_movement", bool, False,
            "judge the stop-on-entering rule on the positions at the start of the Game-Turn", "004 [17.0] [5.0]"),
     # Two readings the rulebook allows (docs/rules-coverage.md, "Readings"); the defaults are
@@ -42,7 +54,7 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
            "White and Green units may combine in one attack on a Red unit, as the example of 004 [8.22] "
            "says (default: no, as the hostility table 004 [8.13], [8.14] has it: White and Green oppose "
            "each other, so they are not the 'Friendly units of different colors' that combine)",
-           "004 [8.22] [8.13] [8.14]"),
+           "004 [8.22] [8.13] [8.14]", group="readings"),
     Option("turn5_replacements", bool, True,
            "replace units in the Interphase that ends Game-Turn 5 (default: yes, the Interphase belongs "
            "to the Game-Turn it ends, 004 [4.1]; off: the last Replacement Segment is the one in which "
@@ -79,4 +91,4 @@ def validate(options: Any) -> dict:
 def describe() -> dict[str, dict]:
     """Every option for clients (the lobby): type, default, help, source and range."""
     return {o.name: {"type": o.type.__name__, "default": o.default, "help": o.help, "source": o.source,
-                     "min": o.minimum, "max": o.maximum} for o in OPTIONS.values()}
+                     "min": o.minimum, "max": o.maximum, "group": o.group} for o in OPTIONS.values()}
