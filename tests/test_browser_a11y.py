@@ -47,6 +47,15 @@ def test_no_serious_accessibility_violations(server, browser, phone) -> None:
     check("lobby")
     open_seat(page, server, gid, j["token"])
     check("game")
+    if phone:
+        page.click('.mnav .mtab[data-tab="map"]')
+    page.click('[data-act="map-key"]')                     # the map's key, and a province's stacks fanned out
+    page.evaluate("""() => { const n = {}; for (const c of document.querySelectorAll('svg.board .counter')) n[c.dataset.province] = (n[c.dataset.province] || 0) + 1;
+        window.rcwApp.board.fan(Object.keys(n).sort((a, b) => n[b] - n[a])[0]); }""")
+    page.locator("svg.board .fan").wait_for()
+    check("map key, fan")
+    page.click('[data-act="map-key"]')
+    page.keyboard.press("Escape")
     for tab in ("orders", "talk", "log", "players"):
         if phone:
             page.click(f'.mnav .mtab[data-tab="{tab}"]')
