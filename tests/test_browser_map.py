@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, Player, http, open_seat, shot, skip_reason
+from browser_helpers import BOTH, Player, http, new_page, open_seat, seen, shot, skip_reason
 
 from rcw.game import Game
 
@@ -99,15 +99,13 @@ def _mid_game() -> tuple[Game, dict]:
     raise AssertionError("no province of six stacks on Game-Turn 3 or later")
 
 
-@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+@BOTH
 def test_counter_labels_are_never_covered_in_crowded_provinces(server, browser, phone) -> None:
     g = http(server, "POST", "/api/games", {"players": 5, "bots": "sdt", "bot_seats": ["B", "C", "D", "E"], "seed": 1,
                                             "options": {"max_turns": 2}})
     gid = g["game"]
     j = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
-    ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
-    ctx.set_default_timeout(30_000)
-    page = ctx.new_page()
+    page = new_page(browser, phone)
     open_seat(page, server, gid, j["token"])
     A = Player(page, "Anna", phone=phone)
     page.wait_for_function("() => document.body.dataset.mine === '1' && document.body.dataset.phase === 'trading'")
@@ -115,7 +113,7 @@ def test_counter_labels_are_never_covered_in_crowded_provinces(server, browser, 
     page.wait_for_function("() => document.body.dataset.mine === '1' && document.body.dataset.phase !== 'trading'")
     if phone:
         A.tab("map")
-    v = "phone" if phone else "desktop"
+    v = seen(phone)
     # the legend covers no province: it is not on the map; the Key shows it, folded by default
     assert page.locator("svg.board g.legend").count() == 0
     key = page.locator(".map-key")
@@ -150,4 +148,4 @@ def test_counter_labels_are_never_covered_in_crowded_provinces(server, browser, 
     shot(page, f"counters-midgame-{v}.png")
     _fan_out(page, crowded[0], stacks[crowded[0]], f"Game-Turn 3 ({v})", f"counters-midgame-fanned-{v}.png")
     assert not A.errors, A.errors
-    ctx.close()
+    page.context.close()

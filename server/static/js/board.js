@@ -261,15 +261,39 @@ export class Board {
     this.setVB({ x: p.x - (p.x - vb.x) * f, y: p.y - (p.y - vb.y) * f, w: nw, h: nh });
   }
 
+  /** The part of the map's box on screen that no panel over the map covers (the inspector, which
+   *  on a phone takes the lower part of the map): {left, top, right, bottom} in pixels. */
+  openArea() {
+    const r = this.svg.getBoundingClientRect();
+    const a = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    for (const el of (this.h.covers && this.h.covers()) || []) {
+      if (!el || el.hidden) continue;
+      const q = el.getBoundingClientRect();
+      if (q.height && q.width > r.width * 0.6 && q.top > r.top + r.height / 3) a.bottom = Math.min(a.bottom, q.top);   // (a panel along the bottom)
+    }
+    return a;
+  }
+
+  /** Bring province `code` into the middle of the open part of the map (unless it is well inside
+   *  it already, or `force`), keeping the map filling the view where it can. */
   centreOn(code, force = false) {
     const b = this.boxes[code];
-    if (!b) return;
+    if (!b || !this.vb) return;
     const vb = this.vb;
-    const m = Math.min(60, vb.w / 6);
-    if (!force && b.cx > vb.x + m && b.cx < vb.x + vb.w - m && b.cy > vb.y + m && b.cy < vb.y + vb.h - m) return;
+    const r = this.svg.getBoundingClientRect();
+    const a = this.openArea();
+    const k = Math.min(r.width / vb.w, r.height / vb.h);              // pixels per map unit
+    const ox = r.left + (r.width - vb.w * k) / 2;                    // where the view box starts on screen
+    const oy = r.top + (r.height - vb.h * k) / 2;
+    const sx = ox + (b.cx - vb.x) * k;                               // the province on screen now
+    const sy = oy + (b.cy - vb.y) * k;
+    const m = Math.min(60 * k, (a.right - a.left) / 6, (a.bottom - a.top) / 6);
+    if (!force && sx > a.left + m && sx < a.right - m && sy > a.top + m && sy < a.bottom - m) return;
     const f = this.full;
     const clampTo = (v, lo, hi) => (hi < lo ? (lo + hi) / 2 : Math.min(Math.max(v, lo), hi));
-    this.setVB({ ...vb, x: clampTo(b.cx - vb.w / 2, f.x, f.x + f.w - vb.w), y: clampTo(b.cy - vb.h / 2, f.y, f.y + f.h - vb.h) });
+    const under = (r.bottom - a.bottom) / k;                         // (map units hidden under a panel: may scroll past the map's end)
+    this.setVB({ ...vb, x: clampTo(b.cx - ((a.left + a.right) / 2 - ox) / k, f.x, f.x + f.w - vb.w),
+                 y: clampTo(b.cy - ((a.top + a.bottom) / 2 - oy) / k, f.y, f.y + f.h - vb.h + under) });
   }
 
   _wire() {
