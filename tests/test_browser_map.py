@@ -4,8 +4,9 @@ labels (the owner's letter, the leaders' stars, the strength, a "+n") are on scr
 by no other counter; a crowded province fans all its stacks out; the map's legend covers no
 province (it is a Key panel, folded until asked for).
 
-Two positions: a five-player game on the server when it first waits on its human seat after the
-pre-game session (provinces of five stacks and more: Kherson, Vladivostok), and the first position of Game-Turn 3 or later in an SDT bots' game (rcw.bots) with a
+Three positions: the hands dealt in the pre-game session of a five-player game on the server
+(the leaders, faint, where they will deploy: Tver, Petrograd ...), the game when it first waits
+on its human seat after that session (provinces of five stacks and more: Kherson, Vladivostok), and the first position of Game-Turn 3 or later in an SDT bots' game (rcw.bots) with a
 province of six stacks, drawn by the page's own board.
 """
 
@@ -109,6 +110,12 @@ def test_counter_labels_are_never_covered_in_crowded_provinces(server, browser, 
     open_seat(page, server, gid, j["token"])
     A = Player(page, "Anna", phone=phone)
     page.wait_for_function("() => document.body.dataset.mine === '1' && document.body.dataset.phase === 'trading'")
+    # the pre-game session: the dealt leaders, faint, where they will deploy (Tver, Petrograd ...)
+    if phone:
+        A.tab("map")
+    ghosts = Counter(page.evaluate("() => [...document.querySelectorAll('svg.board g.counter.ghost')].map((c) => c.dataset.province)"))
+    assert ghosts and max(ghosts.values()) >= 2, ghosts
+    _check(page, [p for p, n in ghosts.items() if n >= 2], f"the hands dealt ({seen(phone)})")
     A.act('[data-act="EndTrading"]')
     page.wait_for_function("() => document.body.dataset.mine === '1' && document.body.dataset.phase !== 'trading'")
     if phone:
