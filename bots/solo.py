@@ -37,14 +37,16 @@ from rcw.bots.cooperation import CooperationTable
 from rcw.bots.match import Match
 from rcw.bots.sdt import SDTAgent
 from rcw.bots.terminal import (
+    Screen,
     attack_strength,
     describe_play,
     fighting,
     odds_text,
     province,
     read_line,
-    table,
+    score_rows,
     unit_name,
+    vp_rows,
 )
 
 from rcw import actions as A
@@ -74,6 +76,7 @@ class Solo:
         self.me: Player = self.match.player(HUMAN)
         self.out = out or sys.stdout
         self.inp = inp or sys.stdin
+        self.screen = Screen(self.out)
         self.script = list(script or [])      # recorded human decisions, replayed on --load
         self.human_log: list[dict] = []
         self.save_path: str | None = None
@@ -83,14 +86,19 @@ class Solo:
         self.asked: set[tuple] = set()
 
     # -- output ----------------------------------------------------------------------------------
-    def say(self, text: str = "") -> None:
+    def say(self, text: str = "", style: str = "") -> None:
         if not self.quiet:
-            print(text, file=self.out, flush=True)
+            self.screen.say(text, style)
+
+    def show(self, rows: list[list[str]], header: list[str]) -> None:
+        """A table (``rich``'s on a terminal; see :class:`rcw.bots.terminal.Screen`)."""
+        if not self.quiet:
+            self.screen.table(rows, header)
 
     def explain(self, events) -> None:
         for bot in self.bots.values():
             for n in bot.take_notes():
-                self.say(f"  * {n}")
+                self.say(f"  * {n}", "italic")
         for e in events:
             if e.kind in ("attacker_added",) and not self.verbose:
                 continue
@@ -112,8 +120,8 @@ class Solo:
         mine = sorted((st for st in v["stacks"] if st["owner"] == HUMAN), key=lambda s: s["id"])
         rows = [[str(st["id"]), province(st["province"]), st["color"], ", ".join(unit_name(u) for u in st["units"]),
                  str(attack_strength(me, st["id"])), str(me.defense(st["id"]))] for st in mine]
-        self.say(f"\nYour stacks (Game-Turn {v['turn']}):")
-        self.say(table(rows, ["stack", "province", "colour", "units", "attack", "defense"]))
+        self.say(f"\nYour stacks (Game-Turn {v['turn']}):", "bold")
+        self.show(rows, ["stack", "province", "colour", "units", "attack", "defense"])
         units = me.data.units
         near: dict[int, tuple] = {}
         for st in mine:
@@ -141,31 +149,15 @@ class Solo:
             rows.append([str(t["id"]), province(t["province"]), t["owner"] or "-", t["color"],
                          ", ".join(unit_name(u) for u in fighting(me, t)), str(me.defense(t["id"])),
                          f"{dist} from stack {sid}", odds])
-        self.say("\nEnemies within reach this Movement Phase (odds for that one stack alone):")
-        self.say(table(rows, ["stack", "province", "owner", "colour", "units", "defense", "moves", "odds"]))
+        self.say("\nEnemies within reach this Movement Phase (odds for that one stack alone):", "bold")
+        self.show(rows, ["stack", "province", "owner", "colour", "units", "defense", "moves", "odds"])
 
     def show_vp(self) -> None:
         v = self.view()
-        units = self.me.data.units
-        rows = []
-        for section in sorted(v["vp"]):
-            by: dict[str, int] = {}
-            imperial = []
-            for uid, face in v["vp"][section]:
-                u = units[uid]
-                if u.is_imperial:
-                    imperial.append(u.name + ("" if face else " (face-down)"))
-                    continue
-                k = u.color + ("" if face else " (face-down)")
-                by[k] = by.get(k, 0) + u.strength
-            rows.append([section, ", ".join([f"{k} {n}" for k, n in sorted(by.items())] + imperial)])
-        self.say("\nVictory Point chart (combat strength of eliminated units by colour):")
-        self.say(table(rows, ["section", "eliminated"]))
-        scores = self.me.scores()
-        red, white = scores["Red"], scores["White"]
-        rows = [[p, str(red.get(p, 0)), str(white.get(p, 0))] for p in v["seats"]]
-        self.say("\nScore if the game ended now:")
-        self.say(table(rows, ["player", "Red VP", "White VP"]))
+        self.say("\nVictory Point chart (combat strength of eliminated units by colour):", "bold")
+        self.show(vp_rows(v), ["section", "eliminated"])
+        self.say("\nScore if the game ended now:", "bold")
+        self.show(score_rows(self.me.scores(), v["seats"]), ["player", "Red VP", "White VP"])
 
     def dealt(self, v: dict, p: str) -> tuple[int, int]:
         """(Red, White) leadership of the leaders dealt to ``p`` (``view.hands``, before deployment)."""
@@ -185,8 +177,8 @@ class Solo:
             rows.append([p + (" (you)" if p == HUMAN else ""), ", ".join(f"{unit_name(u)} #{u}"
                                                                for u in hand) or "-",
                          f"{red}-{white}={T.pcm(red, white)}", str(v["politburo"].get(p, 0)), str(v["assassins"].get(p, 0))])
-        self.say("\nThe hands dealt (RL: Red leader, WL: White, with its value; #: its id for t):")
-        self.say(table(rows, ["player", "leaders", "PCM", "Politburo", "Assassins"]))
+        self.say("\nThe hands dealt (RL: Red leader, WL: White, with its value; #: its id for t):", "bold")
+        self.show(rows, ["player", "leaders", "PCM", "Politburo", "Assassins"])
 
     def show_markers(self) -> None:
         v = self.view()
@@ -211,8 +203,12 @@ class Solo:
                          str(v["assassins"].get(p, 0)), ctl, f"{red}-{white}={pcm}", color, att])
         self.say("\nMarkers and attitudes (PCM: Red minus White leadership; attitude: the game's Player Cooperation "
                  "Table, one for all the bots: the column, "
-                 "2 friendly .. 7 hostile):")
-        self.say(table(rows, ["player", "Politburo", "Assassins", "controls", "PCM", "PIT colour", "attitude"]))
+                 "2 friendly .. 7 hostile):", "bold")
+        self.show(rows, ["player", "Politburo", "Assassins", "controls", "PCM", "PIT colour", "attitude"])
+        band = T.undecided_band(v["turn"])
+        self.say(f"  Political Indicator Table on Game-Turn {v['turn']}: PCM "
+                 + (f"{band[1] + 1} or more Red, {band[0]}-{band[1]} Undecided" if band else "1 or more Red")
+                 + ", 0 or less White")
         self.say(f"  Central Committee: {', '.join(v['committee']) or 'none'}; "
                  f"Randomizer holds {v['randomizer']} chits")
 
@@ -311,7 +307,7 @@ class Solo:
         if header != self.last_header and why == "turn":
             self.last_header = header
             order = f" (order {' '.join(v['order'])})" if v["order"] else ""
-            self.say(f"\n=== Game-Turn {v['turn']}, your {v['phase'].replace('_', ' ')} phase{order} ===")
+            self.say(f"\n=== Game-Turn {v['turn']}, your {v['phase'].replace('_', ' ')} phase{order} ===", "bold")
             if v["phase"] == "movement":
                 self.show_board()
             if v["phase"] == "trading":
@@ -472,21 +468,21 @@ class Solo:
     def finish(self) -> None:
         self.quiet = False
         r = self.g.result or {}
-        self.say("\n=== The game is over ===")
+        self.say("\n=== The game is over ===", "bold")
         self.say(f"{r.get('reason', '')}")
         color = r.get("winner_color")
         scores = r.get("scores", {})
         if color:
             rows = [[p, str(scores.get(p, 0))] for p in r.get("ranking", sorted(scores))]
             self.say(f"{color} Victory.  Final {color} Victory Points:")
-            self.say(table(rows, ["player", "VP"]))
+            self.show(rows, ["player", "VP"])
             self.say(f"Winner: {r.get('winner')}" + ("  — that's you!" if r.get("winner") == HUMAN else ""))
             self.say("FINAL SCORE " + " ".join(f"{p}={scores.get(p, 0)}" for p in sorted(scores)))
         else:
             now = self.g.scores()
             red, white = now["Red"], now["White"]
             self.say("No side won.  The Victory Points each player holds:")
-            self.say(table([[p, str(red[p]), str(white[p])] for p in sorted(red)], ["player", "Red VP", "White VP"]))
+            self.show(score_rows(now, sorted(red)), ["player", "Red VP", "White VP"])
             self.say("FINAL SCORE no victor; Red VP " + " ".join(f"{p}={red[p]}" for p in sorted(red))
                      + "; White VP " + " ".join(f"{p}={white[p]}" for p in sorted(white)))
 

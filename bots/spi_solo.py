@@ -24,7 +24,7 @@ import json
 import sys
 
 from rcw.bots.match import Match
-from rcw.bots.terminal import attack_strength, describe_play, province, read_line, stack_text, table, unit_name
+from rcw.bots.terminal import Screen, attack_strength, describe_play, province, read_line, stack_text, unit_name
 from rcw.bots.terminal import fighting as fighting_units
 
 from rcw import actions as A
@@ -43,6 +43,7 @@ class SPISolo:
     def __init__(self, seed: int = 1, out=None, inp=None, record: dict | None = None) -> None:
         self.out = out or sys.stdout
         self.inp = inp or sys.stdin
+        self.screen = Screen(self.out)
         self.save_path: str | None = None
         self.last_header: tuple | None = None
         if record is not None:
@@ -56,8 +57,8 @@ class SPISolo:
         self.player: Player = self.match.player(RED)
 
     # -- output ------------------------------------------------------------------------------------------
-    def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
+    def say(self, text: str = "", style: str = "") -> None:
+        self.screen.say(text, style)
 
     def explain(self, events) -> None:
         targets = [e for e in events if e.kind == "nonred_target" and e.data.get("setup")]
@@ -71,7 +72,7 @@ class SPISolo:
             if e.kind in QUIET_KINDS:
                 continue
             if e.kind in ("player_turn", "turn"):
-                self.say(f"\n--- {e.text} ---")
+                self.say(f"\n--- {e.text} ---", "bold")
             else:
                 self.say(f"  - {e.text}")
 
@@ -89,8 +90,8 @@ class SPISolo:
         rows = [[str(st["id"]), province(st["province"]), ", ".join(unit_name(u) for u in st["units"]),
                  str(attack_strength(self.player, st["id"])), str(self.player.defense(st["id"]))]
                 for st in sorted(mine, key=lambda x: (x["province"], x["id"]))]
-        self.say(f"\nYour stacks (Game-Turn {v['turn']} of {S.LAST_TURN}):")
-        self.say(table(rows, ["stack", "province", "units", "attack", "defense"]))
+        self.say(f"\nYour stacks (Game-Turn {v['turn']} of {S.LAST_TURN}):", "bold")
+        self.screen.table(rows, ["stack", "province", "units", "attack", "defense"])
         self.show_nonred()
         self.show_objective()
 
@@ -111,8 +112,8 @@ class SPISolo:
             rows.append([str(st["id"]), province(st["province"]), st["color"], "non-Red" if st["owner"] else "uncontrolled",
                          ", ".join(unit_name(u) for u in fighting), str(self.player.defense(st["id"])), moves, target, path])
         self.say("\nNon-Red forces (they move toward their target along the path shown, one province per pip of "
-                 "a die, 004 [21.1]; 'moves' = controllable, 004 [18.0]):")
-        self.say(table(rows, ["stack", "province", "colour", "control", "units", "strength", "moves", "target", "path ahead"]))
+                 "a die, 004 [21.1]; 'moves' = controllable, 004 [18.0]):", "bold")
+        self.screen.table(rows, ["stack", "province", "colour", "control", "units", "strength", "moves", "target", "path ahead"])
 
     def show_objective(self) -> None:
         v = self.view()
@@ -131,7 +132,7 @@ class SPISolo:
         if threat:
             self.say("DANGER (004 [28.13]): non-Red units in "
                      + "; ".join(f"{province(p)}: {', '.join(unit_name(u) for u in us)}" for p, us in threat.items())
-                     + " — destroy them before the Game-Turn ends or the non-Red Player wins.")
+                     + " — destroy them before the Game-Turn ends or the non-Red Player wins.", "bold")
 
     # -- describing choices ------------------------------------------------------------------------------------
     def describe(self, a: A.Action) -> str:
@@ -188,7 +189,7 @@ class SPISolo:
         if v["phase"] in ("random_events", "leaders", "movement", "combat", "randomizer") and header != self.last_header \
                 and not v.get("decision"):
             self.last_header = header
-            self.say(f"\n=== Game-Turn {v['turn']} of {S.LAST_TURN}, your {v['phase'].replace('_', ' ')} phase ===")
+            self.say(f"\n=== Game-Turn {v['turn']} of {S.LAST_TURN}, your {v['phase'].replace('_', ' ')} phase ===", "bold")
             if v["phase"] in ("movement", "leaders"):
                 self.show_board()
         if v.get("decision"):
@@ -290,7 +291,7 @@ class SPISolo:
 
     def finish(self) -> None:
         r = self.g.result or {}
-        self.say("\n=== The game is over ===")
+        self.say("\n=== The game is over ===", "bold")
         self.say(f"{r.get('title', '')}: {r.get('reason', '')}")
         if r.get("victory", "").startswith("red"):
             self.say("You have won as the Red Player.  Next time try to win earlier (004 [28.0]).")

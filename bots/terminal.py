@@ -1,11 +1,81 @@
-"""What the terminal games (``rcw solo``, ``rcw solo --spi``) print and read, whatever the game:
-unit and province names, tables, one typed line, and the choices of a movement or combat step
-in words (with the engine's strengths and odds)."""
+"""What the terminal games (``rcw solo``, ``rcw solo --spi``, ``rcw play``) print and read,
+whatever the game: the :class:`Screen` (on a terminal, ``rich``'s tables with the factions in
+their colours; elsewhere the same words as plain text), unit and province names, one typed
+line, and the choices of a movement or combat step in words (with the engine's strengths and
+odds)."""
 
 from __future__ import annotations
 
+import re
+from typing import TextIO
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
 from rcw import actions as A
 from rcw.data import default
+
+#: How the factions' names are coloured on a terminal (004 [3.2]: "The units are distinguished by their color").
+FACTION_STYLES = {"Red": "bold red", "White": "bold black on grey82", "Blue": "bold blue", "Green": "bold green"}
+_FACTION = re.compile(r"\b(" + "|".join(FACTION_STYLES) + r")\b|\b([RWBG])[LU]\d+\b")      # (or a counter's label: RL2, WU3, BU2, GU2)
+_INITIAL = {c[0]: c for c in FACTION_STYLES}
+_NUMBER = re.compile(r"^-?\d+$")
+
+
+def _is_terminal(out: TextIO) -> bool:
+    try:
+        return bool(out.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+class Screen:
+    """Where a terminal game writes.  On a terminal: ``rich`` tables, the factions' names in
+    their colours (Red, White, Blue, Green), headings in bold (``NO_COLOR`` in the environment
+    keeps the tables and drops the colours).  Anywhere else (a pipe, a file, a test's
+    ``StringIO``): plain text with the same words and no escape codes, tables in aligned columns.
+    ``fancy`` forces one or the other."""
+
+    def __init__(self, out: TextIO, fancy: bool | None = None) -> None:
+        self.out = out
+        on = _is_terminal(out) if fancy is None else fancy
+        self.console = Console(file=out, force_terminal=True, highlight=False, markup=False, emoji=False,
+                               soft_wrap=True) if on else None
+
+    @staticmethod
+    def coloured(text: str, style: str = "") -> Text:
+        """``text`` with every faction's name in its colour."""
+        t = Text(text, style=style)
+        for m in _FACTION.finditer(text):
+            t.stylize(FACTION_STYLES[m.group(1) or _INITIAL[m.group(2)]], m.start(), m.end())
+        return t
+
+    def say(self, text: str = "", style: str = "") -> None:
+        """One line (``style``, e.g. ``bold``, on a terminal only)."""
+        if self.console is None:
+            print(text, file=self.out, flush=True)
+        else:
+            self.console.print(self.coloured(text, style))
+
+    def table(self, rows: list[list[str]], header: list[str]) -> None:
+        """Rows under a header: a ``rich`` table on a terminal (numbers to the right, the
+        factions coloured), else :func:`table`'s aligned columns."""
+        if self.console is None or not rows:
+            print(table(rows, header), file=self.out, flush=True)
+            return
+        t = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False, show_edge=False, padding=(0, 1, 0, 0))
+        # every column as wide as its header and, when the terminal is wide enough, its longest word
+        words = [max(len(name), min(12, max((len(w) for r in rows for w in str(r[i]).split()), default=0)))
+                 for i, name in enumerate(header)]
+        least = words if sum(words) + len(words) <= self.console.width else [len(name) for name in header]
+        for i, name in enumerate(header):
+            numbers = all(_NUMBER.match(str(r[i])) for r in rows)
+            t.add_column(name, justify="right" if numbers else "left", overflow="fold", min_width=least[i])
+        for r in rows:
+            t.add_row(*(self.coloured(str(c)) for c in r))
+        self.console.print(t)
 
 
 def unit_name(uid: int) -> str:
@@ -31,6 +101,30 @@ def table(rows: list[list[str]], header: list[str]) -> str:
         return "  " + "  ".join(str(c).ljust(w[i]) for i, c in enumerate(r)).rstrip()
 
     return "\n".join([line(header), "  " + "  ".join("-" * x for x in w)] + [line(r) for r in rows])
+
+
+def vp_rows(view: dict) -> list[list[str]]:
+    """The Victory Point Chart of a view (004 [14.4]) as rows: each section and the combat
+    strength eliminated in it by colour (face-down units marked; Imperial units by name)."""
+    units = default().units
+    rows = []
+    for section in sorted(view["vp"]):
+        by: dict[str, int] = {}
+        imperial = []
+        for uid, face in view["vp"][section]:
+            u = units[uid]
+            if u.is_imperial:
+                imperial.append(u.name + ("" if face else " (face-down)"))
+                continue
+            k = u.color + ("" if face else " (face-down)")
+            by[k] = by.get(k, 0) + u.strength
+        rows.append([section, ", ".join([f"{k} {n}" for k, n in sorted(by.items())] + imperial)])
+    return rows
+
+
+def score_rows(scores: dict, seats) -> list[list[str]]:
+    """Every player's Red and White Victory Points (the engine's ``scores``) as rows."""
+    return [[p, str(scores["Red"].get(p, 0)), str(scores["White"].get(p, 0))] for p in seats]
 
 
 def read_line(prompt: str, inp, out) -> str:

@@ -9,6 +9,8 @@
 
 Every event is printed as it happens, and every chat message this seat may read.  When the
 game waits for you, your legal actions are listed with numbers; type a number to play one.
+On a terminal the tables are drawn by ``rich`` and the factions' names are in their colours
+(NO_COLOR drops the colours); piped, the output is plain text.
 Other commands (any time):
 
     say CHANNEL TEXT       post in a channel (public, A-B, g1, ...)
@@ -18,6 +20,8 @@ Other commands (any time):
     group B,C              open a group channel with B and C
     channels               the channels you can read        history CHANNEL: catch up on one
     view                   turn, phase, who the game waits for, markers
+    board                  your stacks (a spectator: every stack), with the engine's strengths
+    vp                     the Victory Point Chart and everyone's Red and White VP
     leave                  give up your seat (a bot takes it, or you quit: the creator chose)
     quit                   disconnect (the seat stays yours: come back with --token)
     help                   this help
@@ -31,6 +35,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
+from rcw.bots.terminal import Screen, province, score_rows, unit_name, vp_rows
 from rcw.server.client import GameClient, Lobby, ServerError
 
 HELP = __doc__.split("Other commands (any time):")[1].rstrip()
@@ -55,11 +60,12 @@ class Session:
     def __init__(self, client: GameClient, out: TextIO) -> None:
         self.c = client
         self.out = out
+        self.screen = Screen(out)
         self.choices: list[dict] = []
         self.shown_seq = -1
 
-    def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
+    def say(self, text: str = "", style: str = "") -> None:
+        self.screen.say(text, style)
 
     # -- what arrives ----------------------------------------------------------------------------
     def on_push(self, f: dict) -> None:
@@ -99,7 +105,7 @@ class Session:
         self.choices = [a for a in c.legal if a["t"] != "Quit"]
         v = c.view
         kinds = ", ".join(p["kind"] for p in c.pending if p["seat"] == c.seat)
-        self.say(f"\nGame-Turn {v.get('turn')}, {str(v.get('phase', '')).replace('_', ' ')}: your decision ({kinds})")
+        self.say(f"\nGame-Turn {v.get('turn')}, {str(v.get('phase', '')).replace('_', ' ')}: your decision ({kinds})", "bold")
         for i, a in enumerate(self.choices, 1):
             self.say(f"  {i:>3}. {describe(a)}")
 
@@ -107,14 +113,41 @@ class Session:
         c, v = self.c, self.c.view
         self.say(f"game {c.game}, seq {c.seq}, status {c.status}; Game-Turn {v.get('turn')}, phase {v.get('phase')}")
         self.say("  waiting for: " + (", ".join(f"{p['seat']} ({p['kind']})" for p in c.pending) or "nobody"))
-        self.say("  Politburo: " + " ".join(f"{s}={n}" for s, n in sorted(v.get("politburo", {}).items()))
-                 + "; Assassins: " + " ".join(f"{s}={n}" for s, n in sorted(v.get("assassins", {}).items())))
+        if self.screen.console is None:
+            self.say("  Politburo: " + " ".join(f"{s}={n}" for s, n in sorted(v.get("politburo", {}).items()))
+                     + "; Assassins: " + " ".join(f"{s}={n}" for s, n in sorted(v.get("assassins", {}).items())))
+        else:                                           # (on a terminal: one row a player)
+            seats = v.get("seats", [])
+            scores = {r[0]: r for r in score_rows(v["scores"], seats)} if "scores" in v else {}
+            self.screen.table([[s + (" (you)" if s == c.seat else ""), str(v["politburo"].get(s, 0)), str(v["assassins"].get(s, 0)),
+                                ", ".join(sorted(n for n, w in v.get("control", {}).items() if w == s)) or "-",
+                                *(scores[s][1:] if s in scores else ["?", "?"])] for s in seats],
+                              ["player", "Politburo", "Assassins", "controls", "Red VP", "White VP"])
         self.say(f"  Central Committee: {', '.join(v.get('committee', [])) or 'none'}; "
                  f"open offers to or from you: {len(v.get('offers', []))}")
 
+    def show_board(self) -> None:
+        """The seat's stacks (a spectator's: all), with the engine's strengths (``facts``)."""
+        c, v = self.c, self.c.view
+        strength = c.facts.get("strengths", {})
+        mine = [st for st in v.get("stacks", []) if c.seat is None or st["owner"] == c.seat]
+        self.say(f"{'Your' if c.seat else 'The'} stacks (Game-Turn {v.get('turn')}):", "bold")
+        self.screen.table([[str(st["id"]), province(st["province"]), st["owner"] or "-", st["color"],
+                            ", ".join(unit_name(u) for u in st["units"]), str(strength.get(str(st["id"]), strength.get(st["id"], "?")))]
+                           for st in sorted(mine, key=lambda s: (s["province"], s["id"]))],
+                          ["stack", "province", "owner", "colour", "units", "strength"])
+
+    def show_vp(self) -> None:
+        v = self.c.view
+        self.say("Victory Point Chart (combat strength of eliminated units by colour):", "bold")
+        self.screen.table(vp_rows(v), ["section", "eliminated"])
+        if "scores" in v:
+            self.say("Score if the game ended now:", "bold")
+            self.screen.table(score_rows(v["scores"], v.get("seats", [])), ["player", "Red VP", "White VP"])
+
     def finish(self) -> None:
         r = self.c.result or {}
-        self.say(f"\n=== The game is over === {r.get('reason', '')}")
+        self.say(f"\n=== The game is over === {r.get('reason', '')}", "bold")
         if r.get("winner"):
             self.say(f"Winner: {r['winner']} ({r.get('winner_color')})")
 
@@ -157,6 +190,10 @@ class Session:
             elif head == "view":
                 self.show_view()
                 self.prompt(force=True)
+            elif head == "board":
+                self.show_board()
+            elif head == "vp":
+                self.show_vp()
             elif head == "leave":
                 r = await c.leave()
                 self.say(f"  (you left seat {r['seat']}: now {r['now']}; you are watching)")

@@ -390,6 +390,23 @@ def open_channel(page, name: str) -> None:
     page.locator(f'.chan-tab[data-channel="{name}"].on').wait_for()
 
 
+#: A test at 1280x800 and on a 390x844 touch phone (its ``phone`` argument).
+BOTH = pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+
+
+def new_page(browser, phone: bool = False, timeout: float = 30_000):
+    """A page in a context of its own: a 1280x800 desktop, or a 390x844 touch phone (close it
+    with ``page.context.close()``)."""
+    ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(timeout)
+    return ctx.new_page()
+
+
+def seen(phone: bool) -> str:
+    """The viewport's name, for screenshots."""
+    return "phone" if phone else "desktop"
+
+
 def shot(page, name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / name

@@ -1,15 +1,16 @@
 """Accessibility (issue 17): axe-core (vendored in tests/vendor/, injected into the page) finds
-no serious or critical violation in the lobby, a seat's game page and its panes, the dialogs, a
-finished game with its scoreboard, Verify and the replay, on a 1280x800 desktop and a 390x844
-phone, in Debian's headless Chromium against a real ``rcw serve``.  Moderate and minor findings
-are printed for the eye."""
+no serious or critical violation in the lobby, a seat's game page and its panes, the map's key
+and a province's stacks fanned out, the dialogs, every decision card, a finished game with its
+scoreboard, Verify and the replay, on a 1280x800 desktop and a 390x844 phone, in Debian's
+headless Chromium against a real ``rcw serve``.  Moderate and minor findings are printed for the
+eye."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, http, open_seat, skip_reason
+from browser_helpers import BOTH, DESKTOP, http, new_page, open_seat, skip_reason
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 
@@ -28,14 +29,12 @@ def axe(page, where: str) -> list[dict]:
     return [v for v in found if v["impact"] in BLOCKING]
 
 
-@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+@BOTH
 def test_no_serious_accessibility_violations(server, browser, phone) -> None:
     g = http(server, "POST", "/api/games", {"players": 5, "bots": "sdt", "bot_seats": ["C", "D", "E"]})
     gid = g["game"]
     j = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
-    ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
-    ctx.set_default_timeout(30_000)
-    page = ctx.new_page()
+    page = new_page(browser, phone)
     bad: list[tuple[str, dict]] = []
 
     def check(where: str) -> None:
@@ -47,6 +46,15 @@ def test_no_serious_accessibility_violations(server, browser, phone) -> None:
     check("lobby")
     open_seat(page, server, gid, j["token"])
     check("game")
+    if phone:
+        page.click('.mnav .mtab[data-tab="map"]')
+    page.click('[data-act="map-key"]')                     # the map's key, and a province's stacks fanned out
+    page.evaluate("""() => { const n = {}; for (const c of document.querySelectorAll('svg.board .counter')) n[c.dataset.province] = (n[c.dataset.province] || 0) + 1;
+        window.rcwApp.board.fan(Object.keys(n).sort((a, b) => n[b] - n[a])[0]); }""")
+    page.locator("svg.board .fan").wait_for()
+    check("map key, fan")
+    page.click('[data-act="map-key"]')
+    page.keyboard.press("Escape")
     for tab in ("orders", "talk", "log", "players"):
         if phone:
             page.click(f'.mnav .mtab[data-tab="{tab}"]')
@@ -73,17 +81,18 @@ def test_no_serious_accessibility_violations(server, browser, phone) -> None:
     page.click('.modal [data-act="replay"]')
     page.locator(".replay-slider").wait_for()
     check("replay")
-    ctx.close()
+    page.context.close()
     assert not bad, "\n".join(f"{w}: {v['impact']} {v['id']} ({v['help']}) at {v['nodes']}" for w, v in bad)
 
 
-def test_no_serious_accessibility_violations_in_the_decision_cards(server, browser) -> None:
+@BOTH
+def test_no_serious_accessibility_violations_in_the_decision_cards(server, browser, phone) -> None:
     """Every decision card of tests/test_browser_prompts.py (Exchange losses, attack, force with its
     destinations, capture, purge approval, counterpurge, spoils, the Czar, trade, vote, redraw ...)
     on engine-built positions, checked by axe-core."""
     from test_browser_prompts import CASES, SETUP_JS, _blank_page, _payload
 
-    page, errors = _blank_page(browser, server)
+    page, errors = _blank_page(browser, server, phone=phone)
     for case in sorted(CASES):
         build, seat = CASES[case][0], CASES[case][1]
         page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", _payload(build(), seat))
@@ -98,7 +107,7 @@ def test_no_serious_accessibility_violations_in_the_decision_cards(server, brows
 def test_the_map_answers_the_keyboard(server, browser) -> None:
     """Issue 17: keyboard navigation of the board: the map takes the focus, the arrow keys pan and
     + zooms; Tab reaches the counters, each a labelled button, and Enter opens one in the inspector
-    (as a click does) with the focus kept on it."""
+    (as a click does) with the focus kept on it.  (A desktop's: a phone has no keyboard.)"""
     g = http(server, "POST", "/api/games", {"players": 3, "bots": "random"})
     page = browser.new_page(viewport=DESKTOP)
     page.goto(f"{server}/#/g/{g['game']}")

@@ -15,10 +15,9 @@ import time
 
 import pytest
 from browser_helpers import (
-    DESKTOP,
-    PHONE,
     Player,
     http,
+    new_page,
     open_channel,
     seed_with_politburo,
     shot,
@@ -35,9 +34,7 @@ GROUP_TEXT = "Southern front: hold the Don"
 
 
 def _page(browser, phone: bool = False):
-    ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
-    ctx.set_default_timeout(15_000)
-    return ctx.new_page()
+    return new_page(browser, phone, 15_000)
 
 
 def test_lobby_lists_open_games_on_desktop_and_phone(server, browser) -> None:

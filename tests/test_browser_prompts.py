@@ -14,7 +14,7 @@ A sheet of all the prompts is saved as ``artifacts/prompts.png``.
 from __future__ import annotations
 
 import pytest
-from browser_helpers import ARTIFACTS, DESKTOP, PHONE, shot, skip_reason
+from browser_helpers import ARTIFACTS, new_page, shot, skip_reason
 from engine_helpers import attack, committee_abc, dice, form, markers, phase, put, stack_with, uid
 from engine_helpers import blank as empty_map
 from rcw.server import facts
@@ -266,9 +266,7 @@ def _payload(g: Game, seat: str) -> dict:
 
 
 def _blank_page(browser, server, phone: bool = False):
-    ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
-    ctx.set_default_timeout(10_000)
-    page = ctx.new_page()
+    page = new_page(browser, phone, 10_000)
     page.expose_function("__rcwQuery", _query)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -296,13 +294,27 @@ def desk(server, browser):
     page.context.close()
 
 
+@pytest.fixture(scope="module")
+def phone(server, browser):
+    """One 390x844 phone page (touch) for the prompt tests."""
+    page, errors = _blank_page(browser, server, phone=True)
+    yield page, errors
+    page.context.close()
+
+
+@pytest.fixture(params=["desktop", "phone"])
+def screen(request):
+    """The prompt tests at 1280x800 and on a 390x844 phone."""
+    return request.getfixturevalue("desk" if request.param == "desktop" else "phone")
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_prompt_offers_the_legal_answer(desk, case) -> None:
+def test_prompt_offers_the_legal_answer(screen, case) -> None:
     build, seat, marker, button, expect, says = CASES[case]
     g = build()
     data = _payload(g, seat)
     assert data["legal"], f"{case}: the engine offers {seat} nothing"
-    page, errors = desk
+    page, errors = screen
     _show(page, data)
     card = page.locator(f".prompt-case {marker}").first
     card.wait_for()
@@ -329,11 +341,11 @@ def test_prompt_offers_the_legal_answer(desk, case) -> None:
     assert not errors, errors
 
 
-def test_the_force_card_shows_the_engines_movement_allowance(desk) -> None:
+def test_the_force_card_shows_the_engines_movement_allowance(screen) -> None:
     """The Movement Allowance of the force being moved is the engine's (``facts.force``): the
     ``leader_movement`` option for a leader's force, three for a Blue force (004 [5.0], [5.63]);
     the page once chose between the view's two limits itself."""
-    page, errors = desk
+    page, errors = screen
     shown = {}
     for name, options, start, units in (("leader", {"leader_movement": 4}, "Lenin", ("Lenin",)),
                                         ("blue", None, "BU3 OMSK/CZ", ("BU3 OMSK/CZ",))):
@@ -356,12 +368,12 @@ def test_the_force_card_shows_the_engines_movement_allowance(desk) -> None:
     assert not errors, errors
 
 
-def test_assassination_dialog_shows_the_chance_and_sends_the_markers(desk) -> None:
+def test_assassination_dialog_shows_the_chance_and_sends_the_markers(screen) -> None:
     g = pos_assassinate()
     data = _payload(g, "A")
     lenin = uid("Lenin")
     assert to_wire(A.Assassinate("A", lenin, 3)) in data["legal"]
-    page, errors = desk
+    page, errors = screen
     _show(page, data)
     page.click('.prompt-case [data-act="assassinate"]')
     dlg = page.locator(".modal")
@@ -371,7 +383,7 @@ def test_assassination_dialog_shows_the_chance_and_sends_the_markers(desk) -> No
     # 004 [10.0]: two dice + (3 - 1) - 3 >= 7 -> 8+ on two dice: 15/36
     page.locator('.modal .odds-big:has-text("42%")').wait_for()
     assert "needs 8+" in dlg.inner_text()
-    shot(page, "assassin-dialog.png")
+    shot(page, f"assassin-dialog-{_vp(page)}.png")
     page.click('.modal [data-act="Assassinate"]')
     assert page.evaluate("window.__sent") == [to_wire(A.Assassinate("A", lenin, 3))]
     assert not errors, errors
@@ -411,6 +423,11 @@ def pos_red_and_white() -> Game:
     return g
 
 
+def _vp(page) -> str:
+    """Which screen a page is (for the screenshots' names)."""
+    return "phone" if page.viewport_size["width"] < 500 else "desktop"
+
+
 def _show(page, data: dict) -> None:
     """A fresh page showing the Orders panel built from ``data`` (:func:`_payload`)."""
     _reset(page)
@@ -432,14 +449,14 @@ def _click_and_apply(page, g: Game, selector: str) -> list:
     return g.apply(sent[0])
 
 
-def test_the_combat_list_offers_the_engines_attacks_never_red_and_white_together(desk) -> None:
+def test_the_combat_list_offers_the_engines_attacks_never_red_and_white_together(screen) -> None:
     g = pos_red_and_white()
     kik, die = stack_with(g, "Kikvidze").id, stack_with(g, "Dieterichs").id
     gu2 = stack_with(g, "GU2 VLDV").id
     option = next(o for o in g.attack_options("A") if o["target"] == gu2)
     assert sorted(gr["stacks"] for gr in option["groups"]) == sorted([[kik], [die]])
     assert {gr["odds"]["label"] for gr in option["groups"]} == {"1:1"}
-    page, errors = desk
+    page, errors = screen
     data = _show_orders(page, g, "A")
     assert data["facts"]["attack_options"] == g.attack_options("A")
 
@@ -453,7 +470,7 @@ def test_the_combat_list_offers_the_engines_attacks_never_red_and_white_together
     assert {groups.nth(i).get_attribute("data-odds") for i in range(groups.count())} == {"1:1"}
     assert button.get_attribute("data-odds") == "1:1 1:1"
     assert "may not attack together (004 [8.22])" in page.locator(".prompt-case .card.phase").inner_text()
-    shot(page, "combat-groups.png")
+    shot(page, f"combat-groups-{_vp(page)}.png")
 
     # declaring: both stacks may join (either one), each bringing 3 for 1:1
     _click_and_apply(page, g, f'[data-act="DeclareAttack"][data-target="{gu2}"]')
@@ -501,13 +518,13 @@ CARDS_JS = """async ({view, seat, messages}) => {
   chat.render();
   const box = document.createElement("div");
   box.className = "side";
-  box.style.cssText = "width: 420px; height: 760px; display: flex; flex-direction: column; position: static";
+  box.style.cssText = "width: min(420px, 100%); height: 760px; display: flex; flex-direction: column; position: static";
   box.append(chat.el);
   document.getElementById("app").append(box);
 }"""
 
 
-def test_proposal_cards_answer_with_accept_and_decline(desk) -> None:
+def test_proposal_cards_answer_with_accept_and_decline(screen) -> None:
     """The structured proposals (trade, Central Committee, purge plan, Czar's order) as cards in
     a pair channel: the addressee gets Accept / Decline (sending ``accept`` / ``decline`` for
     that message), an answered card shows the answer instead."""
@@ -531,7 +548,7 @@ def test_proposal_cards_answer_with_accept_and_decline(desk) -> None:
          "proposal": {"kind": "execution", "to": ["B"], "addressees": ["B"], "seq": 6}},
         {"id": 5, "seat": "B", "ts": ts, "text": "B accepts", "reply": {"msg": 2, "accept": True, "seq": 7}},
     ]
-    page, errors = desk
+    page, errors = screen
     _reset(page)
     ASKED.update(game=g, seat="B")
     page.evaluate(f"async (d) => ({CARDS_JS})(d)", {"view": g.view("B"), "seat": "B", "messages": messages})
@@ -548,7 +565,7 @@ def test_proposal_cards_answer_with_accept_and_decline(desk) -> None:
     for i in (0, 2, 3):
         assert cards.nth(i).locator('[data-act="accept"]').count() == 1
         assert cards.nth(i).locator('[data-act="decline"]').count() == 1
-    shot(page, "proposal-cards.png")
+    shot(page, f"proposal-cards-{_vp(page)}.png")
     cards.nth(3).locator('[data-act="decline"]').click()
     cards.nth(2).locator('[data-act="accept"]').click()
     cards.nth(0).locator('[data-act="accept"]').click()
@@ -557,7 +574,7 @@ def test_proposal_cards_answer_with_accept_and_decline(desk) -> None:
     assert not errors, errors
 
 
-def test_assassination_dialog_preselects_no_victim_and_marks_your_own_leaders(desk) -> None:
+def test_assassination_dialog_preselects_no_victim_and_marks_your_own_leaders(screen) -> None:
     """Issue 17 bug 4: the dialog chose one of your own leaders for you (one click on Strike killed
     your own man).  Now nothing is chosen, Strike waits for a choice, enemies come first and your
     own leaders are marked."""
@@ -566,7 +583,7 @@ def test_assassination_dialog_preselects_no_victim_and_marks_your_own_leaders(de
     data = _payload(g, "A")
     lenin, peterson = uid("Lenin"), uid("Peterson")
     assert to_wire(A.Assassinate("A", peterson, 1)) in data["legal"]      # the engine allows it: the page must not pick it
-    page, errors = desk
+    page, errors = screen
     _show(page, data)
     page.click('.prompt-case [data-act="assassinate"]')
     dlg = page.locator(".modal")
@@ -598,7 +615,7 @@ def pos_loss_uncontrolled() -> Game:
 
 
 @pytest.mark.parametrize("whose", ["own", "defender"])
-def test_exchange_card_says_whose_losses_are_chosen(desk, whose) -> None:
+def test_exchange_card_says_whose_losses_are_chosen(screen, whose) -> None:
     """Issue 17 bug 3: against an uncontrolled defender the card said "choose your losses" and
     listed the enemy's units.  It says whose units these are (004 [8.44] yours, [8.46] the
     uncontrolled defender's, chosen by the attacker)."""
@@ -606,7 +623,7 @@ def test_exchange_card_says_whose_losses_are_chosen(desk, whose) -> None:
     d = g.state.decision
     assert d["kind"] == "loss" and d["seat"] == "A"
     data = _payload(g, "A")
-    page, errors = desk
+    page, errors = screen
     _show(page, data)
     card = page.locator('.prompt-case [data-decision="loss"]').first
     card.wait_for()
@@ -618,6 +635,7 @@ def test_exchange_card_says_whose_losses_are_chosen(desk, whose) -> None:
     else:
         assert "choose the uncontrolled defender's losses" in text and "your losses" not in text and "004 [8.46]" in text
         assert "GU8 POLA" in text
+    shot(page, f"exchange-{whose}-{_vp(page)}.png")
     picks = card.locator('[data-act="ChooseLoss"]')
     assert sorted(int(picks.nth(i).get_attribute("data-unit")) for i in range(picks.count())) == sorted(d["units"])
     assert not errors, errors
@@ -636,7 +654,7 @@ def pos_white_victory() -> Game:
     return g
 
 
-def test_the_final_scoreboard_shows_both_colours_the_winner_and_the_ranking(desk) -> None:
+def test_the_final_scoreboard_shows_both_colours_the_winner_and_the_ranking(screen) -> None:
     """Issue 17: the end of a game shows every player's Red and White Victory Points, the
     winning colour and the ranking (the engine's ``result`` and ``view.scores``), the replay below."""
     g = pos_white_victory()
@@ -644,7 +662,7 @@ def test_the_final_scoreboard_shows_both_colours_the_winner_and_the_ranking(desk
     assert r["winner"] == "B" and r["ranking"][:2] == ["B", "C"]
     data = _payload(g, "A")
     data["view"]["result"] = r
-    page, errors = desk
+    page, errors = screen
     _show(page, data)
     board = page.locator(".prompt-case table.scores.final")
     board.wait_for()
@@ -657,13 +675,14 @@ def test_the_final_scoreboard_shows_both_colours_the_winner_and_the_ranking(desk
         assert cells.nth(2).inner_text() == str(scores["Red"][p]) and cells.nth(3).inner_text() == str(scores["White"][p])
     assert board.locator("th.win-col").text_content() == "White VP"
     assert rows.nth(0).get_attribute("class") == "winner"
+    shot(page, f"scoreboard-card-{_vp(page)}.png")
     text = page.locator(".prompt-case .card.over").inner_text()
     assert "White Victory" in text and "Player B (B) wins" in text
     assert page.locator('.prompt-case .card.over [data-act="replay"]').count() == 1
     assert not errors, errors
 
 
-def test_losses_are_suggested_and_confirmed_with_a_way_back(desk) -> None:
+def test_losses_are_suggested_and_confirmed_with_a_way_back(screen) -> None:
     """Issue 17, losses chosen safely: the least loss that satisfies the Exchange is suggested (the
     engine's minimum_loss: no leader while units suffice), nothing is sent before a confirmation
     that names the units and points, Back sends nothing, Remove sends one ChooseLoss a unit."""
@@ -671,7 +690,7 @@ def test_losses_are_suggested_and_confirmed_with_a_way_back(desk) -> None:
     data = _payload(g, "A")
     suggested = g.minimum_loss("A")
     assert data["facts"]["loss"] == {"suggested": suggested} and uid("Lenin") not in suggested
-    page, errors = desk
+    page, errors = screen
     _show(page, data)
     card = page.locator('.prompt-case [data-decision="loss"]')
     card.wait_for()
@@ -681,6 +700,7 @@ def test_losses_are_suggested_and_confirmed_with_a_way_back(desk) -> None:
     card.locator(f'[data-act="ChooseLoss"][data-unit="{uid("Lenin")}"]').click()
     dlg = page.locator(".modal")
     assert "Lenin" in dlg.inner_text() and "you will choose more" in dlg.inner_text()
+    shot(page, f"loss-confirm-{_vp(page)}.png")
     page.click('.modal [data-act="loss-back"]')
     assert page.evaluate("window.__sent") == [] and page.locator(".modal").count() == 0
     # the suggestion, confirmed

@@ -11,6 +11,7 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
 from rcw.server import play
 from rcw.server.client import GameClient, Lobby
 from rcw.server.config import Config
@@ -98,3 +99,40 @@ async def test_rcw_play_on_the_command_line_watches_and_rejoins_a_seat():
             assert [m["text"] for m in await hist.history("public")] == ["back again"]
         finally:
             await hist.close()
+
+
+class _Tty(io.StringIO):
+    """An output that says it is a terminal (as a shell's would)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("tty", [True, False], ids=["terminal", "piped"])
+async def test_rcw_play_shows_the_board_and_the_vp_chart_as_tables(tty):
+    """Issue 17: ``board`` (your stacks, with the engine's strengths) and ``vp`` (the Victory Point
+    Chart and everyone's Red and White VP) in ``rcw play``; on a terminal ``rich`` tables with the
+    factions in their colours (``view`` shows a row a player), piped the same words as plain text."""
+    async with running_server(MemoryStore(), Config()) as srv:
+        args = argparse.Namespace(url=srv.base, game=None, token=None, seat=None, name="terminal", watch=False,
+                                  players=3, humans=1, max_turns=1, seed=0, deadline=None)
+        out = _Tty() if tty else io.StringIO()
+        typed = ["1", "board", "vp", "view", "quit"]          # (end the trading session, then look)
+
+        async def read(prompt: str) -> str | None:
+            if typed and typed[0] == "board":                 # (the stacks are on the map once the game moved on)
+                while out.getvalue().count("your decision (") < 2:
+                    await asyncio.sleep(0.01)
+            return typed.pop(0) if typed else "quit"
+
+        assert await asyncio.wait_for(play.main_async(args, read, out), 60) == 0
+    text = out.getvalue()
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    assert re.search(r"Your stacks \(Game-Turn 1\):\n.*stack\s+province\s+owner\s+colour\s+units\s+strength", plain)
+    assert re.search(r"^\s*\d+\s+[A-Z]{4} \(\w[^)]*\)\s+A\s+(Red|White)\s+[RW]L\d", plain, re.M)    # a stack of A's
+    assert "Victory Point Chart" in plain and re.search(r"player\s+Red VP\s+White VP", plain)
+    if tty:
+        assert "─" * 20 in plain and re.search(r"\x1b\[[0-9;]*31m(Red|RL\d)", text)
+        assert re.search(r"player\s+Politburo\s+Assassins\s+controls\s+Red VP\s+White VP", plain)
+    else:
+        assert "\x1b" not in text and "─" not in text and "  Politburo: A=" in text

@@ -26,11 +26,11 @@ MENU_LINE = re.compile(r"^\s+(\d+)\. (.*)$")
 class Term:
     """A tiny expect: the program runs in a pseudo-terminal, as in a newcomer's shell."""
 
-    def __init__(self, args: list[str], cwd: str) -> None:
+    def __init__(self, args: list[str], cwd: str, env: dict | None = None) -> None:
         pid, fd = pty.fork()
         if pid == 0:                                   # pragma: no cover - the child
             os.chdir(cwd)
-            os.execv(sys.executable, [sys.executable, "-m", "rcw.cli", *args])
+            os.execve(sys.executable, [sys.executable, "-m", "rcw.cli", *args], {**os.environ, **(env or {})})
         self.pid, self.fd = pid, fd
         self.buf = ""
         self.transcript = []
@@ -348,3 +348,61 @@ def test_the_pre_game_trading_session_shows_the_hands_and_trades_leaders(tmp_pat
     assert gift in after["B"] and gift not in after["A"]                 # the gift taken (a bot accepts gifts)
     assert mine[1] in after["A"] and theirs in after["B"]                # the swap declined
     assert "B declines" in text and "No leader 'Nobody' in A's hand" in text
+
+
+ESC = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _terminal(args: list[str], typed: list[str], cwd, env: dict | None = None) -> str:
+    """What ``rcw ARGS`` shows in a pseudo-terminal when ``typed`` is typed at its prompts."""
+    t = Term(args, str(cwd), env)
+    try:
+        seen = [t.expect(PROMPT)]
+        for line in typed:
+            t.send(line)
+            seen.append(t.expect(PROMPT if line != "q" else re.compile(r"Saved to[^\n]*\n")))
+    finally:
+        t.close()
+    return "".join(seen)
+
+
+def test_on_a_terminal_rcw_solo_draws_rich_tables_with_the_factions_in_colour(tmp_path):
+    """Issue 17: in a terminal ``rcw solo`` draws the hands dealt, the markers with the Political
+    Indicator Table (k) and the Victory Point chart (v) as ``rich`` tables, the factions' names
+    and the counters' labels (RL2, WU3) in their colours; the numbered choices stay plain lines.
+    NO_COLOR keeps the tables and drops the colours."""
+    text = _terminal(["solo", "--seed", "3", "--max-turns", "1", "--save", str(tmp_path / "g.json")], ["k", "v", "q"], tmp_path)
+    plain = ESC.sub("", text)
+    assert "The hands dealt" in plain and "Markers and attitudes" in plain and "Victory Point chart" in plain
+    assert "─" * 20 in plain                                                    # rich's rules under the headers
+    assert re.search(r"\x1b\[[0-9;]*31m(Red|RL\d)", text) and re.search(r"\x1b\[[0-9;]*47m(White|WL\d)", text)
+    # (the Fanatics article's PIT: "on game turn one the boundaries are one and five")
+    assert "Political Indicator Table on Game-Turn 1: PCM 6 or more Red, 1-5 Undecided, 0 or less White" in plain
+    first = text.split("Choose a number")[0] + "Choose a number"                  # the choices: plain lines
+    assert last_menu(first) == last_menu(ESC.sub("", first))
+    assert any(t.startswith("End the pre-game trading") for _, t in last_menu(first))
+    bare = _terminal(["solo", "--seed", "3", "--max-turns", "1", "--save", str(tmp_path / "h.json")], ["q"], tmp_path,
+                     {"NO_COLOR": "1"})
+    assert "─" * 20 in bare and not re.search(r"\x1b\[[0-9;]*3[0-7]m", bare)
+
+
+def test_on_a_terminal_the_spi_solitaire_colours_red_and_non_red_forces(tmp_path):
+    """``rcw solo --spi`` in a terminal: your stacks and the non-Red forces (b) as rich tables, the
+    Red, Blue, Green and White units in their colours."""
+    text = _terminal(["solo", "--spi", "--seed", "3", "--save", str(tmp_path / "s.json")], ["b", "q"], tmp_path)
+    plain = ESC.sub("", text)
+    assert "Your stacks (Game-Turn 1 of 7)" in plain and "Non-Red forces" in plain and "─" * 20 in plain
+    for colour in ("31", "34", "32"):                                         # Red, Blue, Green counters
+        assert re.search(rf"\x1b\[[0-9;]*{colour}m[RBG][LU]\d", text), colour
+
+
+def test_piped_output_stays_plain_text(tmp_path):
+    """Not a terminal (a pipe, a file, a test): the same words in aligned columns, no escape codes."""
+    out = io.StringIO()
+    solo = Solo(3, {"max_turns": 1}, out=out, inp=_feed(["k", "v", "q"]))
+    solo.save_path = str(tmp_path / "p.json")
+    assert solo.run() == 0
+    text = out.getvalue()
+    assert "\x1b" not in text and "─" not in text
+    assert re.search(r"^  player\s+leaders\s+PCM\s+Politburo\s+Assassins$", text, re.M)
+    assert "Political Indicator Table on Game-Turn 1: PCM 6 or more Red, 1-5 Undecided, 0 or less White" in text

@@ -1,12 +1,29 @@
-// The map: rcw.mapdraw's SVG inlined, with pan and zoom, the stacks drawn as counters under
-// each province box, and overlays for the move targets (rail and overland told apart), the
-// path of the force being moved, attack targets and attackers.
+// The map: rcw.mapdraw's SVG inlined, with pan and zoom, the stacks drawn as counters by each
+// province box (placed where they hide no other counter; a crowded province shows a few and a
+// "+n" counter that fans them all out), and overlays for the move targets (rail and overland told
+// apart), the path of the force being moved, attack targets and attackers.  The map's legend is
+// lifted out of the map into a panel the "Key" button opens, with a key to the counters.
 
-import { h, s, clear } from "./util.js";
-import { SEAT_COLOURS, UNIT_COLOURS, UNIT_INK, D, unit, shownStrength, leadersOf, pname, ulabel } from "./data.js";
+import { h, s, clear, store } from "./util.js";
+import { SEAT_COLOURS, COUNTER_COLOURS, counterColours, D, unit, shownStrength, leadersOf, pname, ulabel } from "./data.js";
 
-const CW = 23; // counter width and height, map units
-const CH = 21;
+const CW = 30; // counter width and height, map units (about as many pixels at the starting zoom)
+const CH = 28;
+const GAP = 3; // between counters
+const SHOWN = 4; // a province shows at most this many counters; more: SHOWN - 1 and a "+n" counter
+
+/** Whether two rectangles ({x, y, w, h}) overlap, and by how much area. */
+function overlap(a, b) {
+  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+  const hh = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  return w > 0 && hh > 0 ? w * hh : 0;
+}
+
+/** The cells of a group of `n` counters: a row of up to three, a block of two by two for four. */
+function cells(n) {
+  const cols = n === 4 ? 2 : n;
+  return { cols, w: cols * CW + (cols - 1) * GAP, h: Math.ceil(n / cols) * CH + (Math.ceil(n / cols) - 1) * GAP };
+}
 
 export class Board {
   constructor(container, handlers = {}) {
@@ -46,7 +63,11 @@ export class Board {
       this.boxes[code] = b;
       g.setAttribute("tabindex", "-1");
     }
-    // overlay layers, above the provinces, under the legend and title
+    // the legend, out of the map's way: a panel of its own (the Key button)
+    const legend = svg.querySelector("g.legend");
+    if (legend) legend.remove();
+    // overlay layers: the rings under the province boxes, everything else above all the map
+    // draws (the title and the compass too), so that nothing of the map covers a counter
     const provinces = svg.querySelector("g.provinces");
     this.layers = {
       under: s("g", { class: "ov-under" }),
@@ -55,9 +76,10 @@ export class Board {
       over: s("g", { class: "ov-over" }),
       flash: s("g", { class: "ov-flash" }),        // (results flashing: not cleared by render)
       plan: s("g", { class: "ov-plan" }),          // (the route under the pointer: js/game.js reach)
+      fan: s("g", { class: "ov-fan" }),            // (a crowded province's stacks fanned out, over everything)
     };
     provinces.before(this.layers.under);
-    provinces.after(this.layers.path, this.layers.plan, this.layers.stacks, this.layers.over, this.layers.flash);
+    svg.append(this.layers.path, this.layers.plan, this.layers.stacks, this.layers.over, this.layers.flash, this.layers.fan);
     svg.querySelector("defs").append(
       s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" },
         s("path", { d: "M0,0 L10,5 L0,10 z", fill: "#3b2f22" })),
@@ -66,16 +88,74 @@ export class Board {
         s("feMerge", {}, s("feMergeNode", { in: "b" }), s("feMergeNode", { in: "SourceGraphic" }))),
     );
     clear(this.el);
+    this.keyEl = this._key(legend, svg.getAttribute("font-family"));
+    const keyBtn = h("button.key-btn", { type: "button", title: "Key to the map and the counters", "aria-controls": "map-key",
+                                         "aria-expanded": "false", dataset: { act: "map-key" }, onclick: () => this.showKey(this.keyEl.hidden) }, "Key");
+    this.keyBtn = keyBtn;
     const zoom = h("div.map-zoom",
       h("button", { type: "button", title: "Zoom in", "aria-label": "Zoom in", onclick: () => this.zoomBy(0.75) }, "+"),
       h("button", { type: "button", title: "Zoom out", "aria-label": "Zoom out", onclick: () => this.zoomBy(1 / 0.75) }, "−"),
-      h("button", { type: "button", title: "Whole map", "aria-label": "Whole map", onclick: () => this.fit() }, "⤢"));
-    this.el.append(holder, zoom);
+      h("button", { type: "button", title: "Whole map", "aria-label": "Whole map", onclick: () => this.fit() }, "⤢"),
+      keyBtn);
+    this.el.append(holder, zoom, this.keyEl);
+    this.showKey(!!store.get("map-key", false));
     this.holder = holder;
     this.fit(true);
     this._size = { w: holder.clientWidth, h: holder.clientHeight };
     if (globalThis.ResizeObserver) new ResizeObserver(() => this.refit()).observe(holder);
     this._wire();
+  }
+
+  // -- the key: the map's legend and the counters ---------------------------------------------------
+  /** The Key panel: the legend mapdraw drew (lifted out of the map, so it covers no province) and
+   *  a key to the counters, drawn by the same code as the map's. */
+  _key(legend, font) {
+    const panel = h("div.map-key#map-key", { hidden: true, role: "region", "aria-label": "Key to the map and the counters", tabindex: "-1" });
+    const head = h("div.key-head", h("b", "Key"),
+      h("button.modal-x", { type: "button", "aria-label": "Close the key", onclick: () => this.showKey(false) }, "×"));
+    const parts = [head];
+    if (legend) {
+      const r = legend.querySelector("rect");
+      const [x, y, w, hh] = ["x", "y", "width", "height"].map((k) => +r.getAttribute(k));
+      r.remove();                                          // (the panel is its frame)
+      const title = legend.querySelector("text");
+      if (title) title.remove();                           // ("Legend": the panel's head says Key)
+      const pic = s("svg", { viewBox: `${x} ${y + 24} ${w} ${hh - 24}`, class: "key-legend", role: "img", "font-family": font || "sans-serif",
+                             "aria-label": "Legend: the regions' colours, railways, borders, the Kerch Straits, ports, region frontiers" }, legend);
+      parts.push(h("div.key-part", h("h3", "The map"), pic));
+    }
+    // the counters, drawn as on the map
+    const lead = (col) => Object.keys(D.units).map(Number).find((u) => unit(u).kind === "leader" && unit(u).color === col);
+    const combat = (col) => Object.keys(D.units).map(Number).find((u) => unit(u).kind === "combat" && unit(u).color === col);
+    const sample = (st, str, text) => {
+      const g = this._counter({ attached: {}, province: "", ...st }, 4, 4, { strengths: { [st.id]: str } });
+      for (const a of ["tabindex", "role", "data-stack", "data-province"]) g.removeAttribute(a);
+      g.querySelector("title").remove();
+      return h("li", s("svg", { viewBox: `0 0 ${CW + 9} ${CH + 9}`, class: "key-counter", "aria-hidden": "true" }, g), h("span", text));
+    };
+    const two = Object.keys(D.units).map(Number).filter((u) => unit(u).kind === "leader" && unit(u).color === "White").slice(0, 2);
+    const more = this._more("", 3, 4, 4);
+    for (const a of ["tabindex", "role", "data-more", "data-province"]) more.removeAttribute(a);
+    more.querySelector("title").remove();
+    parts.push(h("div.key-part", h("h3", "Counters"), h("ul.key-counters",
+      sample({ id: 1, owner: "A", color: "Red", units: [lead("Red")] }, 5, "Player A's stack (his letter, his colour all round): a leader ★ and its strength"),
+      sample({ id: 2, owner: "B", color: "White", units: two }, 7, "two leaders (2★) of Player B"),
+      sample({ id: 3, owner: "", color: "Blue", units: [combat("Blue")] }, 2, "an uncontrolled stack (no letter)"),
+      sample({ id: 4, owner: "C", color: "Red", units: [lead("Red")], ghost: true }, "", "dealt, not yet deployed (the pre-game session)"),
+      h("li", s("svg", { viewBox: `0 0 ${CW + 9} ${CH + 9}`, class: "key-counter", "aria-hidden": "true" }, more),
+        h("span", "more stacks in the province: click it to fan them all out"))),
+      h("p.key-colours", Object.entries(COUNTER_COLOURS).map(([c]) =>
+        h("span.nowrap", h("span.unit-dot", { dataset: { color: c } }), c || "Czar, Gold")))));
+    panel.append(...parts);
+    return panel;
+  }
+
+  /** Show or hide the Key panel (remembered in this browser). */
+  showKey(on) {
+    this.keyEl.hidden = !on;
+    this.keyBtn.setAttribute("aria-expanded", on ? "true" : "false");
+    this.keyBtn.classList.toggle("on", on);
+    store.set("map-key", on);
   }
 
   /** Draw the route to `code` (a province of marks.reach), from where the force or stack is now. */
@@ -181,15 +261,39 @@ export class Board {
     this.setVB({ x: p.x - (p.x - vb.x) * f, y: p.y - (p.y - vb.y) * f, w: nw, h: nh });
   }
 
+  /** The part of the map's box on screen that no panel over the map covers (the inspector, which
+   *  on a phone takes the lower part of the map): {left, top, right, bottom} in pixels. */
+  openArea() {
+    const r = this.svg.getBoundingClientRect();
+    const a = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    for (const el of (this.h.covers && this.h.covers()) || []) {
+      if (!el || el.hidden) continue;
+      const q = el.getBoundingClientRect();
+      if (q.height && q.width > r.width * 0.6 && q.top > r.top + r.height / 3) a.bottom = Math.min(a.bottom, q.top);   // (a panel along the bottom)
+    }
+    return a;
+  }
+
+  /** Bring province `code` into the middle of the open part of the map (unless it is well inside
+   *  it already, or `force`), keeping the map filling the view where it can. */
   centreOn(code, force = false) {
     const b = this.boxes[code];
-    if (!b) return;
+    if (!b || !this.vb) return;
     const vb = this.vb;
-    const m = Math.min(60, vb.w / 6);
-    if (!force && b.cx > vb.x + m && b.cx < vb.x + vb.w - m && b.cy > vb.y + m && b.cy < vb.y + vb.h - m) return;
+    const r = this.svg.getBoundingClientRect();
+    const a = this.openArea();
+    const k = Math.min(r.width / vb.w, r.height / vb.h);              // pixels per map unit
+    const ox = r.left + (r.width - vb.w * k) / 2;                    // where the view box starts on screen
+    const oy = r.top + (r.height - vb.h * k) / 2;
+    const sx = ox + (b.cx - vb.x) * k;                               // the province on screen now
+    const sy = oy + (b.cy - vb.y) * k;
+    const m = Math.min(60 * k, (a.right - a.left) / 6, (a.bottom - a.top) / 6);
+    if (!force && sx > a.left + m && sx < a.right - m && sy > a.top + m && sy < a.bottom - m) return;
     const f = this.full;
     const clampTo = (v, lo, hi) => (hi < lo ? (lo + hi) / 2 : Math.min(Math.max(v, lo), hi));
-    this.setVB({ ...vb, x: clampTo(b.cx - vb.w / 2, f.x, f.x + f.w - vb.w), y: clampTo(b.cy - vb.h / 2, f.y, f.y + f.h - vb.h) });
+    const under = (r.bottom - a.bottom) / k;                         // (map units hidden under a panel: may scroll past the map's end)
+    this.setVB({ ...vb, x: clampTo(b.cx - ((a.left + a.right) / 2 - ox) / k, f.x, f.x + f.w - vb.w),
+                 y: clampTo(b.cy - ((a.top + a.bottom) / 2 - oy) / k, f.y, f.y + f.h - vb.h + under) });
   }
 
   _wire() {
@@ -276,9 +380,17 @@ export class Board {
     // keyboard: Enter or Space on a focused counter or destination acts as a click; the arrow keys
     // pan the map, + and - zoom, 0 shows the whole map
     svg.addEventListener("keydown", (e) => {
-      if ((e.key === "Enter" || e.key === " ") && e.target.closest && e.target.closest("[data-stack], [data-province]")) {
+      if ((e.key === "Enter" || e.key === " ") && e.target.closest && e.target.closest("[data-stack], [data-province], [data-act='fan-close']")) {
         e.preventDefault();
         this._click(e.target, e);
+        return;
+      }
+      if (e.key === "Escape" && this.fanned) {
+        e.preventDefault();
+        const code = this.fanned;
+        this.fan(null);
+        const back = this.svg.querySelector(`[data-more="${code}"]`);
+        if (back) back.focus({ preventScroll: true });
         return;
       }
       const pan = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
@@ -300,6 +412,12 @@ export class Board {
   }
 
   _click(target, e) {
+    const more = target.closest && target.closest("[data-more], [data-act='fan-close']");
+    if (more) {
+      this.fan(more.dataset.more || null);
+      return;
+    }
+    if (this.fanned && !(target.closest && target.closest(".fan"))) this.fan(null);   // (a click elsewhere folds the fan)
     const st = target.closest && target.closest("[data-stack]");
     if (st && this.h.onStack) {
       this.h.onStack(Number(st.dataset.stack), st.dataset.province, e);
@@ -388,33 +506,140 @@ export class Board {
       path.append(s("polyline", { class: "force-path-halo", points: pts.join(" ") }),
         s("polyline", { class: "force-path", points: pts.join(" "), "marker-end": "url(#arrow)" }));
     }
+    this.view = view;
+    clear(this.layers.fan);
     if (!view || !view.stacks) return;
-    // stacks, grouped by province
+    // stacks, grouped by province: the stacks the decision is about first, then the viewer's
     const byProv = {};
-    for (const st of view.stacks) (byProv[st.province] ||= []).push(st);
-    for (const [code, list] of Object.entries(byProv)) {
-      const b = this.boxes[code];
-      if (!b) continue;
-      list.sort((a, b2) => (a.owner || "~").localeCompare(b2.owner || "~") || a.id - b2.id);
-      // side by side under the province box, in rows of at most three (never overlapping, so
-      // every owner letter and strength stays readable)
-      const n = list.length;
-      const gap = 2;
-      const perRow = Math.max(1, Math.min(n, Math.floor((Math.max(b.w + 16, 3 * CW + 2 * gap) + gap) / (CW + gap))));
-      list.forEach((st, i) => {
-        const row = Math.floor(i / perRow);
-        const col = i % perRow;
-        const inRow = Math.min(perRow, n - row * perRow);
-        const x0 = b.cx - (inRow * (CW + gap) - gap) / 2;
-        stacks.append(this._counter(st, x0 + col * (CW + gap), b.y + b.h + 2 + row * (CH + gap), m));
-      });
+    for (const st of view.stacks) if (this.boxes[st.province]) (byProv[st.province] ||= []).push(st);
+    const rank = (st) => (m.force === st.id || m.selected === st.id ? 0
+      : (m.targets && m.targets.has(st.id)) || (m.attackers && m.attackers.has(st.id)) || (m.candidates && m.candidates.has(st.id)) ? 1
+        : st.owner && st.owner === m.me ? 2 : 3);
+    for (const list of Object.values(byProv)) {
+      list.sort((a, b) => rank(a) - rank(b) || (a.owner || "~").localeCompare(b.owner || "~") || a.id - b.id);
     }
+    if (this.fanned && !(byProv[this.fanned] && byProv[this.fanned].length > 1)) this.fanned = null;
+    for (const [code, where] of this._place(byProv)) {
+      if (code === this.fanned) continue;                 // (drawn fanned out, below)
+      const list = byProv[code];
+      const { cols } = cells(where.n);
+      const shown = where.n < list.length ? where.n - 1 : list.length;
+      for (let i = 0; i < where.n; i++) {
+        const x = where.x + (i % cols) * (CW + GAP);
+        const y = where.y + Math.floor(i / cols) * (CH + GAP);
+        stacks.append(i < shown ? this._counter(list[i], x, y, m) : this._more(code, list.length - shown, x, y));
+      }
+    }
+    if (this.fanned) this._fan(this.fanned, byProv[this.fanned], m);
+  }
+
+  /**
+   * Where each province's counters go: {code: {x, y, n}} (the top-left corner of a group of n
+   * cells, the last one a "+k" counter when the province holds more). A group sits under its
+   * province box, or beside it or above it, wherever it covers no counter placed before it and
+   * as little of the other province boxes (their names) as can be; the most crowded provinces are
+   * placed first.  A group that finds no free place anywhere shrinks to one counter and its "+k".
+   */
+  _place(byProv) {
+    const placed = [];
+    const out = new Map();
+    const boxes = Object.entries(this.boxes).map(([c, b]) => ({ c, x: b.x - 1, y: b.y - 1, w: b.w + 2, h: b.h + 2 }));
+    boxes.push(...this._marks());
+    const order = Object.keys(byProv).sort((a, b) => byProv[b].length - byProv[a].length || this.boxes[a].y - this.boxes[b].y ||
+      this.boxes[a].x - this.boxes[b].x);
+    for (const code of order) {
+      const b = this.boxes[code];
+      const total = byProv[code].length;
+      let best = null;
+      for (const n of total > SHOWN ? [SHOWN, 2] : total > 2 ? [total, 2] : [total]) {
+        const { w, h: gh } = cells(n);
+        const spots = [
+          [b.cx - w / 2, b.y + b.h + 2],                  // under the box (where the eye looks first)
+          [b.x + b.w + 2, b.cy - gh / 2],                 // right of it
+          [b.x - 2 - w, b.cy - gh / 2],                   // left of it
+          [b.cx - w / 2, b.y - 2 - gh],                   // above it
+          [b.x + b.w + 2, b.y + b.h + 2 - CH / 2],        // below right, below left
+          [b.x - 2 - w, b.y + b.h + 2 - CH / 2],
+        ];
+        for (const [x, y] of spots) {
+          const r = { x, y, w, h: gh };
+          const onCounters = placed.reduce((a, p) => a + overlap(r, p), 0);
+          const onBoxes = boxes.reduce((a, p) => a + (p.c === code ? 0 : overlap(r, p)), 0);
+          const score = onCounters * 1000 + onBoxes;
+          if (!best || score < best.score) best = { score, x, y, n, w, h: gh, onCounters };
+          if (!score) break;
+        }
+        if (best.onCounters === 0) break;
+      }
+      placed.push({ x: best.x - GAP / 2, y: best.y - GAP / 2, w: best.w + GAP, h: best.h + GAP });
+      out.set(code, best);
+    }
+    return out;
+  }
+
+  /** The map's own marks that counters had better not cover, as boxes: the Kerch Straits' label,
+   *  the title, the compass (measured once the map is on screen). */
+  _marks() {
+    if (this._fixed) return this._fixed;
+    const out = [];
+    for (const el of this.svg.querySelectorAll(".kerch-label, g.title, g.compass")) {
+      const r = el.getBBox();
+      if (!r.width) return [];                          // (not laid out yet: a phone's hidden map pane)
+      out.push({ c: "", x: r.x, y: r.y, w: r.width, h: r.height });
+    }
+    this._fixed = out;
+    return out;
+  }
+
+  /** A crowded province's "+k" counter: it fans the province's stacks out. */
+  _more(code, k, x, y) {
+    return s("g", { class: "more-stacks", "data-more": code, "data-province": code, transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`,
+                    tabindex: 0, role: "button" },        // (its accessible name: the <title>, as a counter's)
+      s("title", {}, `${k} more stack${k > 1 ? "s" : ""} in ${pname(code)}: show them all`),
+      s("rect", { class: "c-shadow", x: 2.6, y: 2.8, width: CW, height: CH, rx: 2.5 }),
+      s("rect", { class: "more-back", x: 1.4, y: 1.4, width: CW, height: CH, rx: 2.5 }),
+      s("rect", { class: "more-body", x: 0, y: 0, width: CW, height: CH, rx: 2.5 }),
+      s("text", { class: "more-n", x: CW / 2, y: CH / 2 + 1 }, `+${k}`),
+      s("text", { class: "more-word", x: CW / 2, y: CH - 3.4 }, "more"));
+  }
+
+  /** Fan out the stacks of `code` over everything: every counter readable, clickable, draggable. */
+  fan(code) {
+    this.fanned = code || null;
+    if (this.view) this._render(this.view, {});
+    const first = code && this.layers.fan.querySelector("[data-stack]");
+    if (first) first.focus({ preventScroll: true });
+  }
+
+  _fan(code, list, m) {
+    const b = this.boxes[code];
+    const cols = Math.min(list.length, 4);
+    const rows = Math.ceil(list.length / cols);
+    const pad = 6;
+    const head = 13;
+    const w = cols * CW + (cols - 1) * GAP + 2 * pad;
+    const hh = rows * CH + (rows - 1) * GAP + 2 * pad + head;
+    // under the province box, kept inside the part of the map on screen
+    const vb = this.vb;
+    let x = b.cx - w / 2;
+    let y = b.y + b.h + 2;
+    x = Math.min(Math.max(x, vb.x + 4), vb.x + vb.w - w - 4);
+    y = Math.min(Math.max(y, vb.y + 4), vb.y + vb.h - hh - 4);
+    const g = s("g", { class: "fan", "data-fanned": code, role: "group", "aria-label": `The ${list.length} stacks in ${pname(code)}` },
+      s("rect", { class: "fan-plate", x, y, width: w, height: hh, rx: 5 }),
+      s("text", { class: "fan-title", x: x + pad, y: y + pad + 7 }, `${code} · ${list.length} stacks`),
+      s("g", { class: "fan-close", "data-act": "fan-close", tabindex: 0, role: "button", "aria-label": "Fold the stacks back",
+               transform: `translate(${(x + w - pad - 6).toFixed(1)} ${(y + pad + 4).toFixed(1)})` },
+        s("circle", { r: 6.5 }), s("text", { y: 2.6 }, "×")));
+    list.forEach((st, i) => {
+      g.append(this._counter(st, x + pad + (i % cols) * (CW + GAP), y + pad + head + Math.floor(i / cols) * (CH + GAP), m));
+    });
+    this.layers.fan.append(g);
   }
 
   _counter(st, x, y, m) {
     const col = st.color || "";
-    const fill = UNIT_COLOURS[col] || UNIT_COLOURS[""];
-    const ink = UNIT_INK[col] || "#2b2118";
+    const k = counterColours(col);
     const str = shownStrength(m.strengths, st) ?? "";   // the engine's (facts.strengths); none for the dealt hands
     const leaders = leadersOf(st);
     const cls = ["counter"];
@@ -431,23 +656,23 @@ export class Board {
                        "data-province": st.province, transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`,
                        tabindex: 0, role: "button" },     // (its accessible name: the <title>, in words)
       s("title", {}, title.replace(/\n/g, " · ")),
-      s("rect", { class: "c-shadow", x: 1.2, y: 1.4, width: CW, height: CH, rx: 2.5 }),
+      s("rect", { class: "c-shadow", x: 1.4, y: 1.6, width: CW, height: CH, rx: 3 }),
       // the border in the owner's seat colour: "a distinctive color for each player" (004, the critique)
-      s("rect", { class: "c-body", x: 0, y: 0, width: CW, height: CH, rx: 2.5, fill,
-                  stroke: st.owner ? SEAT_COLOURS[st.owner] || "#1d150e" : col === "White" ? "#6b5a44" : "#1d150e" }),
-      s("text", { class: "c-str", x: CW / 2 + (st.owner ? 2.5 : 0), y: CH - 4.2, fill: ink }, String(str)));
+      s("rect", { class: "c-body", x: 0, y: 0, width: CW, height: CH, rx: 3, fill: k.fill,
+                  stroke: st.owner ? SEAT_COLOURS[st.owner] || k.edge : k.edge }),
+      s("text", { class: "c-str", x: CW / 2 + (st.owner ? 2.5 : 0), y: CH - 4.6, fill: k.ink }, String(str)));
     if (st.owner) {
-      g.append(s("circle", { cx: 5, cy: 5, r: 4.6, fill: SEAT_COLOURS[st.owner] || "#444", stroke: "#fff8", "stroke-width": 0.6 }),
-        s("text", { class: "c-owner", x: 5, y: 7.4 }, st.owner));
+      g.append(s("circle", { cx: 6.6, cy: 6.6, r: 5.9, fill: SEAT_COLOURS[st.owner] || "#444", stroke: "#fff8", "stroke-width": 0.7 }),
+        s("text", { class: "c-owner", x: 6.6, y: 9.6 }, st.owner));
     }
     if (leaders.length) {
-      g.append(s("text", { class: "c-lead", x: CW - 1.5, y: 6.8, fill: col === "White" ? "#8a6412" : "#f3cf5a" },
-        leaders.length > 1 ? `${leaders.length}★` : "★"));
+      g.append(s("text", { class: "c-lead", x: CW - 1.8, y: 9, fill: k.star }, leaders.length > 1 ? `${leaders.length}★` : "★"));
     }
     const imp = st.units.filter((u) => unit(u).kind === "imperial");
+    const gold = counterColours("");
     imp.forEach((u, i) => {
-      g.append(s("circle", { cx: 3.6 + i * 6, cy: CH - 3.6, r: 3, fill: "#d7ad2b", stroke: "#5a4300", "stroke-width": 0.6 }),
-        s("text", { class: "c-imp", x: 3.6 + i * 6, y: CH - 2.2 }, u === D.czar ? "C" : "G"));
+      g.append(s("circle", { cx: 4.8 + i * 8, cy: CH - 4.8, r: 4, fill: gold.fill, stroke: gold.star, "stroke-width": 0.7 }),
+        s("text", { class: "c-imp", x: 4.8 + i * 8, y: CH - 2.9 }, u === D.czar ? "C" : "G"));
     });
     return g;
   }

@@ -16,8 +16,30 @@ export async function loadData() {
 
 export const SEAT_COLOURS = { A: "#6d3a8e", B: "#c0661a", C: "#17757c", D: "#7a6a12", E: "#b23a6e", F: "#3d4b5c",
   R: "#a8231b", N: "#4a4f57" };   // (R and N: the SPI solitaire's Red and non-Red Players)
-export const UNIT_COLOURS = { Red: "#a8231b", White: "#f4efe2", Blue: "#2c5897", Green: "#3d7a36", "": "#c9a227" };
-export const UNIT_INK = { Red: "#fff6e8", White: "#2b2118", Blue: "#f2f5ff", Green: "#f3fbe9", "": "#2b2118" };
+/** The colours of the counters, by the units' colour: the body, the ink of the strength, the
+ *  leaders' star, the edge of an uncontrolled counter (an owned one is edged in its seat's colour).
+ *  The one place: the map's counters (js/board.js), its key and the unit dots and chips of the
+ *  panels (colourStyle) read it, so a new colour of counters is one line here.  ("": the Czar and
+ *  the Gold.) */
+export const COUNTER_COLOURS = {
+  Red: { fill: "#a8231b", ink: "#fff6e8", star: "#f3cf5a", edge: "#1d150e" },
+  White: { fill: "#f4efe2", ink: "#2b2118", star: "#8a6412", edge: "#6b5a44" },
+  Blue: { fill: "#2c5897", ink: "#f2f5ff", star: "#f3cf5a", edge: "#1d150e" },
+  Green: { fill: "#3d7a36", ink: "#f3fbe9", star: "#f3cf5a", edge: "#1d150e" },
+  "": { fill: "#d7ad2b", ink: "#2b2118", star: "#5a4300", edge: "#1d150e" },
+};
+
+/** The colours of counters of `colour` (the imperial gold for one not in the table). */
+export function counterColours(colour) {
+  return COUNTER_COLOURS[colour] || COUNTER_COLOURS[""];
+}
+
+/** CSS for the unit dots and chips of the panels, from COUNTER_COLOURS (added once by js/main.js). */
+export function colourStyle() {
+  return Object.entries(COUNTER_COLOURS).map(([c, k]) =>
+    `[data-color="${c}"].unit-dot, .unit-chip[data-color="${c}"]${c ? `, .ctl[data-color="${c}"]` : ""} { background: ${k.fill}; color: ${k.ink}; }`)
+    .join("\n");
+}
 
 export const PHASES = [
   ["random_events", "Random Events"],

@@ -82,6 +82,7 @@ class GameApp {
       onDrop: (id, code) => this.moveAlong(code),
       onProvince: (code) => this.provinceClick(code),
       onBlank: () => this.select(null),
+      covers: () => [this.inspectEl],                // (panels over the map: centreOn keeps provinces clear of them)
     });
     await this.board.mount();
     this.connect();
@@ -643,7 +644,7 @@ class GameApp {
     const m = this.replay ? { moves: {}, targets: new Set(), attackers: new Set(), candidates: new Set(), path: null, force: null } : (this.marks || {});
     const r = !this.replay && this.reachInfo && this.reachInfo.routes ? this.reachInfo : null;
     this.board.render(view.phase === "trading" ? this.ghostView(view) : view,
-      { ...m, strengths: this.strengths(), selected: this.sel && this.sel.stack, province: this.sel && this.sel.province,
+      { ...m, me: this.seat, strengths: this.strengths(), selected: this.sel && this.sel.stack, province: this.sel && this.sel.province,
         reach: r ? r.routes : null, reachFrom: r ? r.from : null });
   }
 

@@ -2,7 +2,10 @@
 // #/g/<game>/<seat> a game as that seat (when this browser holds its token; A-F, or R in the SPI
 // solitaire).
 
+import { colourStyle } from "./data.js";
 import { h, replace } from "./util.js";
+
+document.head.append(h("style", { id: "unit-colours" }, colourStyle()));
 
 let current = null;
 
