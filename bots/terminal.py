@@ -5,12 +5,12 @@ in words (with the engine's strengths and odds)."""
 from __future__ import annotations
 
 from rcw import actions as A
-from rcw.data import default
+from rcw.data import default, full
 
 
 def unit_name(uid: int) -> str:
-    """A unit as the counters name it (an Imperial unit in capitals)."""
-    u = default().units[uid]
+    """A unit as the counters name it (an Imperial unit in capitals; the optional forces of 001 too)."""
+    u = full().units[uid]
     return u.label if not u.is_imperial else u.name.upper()
 
 
@@ -148,4 +148,8 @@ def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) 
         return "Leave the Imperial unit where it is"
     if t == "RollRandomEvents":
         return "Roll for Random Events"
+    if t == "PlaceUnit":
+        d = v.get("decision") or {}
+        what = unit_name(d["unit"]) if d.get("unit") else "the unit drawn"
+        return f"Place {what} with {unit_name(a.leader)}" if a.leader else f"Place {what} in {province(a.province)}"
     return None

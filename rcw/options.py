@@ -46,6 +46,11 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("reduced_leader_movement", bool, False,
            "leaders move 2 + their Leadership rating instead of 5 (a force of several: 2 + the lowest rating)",
            "001 Reduced Red and White leader movement", group="001"),
+    Option("anarchists", bool, False,
+           "Makhno (6) starts uncontrolled in Yekaterinoslav and roves at the end of each Game-Turn; two "
+           "Anarchist units (3) and the Anarchist Control Marker join the Auxiliary Forces Randomizer; "
+           "Anarchists are hostile to all, disrupt rail and ports, and no one wins while one stands in "
+           "European Russia", "001 Anarchists", group="001"),
     Option("postal_movement", bool, False,
            "judge the stop-on-entering rule on the positions at the start of the Game-Turn", "004 [17.0] [5.0]"),
     # Two readings the rulebook allows (docs/rules-coverage.md, "Readings"); the defaults are

@@ -800,7 +800,9 @@ def test_data_check_json(capsys, raw):
     """``rcw data check --json`` prints the summary; its numbers agree with the raw files and the facts."""
     assert cli.main(["data", "check", "--json"]) == 0
     s = json.loads(capsys.readouterr().out)
-    assert set(s) == {"provinces", "regions", "rail_links", "ports", "counters", "markers", "tables"}
+    # the fixed keys, and (001) the optional forces beside the printed counter mix
+    assert set(s) == {"provinces", "regions", "rail_links", "ports", "counters", "markers", "tables",
+                      "optional_counters"}
     assert set(s["counters"]) == {"red_leaders", "white_leaders", "red_units", "white_units", "blue_units",
                                   "green_units"}
     assert set(s["markers"]) == {"politburo", "assassin", "blue_control", "blue_withdrawal", "green_control"}

@@ -14,11 +14,12 @@ from rcw.actions import (
     EndPlayerTurn,
     Event,
     IllegalAction,
+    PlaceUnit,
     RedrawChit,
     RollRandomEvents,
     VoteEndGame,
 )
-from rcw.rules import randomizer, replacement, victory
+from rcw.rules import auxiliary, randomizer, replacement, victory
 from rcw.rules.base import Ctx
 from rcw.state import copy_plain
 
@@ -91,10 +92,12 @@ def interphase(ctx: Ctx) -> list[Event]:
     ending = bool(limit and s.turn > limit)               # (no "Game-Turn N begins" for a turn never played)
     ev = [] if ending else [Event("turn", f"Game-Turn {s.turn} begins", {"turn": s.turn})]
     ev += replacement.replace(ctx, finished)              # 004 [4.2] B.2, [9.0]
+    ev += auxiliary.replacement_segment(ctx)              # 001 Anarchists: Makhno comes back
     if ending:
         s.phase = "over"
         s.result = victory.result(ctx, None, f"turn limit {limit} reached")
         return ev + [Event("game_over", f"The turn limit ({limit}) is reached; no side has won", {})]
+    ev += auxiliary.end_of_game_turn(ctx, finished)       # 001 Anarchists: the Roving Attack
     return ev + start_game_turn(ctx)                      # 004 [4.2] B.3
 
 
@@ -183,6 +186,16 @@ def do_redraw(ctx: Ctx, a: RedrawChit) -> list[Event]:
     else:
         ev = [randomizer.keep(ctx, a.seat, d["chit"])]
     if s.decision is None and d["after"] == "randomizer":
+        ev += after_draw(ctx, a.seat)
+    return ev
+
+
+def do_place(ctx: Ctx, a: PlaceUnit) -> list[Event]:
+    """001's optional forces: the unit drawn is placed (:func:`rcw.rules.auxiliary.place`); then
+    the draw is over and the Player-Turn goes on as after any draw."""
+    after = ctx.s.decision["after"]
+    ev = auxiliary.place(ctx, a)
+    if ctx.s.decision is None and after == "randomizer":
         ev += after_draw(ctx, a.seat)
     return ev
 

@@ -434,7 +434,7 @@ export class Board {
       s("rect", { class: "c-shadow", x: 1.2, y: 1.4, width: CW, height: CH, rx: 2.5 }),
       // the border in the owner's seat colour: "a distinctive color for each player" (004, the critique)
       s("rect", { class: "c-body", x: 0, y: 0, width: CW, height: CH, rx: 2.5, fill,
-                  stroke: st.owner ? SEAT_COLOURS[st.owner] || "#1d150e" : col === "White" ? "#6b5a44" : "#1d150e" }),
+                  stroke: st.owner ? SEAT_COLOURS[st.owner] || "#1d150e" : col === "White" ? "#6b5a44" : col === "Anarchist" ? "#8a8a8a" : "#1d150e" }),
       s("text", { class: "c-str", x: CW / 2 + (st.owner ? 2.5 : 0), y: CH - 4.2, fill: ink }, String(str)));
     if (st.owner) {
       g.append(s("circle", { cx: 5, cy: 5, r: 4.6, fill: SEAT_COLOURS[st.owner] || "#444", stroke: "#fff8", "stroke-width": 0.6 }),

@@ -16,8 +16,9 @@ export async function loadData() {
 
 export const SEAT_COLOURS = { A: "#6d3a8e", B: "#c0661a", C: "#17757c", D: "#7a6a12", E: "#b23a6e", F: "#3d4b5c",
   R: "#a8231b", N: "#4a4f57" };   // (R and N: the SPI solitaire's Red and non-Red Players)
-export const UNIT_COLOURS = { Red: "#a8231b", White: "#f4efe2", Blue: "#2c5897", Green: "#3d7a36", "": "#c9a227" };
-export const UNIT_INK = { Red: "#fff6e8", White: "#2b2118", Blue: "#f2f5ff", Green: "#f3fbe9", "": "#2b2118" };
+// (Anarchist: the black counters of 001's optional Anarchists)
+export const UNIT_COLOURS = { Red: "#a8231b", White: "#f4efe2", Blue: "#2c5897", Green: "#3d7a36", Anarchist: "#151515", "": "#c9a227" };
+export const UNIT_INK = { Red: "#fff6e8", White: "#2b2118", Blue: "#f2f5ff", Green: "#f3fbe9", Anarchist: "#f2f2f2", "": "#2b2118" };
 
 export const PHASES = [
   ["random_events", "Random Events"],
