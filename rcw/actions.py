@@ -294,8 +294,10 @@ class RedrawChit(Action):
 @_action
 class PlaceUnit(Action):
     """The optional forces of 001: place the unit just drawn from the Auxiliary Forces Randomizer
-    (004 [12.13]): a small Anarchist unit in any Russian province (001 Anarchists).  The
-    ``place`` decision (``view.decision``) lists the provinces or leaders allowed."""
+    (004 [12.13]): a small Anarchist unit in any Russian province (001 Anarchists), a Shock Army
+    with a leader of its colour (001 Shock Armies), the Freikorps on a die roll of 6 in one of
+    its five provinces (001 Freikorps).  The ``place`` decision (``view.decision``) lists the
+    provinces or leaders allowed."""
     province: str = ""
     leader: int = 0
     FIELDS: ClassVar[dict[str, str]] = {

@@ -51,6 +51,14 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
            "Anarchist units (3) and the Anarchist Control Marker join the Auxiliary Forces Randomizer; "
            "Anarchists are hostile to all, disrupt rail and ports, and no one wins while one stands in "
            "European Russia", "001 Anarchists", group="001"),
+    Option("shock_armies", bool, False,
+           "two Red and one White Shock Army (8) join the Auxiliary Forces Randomizer; drawn, each is placed "
+           "with a leader of its colour outside Siberia; eliminated before Game-Turn 6 it goes back into the cup",
+           "001 Shock Armies", group="001"),
+    Option("freikorps", bool, False,
+           "the Freikorps (Blue, 6) and its Control and Out markers join the Auxiliary Forces Randomizer; its "
+           "Control Marker lands it in Finland, Estonia, Livonia, Courland or Kovno by a die (6: the drawer's "
+           "choice); Subversive Attacks on it are one row worse", "001 Freikorps", group="001"),
     Option("postal_movement", bool, False,
            "judge the stop-on-entering rule on the positions at the start of the Game-Turn", "004 [17.0] [5.0]"),
     # Two readings the rulebook allows (docs/rules-coverage.md, "Readings"); the defaults are

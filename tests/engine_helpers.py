@@ -17,6 +17,7 @@ from rcw import actions as A
 from rcw.actions import IllegalAction
 from rcw.data import ANARCHIST, BLUE, GREEN, default, full
 from rcw.game import Game
+from rcw.rules import auxiliary
 from rcw.state import Stack
 
 D = default()
@@ -155,7 +156,8 @@ def positions(g: Game, owner: str | None) -> list[tuple[str, tuple[str, ...]]]:
 def every_unit_accounted(g: Game) -> None:
     """Every unit of the game (its options' optional forces too) is exactly once: on the map,
     on the VP chart, removed (withdrawn), or waiting in the Auxiliary Forces Randomizer (its
-    own chit ``U:<id>``, 001) or in the hand of a player placing it (the ``place`` decision)."""
+    own chit ``U:<id>``, or the Freikorps until its markers are drawn, 001) or in the hand of a
+    player placing it (the ``place`` decision)."""
     s = g.state
     seen: list[int] = []
     for st in s.stacks.values():
@@ -163,7 +165,7 @@ def every_unit_accounted(g: Game) -> None:
     for entries in s.vp.values():
         seen += [e[0] for e in entries]
     seen += s.removed
-    seen += [int(c[2:]) for c in s.aux if c.startswith("U:")]
+    seen += auxiliary.in_reserve(g.ctx)
     if s.decision is not None and s.decision.get("kind") == "place":
         seen.append(s.decision["unit"])
     units = g.data.units

@@ -35,7 +35,7 @@ from rcw.actions import (
     ResolveAttack,
 )
 from rcw.data import ANARCHIST, BLUE, GREEN, RED, WHITE
-from rcw.rules import anarchists
+from rcw.rules import anarchists, freikorps
 from rcw.rules.base import Ctx
 from rcw.state import UNASSIGNED, Attack, Stack, opposed
 from rcw.types import AttackGroup, AttackOption, Odds
@@ -358,7 +358,9 @@ def do_resolve(ctx: Ctx, a: ResolveAttack) -> list[Event]:
     doubled = at.subversive and s.subversion_doubled
     att, dfn = strength(ctx, attackers, doubled), strength(ctx, defenders)
     col = odds_column(att, dfn)
-    die = ctx.die()
+    rolled = die = ctx.die()
+    if at.subversive:
+        die = freikorps.subversion_die(ctx, defenders, die)      # 001 Freikorps
     res = ctx.data.tables.crt[die - 1][col]
     s.fought += attackers
     s.defended += defenders
@@ -370,7 +372,7 @@ def do_resolve(ctx: Ctx, a: ResolveAttack) -> list[Event]:
     a_section = t.owner or UNASSIGNED                         # 004 [8.45], [8.46]
     ev = [Event("combat", f"{seat} attacks {ctx.names(defenders)} in {t.province}: {att} vs {dfn} at {label}"
                 + (" (subversive" + (", doubled)" if doubled else ")") if at.subversive else "")
-                + f", die {die}: {res}",
+                + (f", die {rolled}, {die} against the Freikorps (001)" if die != rolled else f", die {die}") + f": {res}",
                 {"seat": seat, "province": t.province, "attack": att, "defense": dfn, "odds": label, "die": die,
                  "result": res, "subversive": at.subversive, "target": t.id, "defender": t.owner,
                  "attackers": list(at.attackers)})]
