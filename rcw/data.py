@@ -594,7 +594,9 @@ def summary(data: GameData) -> dict:
             "purge_columns": list(data.tables.purge_columns),
             "random_events_cells": len(data.tables.random_events),
         },
-        # beyond the fixed keys: the optional forces of 001 by the option that brings them in
+        # beyond the fixed keys: the cities (reconstructed; 001 Additional Randomizer Draws) and
+        # the optional forces of 001 by the option that brings them in
+        "cities": sum(1 for p in data.provinces.values() if p.city),
         "optional_counters": {
             o: tally([u for u in data.optional_units.values() if u.option == o], "strength")
             for o in data.optional_forces()

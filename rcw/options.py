@@ -59,6 +59,10 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
            "the Freikorps (Blue, 6) and its Control and Out markers join the Auxiliary Forces Randomizer; its "
            "Control Marker lands it in Finland, Estonia, Livonia, Courland or Kovno by a die (6: the drawer's "
            "choice); Subversive Attacks on it are one row worse", "001 Freikorps", group="001"),
+    Option("additional_draws", bool, False,
+           "a player whose Red or White forces alone hold a Russian city may draw twice from the Auxiliary "
+           "Forces Randomizer in his Randomizer Phase, three times with Moscow (Tver) or Petrograd",
+           "001 Additional Randomizer Draws", group="001"),
     Option("postal_movement", bool, False,
            "judge the stop-on-entering rule on the positions at the start of the Game-Turn", "004 [17.0] [5.0]"),
     # Two readings the rulebook allows (docs/rules-coverage.md, "Readings"); the defaults are

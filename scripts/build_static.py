@@ -5,7 +5,7 @@
 
 ``map.svg`` is :func:`rcw.mapdraw.render_svg` of the shipped data, as it is.  ``data.json``
 is everything the page needs to know about the game that is not in a ``view``: provinces
-(name, region, adjacency, rail, port), every counter (kind, colour, name, strength,
+(name, region, adjacency, rail, port, city), every counter (kind, colour, name, strength,
 nationality, label; the optional forces of 001 too, with the option that brings each in), the
 region colours, the Combat Results and Purge tables (to print
 them; the odds, columns and chances the page shows are the engine's, sent by the server), the
@@ -40,7 +40,7 @@ def build_data() -> dict:
     t = d.tables
     provinces = {
         code: {"name": p.name, "region": p.region, "x": p.x, "y": p.y, "port": p.port,
-               "adjacent": sorted(p.adjacent), "rail": sorted(p.rail)}
+               "adjacent": sorted(p.adjacent), "rail": sorted(p.rail), **({"city": p.city} if p.city else {})}
         for code, p in sorted(d.provinces.items())
     }
     units = {

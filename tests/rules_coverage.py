@@ -286,7 +286,6 @@ REASONS: dict[str, str] = {
     "5.3": HEADING,
     "5.35": "cross-reference to [5.6] and [5.7], whose cases are tested",
     "5.36": "cross-reference to [5.5], whose cases are tested",
-    "5.37": "cities have no effect: the map data hold no cities, so there is nothing to enforce",
     "5.4": HEADING,
     "5.5": HEADING,
     "7.1": HEADING,

@@ -26,6 +26,7 @@ STATS: dict[str, tuple[str, ...]] = {
     "anarchists": ("roving_attacks", "makhno_returns", "anarchist_control", "anarchists_placed"),
     "shock_armies": ("shock_armies_placed", "shock_armies_returned"),
     "freikorps": ("freikorps_placed", "freikorps_out"),
+    "additional_draws": ("extra_draws",),
 }
 
 

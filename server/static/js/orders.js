@@ -187,6 +187,8 @@ function phaseCard(app, by, btn, marks) {
   } else if (ph === "randomizer") {
     parts.push(h("h3", "Randomizer Phase"),
       h("p", `Draw one chit from the Auxiliary Forces Randomizer (${view.randomizer} in the cup): an Assassin marker, a Blue or Green control marker, or a Blue withdrawal (004 [12.13]).`),
+      by.DrawRandomizer && by.EndPlayerTurn
+        ? h("p.small", "Your forces alone hold a city: you may draw again, or end your Player-Turn (001 Additional Randomizer Draws).") : null,
       by.DrawRandomizer ? btn("Draw from the Randomizer", by.DrawRandomizer[0], { cls: "primary" }) : null,
       by.EndPlayerTurn ? btn("End your Player-Turn", by.EndPlayerTurn[0], { cls: "primary" }) : null);
   } else {
