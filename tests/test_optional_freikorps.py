@@ -21,8 +21,8 @@ def draw(g, seat: str, chit: str, *rolls: int) -> list:
 
 
 def test_its_markers_begin_in_the_randomizer():
-    """001 Freikorps: "The Freikorps Control Marker and the Freikorp Out Marker are both added to
-    the Auxiliary Force Randomizer"; the unit waits off the map."""
+    """001 Freikorps: Control and Out Markers - "The Freikorps Control Marker and the Freikorp Out
+    Marker are both added to the Auxiliary Force Randomizer"; the unit waits off the map."""
     g = started(options=OPT)
     assert {"BC:FK", "WD:FK"} <= set(g.state.aux)
     assert g.data.units[FK].color == "Blue" and g.data.units[FK].strength == 6
@@ -33,8 +33,9 @@ def test_its_markers_begin_in_the_randomizer():
 
 @pytest.mark.parametrize("die,province", [(1, "FINL"), (2, "ESTO"), (3, "LIVO"), (4, "COUR"), (5, "KOVN")])
 def test_the_control_marker_lands_it_by_a_die(die, province):
-    """001 Freikorps: "The Freikorps ... is placed on the map when its Control Marker is drawn.
-    Roll a die for placement; 1 = Finland 2 = Estonia 3 = Livonia 4 = Courland 5 = Kovno"."""
+    """001 Freikorps: Control and Out Markers - "The Freikorps ... is placed on the map when its
+    Control Marker is drawn.  Roll a die for placement; 1 = Finland 2 = Estonia 3 = Livonia 4 =
+    Courland 5 = Kovno"."""
     g = blank(options=OPT)
     ev = draw(g, "C", "BC:FK", die)
     st = g.ctx.b.stack_of(FK)
@@ -45,7 +46,7 @@ def test_the_control_marker_lands_it_by_a_die(die, province):
 
 
 def test_on_a_six_the_drawer_chooses():
-    """001 Freikorps: "6 = player chooses from 1-5" (the place decision)."""
+    """001 Freikorps: Control and Out Markers - "6 = player chooses from 1-5" (the place decision)."""
     g = blank(options=OPT)
     draw(g, "B", "BC:FK", 6)
     d = g.decision
@@ -56,7 +57,7 @@ def test_on_a_six_the_drawer_chooses():
 
 
 def test_the_out_marker_withdraws_it_and_its_control_marker_then_allows_a_redraw():
-    """001 Freikorps: what the "Freikorp Out Marker" does is not said; read as a Blue
+    """001 Freikorps: Control and Out Markers - what the "Freikorp Out Marker" does is not said; read as a Blue
     Withdrawal Marker (004 [5.67], [12.13] 3): drawn first, the Freikorps never comes, and its
     Control Marker, drawn later, entitles its drawer to draw again (004 [12.13] 2)."""
     for seed in range(20):
@@ -74,8 +75,8 @@ def test_the_out_marker_withdraws_it_and_its_control_marker_then_allows_a_redraw
 
 
 def test_the_out_marker_removes_it_from_the_map():
-    """001 Freikorps: the Out Marker drawn once the Freikorps has landed: it leaves the game
-    (our reading, 004 [5.67])."""
+    """001 Freikorps: Control and Out Markers - the Out Marker drawn once the Freikorps has landed:
+    it leaves the game (our reading, 004 [5.67])."""
     g = blank(options=OPT)
     draw(g, "A", "BC:FK", 2)
     draw(g, "B", "WD:FK")
@@ -83,8 +84,9 @@ def test_the_out_marker_removes_it_from_the_map():
 
 
 def test_subversion_against_it_is_one_row_worse():
-    """001 Freikorps: "All Subversion attacks against the Freikorp are -1 to die" (our reading
-    on our CRT, whose low rolls favour the attacker: the roll moves one row against him)."""
+    """001 Freikorps: Subversion - "All Subversion attacks against the Freikorp are -1 to die"
+    (our reading on our CRT, whose low rolls favour the attacker: the roll moves one row against
+    him)."""
     g = blank(options=OPT)
     draw(g, "C", "BC:FK", 2)                                       # in Estonia, C's
     put(g, "PETR", "A", "Lenin", "RU3 OLON", attach={"RU3 OLON": "Lenin"})     # 6 against 6: 1:1
