@@ -404,9 +404,9 @@ _CITE = re.compile(r"(?<!001 )(?<!000 )(?<!003 )(?<!postal )\[(\d{1,2}\.\d{1,2})
 _NAME = re.compile(r"^test_(\d{1,2})_(\d{1,2})(?:_|$)")
 
 
-def citations(tests: Path = TESTS) -> dict[str, list[str]]:
-    """case -> ["file.py::test_name", ...]: the test functions that cite it."""
-    out: dict[str, set[str]] = {}
+def _test_texts(tests: Path):
+    """(file name, test name, text) of every test function: its lines, with the comment lines
+    just above it and its decorators."""
     for f in sorted(tests.glob("test_*.py")):
         src = f.read_text(encoding="utf-8")
         lines = src.splitlines()
@@ -416,13 +416,19 @@ def citations(tests: Path = TESTS) -> dict[str, list[str]]:
             first = min([node.lineno] + [d.lineno for d in node.decorator_list])
             while first > 1 and lines[first - 2].lstrip().startswith("#"):   # the comment just above
                 first -= 1
-            text = "\n".join(lines[first - 1:node.end_lineno])
-            found = {m.group(1) for m in _CITE.finditer(text)}
-            m = _NAME.match(node.name)
-            if m:
-                found.add(f"{m.group(1)}.{m.group(2)}")
-            for c in found:
-                out.setdefault(c, set()).add(f"{f.name}::{node.name}")
+            yield f.name, node.name, "\n".join(lines[first - 1:node.end_lineno])
+
+
+def citations(tests: Path = TESTS) -> dict[str, list[str]]:
+    """case -> ["file.py::test_name", ...]: the test functions that cite it."""
+    out: dict[str, set[str]] = {}
+    for fname, name, text in _test_texts(tests):
+        found = {m.group(1) for m in _CITE.finditer(text)}
+        m = _NAME.match(name)
+        if m:
+            found.add(f"{m.group(1)}.{m.group(2)}")
+        for c in found:
+            out.setdefault(c, set()).add(f"{fname}::{name}")
     return {c: sorted(v) for c, v in out.items()}
 
 
@@ -437,18 +443,9 @@ def optional_citations(tests: Path = TESTS, cases: list[tuple[str, str]] | None 
     names = sorted((c for c, _ in (cases or OPTIONAL_CASES)), key=len, reverse=True)
     pattern = re.compile("|".join(re.escape(n) for n in names))
     out: dict[str, set[str]] = {}
-    for f in sorted(tests.glob("test_*.py")):
-        src = f.read_text(encoding="utf-8")
-        lines = src.splitlines()
-        for node in ast.walk(ast.parse(src)):
-            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not node.name.startswith("test_"):
-                continue
-            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-            while first > 1 and lines[first - 2].lstrip().startswith("#"):
-                first -= 1
-            text = " ".join(" ".join(lines[first - 1:node.end_lineno]).split())   # (names broken over lines)
-            for m in pattern.finditer(text):
-                out.setdefault(m.group(0), set()).add(f"{f.name}::{node.name}")
+    for fname, name, text in _test_texts(tests):
+        for m in pattern.finditer(" ".join(text.split())):      # (names broken over lines)
+            out.setdefault(m.group(0), set()).add(f"{fname}::{name}")
     return {c: sorted(v) for c, v in out.items()}
 
 
@@ -495,14 +492,8 @@ def render(rows: list[dict], optional: list[dict] | None = None) -> str:
         f"**{s['cases']} cases**: {s['tested']} cited by tests, {s['reason_only']} listed with a reason only "
         f"(no test needed), {s['uncovered']} uncovered.",
         "",
-        "| case | opens with | tests citing it | no test needed because |",
-        "|---|---|---|---|",
     ]
-    for r in rows:
-        tests = ", ".join(f"`{t}`" for t in r["tests"][:6])
-        if len(r["tests"]) > 6:
-            tests += f" and {len(r['tests']) - 6} more"
-        out.append(f"| [{r['case']}] | {r['title']} | {tests or '—'} | {r['reason'] or ''} |")
+    out += _table(rows, "[{}]")
     if optional:
         o = summary(optional)
         out += [
@@ -515,15 +506,20 @@ def render(rows: list[dict], optional: list[dict] | None = None) -> str:
             f"**{o['cases']} cases**: {o['tested']} cited by tests, {o['reason_only']} listed with a reason only, "
             f"{o['uncovered']} uncovered.",
             "",
-            "| case | opens with | tests citing it | no test needed because |",
-            "|---|---|---|---|",
         ]
-        for r in optional:
-            tests = ", ".join(f"`{t}`" for t in r["tests"][:6])
-            if len(r["tests"]) > 6:
-                tests += f" and {len(r['tests']) - 6} more"
-            out.append(f"| {r['case']} | {r['title']} | {tests or '—'} | {r['reason'] or ''} |")
+        out += _table(optional, "{}")
     return "\n".join(out) + "\n" + kept_sections()
+
+
+def _table(rows: list[dict], name: str) -> list[str]:
+    """The matrix as a Markdown table (``name``: how a case is shown, e.g. ``[{}]``)."""
+    out = ["| case | opens with | tests citing it | no test needed because |", "|---|---|---|---|"]
+    for r in rows:
+        tests = ", ".join(f"`{t}`" for t in r["tests"][:6])
+        if len(r["tests"]) > 6:
+            tests += f" and {len(r['tests']) - 6} more"
+        out.append(f"| {name.format(r['case'])} | {r['title']} | {tests or '—'} | {r['reason'] or ''} |")
+    return out
 
 
 def main(argv: list[str]) -> int:
