@@ -117,7 +117,9 @@ class State:
     stats: dict[str, int] = field(default_factory=dict)
     snapshot: dict[str, list[str]] = field(default_factory=dict)   # postal: colours at turn start
     solo: dict = field(default_factory=dict)       # SPI solitaire bookkeeping (rcw.solitaire)
-    optional: dict = field(default_factory=dict)   # 001 optional forces and rules bookkeeping (rcw.rules.auxiliary)
+    # 001's optional forces and rules: "poles_in_ukraine" (Makhno's Poland condition, 001 Anarchists),
+    # "draws" (the Randomizer draws of this Player-Turn, 001 Additional Randomizer Draws)
+    optional: dict = field(default_factory=dict)
 
     def clone(self) -> State:
         """An independent copy, field by field (much cheaper than a deep copy or a round trip
