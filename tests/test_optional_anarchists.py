@@ -508,3 +508,28 @@ def test_random_games_with_the_anarchists_keep_every_unit():
     for seed in range(3):
         g = play(5, seed, seed, 1500, {**OPT, "max_turns": 8}, check_every=10)
         check_invariants(g)
+
+
+def test_an_anarchist_blocks_replacement_as_any_opposing_unit():
+    """001 Anarchists: 3 ("hostile to all units") with 004 [9.12], [9.13]: an Anarchist unit in a
+    unit's home province opposes it, and one in Tver is a non-Red unit there."""
+    g = anarchy_game()
+    put(g, "PETR", "E", "Lenin")
+    put(g, "DCOS", "E", "Krasnov")
+    g.state.vp = {"A": [[uid("WU6 KHAR"), True], [uid("RU3 KALU"), True]]}
+    put(g, "KHAR", "B", "AU3 Anarchists")
+    put(g, "TVER", None, "AU3 Anarchists")
+    with dice(g):
+        ev = end_game_turn(g)
+    assert g.ctx.b.on_vp_chart(uid("WU6 KHAR")) == "A" and g.ctx.b.on_vp_chart(uid("RU3 KALU")) == "A"
+    assert not any(e.kind == "replaced" for e in ev)
+
+
+def test_the_control_marker_leaves_makhno_on_the_vp_chart_from_game_turn_6():
+    """001 Anarchists: Anarchist Control Marker - Makhno comes back only "if ... the current Game
+    Turn is not 6 or later": eliminated from Game-Turn 6 he stays on the VP chart."""
+    g = anarchy_game()
+    g.state.turn = 7
+    g.state.vp = {"B": [[MAKHNO, True]]}
+    draw(g, "C", "AN")
+    assert g.ctx.b.on_vp_chart(MAKHNO) == "B" and g.ctx.b.stack_of(MAKHNO) is None
