@@ -8,7 +8,9 @@ in the rules; the agent allows itself at most ``FREE_BUDGET`` of them per phase,
 between random agents cannot turn into an endless round of offers.  Out of turn it answers
 the first trade offer made to it, at random.  Its decisions are random too: e.g. after drawing
 a marker that entitles it to draw again (004 [12.13]) it keeps it or draws again at random
-(both ``RedrawChit`` answers are listed).  Seeded and deterministic.
+(both ``RedrawChit`` answers are listed); with 001's optional forces it places a unit drawn at
+one of the places listed (``PlaceUnit``) and takes a bonus draw or ends its Player-Turn at
+random.  Seeded and deterministic.
 """
 
 from __future__ import annotations

@@ -94,6 +94,26 @@ Common-sense rules we chose (the article leaves them to the player's judgement)
   Red.
 - *Capture* (004 [13.41]): always capture an Imperial unit on offer.
 
+001's optional forces and rules (the article knows none of them; our choices, by the spirit of its tables)
+------------------------------------------------------------------------------------------------------
+- *Anarchist units it controls* (001 Anarchists) are forces of their own, like Blue and Green
+  stacks, and attack by the lines :data:`bots.sdt_tables.APT_ANARCHISTS` adds (those of its
+  Green units: the other colour that opposes Red and White), each after the printed lines of
+  its priority; an Anarchist attacks alone (no other stack joins it, none raises its odds).
+- *Anarchist units as targets*: "no victory is possible" while one stands in European Russia,
+  so the colour a player backs attacks them last (III), never his own; from Game-Turn 6, when an
+  eliminated one stays off the map and counts for the player's Victory Points, first
+  (:data:`bots.sdt_tables.APT_ORDER`, before the printed lines), his own too.
+- *Placing a unit drawn* (the ``place`` decision): a Shock Army with its own leader of the
+  unit's colour whose stack attacks strongest (Non-Attack Policy 5's strongest stack), else with
+  the friendliest player's; a small Anarchist unit, or the Freikorps on a 6, where it can attack
+  at once the weakest stack of another player of a colour its PIT colour fights (Red for the
+  Blue Freikorps, 004 [8.15]) at the best odds, 1:1 at least; with none, an Anarchist goes to
+  Siberia (where it stands in no one's way to victory) and the Freikorps to the first province.
+- *Bonus draws* (001 Additional Randomizer Draws) are drawn as the redraw of 004 [12.13] is:
+  always, unless the Withdrawal Markers of its own Blue forces (the Freikorps' Out Marker among
+  them) make a third or more of the cup (:meth:`SDTAgent._draw_again`).
+
 The PCT and what the bot sees
 -----------------------------
 Each agent works out the PIT from the view whenever needed ("the settings on the PIT are
@@ -183,7 +203,7 @@ from rcw.bots.cooperation import CooperationTable
 
 from rcw import actions as A
 from rcw.actions import IllegalAction
-from rcw.data import BLUE, GREEN, RED, WHITE, GameData
+from rcw.data import ANARCHIST, BLUE, GREEN, RED, SIBERIA, WHITE, GameData
 
 SAFE_DEFAULTS = ("EndForce", "EndMovement", "EndCombat", "DrawRandomizer", "EndPlayerTurn", "RollRandomEvents", "EndTrading",
                  "DeclineCapture", "DeclineTrade", "EndSpoils")
@@ -230,6 +250,7 @@ class Facts:
         self.combat = frozenset(u for u, x in us.items() if x.is_combat)
         self.czar, self.gold = d.czar, d.gold
         self.adjacent = {p: frozenset(x.adjacent) for p, x in d.provinces.items()}
+        self.anarchists = any(x.color == ANARCHIST for x in us.values())      # (001: the option's counters)
         # (attack, defense) -> the CRT column the engine's ``odds_of`` gave (a printed table: the
         # same for every player of a game with these data, so the bots share what they asked)
         self.cols: dict[tuple[int, int], int | None] = {}
@@ -672,9 +693,9 @@ class SDTAgent:
                 f = Facts.of(p.data)
             self._f_p = p                  # (a Player's data never change)
         else:
-            from rcw.data import default
+            from rcw.data import full
 
-            f = Facts.of(default())
+            f = Facts.of(full())               # (every counter a game may hold: 001's optional forces too)
         self._f = f
         return f
 
@@ -975,8 +996,16 @@ class SDTAgent:
         if kind == "randomizer":
             # After the draw the Player-Turn stays open only for assassinations (004 [4.2],
             # [10.0]); the bot assassinates in its Combat Phase (above), so it ends the turn.
+            # A bonus draw (001 Additional Randomizer Draws: both steps open) is the bot's choice,
+            # made as the redraw of 004 [12.13] is (:meth:`_draw_again`).
             a = A.DrawRandomizer(me)
-            return a if self._ok(a) else A.EndPlayerTurn(me)
+            if not self._ok(a):
+                return A.EndPlayerTurn(me)
+            end = A.EndPlayerTurn(me)
+            if self._ok(end) and not self._draw_again(self._view(player)):
+                self.note("keeps to the draws made: its Blue forces' Withdrawal Markers are a third of the cup")
+                return end
+            return a
         return None
 
     # -- decisions out of turn ---------------------------------------------------------------
@@ -991,22 +1020,83 @@ class SDTAgent:
             return A.VoteEndGame(self.seat, red)
         if kind == "redraw":
             return self._redraw(view)
+        if kind == "place":
+            return self._place(player, view, d)
         return self.politics.decide(view, d)
 
     def _redraw(self, view: dict) -> A.Action:
         """004 [12.13]: keep the marker of a vanished Blue force, or draw again?  Our policy (the
-        article has none): draw again, since the marker kept is worth nothing (no units to command,
-        no Victory Points, 004 [14.47]) and a new chit is an Assassin Marker or command of units
-        far more often than it hurts; unless the Withdrawal Markers of Blue forces we command make
-        a third or more of the chits left (a force's marker is still in the cup while the force is
-        on the map and not withdrawn, 004 [5.67]): then we keep, rather than risk losing them."""
+        article has none): draw again (:meth:`_draw_again`)."""
+        return A.RedrawChit(self.seat, self._draw_again(view))
+
+    def _draw_again(self, view: dict) -> bool:
+        """Whether to draw another chit when the draw is ours to choose (the redraw of 004 [12.13],
+        the bonus draws of 001 Additional Randomizer Draws).  Our policy (the article has none):
+        draw, since a new chit is an Assassin Marker or command of units far more often than it
+        hurts (and a marker kept instead is worth nothing: no units to command, no Victory Points,
+        004 [14.47]); unless the Withdrawal Markers of Blue forces we command make a third or more
+        of the chits left (a force's marker is still in the cup while the force is on the map and
+        not withdrawn, 004 [5.67]; the Freikorps' Out Marker is one, 001): then we stop, rather
+        than risk losing them."""
         d = self._facts().data
         ours = {nat for nat, p in view["control"].items() if p == self.seat}
         at_risk = {d.units[u].nationality for s in view["stacks"] for u in s["units"]
                    if d.units[u].color == BLUE and d.units[u].nationality in ours}
-        n = len((at_risk & set(d.markers.blue_withdrawal)) - set(view["withdrawn"]))
+        withdrawal = set(d.markers.blue_withdrawal) | {d.units[u].nationality for u in d.units
+                                                      if d.units[u].option and d.units[u].color == BLUE}
+        n = len((at_risk & withdrawal) - set(view["withdrawn"]))
         left = view["randomizer"]
-        return A.RedrawChit(self.seat, not (left and 3 * n >= left))
+        return not (left and 3 * n >= left)
+
+    def _place(self, player, view: dict, d: dict) -> A.Action | None:
+        """Where a unit drawn from the Randomizer goes (001's optional forces; ours, by the spirit
+        of the tables, which know no such units):
+
+        * a Shock Army (with a leader): with one of our own leaders of its colour, the one whose
+          stack attacks strongest ("joins our strongest stack", Non-Attack Policy 5), else with a
+          leader of the friendliest player (PCT) who has one;
+        * an Anarchist unit or the Freikorps (in a province): where it can attack at once the
+          weakest stack of a colour our PIT colour fights (White for a Red player, Red for a White
+          one, either for an Undecided one; Red for the Blue Freikorps, 004 [8.15]) that another
+          player controls, at the best odds, 1:1 at least; with none, an Anarchist goes to
+          Siberia, where it stands in no one's way to victory (001 "Anarchy versus Order"), and
+          the Freikorps to the first province offered."""
+        f = self._facts()
+        me = self.seat
+        opts = [a for a in player.legal if isinstance(a, A.PlaceUnit)]           # a rare decision
+        if not opts:
+            return None
+        ix = self._index_of(view)
+        uid = d.get("unit")
+        if d.get("leaders"):
+            order = self.friendliness(view)
+
+            def rank(a: A.PlaceUnit) -> tuple:
+                st = ix.stack_of(a.leader)
+                owner = st.owner if st else None
+                who = 0 if owner == me else 1 + (order.index(owner) if owner in order else len(order))
+                return who, -(self._att(st) if st else 0), a.leader
+
+            return min(opts, key=rank)
+        color = self.pit(view)[3]
+        enemy = (RED,) if f.color.get(uid) == BLUE else {RED: (WHITE,), WHITE: (RED,)}.get(color, (RED, WHITE))
+        allowed = {a.province: a for a in opts}
+        strength = f.strength.get(uid, 0)
+        best = None
+        for st in ix.stacks:
+            if st.province not in allowed or st.owner in (None, me) or st.color not in enemy or not st.fighting:
+                continue
+            dfn = self._dfn(st)
+            c = self._col(strength, dfn)
+            if c is None or c < 1:
+                continue
+            key = (-c, dfn, st.province)
+            if best is None or key < best[0]:
+                best = (key, st.province)
+        if best is not None:
+            return allowed[best[1]]
+        far = sorted(p for p in allowed if f.data.provinces[p].region == SIBERIA)
+        return allowed[far[0]] if far and f.color.get(uid) == ANARCHIST else opts[0]
 
     def _choose_loss(self, player, view: dict, d: dict) -> A.Action | None:
         """Non-Attack Policy 9: "Whenever exchanges occur, losses should be taken from combat
@@ -1116,7 +1206,7 @@ class SDTAgent:
                     out.append(fc)
             else:
                 first = st.units[0]
-                if first in f.combat and f.color[first] in (BLUE, GREEN) and p.is_legal(A.StartForce(me, first)):
+                if first in f.combat and f.color[first] in (BLUE, GREEN, ANARCHIST) and p.is_legal(A.StartForce(me, first)):
                     units = p.attack_units(st.id)       # (a stack that may not move, e.g. 004 [5.62], is no force)
                     att_cache[st.id] = sum(strength[u] for u in units)
                     out.append(Force(first, st.id, st.province, st.color, sum(f.strength[u] for u in units), False,
@@ -1171,7 +1261,8 @@ class SDTAgent:
             if owner is not None and st.owner != owner:
                 continue
             if st.owner == me and not any_owner:
-                if plan.color == T.UNDECIDED or st.color == plan.color:
+                if plan.color == T.UNDECIDED or st.color == plan.color or \
+                        (st.color == ANARCHIST and plan.turn < T.ANARCHY_TURN):
                     continue
             out.append(st)
         return out
@@ -1244,6 +1335,8 @@ class SDTAgent:
         dfn = self._dfn(t)
         col_of = self._col
         tp, tid = t.province, t.id
+        if color == ANARCHIST:
+            return self._try_alone(t, forces, used, min_col, dfn)
         if color == RED and t.color == BLUE:
             sub = self._try_subversive(ix, t, forces, used, min_col)
             if sub is not None:
@@ -1279,6 +1372,18 @@ class SDTAgent:
                     c = col_of(att, dfn)
                     if c is not None and c >= need:
                         return c, chosen, color, None
+        return None
+
+    def _try_alone(self, t: Stk, forces: list[Force], used: set[int], min_col: int,
+                   dfn: int) -> tuple[int, list[Force], str, dict | None] | None:
+        """An Anarchist force attacks alone (001 Anarchists: hostile to all, each other too): the
+        strongest free one that reaches ``t`` at ``min_col`` or better, one already there first."""
+        ranked = [fc for fc in self._ranked(forces, ANARCHIST) if fc.lead not in used and fc.stack != t.id]
+        local, far, _ = _split(ranked, used, t.id, t.province)
+        for fc in self._walk(local, far, t.province):
+            c = self._col(fc.strength, dfn)
+            if c is not None and c >= min_col:
+                return c, [fc], ANARCHIST, None
         return None
 
     def _subversion_posts(self, province: str) -> frozenset[str]:
@@ -1456,7 +1561,12 @@ class SDTAgent:
         row = plan.row
         attacked: set[int] = set()
         targets: dict[str, list[Stk]] = {}
-        for e in T.APT[plan.color]:
+        lines = T.APT[plan.color]
+        if self._facts().anarchists:           # 001's Anarchists (bots.sdt_tables.APT_ANARCHISTS)
+            lines = tuple(sorted(lines + T.APT_ANARCHISTS[plan.color], key=lambda e: e.priority))
+            if plan.turn >= T.ANARCHY_TURN:
+                lines = T.APT_ORDER[plan.color] + lines
+        for e in lines:
             while len(plan.attacks) < row.attacks:
                 if not any(fc.color == e.units and fc.lead not in used for fc in forces):
                     break                        # no force of that colour left for this line
@@ -1477,7 +1587,7 @@ class SDTAgent:
         if not victim:
             return
         f = self._facts()
-        colors = (RED, WHITE, BLUE, GREEN)
+        colors = (RED, WHITE, BLUE, GREEN) + ((ANARCHIST,) if f.anarchists else ())
         attacked: set[int] = set()
         if plan.vst in (T.CZAR, T.GOLD):
             imp = f.czar if plan.vst == T.CZAR else f.gold
@@ -1510,7 +1620,7 @@ class SDTAgent:
         base = None
         for pa in plan.attacks:
             t = ix.get(pa.target)
-            if t is None:
+            if t is None or pa.color == ANARCHIST:     # (an Anarchist attacks alone: no one joins it)
                 continue
             sub = pa.subversive
             posts = self._subversion_posts(t.province) if sub else frozenset((t.province,))
@@ -2155,8 +2265,11 @@ class SDTAgent:
             if not planned and (st.color != pa.color or any(u in later for u in st.units)):
                 continue
             stacks.append(st)
-        # only friendly stacks combine: keep the planned colour's group
-        stacks = [s for s in stacks if not self.hostile(s.color, pa.color)]
+        # only friendly stacks combine: keep the planned colour's group (an Anarchist stack alone)
+        if pa.color == ANARCHIST:
+            stacks = [s for s in stacks if any(u in pa.forces for u in s.units)][:1]
+        else:
+            stacks = [s for s in stacks if not self.hostile(s.color, pa.color)]
         plain = [s for s in stacks if not s.imperial]
         choice = None
         for pool, need in ((plain + [s for s in stacks if s.imperial], max(pa.min_col, T.ESCORT_MIN_ODDS)),

@@ -243,6 +243,37 @@ counting twice); we add none.
 Red vs Blue lines (Red I, White II, Undecided I) may be met by a Subversive Attack
 (004 [8.3]); see :mod:`bots.sdt`."""
 
+ANARCHIST = "Anarchist"
+
+APT_ANARCHISTS: dict[str, tuple[AptEntry, ...]] = {
+    WHITE: _apt((1, ANARCHIST, RED), (3, ANARCHIST, WHITE), (3, WHITE, ANARCHIST)),
+    RED: _apt((1, ANARCHIST, WHITE), (3, ANARCHIST, RED), (3, RED, ANARCHIST)),
+    UNDECIDED: _apt((2, ANARCHIST, RED), (2, ANARCHIST, WHITE), (3, RED, ANARCHIST), (3, WHITE, ANARCHIST)),
+}
+"""Lines added to the APT for 001's optional Anarchists (ours: the article knows no Anarchists),
+only in games that have them, each after the printed lines of its priority.  By the spirit of the
+table:
+
+* Anarchist units a player controls fight as his Green units do (the other colour that opposes
+  both Red and White): a White player's as "Green vs Red" (I) and "Green vs White" (III), a Red
+  player's as "Green vs White" (I) and "Green vs Red" (III), an Undecided player's as the two
+  Green lines of II.  Each attacks alone (001: hostile to all, each other too).
+* Against Anarchist units: "No victory is possible while any Anarchist unit is present in any
+  non-Siberian Russian province" (001), so the colour a player backs attacks them, last (III):
+  White vs Anarchist for a White player, Red vs Anarchist for a Red player, both for an Undecided
+  one.  His own Anarchist units are not his targets (they are his while he holds them).
+* From Game-Turn 6 (:data:`ANARCHY_TURN`: eliminated Anarchists stay off the map and count for
+  Victory Points, 001) the attacks on them come first (:data:`APT_ORDER`, priority I, before the
+  printed lines): while one stands in European Russia nobody wins; and his own are targets too,
+  since eliminated they count for his Victory Points whichever side wins."""
+
+APT_ORDER: dict[str, tuple[AptEntry, ...]] = {
+    WHITE: _apt((1, WHITE, ANARCHIST)),
+    RED: _apt((1, RED, ANARCHIST)),
+    UNDECIDED: _apt((1, RED, ANARCHIST), (1, WHITE, ANARCHIST)),
+}
+ANARCHY_TURN = 6
+
 # -- Vindictive Strategy Table -------------------------------------------------------------
 
 FRIENDLIEST, SECOND_FRIENDLIEST, CZAR, GOLD, SECOND_UNFRIENDLIEST, UNFRIENDLIEST = (

@@ -21,10 +21,14 @@ STAT_KEYS = ("attacks", "subversive_attacks", "epidemic_losses", "replacements",
 
 
 def play(players: int, seed: int, agent_kind: str, max_turns: int, max_actions: int = 200_000,
-         with_record: bool = False) -> dict:
-    """Play one game through :class:`rcw.bots.match.Match`; returns its outcome (with the
-    game's record, to replay it, if ``with_record``)."""
-    g = Game.new(players, seed, {"max_turns": max_turns} if max_turns else None)
+         with_record: bool = False, options: dict | None = None) -> dict:
+    """Play one game through :class:`rcw.bots.match.Match` (with the game ``options``, e.g.
+    001's optional forces); returns its outcome (with the game's record, to replay it, if
+    ``with_record``)."""
+    opts = dict(options or {})
+    if max_turns:
+        opts["max_turns"] = max_turns
+    g = Game.new(players, seed, opts or None)
     kinds = _kinds(agent_kind, g.seats)
     m = Match(g, {p: make_agent(kinds[p], p, seed) for p in g.seats})
     steps = m.play(max_actions)
@@ -61,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     for i in range(args.games):
         seed = args.seed + i
         try:
-            rec = play(args.players, seed, args.agents, args.max_turns)
+            rec = play(args.players, seed, args.agents, args.max_turns, options=getattr(args, "options", None))
         except Exception as e:  # an engine error is a finding, reported in the summary
             errors.append({"seed": seed, "error": f"{type(e).__name__}: {e}",
                            "where": traceback.format_exc().strip().splitlines()[-3:]})
@@ -71,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
         outcomes[rec["outcome"]] += 1
         ended[rec["ended"]] += 1
         turns.append(rec["turns"])
-        for k in STAT_KEYS:
-            stats[k] += rec["stats"].get(k, 0)
+        for k, v in rec["stats"].items():      # STAT_KEYS, and what the game's options count (001's forces)
+            stats[k] = stats.get(k, 0) + v
         if tty:
             done = i + 1
             bar = "#" * (30 * done // args.games)

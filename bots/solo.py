@@ -126,7 +126,7 @@ class Solo:
         near: dict[int, tuple] = {}
         for st in mine:
             mover = next((u for u in st["units"] if units[u].is_leader), None)
-            if mover is None and st["color"] in ("Blue", "Green"):
+            if mover is None and st["color"] in ("Blue", "Green", "Anarchist"):
                 mover = st["units"][0]
             if mover is None:
                 continue

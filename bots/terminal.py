@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rcw import actions as A
-from rcw.data import default
+from rcw.data import default, full
 
 #: How the factions' names are coloured on a terminal (004 [3.2]: "The units are distinguished by their color").
 FACTION_STYLES = {"Red": "bold red", "White": "bold black on grey82", "Blue": "bold blue", "Green": "bold green"}
@@ -79,8 +79,8 @@ class Screen:
 
 
 def unit_name(uid: int) -> str:
-    """A unit as the counters name it (an Imperial unit in capitals)."""
-    u = default().units[uid]
+    """A unit as the counters name it (an Imperial unit in capitals; the optional forces of 001 too)."""
+    u = full().units[uid]
     return u.label if not u.is_imperial else u.name.upper()
 
 
@@ -242,4 +242,8 @@ def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) 
         return "Leave the Imperial unit where it is"
     if t == "RollRandomEvents":
         return "Roll for Random Events"
+    if t == "PlaceUnit":
+        d = v.get("decision") or {}
+        what = unit_name(d["unit"]) if d.get("unit") else "the unit drawn"
+        return f"Place {what} with {unit_name(a.leader)}" if a.leader else f"Place {what} in {province(a.province)}"
     return None

@@ -292,6 +292,21 @@ class RedrawChit(Action):
 
 
 @_action
+class PlaceUnit(Action):
+    """The optional forces of 001: place the unit just drawn from the Auxiliary Forces Randomizer
+    (004 [12.13]): a small Anarchist unit in any Russian province (001 Anarchists), a Shock Army
+    with a leader of its colour (001 Shock Armies), the Freikorps on a die roll of 6 in one of
+    its five provinces (001 Freikorps).  The ``place`` decision (``view.decision``) lists the
+    provinces or leaders allowed."""
+    province: str = ""
+    leader: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {
+        "province": "the province it is placed in (one of `view.decision.provinces`; empty when placed with a leader)",
+        "leader": "the leader it is placed with (one of `view.decision.leaders`; 0 when placed in a province)"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"province": "KIEV", "leader": 0}
+
+
+@_action
 class VoteEndGame(Action):
     """004 [14.1] case 3: agree (or not) to end the game in a Red Victory."""
     yes: bool = False

@@ -34,6 +34,8 @@ def _data_check(args: argparse.Namespace) -> int:
     t = s["tables"]
     print(f"  CRT columns {' '.join(t['crt_columns'])}; Purge columns {' '.join(t['purge_columns'])}; "
           f"{t['random_events_cells']} Random Events cells")
+    for o, n in s["optional_counters"].items():
+        print(f"  optional ({o}): {n['count']} counters, strength {n['strength']} (001, not in the printed mix)")
     return 0
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -25,11 +25,15 @@ def shipped() -> Traversable:
     return resources.files(DATA_PACKAGE)
 
 RED, WHITE, BLUE, GREEN = "Red", "White", "Blue", "Green"
+ANARCHIST = "Anarchist"      # 001 Anarchists: the black counters (Makhno and the other Anarchist units)
 REGIONS = (
     "Greater Russia", "White Russia", "Ukraine", "Trans-Caucasus", "Siberia",
     "Cossack Territories", "Baltic", "Poland", "Finland",
 )
 SIBERIA = "Siberia"
+
+
+_VARIANTS: dict[tuple[int, frozenset[int]], tuple[GameData, GameData]] = {}   # GameData.with_options
 
 
 class DataError(ValueError):
@@ -46,6 +50,7 @@ class Province:
     port: bool
     adjacent: frozenset[str]
     rail: frozenset[str]
+    city: str = ""       # the city printed in it, if any (reconstructed; 001 Additional Randomizer Draws)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +65,7 @@ class Unit:
     province: str        # set-up province (home province for Red/White/Green combat units)
     nationality: str = ""  # Blue/Green nationality code
     asterisk: bool = False  # 004 [15.52]
+    option: str = ""     # an optional force (001): the game option that brings it into play
 
     @property
     def is_leader(self) -> bool:
@@ -81,6 +87,8 @@ class Unit:
         c = self.color[0]
         if self.kind == "leader":
             return f"{c}L{self.strength} {self.name}"
+        if self.option:                  # the optional forces (001) have no set-up code: ``AU6 Makhno``
+            return f"{c}U{self.strength} {self.name}"
         if self.nationality:
             return f"{c}U{self.strength} {self.province}/{self.nationality}"
         return f"{c}U{self.strength} {self.name}"
@@ -140,6 +148,14 @@ class GameData:
     czar_under: int
     gold_under: int
     provenance: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # The optional forces of 001 (not in the printed counter mix): every such counter, by id,
+    # with the names of their nationalities; a game's own data (:meth:`with_options`) holds in
+    # ``units`` those its options bring into play.
+    optional_units: Mapping[int, Unit] = field(default_factory=dict)
+    optional_names: Mapping[str, str] = field(default_factory=dict)
+    # The provinces of Russia: every province but those of the regions that had won their
+    # independence by the game's start (map.toml [rules] foreign_regions: Finland, Poland).
+    russian: frozenset[str] = frozenset()
     # Derived, for searches: the provinces in code order (a province is a bit, 1 << its index,
     # in a set of provinces held as an int), and each province's neighbours and rail links as
     # such sets, with and without the borders only White units cross (004 [5.32]).
@@ -163,6 +179,36 @@ class GameData:
                             ("adjacent_bits_not_white", links("adjacent", False)),
                             ("rail_bits_not_white", links("rail", False))):
             object.__setattr__(self, name, value)
+
+    # -- the optional forces (001) --------------------------------------------------
+    def with_options(self, options: Mapping | None) -> GameData:
+        """The data of a game played with ``options``: its ``units`` are the printed counter mix
+        and the optional forces (001) that its options bring into play (``Unit.option``), the
+        Blue ones' nationalities named in ``blue_names``.  Without such an option, these data."""
+        opts = options or {}
+        want = frozenset(i for i, u in self.optional_units.items() if opts.get(u.option))
+        if want == frozenset(self.optional_units) & frozenset(self.units):
+            return self
+        key = (id(self), want)
+        hit = _VARIANTS.get(key)
+        if hit is not None and hit[0] is self:
+            return hit[1]
+        units = {i: u for i, u in self.units.items() if i not in self.optional_units}
+        units.update((i, self.optional_units[i]) for i in sorted(want))
+        blue = {k: v for k, v in self.blue_names.items() if k not in self.optional_names}
+        blue.update((u.nationality, self.optional_names[u.nationality]) for u in units.values()
+                    if u.option and u.color == BLUE)
+        out = replace(self, units=MappingProxyType(units), blue_names=MappingProxyType(blue))
+        _VARIANTS[key] = (self, out)
+        return out
+
+    def optional_forces(self) -> list[str]:
+        """The game options that bring optional forces into play (001), in id order."""
+        out: list[str] = []
+        for u in sorted(self.optional_units.values(), key=lambda u: u.id):
+            if u.option not in out:
+                out.append(u.option)
+        return out
 
     # -- convenience -------------------------------------------------------------
     def unit(self, uid: int) -> Unit:
@@ -245,6 +291,7 @@ def _load_map(doc: dict) -> tuple[dict[str, Province], dict]:
             port=_req(F, p, "port", bool, where),
             adjacent=frozenset(_req(F, p, "adjacent", list, where)),
             rail=frozenset(_req(F, p, "rail", list, where)),
+            city=_req(F, p, "city", str, where) if "city" in p else "",
         )
     for code, p in provs.items():
         where = f"province {code}"
@@ -328,6 +375,40 @@ def _load_counters(doc: dict, provs: Mapping[str, Province]) -> dict[int, Unit]:
         if nat_region not in REGIONS:
             _fail(F, "[nationalities] green_home_region", f"{home}: unknown region {nat_region!r}")
     return units
+
+
+OPTIONAL_COLORS = (RED, WHITE, BLUE, ANARCHIST)
+
+
+def _load_optional(doc: dict, provs: Mapping[str, Province], units: Mapping[int, Unit]) -> tuple[dict[int, Unit], dict[str, str]]:
+    """The optional forces of 001 (``[[optional_unit]]``): combat units that only a game option
+    brings into play, with no set-up province unless they start on the map (Makhno)."""
+    F = "counters.toml"
+    names = dict(doc.get("optional_nationalities", {}))
+    out: dict[int, Unit] = {}
+    for i, e in enumerate(doc.get("optional_unit", [])):
+        where = f"optional_unit #{i + 1}"
+        uid = _req(F, e, "id", int, where)
+        where = f"optional_unit {uid}"
+        if uid in units or uid in out:
+            _fail(F, where, f"duplicate id {uid}")
+        color = _req(F, e, "color", str, where)
+        if color not in OPTIONAL_COLORS:
+            _fail(F, where, f"colour must be one of {', '.join(OPTIONAL_COLORS)}")
+        prov = _req(F, e, "province", str, where)
+        if prov and prov not in provs:
+            _fail(F, where, f"province {prov!r} does not exist")
+        nat = e.get("nationality", "")
+        if nat and nat not in names:
+            _fail(F, where, f"nationality {nat!r} is not in [optional_nationalities]")
+        if color in (BLUE, ANARCHIST) and not nat:
+            _fail(F, where, f"a {color} unit needs a nationality")
+        strength = _req(F, e, "strength", int, where)
+        if strength < 1:
+            _fail(F, where, "strength must be at least 1")
+        out[uid] = Unit(uid, "combat", color, _req(F, e, "name", str, where), strength, prov, nationality=nat,
+                        option=_req(F, e, "option", str, where))
+    return out, names
 
 
 def _load_tables(doc: dict, provs: Mapping[str, Province]) -> Tables:
@@ -424,7 +505,12 @@ def load(directory: Path | str | None = None) -> GameData:
         if b in provs[a].adjacent:
             _fail("map.toml", "[rules] lake_borders", f"{a}-{b} are across a lake and must not be adjacent")
     units = _load_counters(cdoc, provs)
+    optional, optional_names = _load_optional(cdoc, provs, units)
     tables = _load_tables(tdoc, provs)
+    foreign = rules.get("foreign_regions", [])
+    for r in foreign:
+        if r not in REGIONS:
+            _fail("map.toml", "[rules] foreign_regions", f"unknown region {r!r}")
     mk = cdoc.get("markers", {})
     markers = Markers(
         politburo=mk["politburo"], politburo_initial=mk["politburo_initial_randomizer"],
@@ -457,6 +543,8 @@ def load(directory: Path | str | None = None) -> GameData:
         czar_under=imp["czar"]["under"], gold_under=imp["gold"]["under"],
         provenance=MappingProxyType({n: doc.get("provenance", {}) for n, doc in
                                      (("map", mdoc), ("counters", cdoc), ("tables", tdoc))}),
+        optional_units=MappingProxyType(optional), optional_names=MappingProxyType(optional_names),
+        russian=frozenset(c for c, p in provs.items() if p.region not in foreign),
     )
 
 
@@ -464,6 +552,14 @@ def load(directory: Path | str | None = None) -> GameData:
 def default() -> GameData:
     """The shipped data, loaded once per process."""
     return load()
+
+
+@cache
+def full() -> GameData:
+    """The shipped data with every optional force of 001 in ``units`` (for naming and drawing
+    any counter of any game: the browser's data, the terminal's names)."""
+    d = default()
+    return d.with_options({o: True for o in d.optional_forces()})
 
 
 def summary(data: GameData) -> dict:
@@ -497,5 +593,12 @@ def summary(data: GameData) -> dict:
             "crt_columns": list(data.tables.crt_columns),
             "purge_columns": list(data.tables.purge_columns),
             "random_events_cells": len(data.tables.random_events),
+        },
+        # beyond the fixed keys: the cities (reconstructed; 001 Additional Randomizer Draws) and
+        # the optional forces of 001 by the option that brings them in
+        "cities": sum(1 for p in data.provinces.values() if p.city),
+        "optional_counters": {
+            o: tally([u for u in data.optional_units.values() if u.option == o], "strength")
+            for o in data.optional_forces()
         },
     }

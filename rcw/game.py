@@ -27,7 +27,7 @@ from rcw import options as O
 from rcw.actions import Action, Event, IllegalAction, action_from_wire, to_wire
 from rcw.data import GameData, default
 from rcw.rng import MASK, Dice, LoadedDice, Rng
-from rcw.rules import assassination, combat, movement, politics, quitting, sequence, setup, victory
+from rcw.rules import assassination, auxiliary, combat, movement, politics, quitting, sequence, setup, victory
 from rcw.rules.base import Ctx
 from rcw.state import State, copy_plain, opposed
 from rcw.types import AttackOption, Capacity, Odds, Pending, Route, Scores, View
@@ -66,6 +66,7 @@ HANDLERS: dict[type, tuple[Check, Do]] = {
     A.EndCombat: (sequence.check_end_combat, sequence.do_end_combat),
     A.DrawRandomizer: (sequence.check_draw, sequence.do_draw),
     A.RedrawChit: (sequence.check_redraw, sequence.do_redraw),
+    A.PlaceUnit: (auxiliary.check_place, sequence.do_place),
     A.EndPlayerTurn: (sequence.check_end_turn, sequence.do_end_turn),
     A.VoteEndGame: (sequence.check_vote, sequence.do_vote),
     A.Quit: (quitting.check, quitting.do),
@@ -140,7 +141,8 @@ class Game:
     VIEW_FIELDS: ClassVar[dict[str, Callable[[Game, str | None], Any]]]     # set below the class
 
     def __init__(self, state: State, data: GameData | None = None, dice: Dice | None = None) -> None:
-        self.data = data or default()
+        # the game's counters: the printed mix and the optional forces its options bring in (001)
+        self.data = (data or default()).with_options(state.options)
         self.state = state
         self.ctx = Ctx(self.data, state, dice)
         self.log: list[Action] = []
@@ -321,7 +323,7 @@ class Game:
         if seat not in s.seats or seat in s.quit or s.phase == "over" or d is None or d["seat"] != seat:
             return False
         cands = combat.decision_candidates(self.ctx, seat) + politics.decision_candidates(self.ctx, seat)
-        cands += sequence.decision_candidates(self.ctx, seat)
+        cands += sequence.decision_candidates(self.ctx, seat) + auxiliary.decision_candidates(self.ctx, seat)
         if d.get("kind") == "vote":
             cands += [A.VoteEndGame(seat, True), A.VoteEndGame(seat, False)]
         if action not in cands:
@@ -351,7 +353,7 @@ class Game:
             if d["seat"] != seat:
                 return []
             cands = combat.decision_candidates(self.ctx, seat) + politics.decision_candidates(self.ctx, seat)
-            cands += sequence.decision_candidates(self.ctx, seat)
+            cands += sequence.decision_candidates(self.ctx, seat) + auxiliary.decision_candidates(self.ctx, seat)
             if d.get("kind") == "vote":
                 cands += [A.VoteEndGame(seat, True), A.VoteEndGame(seat, False)]
             return self._filter(cands)

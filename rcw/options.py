@@ -46,6 +46,23 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("reduced_leader_movement", bool, False,
            "leaders move 2 + their Leadership rating instead of 5 (a force of several: 2 + the lowest rating)",
            "001 Reduced Red and White leader movement", group="001"),
+    Option("anarchists", bool, False,
+           "Makhno (6) starts uncontrolled in Yekaterinoslav and roves at the end of each Game-Turn; two "
+           "Anarchist units (3) and the Anarchist Control Marker join the Auxiliary Forces Randomizer; "
+           "Anarchists are hostile to all, disrupt rail and ports, and no one wins while one stands in "
+           "European Russia", "001 Anarchists", group="001"),
+    Option("shock_armies", bool, False,
+           "two Red and one White Shock Army (8) join the Auxiliary Forces Randomizer; drawn, each is placed "
+           "with a leader of its colour outside Siberia; eliminated before Game-Turn 6 it goes back into the cup",
+           "001 Shock Armies", group="001"),
+    Option("freikorps", bool, False,
+           "the Freikorps (Blue, 6) and its Control and Out markers join the Auxiliary Forces Randomizer; its "
+           "Control Marker lands it in Finland, Estonia, Livonia, Courland or Kovno by a die (6: the drawer's "
+           "choice); Subversive Attacks on it are one row worse", "001 Freikorps", group="001"),
+    Option("additional_draws", bool, False,
+           "a player whose Red or White forces alone hold a Russian city may draw twice from the Auxiliary "
+           "Forces Randomizer in his Randomizer Phase, three times with Moscow (Tver) or Petrograd",
+           "001 Additional Randomizer Draws", group="001"),
     Option("postal_movement", bool, False,
            "judge the stop-on-entering rule on the positions at the start of the Game-Turn", "004 [17.0] [5.0]"),
     # Two readings the rulebook allows (docs/rules-coverage.md, "Readings"); the defaults are

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rcw.data import BLUE, GREEN, RED, SIBERIA, WHITE, GameData, Unit
+from rcw.data import ANARCHIST, BLUE, GREEN, RED, SIBERIA, WHITE, GameData, Unit
 
 UNASSIGNED = "unassigned"   # the "unassigned" section of the VP chart (004 [8.46], [12.11])
 PHASES = ("trading", "random_events", "movement", "combat", "randomizer", "vote", "over")
@@ -117,6 +117,9 @@ class State:
     stats: dict[str, int] = field(default_factory=dict)
     snapshot: dict[str, list[str]] = field(default_factory=dict)   # postal: colours at turn start
     solo: dict = field(default_factory=dict)       # SPI solitaire bookkeeping (rcw.solitaire)
+    # 001's optional forces and rules: "poles_in_ukraine" (Makhno's Poland condition, 001 Anarchists),
+    # "draws" (the Randomizer draws of this Player-Turn, 001 Additional Randomizer Draws)
+    optional: dict = field(default_factory=dict)
 
     def clone(self) -> State:
         """An independent copy, field by field (much cheaper than a deep copy or a round trip
@@ -360,8 +363,13 @@ class Board:
 
 
 def opposed(a: str, b: str) -> bool:
-    """004 [8.11]-[8.15]: the colour hostility table."""
-    if not a or not b or a == b:
+    """004 [8.11]-[8.15]: the colour hostility table; Anarchist units are "hostile to all units for
+    Combat purposes, including other Anarchists" (001 Anarchists, rule 3)."""
+    if not a or not b:
+        return False
+    if ANARCHIST in (a, b):
+        return True
+    if a == b:
         return False
     if RED in (a, b):
         return True

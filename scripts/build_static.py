@@ -5,8 +5,9 @@
 
 ``map.svg`` is :func:`rcw.mapdraw.render_svg` of the shipped data, as it is.  ``data.json``
 is everything the page needs to know about the game that is not in a ``view``: provinces
-(name, region, adjacency, rail, port), every counter (kind, colour, name, strength,
-nationality, label), the region colours, the Combat Results and Purge tables (to print
+(name, region, adjacency, rail, port, city), every counter (kind, colour, name, strength,
+nationality, label; the optional forces of 001 too, with the option that brings each in), the
+region colours, the Combat Results and Purge tables (to print
 them; the odds, columns and chances the page shows are the engine's, sent by the server), the
 marker mix, the game options and the bot kinds the server offers.  Both files are generated, never
 edited by hand: run this script after changing ``data/`` or ``rcw/mapdraw.py``.
@@ -25,11 +26,11 @@ HERE = ROOT / "server" / "static"          # where the generated files live (and
 
 def build_data() -> dict:
     from rcw import __version__
-    from rcw.data import REGIONS, default
+    from rcw.data import REGIONS, full
     from rcw.mapdraw import REGION_COLOURS
     from rcw.options import describe
 
-    d = default()
+    d = full()                           # every counter any game may hold (the optional forces of 001 too)
     try:
         from rcw.bots import AGENTS
 
@@ -39,12 +40,13 @@ def build_data() -> dict:
     t = d.tables
     provinces = {
         code: {"name": p.name, "region": p.region, "x": p.x, "y": p.y, "port": p.port,
-               "adjacent": sorted(p.adjacent), "rail": sorted(p.rail)}
+               "adjacent": sorted(p.adjacent), "rail": sorted(p.rail), **({"city": p.city} if p.city else {})}
         for code, p in sorted(d.provinces.items())
     }
     units = {
         str(u.id): {"id": u.id, "kind": u.kind, "color": u.color, "name": u.name, "strength": u.strength,
-                    "province": u.province, "nationality": u.nationality, "asterisk": u.asterisk, "label": u.label}
+                    "province": u.province, "nationality": u.nationality, "asterisk": u.asterisk, "label": u.label,
+                    **({"option": u.option} if u.option else {})}
         for u in sorted(d.units.values(), key=lambda u: u.id)
     }
     m = d.markers

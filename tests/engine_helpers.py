@@ -15,25 +15,31 @@ from rcw.bots.match import Match
 
 from rcw import actions as A
 from rcw.actions import IllegalAction
-from rcw.data import BLUE, GREEN, default
+from rcw.data import ANARCHIST, BLUE, GREEN, default, full
 from rcw.game import Game
+from rcw.rules import auxiliary
 from rcw.state import Stack
 
 D = default()
+FULL = full()          # with the optional forces of 001 (their counters are named here too)
 _LABEL = re.compile(r"^([RWBG])([LU])(\d+) (.+)$")
 
 
 def uids(label: str) -> list[int]:
     """Every unit a Bell-style label names: ``Lenin``, ``RL3 Lenin``, ``RU8 PETR``,
-    ``WU8 DON``, ``BU2 ARCH/US``, ``GU8 POLA``, ``Czar``, ``Gold``.  Blue and Green labels
+    ``WU8 DON``, ``BU2 ARCH/US``, ``GU8 POLA``, ``Czar``, ``Gold``; the optional forces of 001
+    by their labels (``AU6 Makhno``, ``AU3 Anarchists``).  Blue, Green and Anarchist labels
     may name several identical counters (the three Polish units); they come in id order."""
     if label.lower() == "czar":
         return [D.czar]
     if label.lower() == "gold":
         return [D.gold]
+    optional = sorted(u.id for u in FULL.optional_units.values() if u.label.lower() == label.lower())
+    if optional:
+        return optional
     m = _LABEL.match(label)
     if m is None:
-        return [D.by_name(label).id]
+        return [FULL.by_name(label).id]
     color, kind, strength, rest = m.group(1), m.group(2), int(m.group(3)), m.group(4)
     if color in "RW":
         want_kind = "leader" if kind == "L" else "combat"
@@ -56,7 +62,7 @@ def uid(label: str) -> int:
 
 
 def label(u: int) -> str:
-    return D.units[u].label
+    return FULL.units[u].label
 
 
 # -- positions -----------------------------------------------------------------------------------
@@ -94,7 +100,7 @@ def put(g: Game, province: str, owner: str | None, *labels: str, attach: dict[st
         units.append(free[0])
     att = {}
     for k, v in (attach or {}).items():
-        key = next(u for u in units if label(u) == k or D.units[u].name == k or u in uids(k))
+        key = next(u for u in units if label(u) == k or FULL.units[u].name == k or u in uids(k))
         att[key] = 0 if v == "" else uid(v)
     st = g.ctx.new_stack(province, owner, units, att)
     g.ctx.b.invalidate()
@@ -148,7 +154,10 @@ def positions(g: Game, owner: str | None) -> list[tuple[str, tuple[str, ...]]]:
 
 
 def every_unit_accounted(g: Game) -> None:
-    """Every unit is exactly once: on the map, on the VP chart, or removed (withdrawn)."""
+    """Every unit of the game (its options' optional forces too) is exactly once: on the map,
+    on the VP chart, removed (withdrawn), or waiting in the Auxiliary Forces Randomizer (its
+    own chit ``U:<id>``, or the Freikorps until its markers are drawn, 001) or in the hand of a
+    player placing it (the ``place`` decision)."""
     s = g.state
     seen: list[int] = []
     for st in s.stacks.values():
@@ -156,8 +165,12 @@ def every_unit_accounted(g: Game) -> None:
     for entries in s.vp.values():
         seen += [e[0] for e in entries]
     seen += s.removed
-    assert sorted(seen) == sorted(D.units), (
-        f"missing {sorted(set(D.units) - set(seen))}, "
+    seen += auxiliary.in_reserve(g.ctx)
+    if s.decision is not None and s.decision.get("kind") == "place":
+        seen.append(s.decision["unit"])
+    units = g.data.units
+    assert sorted(seen) == sorted(units), (
+        f"missing {sorted(set(units) - set(seen))}, "
         f"duplicated {sorted({u for u in seen if seen.count(u) > 1})}")
 
 
@@ -251,7 +264,7 @@ def check_invariants(g: Game, complete: bool = True) -> None:
     (five combat/leader units, one player, one colour, one Blue/Green nationality); every
     attachment inside its stack and within the Leader's capacity (004 [5.14], [13.22],
     [13.25]); a decision is owed by a player still in the game."""
-    s, b = g.state, g.ctx.b
+    s, b, units = g.state, g.ctx.b, g.data.units
     if s.phase == "trading":                  # 004 [15.3]: the leaders are in the hands
         assert sorted(x for h in s.hand.values() for x in h) == sorted(u.id for u in D.leaders())
         assert not s.stacks
@@ -264,20 +277,22 @@ def check_invariants(g: Game, complete: bool = True) -> None:
         assert len(fighting) <= 5, f"stack {st.id} in {st.province} holds {len(fighting)} units"
         colors = {b.color_of(u, st) for u in fighting}
         assert len(colors) <= 1, f"stack {st.id} in {st.province} mixes {colors}"
-        nats = {D.units[u].nationality for u in fighting
-                if D.units[u].color in (BLUE, GREEN) and not st.attached.get(u)}
+        nats = {units[u].nationality for u in fighting
+                if units[u].color in (BLUE, GREEN) and not st.attached.get(u)}
         assert len(nats) <= 1, f"stack {st.id} mixes nationalities {nats}"
+        if colors == {ANARCHIST}:             # 001 Anarchists: never stacked with other units
+            assert len(st.units) == 1, f"an Anarchist unit stacked with others in {st.province}"
         if st.owner is not None and not fighting:
             raise AssertionError(f"Imperial unit alone under {st.owner}'s marker (004 [13.42])")
         for u, lead in st.attached.items():
             assert u in st.units, f"attachment of {u} outside its stack"
             if lead:
-                assert lead in st.units and D.units[lead].is_leader, f"{u} attached to {lead} elsewhere"
+                assert lead in st.units and units[lead].is_leader, f"{u} attached to {lead} elsewhere"
             else:
-                assert D.units[u].is_imperial, f"combat unit {u} attached to nobody"
+                assert units[u].is_imperial, f"combat unit {u} attached to nobody"
         for lead in b.leaders_of(st):
-            n = len([u for u in b.attached_to(st, lead) if D.units[u].is_combat])
-            assert n <= b.capacity(st, lead)[0], f"{D.units[lead].name} carries {n}"
+            n = len([u for u in b.attached_to(st, lead) if units[u].is_combat])
+            assert n <= b.capacity(st, lead)[0], f"{units[lead].name} carries {n}"
         for imp in (D.czar, D.gold):
             if imp in st.units and b.leaders_of(st):
                 assert st.attached.get(imp) in b.leaders_of(st), "Imperial unit not under a Leader (004 [13.21])"

@@ -1,4 +1,5 @@
-"""Rule-case coverage of the multi-player rules, 004 [1.0]-[16.0], by the tests.
+"""Rule-case coverage of the multi-player rules, 004 [1.0]-[16.0], and of the optional rules
+and variants that are game options (:data:`OPTIONAL_CASES`), by the tests.
 
 Every case of those sections is listed in :data:`CASES`.  A case either states something the
 engine must do - then at least one test function must cite it (``004 [5.24]`` in its name's
@@ -7,6 +8,11 @@ engine must do - then at least one test function must cite it (``004 [5.24]`` in
 physical-component note, a cross-reference).  ``tests/test_rules_coverage.py`` fails when a
 case is neither, and (when the rulebook is at hand) when the rulebook's list of cases and
 :data:`CASES` differ.
+
+The optional rules have no case numbers: each paragraph is a case named by its document and
+heading (``001 Anarchists: Roving Attack``), cited by a test that names it (the longest name
+found at a place counts: ``001 Anarchists: Makhno`` cites that case, not ``001 Anarchists``), or
+listed in :data:`OPTIONAL_REASONS`.
 
     python tests/rules_coverage.py            # print the summary and the uncovered cases
     python tests/rules_coverage.py --write    # regenerate docs/rules-coverage.md
@@ -286,7 +292,6 @@ REASONS: dict[str, str] = {
     "5.3": HEADING,
     "5.35": "cross-reference to [5.6] and [5.7], whose cases are tested",
     "5.36": "cross-reference to [5.5], whose cases are tested",
-    "5.37": "cities have no effect: the map data hold no cities, so there is nothing to enforce",
     "5.4": HEADING,
     "5.5": HEADING,
     "7.1": HEADING,
@@ -328,6 +333,40 @@ REASONS: dict[str, str] = {
 }
 
 
+# -- the optional rules and variants that are game options (rcw/options.py) -----------------------------
+# (case name, its opening words).  A name is the document, then the paragraph's heading as printed
+# ("001 Anarchists: Roving Attack"); numbered paragraphs under a heading take their number.
+OPTIONAL_CASES: list[tuple[str, str]] = [
+    # 001, "Optional Forces" (the options anarchists, freikorps, shock_armies)
+    ("001 Optional Forces", "Optional Forces"),
+    ("001 Anarchists", "Neither the Ukrainian Nestor Makhno nor other Anarchists are represented"),
+    ("001 Anarchists: Makhno", "Strength 6 combat unit."),
+    ("001 Anarchists: Other Anarchist Units", "2x strength 3 units that begin the game in the Auxiliary Forces Randomizer"),
+    ("001 Anarchists: Anarchist Control Marker", "This is the Anarchist Control Marker to be placed in the"),
+    ("001 Anarchists: Moving Anarchist Units", "The Movement Allowance of all Anarchist units is 4."),
+    ("001 Anarchists: 1", "Any Anarchist unit present in a province through which a Rail line passes"),
+    ("001 Anarchists: 2", "Any Anarchist unit present in a Port province will prevent Emigration"),
+    ("001 Anarchists: 3", "Anarchist units may never be stacked with other units."),
+    ("001 Anarchists: 4", "The presence of any units (including Anarchists) in a province never interferes"),
+    ("001 Anarchists: Roving Attack", "At the end of any Game Turn, following the Replacement Segment"),
+    ("001 Anarchists: Elimination", "Whenever Anarchist units are eliminated, the procedure"),
+    ("001 Anarchists: Tenacity", "Anarchist units are immune to Epidemics and Subversive attacks."),
+    ("001 Anarchists: Anarchy versus Order", "No victory is possible while any Anarchist unit is present"),
+    ("001 Freikorps", "Volunteers from Germany, mainly veterans disenchanted with civilian life"),
+    ("001 Freikorps: Control and Out Markers", "The Freikorps Control Marker and the Freikorp Out Marker"),
+    ("001 Freikorps: Subversion", "All Subversion attacks against the Freikorp are -1 to die"),
+    ("001 Shock Armies", "2 red and 1 white Shock Army combat units (all 8 strength)"),
+    # 001, "OPTIONAL RULES" (the option additional_draws)
+    ("001 Optional Rules", "OPTIONAL RULES"),
+    ("001 Additional Randomizer Draws", "If any Russian province containing a city is occupied solely"),
+]
+
+OPTIONAL_REASONS: dict[str, str] = {
+    "001 Optional Forces": "section heading: its forces are listed (and tested) one by one",
+    "001 Optional Rules": "section heading: its rules are listed (and tested) one by one",
+}
+
+
 # -- the rulebook ---------------------------------------------------------------------------------
 def find_rulebook() -> Path | None:
     """The 004 rulebook, if it is at hand: ``$RCW_RULEBOOK``, or ``seeds/`` beside the repo."""
@@ -365,9 +404,9 @@ _CITE = re.compile(r"(?<!001 )(?<!000 )(?<!003 )(?<!postal )\[(\d{1,2}\.\d{1,2})
 _NAME = re.compile(r"^test_(\d{1,2})_(\d{1,2})(?:_|$)")
 
 
-def citations(tests: Path = TESTS) -> dict[str, list[str]]:
-    """case -> ["file.py::test_name", ...]: the test functions that cite it."""
-    out: dict[str, set[str]] = {}
+def _test_texts(tests: Path):
+    """(file name, test name, text) of every test function: its lines, with the comment lines
+    just above it and its decorators."""
     for f in sorted(tests.glob("test_*.py")):
         src = f.read_text(encoding="utf-8")
         lines = src.splitlines()
@@ -377,19 +416,43 @@ def citations(tests: Path = TESTS) -> dict[str, list[str]]:
             first = min([node.lineno] + [d.lineno for d in node.decorator_list])
             while first > 1 and lines[first - 2].lstrip().startswith("#"):   # the comment just above
                 first -= 1
-            text = "\n".join(lines[first - 1:node.end_lineno])
-            found = {m.group(1) for m in _CITE.finditer(text)}
-            m = _NAME.match(node.name)
-            if m:
-                found.add(f"{m.group(1)}.{m.group(2)}")
-            for c in found:
-                out.setdefault(c, set()).add(f"{f.name}::{node.name}")
+            yield f.name, node.name, "\n".join(lines[first - 1:node.end_lineno])
+
+
+def citations(tests: Path = TESTS) -> dict[str, list[str]]:
+    """case -> ["file.py::test_name", ...]: the test functions that cite it."""
+    out: dict[str, set[str]] = {}
+    for fname, name, text in _test_texts(tests):
+        found = {m.group(1) for m in _CITE.finditer(text)}
+        m = _NAME.match(name)
+        if m:
+            found.add(f"{m.group(1)}.{m.group(2)}")
+        for c in found:
+            out.setdefault(c, set()).add(f"{fname}::{name}")
     return {c: sorted(v) for c, v in out.items()}
 
 
 def matrix(tests: Path = TESTS) -> list[dict]:
     cites = citations(tests)
     return [{"case": c, "title": t, "tests": cites.get(c, []), "reason": REASONS.get(c)} for c, t in CASES]
+
+
+def optional_citations(tests: Path = TESTS, cases: list[tuple[str, str]] | None = None) -> dict[str, list[str]]:
+    """case name -> ["file.py::test_name", ...]: the test functions that name an optional case
+    (the longest case name found at a place is the one cited)."""
+    names = sorted((c for c, _ in (cases or OPTIONAL_CASES)), key=len, reverse=True)
+    pattern = re.compile("|".join(re.escape(n) for n in names))
+    out: dict[str, set[str]] = {}
+    for fname, name, text in _test_texts(tests):
+        for m in pattern.finditer(" ".join(text.split())):      # (names broken over lines)
+            out.setdefault(m.group(0), set()).add(f"{fname}::{name}")
+    return {c: sorted(v) for c, v in out.items()}
+
+
+def optional_matrix(tests: Path = TESTS) -> list[dict]:
+    cites = optional_citations(tests)
+    return [{"case": c, "title": t, "tests": cites.get(c, []), "reason": OPTIONAL_REASONS.get(c)}
+            for c, t in OPTIONAL_CASES]
 
 
 def uncovered(rows: list[dict]) -> list[str]:
@@ -413,7 +476,7 @@ def kept_sections() -> str:
     return text[i:] if i >= 0 else ""
 
 
-def render(rows: list[dict]) -> str:
+def render(rows: list[dict], optional: list[dict] | None = None) -> str:
     s = summary(rows)
     out = [
         "# Rule-case coverage: 004 [1.0]-[16.0]",
@@ -429,15 +492,34 @@ def render(rows: list[dict]) -> str:
         f"**{s['cases']} cases**: {s['tested']} cited by tests, {s['reason_only']} listed with a reason only "
         f"(no test needed), {s['uncovered']} uncovered.",
         "",
-        "| case | opens with | tests citing it | no test needed because |",
-        "|---|---|---|---|",
     ]
+    out += _table(rows, "[{}]")
+    if optional:
+        o = summary(optional)
+        out += [
+            "",
+            "## The optional rules and variants",
+            "",
+            "The game options' rules (`rcw/options.py`), by paragraph: a case is named by its document and",
+            "heading (`001 Anarchists: Roving Attack`); a test cites it by naming it.",
+            "",
+            f"**{o['cases']} cases**: {o['tested']} cited by tests, {o['reason_only']} listed with a reason only, "
+            f"{o['uncovered']} uncovered.",
+            "",
+        ]
+        out += _table(optional, "{}")
+    return "\n".join(out) + "\n" + kept_sections()
+
+
+def _table(rows: list[dict], name: str) -> list[str]:
+    """The matrix as a Markdown table (``name``: how a case is shown, e.g. ``[{}]``)."""
+    out = ["| case | opens with | tests citing it | no test needed because |", "|---|---|---|---|"]
     for r in rows:
         tests = ", ".join(f"`{t}`" for t in r["tests"][:6])
         if len(r["tests"]) > 6:
             tests += f" and {len(r['tests']) - 6} more"
-        out.append(f"| [{r['case']}] | {r['title']} | {tests or '—'} | {r['reason'] or ''} |")
-    return "\n".join(out) + "\n" + kept_sections()
+        out.append(f"| {name.format(r['case'])} | {r['title']} | {tests or '—'} | {r['reason'] or ''} |")
+    return out
 
 
 def main(argv: list[str]) -> int:
@@ -447,15 +529,21 @@ def main(argv: list[str]) -> int:
           f"{s['uncovered']} uncovered")
     for c in uncovered(rows):
         print(f"  uncovered: [{c}] {dict(CASES)[c]}")
+    opt = optional_matrix()
+    o = summary(opt)
+    print(f"{o['cases']} optional cases: {o['tested']} cited by tests, {o['reason_only']} with a reason only, "
+          f"{o['uncovered']} uncovered")
+    for c in uncovered(opt):
+        print(f"  uncovered: {c} {dict(OPTIONAL_CASES)[c]}")
     book = find_rulebook()
     if book is not None and rulebook_cases(book) != [c for c, _ in CASES]:
         print("  the rulebook's cases differ from CASES", file=sys.stderr)
         return 1
     if "--write" in argv:
         DOC.parent.mkdir(exist_ok=True)
-        DOC.write_text(render(rows), encoding="utf-8")
+        DOC.write_text(render(rows, opt), encoding="utf-8")
         print(f"wrote {DOC.relative_to(REPO)}")
-    return 1 if s["uncovered"] else 0
+    return 1 if s["uncovered"] or o["uncovered"] else 0
 
 
 if __name__ == "__main__":

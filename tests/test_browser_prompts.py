@@ -157,6 +157,26 @@ def pos_redraw() -> Game:
     return g
 
 
+def pos_place_anarchist() -> Game:
+    """001 Anarchists: A draws a small Anarchist unit and places it in a province of his choice."""
+    g = empty_map(options={"anarchists": True})
+    phase(g, "A", "randomizer")
+    g.state.aux = ["U:602"]
+    g.apply(A.DrawRandomizer("A"))
+    return g
+
+
+def pos_place_shock() -> Game:
+    """001 Shock Armies: A draws a Red Shock Army and places it with a Red leader."""
+    g = empty_map(options={"shock_armies": True})
+    put(g, "PETR", "A", "Lenin")
+    put(g, "TVER", "B", "Trotsky")
+    phase(g, "A", "randomizer")
+    g.state.aux = ["U:121"]
+    g.apply(A.DrawRandomizer("A"))
+    return g
+
+
 def pos_trade() -> Game:
     g = blank("A")
     markers(g, A=1, C=3)
@@ -209,6 +229,10 @@ CASES = {
              ["End-game vote"]),
     "redraw": (pos_redraw, "A", '[data-decision="redraw"]', '[data-act="RedrawChit"].primary', lambda: A.RedrawChit("A", True),
                ["Draw again?", "Great Britain Control Marker", "004 [12.13]", "Keep the marker"]),
+    "place_anarchist": (pos_place_anarchist, "A", '[data-decision="place"]', '[data-act="PlaceUnit"][data-province="KIEV"]',
+                        lambda: A.PlaceUnit("A", province="KIEV"), ["Place AU3 Anarchists", "in a province", "Kiev"]),
+    "place_shock": (pos_place_shock, "A", '[data-decision="place"]', f'[data-act="PlaceUnit"][data-leader="{152}"]',
+                    lambda: A.PlaceUnit("A", leader=152), ["Place RU8 SHOCK1", "with Trotsky (B)", "with Lenin (A)"]),
     "trade": (pos_trade, "A", '.offers', '[data-act="AcceptTrade"]', None, ["offers", "2 Politburo"]),
     "committee": (pos_committee, "A", ".card.politics", '[data-act="JoinCommittee"]', lambda: A.JoinCommittee("A", ("A", "B")),
                   ["Join a Committee of A, B (9 PM)"]),

@@ -652,6 +652,55 @@ def test_kerch_straits_closed_to_red(gd):
     assert not can_step(gd, "TAUR", "KUBA", RED, rail=False)
 
 
+# -- cities (reconstructed; 001 Additional Randomizer Draws) ----------------------------
+
+REGION_CAPITALS = {"Greater Russia": "Moscow", "White Russia": "Minsk", "Ukraine": "Kiev", "Trans-Caucasus": "Tiflis",
+                   "Siberia": "Omsk", "Cossack Territories": "Rostov", "Baltic": "Riga", "Finland": "Helsingfors",
+                   "Poland": "Warsaw"}
+
+
+def test_cities_tver_stands_for_moscow(gd):
+    """001 Additional Randomizer Draws names Moscow and Petrograd; Tver stands for the Moscow area
+    (004 [9.13]), so Moscow is Tver's city."""
+    assert gd.provinces["TVER"].city == "Moscow"
+    assert gd.provinces["PETR"].city == "Petrograd"
+
+
+def test_every_region_capital_is_a_city_in_its_region(gd):
+    """The critique: "Regional capitals were of primary importance in the war" - each region's
+    capital is on our map, in a province of that region."""
+    where = {p.city: p for p in gd.provinces.values() if p.city}
+    for region, capital in REGION_CAPITALS.items():
+        assert capital in where and where[capital].region == region, capital
+
+
+def test_cities_are_unique_one_a_province_and_named_in_the_provenance(gd, raw):
+    """Each city once, in one province; the provenance lists every one of them."""
+    names = [p.city for p in gd.provinces.values() if p.city]
+    assert len(names) == len(set(names)) == 36
+    prov = raw["map"]["provenance"]["reconstructed"]
+    text = " ".join(prov.split())
+    assert all(n in text for n in names if n != "Rostov") and "Rostov for the Don" in text
+    assert all(isinstance(p.get("city", ""), str) for p in raw["map"]["province"])
+
+
+def test_finland_and_poland_are_not_russian(gd):
+    """001's "Russian province": Poland and Finland "had both won independence from Russia" by
+    June 1918 (004, historical notes); every other province is Russian."""
+    assert gd.russian == frozenset(c for c, p in gd.provinces.items() if p.region not in ("Finland", "Poland"))
+    assert "FINL" not in gd.russian and "POLA" not in gd.russian and "OMSK" in gd.russian and "LIVO" in gd.russian
+
+
+def test_a_bad_city_is_refused(tmp_path):
+    """The loader names a province whose city is not a name."""
+    d = tmp_path / "data"
+    shutil.copytree(data.shipped(), d, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    text = (d / "map.toml").read_text()
+    (d / "map.toml").write_text(text.replace('city = "Kiev"', "city = 7"))
+    with pytest.raises(data.DataError, match="province KIEV: field 'city'"):
+        data.load(d)
+
+
 # =====================================================================================
 # 3. Tables
 # =====================================================================================
@@ -800,7 +849,9 @@ def test_data_check_json(capsys, raw):
     """``rcw data check --json`` prints the summary; its numbers agree with the raw files and the facts."""
     assert cli.main(["data", "check", "--json"]) == 0
     s = json.loads(capsys.readouterr().out)
-    assert set(s) == {"provinces", "regions", "rail_links", "ports", "counters", "markers", "tables"}
+    # the fixed keys, and (001) the cities and the optional forces beside the printed counter mix
+    assert set(s) == {"provinces", "regions", "rail_links", "ports", "counters", "markers", "tables",
+                      "cities", "optional_counters"}
     assert set(s["counters"]) == {"red_leaders", "white_leaders", "red_units", "white_units", "blue_units",
                                   "green_units"}
     assert set(s["markers"]) == {"politburo", "assassin", "blue_control", "blue_withdrawal", "green_control"}

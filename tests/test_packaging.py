@@ -54,7 +54,8 @@ def test_installed_commands_work_from_any_directory(installed, tmp_path):
     r = _run(bin_, "data", "check", "--json", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     s = json.loads(r.stdout)
-    assert set(s) == {"provinces", "regions", "rail_links", "ports", "counters", "markers", "tables"}
+    assert set(s) == {"provinces", "regions", "rail_links", "ports", "counters", "markers", "tables",
+                      "cities", "optional_counters"}        # (the fixed keys, and 001's cities and forces)
     assert s["provinces"] == 80
     r = _run(bin_, "simulate", "--agents", "sdt", "--games", "2", "--max-turns", "6", "--json", cwd=tmp_path)
     assert r.returncode == 0, r.stderr

@@ -14,6 +14,39 @@ def test_every_rule_case_is_cited_by_a_test_or_has_a_reason():
                          + ", ".join(f"[{c}]" for c in missing))
 
 
+def test_every_optional_rule_paragraph_is_cited_by_a_test_or_has_a_reason():
+    """The optional rules and variants that are game options (001 Anarchists ... ): each
+    paragraph is cited by a test or has a reason (tests/rules_coverage.py OPTIONAL_CASES)."""
+    names = [c for c, _ in rc.OPTIONAL_CASES]
+    assert len(set(names)) == len(names) and set(rc.OPTIONAL_REASONS) <= set(names)
+    missing = rc.uncovered(rc.optional_matrix())
+    assert not missing, ("optional rule paragraphs neither cited by a test nor given a reason in "
+                         "tests/rules_coverage.py: " + ", ".join(missing))
+
+
+def test_optional_citations_take_the_longest_name(tmp_path):
+    (tmp_path / "test_y.py").write_text(
+        "def test_a():\n"
+        "    '001 Anarchists: Roving Attack, and 001 Anarchists: an option.'\n"
+        "def test_b():\n"
+        '    """001 Anarchists:\n'
+        '    Roving Attack (broken over two lines)"""\n')
+    cites = rc.optional_citations(tmp_path, [("001 Anarchists", ""), ("001 Anarchists: Roving Attack", "")])
+    assert cites == {"001 Anarchists: Roving Attack": ["test_y.py::test_a", "test_y.py::test_b"],
+                     "001 Anarchists": ["test_y.py::test_a"]}
+
+
+def test_the_optional_rules_source_holds_every_optional_case():
+    """Each 001 case opens with words printed in 001 (the player's summary among the sources)."""
+    book = rc.find_rulebook()
+    if book is None:
+        pytest.skip("the sources are not at hand; set RCW_RULEBOOK")
+    text = " ".join((book.parent / "001_15dc9e1e22e59bcb.txt").read_text(encoding="utf-8").replace("*", "").split())
+    for name, words in rc.OPTIONAL_CASES:
+        if name.startswith("001 "):
+            assert " ".join(words.split()) in text, name
+
+
 def test_reasons_name_listed_cases_only():
     cases = [c for c, _ in rc.CASES]
     assert len(set(cases)) == len(cases)
@@ -45,3 +78,5 @@ def test_the_coverage_document_lists_every_case():
     text = rc.DOC.read_text(encoding="utf-8")
     for c, _ in rc.CASES:
         assert f"| [{c}] |" in text, f"docs/rules-coverage.md lacks [{c}]: run python tests/rules_coverage.py --write"
+    for c, _ in rc.OPTIONAL_CASES:
+        assert f"| {c} |" in text, f"docs/rules-coverage.md lacks {c}: run python tests/rules_coverage.py --write"

@@ -14,6 +14,11 @@ from rcw.state import UNASSIGNED, Board, Stack, State
 
 LENIN, TROTSKY = 151, 152
 
+#: Rules that place an eliminated unit of an optional force (001) somewhere else than the VP
+#: chart: each ``(ctx, uid, turn, why, events) -> bool`` answers True once it has placed the
+#: unit.  :mod:`rcw.rules.auxiliary` registers itself (the rule modules never import upwards).
+ELIMINATION_RULES: list = []
+
 
 class Ctx:
     """The rules' view of one game: data, state, board helpers and the RNG.  ``dice``: a
@@ -165,8 +170,14 @@ class Ctx:
                     entries.remove(e)
                     return
 
-    def eliminate(self, uid: int, section: str, events: list[Event], why: str) -> None:
-        """Remove a unit from the map to a section of the VP chart (004 [8.45], [8.46], [12.11])."""
+    def eliminate(self, uid: int, section: str, events: list[Event], why: str, turn: int | None = None) -> None:
+        """Remove a unit from the map to a section of the VP chart (004 [8.45], [8.46], [12.11]).
+        An optional force of 001 eliminated in Game-Turn ``turn`` (None: the current one) may go
+        elsewhere by its own rules (:func:`rcw.rules.auxiliary.eliminated`)."""
+        if self.data.units[uid].option:
+            when = self.s.turn if turn is None else turn
+            if any(rule(self, uid, when, why, events) for rule in ELIMINATION_RULES):
+                return
         st = self.b.stack_of(uid)
         owner = st.owner if st else None
         self.take(uid)

@@ -34,7 +34,8 @@ from rcw.actions import (
     RemoveAttacker,
     ResolveAttack,
 )
-from rcw.data import BLUE, GREEN, RED, WHITE
+from rcw.data import ANARCHIST, BLUE, GREEN, RED, WHITE
+from rcw.rules import anarchists, freikorps
 from rcw.rules.base import Ctx
 from rcw.state import UNASSIGNED, Attack, Stack, opposed
 from rcw.types import AttackGroup, AttackOption, Odds
@@ -48,7 +49,8 @@ def _attacker(ctx: Ctx, seat: str) -> None:
 
 def attack_units(ctx: Ctx, st: Stack) -> list[int]:
     """Units of a stack that take part when it attacks: leaders, combat units attached to a
-    leader (004 [8.28]) and Blue/Green units; loose Red/White combat units do not attack."""
+    leader (004 [8.28]) and Blue/Green units (and Anarchist units, 001); loose Red/White combat
+    units do not attack."""
     out = []
     units, att = ctx.data.units, st.attached
     for u in st.units:
@@ -56,7 +58,7 @@ def attack_units(ctx: Ctx, st: Stack) -> list[int]:
         kind = uu.kind
         if kind == "imperial":
             continue
-        if kind == "leader" or att.get(u) or uu.color in (BLUE, GREEN):
+        if kind == "leader" or att.get(u) or uu.color in (BLUE, GREEN, ANARCHIST):
             out.append(u)
     return out
 
@@ -126,8 +128,10 @@ def odds(ctx: Ctx, stacks: list[int] | None = None, target: int | None = None, s
     if target not in s.stacks or any(x not in s.stacks for x in stacks or []):
         raise ctx.illegal("004 [8.0]", "name stacks on the map", "unknown_stack")
     sts = [s.stacks[x] for x in stacks or []]
-    colors = {ctx.b.stack_color(st) for st in sts}
+    colors = [ctx.b.stack_color(st) for st in sts]
     if not may_combine(ctx, colors, ctx.b.stack_color(s.stacks[target])):
+        if ANARCHIST in colors:
+            raise ctx.illegal(anarchists.RULE, "an Anarchist stack, hostile to all units, attacks alone")
         raise ctx.illegal("004 [8.22]", "only friendly units combine in one attack")
     return odds_of(ctx, attack_strength(ctx, sts, subversive), strength(ctx, ctx.b.fighting_units(s.stacks[target])))
 
@@ -143,8 +147,12 @@ def white_green_combine(ctx: Ctx) -> bool:
 
 
 def may_combine(ctx: Ctx, colors, target_color: str) -> bool:
-    """004 [8.22]: whether units of ``colors`` may attack a ``target_color`` unit together:
-    friendly colours only, or (option ``white_green_combine``) White and Green against Red."""
+    """004 [8.22]: whether stacks of ``colors`` (one colour a stack) may attack a ``target_color``
+    unit together: friendly colours only, or (option ``white_green_combine``) White and Green
+    against Red.  An Anarchist stack, hostile to all (001 Anarchists), attacks alone."""
+    colors = list(colors)
+    if ANARCHIST in colors:
+        return len(colors) == 1
     bad = {frozenset((a, b)) for a in colors for b in colors if opposed(a, b)}
     if not bad:
         return True
@@ -181,6 +189,9 @@ def attack_options(ctx: Ctx, seat: str) -> list[AttackOption]:
             sts = [st for st in able if ctx.b.stack_color(st) in colors]
             if sts and not any(set(g["stacks"]) >= {st.id for st in sts} for g in groups):
                 groups.append({"stacks": [st.id for st in sts], "odds": odds_of(ctx, attack_strength(ctx, sts, a.subversive), dfn)})
+        for st in able:                     # 001 Anarchists: each Anarchist stack attacks alone
+            if ctx.b.stack_color(st) == ANARCHIST:
+                groups.append({"stacks": [st.id], "odds": odds_of(ctx, attack_strength(ctx, [st], a.subversive), dfn)})
         groups.sort(key=lambda g: (-g["odds"]["attack"], g["stacks"]))
         out.append({"target": t.id, "province": t.province, "subversive": a.subversive, "groups": groups})
     return out
@@ -283,8 +294,10 @@ def check_add(ctx: Ctx, a: AddAttacker) -> None:
     p = _attacker_problem(ctx, a.seat, st, ctx.s.stacks[at.target], at.subversive)
     if p:
         raise ctx.illegal(*p)
-    colors = {ctx.b.stack_color(ctx.s.stacks[x]) for x in at.attackers} | {ctx.b.stack_color(st)}
+    colors = [ctx.b.stack_color(ctx.s.stacks[x]) for x in at.attackers] + [ctx.b.stack_color(st)]
     if not may_combine(ctx, colors, ctx.b.stack_color(ctx.s.stacks[at.target])):
+        if ANARCHIST in colors:
+            raise ctx.illegal(anarchists.RULE, "an Anarchist stack, hostile to all units, attacks alone")
         raise ctx.illegal("004 [8.22]", "only friendly units combine in one attack")
 
 
@@ -345,7 +358,9 @@ def do_resolve(ctx: Ctx, a: ResolveAttack) -> list[Event]:
     doubled = at.subversive and s.subversion_doubled
     att, dfn = strength(ctx, attackers, doubled), strength(ctx, defenders)
     col = odds_column(att, dfn)
-    die = ctx.die()
+    rolled = die = ctx.die()
+    if at.subversive:
+        die = freikorps.subversion_die(ctx, defenders, die)      # 001 Freikorps
     res = ctx.data.tables.crt[die - 1][col]
     s.fought += attackers
     s.defended += defenders
@@ -357,7 +372,7 @@ def do_resolve(ctx: Ctx, a: ResolveAttack) -> list[Event]:
     a_section = t.owner or UNASSIGNED                         # 004 [8.45], [8.46]
     ev = [Event("combat", f"{seat} attacks {ctx.names(defenders)} in {t.province}: {att} vs {dfn} at {label}"
                 + (" (subversive" + (", doubled)" if doubled else ")") if at.subversive else "")
-                + f", die {die}: {res}",
+                + (f", die {rolled}, {die} against the Freikorps (001)" if die != rolled else f", die {die}") + f": {res}",
                 {"seat": seat, "province": t.province, "attack": att, "defense": dfn, "odds": label, "die": die,
                  "result": res, "subversive": at.subversive, "target": t.id, "defender": t.owner,
                  "attackers": list(at.attackers)})]
@@ -416,7 +431,8 @@ def _offer_capture(ctx: Ctx, target_id: int, capturer: str | None, stacks: list[
     if ctx.s.decision is not None or capturer is None:
         return []
     orphans = [u for u in _orphan_imperials(ctx, province)]
-    live = [x for x in stacks if x in s.stacks and s.stacks[x].province == province and ctx.b.fighting_units(s.stacks[x])]
+    live = [x for x in stacks if x in s.stacks and s.stacks[x].province == province and ctx.b.fighting_units(s.stacks[x])
+            and not anarchists.alone_problem(ctx, s.stacks[x])]         # (an Anarchist unit carries nothing, 001)
     if orphans and live and target_id not in s.stacks or (orphans and live and not ctx.b.fighting_units(s.stacks.get(target_id, Stack(0, "", None, [])))):
         s.decision = {"kind": "capture", "seat": capturer, "units": orphans, "stacks": live}
         return [Event("capture_offer", f"{capturer} may capture the {ctx.names(orphans)} in {province}",
@@ -431,7 +447,7 @@ def _after_attacker_loss(ctx: Ctx, stacks: list[Stack], defender_owner: str | No
         return []
     if defender_owner in s.quit:                      # 004 [14.22]: a quitter attaches nothing
         return []
-    if s.decision is not None:
+    if s.decision is not None or anarchists.alone_problem(ctx, s.stacks[target_id]):
         return []
     orphans = _orphan_imperials(ctx, province)
     if orphans:

@@ -35,7 +35,8 @@ from rcw.actions import (
     StartForce,
     TransferImperial,
 )
-from rcw.data import BLUE, GREEN, RED, SIBERIA, WHITE
+from rcw.data import ANARCHIST, BLUE, GREEN, RED, SIBERIA, WHITE
+from rcw.rules import anarchists
 from rcw.rules.base import Ctx
 from rcw.state import UNASSIGNED, Force, Stack
 from rcw.types import Route
@@ -84,10 +85,10 @@ def check_start(ctx: Ctx, a: StartForce) -> None:
         raise ctx.illegal("004 [5.25]", f"{ctx.name(a.unit)} has already moved this Movement Phase")
     if u.is_leader:
         return
-    if u.color in (BLUE, GREEN) and not st.attached.get(a.unit):
+    if u.color in (BLUE, GREEN, ANARCHIST) and not st.attached.get(a.unit):
         if u.nationality in ctx.data.immobile:
             raise ctx.illegal("004 [5.62]", f"{u.nationality} units never move")
-        return
+        return                                # (an Anarchist unit moves alone: 001 Anarchists)
     raise ctx.illegal("004 [5.22]", "combat units move only with a leader of their colour (or as a Blue/Green force)")
 
 
@@ -180,6 +181,9 @@ def check_attach(ctx: Ctx, a: Attach) -> None:
     leaders = ctx.b.leaders_of(fs)
     if u.is_leader:
         raise ctx.illegal("004 [5.26]", "leaders join a force with JoinForce")
+    p = anarchists.alone_problem(ctx, fs, st)
+    if p:
+        raise ctx.illegal(*p)
     if u.is_imperial:
         if st.owner not in (None, a.seat):
             raise ctx.illegal("004 [13.14]", f"the {u.name} is controlled by {st.owner}")
@@ -286,8 +290,9 @@ def blocking_colors(ctx: Ctx, province: str, color: str, has_czar: bool, ignore=
     stop it); ``own``: the force's own stack.  A White force with the Czar is not stopped by
     Blue units (004 [13.23]).  With the postal option the colours noted when the Game-Turn
     began decide (004 [17.0] postal [5.0])."""
+    alone = color == ANARCHIST        # 001 Anarchists: hostile to all, other Anarchists included
     if ctx.s.options.get("postal_movement"):
-        colors = {c for c in ctx.s.snapshot.get(province, []) if c != color}
+        colors = {c for c in ctx.s.snapshot.get(province, []) if c != color or alone}
     else:
         colors = set()
         for st in ctx.b.stacks_in(province):
@@ -297,7 +302,7 @@ def blocking_colors(ctx: Ctx, province: str, color: str, has_czar: bool, ignore=
                 if ctx.data.units[x].is_imperial or x in ignore:
                     continue
                 c = ctx.b.color_of(x, st)
-                if c != color:
+                if c != color or alone:
                     colors.add(c)
     if has_czar and colors <= {BLUE}:
         return []                                      # 004 [13.23]
@@ -325,6 +330,11 @@ def entry_problem(ctx: Ctx, units, to: str) -> tuple[str, str] | None:
     to_region = d.provinces[to].region
     for x in units:
         u = d.units[x]
+        if u.color == ANARCHIST:
+            p = anarchists.entry_problem(ctx, x, to)
+            if p:
+                return p
+            continue
         if u.color == BLUE and u.nationality in d.siberia_only and to_region != SIBERIA:
             return "004 [5.65]", "Czech and Japanese units never leave Siberia"
         if u.color == GREEN:
@@ -347,7 +357,7 @@ def barred(ctx: Ctx, units) -> int:
     out = 0
     for x in units:
         u = d.units[x]
-        key = ("barred", u.color, u.nationality)
+        key = ("barred", u.color, u.nationality) + (anarchists.barred_key(ctx, x) if u.color == ANARCHIST else ())
         b = memo.get(key)
         if b is None:
             b = memo[key] = sum(d.bit[p] for p in d.codes if entry_problem(ctx, (x,), p) is not None)
@@ -357,21 +367,25 @@ def barred(ctx: Ctx, units) -> int:
 
 def allowance(ctx: Ctx, units) -> int:
     """004 [5.0], [5.63], [5.72]: a force of ``units`` with a leader spends up to its leaders'
-    Movement Allowance (:func:`leader_ma`), a Blue or Green force three; one Movement Point a
-    province overland."""
+    Movement Allowance (:func:`leader_ma`), a Blue or Green force three, an Anarchist unit four
+    (001 Anarchists); one Movement Point a province overland."""
     us = ctx.data.units
     leaders = [u for u in units if us[u].kind == "leader"]
-    return leader_ma(ctx, leaders) if leaders else BLUE_GREEN_MA
+    if leaders:
+        return leader_ma(ctx, leaders)
+    if any(us[u].color == ANARCHIST for u in units):
+        return anarchists.MOVEMENT_ALLOWANCE
+    return BLUE_GREEN_MA
 
 
 def rails_ok(ctx: Ctx, color: str, has_leader: bool, start: str) -> tuple[str, str] | None:
     """004 [5.51], [5.52]: rail movement is for Red and White forces with a leader that begin
-    their move in a rail province."""
+    their move in a rail province (not one an Anarchist unit disrupts, 001 Anarchists)."""
     if color not in (RED, WHITE) or not has_leader:
         return "004 [5.51]", "only Red and White forces use rail movement"
     if not ctx.data.provinces[start].rail:
         return "004 [5.52]", f"the force did not begin its move in a rail province ({start})"
-    return None
+    return anarchists.rail_problem(ctx, start)
 
 
 def move_problem(ctx: Ctx, a: Move) -> tuple[str, str] | None:
@@ -406,7 +420,7 @@ def move_problem(ctx: Ctx, a: Move) -> tuple[str, str] | None:
             return p
         if a.to not in here.rail:
             return "004 [5.52]", f"no railway between {fs.province} and {a.to}"
-        return None
+        return anarchists.rail_problem(ctx, fs.province, a.to)
     if f.mode == "rail":
         return "004 [5.53]", "a force may not combine rail and overland movement"
     ma = allowance(ctx, fs.units)
@@ -555,7 +569,7 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
         if u.kind == "leader":
             units = [unit] + ctx.b.attached_to(st, unit)
             lead, has_leader = unit, True
-        elif u.color in (BLUE, GREEN) and not st.attached.get(unit):
+        elif u.color in (BLUE, GREEN, ANARCHIST) and not st.attached.get(unit):
             units = [x for x in st.units if units_of[x].kind != "leader"]
             lead, has_leader = next((x for x in units if units_of[x].kind != "imperial"), None), False
         else:
@@ -571,7 +585,7 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
     key = ("stops", color, has_czar)
     stops = memo.get(key)                       # provinces it must stop in, as a set of bits
     if stops is None:
-        stop = frozenset((BLUE, color) if has_czar else (color,))       # 004 [5.27], [13.23]
+        stop = frozenset((BLUE, color) if has_czar else (color,) if color != ANARCHIST else ())  # 004 [5.27], [13.23]
         stops = 0
         if s.options.get("postal_movement"):
             for p, cs in s.snapshot.items():
@@ -582,7 +596,7 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
                 if c not in stop:
                     stops |= b
         memo[key] = stops
-    limited = [x for x in units if units_of[x].color in (BLUE, GREEN)]  # 004 [5.65], [5.74]-[5.76]
+    limited = [x for x in units if units_of[x].color in (BLUE, GREEN, ANARCHIST)]  # 004 [5.65], [5.74]-[5.76]; 001
     if limited:                                 # where its Blue/Green units may never go
         closed |= barred(ctx, limited)
     kerch = color != WHITE                      # 004 [5.32]: the Kerch Straits are closed to it
@@ -591,8 +605,9 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
     if mode != "rail":
         out.search(bit[here], closed, stops, d.adjacent_bits_not_white if kerch else d.adjacent_bits,
                    allowance(ctx, units) - mp, False, memo)
-    if mode != "overland" and not rails_ok(ctx, color, has_leader, start):
-        out.search(bit[here], closed, stops, d.rail_bits_not_white if kerch else d.rail_bits, None, True, memo)
+    if mode != "overland" and not rails_ok(ctx, color, has_leader, start) and not anarchists.rail_problem(ctx, here):
+        out.search(bit[here], closed | anarchists.where_bits(ctx), stops,       # 001 Anarchists: rail disrupted
+                   d.rail_bits_not_white if kerch else d.rail_bits, None, True, memo)
     return out
 
 
@@ -610,6 +625,7 @@ def do_move(ctx: Ctx, a: Move) -> list[Event]:
     frm = fs.province
     fs.province = a.to
     f.path.append(a.to)
+    anarchists.note_move(ctx, fs.units, a.to)          # (Makhno's Poland condition, 001 Anarchists)
     if a.rail:
         f.mode = "rail"
     else:
@@ -660,6 +676,9 @@ def check_merge(ctx: Ctx, a: Merge) -> None:
     if x.province != y.province:
         raise ctx.illegal("004 [7.0]", "stacks merge only within one province")
     cx, cy = ctx.b.stack_color(x), ctx.b.stack_color(y)
+    p = anarchists.alone_problem(ctx, x, y)
+    if p:
+        raise ctx.illegal(*p)
     if cx != cy:
         raise ctx.illegal("004 [7.13]", "different colours never stack together")
     nx = {ctx.data.units[u].nationality for u in x.units if ctx.data.units[u].is_combat and ctx.data.units[u].color in (BLUE, GREEN) and not x.attached.get(u)}
@@ -706,6 +725,9 @@ def check_transfer(ctx: Ctx, a: TransferImperial) -> None:
         raise ctx.illegal("004 [13.21]", "name a leader of the receiving force (0 for a Blue/Green force)")
     if ctx.s.force is not None and ctx.s.force.stack in (st.id, to.id):
         raise ctx.illegal("004 [13.15]", "not while that force is moving")
+    p = anarchists.alone_problem(ctx, to)
+    if p:
+        raise ctx.illegal(*p)
 
 
 def do_transfer(ctx: Ctx, a: TransferImperial) -> list[Event]:
@@ -730,6 +752,9 @@ def check_emigrate(ctx: Ctx, a: Emigrate) -> None:
         raise ctx.illegal("004 [13.31]", f"{a.seat} does not control the {d.units[a.unit].name}")
     if not d.provinces[st.province].port:
         raise ctx.illegal("004 [13.32]", f"{st.province} has no port")
+    p = anarchists.port_problem(ctx, st.province)
+    if p:
+        raise ctx.illegal(*p)
 
 
 def do_emigrate(ctx: Ctx, a: Emigrate) -> list[Event]:
@@ -753,6 +778,9 @@ def check_czech_exit(ctx: Ctx, a: CzechExit) -> None:
         raise ctx.illegal("004 [5.61]", f"{a.seat} does not control {u.label}")
     if st.province != d.czech_exit:
         raise ctx.illegal("004 [5.66]", f"Czech units leave only from {d.czech_exit}")
+    p = anarchists.port_problem(ctx, st.province)
+    if p:
+        raise ctx.illegal(*p)
 
 
 def do_czech_exit(ctx: Ctx, a: CzechExit) -> list[Event]:
@@ -770,7 +798,7 @@ def candidates(ctx: Ctx, seat: str) -> list[Action]:
         for st in mine:
             for u in st.units:
                 uu = d.units[u]
-                if uu.is_leader or (uu.color in (BLUE, GREEN) and u == st.units[0]):
+                if uu.is_leader or (uu.color in (BLUE, GREEN, ANARCHIST) and u == st.units[0]):
                     out.append(StartForce(seat, u))
         for x in mine:
             for y in mine:

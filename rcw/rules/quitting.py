@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rcw.actions import Event, Quit
+from rcw.rules import anarchists
 from rcw.rules.base import Ctx
 
 
@@ -36,6 +37,9 @@ def do(ctx: Ctx, a: Quit) -> list[Event]:
                 if st.owner == a.seat and any(ctx.data.units[u].nationality == nat for u in st.units
                                               if ctx.data.units[u].is_combat and not st.attached.get(u)):
                     st.owner = None
+    for st in anarchists.on_map(ctx):                        # 001 Anarchists: his Anarchists are no one's
+        if st.owner == a.seat:
+            st.owner = None
     for oid in [k for k, o in s.offers.items() if a.seat in (o["from"], o["to"])]:
         del s.offers[oid]
     if a.seat in s.committee:

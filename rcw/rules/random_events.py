@@ -4,7 +4,7 @@ Subversive Attacks Doubled, Draw from the Randomizer."""
 from __future__ import annotations
 
 from rcw.actions import Event
-from rcw.data import BLUE
+from rcw.data import ANARCHIST, BLUE
 from rcw.rules import randomizer
 from rcw.rules.base import Ctx
 from rcw.state import UNASSIGNED
@@ -36,11 +36,12 @@ def resolve(ctx: Ctx, seat: str, roll: tuple[int, int]) -> list[Event]:
 
 def epidemic(ctx: Ctx, province: str) -> list[Event]:
     """004 [12.11]: the strongest combat unit of each Red, Green and White stack (topmost on
-    ties) goes to the unassigned section; Blue units, leaders and Imperial units are immune."""
+    ties) goes to the unassigned section; Blue units, leaders and Imperial units are immune, and
+    so are Anarchist units (001 Anarchists, "Tenacity")."""
     ev: list[Event] = []
     victims = []
     for st in ctx.b.stacks_in(province):
-        if ctx.b.stack_color(st) == BLUE:
+        if ctx.b.stack_color(st) in (BLUE, ANARCHIST):
             continue
         combat = [u for u in st.units if ctx.data.units[u].is_combat and ctx.data.units[u].color != BLUE]
         if combat:

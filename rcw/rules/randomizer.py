@@ -1,10 +1,12 @@
 """004 [12.13] The Auxiliary Forces Randomizer: Assassin markers, Blue and Green Control
-markers (control of every unit of that nationality), Blue Withdrawal markers."""
+markers (control of every unit of that nationality), Blue Withdrawal markers; with the optional
+forces of 001, their chits too (:mod:`rcw.rules.auxiliary`)."""
 
 from __future__ import annotations
 
 from rcw.actions import Event
 from rcw.data import BLUE, GREEN
+from rcw.rules import auxiliary
 from rcw.rules.base import Ctx
 
 
@@ -25,7 +27,7 @@ def draw(ctx: Ctx, seat: str, ask: bool = False, after: str = "") -> list[Event]
     ev: list[Event] = []
     while s.aux:
         chit = s.aux.pop(ctx.below(len(s.aux)))
-        optional, more = resolve(ctx, seat, chit)
+        optional, more = resolve(ctx, seat, chit, after)
         ev += more
         if not optional:
             return ev
@@ -58,9 +60,13 @@ def keep(ctx: Ctx, seat: str, chit: str) -> Event:
     return Event("kept", f"{seat} keeps the {name} {what} marker (004 [12.13])", {"seat": seat, "chit": chit})
 
 
-def resolve(ctx: Ctx, seat: str, chit: str) -> tuple[bool, list[Event]]:
-    """Apply one chit; returns (may the drawer draw again? (004 [12.13]), events)."""
+def resolve(ctx: Ctx, seat: str, chit: str, after: str = "") -> tuple[bool, list[Event]]:
+    """Apply one chit; returns (may the drawer draw again? (004 [12.13]), events).  A chit of
+    an optional force (001) may suspend play on its drawer's decision (``after``: see :func:`draw`)."""
     s = ctx.s
+    got = auxiliary.resolve(ctx, seat, chit, after)
+    if got is not None:
+        return got
     if chit == "A":
         s.assassins[seat] = s.assassins.get(seat, 0) + 1
         return False, [Event("drew", f"{seat} draws an Assassin marker", {"seat": seat, "chit": chit})]

@@ -20,6 +20,8 @@ def blocked_reason(ctx: Ctx, uid: int, red_blocked: bool) -> str | None:
     u = ctx.data.units[uid]
     if not u.is_combat or u.color == BLUE:
         return "004 [9.11]: only Red, White and Green combat units are replaced"
+    if u.option:
+        return "001: the optional forces return by their own rules, never by 004 [9.0]"
     colors = {ctx.b.color_of(x, st) for st in ctx.b.stacks_in(u.province) for x in st.units
               if not ctx.data.units[x].is_imperial}
     if any(opposed(u.color, c) for c in colors) and u.color not in colors:

@@ -14,11 +14,12 @@ from rcw.actions import (
     EndPlayerTurn,
     Event,
     IllegalAction,
+    PlaceUnit,
     RedrawChit,
     RollRandomEvents,
     VoteEndGame,
 )
-from rcw.rules import randomizer, replacement, victory
+from rcw.rules import additional_draws, auxiliary, randomizer, replacement, victory
 from rcw.rules.base import Ctx
 from rcw.state import copy_plain
 
@@ -60,6 +61,7 @@ def begin_player_turn(ctx: Ctx) -> list[Event]:
     s.moved, s.imperial_moved, s.fought, s.defended = [], [], [], []
     s.subversion_doubled = False
     s.drawn = False
+    s.optional.pop("draws", None)          # (001 Additional Randomizer Draws)
     s.force = s.attack = None
     p = s.order[s.current]
     return [Event("player_turn", f"{p}'s Player-Turn begins (Game-Turn {s.turn})", {"seat": p, "turn": s.turn})]
@@ -91,10 +93,12 @@ def interphase(ctx: Ctx) -> list[Event]:
     ending = bool(limit and s.turn > limit)               # (no "Game-Turn N begins" for a turn never played)
     ev = [] if ending else [Event("turn", f"Game-Turn {s.turn} begins", {"turn": s.turn})]
     ev += replacement.replace(ctx, finished)              # 004 [4.2] B.2, [9.0]
+    ev += auxiliary.replacement_segment(ctx)              # 001 Anarchists: Makhno comes back
     if ending:
         s.phase = "over"
         s.result = victory.result(ctx, None, f"turn limit {limit} reached")
         return ev + [Event("game_over", f"The turn limit ({limit}) is reached; no side has won", {})]
+    ev += auxiliary.end_of_game_turn(ctx, finished)       # 001 Anarchists: the Roving Attack
     return ev + start_game_turn(ctx)                      # 004 [4.2] B.3
 
 
@@ -138,6 +142,16 @@ def do_end_combat(ctx: Ctx, a: EndCombat) -> list[Event]:
 def check_draw(ctx: Ctx, a: DrawRandomizer) -> None:
     ctx.require_phasing(a.seat, "randomizer")
     if ctx.s.drawn:
+        if additional_draws.on(ctx):
+            n = additional_draws.allowance(ctx, a.seat)
+            if additional_draws.made(ctx) < n:
+                if ctx.s.aux:
+                    return
+                raise ctx.illegal(additional_draws.RULE, "the Auxiliary Forces Randomizer is empty")
+            if n > 1:
+                raise ctx.illegal(additional_draws.RULE, f"{a.seat} has made the {n} draws a city allows; end the Player-Turn")
+            raise ctx.illegal(additional_draws.RULE, f"{a.seat}'s forces alone hold no Russian city: one draw; "
+                              "end the Player-Turn")
         raise ctx.illegal("004 [4.2]", "one chit is drawn in the Randomizer Phase; end the Player-Turn")
 
 
@@ -146,7 +160,10 @@ def do_draw(ctx: Ctx, a: DrawRandomizer) -> list[Event]:
     do something in it: an assassination (004 [10.0] "at any time during his Player-Turn",
     e.g. with the Assassin marker just drawn); then ``EndPlayerTurn`` ends it.  Otherwise the
     draw ends the Player-Turn at once, as before.  A marker that entitles the drawer to draw
-    again (004 [12.13]) first asks him whether he does (``RedrawChit``)."""
+    again (004 [12.13]) first asks him whether he does (``RedrawChit``).  With the option
+    ``additional_draws`` a player whose forces alone hold a Russian city may draw again (001
+    Additional Randomizer Draws, :mod:`rcw.rules.additional_draws`): the Player-Turn goes on."""
+    additional_draws.note_draw(ctx)
     ev = randomizer.draw(ctx, a.seat, ask=True, after="randomizer")
     ctx.s.drawn = True
     if ctx.s.decision is not None:
@@ -156,7 +173,10 @@ def do_draw(ctx: Ctx, a: DrawRandomizer) -> list[Event]:
 
 def after_draw(ctx: Ctx, seat: str) -> list[Event]:
     """The end of the Randomizer Phase's draw: the Player-Turn ends, unless its owner may still
-    assassinate (see :func:`do_draw`)."""
+    assassinate or draw again (see :func:`do_draw`)."""
+    if additional_draws.more(ctx, seat):
+        return [Event("phase", f"{seat} may draw again or end the Player-Turn (001 Additional Randomizer Draws)",
+                      {"phase": "randomizer", "drawn": True, "more": True})]
     if _may_go_on(ctx, seat):
         return [Event("phase", f"{seat} may still act before ending the Player-Turn (004 [10.0])",
                       {"phase": "randomizer", "drawn": True})]
@@ -183,6 +203,16 @@ def do_redraw(ctx: Ctx, a: RedrawChit) -> list[Event]:
     else:
         ev = [randomizer.keep(ctx, a.seat, d["chit"])]
     if s.decision is None and d["after"] == "randomizer":
+        ev += after_draw(ctx, a.seat)
+    return ev
+
+
+def do_place(ctx: Ctx, a: PlaceUnit) -> list[Event]:
+    """001's optional forces: the unit drawn is placed (:func:`rcw.rules.auxiliary.place`); then
+    the draw is over and the Player-Turn goes on as after any draw."""
+    after = ctx.s.decision["after"]
+    ev = auxiliary.place(ctx, a)
+    if ctx.s.decision is None and after == "randomizer":
         ev += after_draw(ctx, a.seat)
     return ev
 

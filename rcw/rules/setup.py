@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rcw.actions import AcceptTrade, Action, DeclineTrade, EndTrading, Event, OfferTrade, WithdrawTrade
 from rcw.data import BLUE, GREEN
-from rcw.rules import sequence
+from rcw.rules import auxiliary, sequence
 from rcw.rules.base import LENIN, TROTSKY, Ctx
 from rcw.state import Stack
 
@@ -209,7 +209,7 @@ def place_units(ctx: Ctx) -> None:
     s.next_stack = 1
     by_key: dict[tuple, list[int]] = {}
     for u in sorted(d.units.values(), key=lambda u: u.id):
-        if not u.is_combat:
+        if not u.is_combat or u.option:             # (the optional forces of 001 come by their own rules)
             continue
         if u.color in (BLUE, GREEN):
             by_key.setdefault((u.province, u.color, u.nationality), []).append(u.id)
@@ -267,4 +267,5 @@ def deploy(ctx: Ctx) -> list[Event]:
     m = d.markers
     s.aux = ([f"BC:{n}" for n in m.blue_control] + [f"WD:{n}" for n in m.blue_withdrawal]
              + [f"GC:{n}" for n in m.green_control] + ["A"] * (m.assassin - m.assassin_initial))
-    return [Event("deployed", f"Forces deployed: {len(s.stacks)} stacks on the map", {"stacks": len(s.stacks)})]
+    ev = [Event("deployed", f"Forces deployed: {len(s.stacks)} stacks on the map", {"stacks": len(s.stacks)})]
+    return ev + auxiliary.deploy(ctx)                       # the optional forces of 001

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rcw.actions import Event
-from rcw.data import BLUE, GREEN, RED, WHITE
+from rcw.data import ANARCHIST, BLUE, GREEN, RED, WHITE
+from rcw.rules import anarchists
 from rcw.rules.base import Ctx
 from rcw.state import copy_plain
 
@@ -14,25 +15,37 @@ def check_end(ctx: Ctx) -> list[Event]:
     """004 [14.1], checked when the Player-Turn series of a Game-Turn is over.  Units count by
     their colour on the map (``Board.color_of``): a Green unit attached to a White leader holding
     the Gold is a White combat unit, one attached to a Red leader is not (004 [13.26] "for all
-    purposes"), as in the Victory Point scoring (:func:`scores`)."""
+    purposes"), as in the Victory Point scoring (:func:`scores`).  With the Anarchists (001,
+    "Anarchy versus Order") no victory is possible while an Anarchist unit stands in a Russian
+    province outside Siberia: a condition met then does not end the game (nor call the vote)."""
     s, b = ctx.s, ctx.b
     if not b.any_on_map("leader", RED, outside_siberia=True):
-        s.phase = "over"
-        s.result = result(ctx, WHITE, "no Red leaders remain on the map outside Siberia (004 [14.1] 1)")
-        return [Event("game_over", "White Victory: no Red leaders remain outside Siberia", copy_plain(s.result))]
-    if not b.any_on_map("combat", WHITE, outside_siberia=True):
-        s.phase = "over"
-        s.result = result(ctx, RED, "no White combat units remain on the map outside Siberia (004 [14.1] 2)")
-        return [Event("game_over", "Red Victory: no White combat units remain outside Siberia", copy_plain(s.result))]
-    if not b.any_on_map("leader", WHITE, outside_siberia=True):
+        why = "no Red leaders remain on the map outside Siberia (004 [14.1] 1)"
+        won, text = WHITE, "White Victory: no Red leaders remain outside Siberia"
+    elif not b.any_on_map("combat", WHITE, outside_siberia=True):
+        why = "no White combat units remain on the map outside Siberia (004 [14.1] 2)"
+        won, text = RED, "Red Victory: no White combat units remain outside Siberia"
+    elif not b.any_on_map("leader", WHITE, outside_siberia=True):
         voters = [p for p in s.order if p not in s.quit and s.politburo.get(p, 0) > 0]
-        if sum(s.politburo.get(p, 0) for p in voters) >= VOTE_MARKERS:
-            s.phase = "vote"
-            s.votes = {}
-            s.decision = {"kind": "vote", "seat": voters[0], "voters": voters}
-            return [Event("vote_called", "No White leaders remain outside Siberia: the Politburo votes on ending the game (004 [14.1] 3)",
-                          {"voters": list(voters)})]
-    return []
+        if sum(s.politburo.get(p, 0) for p in voters) < VOTE_MARKERS:
+            return []
+        won = None
+        why = "no White leaders remain outside Siberia (004 [14.1] 3)"
+    else:
+        return []
+    held = anarchists.anarchy(ctx)
+    if held:
+        return [Event("anarchy", f"No victory is possible while Anarchist units hold {', '.join(held)}, though {why} "
+                      "(001 Anarchists)", {"provinces": held, "condition": why})]
+    if won is None:
+        s.phase = "vote"
+        s.votes = {}
+        s.decision = {"kind": "vote", "seat": voters[0], "voters": voters}
+        return [Event("vote_called", "No White leaders remain outside Siberia: the Politburo votes on ending the game (004 [14.1] 3)",
+                      {"voters": list(voters)})]
+    s.phase = "over"
+    s.result = result(ctx, won, why)
+    return [Event("game_over", text, copy_plain(s.result))]
 
 
 def score(ctx: Ctx, color: str) -> dict[str, int]:
@@ -56,9 +69,10 @@ def scores(ctx: Ctx, colors: dict[int, str] | None = None) -> dict[str, dict[str
             elif u.color == BLUE and u.nationality == "CZ":          # 004 [14.45]
                 (red if face_up else white)[p] += u.strength
             else:
-                if u.color in (WHITE, BLUE, GREEN):
+                # (an Anarchist unit counts "regardless of which faction wins", 001 Anarchists)
+                if u.color in (WHITE, BLUE, GREEN, ANARCHIST):
                     red[p] += u.strength
-                if u.color in (RED, GREEN):
+                if u.color in (RED, GREEN, ANARCHIST):
                     white[p] += u.strength
         red[p] += 2 * s.politburo.get(p, 0)           # 004 [14.41]
     for st in s.stacks.values():

@@ -25,7 +25,7 @@ from rcw.actions import Action, Event, IllegalAction
 from rcw.data import BLUE, GREEN, GameData
 from rcw.game import HANDLERS, Game
 from rcw.rng import MASK, Dice
-from rcw.rules import combat, movement
+from rcw.rules import auxiliary, combat, movement
 from rcw.solitaire import red, turn
 from rcw.solitaire.base import LAST_TURN, MODE, NONRED, RED_SEAT
 from rcw.solitaire.routes import remaining_route, route_of, route_unit
@@ -73,6 +73,10 @@ class SoloGame(Game):
         opts = cls._options(options)
         if opts.get("postal_movement"):
             raise IllegalAction("004 [17.0]", "the postal rules are not part of the solitaire", "bad_request")
+        extra = [o for o in auxiliary.STATS if opts.get(o)]
+        if extra:
+            raise IllegalAction("001", f"the optional forces of 001 ({', '.join(extra)}) are not part of the solitaire",
+                                "bad_request")
         st = State(seats=[RED_SEAT, NONRED], seed=int(seed), rng=int(seed) & MASK, options=opts)
         g = cls(st, data, dice)
         ev = setup(g.ctx)

@@ -26,6 +26,7 @@ export const COUNTER_COLOURS = {
   White: { fill: "#f4efe2", ink: "#2b2118", star: "#8a6412", edge: "#6b5a44" },
   Blue: { fill: "#2c5897", ink: "#f2f5ff", star: "#f3cf5a", edge: "#1d150e" },
   Green: { fill: "#3d7a36", ink: "#f3fbe9", star: "#f3cf5a", edge: "#1d150e" },
+  Anarchist: { fill: "#151515", ink: "#f2f2f2", star: "#f3cf5a", edge: "#8a8a8a" },   // 001 Anarchists
   "": { fill: "#d7ad2b", ink: "#2b2118", star: "#5a4300", edge: "#1d150e" },
 };
 

@@ -163,7 +163,8 @@ export class EventLog {
         this.force = null;
         return;
       }
-      case "combat": {
+      case "combat":
+      case "roving": {              // (001 Anarchists: Makhno's Roving Attack)
         const words = RESULT_WORDS[d.result] ? ` (${RESULT_WORDS[d.result]})` : "";
         push("combat", `${e.text}${words}`);
         return;
@@ -197,6 +198,8 @@ export class EventLog {
       case "random_event":
       case "drew":
       case "withdrawal":
+      case "placed":
+      case "makhno_returns":
         push("random", e.text);
         return;
       case "trade":
@@ -281,6 +284,7 @@ export function describeAction(a) {
     case "DeclarePurge": return `${s} declares a purge of ${a.target}`;
     case "Assassinate": return `${s} sends assassins against ${uname(a.victim)}`;
     case "RedrawChit": return a.redraw ? `${s} draws again from the Randomizer` : `${s} keeps the marker drawn`;
+    case "PlaceUnit": return a.leader ? `${s} places the unit drawn with ${uname(a.leader)}` : `${s} places the unit drawn in ${a.province}`;
     default: return `${s}: ${a.t.replace(/([a-z])([A-Z])/g, "$1 $2")}`;
   }
 }

@@ -18,7 +18,7 @@ const KIND_NAMES = {
   combat: "Combat", attack: "an attack", randomizer: "the Randomizer", loss: "Exchange losses", capture: "a capture",
   vote: "the end-game vote", purge_approval: "approving a purge", purge_orders: "declaring purges", spoils: "purge spoils",
   counterpurge: "a counterpurge", execution_consent: "an execution order", execution: "the Czar's execution",
-  redraw: "keep the marker or draw again",
+  redraw: "keep the marker or draw again", place: "placing a unit drawn",
 };
 export function kindName(k) {
   return KIND_NAMES[k] || String(k).replace(/_/g, " ");
@@ -187,6 +187,8 @@ function phaseCard(app, by, btn, marks) {
   } else if (ph === "randomizer") {
     parts.push(h("h3", "Randomizer Phase"),
       h("p", `Draw one chit from the Auxiliary Forces Randomizer (${view.randomizer} in the cup): an Assassin marker, a Blue or Green control marker, or a Blue withdrawal (004 [12.13]).`),
+      by.DrawRandomizer && by.EndPlayerTurn
+        ? h("p.small", "Your forces alone hold a city: you may draw again, or end your Player-Turn (001 Additional Randomizer Draws).") : null,
       by.DrawRandomizer ? btn("Draw from the Randomizer", by.DrawRandomizer[0], { cls: "primary" }) : null,
       by.EndPlayerTurn ? btn("End your Player-Turn", by.EndPlayerTurn[0], { cls: "primary" }) : null);
   } else {
@@ -471,6 +473,21 @@ function decisionCard(app, d, by, btn, marks) {
     const again = (by.RedrawChit || []).find((a) => a.redraw);
     const keep = (by.RedrawChit || []).find((a) => !a.redraw);
     parts.push(h("div.row", again ? btn("Draw again", again, { cls: "primary" }) : null, keep ? btn("Keep the marker", keep) : null));
+  } else if (k === "place") {
+    // 001's optional forces: the unit drawn is placed where its drawer chooses (the engine lists where)
+    const leaders = (by.PlaceUnit || []).filter((a) => a.leader);
+    parts.push(h("h3", `Place ${uname(d.unit)}`),
+      h("p", leaders.length ? `You drew ${ulabel(d.unit)}: place it with one of these leaders (001 optional forces).`
+        : `You drew ${ulabel(d.unit)}: place it in a province of your choice (001 optional forces).`));
+    const list = h("div.pick-list");
+    for (const a of by.PlaceUnit || []) {
+      const s = a.leader ? stackOf(view, a.leader) : null;
+      list.append(h("button.pick", { type: "button", disabled: app.busy, dataset: { act: "PlaceUnit", province: a.province, leader: a.leader },
+        onclick: () => app.act(a) },
+        h("span.pick-prov", a.leader ? (s ? s.province : "") : a.province),
+        h("span.pick-main", a.leader ? `with ${uname(a.leader)}${s && s.owner ? ` (${s.owner})` : ""}` : pname(a.province))));
+    }
+    parts.push(list);
   } else if (k === "vote") {
     parts.push(h("h3", "End-game vote (004 [14.1])"),
       h("p", `No White leaders remain outside Siberia. End the game in a Red Victory? Players holding ${(view.limits || {}).vote_markers} Politburo markers must agree.`));

@@ -1,0 +1,37 @@
+"""001's optional forces in the browser: a game created with them shows Makhno on the board as a
+black counter (the Anarchists' colour) and names him, in Debian's headless Chromium.  (The
+lobby's Options panel is tested with the lobby; here the game is created through the API.)"""
+
+from __future__ import annotations
+
+import pytest
+from browser_helpers import DESKTOP, browser, http, open_seat, server, shot, skip_reason  # noqa: F401
+
+pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
+
+
+def test_makhno_stands_black_in_yekaterinoslav(server, browser) -> None:  # noqa: F811
+    """001 Anarchists: Makhno - "It begins the game in Yekaterinoslav, and is initially controlled
+    by no player": once the trading session is over he is on the map, a black counter."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "bot_seats": ["B", "C"],
+                                            "options": {"anarchists": True, "shock_armies": True, "freikorps": True,
+                                                        "additional_draws": True, "max_turns": 2}})
+    gid = g["game"]
+    j = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
+    page = browser.new_page(viewport=DESKTOP)
+    page.set_default_timeout(30_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_seat(page, server, gid, j["token"])
+    page.locator('.orders [data-act="EndTrading"]').first.click()
+    page.wait_for_function("() => window.rcwApp && window.rcwApp.st.view.stacks.some((s) => s.units.includes(601))")
+    sid = page.evaluate("() => window.rcwApp.st.view.stacks.find((s) => s.units.includes(601)).id")
+    page.evaluate("window.rcwApp.board.centreOn('YEKA', true)")
+    counter = page.locator(f'svg.board g.counter[data-stack="{sid}"]')
+    counter.wait_for()
+    assert counter.get_attribute("data-color") == "Anarchist"
+    assert counter.locator("rect.c-body").get_attribute("fill") == "#151515"
+    assert "AU6 Makhno" in counter.locator("title").text_content()
+    shot(page, "makhno.png")
+    assert not errors, errors
+    page.close()
