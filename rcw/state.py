@@ -117,6 +117,7 @@ class State:
     stats: dict[str, int] = field(default_factory=dict)
     snapshot: dict[str, list[str]] = field(default_factory=dict)   # postal: colours at turn start
     solo: dict = field(default_factory=dict)       # SPI solitaire bookkeeping (rcw.solitaire)
+    postal: dict = field(default_factory=dict)     # postal game bookkeeping (rcw.postal): sheets, phase, report
 
     def clone(self) -> State:
         """An independent copy, field by field (much cheaper than a deep copy or a round trip
@@ -135,6 +136,8 @@ class State:
         d["force"] = self.force.to_list() if self.force else None
         d["attack"] = self.attack.to_list() if self.attack else None
         d["offers"] = [[k, v] for k, v in sorted(self.offers.items())]
+        if not d["postal"]:
+            del d["postal"]            # (other modes' saves and state hashes stay as they were)
         return d
 
     @classmethod
