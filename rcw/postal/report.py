@@ -10,7 +10,8 @@ Report (data)::
 
     {"turn": 1, "phase": "first",            # the phase adjudicated ("trading": the pre-season trades)
      "happened": [{"kind", "text", "data"}],  # every event of the adjudication, in order
-     "skipped": [{"seat", "index", "order", "rule", "code", "message", "step"?}],
+     "skipped": [{"seat", "index", "order", "rule", "code", "message", "step"?}],   # not carried out
+     "refused": [{"seat", "index", "order", "rule", "code", "message"}],  # refused when the sheet came
      "stacks": {seat: [stack]}, "unaligned": [stack],   # stack: {"province", "units", "attached"}
      "vp": {section: [unit]}, "politburo": {seat: n}, "assassins": {seat: n},
      "control": {nationality: seat}, "withdrawn": [nationality], "randomizer": n,
@@ -43,6 +44,7 @@ def build(ctx: Ctx, turn: int, phase: str, events: list[Event]) -> dict:
         "turn": turn, "phase": phase,
         "happened": [{"kind": e.kind, "text": e.text, "data": copy_plain(e.data)} for e in events],
         "skipped": [copy_plain(e.data) for e in events if e.kind == "order_skipped"],
+        "refused": [{"seat": p, **r} for p in s.seats for r in s.postal.get("rejected", {}).get(p, [])],
         "stacks": stacks, "unaligned": unaligned,
         "vp": {k: [e[0] for e in v] for k, v in s.vp.items() if v},
         "politburo": dict(s.politburo), "assassins": dict(s.assassins), "control": dict(s.control),
@@ -78,6 +80,10 @@ def render(rep: dict, data: GameData) -> str:
     for k in rep["skipped"]:
         step = f" ({k['step']})" if k.get("step") else ""
         out.append(f"  {k['seat']} order #{k['index'] + 1} ({k['order']}){step}: {k['rule']}: {k['message']}")
+    if rep["refused"]:
+        out.append("Orders refused when their sheet arrived:")
+        for k in rep["refused"]:
+            out.append(f"  {k['seat']} order #{k['index'] + 1} ({k['order']}): {k['rule']}: {k['message']}")
     out.append("")
     nxt = "the game is over" if rep["phase_now"] == "over" else \
         f"as {PHASE_NAMES[rep['phase_now']]} of Game-Turn {rep['turn_now']} begins"
