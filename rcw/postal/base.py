@@ -7,7 +7,8 @@
   [4.2]); the same word is ``State.phase`` while orders are collected.
 * ``sheets``: each seat's accepted orders for that phase, ``{seat: [[index, order], ...]}`` (the
   index is the order's place in the sheet as submitted, which reports and errors name).
-* ``rejected``: each seat's refused orders of its last submission (what its view shows it).
+* ``rejected``, ``warnings``: each seat's refused orders of its last submission, and the steps
+  of its kept orders that the rules refuse (what its view shows it, :mod:`rcw.postal.validate`).
 * ``purged``: whether a purge was conducted in this Game-Turn's First Phase (postal [4.2]).
 * ``execution``: an execution order of the Czar awaiting its holder's answer (postal [13.5]).
 * ``report``: the report of the last phase adjudicated (:mod:`rcw.postal.report`).
@@ -68,18 +69,25 @@ def skipped(ctx: Ctx, seat: str, index: int, kind: str, e: IllegalAction, what: 
 
 
 class OrderRun:
-    """One order being carried out: its events, and what becomes of a refused step: reported as
-    skipped (the adjudication), or, ``strict`` (a sheet being checked as it arrives), the
-    refusal of the whole order (:class:`IllegalAction` naming the step)."""
+    """One order being carried out: its events, and what becomes of a step the rules refuse:
+    at the adjudication it is reported as skipped (an ``order_skipped`` event); while a sheet is
+    checked as it arrives (``warnings`` given) it is noted there, the order being kept (it will be
+    carried out as far as it goes).  A refusal that stops the whole order is the caller's to
+    raise: at the adjudication it is reported, on arrival it refuses the order."""
 
-    def __init__(self, ctx: Ctx, seat: str, index: int, kind: str, strict: bool) -> None:
-        self.ctx, self.seat, self.index, self.kind, self.strict = ctx, seat, index, kind, strict
+    def __init__(self, ctx: Ctx, seat: str, index: int, kind: str, warnings: list | None = None) -> None:
+        self.ctx, self.seat, self.index, self.kind, self.warnings = ctx, seat, index, kind, warnings
         self.ev: list[Event] = []
 
+    @property
+    def checking(self) -> bool:
+        return self.warnings is not None
+
     def fail(self, e: IllegalAction, what: str = "") -> None:
-        if self.strict:
-            raise IllegalAction(e.rule, f"{what}: {e.message}" if what else e.message, e.code)
-        self.ev.append(skipped(self.ctx, self.seat, self.index, self.kind, e, what))
+        if self.warnings is not None:
+            self.warnings.append({**order_error(self.index, self.kind, e), "step": what})
+        else:
+            self.ev.append(skipped(self.ctx, self.seat, self.index, self.kind, e, what))
 
 
 def gm_pick(ctx: Ctx, n: int) -> int:

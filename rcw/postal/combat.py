@@ -35,22 +35,29 @@ from rcw.rules.base import Ctx
 POSTAL_8 = "004 [17.0] postal [8.0]"
 
 
-def attack(ctx: Ctx, seat: str, index: int, o: dict, strict: bool = False) -> list[Event]:
-    """Carry out one attack order (see the module docstring).  ``strict`` (a sheet being checked):
-    declare it and judge its odds without rolling; every refusal refuses the order, and its
-    attackers and defenders count as having fought (004 [8.25]) for the orders after it."""
-    run = OrderRun(ctx, seat, index, "attack", strict)
+def attack(ctx: Ctx, seat: str, index: int, o: dict, warnings: list | None = None) -> list[Event]:
+    """Carry out one attack order (see the module docstring).  Checking a sheet (``warnings``
+    given): declare it and judge its odds without rolling; an attack that cannot be declared or
+    made is refused (:class:`IllegalAction`), a stack that cannot join it noted in ``warnings``;
+    its attackers and defenders count as having fought (004 [8.25]) for the orders after it."""
+    run = OrderRun(ctx, seat, index, "attack", warnings)
+    strict = run.checking
     act_as(ctx, seat, "combat")
     s = ctx.s
     st = ctx.b.stack_of(o["target"]) if o["target"] in ctx.data.units else None
     if st is None:
         what = ctx.name(o["target"]) if o["target"] in ctx.data.units else str(o["target"])
-        run.fail(IllegalAction(POSTAL_8, f"{what} is no longer on the map (eliminated by an attack with greater "
-                               "precedence): the attack has no effect", "target_gone"))
+        e = IllegalAction(POSTAL_8, f"{what} is no longer on the map (eliminated by an attack with greater "
+                          "precedence): the attack has no effect", "target_gone")
+        if strict:
+            raise IllegalAction("004 [8.0]", f"{what} is not on the map", "unknown_unit")
+        run.fail(e)
         return run.ev
     try:
         run.ev += do(ctx, A.DeclareAttack(seat, st.id, o["subversive"]))
     except IllegalAction as e:
+        if strict:
+            raise
         run.fail(e)
         return run.ev
     try:
@@ -74,6 +81,8 @@ def attack(ctx: Ctx, seat: str, index: int, o: dict, strict: bool = False) -> li
     except IllegalAction as e:
         if s.attack is not None:
             run.ev += do(ctx, A.CancelAttack(seat))
+        if strict:
+            raise
         run.fail(e)
     return run.ev
 

@@ -45,10 +45,11 @@ def check_submit(ctx: Ctx, a: SubmitOrders) -> None:
 
 def do_submit(ctx: Ctx, a: SubmitOrders) -> list[Event]:
     b = book(ctx)
-    accepted, rejected = check_sheet(ctx, a.seat, a.phase, a.sheet.data)
+    accepted, rejected, warnings = check_sheet(ctx, a.seat, a.phase, a.sheet.data)
     again = a.seat in b["sheets"]
     b["sheets"][a.seat] = accepted
     b["rejected"][a.seat] = rejected
+    b["warnings"][a.seat] = warnings
     ev = [Event("orders_submitted", f"{a.seat} {'sends a new sheet' if again else 'has sent its orders'} for "
                 f"{a.phase} of Game-Turn {a.turn}", {"seat": a.seat, "turn": a.turn, "phase": a.phase, "replaced": again})]
     if sequence.complete(ctx):
@@ -73,7 +74,8 @@ def do_close(ctx: Ctx, a: ClosePhase) -> list[Event]:
     given = a.sheets.data
     missing = [p for p in active(ctx) if p not in b["sheets"]]
     for seat in missing:
-        b["sheets"][seat], b["rejected"][seat] = check_sheet(ctx, seat, a.phase, given.get(seat, {"orders": []}))
+        b["sheets"][seat], b["rejected"][seat], b["warnings"][seat] = check_sheet(
+            ctx, seat, a.phase, given.get(seat, {"orders": []}))
     ev = [Event("phase_closed", f"The Gamesmaster closes {a.phase} of Game-Turn {a.turn}"
                 + (f"; no sheet from {', '.join(p for p in missing if p not in given)}" if
                    any(p not in given for p in missing) else ""), {"turn": a.turn, "phase": a.phase, "missing": missing})]
@@ -158,16 +160,20 @@ class PostalGame(Game):
         return None
 
     # -- queries ----------------------------------------------------------------------------------------
-    def check_sheet(self, seat: str, sheet: Any) -> list[dict]:
-        """The orders of ``sheet`` that ``seat`` may not send now, each as an error (``index``,
-        ``order``, ``rule``, ``code``, ``message``): what ``SubmitOrders`` would leave out.  A
-        sheet that is not one is refused (:class:`IllegalAction`)."""
+    def check_sheet(self, seat: str, sheet: Any) -> dict[str, list[dict]]:
+        """What ``SubmitOrders`` would make of ``sheet`` now, without sending it: ``refused``, the
+        orders it would leave out, and ``warnings``, the steps of kept orders the rules refuse
+        (each an error: ``index``, ``order``, ``rule``, ``code``, ``message``, and ``step`` for a
+        warning; :mod:`rcw.postal.validate`).  A sheet that is not one is refused
+        (:class:`IllegalAction`)."""
         s = self.state
         if seat not in s.seats or seat in s.quit:
             raise IllegalAction("004 [15.21]", f"no active seat {seat!r} in this game", "unknown_seat")
         if s.phase == "over":
             raise IllegalAction("004 [14.1]", "the game is over", "game_over")
-        return check_sheet(self.ctx, seat, s.postal["phase"], sheet.data if isinstance(sheet, Plain) else sheet)[1]
+        _, refused, warnings = check_sheet(self.ctx, seat, s.postal["phase"],
+                                           sheet.data if isinstance(sheet, Plain) else sheet)
+        return {"refused": refused, "warnings": warnings}
 
     def attack_options(self, seat: str) -> list[AttackOption]:
         """In the Second Phase: every attack ``seat`` may order, with the groups of its stacks that
@@ -190,6 +196,7 @@ def _postal(g: Game, seat: str | None) -> dict:
     if seat in s.seats:
         out["sheet"] = copy_plain(b.get("sheets", {}).get(seat))
         out["rejected"] = copy_plain(b.get("rejected", {}).get(seat, []))
+        out["warnings"] = copy_plain(b.get("warnings", {}).get(seat, []))
     return out
 
 

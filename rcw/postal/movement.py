@@ -26,6 +26,11 @@ Readings where the postal rules are silent:
   otherwise the lowest identity code) is decided on the orders as written, before anyone
   moves; the other claims are skipped.  If the winning order then fails to reach the unit,
   the unit stays where it is.
+* A sheet is checked as it arrives (:mod:`rcw.postal.validate`) by carrying its orders out on
+  the seat's own start position: an order that cannot even begin (a leader not the seat's, one
+  that moved already) is refused; one refused at a later step is kept, the steps that will be
+  skipped noted as warnings (on the start position they are certain to be: postal [5.0]'s
+  example force stops in TVER whatever anyone else orders).
 * Assassinations (postal [10.0]) are attempted when every seat's movement is done, seat by
   seat, each seat's orders in the order listed: an ``assassinate`` order names its victims
   ("and/or") and the markers to use on each; each victim whose movement route (the province
@@ -104,10 +109,11 @@ def pickups(ctx: Ctx, sheets: dict) -> tuple[dict[int, tuple[str, int, int]], li
 
 # -- carrying out one order -------------------------------------------------------------------------------
 def carry_out(ctx: Ctx, seat: str, index: int, o: dict, winners: dict, routes: dict[int, list[str]],
-              strict: bool = False) -> list[Event]:
-    """Carry out one movement-portion order of ``seat`` (see the module docstring); with
-    ``strict`` the first refused step refuses the order (:class:`IllegalAction`)."""
-    run = OrderRun(ctx, seat, index, o["order"], strict)
+              warnings: list | None = None) -> list[Event]:
+    """Carry out one movement-portion order of ``seat`` (see the module docstring).  Checking a
+    sheet (``warnings`` given): an order that cannot be begun is refused (:class:`IllegalAction`),
+    the steps refused later are noted in ``warnings``."""
+    run = OrderRun(ctx, seat, index, o["order"], warnings)
     act_as(ctx, seat, "movement")
     try:
         kind = o["order"]
@@ -124,6 +130,8 @@ def carry_out(ctx: Ctx, seat: str, index: int, o: dict, winners: dict, routes: d
         else:
             run.ev += do(ctx, A.CzechExit(seat, o["unit"]))
     except IllegalAction as e:
+        if run.checking:
+            raise
         run.fail(e)
     finally:
         if ctx.s.force is not None:

@@ -39,7 +39,7 @@ from rcw.rules.base import Ctx
 
 def start(ctx: Ctx) -> None:
     """After the deal (the first report): the pre-season trades are collected."""
-    ctx.s.postal = {"phase": "trading", "sheets": {}, "rejected": {}, "purged": False, "report": None}
+    ctx.s.postal = {"phase": "trading", "sheets": {}, "rejected": {}, "warnings": {}, "purged": False, "report": None}
 
 
 def open_phase(ctx: Ctx, phase: str) -> None:
@@ -51,7 +51,7 @@ def open_phase(ctx: Ctx, phase: str) -> None:
     s.moved, s.imperial_moved, s.fought, s.defended = [], [], [], []
     s.drawn = False
     b = book(ctx)
-    b["phase"], b["sheets"], b["rejected"] = phase, {}, {}
+    b["phase"], b["sheets"], b["rejected"], b["warnings"] = phase, {}, {}, {}
     if phase == "first":
         b["purged"] = False
         standard.take_snapshot(ctx)                     # postal [5.0]: the colours as the Game-Turn begins

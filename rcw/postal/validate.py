@@ -11,7 +11,11 @@ whether a purge is compatible, who wins a unit claimed twice, whether an assassi
 condition is met) is judged at the adjudication.
 
 A refused order is left out and reported as data (``index`` on the sheet, ``order`` kind, the
-``rule`` case, an error ``code``, the ``message``); the rest of the sheet is kept.  A second
+``rule`` case, an error ``code``, the ``message``); the rest of the sheet is kept.  An order the
+rules allow to begin but refuse at a later step (a force that must stop short of its path's
+end, postal [5.0]'s example; a stack that may not join an attack) is kept, for the
+Gamesmaster carries out "all legal, written orders" as far as they go, and the refused step
+is reported the same way among the warnings (with the ``step``).  A second
 standing order of one kind (``losses``, ``capture``, ``redraw``, ``vote``, ``counterpurge``,
 ``comply_execution``, ``accept_gifts``) is refused: the first is the one on file.
 """
@@ -42,12 +46,13 @@ def scratch(ctx: Ctx) -> Ctx:
         s.postal = keep
 
 
-def check_sheet(ctx: Ctx, seat: str, phase: str, sheet) -> tuple[list[list], list[dict]]:
-    """(the accepted orders as ``[index, order]`` pairs, the refused ones as errors)."""
+def check_sheet(ctx: Ctx, seat: str, phase: str, sheet) -> tuple[list[list], list[dict], list[dict]]:
+    """(the accepted orders as ``[index, order]`` pairs, the refused ones as errors, the warnings)."""
     raw = orders_of(sheet)
     sim = scratch(ctx)
     accepted: list[list] = []
     rejected: list[dict] = []
+    warnings: list[dict] = []
     seen: set[str] = set()
     for i, o in enumerate(raw):
         kind = o.get("order") if isinstance(o, dict) else None
@@ -59,29 +64,31 @@ def check_sheet(ctx: Ctx, seat: str, phase: str, sheet) -> tuple[list[list], lis
                 seen.add(n["order"])
             if n["order"] in PLAYED:
                 keep = sim.s.clone()
+                said: list[dict] = []
                 try:
-                    _play(sim, seat, i, n)
+                    _play(sim, seat, i, n, said)
                 except IllegalAction:
                     sim = Ctx(ctx.data, keep)
                     raise
+                warnings += said
             else:
                 _judge(sim, seat, n)
         except IllegalAction as e:
             rejected.append(order_error(i, str(kind), e))
             continue
         accepted.append([i, n])
-    return accepted, rejected
+    return accepted, rejected, warnings
 
 
-def _play(sim: Ctx, seat: str, i: int, n: dict) -> None:
+def _play(sim: Ctx, seat: str, i: int, n: dict, warnings: list[dict]) -> None:
     kind = n["order"]
     if kind == "attack":
-        attack(sim, seat, i, n, strict=True)
+        attack(sim, seat, i, n, warnings)
     elif kind == "steal":
         check_steal(sim, seat, n)
         do_steal(sim, seat, n)
     else:
-        carry_out(sim, seat, i, n, {}, {}, strict=True)
+        carry_out(sim, seat, i, n, {}, {}, warnings)
 
 
 def _judge(sim: Ctx, seat: str, n: dict) -> None:
