@@ -552,3 +552,46 @@ def test_postal_same_seed_and_sheets_same_game():
     assert again.state_hash() == g.state_hash() and again.MODE == "postal"
     assert from_bytes(g.to_bytes()).state_hash() == g.state_hash()
     assert g.record()["options"] == {"mode": "postal", "postal_movement": True}
+
+
+# =====================================================================================
+# rcw report
+# =====================================================================================
+def test_rcw_report_replays_a_record_or_sheets_and_prints_a_phase(tmp_path, capsys):
+    """``rcw report``: the Gamesmaster's report of a phase (004 [17.0] Procedure), from a game's
+    record or from sheets alone; exit 1 for a refused action or a phase not reached, 2 for a
+    file that cannot be read."""
+    import json
+
+    from rcw.cli import main
+
+    g = first(seed=5)
+    lead = next(u for st in g.state.stacks.values() if st.owner == "B" for u in g.ctx.b.leaders_of(st))
+    dest, route = next(iter(g.reach(lead).items()))
+    sheets = [{"seat": p, "turn": 1, "phase": "trading", "orders": []} for p in g.seats]
+    sheets += [{"seat": p, "turn": 1, "phase": "first",
+                "orders": [{"order": "move", "unit": lead, **route}] if p == "B" else []} for p in g.seats]
+    path = tmp_path / "sheets.json"
+    path.write_text(json.dumps({"seed": 5, "players": 5, "sheets": sheets}))
+    assert main(["report", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("REPORT OF GAME-TURN 1, THE FIRST PHASE (MOVEMENT)") and dest in out
+    assert f"Force ends its move in {dest}" in out
+    assert main(["report", str(path), "--phase", "trading", "--json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    assert rep["phase"] == "trading" and rep["phase_now"] == "first"
+    assert main(["report", str(path), "--all", "--json"]) == 0
+    assert [r["phase"] for r in json.loads(capsys.readouterr().out)] == ["trading", "first"]
+    assert main(["report", str(path), "--turn", "2"]) == 1
+    rec = tmp_path / "record.json"
+    g2 = from_record({"seed": 5, "players": 5, "options": {"mode": "postal"}, "actions": [
+        {"t": "SubmitOrders", "seat": s["seat"], "turn": s["turn"], "phase": s["phase"], "sheet": {"orders": s["orders"]}}
+        for s in sheets]})
+    rec.write_text(json.dumps(g2.record()))
+    assert main(["report", str(rec), "--phase", "first"]) == 0
+    assert capsys.readouterr().out == out
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"seed": 5, "players": 5, "sheets": [{"seat": "A", "turn": 1, "phase": "second"}]}))
+    assert main(["report", str(bad)]) == 1
+    assert "action 1 (SubmitOrders)" in capsys.readouterr().err
+    assert main(["report", str(tmp_path / "missing.json")]) == 2

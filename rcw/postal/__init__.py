@@ -28,8 +28,8 @@ Nothing in :mod:`rcw.game` or :mod:`rcw.rules` imports this package.
 """
 
 from rcw.postal.base import GM, MODE, PHASES
-from rcw.postal.game import PostalGame
+from rcw.postal.game import PostalGame, reports
 from rcw.postal.report import render
 from rcw.postal.sheets import KINDS, ClosePhase, SubmitOrders
 
-__all__ = ["GM", "KINDS", "MODE", "PHASES", "ClosePhase", "PostalGame", "SubmitOrders", "render"]
+__all__ = ["GM", "KINDS", "MODE", "PHASES", "ClosePhase", "PostalGame", "SubmitOrders", "render", "reports"]

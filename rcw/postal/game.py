@@ -200,4 +200,32 @@ def _postal(g: Game, seat: str | None) -> dict:
     return out
 
 
+def reports(record: dict) -> list[dict]:
+    """Every report of a postal game, in order, by replaying it: ``record`` is a game's record
+    (``seed``, ``players``, ``options``, ``actions``), or, to try sheets out, ``seed``,
+    ``players`` and ``sheets``: a list of ``{"seat", "turn", "phase", "orders"}``, sent in that
+    order.  An action the rules refuse raises :class:`IllegalAction` (naming it by its place)."""
+    if not isinstance(record, dict) or "seed" not in record:
+        raise IllegalAction("004 [17.0]", "a record has a seed and the actions (or sheets) of the game", "bad_request")
+    opts = record.get("options") or {"mode": MODE}
+    if not isinstance(opts, dict) or opts.get("mode") != MODE:
+        raise IllegalAction("options", f"not a postal game (mode {opts.get('mode') if isinstance(opts, dict) else opts!r})",
+                            "bad_request")
+    if "actions" in record:
+        actions = list(record["actions"])
+    else:
+        actions = [{"t": "SubmitOrders", "seat": x.get("seat"), "turn": x.get("turn"), "phase": x.get("phase"),
+                    "sheet": {"orders": x.get("orders", [])}} for x in record.get("sheets", [])]
+    g = PostalGame.new(record.get("players"), record["seed"], opts)
+    out = []
+    for n, a in enumerate(actions):
+        try:
+            events = g.apply(a)
+        except IllegalAction as e:
+            raise IllegalAction(e.rule, f"action {n + 1} ({a.get('t') if isinstance(a, dict) else a}): {e.message}",
+                                e.code) from None
+        out += [e.data for e in events if e.kind == "report"]
+    return out
+
+
 PostalGame.VIEW_FIELDS = {**Game.VIEW_FIELDS, "phasing": lambda g, seat: None, "postal": _postal}
