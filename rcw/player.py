@@ -115,6 +115,15 @@ class Player:
         g.reseed(seed)
         return g
 
+    def rehearsal(self, seed: int) -> Game:
+        """The postal game (004 [17.0]): this seat's part in the phase whose orders are collected,
+        played out on a copy, its actions written down as an order sheet (``PostalGame.rehearsal``:
+        its ``done`` and ``sheet()``); its dice are drawn from ``seed``."""
+        rehearse = getattr(self._game, "rehearsal", None)
+        if rehearse is None:
+            raise IllegalAction("004 [17.0]", "only a postal game's phases are rehearsed", "unsupported")
+        return rehearse(self.seat, seed)
+
     # -- the rule queries (see Game) ---------------------------------------------------------
     def limits(self) -> dict[str, int]:
         return self._game.limits()

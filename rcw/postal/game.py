@@ -175,6 +175,18 @@ class PostalGame(Game):
                                            sheet.data if isinstance(sheet, Plain) else sheet)
         return {"refused": refused, "warnings": warnings}
 
+    def rehearsal(self, seat: str, seed: int):
+        """A copy of the phase whose orders are collected, in which ``seat`` plays its Movement
+        Phase (First Phase) or Combat Phase (Second Phase) of the multi-player game, its actions
+        written down as a sheet (:mod:`rcw.postal.rehearsal`): how a computer player writes its
+        orders.  Its dice are drawn from ``seed``; the other seats' sheets are not in it."""
+        s = self.state
+        if seat not in s.seats or seat in s.quit:
+            raise IllegalAction("004 [15.21]", f"no active seat {seat!r} in this game", "unknown_seat")
+        if s.phase not in ("first", "second"):
+            raise IllegalAction("004 [17.0] postal [4.2]", "only the First and Second Phases are played out", "wrong_phase")
+        return _rehearse(self, seat, seed)
+
     def attack_options(self, seat: str) -> list[AttackOption]:
         """In the Second Phase: every attack ``seat`` may order, with the groups of its stacks that
         may make it and their odds (:func:`rcw.rules.combat.attack_options`, on the position whose
@@ -185,6 +197,12 @@ class PostalGame(Game):
         act_as(sim, seat, "combat")
         sim.s.fought, sim.s.defended = [], []
         return combat.attack_options(sim, seat)
+
+
+def _rehearse(g: PostalGame, seat: str, seed: int):
+    from rcw.postal.rehearsal import rehearsal
+
+    return rehearsal(g, seat, seed)
 
 
 def _postal(g: Game, seat: str | None) -> dict:

@@ -70,6 +70,11 @@ def answer(ctx: Ctx, losses: dict[str, list[int]] | None = None) -> list[Event]:
     raise RuntimeError("the Gamesmaster's answers do not end")          # (never: each answer moves on)
 
 
+def answer_one(ctx: Ctx) -> list[Event]:
+    """Answer the decision play waits for, once, as the Gamesmaster would."""
+    return do(ctx, _answer(ctx, ctx.s.decision, {}))
+
+
 def _first_ok(ctx: Ctx, cands: list[Action]) -> Action | None:
     for a in cands:
         try:
