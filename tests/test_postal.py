@@ -494,6 +494,25 @@ def test_postal_13_5_without_an_answer_on_file_the_order_waits_for_the_next_shee
     assert section(g, "Czar") == "C" and g.view(None)["postal"]["execution"] is None
 
 
+@pytest.mark.parametrize("votes, winner", [({"A": True, "B": True}, "Red"), ({"A": True}, None)])
+def test_postal_14_1_the_end_game_vote_is_answered_from_the_second_phase_sheets(votes, winner):
+    """004 [14.1] case 3 when the Game-Turn ends with no White leader outside Siberia: each
+    voter's ``vote`` order (none: to continue); players holding ten Politburo markers end it."""
+    g = board()
+    g.state.politburo.update(A=6, B=5, C=2)
+    put(g, "PETR", "A", "Lenin")
+    put(g, "KIRG", None, "WU2 KIRG")
+    ready(g)
+    g.load_dice(events(2))
+    send(g)
+    g.load_dice(events(3))
+    send(g, **{p: [{"order": "vote", "end": yes}] for p, yes in votes.items()})
+    if winner:
+        assert g.over and g.result["winner_color"] == winner
+    else:
+        assert not g.over and (g.turn, g.phase) == (2, "first")
+
+
 # =====================================================================================
 # The Gamesmaster's deadline, quitting, determinism
 # =====================================================================================

@@ -121,15 +121,11 @@ class PostalGame(Game):
         return g  # type: ignore[return-value]
 
     def _handler(self, action: Action) -> tuple:
-        s = self.state
-        if isinstance(action, ClosePhase):
-            if action.seat != GM:
-                raise IllegalAction("004 [17.0]", "only the Gamesmaster (seat GM) closes a phase", "not_your_seat")
-        elif action.seat not in s.seats:
-            raise IllegalAction("004 [15.21]", f"no seat {action.seat!r} in this game", "unknown_seat")
-        elif action.seat in s.quit:
-            raise IllegalAction("004 [14.2]", f"{action.seat} has left the game", "seat_quit")
-        if s.phase == "over":
+        if not isinstance(action, ClosePhase):
+            self._check_seat(action)
+        elif action.seat != GM:
+            raise IllegalAction("004 [17.0]", "only the Gamesmaster (seat GM) closes a phase", "not_your_seat")
+        elif self.state.phase == "over":
             raise IllegalAction("004 [14.1]", "the game is over", "game_over")
         handler = self.HANDLERS.get(type(action))
         if handler is None:

@@ -206,6 +206,29 @@ def assigned(ctx: Ctx, sheets: dict) -> dict[tuple[str, int], int]:
     return out
 
 
+def agreed(ctx: Ctx, keys: dict[tuple[str, int], tuple], members, kind: str, ev: list[Event], rule: str,
+           what: str = "") -> list[tuple[tuple, dict[str, int]]]:
+    """The orders every participant sent alike (postal [11.0], [13.5]): ``keys`` gives each
+    order (seat, index) what must agree, ``members(key)`` its participants; each group, in the
+    seat order of its first participant, with the order of each participant (his first such);
+    the orders of a group someone is missing from are reported as skipped in ``ev``."""
+    groups: dict[tuple, dict[str, int]] = {}
+    for (seat, i), key in keys.items():
+        groups.setdefault(key, {}).setdefault(seat, i)
+    out = []
+    seats = ctx.s.seats
+    for key in sorted(groups, key=lambda k: (seats.index(members(k)[0]), k)):
+        orders = groups[key]
+        missing = [p for p in members(key) if p not in orders]
+        if missing:
+            for seat, i in orders.items():
+                ev.append(skipped(ctx, seat, i, kind, IllegalAction(
+                    rule, f"{', '.join(missing)} submitted no compatible order{what}", "no_match")))
+            continue
+        out.append((key, orders))
+    return out
+
+
 def _committee(ctx: Ctx, parts: tuple[str, ...]) -> list[Event]:
     ctx.s.committee_consent = {p: list(parts) for p in parts}
     return politics.sync(ctx)
@@ -216,24 +239,11 @@ def purges(ctx: Ctx, sheets: dict, live_phase: str) -> list[Event]:
     one was conducted."""
     ev: list[Event] = []
     markers = assigned(ctx, sheets)
-    groups: dict[tuple, list[tuple[str, int]]] = {}
-    for seat in active(ctx):
-        for i, o in of_kind(sheets.get(seat, []), "purge"):
-            key = (o["target"], _canon(ctx, o["participants"]), _shares(ctx, seat, o))
-            groups.setdefault(key, []).append((seat, i))
-    seats = ctx.s.seats
-    for key in sorted(groups, key=lambda k: (seats.index(k[1][0]), k)):
+    keys = {(seat, i): (o["target"], _canon(ctx, o["participants"]), _shares(ctx, seat, o))
+            for seat in active(ctx) for i, o in of_kind(sheets.get(seat, []), "purge")}
+    for key, orders in agreed(ctx, keys, lambda k: k[1], "purge", ev, POSTAL_11,
+                              " (the same object, participants and division of the spoils)"):
         target, parts, shares = key
-        orders = {}
-        for seat, i in groups[key]:
-            orders.setdefault(seat, i)
-        missing = [p for p in parts if p not in orders]
-        if missing:
-            for seat, i in orders.items():
-                ev.append(skipped(ctx, seat, i, "purge", IllegalAction(
-                    POSTAL_11, f"{', '.join(missing)} submitted no compatible order (the same object, participants and "
-                    "division of the spoils)", "no_match")))
-            continue
         ev += _committee(ctx, parts)
         try:
             act_as(ctx, parts[0], live_phase)
@@ -281,20 +291,9 @@ def executions(ctx: Ctx, sheets: dict, live_phase: str) -> list[Event]:
                             f"({POSTAL_13_5})", {"holder": holder}))
         else:
             ev += _answer_execution(ctx, holder, waiting["by"], bool(o and o["comply"]))
-    groups: dict[tuple[str, ...], list[tuple[str, int]]] = {}
-    for seat in active(ctx):
-        for i, o in of_kind(sheets.get(seat, []), "execute_czar"):
-            groups.setdefault(_canon(ctx, o["participants"]), []).append((seat, i))
-    for parts in sorted(groups, key=lambda k: (ctx.s.seats.index(k[0]), k)):
-        orders = {}
-        for seat, i in groups[parts]:
-            orders.setdefault(seat, i)
-        missing = [p for p in parts if p not in orders]
-        if missing:
-            for seat, i in orders.items():
-                ev.append(skipped(ctx, seat, i, "execute_czar", IllegalAction(
-                    POSTAL_13_5, f"{', '.join(missing)} submitted no compatible order", "no_match")))
-            continue
+    keys = {(seat, i): _canon(ctx, o["participants"])
+            for seat in active(ctx) for i, o in of_kind(sheets.get(seat, []), "execute_czar")}
+    for parts, orders in agreed(ctx, keys, lambda k: k, "execute_czar", ev, POSTAL_13_5):
         ev += _committee(ctx, parts)
         try:
             act_as(ctx, parts[0], live_phase)
