@@ -143,8 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
                                     "was not reached, 2 if the file cannot be read.")
     pr.add_argument("record", help="a record or sheets file (JSON), - for standard input, or an http(s) URL")
     pr.add_argument("--turn", type=int, default=None, metavar="T", help="the Game-Turn of the report")
-    pr.add_argument("--phase", choices=["trading", "first", "second"], default=None,
-                    help="the phase: trading (the pre-season trades), first or second")
+    pr.add_argument("--phase", choices=["deal", "trading", "first", "second"], default=None,
+                    help="the phase: deal (the Initial Forces dealt), trading (the pre-season trades), first or second")
     pr.add_argument("--all", action="store_true", help="every report of the game, in order")
     pr.add_argument("--json", action="store_true", help="print the report as data (a list with --all)")
     pr.set_defaults(func=_report)

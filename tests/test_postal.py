@@ -600,7 +600,10 @@ def test_rcw_report_replays_a_record_or_sheets_and_prints_a_phase(tmp_path, caps
     rep = json.loads(capsys.readouterr().out)
     assert rep["phase"] == "trading" and rep["phase_now"] == "first"
     assert main(["report", str(path), "--all", "--json"]) == 0
-    assert [r["phase"] for r in json.loads(capsys.readouterr().out)] == ["trading", "first"]
+    assert [r["phase"] for r in json.loads(capsys.readouterr().out)] == ["deal", "trading", "first"]
+    assert main(["report", str(path), "--phase", "deal"]) == 0
+    out_deal = capsys.readouterr().out
+    assert "REPORT OF GAME-TURN 1, THE DEAL" in out_deal and "IN VICTORY BOX" in out_deal
     assert main(["report", str(path), "--turn", "2"]) == 1
     rec = tmp_path / "record.json"
     g2 = from_record({"seed": 5, "players": 5, "options": {"mode": "postal"}, "actions": [
@@ -614,3 +617,18 @@ def test_rcw_report_replays_a_record_or_sheets_and_prints_a_phase(tmp_path, caps
     assert main(["report", str(bad)]) == 1
     assert "action 1 (SubmitOrders)" in capsys.readouterr().err
     assert main(["report", str(tmp_path / "missing.json")]) == 2
+
+
+def test_postal_5_0_a_pick_up_may_name_the_leader_who_takes_it():
+    """004 [7.21] in the orders: "list the Leaders and units in each stack in order from top to
+    bottom": a pick-up ``[unit, leader]`` is attached to that leader of the force."""
+    g = board()
+    put(g, "KAZA", None, "RU2 KAZA")
+    put(g, "KAZA", "A", "Tukhachevsky")
+    put(g, "KAZA", "A", "Sablin")
+    ready(g)
+    g.load_dice(events(2))
+    send(g, A=[mv("Tukhachevsky", [], join=[uid("Sablin")], pick={"KAZA": []}) | {
+        "pick": {"KAZA": [[uid("RU2 KAZA"), uid("Sablin")]]}}])
+    st = g.ctx.b.stack_of(uid("RU2 KAZA"))
+    assert st.attached[uid("RU2 KAZA")] == uid("Sablin") and uid("Tukhachevsky") in st.units

@@ -28,7 +28,7 @@ from rcw.rules.base import Ctx
 MODE = "postal"
 GM = "GM"                  # the seat name of the Gamesmaster's own action (ClosePhase): never a player
 PHASES = ("trading", "first", "second")
-PHASE_NAMES = {"trading": "the pre-season trades", "first": "the First Phase", "second": "the Second Phase"}
+PHASE_NAMES = {"deal": "the deal", "trading": "the pre-season trades", "first": "the First Phase", "second": "the Second Phase"}
 MAX_ORDERS = 200           # orders on one sheet
 
 

@@ -117,7 +117,7 @@ class PostalGame(Game):
             data: GameData | None = None, dice: Dice | None = None) -> PostalGame:
         """004 [15.31] the deal (the first report), then the pre-season trades are collected."""
         g = super().new(players, seed, options, data, dice)
-        sequence.start(g.ctx)
+        sequence.start(g.ctx, g.setup_events)
         return g  # type: ignore[return-value]
 
     def _handler(self, action: Action) -> tuple:
@@ -215,7 +215,7 @@ def _postal(g: Game, seat: str | None) -> dict:
 
 
 def reports(record: dict) -> list[dict]:
-    """Every report of a postal game, in order, by replaying it: ``record`` is a game's record
+    """Every report of a postal game, in order (the deal's first), by replaying it: ``record`` is a game's record
     (``seed``, ``players``, ``options``, ``actions``), or, to try sheets out, ``seed``,
     ``players`` and ``sheets``: a list of ``{"seat", "turn", "phase", "orders"}``, sent in that
     order.  An action the rules refuse raises :class:`IllegalAction` (naming it by its place)."""
@@ -231,7 +231,7 @@ def reports(record: dict) -> list[dict]:
         actions = [{"t": "SubmitOrders", "seat": x.get("seat"), "turn": x.get("turn"), "phase": x.get("phase"),
                     "sheet": {"orders": x.get("orders", [])}} for x in record.get("sheets", [])]
     g = PostalGame.new(record.get("players"), record["seed"], opts)
-    out = []
+    out = [g.state.postal["report"]]
     for n, a in enumerate(actions):
         try:
             events = g.apply(a)

@@ -12,8 +12,9 @@ A ``move`` order is the multi-player force's steps: ``StartForce(unit)``, a ``Jo
 each leader of ``join`` (in the start province, before the force moves, 004 [5.26]), then one
 ``Move`` a province of ``path`` (all by rail or all overland, ``rail``); in each province
 passed (the start province included) the units of ``drop`` are detached, then those of
-``pick`` attached (004 [5.13]; to the first of the force's leaders, the ordering one first,
-who may take it).  When a step is refused the force ends its move where it stands: the order
+``pick`` attached (004 [5.13]): a pick-up ``[unit, leader]`` to the leader it names (the stack
+listed top to bottom, 004 [7.21]), a bare unit to the first of the force's leaders who may take
+it, the ordering one first.  When a step is refused the force ends its move where it stands: the order
 was legal as far as it went (postal [5.0]'s example: a force ordered through a province
 where it must stop stops there), and the rest is reported as skipped.
 
@@ -92,6 +93,7 @@ def pickups(ctx: Ctx, sheets: dict) -> tuple[dict[int, tuple[str, int, int]], li
         for i, o in of_kind(sheets.get(seat, []), "move"):
             for units in o["pick"].values():
                 for u in units:
+                    u = u[0] if isinstance(u, list) else u
                     st = ctx.b.stack_of(u) if u in ctx.data.units else None
                     if st is not None and st.owner is None:
                         claims.setdefault(u, []).append((seat, i, o["unit"]))
@@ -181,13 +183,14 @@ def _at(run: OrderRun, o: dict, province: str, winners: dict) -> None:
         except IllegalAction as e:
             run.fail(e, f"dropping {_name(ctx, u)} in {province}")
     for u in o["pick"].get(province, []):
+        u, named = (u[0], u[1]) if isinstance(u, list) else (u, None)
         w = winners.get(u)
         if w is not None and (w[0], w[1]) != (seat, run.index):
             run.fail(IllegalAction(POSTAL_5, f"{ctx.name(w[2])} ({w[0]}) takes precedence in picking up "
                                    f"{ctx.name(u)}", "precedence"), f"picking up {ctx.name(u)} in {province}")
             continue
         fs = ctx.s.stacks[ctx.s.force.stack]
-        leaders = ctx.b.leaders_of(fs)
+        leaders = [named] if named is not None else ctx.b.leaders_of(fs)
         leaders.sort(key=lambda x: x != o["unit"])
         first: IllegalAction | None = None
         for lead in leaders or [0]:

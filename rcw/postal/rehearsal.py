@@ -108,7 +108,8 @@ class Rehearsal(Game):
         elif m is not None and isinstance(a, A.JoinForce):
             m["join"].append(a.leader)
         elif m is not None and isinstance(a, A.Attach):
-            m["pick"].setdefault(m["_at"], []).append(a.unit)
+            several = self.state.force is not None and len(self.ctx.b.leaders_of(self.state.stacks[self.state.force.stack])) > 1
+            m["pick"].setdefault(m["_at"], []).append([a.unit, a.leader] if several and a.leader else a.unit)
         elif m is not None and isinstance(a, A.Detach):
             m["drop"].setdefault(m["_at"], []).append(a.unit)
         elif m is not None and isinstance(a, A.Move):

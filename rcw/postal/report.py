@@ -8,7 +8,9 @@ top to bottom, the unaligned units and every Victory Point box.
 
 Report (data)::
 
-    {"turn": 1, "phase": "first",            # the phase adjudicated ("trading": the pre-season trades)
+    {"turn": 1, "phase": "first",            # the phase adjudicated ("trading": the pre-season trades,
+                                              # "deal": the Initial Forces dealt, postal [15.0])
+     "hands": {seat: {"leaders", "politburo", "assassins"}},   # the deal report only
      "happened": [{"kind", "text", "data"}],  # every event of the adjudication, in order
      "skipped": [{"seat", "index", "order", "rule", "code", "message", "step"?}],   # not carried out
      "refused": [{"seat", "index", "order", "rule", "code", "message"}],  # refused when the sheet came
@@ -26,7 +28,7 @@ from rcw.postal.base import PHASE_NAMES
 from rcw.rules.base import Ctx
 from rcw.state import UNASSIGNED, copy_plain
 
-NEXT = {"trading": "first", "first": "second", "second": "first"}
+NEXT = {"deal": "trading", "trading": "first", "first": "second", "second": "first"}
 QUIET = ("postal_step",)          # events shown as headings, not as lines
 
 
@@ -50,11 +52,13 @@ def build(ctx: Ctx, turn: int, phase: str, events: list[Event]) -> dict:
         "politburo": dict(s.politburo), "assassins": dict(s.assassins), "control": dict(s.control),
         "withdrawn": list(s.withdrawn), "randomizer": len(s.aux),
         "turn_now": s.turn, "phase_now": "over" if s.phase == "over" else NEXT[phase],
+        **({"hands": {p: {"leaders": list(s.hand.get(p, [])), "politburo": s.politburo.get(p, 0),
+                          "assassins": s.assassins.get(p, 0)} for p in s.seats}} if phase == "deal" else {}),
     }
 
 
 def title(rep: dict) -> str:
-    what = {"trading": "the pre-season trades", "first": "the First Phase (movement)",
+    what = {"deal": "the deal", "trading": "the pre-season trades", "first": "the First Phase (movement)",
             "second": "the Second Phase (combat)"}[rep["phase"]]
     return f"Report of Game-Turn {rep['turn']}, {what}"
 
@@ -85,6 +89,12 @@ def render(rep: dict, data: GameData) -> str:
         for k in rep["refused"]:
             out.append(f"  {k['seat']} order #{k['index'] + 1} ({k['order']}): {k['rule']}: {k['message']}")
     out.append("")
+    if "hands" in rep:
+        out.append("The Initial Forces dealt (004 [15.31]; the leaders are deployed after the pre-season trades):")
+        for seat, h in rep["hands"].items():
+            out.append(f"  Player {seat}: {', '.join(data.units[u].label for u in h['leaders'])}; "
+                       f"IN VICTORY BOX: {h['politburo']} PM, {h['assassins']} AM")
+        out.append("")
     nxt = "the game is over" if rep["phase_now"] == "over" else \
         f"as {PHASE_NAMES[rep['phase_now']]} of Game-Turn {rep['turn_now']} begins"
     out.append(f"Positions ({nxt}), each stack top to bottom:")

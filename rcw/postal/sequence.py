@@ -37,9 +37,10 @@ from rcw.rules import sequence as standard
 from rcw.rules.base import Ctx
 
 
-def start(ctx: Ctx) -> None:
-    """After the deal (the first report): the pre-season trades are collected."""
+def start(ctx: Ctx, dealt: list[Event]) -> None:
+    """After the deal: its report (the first of postal [15.0]); the pre-season trades are collected."""
     ctx.s.postal = {"phase": "trading", "sheets": {}, "rejected": {}, "warnings": {}, "purged": False, "report": None}
+    ctx.s.postal["report"] = report.build(ctx, 1, "deal", dealt)
 
 
 def open_phase(ctx: Ctx, phase: str) -> None:

@@ -88,10 +88,14 @@ def _value(name: str, kind: str, v: Any) -> Any:
         if not all(ok(x) for x in v):
             raise _bad(f"{name} must list {'unit ids' if kind == INTS else 'strings'}")
         return list(v)
-    # PLACES: {province: [unit ids]}
-    if not isinstance(v, dict) or not all(isinstance(x, list) and all(_is_int(u) for u in x) for x in v.values()):
-        raise _bad(f"{name} must map provinces to lists of unit ids")
-    return {k: list(x) for k, x in v.items()}
+    # PLACES: {province: [unit id, or [unit id, leader id], ...]}
+    def entry(u: Any) -> bool:
+        return _is_int(u) or (name == "pick" and isinstance(u, list) and len(u) == 2 and all(_is_int(x) for x in u))
+
+    if not isinstance(v, dict) or not all(isinstance(x, list) and all(entry(u) for u in x) for x in v.values()):
+        raise _bad(f"{name} must map provinces to lists of unit ids"
+                   + (" (or [unit, leader] pairs)" if name == "pick" else ""))
+    return {k: [list(u) if isinstance(u, list) else u for u in x] for k, x in v.items()}
 
 
 def normalize(order: Any, phase: str) -> dict:
