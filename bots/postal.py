@@ -60,6 +60,7 @@ class PostalAgent:
         self.seed = seed
         self.rng = random.Random(f"postal:{seed}:{seat}")
         self.notes: list[str] = []
+        self.last = None          # the last rehearsal played (what the sheet was written from)
 
     def choose(self, player) -> A.Action:
         v = player.view
@@ -95,7 +96,7 @@ class PostalAgent:
     def rehearse(self, player, agent, seed: int, ready=None) -> list[dict]:
         """``agent`` plays this seat's part of the phase in a rehearsal; the orders it wrote.
         ``ready(rehearsal)``: called before the first step."""
-        r = player.rehearsal(seed)
+        r = self.last = player.rehearsal(seed)
         if ready is not None:
             ready(r)
         p = Player(r, self.seat)
@@ -122,17 +123,23 @@ class PostalAgent:
 
 
 class RandomPostalAgent(PostalAgent):
-    """Random legal sheets (see the module)."""
+    """Random legal sheets (see the module): the random orders the engine would refuse
+    (``check_sheet``) are left out."""
 
     name = "random"
 
     def pregame(self, player, view: dict) -> list[dict]:
-        return self._extras(view, trading=True)
+        return self._legal(player, self._extras(view, trading=True))
 
     def write(self, player, view: dict, turn: int, phase: str) -> list[dict]:
         agent = RandomAgent(self.seat, self.rng.randrange(1 << 30))
         orders = self.rehearse(player, agent, self.rng.randrange(1 << 62))
-        return orders + self._extras(view, phase=phase)
+        return self._legal(player, orders + self._extras(view, phase=phase))
+
+    @staticmethod
+    def _legal(player, orders: list[dict]) -> list[dict]:
+        refused = {r["index"] for r in player.check_sheet({"orders": orders})["refused"]}
+        return [o for i, o in enumerate(orders) if i not in refused]
 
     def _extras(self, view: dict, trading: bool = False, phase: str = "") -> list[dict]:
         rng, me = self.rng, self.seat

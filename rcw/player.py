@@ -124,6 +124,14 @@ class Player:
             raise IllegalAction("004 [17.0]", "only a postal game's phases are rehearsed", "unsupported")
         return rehearse(self.seat, seed)
 
+    def check_sheet(self, sheet) -> dict:
+        """The postal game (004 [17.0]): what sending ``sheet`` would refuse and warn of
+        (``PostalGame.check_sheet``), without sending it."""
+        check = getattr(self._game, "check_sheet", None)
+        if check is None:
+            raise IllegalAction("004 [17.0]", "only a postal game takes order sheets", "unsupported")
+        return check(self.seat, sheet)
+
     # -- the rule queries (see Game) ---------------------------------------------------------
     def limits(self) -> dict[str, int]:
         return self._game.limits()

@@ -18,12 +18,13 @@ action in the rehearsal                      order on the sheet
 ``OfferTrade``                               ``trade`` (a gift, or an exchange the other side
                                              must mirror)
 ``Assassinate``                              ``assassinate`` (one victim; First Phase only)
-``DeclarePurge``                             ``purge``
 ``DeclareAttack``, ``AddAttacker``,          one ``attack`` (target and attackers named by a
 ``ResolveAttack``                            unit of their stacks); a called-off one is not
 ==========================================  ==================================================
 
-Other actions are played but write nothing.  The copy knows nothing the seat may not: the other
+Other actions are played but write nothing, except the Central Committee's (purges, executions:
+in the postal game they are orders of their own, carried out after the movement) and ``Quit``,
+which are not played at all.  The copy knows nothing the seat may not: the other
 seats' sheets are not in it and its dice are its own (``seed``); the other seats' decisions it
 needs (an Exchange loss of a defender) are answered as the Gamesmaster would.  Nothing done in a
 rehearsal changes the game.  The rehearsal is over (:attr:`Rehearsal.done`) when the seat has
@@ -34,14 +35,21 @@ from __future__ import annotations
 
 from rcw import actions as A
 from rcw.actions import Action, Event
-from rcw.game import Game
+from rcw.game import HANDLERS, Game
 from rcw.postal.base import book
 from rcw.postal.gm import STOP, answer_one
-from rcw.rules import combat
+from rcw.rules import combat, politics
+
+# The Central Committee's business (purges, executions, votes) and leaving the game are not
+# played in a rehearsal: in the postal game they are orders of their own (``purge``,
+# ``execute_czar``...) carried out after the movement, and ``Quit`` is the postal game's.
+REHEARSED = {t: h for t, h in HANDLERS.items() if t not in politics.HANDLERS and t not in (A.Quit, A.VoteEndGame)}
 
 
 class Rehearsal(Game):
     """A seat's phase played out on a copy of the postal game (see the module docstring)."""
+
+    HANDLERS = REHEARSED
 
     def start(self, seat: str, phase: str, seed: int) -> None:
         s = self.state
@@ -131,9 +139,6 @@ class Rehearsal(Game):
                                 "take_politburo": a.take_politburo, "take_assassins": a.take_assassins})
         elif isinstance(a, A.Assassinate) and self.postal_phase == "first":
             self.orders.append({"order": "assassinate", "victims": [a.victim], "markers": a.markers})
-        elif isinstance(a, A.DeclarePurge) and a.purgers:
-            self.orders.append({"order": "purge", "target": a.target, "participants": list(a.purgers),
-                                "shares": list(a.shares) if len(a.purgers) > 1 else []})
         elif isinstance(a, A.DeclareAttack):
             self._attack = {"order": "attack", "target": note, "attackers": [], "subversive": a.subversive}
         elif self._attack is not None and isinstance(a, A.AddAttacker):
