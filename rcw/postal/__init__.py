@@ -20,6 +20,7 @@ modules hold what the postal rules add or change:
 :mod:`~.politics`           trades, Gold thefts, purges, Czar executions, the end-game vote
 :mod:`~.sequence`           postal [4.2] the phases, Random Events, the end of a Game-Turn
 :mod:`~.report`             the report of a phase, as data and as text
+:mod:`~.rehearsal`          a seat's phase played out on a copy, written down as a sheet (bots)
 :mod:`~.game`               :class:`PostalGame`, the mode
 ==========================  ===========================================================
 
