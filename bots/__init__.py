@@ -10,13 +10,17 @@ from rcw.bots.sdt import SDTAgent
 AGENTS = {"random": RandomAgent, "sdt": SDTAgent}
 
 
-def make_agent(kind: str, seat: str, seed: int = 0, table=None):
+def make_agent(kind: str, seat: str, seed: int = 0, table=None, mode: str | None = None):
     """Build a seeded agent of a registered kind for ``seat``.  ``table``: the game's Player
     Cooperation Table (:class:`rcw.bots.cooperation.CooperationTable`) for an agent that reads
     one (the SDT bots); the match loop hands its game's table to the agents it drives anyway
-    (:meth:`rcw.bots.match.Match.share`)."""
+    (:meth:`rcw.bots.match.Match.share`).  ``mode`` ``"postal"``: the agent of that kind that
+    writes order sheets (:mod:`rcw.bots.postal`, 004 [17.0])."""
+    registry = AGENTS
+    if mode == "postal":
+        from rcw.bots.postal import POSTAL_AGENTS as registry
     try:
-        cls = AGENTS[kind]
+        cls = registry[kind]
     except KeyError:
         raise ValueError(f"unknown agent kind {kind!r} (known: {', '.join(sorted(AGENTS))})") from None
     agent = cls(seat, seed)

@@ -14,23 +14,26 @@ import traceback
 from rcw.bots import AGENTS, make_agent
 from rcw.bots.match import Match
 
-from rcw.game import Game
+from rcw.modes import new_game
 
 STAT_KEYS = ("attacks", "subversive_attacks", "epidemic_losses", "replacements", "assassination_attempts",
              "assassinations", "purges", "counterpurges", "trades", "czar_executions", "captures", "emigrations")
 
 
 def play(players: int, seed: int, agent_kind: str, max_turns: int, max_actions: int = 200_000,
-         with_record: bool = False, options: dict | None = None) -> dict:
+         with_record: bool = False, options: dict | None = None, mode: str | None = None) -> dict:
     """Play one game through :class:`rcw.bots.match.Match` (with the game ``options``, e.g.
     001's optional forces); returns its outcome (with the game's record, to replay it, if
-    ``with_record``)."""
+    ``with_record``).  ``mode`` ``"postal"``: the postal game (004 [17.0]), the agents writing
+    order sheets."""
     opts = dict(options or {})
     if max_turns:
         opts["max_turns"] = max_turns
-    g = Game.new(players, seed, opts or None)
+    if mode:
+        opts["mode"] = mode
+    g = new_game(players, seed, opts or None)
     kinds = _kinds(agent_kind, g.seats)
-    m = Match(g, {p: make_agent(kinds[p], p, seed) for p in g.seats})
+    m = Match(g, {p: make_agent(kinds[p], p, seed, mode=mode) for p in g.seats})
     steps = m.play(max_actions)
     if not g.over and steps < max_actions:
         raise RuntimeError(f"no agent can act in an unfinished game (pending {g.pending})")
@@ -51,11 +54,9 @@ def _kinds(agent_kind: str, seats: list[str]) -> dict[str, str]:
     return {p: agent_kind for p in seats}
 
 
-def run(args: argparse.Namespace) -> int:
-    if getattr(args, "mode", ""):                 # the SPI solitaire: bots/spi.py (Red agent) + the engine (non-Red)
-        from rcw.bots.spi import run_simulation
-
-        return run_simulation(args)
+def simulate(args: argparse.Namespace) -> dict:
+    """Play ``args.games`` games (``players``, ``agents``, ``seed``, ``max_turns``, ``mode``) and
+    return the summary (the JSON of ``rcw simulate --json``)."""
     t0 = time.perf_counter()
     outcomes = {"red": 0, "white": 0, "none": 0}
     ended = {"rules": 0, "limit": 0, "other": 0, "unfinished": 0}
@@ -65,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
     for i in range(args.games):
         seed = args.seed + i
         try:
-            rec = play(args.players, seed, args.agents, args.max_turns, options=getattr(args, "options", None))
+            rec = play(args.players, seed, args.agents, args.max_turns, options=getattr(args, "options", None),
+                       mode=getattr(args, "mode", "") or None)
         except Exception as e:  # an engine error is a finding, reported in the summary
             errors.append({"seed": seed, "error": f"{type(e).__name__}: {e}",
                            "where": traceback.format_exc().strip().splitlines()[-3:]})
@@ -83,13 +85,24 @@ def run(args: argparse.Namespace) -> int:
             print(f"\r[{bar:<30}] {done}/{args.games} games", end="", file=sys.stderr, flush=True)
     if tty:
         print(file=sys.stderr)
-    summary = {
+    return {
         "games": args.games, "players": args.players, "agents": args.agents, "seed": args.seed,
+        **({"mode": args.mode} if getattr(args, "mode", "") else {}),
         "max_turns": args.max_turns, "completed": completed, "illegal_actions": illegal,
         "engine_errors": len(errors), "errors": errors[:5], "outcomes": outcomes, "ended": ended,
         "mean_game_turns": round(sum(turns) / len(turns), 3) if turns else 0.0,
         "stats": stats, "seconds": round(time.perf_counter() - t0, 3),
     }
+
+
+def run(args: argparse.Namespace) -> int:
+    if getattr(args, "mode", "") == "spi-solitaire":   # the SPI solitaire: bots/spi.py (Red agent) + the engine (non-Red)
+        from rcw.bots.spi import run_simulation
+
+        return run_simulation(args)
+    summary = simulate(args)
+    outcomes, ended, stats, illegal = summary["outcomes"], summary["ended"], summary["stats"], summary["illegal_actions"]
+    completed, errors = summary["completed"], summary["errors"]
     if args.json:
         print(json.dumps(summary, indent=2, sort_keys=True))
     else:
@@ -97,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"  outcomes: Red {outcomes['red']}, White {outcomes['white']}, none {outcomes['none']}"
               f" (turn limit {args.max_turns or 'none'})")
         print(f"  ended by the rules {ended['rules']}, by the turn limit {ended['limit']}, otherwise {ended['other']}")
-        print(f"  mean Game-Turns {summary['mean_game_turns']}; illegal actions {illegal}; engine errors {len(errors)}")
+        print(f"  mean Game-Turns {summary['mean_game_turns']}; illegal actions {illegal}; "
+              f"engine errors {summary['engine_errors']}")
         print("  " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in stats.items()))
         print(f"  {summary['seconds']} s")
         for e in errors[:5]:
@@ -116,8 +130,10 @@ def add_parser(sub) -> None:
     p.add_argument("--max-turns", type=int, default=30, metavar="T",
                    help="stop a game with no victor after T Game-Turns (default 30; 0 = no limit, as in the rules)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
-    p.add_argument("--mode", default="", choices=["", "spi-solitaire"],
-                   help="'spi-solitaire': the SPI solitaire (004 [18.0]-[28.0]); --agents names the agent that plays Red "
+    p.add_argument("--mode", default="", choices=["", "spi-solitaire", "postal"],
+                   help="'postal': the postal game (004 [17.0]): the agents write order sheets and the engine adjudicates "
+                        "them, the same summary; "
+                        "'spi-solitaire': the SPI solitaire (004 [18.0]-[28.0]); --agents names the agent that plays Red "
                         "(sdt: the look-ahead planner of bots/spi.py; see --red), --players and --max-turns are ignored, and the "
                         "summary reports victory levels")
     p.add_argument("--red", default="", choices=["", "planner", "planner0", "greedy", "random"],

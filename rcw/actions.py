@@ -7,6 +7,7 @@ that takes it; acting for another seat is refused.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, get_args, get_origin, get_type_hints
@@ -21,6 +22,58 @@ class IllegalAction(Exception):
         self.rule = rule
         self.message = message
         self.code = code
+
+
+class Plain:
+    """Immutable plain data (maps with string keys, lists, strings, integers, booleans, null)
+    for an action field that carries a document, such as a postal order sheet (004 [17.0]):
+    compared and hashed by its canonical JSON, sent on the wire as the data itself.  ``data``
+    is a fresh copy each time it is read."""
+
+    __slots__ = ("_data", "_key")
+    WIRE = "map"
+    LIMIT = 65536          # characters of canonical JSON: a bigger document is refused
+
+    def __init__(self, data: Any = None) -> None:
+        if isinstance(data, Plain):
+            data = data._data
+        data = {} if data is None else data
+        _plain_check(data, 0)
+        key = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        if len(key) > self.LIMIT:
+            raise IllegalAction("protocol", f"the document is too large ({len(key)} characters; at most {self.LIMIT})",
+                                "bad_action")
+        self._data = json.loads(key)
+        self._key = key
+
+    @property
+    def data(self) -> Any:
+        return json.loads(self._key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Plain) and other._key == self._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __repr__(self) -> str:
+        return f"Plain({self._key})"
+
+
+def _plain_check(x: Any, depth: int) -> None:
+    if depth > 12:
+        raise IllegalAction("protocol", "the document is nested too deeply", "bad_action")
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if not isinstance(k, str):
+                raise IllegalAction("protocol", f"map keys must be strings, not {k!r}", "bad_action")
+            _plain_check(v, depth + 1)
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            _plain_check(v, depth + 1)
+    elif not (x is None or isinstance(x, (str, bool, int))):
+        raise IllegalAction("protocol", f"only maps, lists, strings, integers, booleans and null: not {type(x).__name__}",
+                            "bad_action")
 
 
 @dataclass(frozen=True)
@@ -439,7 +492,7 @@ def to_wire(obj: Action | Event) -> dict:
     d: dict[str, Any] = {"t": obj.TYPE}
     for name in names:
         v = getattr(obj, name)
-        d[name] = list(v) if isinstance(v, tuple) else v
+        d[name] = list(v) if isinstance(v, tuple) else v.data if isinstance(v, Plain) else v
     return d
 
 
@@ -463,6 +516,8 @@ def action_from_wire(d: dict) -> Action:
             if not isinstance(v, (list, tuple)):
                 raise IllegalAction("protocol", f"{t}.{f.name} must be a list", "bad_action")
             v = tuple(v)
+        elif isinstance(default, Plain):
+            v = Plain(v)
         elif isinstance(default, bool):
             if not isinstance(v, bool):
                 raise IllegalAction("protocol", f"{t}.{f.name} must be true or false", "bad_action")
@@ -488,6 +543,8 @@ _CITATION = re.compile(r"004 ((?:\[\d+\.\d+\](?:,? ?(?=\[))?)+)")
 
 
 def _wire_type(hint: Any) -> str:
+    if hint is Plain:
+        return Plain.WIRE
     if get_origin(hint) is tuple:
         return f"list of {_WIRE_TYPES[get_args(hint)[0]]}s"
     return _WIRE_TYPES[hint]

@@ -1,4 +1,5 @@
-"""The ``rcw`` command line: ``rcw data check``, ``rcw map``, ``rcw verify``, ``rcw simulate``, ``rcw serve``."""
+"""The ``rcw`` command line: ``rcw data check``, ``rcw map``, ``rcw verify``, ``rcw report``, ``rcw simulate``,
+``rcw serve``."""
 
 from __future__ import annotations
 
@@ -46,17 +47,7 @@ def _verify(args: argparse.Namespace) -> int:
 
     src = args.record
     try:
-        if src == "-":
-            raw = sys.stdin.read()
-        elif src.startswith(("http://", "https://")):
-            import urllib.request
-
-            with urllib.request.urlopen(src, timeout=30) as r:    # noqa: S310 (http(s) only, checked above)
-                raw = r.read().decode()
-        else:
-            with open(src, encoding="utf-8") as f:
-                raw = f.read()
-        record = json.loads(raw)
+        record = _read_json(src)
     except (OSError, ValueError) as e:
         print(f"verify failed: cannot read the record {src}: {e}", file=sys.stderr)
         return 2
@@ -71,6 +62,53 @@ def _verify(args: argparse.Namespace) -> int:
         print(json.dumps({"verified": True, "actions": v.actions, "hash": v.hash, "over": v.over, "result": v.result}))
     else:
         print(v.text())
+    return 0
+
+
+def _read_json(src: str):
+    if src == "-":
+        raw = sys.stdin.read()
+    elif src.startswith(("http://", "https://")):
+        import urllib.request
+
+        with urllib.request.urlopen(src, timeout=30) as r:    # noqa: S310 (http(s) only, checked above)
+            raw = r.read().decode()
+    else:
+        with open(src, encoding="utf-8") as f:
+            raw = f.read()
+    return json.loads(raw)
+
+
+def _report(args: argparse.Namespace) -> int:
+    """``rcw report RECORD``: replay a postal game and print the Gamesmaster's report of a phase
+    (004 [17.0]; :mod:`rcw.postal.report`)."""
+    from rcw.actions import IllegalAction
+    from rcw.data import default
+    from rcw.postal import render, reports
+
+    try:
+        record = _read_json(args.record)
+    except (OSError, ValueError) as e:
+        print(f"report failed: cannot read {args.record}: {e}", file=sys.stderr)
+        return 2
+    try:
+        got = reports(record)
+    except IllegalAction as e:
+        print(f"report failed: {e.rule}: {e.message}", file=sys.stderr)
+        return 1
+    if args.turn is not None or args.phase is not None:
+        got = [r for r in got if (args.turn is None or r["turn"] == args.turn)
+               and (args.phase is None or r["phase"] == args.phase)]
+    elif not args.all:
+        got = got[-1:]
+    if not got:
+        print("report failed: no such report (the game has not reached that phase)", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(got if args.all else got[-1], indent=2))
+    else:
+        d = default()
+        print("\n".join(render(r, d) for r in (got if args.all else got[-1:])), end="")
     return 0
 
 
@@ -96,6 +134,22 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the commitment you saw published when the game was created (checked against the record's)")
     pv.add_argument("--json", action="store_true", help="print the verdict as JSON")
     pv.set_defaults(func=_verify)
+
+    pr = sub.add_parser("report", help="print the Gamesmaster's report of a phase of a postal game (004 [17.0])",
+                        description="Replay a postal game and print the report of one of its phases, as The Bell "
+                                    "printed them: what happened, the orders not carried out and why, every player's "
+                                    "stacks top to bottom, the unaligned units and the Victory Point boxes. RECORD is "
+                                    "a game's record ({seed, players, options, actions}) or, to try sheets out, "
+                                    "{seed, players, sheets: [{seat, turn, phase, orders}, ...]} (sent in that order). "
+                                    "Default: the last phase adjudicated. Exit 1 if an action is refused or the phase "
+                                    "was not reached, 2 if the file cannot be read.")
+    pr.add_argument("record", help="a record or sheets file (JSON), - for standard input, or an http(s) URL")
+    pr.add_argument("--turn", type=int, default=None, metavar="T", help="the Game-Turn of the report")
+    pr.add_argument("--phase", choices=["deal", "trading", "first", "second"], default=None,
+                    help="the phase: deal (the Initial Forces dealt), trading (the pre-season trades), first or second")
+    pr.add_argument("--all", action="store_true", help="every report of the game, in order")
+    pr.add_argument("--json", action="store_true", help="print the report as data (a list with --all)")
+    pr.set_defaults(func=_report)
 
     from rcw import mapdraw
 

@@ -259,18 +259,24 @@ class Game:
         passes (its seat plays, the game goes on, 004 [15.33] trading first); game modes
         override this."""
         s = self.state
-        if action.seat not in s.seats:
-            raise IllegalAction("004 [15.21]", f"no seat {action.seat!r} in this game", "unknown_seat")
-        if action.seat in s.quit:
-            raise IllegalAction("004 [14.2]", f"{action.seat} has left the game", "seat_quit")
-        if s.phase == "over":
-            raise IllegalAction("004 [14.1]", "the game is over", "game_over")
+        self._check_seat(action)
         handler = self.HANDLERS.get(type(action))
         if handler is None:
             raise IllegalAction("engine", f"{action.TYPE} is not supported yet", "unsupported")
         if s.phase == "trading" and type(action) not in TRADING:
             raise IllegalAction("004 [15.33]", "the pre-game trading session is still open", "wrong_phase")
         return handler
+
+    def _check_seat(self, action: Action) -> None:
+        """The checks every action passes: its seat is one of the game's, still playing, and
+        the game goes on."""
+        s = self.state
+        if action.seat not in s.seats:
+            raise IllegalAction("004 [15.21]", f"no seat {action.seat!r} in this game", "unknown_seat")
+        if action.seat in s.quit:
+            raise IllegalAction("004 [14.2]", f"{action.seat} has left the game", "seat_quit")
+        if s.phase == "over":
+            raise IllegalAction("004 [14.1]", "the game is over", "game_over")
 
     def _after(self, events: list[Event]) -> list[Event]:
         """What follows every action: the Central Committee is recomputed (004 [11.11])."""

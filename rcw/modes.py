@@ -1,7 +1,8 @@
 """The game modes, registered in one place (as python-chess lists its variants).
 
 A mode is a :class:`rcw.game.Game` subclass with its own ``MODE`` name; a game's options name
-its mode (``{"mode": "spi-solitaire"}``; no ``mode`` is the multi-player game).  Create, load
+its mode (``{"mode": "spi-solitaire"}``, ``{"mode": "postal"}``; no ``mode`` is the multi-player
+game).  Create, load
 and replay games of any mode through this module; ``Game.new`` of one class creates only its
 own mode.
 """
@@ -15,10 +16,11 @@ import msgpack
 from rcw.actions import Action, IllegalAction
 from rcw.data import GameData
 from rcw.game import STANDARD, Game
+from rcw.postal import PostalGame
 from rcw.rng import Dice
 from rcw.solitaire import SoloGame
 
-MODES: dict[str, type[Game]] = {cls.MODE: cls for cls in (Game, SoloGame)}
+MODES: dict[str, type[Game]] = {cls.MODE: cls for cls in (Game, SoloGame, PostalGame)}
 
 
 def find(mode: str | None) -> type[Game]:

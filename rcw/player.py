@@ -115,6 +115,23 @@ class Player:
         g.reseed(seed)
         return g
 
+    def rehearsal(self, seed: int) -> Game:
+        """The postal game (004 [17.0]): this seat's part in the phase whose orders are collected,
+        played out on a copy, its actions written down as an order sheet (``PostalGame.rehearsal``:
+        its ``done`` and ``sheet()``); its dice are drawn from ``seed``."""
+        rehearse = getattr(self._game, "rehearsal", None)
+        if rehearse is None:
+            raise IllegalAction("004 [17.0]", "only a postal game's phases are rehearsed", "unsupported")
+        return rehearse(self.seat, seed)
+
+    def check_sheet(self, sheet) -> dict:
+        """The postal game (004 [17.0]): what sending ``sheet`` would refuse and warn of
+        (``PostalGame.check_sheet``), without sending it."""
+        check = getattr(self._game, "check_sheet", None)
+        if check is None:
+            raise IllegalAction("004 [17.0]", "only a postal game takes order sheets", "unsupported")
+        return check(self.seat, sheet)
+
     # -- the rule queries (see Game) ---------------------------------------------------------
     def limits(self) -> dict[str, int]:
         return self._game.limits()

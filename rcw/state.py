@@ -120,6 +120,7 @@ class State:
     # 001's optional forces and rules: "poles_in_ukraine" (Makhno's Poland condition, 001 Anarchists),
     # "draws" (the Randomizer draws of this Player-Turn, 001 Additional Randomizer Draws)
     optional: dict = field(default_factory=dict)
+    postal: dict = field(default_factory=dict)     # postal game bookkeeping (rcw.postal): sheets, phase, report
 
     def clone(self) -> State:
         """An independent copy, field by field (much cheaper than a deep copy or a round trip
@@ -138,6 +139,9 @@ class State:
         d["force"] = self.force.to_list() if self.force else None
         d["attack"] = self.attack.to_list() if self.attack else None
         d["offers"] = [[k, v] for k, v in sorted(self.offers.items())]
+        for k in ("optional", "postal"):
+            if not d[k]:
+                del d[k]           # (saves and state hashes of games without them stay as they were)
         return d
 
     @classmethod

@@ -92,6 +92,7 @@ class View(TypedDict, total=False):
     scores: Scores
     result: Result | None
     solitaire: dict              # the SPI solitaire's own read-outs (rcw.solitaire)
+    postal: PostalView           # the postal game's (rcw.postal, 004 [17.0])
 
 
 class Route(TypedDict):
@@ -129,3 +130,56 @@ class AttackOption(TypedDict):
     province: str
     subversive: bool
     groups: list[AttackGroup]    # the strongest first
+
+
+# -- the postal game (004 [17.0]; rcw.postal, docs/engine.md "Postal games") ------------------------------
+class Sheet(TypedDict):
+    """An order sheet: ``SubmitOrders.sheet``.  Each order is a map whose ``order`` names its kind
+    (``move``, ``attack``, ``purge``...: ``rcw.postal.KINDS`` gives the fields of each)."""
+    orders: list[dict]
+
+
+class OrderError(TypedDict, total=False):
+    """An order refused when its sheet arrived, a step of it the rules refuse (a warning, with
+    ``step``), or an order not carried out at the adjudication (with ``seat``)."""
+    index: int                   # its place on the sheet as sent (0 the first)
+    order: str                   # its kind
+    rule: str                    # the rule case ("004 [5.27]", "004 [17.0] postal [8.0]")
+    code: str                    # the error code ("bad_order", "no_match", "precedence", "illegal_action"...)
+    message: str
+    step: str                    # which step ("the move TVER->RYAZ"), "" for the whole order
+    seat: str
+
+
+class PostalReport(TypedDict, total=False):
+    """The Gamesmaster's report of a phase (rcw.postal.report; the ``report`` event)."""
+    turn: int
+    phase: str                   # "deal", "trading", "first" or "second": the phase reported
+    happened: list[dict]         # every event of the adjudication: {kind, text, data}
+    skipped: list[OrderError]    # orders (or steps) not carried out
+    refused: list[OrderError]    # orders refused when their sheet arrived
+    stacks: dict[str, list[dict]]   # seat -> [{province, units (top to bottom), attached}]
+    unaligned: list[dict]
+    vp: dict[str, list[int]]
+    politburo: dict[str, int]
+    assassins: dict[str, int]
+    control: dict[str, str]
+    withdrawn: list[str]
+    randomizer: int
+    turn_now: int                # the phase whose orders are collected next (or "over")
+    phase_now: str
+    hands: dict[str, dict]       # the deal's report: seat -> {leaders, politburo, assassins}
+
+
+class PostalView(TypedDict, total=False):
+    """``view.postal``: what a seat sees of the orders being collected."""
+    phase: str                   # the phase whose orders are collected: "trading", "first", "second"
+    turn: int
+    submitted: list[str]         # the seats that have sent a sheet (never what)
+    awaited: list[str]           # the seats whose sheet is awaited
+    purged: bool                 # a purge was conducted in this Game-Turn's First Phase
+    execution: dict | None       # an execution order of the Czar awaiting its holder's answer
+    report: PostalReport | None  # the last phase's report
+    sheet: list | None           # the seat's own accepted orders, [[index, order], ...] (to itself only)
+    rejected: list[OrderError]   # its refused orders (to itself only)
+    warnings: list[OrderError]   # the steps of its kept orders the rules refuse (to itself only)

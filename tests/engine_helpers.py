@@ -77,7 +77,13 @@ def started(players: int = 5, seed: int = 1, options: dict | None = None, data=N
 def blank(players: int = 5, seed: int = 1, options: dict | None = None, data=None) -> Game:
     """A started game with an empty map: tests then :func:`put` exactly the stacks they need.
     The first seat is phasing in its Movement Phase."""
-    g = started(players, seed, options, data)
+    g = cleared(started(players, seed, options, data))
+    phase(g, g.state.seats[0], "movement")
+    return g
+
+
+def cleared(g: Game) -> Game:
+    """``g`` with an empty map, VP chart and control, and no markers."""
     s = g.state
     s.stacks = {}
     s.vp = {}
@@ -85,7 +91,6 @@ def blank(players: int = 5, seed: int = 1, options: dict | None = None, data=Non
     s.politburo = {p: 0 for p in s.seats}
     s.assassins = {p: 0 for p in s.seats}
     g.ctx.b.invalidate()
-    phase(g, s.seats[0], "movement")
     return g
 
 

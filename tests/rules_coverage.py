@@ -1,5 +1,6 @@
-"""Rule-case coverage of the multi-player rules, 004 [1.0]-[16.0], and of the optional rules
-and variants that are game options (:data:`OPTIONAL_CASES`), by the tests.
+"""Rule-case coverage of the multi-player rules, 004 [1.0]-[16.0], of the postal rules, 004
+[17.0], and of the optional rules and variants that are game options (:data:`OPTIONAL_CASES`),
+by the tests.
 
 Every case of those sections is listed in :data:`CASES`.  A case either states something the
 engine must do - then at least one test function must cite it (``004 [5.24]`` in its name's
@@ -16,6 +17,11 @@ listed in :data:`OPTIONAL_REASONS`.
 
     python tests/rules_coverage.py            # print the summary and the uncovered cases
     python tests/rules_coverage.py --write    # regenerate docs/rules-coverage.md
+
+The postal game's rule changes, 004 [17.0] (its general rule and procedure, then "RULES CHANGES
+BY SECTION", numbered like the standard rules), are listed apart in :data:`POSTAL_CASES`: a test
+cites one as ``004 [17.0] postal [8.0]`` (or by its name, ``test_postal_8_0_...``); the general
+rule as ``004 [17.0]`` alone.
 
 Not a test module (pytest collects ``test_*.py`` only).
 """
@@ -273,6 +279,21 @@ CASES: list[tuple[str, str]] = [
     ("16.0", 'SUMMARY OF RULES (See page 18.)'),
 ]
 
+# 004 [17.0] Postal Russian Civil War: the general rule and procedure ("17.0"), then the rule
+# changes, numbered as the standard rules' sections they change.
+POSTAL_CASES: list[tuple[str, str]] = [
+    ("17.0", "POSTAL RUSSIAN CIVIL WAR (General Rule, Procedure)"),
+    ("4.2", "SEQUENCE OF PLAY"),
+    ("5.0", "MOVEMENT"),
+    ("8.0", "COMBAT"),
+    ("10.0", "ASSASSINATION"),
+    ("11.0", "PURGE"),
+    ("12.0", "RANDOM EVENTS TABLE"),
+    ("13.26", "Attaching Green Units with Gold"),
+    ("13.5", "EXECUTION OF THE CZAR"),
+    ("15.0", "INITIAL SET-UP"),
+]
+
 HEADING = "section heading: its cases are listed (and tested) one by one"
 TABLE = "a printed table (see the map): its data are data/tables.toml, its use is tested under the case that uses it"
 PHYSICAL = "physical equipment and table-top housekeeping; nothing for the engine to enforce"
@@ -397,11 +418,25 @@ def rulebook_cases(path: Path) -> list[str]:
     return out
 
 
+def rulebook_postal_cases(path: Path) -> list[str]:
+    """The postal rule changes of 004 [17.0] in the order printed (between "RULES CHANGES BY
+    SECTION" and the Players' Notes), after the general rule ("17.0")."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    start = text.index("RULES CHANGES BY SECTION")
+    end = text.index("PLAYERS' NOTES, POSTAL GAME", start)
+    return ["17.0"] + re.findall(r"^\[(\d{1,2}\.\d{1,2})\]", text[start:end], re.M)
+
+
 # -- the tests ------------------------------------------------------------------------------------
 # A citation of 004: "[5.24]", "004 [5.24]"; not a case of another document ("001 [5.24]") nor
 # a postal rule quoted by its own number ("postal [5.0]").
 _CITE = re.compile(r"(?<!001 )(?<!000 )(?<!003 )(?<!postal )\[(\d{1,2}\.\d{1,2})\]")
 _NAME = re.compile(r"^test_(\d{1,2})_(\d{1,2})(?:_|$)")
+
+
+_POSTAL_CITE = re.compile(r"postal \[(\d{1,2}\.\d{1,2})\]")
+_POSTAL_RULE = re.compile(r"004 \[17\.0\](?! postal)")
+_POSTAL_NAME = re.compile(r"^test_postal_(\d{1,2})_(\d{1,2})(?:_|$)")
 
 
 def _test_texts(tests: Path):
@@ -419,12 +454,19 @@ def _test_texts(tests: Path):
             yield f.name, node.name, "\n".join(lines[first - 1:node.end_lineno])
 
 
-def citations(tests: Path = TESTS) -> dict[str, list[str]]:
-    """case -> ["file.py::test_name", ...]: the test functions that cite it."""
+def citations(tests: Path = TESTS, postal: bool = False) -> dict[str, list[str]]:
+    """case -> ["file.py::test_name", ...]: the test functions that cite it (``postal``: the
+    cases of 004 [17.0], :data:`POSTAL_CASES`)."""
     out: dict[str, set[str]] = {}
     for fname, name, text in _test_texts(tests):
-        found = {m.group(1) for m in _CITE.finditer(text)}
-        m = _NAME.match(name)
+        if postal:
+            found = {m.group(1) for m in _POSTAL_CITE.finditer(text)}
+            if _POSTAL_RULE.search(text):
+                found.add("17.0")
+            m = _POSTAL_NAME.match(name)
+        else:
+            found = {m.group(1) for m in _CITE.finditer(text)}
+            m = _NAME.match(name)
         if m:
             found.add(f"{m.group(1)}.{m.group(2)}")
         for c in found:
@@ -455,6 +497,12 @@ def optional_matrix(tests: Path = TESTS) -> list[dict]:
             for c, t in OPTIONAL_CASES]
 
 
+def postal_matrix(tests: Path = TESTS) -> list[dict]:
+    """The rows of :data:`POSTAL_CASES` (every one states something the engine must do)."""
+    cites = citations(tests, postal=True)
+    return [{"case": c, "title": t, "tests": cites.get(c, []), "reason": None} for c, t in POSTAL_CASES]
+
+
 def uncovered(rows: list[dict]) -> list[str]:
     return [r["case"] for r in rows if not r["tests"] and not r["reason"]]
 
@@ -476,10 +524,12 @@ def kept_sections() -> str:
     return text[i:] if i >= 0 else ""
 
 
-def render(rows: list[dict], optional: list[dict] | None = None) -> str:
+def render(rows: list[dict], optional: list[dict] | None = None, postal: list[dict] | None = None) -> str:
     s = summary(rows)
+    postal = postal if postal is not None else postal_matrix()
+    p = summary(postal)
     out = [
-        "# Rule-case coverage: 004 [1.0]-[16.0]",
+        "# Rule-case coverage: 004 [1.0]-[16.0] and the postal rules, 004 [17.0]",
         "",
         "Generated by `python tests/rules_coverage.py --write`; checked by `tests/test_rules_coverage.py`,",
         "which fails when a case of the multi-player rules is neither cited by a test nor given a",
@@ -494,6 +544,19 @@ def render(rows: list[dict], optional: list[dict] | None = None) -> str:
         "",
     ]
     out += _table(rows, "[{}]")
+    out += [
+        "",
+        "## Postal Russian Civil War, 004 [17.0]",
+        "",
+        "The postal game's general rule and procedure, then its rule changes, numbered as the",
+        "sections of the standard rules they change (a test cites one as `004 [17.0] postal [8.0]`,",
+        "or by its name, `test_postal_8_0_…`; the general rule as `004 [17.0]`).  The sample",
+        "postal game, The Bell, is played in `test_postal_bell.py`.",
+        "",
+        f"**{p['cases']} cases**: {p['tested']} cited by tests, {p['uncovered']} uncovered.",
+        "",
+    ]
+    out += _table(postal, "postal [{}]", "section")
     if optional:
         o = summary(optional)
         out += [
@@ -511,9 +574,9 @@ def render(rows: list[dict], optional: list[dict] | None = None) -> str:
     return "\n".join(out) + "\n" + kept_sections()
 
 
-def _table(rows: list[dict], name: str) -> list[str]:
+def _table(rows: list[dict], name: str, title: str = "opens with") -> list[str]:
     """The matrix as a Markdown table (``name``: how a case is shown, e.g. ``[{}]``)."""
-    out = ["| case | opens with | tests citing it | no test needed because |", "|---|---|---|---|"]
+    out = [f"| case | {title} | tests citing it | no test needed because |", "|---|---|---|---|"]
     for r in rows:
         tests = ", ".join(f"`{t}`" for t in r["tests"][:6])
         if len(r["tests"]) > 6:
@@ -523,12 +586,14 @@ def _table(rows: list[dict], name: str) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    rows = matrix()
-    s = summary(rows)
+    rows, postal = matrix(), postal_matrix()
+    s, p = summary(rows), summary(postal)
     print(f"{s['cases']} cases: {s['tested']} cited by tests, {s['reason_only']} with a reason only, "
-          f"{s['uncovered']} uncovered")
+          f"{s['uncovered']} uncovered; postal: {p['cases']} cases, {p['tested']} cited, {p['uncovered']} uncovered")
     for c in uncovered(rows):
         print(f"  uncovered: [{c}] {dict(CASES)[c]}")
+    for c in uncovered(postal):
+        print(f"  uncovered: postal [{c}] {dict(POSTAL_CASES)[c]}")
     opt = optional_matrix()
     o = summary(opt)
     print(f"{o['cases']} optional cases: {o['tested']} cited by tests, {o['reason_only']} with a reason only, "
@@ -536,14 +601,15 @@ def main(argv: list[str]) -> int:
     for c in uncovered(opt):
         print(f"  uncovered: {c} {dict(OPTIONAL_CASES)[c]}")
     book = find_rulebook()
-    if book is not None and rulebook_cases(book) != [c for c, _ in CASES]:
-        print("  the rulebook's cases differ from CASES", file=sys.stderr)
+    if book is not None and (rulebook_cases(book) != [c for c, _ in CASES]
+                             or rulebook_postal_cases(book) != [c for c, _ in POSTAL_CASES]):
+        print("  the rulebook's cases differ from CASES or POSTAL_CASES", file=sys.stderr)
         return 1
     if "--write" in argv:
         DOC.parent.mkdir(exist_ok=True)
-        DOC.write_text(render(rows, opt), encoding="utf-8")
+        DOC.write_text(render(rows, opt, postal), encoding="utf-8")
         print(f"wrote {DOC.relative_to(REPO)}")
-    return 1 if s["uncovered"] or o["uncovered"] else 0
+    return 1 if s["uncovered"] or p["uncovered"] or o["uncovered"] else 0
 
 
 if __name__ == "__main__":

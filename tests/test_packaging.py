@@ -49,7 +49,8 @@ def test_the_wheel_holds_one_package_and_no_test_fixtures_or_build_scripts(insta
 
 
 def test_installed_commands_work_from_any_directory(installed, tmp_path):
-    """`rcw data check --json` and a two-game `rcw simulate --agents sdt`, outside the checkout."""
+    """`rcw data check --json`, a two-game `rcw simulate --agents sdt` (and one SPI solitaire, one
+    postal game), outside the checkout."""
     _, bin_ = installed
     r = _run(bin_, "data", "check", "--json", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
@@ -62,6 +63,9 @@ def test_installed_commands_work_from_any_directory(installed, tmp_path):
     out = json.loads(r.stdout)
     assert out["completed"] == 2 and out["illegal_actions"] == 0 and out["engine_errors"] == 0
     r = _run(bin_, "simulate", "--mode", "spi-solitaire", "--agents", "sdt", "--games", "1", "--json", cwd=tmp_path)
+    assert r.returncode == 0 and json.loads(r.stdout)["completed"] == 1, r.stderr
+    r = _run(bin_, "simulate", "--mode", "postal", "--agents", "sdt", "--games", "1", "--max-turns", "2", "--json",
+             cwd=tmp_path)
     assert r.returncode == 0 and json.loads(r.stdout)["completed"] == 1, r.stderr
 
 

@@ -29,12 +29,13 @@ def test_the_check_sees_such_a_read():
 
 
 def test_the_typed_view_lists_every_entry_a_view_has():
-    """rcw.types.View documents the view: the entries of the multi-player game's and the SPI
-    solitaire's views are exactly its keys."""
+    """rcw.types.View documents the view: the entries of the multi-player game's, the SPI
+    solitaire's and the postal game's views are exactly its keys."""
     from rcw.game import Game
     from rcw.modes import new_game
     from rcw.types import View
 
     keys = set(View.__annotations__)
-    assert set(Game.new(5, 1).view("A")) | {"solitaire"} == keys
-    assert set(new_game(1, 1, {"mode": "spi-solitaire"}).view("R")) == keys
+    assert set(Game.new(5, 1).view("A")) | {"solitaire", "postal"} == keys
+    assert set(new_game(1, 1, {"mode": "spi-solitaire"}).view("R")) | {"postal"} == keys
+    assert set(new_game(5, 1, {"mode": "postal"}).view("A")) | {"solitaire"} == keys

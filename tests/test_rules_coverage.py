@@ -80,3 +80,32 @@ def test_the_coverage_document_lists_every_case():
         assert f"| [{c}] |" in text, f"docs/rules-coverage.md lacks [{c}]: run python tests/rules_coverage.py --write"
     for c, _ in rc.OPTIONAL_CASES:
         assert f"| {c} |" in text, f"docs/rules-coverage.md lacks {c}: run python tests/rules_coverage.py --write"
+
+
+def test_every_postal_rule_case_is_cited_by_a_test():
+    """004 [17.0]: the postal game's general rule and each of its rule changes are cited."""
+    missing = rc.uncovered(rc.postal_matrix())
+    assert not missing, "postal rule cases no test cites: " + ", ".join(f"postal [{c}]" for c in missing)
+
+
+def test_the_postal_case_list_is_the_rulebooks():
+    book = rc.find_rulebook()
+    if book is None:
+        pytest.skip("the rulebook (004_8c1b9ecc5e5ea495.txt) is not at hand; set RCW_RULEBOOK")
+    assert rc.rulebook_postal_cases(book) == [c for c, _ in rc.POSTAL_CASES]
+
+
+def test_postal_citations_are_found_apart(tmp_path):
+    (tmp_path / "test_x.py").write_text(
+        "def test_postal_5_0_name():\n"
+        "    '''004 [17.0] postal [8.0]; 004 [8.25].'''\n"
+        "def test_other():\n"
+        "    refused(g, a, \"004 [17.0]\")\n")
+    assert set(rc.citations(tmp_path, postal=True)) == {"5.0", "8.0", "17.0"}
+    assert set(rc.citations(tmp_path)) == {"8.25", "17.0"}
+
+
+def test_the_coverage_document_lists_every_postal_case():
+    text = rc.DOC.read_text(encoding="utf-8")
+    for c, _ in rc.POSTAL_CASES:
+        assert f"| postal [{c}] |" in text, f"docs/rules-coverage.md lacks postal [{c}]: run python tests/rules_coverage.py --write"

@@ -132,9 +132,16 @@ def leadership(ctx: Ctx, seat: str) -> int:
                for u in st.units if ctx.data.units[u].is_leader and ctx.data.units[u].color == RED)
 
 
-def purge_strength(ctx: Ctx, purgers, counter: bool = False) -> int:
-    """004 [11.0] Procedure; a counterpurger doubles his Politburo markers (004 [11.24])."""
-    return sum(leadership(ctx, p) + ctx.s.politburo.get(p, 0) * (2 if counter else 1) for p in purgers)
+def purge_strength(ctx: Ctx, purgers, counter: bool = False, markers: dict[str, int] | None = None) -> int:
+    """004 [11.0] Procedure; a counterpurger doubles his Politburo markers (004 [11.24]).
+    ``markers``: the markers each purger assigned to the purge, where fewer than all count (the
+    postal game's purge orders, 004 [17.0] postal [11.0])."""
+    return sum(leadership(ctx, p) + _markers(ctx, p, markers) * (2 if counter else 1) for p in purgers)
+
+
+def _markers(ctx: Ctx, seat: str, assigned: dict[str, int] | None) -> int:
+    held = ctx.s.politburo.get(seat, 0)
+    return held if assigned is None else min(held, assigned.get(seat, 0))
 
 
 def purgeable_leaders(ctx: Ctx, victim: str) -> list[int]:
@@ -357,11 +364,17 @@ def check_declare(ctx: Ctx, a: DeclarePurge) -> None:
         raise ctx.illegal("004 [11.13]", f"{a.seat} has already declared a purge")
 
 
+def purge_record(ctx: Ctx, a: DeclarePurge) -> dict:
+    """The purge a legal ``DeclarePurge`` declares, as :func:`resolve_purges` takes it."""
+    group = len(a.purgers) > 1
+    return {"mode": "group" if group else "individual", "purgers": _by_turn(ctx, a.purgers),
+            "target": a.target, "shares": list(a.shares) if group else [a.seat]}
+
+
 def do_declare(ctx: Ctx, a: DeclarePurge) -> list[Event]:
     s = ctx.s
     group = len(a.purgers) > 1
-    rec = {"mode": "group" if group else "individual", "purgers": _by_turn(ctx, a.purgers),
-           "target": a.target, "shares": list(a.shares) if group else [a.seat]}
+    rec = purge_record(ctx, a)
     if group:
         text = (f"{a.seat} proposes that the Committee ({', '.join(rec['purgers'])}) purge {a.target}, "
                 f"the spoils divided in the order {', '.join(rec['shares'])}")
@@ -447,6 +460,12 @@ def _stale(ctx: Ctx, rec: dict) -> str | None:
     return None
 
 
+def resolve_purges(ctx: Ctx, queue: list[dict]) -> list[Event]:
+    """Resolve the purges of ``queue`` (:func:`purge_record`; agreed by every purger) one after
+    the other until one needs a decision (spoils, a counterpurge)."""
+    return _run(ctx, queue)
+
+
 def _run(ctx: Ctx, queue: list[dict]) -> list[Event]:
     """Resolve declared purges one after the other until one needs a decision."""
     s = ctx.s
@@ -482,12 +501,13 @@ def _run(ctx: Ctx, queue: list[dict]) -> list[Event]:
 
 def _roll(ctx: Ctx, rec: dict) -> list[Event]:
     counter = rec["mode"] == "counter"
-    strength = purge_strength(ctx, rec["purgers"], counter)
+    assigned = rec.get("markers")
+    strength = purge_strength(ctx, rec["purgers"], counter, assigned)
     col = ctx.data.purge_column(strength)
     d1, d2 = ctx.die(), ctx.die()
     result = ctx.data.tables.purge[d1 + d2 - 2][col]
     rec.update(strength=strength, dice=[d1, d2], result=result)
-    parts = ", ".join(f"{p} {leadership(ctx, p)} + {ctx.s.politburo.get(p, 0)}{'x2' if counter else ''} PM"
+    parts = ", ".join(f"{p} {leadership(ctx, p)} + {_markers(ctx, p, assigned)}{'x2' if counter else ''} PM"
                       for p in rec["purgers"])
     who = " and ".join(rec["purgers"])
     verb = "counterpurges" if counter else ("purge" if len(rec["purgers"]) > 1 else "purges")

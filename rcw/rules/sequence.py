@@ -269,13 +269,22 @@ def do_vote(ctx: Ctx, a: VoteEndGame) -> list[Event]:
     if d["voters"]:
         d["seat"] = d["voters"][0]
         return ev
+    ev += count_votes(ctx)
+    if s.phase == "over":
+        return ev
+    s.phase = "randomizer"   # placeholder phase; the Interphase follows at once
+    return ev + interphase(ctx)
+
+
+def count_votes(ctx: Ctx) -> list[Event]:
+    """004 [14.1] case 3: every vote is in; a Red Victory if the players voting to end the game
+    hold ten Politburo markers (the game is then over), else the game goes on."""
+    s = ctx.s
     s.decision = None
     yes = sum(s.politburo.get(p, 0) for p, v in s.votes.items() if v)
     s.votes = {}
     if yes >= victory.VOTE_MARKERS:
         s.phase = "over"
         s.result = victory.result(ctx, "Red", f"players holding {yes} Politburo markers agreed to end the game")
-        return ev + [Event("game_over", f"Red Victory: the Politburo ({yes} markers) ends the game", copy_plain(s.result))]
-    s.phase = "randomizer"   # placeholder phase; the Interphase follows at once
-    ev.append(Event("vote_failed", f"Only {yes} Politburo markers agreed; the game goes on", {"yes": yes}))
-    return ev + interphase(ctx)
+        return [Event("game_over", f"Red Victory: the Politburo ({yes} markers) ends the game", copy_plain(s.result))]
+    return [Event("vote_failed", f"Only {yes} Politburo markers agreed; the game goes on", {"yes": yes})]

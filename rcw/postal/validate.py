@@ -1,0 +1,112 @@
+"""Judging a sheet when it arrives (004 [17.0] Procedure), order by order.
+
+A sheet that is not a sheet (not ``{"orders": [...]}``, too many orders) is refused whole.
+Otherwise each order is judged on its own, in the order listed, on the position of the phase
+as the seat alone would change it: its form (:func:`rcw.postal.sheets.normalize`), then the
+rules, by carrying it out on a scratch copy of the game with the same code that adjudicates
+it (movement, attacks and Gold thefts are played there: a move the rules refuse at any step,
+an attack that cannot be declared or resolved, is refused; orders later on the sheet see the
+seat's earlier orders carried out).  What depends on the other seats' orders (a trade's match,
+whether a purge is compatible, who wins a unit claimed twice, whether an assassination's
+condition is met) is judged at the adjudication.
+
+A refused order is left out and reported as data (``index`` on the sheet, ``order`` kind, the
+``rule`` case, an error ``code``, the ``message``); the rest of the sheet is kept.  An order the
+rules allow to begin but refuse at a later step (a force that must stop short of its path's
+end, postal [5.0]'s example; a stack that may not join an attack) is kept, for the
+Gamesmaster carries out "all legal, written orders" as far as they go, and the refused step
+is reported the same way among the warnings (with the ``step``).  A second
+standing order of one kind (``losses``, ``capture``, ``redraw``, ``vote``, ``counterpurge``,
+``comply_execution``, ``accept_gifts``) is refused: the first is the one on file.
+"""
+
+from __future__ import annotations
+
+from rcw.actions import IllegalAction
+from rcw.postal.base import order_error
+from rcw.postal.combat import attack
+from rcw.postal.movement import KINDS as MOVES
+from rcw.postal.movement import carry_out, check_assassinate
+from rcw.postal.politics import check_execute, check_purge, check_steal, check_trade, do_steal
+from rcw.postal.sheets import normalize, orders_of
+from rcw.rules.base import Ctx
+
+STANDING = ("losses", "capture", "redraw", "vote", "counterpurge", "comply_execution", "accept_gifts")
+PLAYED = MOVES + ("attack", "steal")      # orders carried out on the scratch copy
+
+
+def scratch(ctx: Ctx) -> Ctx:
+    """A copy of the game's position to try orders on (without the postal bookkeeping: the
+    sheets and the report are no concern of the rules)."""
+    s = ctx.s
+    keep, s.postal = s.postal, {}
+    try:
+        return Ctx(ctx.data, s.clone())
+    finally:
+        s.postal = keep
+
+
+def check_sheet(ctx: Ctx, seat: str, phase: str, sheet) -> tuple[list[list], list[dict], list[dict]]:
+    """(the accepted orders as ``[index, order]`` pairs, the refused ones as errors, the warnings)."""
+    raw = orders_of(sheet)
+    sim = scratch(ctx)
+    accepted: list[list] = []
+    rejected: list[dict] = []
+    warnings: list[dict] = []
+    seen: set[str] = set()
+    for i, o in enumerate(raw):
+        kind = o.get("order") if isinstance(o, dict) else None
+        try:
+            n = normalize(o, phase)
+            if n["order"] in STANDING:
+                if n["order"] in seen:
+                    raise IllegalAction("004 [17.0]", f"a second {n['order']} order: the first one is on file", "bad_order")
+                seen.add(n["order"])
+            if n["order"] in PLAYED:
+                keep = sim.s.clone()
+                said: list[dict] = []
+                try:
+                    _play(sim, seat, i, n, said)
+                except IllegalAction:
+                    sim = Ctx(ctx.data, keep)
+                    raise
+                warnings += said
+            else:
+                _judge(sim, seat, n)
+        except IllegalAction as e:
+            rejected.append(order_error(i, str(kind), e))
+            continue
+        accepted.append([i, n])
+    return accepted, rejected, warnings
+
+
+def _play(sim: Ctx, seat: str, i: int, n: dict, warnings: list[dict]) -> None:
+    kind = n["order"]
+    if kind == "attack":
+        attack(sim, seat, i, n, warnings)
+    elif kind == "steal":
+        check_steal(sim, seat, n)
+        do_steal(sim, seat, n)
+    else:
+        carry_out(sim, seat, i, n, {}, {}, warnings)
+
+
+def _judge(sim: Ctx, seat: str, n: dict) -> None:
+    kind, s = n["order"], sim.s
+    if kind == "trade":
+        check_trade(sim, seat, n)
+    elif kind == "assassinate":
+        check_assassinate(sim, seat, n)
+    elif kind == "purge":
+        check_purge(sim, seat, n)
+    elif kind == "execute_czar":
+        check_execute(sim, seat, n)
+    elif kind == "counterpurge":
+        t = n["target"]
+        if t not in ("strongest", "weakest", "") and t not in s.seats:
+            raise IllegalAction("004 [17.0] postal [11.0]", f"counterpurge 'strongest', 'weakest', '' or a seat, not {t!r}",
+                                "bad_order")
+    elif kind == "accept_gifts":
+        bad = [p for p in n["from"] if p not in s.seats]
+        if bad:
+            raise IllegalAction("004 [17.0] postal [4.2]", f"no seat {bad[0]!r} in this game", "unknown_seat")
