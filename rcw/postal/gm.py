@@ -15,6 +15,9 @@ decision           answer
                    ``capture`` order with ``accept`` false is on file
 ``redraw``         004 [12.13]: the ``redraw`` order; without one the marker is kept (as the
                    Bell's players did)
+``place``          001 Optional Forces (the options ``anarchists``, ``shock_armies``, ``freikorps``):
+                   the ``place`` order's first listed province or leader that the decision
+                   offers; without one, the first place the decision offers
 ``spoils``         004 [11.21]-[11.23]: the taker's purge order's ``take`` list (Red leaders, 0
                    a Politburo marker), its first item the rules allow; then (or without one)
                    the most valuable leader the rules allow (lowest id on ties), else a
@@ -105,6 +108,13 @@ def _answer(ctx: Ctx, d: dict, losses: dict[str, list[int]]) -> Action:
     if kind == "redraw":
         o = standing(mine, "redraw")
         return A.RedrawChit(seat, bool(o and o["redraw"]))
+    if kind == "place":
+        o = standing(mine, "place") or {"provinces": [], "leaders": []}
+        p = next((x for x in o["provinces"] if x in d["provinces"]), None)
+        x = next((x for x in o["leaders"] if x in d["leaders"]), None)
+        if p is None and x is None:
+            p, x = (d["provinces"][0], None) if d["provinces"] else (None, d["leaders"][0])
+        return A.PlaceUnit(seat, province=p) if p is not None else A.PlaceUnit(seat, leader=x)
     if kind == "spoils":
         return _spoil(ctx, seat, d, mine)
     if kind == "counterpurge":

@@ -13,8 +13,11 @@ the phase:
   down.
 * **Second Phase**: 1. trades; 2. combat; 3. purge, if none was conducted in the First Phase
   (Czar executions in any case: "up to twice per Game-Turn", postal [13.5]); 4. the
-  Randomizer, one chit for each player (in seat order); 5. replacements (004 [9.0]);
-  6. Random Events, one roll for every two players, rounded up.  Then the Game-Turn ends:
+  Randomizer, one chit for each player (in seat order; with the option ``additional_draws``,
+  the bonus draws a ``draws`` order asks for); 5. replacements (004 [9.0]); 6. Random
+  Events, one roll for every two players, rounded up.  With the option ``anarchists`` an
+  uncontrolled Makhno comes back in the Replacement Segment and makes his Roving Attack at
+  the end of the Game-Turn, after the Random Events (001 Anarchists).  Then the Game-Turn ends:
   victory is checked (004 [14.1], the end-game vote answered from the sheets), the turn limit,
   and the next Game-Turn's First Phase opens on the colours noted in every province
   (``State.snapshot``, postal [5.0]).
@@ -31,8 +34,9 @@ from __future__ import annotations
 from rcw.actions import Event
 from rcw.postal import combat, movement, politics, report
 from rcw.postal.base import GM, PHASE_NAMES, active, book, gm_pick
-from rcw.postal.gm import answer
-from rcw.rules import random_events, randomizer, replacement, setup, victory
+from rcw.postal.gm import answer, sheet
+from rcw.postal.sheets import standing
+from rcw.rules import additional_draws, auxiliary, random_events, randomizer, replacement, setup, victory
 from rcw.rules import sequence as standard
 from rcw.rules.base import Ctx
 
@@ -125,11 +129,32 @@ def _second(ctx: Ctx, sheets: dict) -> list[Event]:
     for seat in active(ctx):
         ev += randomizer.draw(ctx, seat, ask=True)
         ev += answer(ctx)
+        ev += bonus_draws(ctx, seat)
     ev.append(step("Second Phase, 5. Replacements", "second", 5))
     ev += replacement.replace(ctx, s.turn)
+    ev += auxiliary.replacement_segment(ctx)            # 001 Anarchists: Makhno comes back
     ev.append(step("Second Phase, 6. Random Events", "second", 6))
     ev += events(ctx, (len(active(ctx)) + 1) // 2)
+    ev += auxiliary.end_of_game_turn(ctx, s.turn)       # 001 Anarchists: the Roving Attack ends the Game-Turn
     return ev + end_of_turn(ctx, sheets)
+
+
+def bonus_draws(ctx: Ctx, seat: str) -> list[Event]:
+    """001 Additional Randomizer Draws (the option ``additional_draws``): after the Gamesmaster's
+    draw for ``seat``, the bonus draws its ``draws`` order asks for (``extra``; none without
+    one: the GM carries out written orders only), each while a city its forces alone hold
+    still allows it (judged before each draw, as in the live game)."""
+    ev: list[Event] = []
+    want = (standing(sheet(ctx, seat), "draws") or {}).get("extra", 0)
+    for made in range(1, want + 1):
+        if not ctx.s.aux or additional_draws.allowance(ctx, seat) <= made:
+            break
+        ctx.bump("extra_draws")
+        ev.append(Event("postal_draw", f"{seat} draws again: a city held (001 Additional Randomizer Draws)",
+                        {"seat": seat}))
+        ev += randomizer.draw(ctx, seat, ask=True)
+        ev += answer(ctx)
+    return ev
 
 
 def events(ctx: Ctx, n: int) -> list[Event]:

@@ -48,6 +48,9 @@ KINDS: dict[str, tuple[tuple[str, ...], str, dict[str, tuple[str, Any]]]] = {
     "execute_czar": (BOTH, "004 [17.0] postal [13.5]", {"participants": (STRS, None)}),
     "comply_execution": (BOTH, "004 [17.0] postal [13.5]", {"comply": (BOOL, True)}),
     "redraw": (BOTH, "004 [12.13]", {"redraw": (BOOL, False)}),
+    # the game options of 001: where a unit drawn goes, and the bonus draws of a city held
+    "place": (BOTH, "001 Optional Forces", {"provinces": (STRS, []), "leaders": (INTS, [])}),
+    "draws": ((SECOND,), "001 Additional Randomizer Draws", {"extra": (NAT, 0)}),
     "attack": ((SECOND,), "004 [17.0] postal [8.0]", {
         "target": (INT, None), "attackers": (INTS, None), "subversive": (BOOL, False), "losses": (INTS, [])}),
     "losses": ((SECOND,), "004 [8.44]", {"prefer": (INTS, [])}),

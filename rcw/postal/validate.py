@@ -31,7 +31,7 @@ from rcw.postal.politics import check_execute, check_purge, check_steal, check_t
 from rcw.postal.sheets import normalize, orders_of
 from rcw.rules.base import Ctx
 
-STANDING = ("losses", "capture", "redraw", "vote", "counterpurge", "comply_execution", "accept_gifts")
+STANDING = ("losses", "capture", "redraw", "vote", "counterpurge", "comply_execution", "accept_gifts", "place", "draws")
 PLAYED = MOVES + ("attack", "steal")      # orders carried out on the scratch copy
 
 

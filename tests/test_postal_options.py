@@ -1,0 +1,77 @@
+"""The postal game (004 [17.0]) with 001's optional forces: the Gamesmaster places a unit drawn
+by the drawer's ``place`` order, takes the bonus draws a ``draws`` order asks for where a city
+allows them, and Makhno roves at the end of the Game-Turn."""
+
+from __future__ import annotations
+
+import pytest
+from engine_helpers import cleared, put, uid, where
+from test_postal import events, send
+
+from rcw.bots.simulate import play
+from rcw.modes import new_game
+from rcw.postal import SubmitOrders
+
+SHOCK = uid("RU8 SHOCK1")
+
+
+def _second(options: dict):
+    """A postal game of ``options`` at Game-Turn 1's Second Phase, on a cleared map with A's Lenin
+    in KAZA and Trotsky in TVER, and only ``RU8 SHOCK1`` in the Auxiliary Forces Randomizer."""
+    g = new_game(5, 1, {"mode": "postal", **options})
+    for p in g.seats:
+        g.apply(SubmitOrders(p, 1, "trading", {"orders": []}))
+    cleared(g)
+    put(g, "KAZA", "A", "Lenin")
+    put(g, "TVER", "A", "Trotsky")
+    g.state.aux = [f"U:{SHOCK}"]
+    g.load_dice(events(2) + events(3))        # (First Phase: 2 Random Events rolls; Second: 3)
+    send(g)
+    assert g.view(None)["postal"]["phase"] == "second"
+    return g
+
+
+@pytest.mark.parametrize("order, leader", [([], "Lenin"), (["Trotsky"], "Trotsky")])
+def test_postal_001_shock_armies_placed_by_the_place_order_or_the_first_leader_offered(order, leader):
+    """001 Shock Armies in a postal game: the Gamesmaster places the Shock Army A draws with the
+    leader A's standing ``place`` order names; without one, with the first leader the decision
+    offers (rcw/postal/gm.py)."""
+    g = _second({"shock_armies": True})
+    orders = [{"order": "place", "leaders": [uid(x) for x in order]}] if order else []
+    ev = send(g, A=orders)
+    placed = [e for e in ev if e.kind == "placed"]
+    assert len(placed) == 1 and where(g, "RU8 SHOCK1") == where(g, leader)
+
+
+def test_postal_001_additional_draws_only_as_ordered_and_as_a_city_allows():
+    """001 Additional Randomizer Draws in a postal game: A's forces alone hold Tver (Moscow: three
+    draws in all), and its ``draws`` order asks for two more; the Gamesmaster draws them while
+    chits are left.  B, with no order, draws once."""
+    g = _second({"additional_draws": True})
+    g.state.aux = ["A"] * 8
+    before = dict(g.view(None)["assassins"])
+    send(g, A=[{"order": "draws", "extra": 5}])
+    after = g.view(None)["assassins"]
+    assert after.get("A", 0) - before.get("A", 0) == 3          # one draw and two bonus draws
+    assert after.get("B", 0) - before.get("B", 0) == 1
+    assert g.stats["extra_draws"] == 2
+
+
+def test_postal_a_bad_place_order_is_refused_with_its_rule():
+    g = _second({"shock_armies": True})
+    got = g.check_sheet("A", {"orders": [{"order": "place", "leaders": "Lenin"}]})
+    assert got["refused"] and got["refused"][0]["index"] == 0
+
+
+@pytest.mark.parametrize("kind", ["sdt", "random"])
+def test_postal_games_with_all_of_001s_optional_forces(kind):
+    """Whole postal games with every 001 option: no engine error, and the options do something
+    (Makhno's Roving Attack at the end of the Game-Turn, 001 Anarchists; Shock Armies placed)."""
+    opts = {"anarchists": True, "shock_armies": True, "freikorps": True, "additional_draws": True,
+            "reduced_leader_movement": True}
+    stats: dict[str, int] = {}
+    for seed in range(3):
+        r = play(5, seed, kind, 12, options=opts, mode="postal")
+        for k, v in r["stats"].items():
+            stats[k] = stats.get(k, 0) + v
+    assert stats.get("roving_attacks", 0) > 0 and stats.get("shock_armies_placed", 0) > 0
