@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 from engine_helpers import cleared, put, uid, where
+from rcw.bots.simulate import play
 from test_postal import events, send
 
-from rcw.bots.simulate import play
 from rcw.modes import new_game
 from rcw.postal import SubmitOrders
 
