@@ -14,6 +14,8 @@ import traceback
 from rcw.bots import AGENTS, make_agent
 from rcw.bots.match import Match
 
+from rcw import options as O
+from rcw.actions import IllegalAction
 from rcw.game import Game
 
 STAT_KEYS = ("attacks", "subversive_attacks", "epidemic_losses", "replacements", "assassination_attempts",
@@ -21,10 +23,14 @@ STAT_KEYS = ("attacks", "subversive_attacks", "epidemic_losses", "replacements",
 
 
 def play(players: int, seed: int, agent_kind: str, max_turns: int, max_actions: int = 200_000,
-         with_record: bool = False) -> dict:
+         with_record: bool = False, options: dict | None = None) -> dict:
     """Play one game through :class:`rcw.bots.match.Match`; returns its outcome (with the
-    game's record, to replay it, if ``with_record``)."""
-    g = Game.new(players, seed, {"max_turns": max_turns} if max_turns else None)
+    game's record, to replay it, if ``with_record``).  ``options``: the game's options
+    (:mod:`rcw.options`) besides ``max_turns``."""
+    opts = dict(options or {})
+    if max_turns:
+        opts["max_turns"] = max_turns
+    g = Game.new(players, seed, opts or None)
     kinds = _kinds(agent_kind, g.seats)
     m = Match(g, {p: make_agent(kinds[p], p, seed) for p in g.seats})
     steps = m.play(max_actions)
@@ -47,7 +53,29 @@ def _kinds(agent_kind: str, seats: list[str]) -> dict[str, str]:
     return {p: agent_kind for p in seats}
 
 
+def parse_options(specs: list[str]) -> dict:
+    """``--option NAME=VALUE`` (repeatable) as a game's options: each value read by its option's
+    type (:func:`rcw.options.parse`), the whole checked by :func:`rcw.options.validate`."""
+    out = {}
+    for spec in specs:
+        name, eq, text = spec.partition("=")
+        if not eq:
+            text = "true"                # --option NAME: a switch turned on
+        out[name.strip()] = O.parse(name.strip(), text)
+    return O.validate(out)
+
+
 def run(args: argparse.Namespace) -> int:
+    try:
+        options = parse_options(getattr(args, "option", None) or [])
+    except IllegalAction as e:
+        print(f"rcw simulate: {e.message}", file=sys.stderr)
+        return 2
+    if "max_turns" in options:                    # (--option max_turns=T is --max-turns T)
+        args.max_turns = options.pop("max_turns")
+    if getattr(args, "mode", "") and options:
+        print("rcw simulate: --option sets the multi-player game's options; the SPI solitaire takes none", file=sys.stderr)
+        return 2
     if getattr(args, "mode", ""):                 # the SPI solitaire: bots/spi.py (Red agent) + the engine (non-Red)
         from rcw.bots.spi import run_simulation
 
@@ -61,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     for i in range(args.games):
         seed = args.seed + i
         try:
-            rec = play(args.players, seed, args.agents, args.max_turns)
+            rec = play(args.players, seed, args.agents, args.max_turns, options=options)
         except Exception as e:  # an engine error is a finding, reported in the summary
             errors.append({"seed": seed, "error": f"{type(e).__name__}: {e}",
                            "where": traceback.format_exc().strip().splitlines()[-3:]})
@@ -81,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         print(file=sys.stderr)
     summary = {
         "games": args.games, "players": args.players, "agents": args.agents, "seed": args.seed,
-        "max_turns": args.max_turns, "completed": completed, "illegal_actions": illegal,
+        "max_turns": args.max_turns, "options": options, "completed": completed, "illegal_actions": illegal,
         "engine_errors": len(errors), "errors": errors[:5], "outcomes": outcomes, "ended": ended,
         "mean_game_turns": round(sum(turns) / len(turns), 3) if turns else 0.0,
         "stats": stats, "seconds": round(time.perf_counter() - t0, 3),
@@ -112,6 +140,9 @@ def add_parser(sub) -> None:
     p.add_argument("--max-turns", type=int, default=30, metavar="T",
                    help="stop a game with no victor after T Game-Turns (default 30; 0 = no limit, as in the rules)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="play with a game option (repeatable; 'rcw options' lists them; a switch is on/off, "
+                        "NAME alone turns it on), e.g. --option no_leader_suicide=on")
     p.add_argument("--mode", default="", choices=["", "spi-solitaire"],
                    help="'spi-solitaire': the SPI solitaire (004 [18.0]-[28.0]); --agents names the agent that plays Red "
                         "(sdt: the look-ahead planner of bots/spi.py; see --red), --players and --max-turns are ignored, and the "

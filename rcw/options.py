@@ -10,6 +10,7 @@ option's range (however large) with a typed :class:`~rcw.actions.IllegalAction` 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,14 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     group: str = "rules"  # how the lobby groups it: one of GROUPS
+    label: str = ""       # a few words for the interface ("max turns", "No Leader Suicide")
+    requires: str = ""    # an option that must be on for this one to be set (a variant's sub-switch)
+    conflicts: tuple[str, ...] = ()   # options that may not be on together with this one
+    note: str = ""        # a tag the interface shows with it ("a critic's suggestion")
+
+    @property
+    def words(self) -> str:
+        return self.label or self.name.replace("_", " ")
 
 
 #: The lobby's groups of options, in the order it shows them (name -> heading).
@@ -41,24 +50,26 @@ GROUPS: dict[str, str] = {
 
 OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("max_turns", int, 0, "end the game with no victor after this many Game-Turns (0: no limit, as the rules say)",
-           "ours (a time limit for online play)", 0, 1000),
-    Option("leader_movement", int, 5, "leaders' Movement Allowance (004 [5.0]: 5)", "004 [5.0]", 1, 20),
+           "ours (a time limit for online play)", 0, 1000, label="max turns"),
+    Option("leader_movement", int, 5, "leaders' Movement Allowance (004 [5.0]: 5)", "004 [5.0]", 1, 20, label="leaders' Movement Allowance"),
     Option("reduced_leader_movement", bool, False,
            "leaders move 2 + their Leadership rating instead of 5 (a force of several: 2 + the lowest rating)",
-           "001 Reduced Red and White leader movement", group="001"),
+           "001 Reduced Red and White leader movement", group="001", label="reduced leader movement"),
     Option("postal_movement", bool, False,
-           "judge the stop-on-entering rule on the positions at the start of the Game-Turn", "004 [17.0] [5.0]"),
+           "judge the stop-on-entering rule on the positions at the start of the Game-Turn", "004 [17.0] [5.0]",
+           label="postal movement"),
     # Two readings the rulebook allows (docs/rules-coverage.md, "Readings"); the defaults are
     # the engine's reading.
     Option("white_green_combine", bool, False,
            "White and Green units may combine in one attack on a Red unit, as the example of 004 [8.22] "
            "says (default: no, as the hostility table 004 [8.13], [8.14] has it: White and Green oppose "
            "each other, so they are not the 'Friendly units of different colors' that combine)",
-           "004 [8.22] [8.13] [8.14]", group="readings"),
+           "004 [8.22] [8.13] [8.14]", group="readings", label="White + Green attack together"),
     Option("turn5_replacements", bool, True,
            "replace units in the Interphase that ends Game-Turn 5 (default: yes, the Interphase belongs "
            "to the Game-Turn it ends, 004 [4.1]; off: the last Replacement Segment is the one in which "
-           "the Game-Turn Marker is moved to 5)", "004 [9.16] [14.3] [4.2]"),
+           "the Game-Turn Marker is moved to 5)", "004 [9.16] [14.3] [4.2]",
+           label="replacements after Game-Turn 5"),
 )}
 
 
@@ -85,10 +96,50 @@ def validate(options: Any) -> dict:
         if o.type is int and ((o.minimum is not None and v < o.minimum) or (o.maximum is not None and v > o.maximum)):
             raise IllegalAction("options", f"option {k} must be between {o.minimum} and {o.maximum}", "bad_request")
         out[k] = v
+    for k, v in out.items():
+        o = OPTIONS[k]
+        if v == o.default:
+            continue
+        if o.requires and not out.get(o.requires, OPTIONS[o.requires].default):
+            raise IllegalAction("options", f"option {k} is part of {o.requires}: set {o.requires} too", "bad_request")
+        for c in o.conflicts:
+            if out.get(c, OPTIONS[c].default) != OPTIONS[c].default:
+                raise IllegalAction("options", f"options {k} and {c} may not be on together", "bad_request")
+    return out
+
+
+def parse(name: str, text: str) -> Any:
+    """The value of option ``name`` read from ``text`` by its type (``true``/``false``, ``on``/
+    ``off``, ``yes``/``no``, ``1``/``0`` for a switch; a whole number for an integer): for the
+    command line.  Range and combinations are :func:`validate`'s."""
+    o = OPTIONS.get(name)
+    if o is None:
+        raise IllegalAction("options", f"unknown option {name!r} (known: {', '.join(sorted(OPTIONS))})", "bad_request")
+    t = text.strip().lower()
+    if o.type is bool:
+        if t in ("true", "on", "yes", "1"):
+            return True
+        if t in ("false", "off", "no", "0"):
+            return False
+    elif o.type is int and re.fullmatch(r"[+-]?\d+", t):
+        return int(t)
+    raise IllegalAction("options", f"option {name} must be {_TYPE_WORDS[o.type]}, not {text!r}", "bad_request")
+
+
+def words(options: dict) -> list[str]:
+    """A game's options in words, in the registry's order ("max turns 10", "No Leader Suicide",
+    "replacements after Game-Turn 5: off"): what the game menu shows."""
+    out = []
+    for o in OPTIONS.values():
+        if o.name not in options:
+            continue
+        v = options[o.name]
+        out.append(o.words if v is True else f"{o.words}: off" if v is False else f"{o.words} {v}")
     return out
 
 
 def describe() -> dict[str, dict]:
     """Every option for clients (the lobby): type, default, help, source and range."""
     return {o.name: {"type": o.type.__name__, "default": o.default, "help": o.help, "source": o.source,
-                     "min": o.minimum, "max": o.maximum, "group": o.group} for o in OPTIONS.values()}
+                     "min": o.minimum, "max": o.maximum, "group": o.group, "label": o.words,
+                     "requires": o.requires or None, "conflicts": list(o.conflicts), "note": o.note} for o in OPTIONS.values()}

@@ -27,7 +27,7 @@ def build_data() -> dict:
     from rcw import __version__
     from rcw.data import REGIONS, default
     from rcw.mapdraw import REGION_COLOURS
-    from rcw.options import describe
+    from rcw.options import GROUPS, describe
 
     d = default()
     try:
@@ -67,6 +67,7 @@ def build_data() -> dict:
             "purge": [list(r) for r in t.purge],
         },
         "options": describe(),
+        "option_groups": GROUPS,
         "bots": bots,
     }
 

@@ -457,7 +457,7 @@ class GameApp {
     const held = seatsHeld(this.gid);
     for (const s of Object.keys(held)) if (s !== this.seat) items.push(h("a.btn", { href: `#/g/${this.gid}/${s}`, onclick: () => setTimeout(() => location.reload(), 10) }, `Switch to seat ${s}`));
     const info = this.st.info || {};
-    const opts = Object.entries(info.options || {}).map(([k, v]) => `${k.replace(/_/g, " ")} ${v === true ? "on" : v === false ? "off" : v}`);
+    const opts = info.option_words || [];      // the options in words (rcw.options.words)
     const body = h("div.menu-body", h("p.small", `Game ${this.gid}${info.name ? ` “${info.name}”` : ""} · ${info.players} players · bots: ${info.bots}`
       + (opts.length ? ` · options: ${opts.join(", ")}` : "")),
     info.commitment ? h("p.small.commitment", { title: "SHA-256 of the secret seed, published when the game was created; the seed is revealed when the game ends (Verify)" },
