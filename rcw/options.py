@@ -55,6 +55,10 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("reduced_leader_movement", bool, False,
            "leaders move 2 + their Leadership rating instead of 5 (a force of several: 2 + the lowest rating)",
            "001 Reduced Red and White leader movement", group="001", label="reduced leader movement"),
+    Option("no_leader_suicide", bool, False,
+           "leaders without combat units attack no combat units and other leaders only at 1:1 or better, enter no "
+           "province of another colour (but exceptions A-D), and move toward the nearest friendly units, joining them",
+           "001 No Leader Suicide", group="001", label="No Leader Suicide"),
     Option("postal_movement", bool, False,
            "judge the stop-on-entering rule on the positions at the start of the Game-Turn", "004 [17.0] [5.0]",
            label="postal movement"),

@@ -113,7 +113,12 @@ def do_roll(ctx: Ctx, a: RollRandomEvents) -> list[Event]:
 
 
 def check_end_movement(ctx: Ctx, a: EndMovement) -> None:
+    from rcw.rules import movement
+
     ctx.require_phasing(a.seat, "movement")
+    p = movement.end_problem(ctx)              # (ending the phase ends the force's move)
+    if p:
+        raise ctx.illegal(*p)
 
 
 def do_end_movement(ctx: Ctx, a: EndMovement) -> list[Event]:
