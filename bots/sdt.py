@@ -2562,6 +2562,12 @@ class PoliticsAdapter:
             comply = ag.pit(view)[3] != WHITE
             ag.note("executes the Czar" if comply else "refuses to execute the Czar")
             return A.AnswerExecution(me, comply)
+        if kind == "red_terror":
+            # (the critique's Red Terror, option red_terror: our policy, the article has none)
+            # the free purge strikes the would-be assassin, whom the assassination made an
+            # enemy (its PCT shift), and costs nothing: always taken.
+            ag.note(f"answers the attempt on its leader with the Red Terror against {d['target']}")
+            return A.DeclarePurge(me, d["target"], (me,), ())
         return None
 
     def _spoil(self, view: dict, d: dict) -> A.Action | None:

@@ -20,8 +20,9 @@ from rcw.game import Game
 
 STAT_KEYS = ("attacks", "subversive_attacks", "epidemic_losses", "replacements", "assassination_attempts",
              "assassinations", "purges", "counterpurges", "trades", "czar_executions", "captures", "emigrations",
-             # what the options did (rcw options): 001 No Leader Suicide 3's leaders alone stacked with friends
-             "leaders_stacked_up")
+             # what the options did (rcw options): 001 No Leader Suicide 3's leaders alone stacked with friends;
+             # the critique's leaders dead of epidemics, free purges of the Red Terror, White units evacuated
+             "leaders_stacked_up", "leader_epidemic_deaths", "red_terror_purges", "evacuated")
 
 
 def play(players: int, seed: int, agent_kind: str, max_turns: int, max_actions: int = 200_000,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -30,6 +30,9 @@ REGIONS = (
     "Cossack Territories", "Baltic", "Poland", "Finland",
 )
 SIBERIA = "Siberia"
+
+
+_WITH_OPTIONS: dict[tuple[int, frozenset[str]], tuple[GameData, GameData]] = {}
 
 
 class DataError(ValueError):
@@ -60,6 +63,7 @@ class Unit:
     province: str        # set-up province (home province for Red/White/Green combat units)
     nationality: str = ""  # Blue/Green nationality code
     asterisk: bool = False  # 004 [15.52]
+    option: str = ""     # the game option that puts it in play (none: every game)
 
     @property
     def is_leader(self) -> bool:
@@ -140,6 +144,8 @@ class GameData:
     czar_under: int
     gold_under: int
     provenance: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # Counters in play only with a game option (``Unit.option``): :meth:`for_options` adds them.
+    optional_units: Mapping[int, Unit] = field(default_factory=dict)
     # Derived, for searches: the provinces in code order (a province is a bit, 1 << its index,
     # in a set of provinces held as an int), and each province's neighbours and rail links as
     # such sets, with and without the borders only White units cross (004 [5.32]).
@@ -165,6 +171,25 @@ class GameData:
             object.__setattr__(self, name, value)
 
     # -- convenience -------------------------------------------------------------
+    def for_options(self, options: Mapping) -> GameData:
+        """These data with the optional counters of the options ``options`` turns on (``Unit.option``)
+        among ``units``: the data of a game with those options (the same object when none is on)."""
+        on = frozenset(u.option for u in self.optional_units.values() if options.get(u.option))
+        if not on:
+            return self
+        key = (id(self), on)
+        hit = _WITH_OPTIONS.get(key)
+        if hit is None or hit[0] is not self:
+            units = {**self.units, **{i: u for i, u in self.optional_units.items() if u.option in on}}
+            extra = {i: u for i, u in self.optional_units.items() if u.option not in on}
+            hit = _WITH_OPTIONS[key] = (self, replace(self, units=MappingProxyType(units),
+                                                      optional_units=MappingProxyType(extra)))
+        return hit[1]
+
+    def every_unit(self) -> dict[int, Unit]:
+        """Every counter, optional ones included (for clients that draw any game's counters)."""
+        return {**self.units, **self.optional_units}
+
     def unit(self, uid: int) -> Unit:
         return self.units[uid]
 
@@ -301,7 +326,11 @@ def _load_counters(doc: dict, provs: Mapping[str, Province]) -> dict[int, Unit]:
             if nat not in nats.get(natkey, {}):
                 _fail(F, where, f"unknown {color} nationality {nat!r}")
             prov = _req(F, e, "province", str, where)
-            add(Unit(uid, "combat", color, prov, _req(F, e, "strength", int, where), prov, nationality=nat), where)
+            option = e.get("option", "")
+            if not isinstance(option, str):
+                _fail(F, where, "option must be the name of a game option")
+            add(Unit(uid, "combat", color, prov, _req(F, e, "strength", int, where), prov, nationality=nat,
+                     option=option), where)
     imp = doc.get("imperial", {})
     for key in ("czar", "gold"):
         e = imp.get(key)
@@ -423,7 +452,9 @@ def load(directory: Path | str | None = None) -> GameData:
         a, b = sorted(pair)
         if b in provs[a].adjacent:
             _fail("map.toml", "[rules] lake_borders", f"{a}-{b} are across a lake and must not be adjacent")
-    units = _load_counters(cdoc, provs)
+    every = _load_counters(cdoc, provs)
+    units = {i: u for i, u in every.items() if not u.option}
+    optional = {i: u for i, u in every.items() if u.option}
     tables = _load_tables(tdoc, provs)
     mk = cdoc.get("markers", {})
     markers = Markers(
@@ -457,6 +488,7 @@ def load(directory: Path | str | None = None) -> GameData:
         czar_under=imp["czar"]["under"], gold_under=imp["gold"]["under"],
         provenance=MappingProxyType({n: doc.get("provenance", {}) for n, doc in
                                      (("map", mdoc), ("counters", cdoc), ("tables", tdoc))}),
+        optional_units=MappingProxyType(optional),
     )
 
 
@@ -475,6 +507,11 @@ def summary(data: GameData) -> dict:
     def tally(units: list[Unit], key: str) -> dict:
         return {"count": len(units), key: sum(u.strength for u in units)}
 
+    every = list(data.every_unit().values())          # (the counters of the files, optional ones too)
+
+    def of(kind: str, color: str) -> list[Unit]:
+        return [u for u in every if u.kind == kind and u.color == color]
+
     m = data.markers
     return {
         "provinces": len(data.provinces),
@@ -482,12 +519,12 @@ def summary(data: GameData) -> dict:
         "rail_links": len(data.rail_links()),
         "ports": data.ports(),
         "counters": {
-            "red_leaders": tally(data.leaders(RED), "value"),
-            "white_leaders": tally(data.leaders(WHITE), "value"),
-            "red_units": tally(data.combat_units(RED), "strength"),
-            "white_units": tally(data.combat_units(WHITE), "strength"),
-            "blue_units": tally(data.combat_units(BLUE), "strength"),
-            "green_units": tally(data.combat_units(GREEN), "strength"),
+            "red_leaders": tally(of("leader", RED), "value"),
+            "white_leaders": tally(of("leader", WHITE), "value"),
+            "red_units": tally(of("combat", RED), "strength"),
+            "white_units": tally(of("combat", WHITE), "strength"),
+            "blue_units": tally(of("combat", BLUE), "strength"),
+            "green_units": tally(of("combat", GREEN), "strength"),
         },
         "markers": {
             "politburo": m.politburo, "assassin": m.assassin, "blue_control": len(m.blue_control),

@@ -31,11 +31,14 @@ class Option:
     requires: str = ""    # an option that must be on for this one to be set (a variant's sub-switch)
     conflicts: tuple[str, ...] = ()   # options that may not be on together with this one
     note: str = ""        # a tag the interface shows with it ("a critic's suggestion")
+    standard_only: bool = False   # for the multi-player game only (not the SPI solitaire's rules)
 
     @property
     def words(self) -> str:
         return self.label or self.name.replace("_", " ")
 
+
+CRITIC = "a critic's suggestion"
 
 #: The lobby's groups of options, in the order it shows them (name -> heading).
 GROUPS: dict[str, str] = {
@@ -59,6 +62,30 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
            "leaders without combat units attack no combat units and other leaders only at 1:1 or better, enter no "
            "province of another colour (but exceptions A-D), and move toward the nearest friendly units, joining them",
            "001 No Leader Suicide", group="001", label="No Leader Suicide"),
+    # The critique's historical suggestions (004, DeBaun), each a switch of its own
+    # (rcw.rules.historical; docs/variants.md gives the numbers we chose and why).
+    Option("german_withdrawal", bool, False,
+           "the German units leave the map as Game-Turn 2 begins; no German Withdrawal Marker in the Randomizer",
+           "004 critique (DeBaun): German withdrawal; 004 [5.67]", group="historical",
+           label="German withdrawal on Game-Turn 2", note=CRITIC, standard_only=True),
+    Option("czech_penza_samara", bool, False,
+           "two more Czech units (strength 3) set up in Penza and Samara",
+           "004 critique (DeBaun): Czechs; 004 [15.42], [5.65]", group="historical",
+           label="Czechs at Penza and Samara", note=CRITIC, standard_only=True),
+    Option("leader_epidemics", bool, False,
+           "an Epidemic also strikes leaders: each leader in a stricken province dies on a die roll of 6",
+           "004 critique (DeBaun): Epidemics; 004 [12.11]", group="historical",
+           label="leaders subject to epidemics", note=CRITIC, standard_only=True),
+    Option("red_terror", bool, False,
+           "a failed assassination of Lenin or Trotsky lets his owner purge the would-be assassin at once, "
+           "free (no Central Committee needed, not his purge of the Game-Turn)",
+           "004 critique (DeBaun): Assassins; 004 [10.23], [11.0]", group="historical",
+           label="the Red Terror", note=CRITIC, standard_only=True),
+    Option("evacuation", bool, False,
+           "in his Movement Phase a player may evacuate White leaders (with their units) and White units he "
+           "controls from a port: out of the game, no Victory Points, never replaced",
+           "004 critique (DeBaun): Evacuation", group="historical",
+           label="White evacuation from ports", note=CRITIC, standard_only=True),
     Option("postal_movement", bool, False,
            "judge the stop-on-entering rule on the positions at the start of the Game-Turn", "004 [17.0] [5.0]",
            label="postal movement"),
@@ -86,8 +113,10 @@ def value(options: dict, name: str) -> Any:
     return options.get(name, OPTIONS[name].default)
 
 
-def validate(options: Any) -> dict:
-    """The options as given, checked: known names, values of the right type and range."""
+def validate(options: Any, mode: str = "standard") -> dict:
+    """The options as given, checked: known names, values of the right type and range, a
+    variant's sub-switches with their variant, no two options that exclude each other, and
+    (``mode``: the game mode, :mod:`rcw.modes`) none of the multi-player game's alone in another."""
     if not isinstance(options, dict):
         raise IllegalAction("options", "options must be a map of option names to values", "bad_request")
     out = {}
@@ -109,6 +138,8 @@ def validate(options: Any) -> dict:
         for c in o.conflicts:
             if out.get(c, OPTIONS[c].default) != OPTIONS[c].default:
                 raise IllegalAction("options", f"options {k} and {c} may not be on together", "bad_request")
+        if o.standard_only and mode != "standard":
+            raise IllegalAction("options", f"option {k} is for the multi-player game, not the {mode} game", "bad_request")
     return out
 
 
@@ -146,4 +177,5 @@ def describe() -> dict[str, dict]:
     """Every option for clients (the lobby): type, default, help, source and range."""
     return {o.name: {"type": o.type.__name__, "default": o.default, "help": o.help, "source": o.source,
                      "min": o.minimum, "max": o.maximum, "group": o.group, "label": o.words,
-                     "requires": o.requires or None, "conflicts": list(o.conflicts), "note": o.note} for o in OPTIONS.values()}
+                     "requires": o.requires or None, "conflicts": list(o.conflicts), "note": o.note,
+                     "standard_only": o.standard_only} for o in OPTIONS.values()}

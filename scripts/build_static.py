@@ -45,7 +45,7 @@ def build_data() -> dict:
     units = {
         str(u.id): {"id": u.id, "kind": u.kind, "color": u.color, "name": u.name, "strength": u.strength,
                     "province": u.province, "nationality": u.nationality, "asterisk": u.asterisk, "label": u.label}
-        for u in sorted(d.units.values(), key=lambda u: u.id)
+        for u in sorted(d.every_unit().values(), key=lambda u: u.id)     # (optional counters too)
     }
     m = d.markers
     return {

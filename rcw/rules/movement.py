@@ -36,7 +36,7 @@ from rcw.actions import (
     TransferImperial,
 )
 from rcw.data import BLUE, GREEN, RED, SIBERIA, WHITE
-from rcw.rules import no_suicide
+from rcw.rules import historical, no_suicide
 from rcw.rules.base import Ctx
 from rcw.state import UNASSIGNED, Force, Stack
 from rcw.types import Route
@@ -830,7 +830,7 @@ def candidates(ctx: Ctx, seat: str) -> list[Action]:
             for u in st.units:
                 if d.units[u].nationality == "CZ" and d.units[u].color == BLUE:
                     out.append(CzechExit(seat, u))
-        return out
+        return out + historical.evacuation_candidates(ctx, seat)
     f, fs = s.force, s.stacks[s.force.stack]
     out.append(EndForce(seat))
     leaders = ctx.b.leaders_of(fs)

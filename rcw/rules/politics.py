@@ -86,11 +86,12 @@ from rcw.data import RED
 from rcw.rules.base import Ctx
 from rcw.state import copy_plain
 
+TERROR = "004 critique (DeBaun)"   # the Red Terror (option red_terror, rcw.rules.historical)
 COMMITTEE_MARKERS = 8          # 004 [11.11]
 EXECUTION_MARKERS = 10         # 004 [13.52]
 MARKER_COST = 2                # 004 [11.22]
 SERIES = ("random_events", "movement", "combat", "randomizer")
-KINDS = ("purge_approval", "purge_orders", "spoils", "counterpurge", "execution_consent", "execution")
+KINDS = ("purge_approval", "purge_orders", "spoils", "counterpurge", "execution_consent", "execution", "red_terror")
 
 
 # -- reading the state ---------------------------------------------------------------------------
@@ -314,6 +315,13 @@ def check_declare(ctx: Ctx, a: DeclarePurge) -> None:
     s = ctx.s
     if not all(isinstance(p, str) for p in a.purgers + a.shares):
         raise ctx.illegal("protocol", "purgers and shares must be seat letters", "bad_action")
+    d = s.decision
+    if d is not None and d.get("kind") == "red_terror":          # the critique's Red Terror: a free purge
+        _deciding(ctx, a.seat, "red_terror", TERROR)
+        if a.target != d["target"] or tuple(a.purgers) != (a.seat,) or any(p != a.seat for p in a.shares) or a.condition:
+            raise ctx.illegal(TERROR, f"the Red Terror is {a.seat}'s own purge of {d['target']}, who sent the assassins",
+                              "bad_order")
+        return
     bad = _order_problem(ctx, a)
     if bad:
         raise ctx.illegal("004 [11.0]", f"the purge order is disallowed: {bad}", "bad_order")
@@ -359,6 +367,13 @@ def check_declare(ctx: Ctx, a: DeclarePurge) -> None:
 
 def do_declare(ctx: Ctx, a: DeclarePurge) -> list[Event]:
     s = ctx.s
+    d = s.decision
+    if d is not None and d.get("kind") == "red_terror":
+        rec = {"mode": "terror", "purgers": [a.seat], "target": a.target, "shares": [a.seat]}
+        s.decision = None
+        ev = [Event("purge_declared", f"{a.seat} declares the Red Terror: a free purge of {a.target} ({TERROR})",
+                    {"seat": a.seat, **copy_plain(rec)})]
+        return ev + _run(ctx, [rec])
     group = len(a.purgers) > 1
     rec = {"mode": "group" if group else "individual", "purgers": _by_turn(ctx, a.purgers),
            "target": a.target, "shares": list(a.shares) if group else [a.seat]}
@@ -384,10 +399,18 @@ def do_declare(ctx: Ctx, a: DeclarePurge) -> list[Event]:
 
 
 def check_pass(ctx: Ctx, a: PassPurge) -> None:
+    d = ctx.s.decision
+    if d is not None and d.get("kind") == "red_terror":
+        _deciding(ctx, a.seat, "red_terror", TERROR)
+        return
     _deciding(ctx, a.seat, "purge_orders", "004 [11.0]")
 
 
 def do_pass(ctx: Ctx, a: PassPurge) -> list[Event]:
+    d = ctx.s.decision
+    if d.get("kind") == "red_terror":
+        ctx.s.decision = None
+        return [Event("purge_pass", f"{a.seat} lets the Red Terror pass", {"seat": a.seat})]
     return [Event("purge_pass", f"{a.seat} declares no purge", {"seat": a.seat})] + _next_order(ctx)
 
 
@@ -435,7 +458,7 @@ def _stale(ctx: Ctx, rec: dict) -> str | None:
     people = rec["purgers"] + [rec["target"]]
     if any(p in s.quit for p in people):
         return "a player involved has left the game"
-    if rec["mode"] == "counter":
+    if rec["mode"] in ("counter", "terror"):      # (neither needs a Committee)
         return None
     com = committee(ctx)
     if not set(rec["purgers"]) <= set(com):
@@ -458,7 +481,9 @@ def _run(ctx: Ctx, queue: list[dict]) -> list[Event]:
         if why:
             ev.append(Event("purge_cancelled", f"The purge of {rec['target']} lapses: {why}", {"purge": rec}))
             continue
-        if rec["mode"] != "counter":
+        if rec["mode"] == "terror":                    # free: not the purger's purge of the Game-Turn
+            ctx.bump("red_terror_purges")
+        elif rec["mode"] != "counter":
             if s.purge_turn != s.turn:
                 s.purged_this_turn, s.purge_turn = [], s.turn
             s.purged_this_turn += [p for p in rec["purgers"] if p not in s.purged_this_turn]   # 004 [11.13]
@@ -860,6 +885,8 @@ def decision_candidates(ctx: Ctx, seat: str) -> list[Action]:
         return [OrderExecution(seat, True), OrderExecution(seat, False)]
     if k == "execution":
         return [AnswerExecution(seat, True), AnswerExecution(seat, False)]
+    if k == "red_terror":
+        return [DeclarePurge(seat, d["target"], (seat,), ()), PassPurge(seat)]
     return []
 
 

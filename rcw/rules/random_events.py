@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rcw.actions import Event
 from rcw.data import BLUE
-from rcw.rules import randomizer
+from rcw.rules import historical, randomizer
 from rcw.rules.base import Ctx
 from rcw.state import UNASSIGNED
 
@@ -49,4 +49,4 @@ def epidemic(ctx: Ctx, province: str) -> list[Event]:
     for u in victims:
         ctx.eliminate(u, UNASSIGNED, ev, f"epidemic in {ctx.data.provinces[province].name}")
         ctx.bump("epidemic_losses")
-    return ev
+    return ev + historical.leader_epidemic(ctx, province)         # (option leader_epidemics)

@@ -18,7 +18,7 @@ from rcw.actions import (
     RollRandomEvents,
     VoteEndGame,
 )
-from rcw.rules import randomizer, replacement, victory
+from rcw.rules import historical, randomizer, replacement, victory
 from rcw.rules.base import Ctx
 from rcw.state import copy_plain
 
@@ -91,6 +91,7 @@ def interphase(ctx: Ctx) -> list[Event]:
     ending = bool(limit and s.turn > limit)               # (no "Game-Turn N begins" for a turn never played)
     ev = [] if ending else [Event("turn", f"Game-Turn {s.turn} begins", {"turn": s.turn})]
     ev += replacement.replace(ctx, finished)              # 004 [4.2] B.2, [9.0]
+    ev += historical.german_withdrawal(ctx)               # (option german_withdrawal: as Game-Turn 2 begins)
     if ending:
         s.phase = "over"
         s.result = victory.result(ctx, None, f"turn limit {limit} reached")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rcw.actions import AcceptTrade, Action, DeclineTrade, EndTrading, Event, OfferTrade, WithdrawTrade
 from rcw.data import BLUE, GREEN
-from rcw.rules import sequence
+from rcw.rules import historical, sequence
 from rcw.rules.base import LENIN, TROTSKY, Ctx
 from rcw.state import Stack
 
@@ -98,7 +98,7 @@ def _offer(ctx: Ctx, oid: int, seat: str, role: str) -> dict:
 # held (004 [14.1] case 3).  Offers may still be made, declined and withdrawn.
 SUSPENDING = {"purge_approval": "004 [11.0]", "purge_orders": "004 [11.0]", "spoils": "004 [11.0]",
               "counterpurge": "004 [11.0]", "execution_consent": "004 [11.0]", "execution": "004 [11.0]",
-              "vote": "004 [14.1]"}
+              "vote": "004 [14.1]", "red_terror": "004 [11.0]"}
 
 
 def check_accept(ctx: Ctx, a: AcceptTrade) -> None:
@@ -265,6 +265,6 @@ def deploy(ctx: Ctx) -> list[Event]:
     s.hand = {}
     # 004 [15.23]: the Auxiliary Forces Randomizer.
     m = d.markers
-    s.aux = ([f"BC:{n}" for n in m.blue_control] + [f"WD:{n}" for n in m.blue_withdrawal]
+    s.aux = ([f"BC:{n}" for n in m.blue_control] + [f"WD:{n}" for n in historical.withdrawal_markers(ctx)]
              + [f"GC:{n}" for n in m.green_control] + ["A"] * (m.assassin - m.assassin_initial))
     return [Event("deployed", f"Forces deployed: {len(s.stacks)} stacks on the map", {"stacks": len(s.stacks)})]
