@@ -2324,6 +2324,14 @@ class PoliticsAdapter:
             self.purpose = want
             self.stage = "gift" if want == "purge" else "invite"
         view = ag._view(player)
+        if self.purpose == "execute" and view["options"].get("masses"):
+            # (004 Masses [13.52]: no Committee; the coalition is asked by the engine, which the
+            # bots answer as they answer a Committee's order)
+            if self._ok(A.OrderExecution(me)):
+                ag.note("proposes the Czar's execution to the other players (Non-Attack Policy 2; the Masses)")
+                self.stage = "leaving"
+                return A.OrderExecution(me)
+            return self._done()
         if self.stage == "gift":
             self.stage = "invite"
             order = ag.friendliness(view)

@@ -62,6 +62,22 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
            "leaders without combat units attack no combat units and other leaders only at 1:1 or better, enter no "
            "province of another colour (but exceptions A-D), and move toward the nearest friendly units, joining them",
            "001 No Leader Suicide", group="001", label="No Leader Suicide"),
+    # 004 "Russian Civil War for the Masses" (Richard Ware): the variant, and the two deletions the
+    # article leaves optional (rcw.rules.masses).
+    Option("masses", bool, False,
+           "the simpler game: no Subversive Attacks, 'Subversive Attacks Doubled' ignored, no Politburo or purges, "
+           "the Czar executed by any coalition with his holder controlling 2/3 of the Red leadership on the map, "
+           "52 counters dealt (no Politburo Markers)",
+           "004 Masses (Ware): [8.3], [12.12], [11.0], [13.51]-[13.54], [15.22], [15.32]", group="masses",
+           label="Russian Civil War for the Masses", conflicts=("red_terror",), standard_only=True),
+    Option("masses_no_imperial", bool, False,
+           "with the Masses: no Czar and no Gold (the article: [13.0] 'can also be deleted or declared optional')",
+           "004 Masses (Ware): [13.0]", group="masses", label="no Imperial units", requires="masses",
+           standard_only=True),
+    Option("masses_subversion", bool, False,
+           "with the Masses: keep Subversive Attacks (the article: [8.3] 'can be made optional or deleted')",
+           "004 Masses (Ware): [8.3]", group="masses", label="keep Subversive Attacks", requires="masses",
+           standard_only=True),
     # The critique's historical suggestions (004, DeBaun), each a switch of its own
     # (rcw.rules.historical; docs/variants.md gives the numbers we chose and why).
     Option("german_withdrawal", bool, False,

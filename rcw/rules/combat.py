@@ -35,7 +35,7 @@ from rcw.actions import (
     ResolveAttack,
 )
 from rcw.data import BLUE, GREEN, RED, WHITE
-from rcw.rules import no_suicide
+from rcw.rules import masses, no_suicide
 from rcw.rules.base import Ctx
 from rcw.state import UNASSIGNED, Attack, Stack, opposed
 from rcw.types import AttackGroup, AttackOption, Odds
@@ -227,6 +227,8 @@ def check_declare(ctx: Ctx, a: DeclareAttack) -> None:
     if any(u in s.defended for u in fighters):
         raise ctx.illegal("004 [8.25]", "that stack has already been attacked this Combat Phase")
     tc = ctx.b.stack_color(t)
+    if a.subversive and masses.subversion_deleted(ctx):
+        raise ctx.illegal(f"{masses.MASSES} [8.3]", "Subversive Attacks are deleted (Russian Civil War for the Masses)")
     if a.subversive and tc != BLUE:
         raise ctx.illegal("004 [8.31]", "Subversive Attacks are made only against Blue units")
     # Only a stack in position (in the province, or next to it for a Subversive Attack) may attack.

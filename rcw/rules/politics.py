@@ -83,6 +83,7 @@ from rcw.actions import (
     TakeSpoil,
 )
 from rcw.data import RED
+from rcw.rules import masses
 from rcw.rules.base import Ctx
 from rcw.state import copy_plain
 
@@ -225,6 +226,9 @@ def _deciding(ctx: Ctx, seat: str, kind: str, rule: str) -> dict:
 # -- the Central Committee (004 [11.1]) ---------------------------------------------------------------
 def check_join(ctx: Ctx, a: JoinCommittee) -> None:
     s = ctx.s
+    p = masses.politburo_problem(ctx, "no Central Committee")
+    if p:
+        raise ctx.illegal(*p)
     if _decision(ctx):
         raise ctx.illegal("004 [11.1]", "not while a purge or an execution order is being resolved", "decision_pending")
     members = list(a.members)
@@ -322,6 +326,9 @@ def check_declare(ctx: Ctx, a: DeclarePurge) -> None:
             raise ctx.illegal(TERROR, f"the Red Terror is {a.seat}'s own purge of {d['target']}, who sent the assassins",
                               "bad_order")
         return
+    p = masses.politburo_problem(ctx, "no purge")
+    if p:
+        raise ctx.illegal(*p)
     bad = _order_problem(ctx, a)
     if bad:
         raise ctx.illegal("004 [11.0]", f"the purge order is disallowed: {bad}", "bad_order")
@@ -769,6 +776,13 @@ def check_order(ctx: Ctx, a: OrderExecution) -> None:
     if not a.consent:
         raise ctx.illegal("004 [13.52]", "no execution order is asking for consent", "no_decision")
     _free(ctx, "004 [13.57]", "execution orders are given")
+    if masses.on(ctx):                  # 004 Masses [13.52]: any coalition with the Czar's holder
+        holder = czar_holder(ctx)
+        if holder is None:
+            raise ctx.illegal(f"{masses.MASSES} [13.52]", "the Czar is not controlled (attached) by a Red leader")
+        if holder in s.quit:
+            raise ctx.illegal("004 [14.2]", f"the Czar's holder {holder} has left the game")
+        return
     com = committee(ctx)
     if a.seat not in com:
         raise ctx.illegal("004 [13.51]", f"only the Central Committee orders the Czar's execution; {a.seat} is not a member",
@@ -785,6 +799,8 @@ def check_order(ctx: Ctx, a: OrderExecution) -> None:
 
 
 def do_order(ctx: Ctx, a: OrderExecution) -> list[Event]:
+    if masses.on(ctx):
+        return _masses_order(ctx, a)
     s = ctx.s
     d = s.decision
     if d is None:
@@ -815,6 +831,45 @@ def do_order(ctx: Ctx, a: OrderExecution) -> list[Event]:
                        {"yes": yes})]
 
 
+def _masses_order(ctx: Ctx, a: OrderExecution) -> list[Event]:
+    """004 Masses [13.52]-[13.54]: the holder of the Czar is asked first, then the other players
+    who control Red leaders on the map in Player-Turn order, until the consenting players, he among
+    them, control two thirds of the Red leadership points on the map; his consent is the
+    execution; his refusal ends the order."""
+    s = ctx.s
+    d = s.decision
+    holder = czar_holder(ctx)
+    rule = f"{masses.MASSES} [13.52]"
+    if d is None:
+        others = [p for p in _by_turn(ctx, ctx.b.active_seats())          # (a player with no Red leader
+                  if p not in (a.seat, holder) and leadership(ctx, p) > 0]     # on the map adds nothing)
+        ask = ([holder] if holder != a.seat else []) + others
+        s.decision = d = {"kind": "execution_consent", "seat": a.seat, "ask": ask, "yes": [a.seat], "by": a.seat}
+        ev = [Event("execution_proposed", f"{a.seat} proposes to execute the Czar ({rule}: a coalition with his holder "
+                    "controlling two thirds of the Red leadership on the map)", {"seat": a.seat})]
+    else:
+        if a.consent:
+            d["yes"].append(a.seat)
+        ev = [Event("execution_consent", f"{a.seat} {'consents to' if a.consent else 'refuses'} the execution",
+                    {"seat": a.seat, "consent": a.consent})]
+        if not a.consent and a.seat == holder:
+            s.decision = None
+            return ev + [Event("execution_failed", f"The Czar's holder {holder} refuses: the Czar lives ({rule})", {})]
+    if holder is None or holder in s.quit:
+        s.decision = None
+        return ev + [Event("execution_lapsed", "The Czar is no longer held by a Red leader; the order lapses", {})]
+    if holder in d["yes"] and masses.coalition_holds(ctx, d["yes"], leadership):
+        s.decision = None
+        return ev + _execute(ctx, holder, f"{masses.MASSES} [13.54]")
+    ask = [p for p in d["ask"] if p not in s.quit]
+    if ask:
+        d["seat"], d["ask"] = ask[0], ask[1:]
+        return ev
+    s.decision = None
+    return ev + [Event("execution_failed", f"The consenting players control less than two thirds of the Red "
+                       f"leadership: the Czar lives ({rule})", {})]
+
+
 def check_answer(ctx: Ctx, a: AnswerExecution) -> None:
     _deciding(ctx, a.seat, "execution", "004 [13.54]")
 
@@ -822,17 +877,23 @@ def check_answer(ctx: Ctx, a: AnswerExecution) -> None:
 def do_answer(ctx: Ctx, a: AnswerExecution) -> list[Event]:
     s = ctx.s
     s.decision = None
-    czar = ctx.data.czar
     if not a.comply:
         return [Event("execution_refused", f"{a.seat} refuses to execute the Czar, who stays on the map (004 [13.54])",
                       {"seat": a.seat})]
+    return _execute(ctx, a.seat, "004 [13.54]")
+
+
+def _execute(ctx: Ctx, seat: str, rule: str) -> list[Event]:
+    """The Czar's holder ``seat`` puts him face up in his section of the Victory Point Chart
+    (004 [13.54], [13.56])."""
+    czar = ctx.data.czar
     st = ctx.b.stack_of(czar)
     province = st.province if st else "?"
     ctx.take(czar)
-    ctx.to_chart(czar, a.seat, face_up=True)                # 004 [13.54], [13.56]
+    ctx.to_chart(czar, seat, face_up=True)
     ctx.bump("czar_executions")
-    return [Event("czar_executed", f"{a.seat} executes the Czar in {province}: the Czar goes face up to {a.seat}'s "
-                  "section of the Victory Point Chart (004 [13.54])", {"seat": a.seat, "province": province})]
+    return [Event("czar_executed", f"{seat} executes the Czar in {province}: the Czar goes face up to {seat}'s "
+                  f"section of the Victory Point Chart ({rule})", {"seat": seat, "province": province})]
 
 
 # -- candidates for legal_actions ------------------------------------------------------------------------------
@@ -844,6 +905,9 @@ def free_candidates(ctx: Ctx, seat: str) -> list[Action]:
     s = ctx.s
     if s.phase in ("trading", "over") or seat in s.quit:
         return []
+    if masses.on(ctx):                  # (no Committee, no purges; the Czar's execution by coalition)
+        free = s.decision is None and s.phase in SERIES and s.force is None and s.attack is None
+        return [OrderExecution(seat)] if free else []
     out: list[Action] = []
     if _decision(ctx) is None:
         proposals = {tuple(v) for p, v in s.committee_consent.items() if p != seat and seat in v}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rcw.actions import AcceptTrade, Action, DeclineTrade, EndTrading, Event, OfferTrade, WithdrawTrade
 from rcw.data import BLUE, GREEN
-from rcw.rules import historical, sequence
+from rcw.rules import historical, masses, sequence
 from rcw.rules.base import LENIN, TROTSKY, Ctx
 from rcw.state import Stack
 
@@ -15,7 +15,8 @@ def deal(ctx: Ctx) -> list[Event]:
     """004 [15.22], [15.31], [15.32]: deal the 65 Initial Forces clockwise from A, face up."""
     s, d = ctx.s, ctx.data
     cup: list = sorted(u.id for u in d.units.values() if u.is_leader)
-    cup += ["P"] * d.markers.politburo_initial + ["A"] * d.markers.assassin_initial
+    politburo = 0 if masses.on(ctx) else d.markers.politburo_initial      # 004 Masses [15.22]: 52 counters
+    cup += ["P"] * politburo + ["A"] * d.markers.assassin_initial
     ctx.shuffle(cup)
     s.hand = {p: [] for p in s.seats}
     s.politburo = {p: 0 for p in s.seats}
@@ -31,7 +32,7 @@ def deal(ctx: Ctx) -> list[Event]:
     for p in s.seats:
         s.hand[p].sort()
         for special in (LENIN, TROTSKY):
-            if special in s.hand[p]:
+            if special in s.hand[p] and not masses.on(ctx):          # 004 [15.32] (deleted by the Masses)
                 s.politburo[p] += 1
     return [Event("dealt", f"{p} receives {len(s.hand[p])} leaders, {s.politburo[p]} Politburo, "
                   f"{s.assassins[p]} Assassin markers", {"seat": p, "leaders": list(s.hand[p]),
@@ -218,6 +219,8 @@ def place_units(ctx: Ctx) -> None:
     for (prov, _c, nat), ids in by_key.items():
         for i in range(0, len(ids), 5):                  # 004 [7.11]
             ctx.new_stack(prov, s.control.get(nat), ids[i:i + 5])
+    if masses.no_imperial(ctx):                          # 004 Masses [13.0]: deleted
+        return
     for imp, under in ((d.czar, d.czar_under), (d.gold, d.gold_under)):
         ctx.put(imp, ctx.b.stack_of(under))
 
