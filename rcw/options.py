@@ -78,6 +78,11 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
            "with the Masses: keep Subversive Attacks (the article: [8.3] 'can be made optional or deleted')",
            "004 Masses (Ware): [8.3]", group="masses", label="keep Subversive Attacks", requires="masses",
            standard_only=True),
+    Option("balanced_deal", bool, False,
+           "the Initial Forces dealt so that the seats' Red leadership, White leadership and Politburo Markers "
+           "differ by the least possible (each seat keeps the number of counters 004 [15.31] deals it)",
+           "ours (beyond the sources: skewed deals); 004 [15.31], [15.32]", group="deal",
+           label="balanced deal", standard_only=True),
     # The critique's historical suggestions (004, DeBaun), each a switch of its own
     # (rcw.rules.historical; docs/variants.md gives the numbers we chose and why).
     Option("german_withdrawal", bool, False,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rcw.actions import AcceptTrade, Action, DeclineTrade, EndTrading, Event, OfferTrade, WithdrawTrade
 from rcw.data import BLUE, GREEN
-from rcw.rules import historical, masses, sequence
+from rcw.rules import balanced_deal, historical, masses, sequence
 from rcw.rules.base import LENIN, TROTSKY, Ctx
 from rcw.state import Stack
 
@@ -18,17 +18,22 @@ def deal(ctx: Ctx) -> list[Event]:
     politburo = 0 if masses.on(ctx) else d.markers.politburo_initial      # 004 Masses [15.22]: 52 counters
     cup += ["P"] * politburo + ["A"] * d.markers.assassin_initial
     ctx.shuffle(cup)
+    dealt: dict[str, list] = {p: [] for p in s.seats}
+    for i, chit in enumerate(cup):
+        dealt[s.seats[i % len(s.seats)]].append(chit)
+    if s.options.get("balanced_deal"):                   # (ours: rcw.rules.balanced_deal)
+        dealt = balanced_deal.balance(ctx, dealt, bonus=not masses.on(ctx))
     s.hand = {p: [] for p in s.seats}
     s.politburo = {p: 0 for p in s.seats}
     s.assassins = {p: 0 for p in s.seats}
-    for i, chit in enumerate(cup):
-        p = s.seats[i % len(s.seats)]
-        if chit == "P":
-            s.politburo[p] += 1
-        elif chit == "A":
-            s.assassins[p] += 1
-        else:
-            s.hand[p].append(chit)
+    for p, chits in dealt.items():
+        for chit in chits:
+            if chit == "P":
+                s.politburo[p] += 1
+            elif chit == "A":
+                s.assassins[p] += 1
+            else:
+                s.hand[p].append(chit)
     for p in s.seats:
         s.hand[p].sort()
         for special in (LENIN, TROTSKY):
