@@ -58,6 +58,12 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("reduced_leader_movement", bool, False,
            "leaders move 2 + their Leadership rating instead of 5 (a force of several: 2 + the lowest rating)",
            "001 Reduced Red and White leader movement", group="001", label="reduced leader movement"),
+    Option("drawn_turn_order", bool, False,
+           "draw the player of each Player-Turn as the one before it ends, instead of drawing the First Player "
+           "and going clockwise: no one knows who moves next",
+           "001 Start of Turn ('Or for less predictable turn order, draw one chit and that player moves, then "
+           "another until all have gone'); 004 [4.2] B.3", group="001", label="drawn turn order",
+           standard_only=True),
     Option("no_leader_suicide", bool, False,
            "leaders without combat units attack no combat units and other leaders only at 1:1 or better, enter no "
            "province of another colour (but exceptions A-D), and move toward the nearest friendly units, joining them",

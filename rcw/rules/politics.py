@@ -105,7 +105,9 @@ def _canon(ctx: Ctx, seats) -> list[str]:
 
 
 def _by_turn(ctx: Ctx, seats) -> list[str]:
-    """Seats in the order of their Player-Turns this Game-Turn (004 [11.0] Procedure)."""
+    """Seats in the order of their Player-Turns this Game-Turn (004 [11.0] Procedure).  With 001's
+    drawn turn order (the option ``drawn_turn_order``) the players not drawn yet follow those
+    drawn, in table order: no one knows their turns yet."""
     order = list(ctx.s.order) + [p for p in ctx.s.seats if p not in ctx.s.order]
     return sorted(set(seats), key=order.index)
 
