@@ -328,6 +328,70 @@ REASONS: dict[str, str] = {
 }
 
 
+# -- the optional rules and variants (issue 14): 001's optional rules, 004's two articles ----------
+# (id, opening words).  A test cites one when its text (as for the cases above, quotes aside)
+# holds the id, not followed by more of a longer id ("001 No Leader Suicide 2" is not "... 2 A").
+OPTIONAL_CASES: list[tuple[str, str]] = [
+    ("001 No Leader Suicide", "(recommended) In order to prevent players sending Leaders to an easy death"),
+    ("001 No Leader Suicide 1", "Leaders without combat units may never initiate regular Combat"),
+    ("001 No Leader Suicide 2", "A Leader who is not stacked with at least one combat-capable"),
+    ("001 No Leader Suicide 2 A", "A friendly unit with which the Leader may legally stack is present"),
+    ("001 No Leader Suicide 2 B", "All differently colored units present are under that player's control"),
+    ("001 No Leader Suicide 2 C", "All differently colored units present are other Leaders"),
+    ("001 No Leader Suicide 2 D", "Unattached units of the appropriate color are present"),
+    ("001 No Leader Suicide 3", "Whenever possible, a Leader alone must be moved to and stacked with"),
+    ("001 Reduced Red and White leader movement", "Leaders move 2 + Leadership rating hexes per turn"),
+    ("001 Start of Turn", "Pick a random player out of the cup to go first ... Or for less predictable turn order"),
+    ("004 Masses", "There are about 200 conflict simulations on the market"),
+    ("004 Masses [8.3]", "SUBVERSIVE ATTACK. This section can be made optional or deleted."),
+    ("004 Masses [12.12]", "Subversive Attacks Doubled. Ignore this result."),
+    ("004 Masses [13.0]", "IMPERIAL UNITS This whole section can also be deleted or declared optional."),
+    ("004 Masses [11.0]", "PURGE All the Politburo and Purge rules should be deleted."),
+    ("004 Masses [13.5]", "EXECUTION OF THE TSAR"),
+    ("004 Masses [13.51]", "The Tsar may never be eliminated by combat, epidemic or assassination."),
+    ("004 Masses [13.52]", "The Tsar may be executed at any time he is controlled by a Red Leader"),
+    ("004 Masses [13.53]", "When the Tsar is executed, the Victory Points"),
+    ("004 Masses [13.54]", "To execute the Tsar, the controlling player simply moves the Tsar marker"),
+    ("004 Masses [15.22]", "The Initial Forces Randomizer is prepared for play by Player A who places a total of 52"),
+    ("004 Masses [15.32]", "Rule [15.32] is deleted."),
+    ("004 Masses, closing", "By deleting the above rules, you can remove a lot of 'dirt'"),
+    ("004 critique CITIES", "Regional capitals were of primary importance in the war"),
+    ("004 critique THE MAP", "While I recognize that one man's reference sources"),
+    ("004 critique LEADERS", "There are some major omissions from the counter mix"),
+    ("004 critique ASSASSINS", "Failed assassination attempts on Lenin or Trotsky should allow them"),
+    ("004 critique EPIDEMICS", "Historically, leaders were not immune from epidemic."),
+    ("004 critique EVACUATION", "White armies historically evacuated Russia on two occasions."),
+    ("004 critique CZECHS", "The initial set-up omits the Czech forces at Penza and Samara."),
+    ("004 critique GERMAN WITHDRAWAL", "The end of World War I was not a 'random event.'"),
+    ("004 critique NATIONALISTS", "It is unrealistic for different nationalist groups to ignore each other."),
+    ("004 critique OVERALL SIMULATION", "In the end, the game breaks down as a simulation"),
+]
+NOT_AN_OPTION = "a criticism with no rule proposed; not an option of issue 14 (docs/variants.md)"
+OPTIONAL_REASONS: dict[str, str] = {
+    "001 No Leader Suicide": "the rule's purpose; its prohibitions are 1 to 3",
+    "004 Masses": "the article's argument for the variant: no rule",
+    "004 Masses [13.5]": HEADING + " ([13.51]-[13.54])",
+    "004 Masses, closing": "the article's conclusion: no rule",
+    "004 critique CITIES": "a defence bonus for capitals, with no numbers; not an option of issue 14 (the map's cities "
+                           "come with 001 Additional Randomizer Draws)",
+    "004 critique THE MAP": "province names and ports on the printed map; the map is data/map.toml",
+    "004 critique LEADERS": "omissions from the counter mix (Alekseev, Kornilov, Mamontov, Pilsudski ...); no rule",
+    "004 critique NATIONALISTS": NOT_AN_OPTION,
+    "004 critique OVERALL SIMULATION": "the critic's verdict on the game: no rule",
+}
+
+
+def optional_matrix(tests: Path = TESTS) -> list[dict]:
+    texts = [(label, text.replace('"', "").replace("'", "")) for label, text in test_texts(tests)
+             if not label.startswith("test_rules_coverage.py::")]          # (its own examples cite nothing)
+    rows = []
+    for cid, title in OPTIONAL_CASES:
+        pat = re.compile(re.escape(cid) + r"(?![\w.]| [A-D]\b| \[)")
+        rows.append({"case": cid, "title": title, "tests": sorted({lab for lab, t in texts if pat.search(t)}),
+                     "reason": OPTIONAL_REASONS.get(cid)})
+    return rows
+
+
 # -- the rulebook ---------------------------------------------------------------------------------
 def find_rulebook() -> Path | None:
     """The 004 rulebook, if it is at hand: ``$RCW_RULEBOOK``, or ``seeds/`` beside the repo."""
@@ -360,14 +424,14 @@ def rulebook_cases(path: Path) -> list[str]:
 
 # -- the tests ------------------------------------------------------------------------------------
 # A citation of 004: "[5.24]", "004 [5.24]"; not a case of another document ("001 [5.24]") nor
-# a postal rule quoted by its own number ("postal [5.0]").
-_CITE = re.compile(r"(?<!001 )(?<!000 )(?<!003 )(?<!postal )\[(\d{1,2}\.\d{1,2})\]")
+# a postal rule quoted by its own number ("postal [5.0]") nor an article's ("004 Masses [8.3]").
+_CITE = re.compile(r"(?<!001 )(?<!000 )(?<!003 )(?<!postal )(?<!Masses )\[(\d{1,2}\.\d{1,2})\]")
 _NAME = re.compile(r"^test_(\d{1,2})_(\d{1,2})(?:_|$)")
 
 
-def citations(tests: Path = TESTS) -> dict[str, list[str]]:
-    """case -> ["file.py::test_name", ...]: the test functions that cite it."""
-    out: dict[str, set[str]] = {}
+def test_texts(tests: Path = TESTS):
+    """("file.py::test_name", its text): each test function, with its decorators and the comment
+    lines right above it."""
     for f in sorted(tests.glob("test_*.py")):
         src = f.read_text(encoding="utf-8")
         lines = src.splitlines()
@@ -377,13 +441,19 @@ def citations(tests: Path = TESTS) -> dict[str, list[str]]:
             first = min([node.lineno] + [d.lineno for d in node.decorator_list])
             while first > 1 and lines[first - 2].lstrip().startswith("#"):   # the comment just above
                 first -= 1
-            text = "\n".join(lines[first - 1:node.end_lineno])
-            found = {m.group(1) for m in _CITE.finditer(text)}
-            m = _NAME.match(node.name)
-            if m:
-                found.add(f"{m.group(1)}.{m.group(2)}")
-            for c in found:
-                out.setdefault(c, set()).add(f"{f.name}::{node.name}")
+            yield f"{f.name}::{node.name}", "\n".join(lines[first - 1:node.end_lineno])
+
+
+def citations(tests: Path = TESTS) -> dict[str, list[str]]:
+    """case -> ["file.py::test_name", ...]: the test functions that cite it."""
+    out: dict[str, set[str]] = {}
+    for label, text in test_texts(tests):
+        found = {m.group(1) for m in _CITE.finditer(text)}
+        m = _NAME.match(label.split("::")[1])
+        if m:
+            found.add(f"{m.group(1)}.{m.group(2)}")
+        for c in found:
+            out.setdefault(c, set()).add(label)
     return {c: sorted(v) for c, v in out.items()}
 
 
@@ -432,12 +502,24 @@ def render(rows: list[dict]) -> str:
         "| case | opens with | tests citing it | no test needed because |",
         "|---|---|---|---|",
     ]
-    for r in rows:
-        tests = ", ".join(f"`{t}`" for t in r["tests"][:6])
-        if len(r["tests"]) > 6:
-            tests += f" and {len(r['tests']) - 6} more"
-        out.append(f"| [{r['case']}] | {r['title']} | {tests or '—'} | {r['reason'] or ''} |")
+    out += [_row(r, f"[{r['case']}]") for r in rows]
+    opt = optional_matrix()
+    out += ["", "## Optional rules and variants", "",
+            "001's optional rules (the summary's turn order included) and the two variants printed in 004 (Ware's "
+            "\"Russian Civil War for the Masses\", DeBaun's critique), game options of `rcw/options.py` "
+            "(docs/variants.md): each paragraph is cited by a test (its id in the test) or given a reason; "
+            f"{sum(1 for r in opt if r['tests'])} of {len(opt)} cited, "
+            f"{len([r for r in opt if not r['tests'] and not r['reason']])} uncovered.", "",
+            "| paragraph | opens with | tests citing it | no test needed because |", "|---|---|---|---|"]
+    out += [_row(r, r["case"]) for r in opt]
     return "\n".join(out) + "\n" + kept_sections()
+
+
+def _row(r: dict, name: str) -> str:
+    tests = ", ".join(f"`{t}`" for t in r["tests"][:6])
+    if len(r["tests"]) > 6:
+        tests += f" and {len(r['tests']) - 6} more"
+    return f"| {name} | {r['title']} | {tests or '—'} | {r['reason'] or ''} |"
 
 
 def main(argv: list[str]) -> int:
@@ -447,6 +529,9 @@ def main(argv: list[str]) -> int:
           f"{s['uncovered']} uncovered")
     for c in uncovered(rows):
         print(f"  uncovered: [{c}] {dict(CASES)[c]}")
+    gaps = uncovered(optional_matrix())
+    for c in gaps:
+        print(f"  uncovered: {c} {dict(OPTIONAL_CASES)[c]}")
     book = find_rulebook()
     if book is not None and rulebook_cases(book) != [c for c, _ in CASES]:
         print("  the rulebook's cases differ from CASES", file=sys.stderr)
@@ -455,7 +540,7 @@ def main(argv: list[str]) -> int:
         DOC.parent.mkdir(exist_ok=True)
         DOC.write_text(render(rows), encoding="utf-8")
         print(f"wrote {DOC.relative_to(REPO)}")
-    return 1 if s["uncovered"] else 0
+    return 1 if s["uncovered"] or gaps else 0
 
 
 if __name__ == "__main__":

@@ -52,6 +52,7 @@ def _to_turn_2(g: Game) -> list:
 
 
 def test_german_units_leave_as_game_turn_2_begins_and_their_marker_is_not_drawn():
+    """004 critique GERMAN WITHDRAWAL: automatic on Game-Turn 2 (004 [5.67])."""
     g = started(options={"german_withdrawal": True})
     assert "WD:GE" not in g.state.aux and len(_ge_units(g)) == 6
     ev = _to_turn_2(g)
@@ -68,6 +69,7 @@ def test_german_units_leave_as_game_turn_2_begins_and_their_marker_is_not_drawn(
 
 # -- "CZECHS: The initial set-up omits the Czech forces at Penza and Samara." -----------------------------
 def test_czech_units_are_set_up_in_penza_and_samara():
+    """004 critique CZECHS: the Czech forces at Penza and Samara at set-up (004 [15.42], [5.65])."""
     g = started(options={"czech_penza_samara": True})
     czechs = {g.data.units[u].province: u for st in g.state.stacks.values() for u in st.units
               if g.data.units[u].nationality == "CZ"}
@@ -96,8 +98,8 @@ def where_unit(g: Game, u: int) -> str:
 # -- "EPIDEMICS: Historically, leaders were not immune from epidemic." ------------------------------------
 @pytest.mark.parametrize("die, dies", [(6, True), (5, False)])
 def test_an_epidemic_kills_a_leader_in_a_stricken_province_on_a_six(die, dies):
-    """004 [12.11] strikes the strongest combat unit of each stack; with leader_epidemics each
-    leader there rolls one die too (roll 1-3: Epidemic in Vyatka, Kaluga, Kiev)."""
+    """004 critique EPIDEMICS: 004 [12.11] strikes the strongest combat unit of each stack; with
+    leader_epidemics each leader there rolls one die too (roll 1-3: Epidemic in Vyatka, Kaluga, Kiev)."""
     g = blank(options={"leader_epidemics": True})
     put(g, "KALU", "A", "Kalinin", "RU4 TULA", attach={"RU4 TULA": "Kalinin"})
     phase(g, "A", "random_events")
@@ -132,6 +134,7 @@ def _attempt(die1: int, die2: int, victim: str = "Lenin", options=None) -> tuple
 
 
 def test_a_failed_attempt_on_lenin_gives_his_owner_a_free_purge_of_the_assassin():
+    """004 critique ASSASSINS: the Red Terror, a free purge after a failed attempt (004 [10.23], [11.0])."""
     g, ev = _attempt(1, 2)
     assert g.decision == {"kind": "red_terror", "seat": "B", "target": "A", "victim": uid("Lenin")}
     assert any(e.kind == "red_terror" for e in ev)
@@ -163,6 +166,7 @@ def test_the_red_terror_may_be_let_pass_and_comes_only_after_a_failed_attempt_on
 # -- "EVACUATION: ... Players should have the option to do the same ... Units so evacuated ... should
 #    not be allowed to return to the game as replacements." ---------------------------------------------
 def test_white_units_evacuated_from_a_port_leave_the_game_for_good():
+    """004 critique EVACUATION: out of the game, never replaced (004 [9.0])."""
     g = blank(options={"evacuation": True})
     st = put(g, "TAUR", "A", "Kutepov", "WU4 TAUR", attach={"WU4 TAUR": "Kutepov"})
     loose = put(g, "TAUR", "A", "WU4 KUBA").units[0]

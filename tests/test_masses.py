@@ -33,6 +33,7 @@ def test_the_variant_is_one_switch_and_its_optional_deletions_are_sub_switches()
 #    Markers." and "Rule [15.32] is deleted." ------------------------------------------------------------
 @pytest.mark.parametrize("players", [3, 5, 6])
 def test_52_counters_are_dealt_and_no_politburo_marker(players):
+    """004 Masses [15.22]: 52 counters; 004 Masses [15.32]: deleted."""
     g = Game.new(players, 7, M)
     s = g.state
     assert sum(len(h) for h in s.hand.values()) == 50 and sum(s.assassins.values()) == 2
@@ -43,6 +44,7 @@ def test_52_counters_are_dealt_and_no_politburo_marker(players):
 
 # -- "[11.0] PURGE All the Politburo and Purge rules should be deleted." -------------------------------------
 def test_no_central_committee_and_no_purge():
+    """004 Masses [11.0]: no Politburo, no Central Committee, no purge."""
     g = blank(options=M)
     g.state.politburo["A"] = 9                                             # (even if someone held markers)
     refused(g, A.JoinCommittee("A", ("A",)), f"{MASSES} [11.0]")
@@ -53,6 +55,7 @@ def test_no_central_committee_and_no_purge():
 # -- "[8.3] SUBVERSIVE ATTACK. This section can be made optional or deleted." ---------------------------------
 @pytest.mark.parametrize("keep", [False, True])
 def test_subversive_attacks_are_deleted_unless_kept(keep):
+    """004 Masses [8.3]: deleted, or kept with masses_subversion ("optional")."""
     g = blank(options={**M, "masses_subversion": keep})
     put(g, "TVER", "A", "Trotsky", "RU8 NOVG", attach={"RU8 NOVG": "Trotsky"})
     blue = put(g, "KALU", None, "BU2 LIVO/GE")
@@ -65,6 +68,7 @@ def test_subversive_attacks_are_deleted_unless_kept(keep):
 
 # -- "[12.12] Subversive Attacks Doubled. Ignore this result." -----------------------------------------------
 def test_subversive_attacks_doubled_is_ignored():
+    """004 Masses [12.12]: the result is ignored."""
     g = blank(options={**M, "masses_subversion": True})
     phase(g, "A", "random_events")
     with dice(g, 1, 1):                          # 1-1: Subversive Attacks Doubled
@@ -76,6 +80,7 @@ def test_subversive_attacks_doubled_is_ignored():
 # -- "[13.0] IMPERIAL UNITS This whole section can also be deleted or declared optional." --------------------
 @pytest.mark.parametrize("delete", [False, True])
 def test_imperial_units_are_kept_or_deleted(delete):
+    """004 Masses [13.0]: kept, or deleted with masses_no_imperial."""
     g = started(options={**M, "masses_no_imperial": delete})
     on_map = {u for st in g.state.stacks.values() for u in st.units}
     assert (g.data.czar in on_map, g.data.gold in on_map) == (not delete, not delete)
@@ -94,6 +99,7 @@ def _tsar(options=None) -> Game:
 
 
 def test_a_coalition_with_the_holder_and_two_thirds_of_the_red_leadership_executes_the_tsar():
+    """004 Masses [13.52] (the coalition), 004 Masses [13.53] (his points), 004 Masses [13.54] (to the chart)."""
     g = _tsar()
     run(g, A.OrderExecution("B"))                               # any player proposes; the holder is asked first
     assert g.decision["kind"] == "execution_consent" and g.decision["seat"] == "A"
@@ -106,6 +112,7 @@ def test_a_coalition_with_the_holder_and_two_thirds_of_the_red_leadership_execut
 
 
 def test_too_small_a_coalition_or_the_holders_refusal_spares_the_tsar():
+    """004 Masses [13.52]: two thirds, and the holder among them."""
     g = _tsar()
     run(g, A.OrderExecution("C"), A.OrderExecution("A", True))   # A + C: 3 of 6
     assert g.decision["seat"] == "B"
@@ -123,6 +130,20 @@ def test_too_small_a_coalition_or_the_holders_refusal_spares_the_tsar():
     assert g2.decision["seat"] == "B"
     run(g2, A.OrderExecution("B", True))
     assert g2.ctx.b.stack_of(g2.data.czar) is None
+
+
+def test_the_tsar_is_never_eliminated_but_by_execution():
+    """004 Masses [13.51]: "The Tsar may never be eliminated by combat, epidemic or assassination"
+    (as 004 [13.51]): an Epidemic in his province and an assassin leave him on the map."""
+    g = blank(options=M)
+    put(g, "EKAT", "B", "Kalinin", "RU4 TULA", "Czar", attach={"RU4 TULA": "Kalinin", "Czar": "Kalinin"})
+    put(g, "EKAT", "A", "Kolchak")
+    g.state.assassins["A"] = 1
+    refused(g, A.Assassinate("A", g.data.czar, 1), "004 [10.13]")
+    g.ctx.b.invalidate()
+    from rcw.rules.random_events import epidemic
+    epidemic(g.ctx, "EKAT")
+    assert g.ctx.b.stack_of(g.data.czar) is not None
 
 
 def test_no_order_while_no_red_leader_holds_the_tsar():

@@ -27,6 +27,7 @@ def game(**extra) -> Game:
 # -- 1: "Leaders without combat units may never initiate regular Combat against combat units and
 #       may only initiate combat versus another leader if the odds are 1:1 or greater." ---------------
 def test_leaders_without_combat_units_never_attack_combat_units():
+    """001 No Leader Suicide 1: no regular Combat against combat units by leaders without them."""
     g = game()
     lone = put(g, "KALU", "A", "Kalinin")
     target = put(g, "KALU", "B", "WU3 OMSK")
@@ -48,6 +49,7 @@ def test_leaders_without_combat_units_never_attack_combat_units():
 
 
 def test_leaders_alone_attack_other_leaders_only_at_one_to_one_or_better():
+    """001 No Leader Suicide 1: "only ... versus another leader if the odds are 1:1 or greater"."""
     g = game()
     weak = put(g, "KALU", "A", "Kalinin")                      # 1
     strong_target = put(g, "KALU", "B", "Kolchak")             # 2: 1:2
@@ -84,6 +86,7 @@ def where_stack(g: Game, name: str) -> int:
 # -- 2: "A Leader who is not stacked with at least one combat-capable, non-Leader unit may never be
 #       moved to a province containing hostile forces ... unless" A-D ----------------------------------
 def test_a_leader_alone_never_enters_a_province_of_another_colour():
+    """001 No Leader Suicide 2: not into a province of "hostile forces (forces of a different color)"."""
     g = game()
     put(g, "TULA", "A", "Kamenev")
     put(g, "KALU", None, "WU3 OMSK")
@@ -105,6 +108,8 @@ def test_a_leader_alone_never_enters_a_province_of_another_colour():
     ("C", [("B", ("Kolchak",), {}), ("C", ("Khanzin",), {})]),               # other leaders only
 ])
 def test_exceptions_a_b_c_let_a_leader_alone_enter(case, there):
+    """001 No Leader Suicide 2 A (a friendly unit he may legally stack with), 001 No Leader Suicide 2 B
+    (every unit of another colour is his player's), 001 No Leader Suicide 2 C (they are all leaders)."""
     g = game()
     put(g, "TULA", "A", "Kamenev")
     for owner, labels, att in there:
@@ -131,6 +136,7 @@ def test_exception_d_a_leader_alone_enters_to_usurp_loose_units_and_must_take_on
 # -- 3: "Whenever possible, a Leader alone must be moved to and stacked with the nearest available
 #       friendly unit(s), even if only other Leaders." -----------------------------------------------
 def test_a_leader_alone_goes_to_the_nearest_friendly_stack_and_joins_it():
+    """001 No Leader Suicide 3: nearer each step, on to them while he can reach them, stacked with them."""
     g = game()
     put(g, "KALU", "A", "Kalinin")
     friends = put(g, "RYAZ", "A", "Sorokin", "RU4 TULA", attach={"RU4 TULA": "Sorokin"})     # KALU-TULA-RYAZ
@@ -148,6 +154,7 @@ def test_a_leader_alone_goes_to_the_nearest_friendly_stack_and_joins_it():
 
 
 def test_a_leader_alone_who_cannot_reach_his_friends_ends_nearer():
+    """001 No Leader Suicide 3 "whenever possible": beyond his reach he ends nearer, or stays."""
     g = game()
     put(g, "KALU", "A", "Kalinin")
     put(g, "OMSK", "A", "Kolchak")                             # White: not his colour

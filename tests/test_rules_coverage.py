@@ -14,6 +14,31 @@ def test_every_rule_case_is_cited_by_a_test_or_has_a_reason():
                          + ", ".join(f"[{c}]" for c in missing))
 
 
+def test_every_optional_paragraph_is_cited_by_a_test_or_has_a_reason():
+    """001's optional rules and 004's two variants (issue 14): rules_coverage.OPTIONAL_CASES."""
+    missing = rc.uncovered(rc.optional_matrix())
+    assert not missing, ("paragraphs of the optional rules neither cited by a test nor given a reason in "
+                         "tests/rules_coverage.py: " + ", ".join(missing))
+    ids = [c for c, _ in rc.OPTIONAL_CASES]
+    assert len(set(ids)) == len(ids) and set(rc.OPTIONAL_REASONS) <= set(ids)
+    text = rc.DOC.read_text(encoding="utf-8")
+    for c in ids:
+        assert f"| {c} |" in text, f"docs/rules-coverage.md lacks {c}: run python tests/rules_coverage.py --write"
+
+
+def test_an_optional_paragraph_is_cited_by_its_whole_id(tmp_path):
+    (tmp_path / "test_y.py").write_text(
+        "def test_a():\n"
+        "    'The 001 No Leader Suicide 2 D, and 004 Masses [13.51]; 004 Masses [8.3] is not 004 [8.31].'\n"
+        "def test_b():\n"
+        "    'The 001 \"No Leader Suicide 2\": quoted.'\n")
+    got = {r["case"]: r["tests"] for r in rc.optional_matrix(tmp_path)}
+    assert got["001 No Leader Suicide 2 D"] == ["test_y.py::test_a"]
+    assert got["001 No Leader Suicide 2"] == ["test_y.py::test_b"]
+    assert got["004 Masses [13.51]"] == ["test_y.py::test_a"] and got["004 Masses [13.5]"] == []
+    assert set(rc.citations(tmp_path)) == {"8.31"}           # (not 004 [8.3]: the Masses' own)
+
+
 def test_reasons_name_listed_cases_only():
     cases = [c for c, _ in rc.CASES]
     assert len(set(cases)) == len(cases)

@@ -39,6 +39,7 @@ def test_the_option_is_001s():
 
 
 def test_each_next_player_is_drawn_as_a_player_turn_ends_and_no_one_knows_him_before():
+    """001 Start of Turn: "draw one chit and that player moves, then another until all have gone"."""
     g = started(5, 3, {"drawn_turn_order": True})
     v = g.view("B")
     assert len(v["order"]) == 1 and v["order"] == [g.ctx.b.phasing()]     # only the first is drawn
