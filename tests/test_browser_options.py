@@ -12,8 +12,11 @@ from rcw import options as O
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 
-#: what the test ticks: options of different groups (name -> value)
-TICKED = {"max_turns": 4, "reduced_leader_movement": True, "white_green_combine": True, "turn5_replacements": False}
+#: what the test ticks: options of every group (name -> value), a sub-switch among them
+TICKED = {"max_turns": 4, "turn5_replacements": False, "white_green_combine": True,
+          "reduced_leader_movement": True, "no_leader_suicide": True, "drawn_turn_order": True,
+          "masses": True, "masses_no_imperial": True,
+          "czech_penza_samara": True, "evacuation": True, "balanced_deal": True}
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
@@ -33,6 +36,14 @@ def test_a_game_created_from_the_lobby_gets_the_options_ticked(server, browser, 
     assert [page.locator("fieldset.opt-group legend").nth(i).inner_text()
             for i in range(page.locator("fieldset.opt-group").count())] == \
         [h for g, h in O.GROUPS.items() if any(o.group == g for o in O.OPTIONS.values())]
+    # a variant's sub-switch waits for it; options that exclude each other are not both on
+    assert page.locator("#g-opt-masses_no_imperial").is_disabled()
+    page.locator("#g-opt-red_terror").set_checked(True)
+    assert page.locator("#g-opt-masses").is_disabled()
+    page.locator("#g-opt-red_terror").set_checked(False)
+    # the critic's suggestions are labelled as such
+    for name in ("german_withdrawal", "czech_penza_samara", "leader_epidemics", "red_terror", "evacuation"):
+        assert "a critic's suggestion" in page.locator(f'.form-row.opt[data-option="{name}"]').inner_text()
     page.fill("#g-name", "Options from the lobby")
     for name, v in TICKED.items():
         el = page.locator(f"#g-opt-{name}")
@@ -40,13 +51,17 @@ def test_a_game_created_from_the_lobby_gets_the_options_ticked(server, browser, 
             el.set_checked(v)
         else:
             el.fill(str(v))
-    page.locator("#g-opt-turn5_replacements").scroll_into_view_if_needed()
+    page.locator('fieldset.opt-group[data-group="masses"]').scroll_into_view_if_needed()
     shot(page, f"lobby-options-{'phone' if phone else 'desktop'}.png")
     page.click("#g-create")
     page.wait_for_function("() => location.hash.startsWith('#/g/') && document.body.dataset.status")
     gid = page.evaluate("() => location.hash.split('/')[2]")
     info = http(server, "GET", f"/api/games/{gid}")
     assert info["options"] == TICKED
+    # the engine plays them: the Masses deal 52 counters, no Politburo Marker (its [15.22], [15.32])
+    page.wait_for_function("() => window.rcwApp && window.rcwApp.st && window.rcwApp.st.view")
+    view = page.evaluate("() => window.rcwApp.st.view")
+    assert view["options"] == TICKED and set(view["politburo"].values()) == {0}
     # the menu shows them in words
     page.click(".menu-btn")
     text = page.locator(".modal").inner_text()
