@@ -2437,6 +2437,14 @@ class PoliticsAdapter:
             self.purpose = want
             self.stage = "gift" if want == "purge" else "invite"
         view = ag._view(player)
+        if self.purpose == "execute" and view["options"].get("masses"):
+            # (004 Masses [13.52]: no Committee; the coalition is asked by the engine, which the
+            # bots answer as they answer a Committee's order)
+            if self._ok(A.OrderExecution(me)):
+                ag.note("proposes the Czar's execution to the other players (Non-Attack Policy 2; the Masses)")
+                self.stage = "leaving"
+                return A.OrderExecution(me)
+            return self._done()
         if self.stage == "gift":
             self.stage = "invite"
             order = ag.friendliness(view)
@@ -2675,6 +2683,12 @@ class PoliticsAdapter:
             comply = ag.pit(view)[3] != WHITE
             ag.note("executes the Czar" if comply else "refuses to execute the Czar")
             return A.AnswerExecution(me, comply)
+        if kind == "red_terror":
+            # (the critique's Red Terror, option red_terror: our policy, the article has none)
+            # the free purge strikes the would-be assassin, whom the assassination made an
+            # enemy (its PCT shift), and costs nothing: always taken.
+            ag.note(f"answers the attempt on its leader with the Red Terror against {d['target']}")
+            return A.DeclarePurge(me, d["target"], (me,), ())
         return None
 
     def _spoil(self, view: dict, d: dict) -> A.Action | None:

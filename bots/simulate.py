@@ -14,10 +14,15 @@ import traceback
 from rcw.bots import AGENTS, make_agent
 from rcw.bots.match import Match
 
+from rcw import options as O
+from rcw.actions import IllegalAction
 from rcw.modes import new_game
 
 STAT_KEYS = ("attacks", "subversive_attacks", "epidemic_losses", "replacements", "assassination_attempts",
-             "assassinations", "purges", "counterpurges", "trades", "czar_executions", "captures", "emigrations")
+             "assassinations", "purges", "counterpurges", "trades", "czar_executions", "captures", "emigrations",
+             # what the options did (rcw options): 001 No Leader Suicide 3's leaders alone stacked with friends;
+             # the critique's leaders dead of epidemics, free purges of the Red Terror, White units evacuated
+             "leaders_stacked_up", "leader_epidemic_deaths", "red_terror_purges", "evacuated")
 
 
 def play(players: int, seed: int, agent_kind: str, max_turns: int, max_actions: int = 200_000,
@@ -88,15 +93,40 @@ def simulate(args: argparse.Namespace) -> dict:
     return {
         "games": args.games, "players": args.players, "agents": args.agents, "seed": args.seed,
         **({"mode": args.mode} if getattr(args, "mode", "") else {}),
-        "max_turns": args.max_turns, "completed": completed, "illegal_actions": illegal,
+        "max_turns": args.max_turns, "options": dict(getattr(args, "options", None) or {}), "completed": completed, "illegal_actions": illegal,
         "engine_errors": len(errors), "errors": errors[:5], "outcomes": outcomes, "ended": ended,
         "mean_game_turns": round(sum(turns) / len(turns), 3) if turns else 0.0,
         "stats": stats, "seconds": round(time.perf_counter() - t0, 3),
     }
 
 
+def parse_options(specs: list[str], mode: str = "") -> dict:
+    """``--option NAME=VALUE`` (repeatable) as a game's options: each value read by its option's
+    type (:func:`rcw.options.parse`), the whole checked by :func:`rcw.options.validate` for the
+    game ``mode``."""
+    out = {}
+    for spec in specs:
+        name, eq, text = spec.partition("=")
+        if not eq:
+            text = "true"                # --option NAME: a switch turned on
+        out[name.strip()] = O.parse(name.strip(), text)
+    return O.validate(out, mode or "standard")
+
+
 def run(args: argparse.Namespace) -> int:
-    if getattr(args, "mode", "") == "spi-solitaire":   # the SPI solitaire: bots/spi.py (Red agent) + the engine (non-Red)
+    mode = getattr(args, "mode", "")
+    try:
+        args.options = parse_options(getattr(args, "option", None) or [], mode)
+    except IllegalAction as e:
+        print(f"rcw simulate: {e.message}", file=sys.stderr)
+        return 2
+    if "max_turns" in args.options:                 # (--option max_turns=T is --max-turns T)
+        args.max_turns = args.options.pop("max_turns")
+    if mode == "spi-solitaire" and args.options:
+        print("rcw simulate: --option sets the options of the multi-player and postal games; the SPI solitaire "
+              "takes none", file=sys.stderr)
+        return 2
+    if mode == "spi-solitaire":   # the SPI solitaire: bots/spi.py (Red agent) + the engine (non-Red)
         from rcw.bots.spi import run_simulation
 
         return run_simulation(args)
@@ -130,6 +160,9 @@ def add_parser(sub) -> None:
     p.add_argument("--max-turns", type=int, default=30, metavar="T",
                    help="stop a game with no victor after T Game-Turns (default 30; 0 = no limit, as in the rules)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="play with a game option (repeatable; 'rcw options' lists them; a switch is on/off, "
+                        "NAME alone turns it on), e.g. --option no_leader_suicide=on")
     p.add_argument("--mode", default="", choices=["", "spi-solitaire", "postal"],
                    help="'postal': the postal game (004 [17.0]): the agents write order sheets and the engine adjudicates "
                         "them, the same summary; "

@@ -251,6 +251,17 @@ class CzechExit(Action):
 
 
 @_action
+class Evacuate(Action):
+    """The critique's historical suggestion "Evacuation" (004, DeBaun; the option ``evacuation``):
+    in his Movement Phase a player evacuates White units he controls from a port, as Imperial
+    units emigrate (004 [13.3]): a White leader (with the White combat units attached to him) or
+    a White combat unit leaves the game for good, scoring nothing and never replaced (004 [9.0])."""
+    unit: int = 0
+    FIELDS: ClassVar[dict[str, str]] = {"unit": "a White leader (his attached White combat units go with him) or a White combat unit, in a port"}
+    EXAMPLE: ClassVar[dict[str, Any]] = {"unit": 251}
+
+
+@_action
 class EndMovement(Action):
     """End the Movement Phase (004 [4.2] A.2); the Combat Phase follows."""
 

@@ -1,5 +1,5 @@
-"""The ``rcw`` command line: ``rcw data check``, ``rcw map``, ``rcw verify``, ``rcw report``, ``rcw simulate``,
-``rcw serve``."""
+"""The ``rcw`` command line: ``rcw data check``, ``rcw map``, ``rcw options``, ``rcw verify``, ``rcw report``,
+``rcw simulate``, ``rcw serve``."""
 
 from __future__ import annotations
 
@@ -112,6 +112,27 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _options(args: argparse.Namespace) -> int:
+    """``rcw options``: every game option of the registry (:mod:`rcw.options`), by group."""
+    from rcw import options
+
+    if args.json:
+        print(json.dumps({"groups": options.GROUPS, "options": options.describe()}, indent=2))
+        return 0
+    for group, heading in options.GROUPS.items():
+        opts = [o for o in options.OPTIONS.values() if o.group == group]
+        if not opts:
+            continue
+        print(f"{heading} [{group}]")
+        for o in opts:
+            kind = "on/off" if o.type is bool else (f"{o.minimum}-{o.maximum}" if o.minimum is not None else o.type.__name__)
+            default = ("on" if o.default else "off") if o.type is bool else o.default
+            needs = f"; needs {o.requires}" if o.requires else ""
+            print(f"  {o.name} ({kind}, default {default}{needs}): {o.help}")
+            print(f"      source: {o.source}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rcw", description="SPI's Russian Civil War: rules engine, bots and server.")
     p.add_argument("--version", action="version", version=f"rcw {__version__}")
@@ -150,6 +171,13 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--all", action="store_true", help="every report of the game, in order")
     pr.add_argument("--json", action="store_true", help="print the report as data (a list with --all)")
     pr.set_defaults(func=_report)
+
+    po = sub.add_parser("options", help="list the game options (optional rules, variants, readings)",
+                        description="List every game option: name, type, default, group, one-line description "
+                                    "and source. Set them with 'rcw simulate --option NAME=VALUE', in the lobby's "
+                                    "Options panel or in POST /api/games {\"options\": {...}}.")
+    po.add_argument("--json", action="store_true", help="print {groups, options} as JSON")
+    po.set_defaults(func=_options)
 
     from rcw import mapdraw
 

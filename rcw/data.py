@@ -65,7 +65,7 @@ class Unit:
     province: str        # set-up province (home province for Red/White/Green combat units)
     nationality: str = ""  # Blue/Green nationality code
     asterisk: bool = False  # 004 [15.52]
-    option: str = ""     # an optional force (001): the game option that brings it into play
+    option: str = ""     # the game option that brings it into play (none: every game; 001's optional forces, the critique's Czechs)
 
     @property
     def is_leader(self) -> bool:
@@ -148,8 +148,9 @@ class GameData:
     czar_under: int
     gold_under: int
     provenance: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    # The optional forces of 001 (not in the printed counter mix): every such counter, by id,
-    # with the names of their nationalities; a game's own data (:meth:`with_options`) holds in
+    # Counters in play only with a game option (``Unit.option``: 001's optional forces, the critique's
+    # Czechs at Penza and Samara), not in the printed counter mix: every such counter, by id, with
+    # the names of their new nationalities; a game's own data (:meth:`with_options`) holds in
     # ``units`` those its options bring into play.
     optional_units: Mapping[int, Unit] = field(default_factory=dict)
     optional_names: Mapping[str, str] = field(default_factory=dict)
@@ -197,13 +198,14 @@ class GameData:
         units.update((i, self.optional_units[i]) for i in sorted(want))
         blue = {k: v for k, v in self.blue_names.items() if k not in self.optional_names}
         blue.update((u.nationality, self.optional_names[u.nationality]) for u in units.values()
-                    if u.option and u.color == BLUE)
+                    if u.option and u.color == BLUE and u.nationality in self.optional_names)
         out = replace(self, units=MappingProxyType(units), blue_names=MappingProxyType(blue))
         _VARIANTS[key] = (self, out)
         return out
 
     def optional_forces(self) -> list[str]:
-        """The game options that bring optional forces into play (001), in id order."""
+        """The game options that bring counters into play (001's optional forces, the critique's
+        Czechs), in id order."""
         out: list[str] = []
         for u in sorted(self.optional_units.values(), key=lambda u: u.id):
             if u.option not in out:
@@ -348,7 +350,11 @@ def _load_counters(doc: dict, provs: Mapping[str, Province]) -> dict[int, Unit]:
             if nat not in nats.get(natkey, {}):
                 _fail(F, where, f"unknown {color} nationality {nat!r}")
             prov = _req(F, e, "province", str, where)
-            add(Unit(uid, "combat", color, prov, _req(F, e, "strength", int, where), prov, nationality=nat), where)
+            option = e.get("option", "")
+            if not isinstance(option, str):
+                _fail(F, where, "option must be the name of a game option")
+            add(Unit(uid, "combat", color, prov, _req(F, e, "strength", int, where), prov, nationality=nat,
+                     option=option), where)
     imp = doc.get("imperial", {})
     for key in ("czar", "gold"):
         e = imp.get(key)
@@ -504,8 +510,10 @@ def load(directory: Path | str | None = None) -> GameData:
         a, b = sorted(pair)
         if b in provs[a].adjacent:
             _fail("map.toml", "[rules] lake_borders", f"{a}-{b} are across a lake and must not be adjacent")
-    units = _load_counters(cdoc, provs)
-    optional, optional_names = _load_optional(cdoc, provs, units)
+    every = _load_counters(cdoc, provs)
+    units = {i: u for i, u in every.items() if not u.option}
+    optional, optional_names = _load_optional(cdoc, provs, every)
+    optional.update((i, u) for i, u in every.items() if u.option)
     tables = _load_tables(tdoc, provs)
     foreign = rules.get("foreign_regions", [])
     for r in foreign:
@@ -595,7 +603,7 @@ def summary(data: GameData) -> dict:
             "random_events_cells": len(data.tables.random_events),
         },
         # beyond the fixed keys: the cities (reconstructed; 001 Additional Randomizer Draws) and
-        # the optional forces of 001 by the option that brings them in
+        # the counters a game option brings in (001's optional forces, the critique's Czechs), by option
         "cities": sum(1 for p in data.provinces.values() if p.city),
         "optional_counters": {
             o: tally([u for u in data.optional_units.values() if u.option == o], "strength")

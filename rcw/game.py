@@ -27,7 +27,18 @@ from rcw import options as O
 from rcw.actions import Action, Event, IllegalAction, action_from_wire, to_wire
 from rcw.data import GameData, default
 from rcw.rng import MASK, Dice, LoadedDice, Rng
-from rcw.rules import assassination, auxiliary, combat, movement, politics, quitting, sequence, setup, victory
+from rcw.rules import (
+    assassination,
+    auxiliary,
+    combat,
+    historical,
+    movement,
+    politics,
+    quitting,
+    sequence,
+    setup,
+    victory,
+)
 from rcw.rules.base import Ctx
 from rcw.state import State, copy_plain, opposed
 from rcw.types import AttackOption, Capacity, Odds, Pending, Route, Scores, View
@@ -54,6 +65,7 @@ HANDLERS: dict[type, tuple[Check, Do]] = {
     A.TransferImperial: (movement.check_transfer, movement.do_transfer),
     A.Emigrate: (movement.check_emigrate, movement.do_emigrate),
     A.CzechExit: (movement.check_czech_exit, movement.do_czech_exit),
+    A.Evacuate: (historical.check_evacuate, historical.do_evacuate),
     A.EndMovement: (sequence.check_end_movement, sequence.do_end_movement),
     A.DeclareAttack: (combat.check_declare, combat.do_declare),
     A.AddAttacker: (combat.check_add, combat.do_add),
@@ -177,7 +189,7 @@ class Game:
         if mode != cls.MODE:
             raise IllegalAction("options", f"this is the {cls.MODE} game, not {mode!r}: create a game of another "
                                 "mode with rcw.modes.new_game", "bad_request")
-        opts = O.validate(opts)
+        opts = O.validate(opts, cls.MODE)
         if cls.MODE != STANDARD:
             opts["mode"] = cls.MODE
         return opts

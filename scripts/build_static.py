@@ -28,7 +28,7 @@ def build_data() -> dict:
     from rcw import __version__
     from rcw.data import REGIONS, full
     from rcw.mapdraw import REGION_COLOURS
-    from rcw.options import describe
+    from rcw.options import GROUPS, describe
 
     d = full()                           # every counter any game may hold (the optional forces of 001 too)
     try:
@@ -69,6 +69,7 @@ def build_data() -> dict:
             "purge": [list(r) for r in t.purge],
         },
         "options": describe(),
+        "option_groups": GROUPS,
         "bots": bots,
     }
 

@@ -263,7 +263,8 @@ class Hub:
                 continue
             out.append({"game": gid, "name": meta.get("name", ""), "players": meta["players"], "status": st,
                         "seats": public_seats(seats), "open": [s for s, r in sorted(seats.items()) if r["kind"] == "open"],
-                        "options": meta["options"], "bots": meta["bots"], "on_leave": meta["on_leave"],
+                        "options": meta["options"], "option_words": O.words(meta["options"]),
+                        "bots": meta["bots"], "on_leave": meta["on_leave"],
                         "deadline": meta.get("deadline"), "created": meta["created"]})
         return out
 

@@ -33,7 +33,7 @@ from rcw.server.proposals import Proposals
 from rcw.server.protocol import ProtocolError, now_ms, pack, unpack
 from rcw.server.seats import public_seats, seats_status, token_hash
 
-from rcw import modes
+from rcw import modes, options
 from rcw.actions import Action, IllegalAction, to_wire
 from rcw.game import Game
 
@@ -148,6 +148,7 @@ class GameRuntime:
         g = self.game
         return {"game": self.gid, "name": self.meta.get("name", ""), "players": self.meta["players"],
                 "status": self.status(), "seats": public_seats(self.seats), "options": self.meta["options"],
+                "option_words": options.words(self.meta["options"]),
                 "bots": self.meta["bots"], "on_leave": self.meta["on_leave"], "deadline": self.meta.get("deadline"),
                 "created": self.meta["created"], "seq": self.seq, "hash": self.hash,
                 "commitment": self.meta.get("commitment"),

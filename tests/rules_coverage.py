@@ -355,8 +355,11 @@ REASONS: dict[str, str] = {
 
 
 # -- the optional rules and variants that are game options (rcw/options.py) -----------------------------
-# (case name, its opening words).  A name is the document, then the paragraph's heading as printed
-# ("001 Anarchists: Roving Attack"); numbered paragraphs under a heading take their number.
+# (id, its opening words).  An id is the document, then the paragraph's heading as printed
+# ("001 Anarchists: Roving Attack", "001 No Leader Suicide 2 D", "004 Masses [13.51]").  A test
+# cites one when its text (quotes aside, lines joined) names it: the longest id found at a place
+# is the one cited, and never one followed by more of a longer id ("001 No Leader Suicide 2" is
+# not "... 2 A").
 OPTIONAL_CASES: list[tuple[str, str]] = [
     # 001, "Optional Forces" (the options anarchists, freikorps, shock_armies)
     ("001 Optional Forces", "Optional Forces"),
@@ -380,11 +383,54 @@ OPTIONAL_CASES: list[tuple[str, str]] = [
     # 001, "OPTIONAL RULES" (the option additional_draws)
     ("001 Optional Rules", "OPTIONAL RULES"),
     ("001 Additional Randomizer Draws", "If any Russian province containing a city is occupied solely"),
+    ("001 No Leader Suicide", "(recommended) In order to prevent players sending Leaders to an easy death"),
+    ("001 No Leader Suicide 1", "Leaders without combat units may never initiate regular Combat"),
+    ("001 No Leader Suicide 2", "A Leader who is not stacked with at least one combat-capable"),
+    ("001 No Leader Suicide 2 A", "A friendly unit with which the Leader may legally stack is present"),
+    ("001 No Leader Suicide 2 B", "All differently colored units present are under that player's control"),
+    ("001 No Leader Suicide 2 C", "All differently colored units present are other Leaders"),
+    ("001 No Leader Suicide 2 D", "Unattached units of the appropriate color are present"),
+    ("001 No Leader Suicide 3", "Whenever possible, a Leader alone must be moved to and stacked with"),
+    ("001 Reduced Red and White leader movement", "Leaders move 2 + Leadership rating hexes per turn"),
+    ("001 Start of Turn", "Pick a random player out of the cup to go first ... Or for less predictable turn order"),
+    ("004 Masses", "There are about 200 conflict simulations on the market"),
+    ("004 Masses [8.3]", "SUBVERSIVE ATTACK. This section can be made optional or deleted."),
+    ("004 Masses [12.12]", "Subversive Attacks Doubled. Ignore this result."),
+    ("004 Masses [13.0]", "IMPERIAL UNITS This whole section can also be deleted or declared optional."),
+    ("004 Masses [11.0]", "PURGE All the Politburo and Purge rules should be deleted."),
+    ("004 Masses [13.5]", "EXECUTION OF THE TSAR"),
+    ("004 Masses [13.51]", "The Tsar may never be eliminated by combat, epidemic or assassination."),
+    ("004 Masses [13.52]", "The Tsar may be executed at any time he is controlled by a Red Leader"),
+    ("004 Masses [13.53]", "When the Tsar is executed, the Victory Points"),
+    ("004 Masses [13.54]", "To execute the Tsar, the controlling player simply moves the Tsar marker"),
+    ("004 Masses [15.22]", "The Initial Forces Randomizer is prepared for play by Player A who places a total of 52"),
+    ("004 Masses [15.32]", "Rule [15.32] is deleted."),
+    ("004 Masses, closing", "By deleting the above rules, you can remove a lot of 'dirt'"),
+    ("004 critique CITIES", "Regional capitals were of primary importance in the war"),
+    ("004 critique THE MAP", "While I recognize that one man's reference sources"),
+    ("004 critique LEADERS", "There are some major omissions from the counter mix"),
+    ("004 critique ASSASSINS", "Failed assassination attempts on Lenin or Trotsky should allow them"),
+    ("004 critique EPIDEMICS", "Historically, leaders were not immune from epidemic."),
+    ("004 critique EVACUATION", "White armies historically evacuated Russia on two occasions."),
+    ("004 critique CZECHS", "The initial set-up omits the Czech forces at Penza and Samara."),
+    ("004 critique GERMAN WITHDRAWAL", "The end of World War I was not a 'random event.'"),
+    ("004 critique NATIONALISTS", "It is unrealistic for different nationalist groups to ignore each other."),
+    ("004 critique OVERALL SIMULATION", "In the end, the game breaks down as a simulation"),
 ]
-
+NOT_AN_OPTION = "a criticism with no rule proposed; not an option of issue 14 (docs/variants.md)"
 OPTIONAL_REASONS: dict[str, str] = {
     "001 Optional Forces": "section heading: its forces are listed (and tested) one by one",
     "001 Optional Rules": "section heading: its rules are listed (and tested) one by one",
+    "001 No Leader Suicide": "the rule's purpose; its prohibitions are 1 to 3",
+    "004 Masses": "the article's argument for the variant: no rule",
+    "004 Masses [13.5]": HEADING + " ([13.51]-[13.54])",
+    "004 Masses, closing": "the article's conclusion: no rule",
+    "004 critique CITIES": "a defence bonus for capitals, with no numbers; not an option of issue 14 (the map's cities "
+                           "come with 001 Additional Randomizer Draws)",
+    "004 critique THE MAP": "province names and ports on the printed map; the map is data/map.toml",
+    "004 critique LEADERS": "omissions from the counter mix (Alekseev, Kornilov, Mamontov, Pilsudski ...); no rule",
+    "004 critique NATIONALISTS": NOT_AN_OPTION,
+    "004 critique OVERALL SIMULATION": "the critic's verdict on the game: no rule",
 }
 
 
@@ -429,8 +475,8 @@ def rulebook_postal_cases(path: Path) -> list[str]:
 
 # -- the tests ------------------------------------------------------------------------------------
 # A citation of 004: "[5.24]", "004 [5.24]"; not a case of another document ("001 [5.24]") nor
-# a postal rule quoted by its own number ("postal [5.0]").
-_CITE = re.compile(r"(?<!001 )(?<!000 )(?<!003 )(?<!postal )\[(\d{1,2}\.\d{1,2})\]")
+# a postal rule quoted by its own number ("postal [5.0]") nor an article's ("004 Masses [8.3]").
+_CITE = re.compile(r"(?<!001 )(?<!000 )(?<!003 )(?<!postal )(?<!Masses )\[(\d{1,2}\.\d{1,2})\]")
 _NAME = re.compile(r"^test_(\d{1,2})_(\d{1,2})(?:_|$)")
 
 
@@ -480,14 +526,17 @@ def matrix(tests: Path = TESTS) -> list[dict]:
 
 
 def optional_citations(tests: Path = TESTS, cases: list[tuple[str, str]] | None = None) -> dict[str, list[str]]:
-    """case name -> ["file.py::test_name", ...]: the test functions that name an optional case
-    (the longest case name found at a place is the one cited)."""
+    """id -> ["file.py::test_name", ...]: the test functions that name an optional case (see
+    :data:`OPTIONAL_CASES`; this module's own tests' examples cite nothing)."""
     names = sorted((c for c, _ in (cases or OPTIONAL_CASES)), key=len, reverse=True)
-    pattern = re.compile("|".join(re.escape(n) for n in names))
+    pattern = re.compile("(" + "|".join(re.escape(n) for n in names) + r")(?![\w.]| [A-D]\b| \[)")
     out: dict[str, set[str]] = {}
     for fname, name, text in _test_texts(tests):
-        for m in pattern.finditer(" ".join(text.split())):      # (names broken over lines)
-            out.setdefault(m.group(0), set()).add(f"{fname}::{name}")
+        if fname == "test_rules_coverage.py":
+            continue
+        flat = " ".join(text.replace('"', "").replace("'", "").split())      # (quotes aside, lines joined)
+        for m in pattern.finditer(flat):
+            out.setdefault(m.group(1), set()).add(f"{fname}::{name}")
     return {c: sorted(v) for c, v in out.items()}
 
 
@@ -563,8 +612,10 @@ def render(rows: list[dict], optional: list[dict] | None = None, postal: list[di
             "",
             "## The optional rules and variants",
             "",
-            "The game options' rules (`rcw/options.py`), by paragraph: a case is named by its document and",
-            "heading (`001 Anarchists: Roving Attack`); a test cites it by naming it.",
+            "001's optional forces and rules (the summary's turn order included) and the two variants printed",
+            "in 004 (Ware's \"Russian Civil War for the Masses\", DeBaun's critique), game options of",
+            "`rcw/options.py` (docs/variants.md), by paragraph: a paragraph is named by its document and",
+            "heading (`001 Anarchists: Roving Attack`, `004 Masses [13.51]`); a test cites it by naming it.",
             "",
             f"**{o['cases']} cases**: {o['tested']} cited by tests, {o['reason_only']} listed with a reason only, "
             f"{o['uncovered']} uncovered.",

@@ -88,7 +88,7 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
     pa.fill("#g-name", "Test of the Revolution")
     pa.fill("#g-me", "Anna")
     pa.click("details.options summary")
-    pa.fill("#g-turns", "3")
+    pa.fill("#g-opt-max_turns", "3")
     pa.fill("#g-seed", str(seed))
     pa.click("#g-create")
     pa.wait_for_url("**/#/g/**/A")

@@ -187,7 +187,7 @@ def test_identity_codes_unique(gd, raw):
            for e in c[key]] + [c["imperial"][k]["id"] for k in ("czar", "gold")]
     dupes = [i for i, n in Counter(ids).items() if n > 1]
     assert not dupes
-    assert len(ids) == len(gd.units)
+    assert len(ids) == len(gd.every_unit())          # (optional counters included: GameData.optional_units)
 
 
 # --- Asterisk leaders (004 [15.52]) ----------------------------------------------------

@@ -36,7 +36,7 @@ from rcw.postal import combat, movement, politics, report
 from rcw.postal.base import GM, PHASE_NAMES, active, book, gm_pick
 from rcw.postal.gm import answer, sheet
 from rcw.postal.sheets import standing
-from rcw.rules import additional_draws, auxiliary, random_events, randomizer, replacement, setup, victory
+from rcw.rules import additional_draws, auxiliary, historical, random_events, randomizer, replacement, setup, victory
 from rcw.rules import sequence as standard
 from rcw.rules.base import Ctx
 
@@ -191,4 +191,5 @@ def end_of_turn(ctx: Ctx, sheets: dict) -> list[Event]:
         s.phase = "over"
         s.result = victory.result(ctx, None, f"turn limit {limit} reached")
         return ev + [Event("game_over", f"The turn limit ({limit}) is reached; no side has won", {})]
-    return ev + [Event("turn", f"Game-Turn {s.turn} begins", {"turn": s.turn})]
+    ev.append(Event("turn", f"Game-Turn {s.turn} begins", {"turn": s.turn}))
+    return ev + historical.german_withdrawal(ctx, randomizer.withdraw)     # (the critique's option: Game-Turn 2)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rcw.actions import Action, Assassinate, Event
+from rcw.rules import historical
 from rcw.rules.base import Ctx
 
 
@@ -55,7 +56,7 @@ def do(ctx: Ctx, a: Assassinate) -> list[Event]:
     else:
         s.aux += ["A"] * a.markers
     return [Event("assassination", text + f": fails; the markers pass to {receiver or 'the Randomizer'}",
-                  {**data, "success": False})]
+                  {**data, "success": False})] + historical.red_terror(ctx, a.victim, owner, a.seat)
 
 
 def candidates(ctx: Ctx, seat: str) -> list[Action]:

@@ -35,7 +35,7 @@ from rcw.actions import (
     ResolveAttack,
 )
 from rcw.data import ANARCHIST, BLUE, GREEN, RED, WHITE
-from rcw.rules import anarchists, freikorps
+from rcw.rules import anarchists, freikorps, masses, no_suicide
 from rcw.rules.base import Ctx
 from rcw.state import UNASSIGNED, Attack, Stack, opposed
 from rcw.types import AttackGroup, AttackOption, Odds
@@ -183,18 +183,32 @@ def attack_options(ctx: Ctx, seat: str) -> list[AttackOption]:
             continue
         t = s.stacks[a.target]
         able = [st for st in mine if _attacker_problem(ctx, seat, st, t, a.subversive) is None]
-        dfn = strength(ctx, ctx.b.fighting_units(t))
-        groups: list[AttackGroup] = []
-        for colors in friendly_groups(ctx, ctx.b.stack_color(t)):
-            sts = [st for st in able if ctx.b.stack_color(st) in colors]
-            if sts and not any(set(g["stacks"]) >= {st.id for st in sts} for g in groups):
-                groups.append({"stacks": [st.id for st in sts], "odds": odds_of(ctx, attack_strength(ctx, sts, a.subversive), dfn)})
-        for st in able:                     # 001 Anarchists: each Anarchist stack attacks alone
-            if ctx.b.stack_color(st) == ANARCHIST:
-                groups.append({"stacks": [st.id], "odds": odds_of(ctx, attack_strength(ctx, [st], a.subversive), dfn)})
-        groups.sort(key=lambda g: (-g["odds"]["attack"], g["stacks"]))
-        out.append({"target": t.id, "province": t.province, "subversive": a.subversive, "groups": groups})
+        groups = _groups(ctx, t, able, a.subversive)
+        if groups:
+            out.append({"target": t.id, "province": t.province, "subversive": a.subversive, "groups": groups})
     return out
+
+
+def _groups(ctx: Ctx, t: Stack, able: list[Stack], subversive: bool) -> list[AttackGroup]:
+    """The largest groups of the stacks ``able`` to attack ``t`` that may attack it together
+    (004 [8.22]; an Anarchist stack alone, 001 Anarchists 3), with their odds, the strongest
+    first.  With 001 No Leader Suicide, a group
+    whose odds are below 1:1 leaves out its stacks of leaders alone (prohibition 1)."""
+    dfn = strength(ctx, ctx.b.fighting_units(t))
+    groups: list[AttackGroup] = []
+    for colors in friendly_groups(ctx, ctx.b.stack_color(t)):
+        sts = [st for st in able if ctx.b.stack_color(st) in colors]
+        o = odds_of(ctx, attack_strength(ctx, sts, subversive), dfn) if sts else None
+        if o is not None and no_suicide.odds_problem(ctx, [attack_units(ctx, st) for st in sts], o["column"], subversive):
+            sts = [st for st in sts if not no_suicide.alone(ctx, attack_units(ctx, st))]
+            o = odds_of(ctx, attack_strength(ctx, sts, subversive), dfn) if sts else None
+        if sts and not any(set(g["stacks"]) >= {st.id for st in sts} for g in groups):
+            groups.append({"stacks": [st.id for st in sts], "odds": o})
+    for st in able:                     # 001 Anarchists: each Anarchist stack attacks alone
+        if ctx.b.stack_color(st) == ANARCHIST:
+            groups.append({"stacks": [st.id], "odds": odds_of(ctx, attack_strength(ctx, [st], subversive), dfn)})
+    groups.sort(key=lambda g: (-g["odds"]["attack"], g["stacks"]))
+    return groups
 
 
 def attacker_problem(ctx: Ctx, seat: str, stack: int, target: int, subversive: bool = False) -> tuple[str, str] | None:
@@ -224,16 +238,24 @@ def check_declare(ctx: Ctx, a: DeclareAttack) -> None:
     if any(u in s.defended for u in fighters):
         raise ctx.illegal("004 [8.25]", "that stack has already been attacked this Combat Phase")
     tc = ctx.b.stack_color(t)
+    if a.subversive and masses.subversion_deleted(ctx):
+        raise ctx.illegal(f"{masses.MASSES} [8.3]", "Subversive Attacks are deleted (Russian Civil War for the Masses)")
     if a.subversive and tc != BLUE:
         raise ctx.illegal("004 [8.31]", "Subversive Attacks are made only against Blue units")
     # Only a stack in position (in the province, or next to it for a Subversive Attack) may attack.
     near = [st for st in s.stacks.values() if st.owner == a.seat and _in_position(ctx, st, t, a.subversive)]
     problems = []
+    able = []
     for st in near:
         p = _attacker_problem(ctx, a.seat, st, t, a.subversive)
         if p is None:
+            able.append(st)
+        else:
+            problems.append(p)
+    if able:
+        if not no_suicide.on(ctx) or _groups(ctx, t, able, a.subversive):
             return
-        problems.append(p)
+        problems.insert(0, no_suicide.odds_problem(ctx, [attack_units(ctx, st) for st in able], None, a.subversive))
     if problems:      # name the rule that stops a stack standing where it could attack (e.g. 004 [8.25])
         raise ctx.illegal(*problems[0])
     rule = "004 [8.31]" if a.subversive else "004 [8.23]"
@@ -278,7 +300,7 @@ def _attacker_problem(ctx: Ctx, seat: str, st: Stack, target: Stack, subversive:
             return "004 [8.31]", f"{st.province} is not adjacent to {target.province}"
     elif st.province != target.province:
         return "004 [8.23]", "attackers must be in the defender's province"
-    return None
+    return no_suicide.attack_problem(ctx, units, target, subversive)     # 001 No Leader Suicide 1
 
 
 def check_add(ctx: Ctx, a: AddAttacker) -> None:
@@ -345,6 +367,10 @@ def check_resolve(ctx: Ctx, a: ResolveAttack) -> None:
     att, dfn = o["attack"], o["defense"]
     if o["column"] is None:
         raise ctx.illegal("004 [8.47]", f"{att} against {dfn} is below 1:2")
+    p = no_suicide.odds_problem(ctx, [attack_units(ctx, ctx.s.stacks[x]) for x in at.attackers], o["column"],
+                                at.subversive)
+    if p:
+        raise ctx.illegal(*p)
 
 
 def do_resolve(ctx: Ctx, a: ResolveAttack) -> list[Event]:

@@ -36,7 +36,7 @@ from rcw.actions import (
     TransferImperial,
 )
 from rcw.data import ANARCHIST, BLUE, GREEN, RED, SIBERIA, WHITE
-from rcw.rules import anarchists
+from rcw.rules import anarchists, historical, no_suicide
 from rcw.rules.base import Ctx
 from rcw.state import UNASSIGNED, Force, Stack
 from rcw.types import Route
@@ -406,7 +406,7 @@ def move_problem(ctx: Ctx, a: Move) -> tuple[str, str] | None:
         return p
     if f.path and _blockers(ctx, f, fs):
         return "004 [5.27]", f"the force entered {fs.province}, held by units of another colour, and must stop"
-    p = entry_problem(ctx, fs.units, a.to)
+    p = entry_problem(ctx, fs.units, a.to) or no_suicide.step_problem(ctx, fs, f.touched, a.to)
     if p:
         return p
     has_leader = bool(ctx.b.leaders_of(fs))
@@ -437,24 +437,28 @@ class Routes(Mapping[str, Route]):
 
     def __init__(self, codes: tuple[str, ...], bit: Mapping[str, int]) -> None:
         self._codes, self._bit = codes, bit
-        # per search: (by rail, links, provinces reached at each length, those it may go on from)
-        self._searches: list[tuple[bool, tuple[int, ...], list[int], list[int]]] = []
+        # per search: (by rail, links, provinces reached at each length, those it may go on from,
+        # those it may end its move in)
+        self._searches: list[tuple[bool, tuple[int, ...], list[int], list[int], int]] = []
         self._all = 0
         self._made: dict[str, Route] = {}
 
     def search(self, here: int, closed: int, stops: int, links: tuple[int, ...], steps: int | None,
-               rail: bool, memo: dict | None = None) -> None:
+               rail: bool, memo: dict | None = None, ends: int = -1, back: tuple[int, ...] | None = None) -> None:
         """Breadth first from the province ``here`` (a bit) along ``links``: every province not
         ``closed`` within ``steps`` provinces (None: no limit), never on from a province in
         ``stops`` (004 [5.27]: a force stops where it enters another colour).  ``memo``: the
-        searches made so far (a search depends on nothing but its arguments)."""
+        searches made so far (a search depends on nothing but its arguments).  ``ends``: the
+        provinces it may end its move in (all: -1; 001 No Leader Suicide 3 passes others);
+        ``back``: ``links`` turned round, when they are not the same both ways (a route is traced
+        back from its end)."""
         if memo is not None:
             key = (here, closed, stops, id(links), steps)
             got = memo.get(key)
             if got is not None:
                 reached_at, onward, found = got
-                self._all |= found
-                self._searches.append((rail, links, reached_at, onward))
+                self._all |= found & ends
+                self._searches.append((rail, links, reached_at, onward, ends))
                 return
         seen = closed | here
         reached_at, onward = [here], [here]
@@ -479,8 +483,8 @@ class Routes(Mapping[str, Route]):
             onward.append(layer)
             left -= 1
         found = seen & ~(closed | here)
-        self._all |= found
-        self._searches.append((rail, links, reached_at, onward))
+        self._all |= found & ends
+        self._searches.append((rail, links if back is None else back, reached_at, onward, ends))
         if memo is not None:
             memo[key] = (reached_at, onward, found)
 
@@ -493,6 +497,8 @@ class Routes(Mapping[str, Route]):
             raise KeyError(province)
         best = 0                     # the first search's route unless a later one is strictly shorter
         for search in self._searches:
+            if not search[4] & b:
+                continue
             reached_at = search[2]
             stop = len(reached_at)
             if best and best < stop:
@@ -516,10 +522,10 @@ class Routes(Mapping[str, Route]):
 
     def __iter__(self):
         codes, done = self._codes, 0
-        for _rail, _links, reached_at, _onward in self._searches:
+        for _rail, _links, reached_at, _onward, ends in self._searches:
             for layer in reached_at[1:]:
-                rest = layer & ~done
-                done |= layer
+                rest = layer & ends & ~done
+                done |= rest
                 while rest:
                     low = rest & -rest
                     yield codes[low.bit_length() - 1]
@@ -527,6 +533,11 @@ class Routes(Mapping[str, Route]):
 
     def __len__(self) -> int:
         return self._all.bit_count()
+
+    @property
+    def bits(self) -> int:
+        """The provinces found, as a set of bits (``GameData.bit``)."""
+        return self._all
 
     def __repr__(self) -> str:
         return f"Routes({dict(self)!r})"
@@ -555,8 +566,9 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
         units, here = list(fs.units), fs.province
         start, mode, mp = f.start, f.mode, f.mp
         color = force_color(ctx, fs)
+        seat, touched = fs.owner, f.touched
         if f.path and _blockers(ctx, f, fs):
-            return {}
+            return Routes(d.codes, bit)         # (it must stop where it stands)
         has_leader = any(units_of[x].kind == "leader" for x in units)
         closed = 0                              # never twice in one move
         for p in {f.start, *f.path}:
@@ -578,6 +590,7 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
         mode, mp = "", 0
         color = ctx.b.color_of(lead, st) if lead else ""
         closed = bit[here]
+        seat, touched = st.owner, units
     has_czar = color == WHITE and d.czar in units
     memo = ctx.b.searches()                     # (forces that start alike search alike)
     # The colours in each province, read once a position: the provinces a route passes through
@@ -602,9 +615,24 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
     kerch = color != WHITE                      # 004 [5.32]: the Kerch Straits are closed to it
 
     out = Routes(d.codes, bit)
+    ma = allowance(ctx, units)
+    if no_suicide.on(ctx) and no_suicide.alone(ctx, units):    # 001 No Leader Suicide 2, 3
+        lo = no_suicide.of(ctx, seat, color, units, touched)
+        closed |= lo.forbidden
+        if lo.targets:
+            if mode != "rail":
+                toward, back = lo.toward(False)
+                can = lo.distance(here) <= ma - mp       # (every step toward them costs one MP)
+                ends = lo.targets | ~lo.onward(toward, closed, stops) if can else -1
+                out.search(bit[here], closed, stops, toward, ma - mp, False, None, ends, back)
+            if mode != "overland" and not rails_ok(ctx, color, has_leader, start) and not anarchists.rail_problem(ctx, here):
+                toward, back = lo.toward(True)
+                out.search(bit[here], closed | anarchists.where_bits(ctx), stops, toward, None, True, None,
+                           lo.targets | ~lo.onward(toward, closed, stops), back)
+            return out
     if mode != "rail":
         out.search(bit[here], closed, stops, d.adjacent_bits_not_white if kerch else d.adjacent_bits,
-                   allowance(ctx, units) - mp, False, memo)
+                   ma - mp, False, memo)
     if mode != "overland" and not rails_ok(ctx, color, has_leader, start) and not anarchists.rail_problem(ctx, here):
         out.search(bit[here], closed | anarchists.where_bits(ctx), stops,       # 001 Anarchists: rail disrupted
                    d.rail_bits_not_white if kerch else d.rail_bits, None, True, memo)
@@ -644,6 +672,18 @@ def do_move(ctx: Ctx, a: Move) -> list[Event]:
 def check_end_force(ctx: Ctx, a: EndForce) -> None:
     _mover(ctx, a.seat)
     _force(ctx)
+    p = end_problem(ctx)
+    if p:
+        raise ctx.illegal(*p)
+
+
+def end_problem(ctx: Ctx) -> tuple[str, str] | None:
+    """Why the force being moved may not end its move where it stands (001 No Leader Suicide 2,
+    3: :func:`rcw.rules.no_suicide.end_problem`), or None."""
+    f = ctx.s.force
+    if f is None or not no_suicide.on(ctx):
+        return None
+    return no_suicide.end_problem(ctx, ctx.s.stacks[f.stack], f.touched, bool(f.path), lambda: reach(ctx).bits)
 
 
 def finish_force(ctx: Ctx) -> list[Event]:
@@ -651,8 +691,9 @@ def finish_force(ctx: Ctx) -> list[Event]:
     fs = ctx.s.stacks[f.stack]
     ctx.s.force = None
     route = "-".join([f.start] + f.path)
-    return [Event("force_done", f"Force ends its move in {fs.province} (route {route})",
-                  {"stack": fs.id, "route": [f.start] + f.path})]
+    ev = [Event("force_done", f"Force ends its move in {fs.province} (route {route})",
+                {"stack": fs.id, "route": [f.start] + f.path})]
+    return ev + no_suicide.stack_up(ctx, fs, bool(f.path))            # 001 No Leader Suicide 3
 
 
 def do_end_force(ctx: Ctx, a: EndForce) -> list[Event]:
@@ -816,7 +857,7 @@ def candidates(ctx: Ctx, seat: str) -> list[Action]:
             for u in st.units:
                 if d.units[u].nationality == "CZ" and d.units[u].color == BLUE:
                     out.append(CzechExit(seat, u))
-        return out
+        return out + historical.evacuation_candidates(ctx, seat)
     f, fs = s.force, s.stacks[s.force.stack]
     out.append(EndForce(seat))
     leaders = ctx.b.leaders_of(fs)

@@ -83,14 +83,16 @@ from rcw.actions import (
     TakeSpoil,
 )
 from rcw.data import RED
+from rcw.rules import masses
 from rcw.rules.base import Ctx
 from rcw.state import copy_plain
 
+TERROR = "004 critique (DeBaun)"   # the Red Terror (option red_terror, rcw.rules.historical)
 COMMITTEE_MARKERS = 8          # 004 [11.11]
 EXECUTION_MARKERS = 10         # 004 [13.52]
 MARKER_COST = 2                # 004 [11.22]
 SERIES = ("random_events", "movement", "combat", "randomizer")
-KINDS = ("purge_approval", "purge_orders", "spoils", "counterpurge", "execution_consent", "execution")
+KINDS = ("purge_approval", "purge_orders", "spoils", "counterpurge", "execution_consent", "execution", "red_terror")
 
 
 # -- reading the state ---------------------------------------------------------------------------
@@ -103,7 +105,9 @@ def _canon(ctx: Ctx, seats) -> list[str]:
 
 
 def _by_turn(ctx: Ctx, seats) -> list[str]:
-    """Seats in the order of their Player-Turns this Game-Turn (004 [11.0] Procedure)."""
+    """Seats in the order of their Player-Turns this Game-Turn (004 [11.0] Procedure).  With 001's
+    drawn turn order (the option ``drawn_turn_order``) the players not drawn yet follow those
+    drawn, in table order: no one knows their turns yet."""
     order = list(ctx.s.order) + [p for p in ctx.s.seats if p not in ctx.s.order]
     return sorted(set(seats), key=order.index)
 
@@ -231,6 +235,9 @@ def _deciding(ctx: Ctx, seat: str, kind: str, rule: str) -> dict:
 # -- the Central Committee (004 [11.1]) ---------------------------------------------------------------
 def check_join(ctx: Ctx, a: JoinCommittee) -> None:
     s = ctx.s
+    p = masses.politburo_problem(ctx, "no Central Committee")
+    if p:
+        raise ctx.illegal(*p)
     if _decision(ctx):
         raise ctx.illegal("004 [11.1]", "not while a purge or an execution order is being resolved", "decision_pending")
     members = list(a.members)
@@ -321,6 +328,16 @@ def check_declare(ctx: Ctx, a: DeclarePurge) -> None:
     s = ctx.s
     if not all(isinstance(p, str) for p in a.purgers + a.shares):
         raise ctx.illegal("protocol", "purgers and shares must be seat letters", "bad_action")
+    d = s.decision
+    if d is not None and d.get("kind") == "red_terror":          # the critique's Red Terror: a free purge
+        _deciding(ctx, a.seat, "red_terror", TERROR)
+        if a.target != d["target"] or tuple(a.purgers) != (a.seat,) or any(p != a.seat for p in a.shares) or a.condition:
+            raise ctx.illegal(TERROR, f"the Red Terror is {a.seat}'s own purge of {d['target']}, who sent the assassins",
+                              "bad_order")
+        return
+    p = masses.politburo_problem(ctx, "no purge")
+    if p:
+        raise ctx.illegal(*p)
     bad = _order_problem(ctx, a)
     if bad:
         raise ctx.illegal("004 [11.0]", f"the purge order is disallowed: {bad}", "bad_order")
@@ -373,6 +390,13 @@ def purge_record(ctx: Ctx, a: DeclarePurge) -> dict:
 
 def do_declare(ctx: Ctx, a: DeclarePurge) -> list[Event]:
     s = ctx.s
+    d = s.decision
+    if d is not None and d.get("kind") == "red_terror":
+        rec = {"mode": "terror", "purgers": [a.seat], "target": a.target, "shares": [a.seat]}
+        s.decision = None
+        ev = [Event("purge_declared", f"{a.seat} declares the Red Terror: a free purge of {a.target} ({TERROR})",
+                    {"seat": a.seat, **copy_plain(rec)})]
+        return ev + _run(ctx, [rec])
     group = len(a.purgers) > 1
     rec = purge_record(ctx, a)
     if group:
@@ -397,10 +421,18 @@ def do_declare(ctx: Ctx, a: DeclarePurge) -> list[Event]:
 
 
 def check_pass(ctx: Ctx, a: PassPurge) -> None:
+    d = ctx.s.decision
+    if d is not None and d.get("kind") == "red_terror":
+        _deciding(ctx, a.seat, "red_terror", TERROR)
+        return
     _deciding(ctx, a.seat, "purge_orders", "004 [11.0]")
 
 
 def do_pass(ctx: Ctx, a: PassPurge) -> list[Event]:
+    d = ctx.s.decision
+    if d.get("kind") == "red_terror":
+        ctx.s.decision = None
+        return [Event("purge_pass", f"{a.seat} lets the Red Terror pass", {"seat": a.seat})]
     return [Event("purge_pass", f"{a.seat} declares no purge", {"seat": a.seat})] + _next_order(ctx)
 
 
@@ -448,7 +480,7 @@ def _stale(ctx: Ctx, rec: dict) -> str | None:
     people = rec["purgers"] + [rec["target"]]
     if any(p in s.quit for p in people):
         return "a player involved has left the game"
-    if rec["mode"] == "counter":
+    if rec["mode"] in ("counter", "terror"):      # (neither needs a Committee)
         return None
     com = committee(ctx)
     if not set(rec["purgers"]) <= set(com):
@@ -477,7 +509,9 @@ def _run(ctx: Ctx, queue: list[dict]) -> list[Event]:
         if why:
             ev.append(Event("purge_cancelled", f"The purge of {rec['target']} lapses: {why}", {"purge": rec}))
             continue
-        if rec["mode"] != "counter":
+        if rec["mode"] == "terror":                    # free: not the purger's purge of the Game-Turn
+            ctx.bump("red_terror_purges")
+        elif rec["mode"] != "counter":
             if s.purge_turn != s.turn:
                 s.purged_this_turn, s.purge_turn = [], s.turn
             s.purged_this_turn += [p for p in rec["purgers"] if p not in s.purged_this_turn]   # 004 [11.13]
@@ -764,6 +798,13 @@ def check_order(ctx: Ctx, a: OrderExecution) -> None:
     if not a.consent:
         raise ctx.illegal("004 [13.52]", "no execution order is asking for consent", "no_decision")
     _free(ctx, "004 [13.57]", "execution orders are given")
+    if masses.on(ctx):                  # 004 Masses [13.52]: any coalition with the Czar's holder
+        holder = czar_holder(ctx)
+        if holder is None:
+            raise ctx.illegal(f"{masses.MASSES} [13.52]", "the Czar is not controlled (attached) by a Red leader")
+        if holder in s.quit:
+            raise ctx.illegal("004 [14.2]", f"the Czar's holder {holder} has left the game")
+        return
     com = committee(ctx)
     if a.seat not in com:
         raise ctx.illegal("004 [13.51]", f"only the Central Committee orders the Czar's execution; {a.seat} is not a member",
@@ -780,6 +821,8 @@ def check_order(ctx: Ctx, a: OrderExecution) -> None:
 
 
 def do_order(ctx: Ctx, a: OrderExecution) -> list[Event]:
+    if masses.on(ctx):
+        return _masses_order(ctx, a)
     s = ctx.s
     d = s.decision
     if d is None:
@@ -810,6 +853,45 @@ def do_order(ctx: Ctx, a: OrderExecution) -> list[Event]:
                        {"yes": yes})]
 
 
+def _masses_order(ctx: Ctx, a: OrderExecution) -> list[Event]:
+    """004 Masses [13.52]-[13.54]: the holder of the Czar is asked first, then the other players
+    who control Red leaders on the map in Player-Turn order, until the consenting players, he among
+    them, control two thirds of the Red leadership points on the map; his consent is the
+    execution; his refusal ends the order."""
+    s = ctx.s
+    d = s.decision
+    holder = czar_holder(ctx)
+    rule = f"{masses.MASSES} [13.52]"
+    if d is None:
+        others = [p for p in _by_turn(ctx, ctx.b.active_seats())          # (a player with no Red leader
+                  if p not in (a.seat, holder) and leadership(ctx, p) > 0]     # on the map adds nothing)
+        ask = ([holder] if holder != a.seat else []) + others
+        s.decision = d = {"kind": "execution_consent", "seat": a.seat, "ask": ask, "yes": [a.seat], "by": a.seat}
+        ev = [Event("execution_proposed", f"{a.seat} proposes to execute the Czar ({rule}: a coalition with his holder "
+                    "controlling two thirds of the Red leadership on the map)", {"seat": a.seat})]
+    else:
+        if a.consent:
+            d["yes"].append(a.seat)
+        ev = [Event("execution_consent", f"{a.seat} {'consents to' if a.consent else 'refuses'} the execution",
+                    {"seat": a.seat, "consent": a.consent})]
+        if not a.consent and a.seat == holder:
+            s.decision = None
+            return ev + [Event("execution_failed", f"The Czar's holder {holder} refuses: the Czar lives ({rule})", {})]
+    if holder is None or holder in s.quit:
+        s.decision = None
+        return ev + [Event("execution_lapsed", "The Czar is no longer held by a Red leader; the order lapses", {})]
+    if holder in d["yes"] and masses.coalition_holds(ctx, d["yes"], leadership):
+        s.decision = None
+        return ev + _execute(ctx, holder, f"{masses.MASSES} [13.54]")
+    ask = [p for p in d["ask"] if p not in s.quit]
+    if ask:
+        d["seat"], d["ask"] = ask[0], ask[1:]
+        return ev
+    s.decision = None
+    return ev + [Event("execution_failed", f"The consenting players control less than two thirds of the Red "
+                       f"leadership: the Czar lives ({rule})", {})]
+
+
 def check_answer(ctx: Ctx, a: AnswerExecution) -> None:
     _deciding(ctx, a.seat, "execution", "004 [13.54]")
 
@@ -817,17 +899,23 @@ def check_answer(ctx: Ctx, a: AnswerExecution) -> None:
 def do_answer(ctx: Ctx, a: AnswerExecution) -> list[Event]:
     s = ctx.s
     s.decision = None
-    czar = ctx.data.czar
     if not a.comply:
         return [Event("execution_refused", f"{a.seat} refuses to execute the Czar, who stays on the map (004 [13.54])",
                       {"seat": a.seat})]
+    return _execute(ctx, a.seat, "004 [13.54]")
+
+
+def _execute(ctx: Ctx, seat: str, rule: str) -> list[Event]:
+    """The Czar's holder ``seat`` puts him face up in his section of the Victory Point Chart
+    (004 [13.54], [13.56])."""
+    czar = ctx.data.czar
     st = ctx.b.stack_of(czar)
     province = st.province if st else "?"
     ctx.take(czar)
-    ctx.to_chart(czar, a.seat, face_up=True)                # 004 [13.54], [13.56]
+    ctx.to_chart(czar, seat, face_up=True)
     ctx.bump("czar_executions")
-    return [Event("czar_executed", f"{a.seat} executes the Czar in {province}: the Czar goes face up to {a.seat}'s "
-                  "section of the Victory Point Chart (004 [13.54])", {"seat": a.seat, "province": province})]
+    return [Event("czar_executed", f"{seat} executes the Czar in {province}: the Czar goes face up to {seat}'s "
+                  f"section of the Victory Point Chart ({rule})", {"seat": seat, "province": province})]
 
 
 # -- candidates for legal_actions ------------------------------------------------------------------------------
@@ -839,6 +927,9 @@ def free_candidates(ctx: Ctx, seat: str) -> list[Action]:
     s = ctx.s
     if s.phase in ("trading", "over") or seat in s.quit:
         return []
+    if masses.on(ctx):                  # (no Committee, no purges; the Czar's execution by coalition)
+        free = s.decision is None and s.phase in SERIES and s.force is None and s.attack is None
+        return [OrderExecution(seat)] if free else []
     out: list[Action] = []
     if _decision(ctx) is None:
         proposals = {tuple(v) for p, v in s.committee_consent.items() if p != seat and seat in v}
@@ -880,6 +971,8 @@ def decision_candidates(ctx: Ctx, seat: str) -> list[Action]:
         return [OrderExecution(seat, True), OrderExecution(seat, False)]
     if k == "execution":
         return [AnswerExecution(seat, True), AnswerExecution(seat, False)]
+    if k == "red_terror":
+        return [DeclarePurge(seat, d["target"], (seat,), ()), PassPurge(seat)]
     return []
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rcw.actions import Event
 from rcw.data import ANARCHIST, BLUE
-from rcw.rules import randomizer
+from rcw.rules import historical, masses, randomizer
 from rcw.rules.base import Ctx
 from rcw.state import UNASSIGNED
 
@@ -26,6 +26,9 @@ def resolve(ctx: Ctx, seat: str, roll: tuple[int, int]) -> list[Event]:
         for p in cell.provinces:
             ev += epidemic(ctx, p)
         return ev
+    if cell.result == "subversion_doubled" and masses.on(ctx):
+        return [Event("random_event", f"{seat} rolls {r}-{c}: Subversive Attacks Doubled, a result the Masses "
+                      f"ignore ({masses.MASSES} [12.12])", {"roll": [r, c], "result": "ignored"})]
     if cell.result == "subversion_doubled":
         ctx.s.subversion_doubled = True                       # 004 [12.12]
         return [Event("random_event", f"{seat} rolls {r}-{c}: Subversive Attacks Doubled this Player-Turn",
@@ -50,4 +53,4 @@ def epidemic(ctx: Ctx, province: str) -> list[Event]:
     for u in victims:
         ctx.eliminate(u, UNASSIGNED, ev, f"epidemic in {ctx.data.provinces[province].name}")
         ctx.bump("epidemic_losses")
-    return ev
+    return ev + historical.leader_epidemic(ctx, province)         # (option leader_epidemics)

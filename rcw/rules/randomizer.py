@@ -89,13 +89,21 @@ def resolve(ctx: Ctx, seat: str, chit: str, after: str = "") -> tuple[bool, list
     if not gone:
         return True, [Event("drew", f"{seat} draws the {name} withdrawal marker; that force is gone",
                             {"seat": seat, "chit": chit})]
-    for u in gone:
-        ctx.take(u)
-        s.removed.append(u)
-    s.withdrawn.append(nat)
+    withdraw(ctx, nat)
     s.withdrawal_markers.setdefault(seat, []).append(nat)
     return False, [Event("withdrawal", f"{seat} draws the {name} withdrawal marker: {len(gone)} {nat} units leave the game",
                          {"seat": seat, "chit": chit, "units": gone})]
+
+
+def withdraw(ctx: Ctx, nat: str) -> list[int]:
+    """004 [5.67]: every Blue unit of ``nat`` on the map is permanently removed from play (not to
+    the Victory Point Chart); returns them."""
+    gone = units_of(ctx, nat, BLUE)
+    for u in gone:
+        ctx.take(u)
+        ctx.s.removed.append(u)
+    ctx.s.withdrawn.append(nat)
+    return gone
 
 
 def take_control(ctx: Ctx, seat: str, nat: str, color: str) -> Event:

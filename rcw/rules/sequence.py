@@ -19,14 +19,24 @@ from rcw.actions import (
     RollRandomEvents,
     VoteEndGame,
 )
-from rcw.rules import additional_draws, auxiliary, randomizer, replacement, victory
+from rcw.rules import additional_draws, auxiliary, historical, randomizer, replacement, victory
 from rcw.rules.base import Ctx
 from rcw.state import copy_plain
+
+DRAWN = "001 Start of Turn"        # the option drawn_turn_order (001's "less predictable turn order")
+
+
+def drawn(ctx: Ctx) -> bool:
+    """The option ``drawn_turn_order`` (001 Start of Turn: "Or for less predictable turn order, draw
+    one chit and that player moves, then another until all have gone, ending the turn."): each
+    Player-Turn's player is drawn from the Player-Turn Randomizer as the one before it ends, so
+    ``State.order`` holds only the players drawn so far (no one knows who moves next)."""
+    return bool(ctx.s.options.get("drawn_turn_order"))
 
 
 def start_game_turn(ctx: Ctx) -> list[Event]:
     """004 [4.2] B.3 / [15.62]: draw the First Player from the Player-Turn Randomizer; the
-    others follow clockwise."""
+    others follow clockwise (with ``drawn_turn_order``, each is drawn in his turn instead)."""
     s = ctx.s
     active = ctx.b.active_seats()
     if not active:
@@ -34,6 +44,14 @@ def start_game_turn(ctx: Ctx) -> list[Event]:
         s.result = {"winner_color": None, "reason": "every player has quit", "scores": {}, "winner": None}
         return [Event("game_over", "Every player has left; the game ends without a victor", {})]
     first = active[ctx.below(len(active))]
+    if drawn(ctx):
+        s.order = [first]
+        s.current = 0
+        if s.options.get("postal_movement"):
+            take_snapshot(ctx)
+        ev = [Event("sequence", f"Game-Turn {s.turn}: {first} is drawn to move first ({DRAWN}: each next player is "
+                    "drawn as a Player-Turn ends)", {"turn": s.turn, "order": [first]})]
+        return ev + begin_player_turn(ctx)
     i = s.seats.index(first)
     ring = s.seats[i:] + s.seats[:i]
     s.order = [p for p in ring if p not in s.quit]
@@ -74,6 +92,14 @@ def end_player_turn(ctx: Ctx) -> list[Event]:
         s.current += 1
     if s.current < len(s.order):
         return begin_player_turn(ctx)
+    if drawn(ctx):                         # the next player is drawn from those yet to move
+        left = [p for p in ctx.b.active_seats() if p not in s.order]
+        if left:
+            p = left[ctx.below(len(left))]
+            s.order.append(p)
+            s.current = len(s.order) - 1
+            return [Event("sequence", f"{p} is drawn to move next ({DRAWN})",
+                          {"turn": s.turn, "order": list(s.order)})] + begin_player_turn(ctx)
     return end_game_turn(ctx)
 
 
@@ -93,6 +119,7 @@ def interphase(ctx: Ctx) -> list[Event]:
     ending = bool(limit and s.turn > limit)               # (no "Game-Turn N begins" for a turn never played)
     ev = [] if ending else [Event("turn", f"Game-Turn {s.turn} begins", {"turn": s.turn})]
     ev += replacement.replace(ctx, finished)              # 004 [4.2] B.2, [9.0]
+    ev += historical.german_withdrawal(ctx, randomizer.withdraw)               # (option german_withdrawal: as Game-Turn 2 begins)
     ev += auxiliary.replacement_segment(ctx)              # 001 Anarchists: Makhno comes back
     if ending:
         s.phase = "over"
@@ -117,7 +144,12 @@ def do_roll(ctx: Ctx, a: RollRandomEvents) -> list[Event]:
 
 
 def check_end_movement(ctx: Ctx, a: EndMovement) -> None:
+    from rcw.rules import movement
+
     ctx.require_phasing(a.seat, "movement")
+    p = movement.end_problem(ctx)              # (ending the phase ends the force's move)
+    if p:
+        raise ctx.illegal(*p)
 
 
 def do_end_movement(ctx: Ctx, a: EndMovement) -> list[Event]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rcw.actions import AcceptTrade, Action, DeclineTrade, EndTrading, Event, OfferTrade, WithdrawTrade
 from rcw.data import BLUE, GREEN
-from rcw.rules import auxiliary, sequence
+from rcw.rules import auxiliary, balanced_deal, historical, masses, sequence
 from rcw.rules.base import LENIN, TROTSKY, Ctx
 from rcw.state import Stack
 
@@ -15,23 +15,29 @@ def deal(ctx: Ctx) -> list[Event]:
     """004 [15.22], [15.31], [15.32]: deal the 65 Initial Forces clockwise from A, face up."""
     s, d = ctx.s, ctx.data
     cup: list = sorted(u.id for u in d.units.values() if u.is_leader)
-    cup += ["P"] * d.markers.politburo_initial + ["A"] * d.markers.assassin_initial
+    politburo = 0 if masses.on(ctx) else d.markers.politburo_initial      # 004 Masses [15.22]: 52 counters
+    cup += ["P"] * politburo + ["A"] * d.markers.assassin_initial
     ctx.shuffle(cup)
+    dealt: dict[str, list] = {p: [] for p in s.seats}
+    for i, chit in enumerate(cup):
+        dealt[s.seats[i % len(s.seats)]].append(chit)
+    if s.options.get("balanced_deal"):                   # (ours: rcw.rules.balanced_deal)
+        dealt = balanced_deal.balance(ctx, dealt, bonus=not masses.on(ctx))
     s.hand = {p: [] for p in s.seats}
     s.politburo = {p: 0 for p in s.seats}
     s.assassins = {p: 0 for p in s.seats}
-    for i, chit in enumerate(cup):
-        p = s.seats[i % len(s.seats)]
-        if chit == "P":
-            s.politburo[p] += 1
-        elif chit == "A":
-            s.assassins[p] += 1
-        else:
-            s.hand[p].append(chit)
+    for p, chits in dealt.items():
+        for chit in chits:
+            if chit == "P":
+                s.politburo[p] += 1
+            elif chit == "A":
+                s.assassins[p] += 1
+            else:
+                s.hand[p].append(chit)
     for p in s.seats:
         s.hand[p].sort()
         for special in (LENIN, TROTSKY):
-            if special in s.hand[p]:
+            if special in s.hand[p] and not masses.on(ctx):          # 004 [15.32] (deleted by the Masses)
                 s.politburo[p] += 1
     return [Event("dealt", f"{p} receives {len(s.hand[p])} leaders, {s.politburo[p]} Politburo, "
                   f"{s.assassins[p]} Assassin markers", {"seat": p, "leaders": list(s.hand[p]),
@@ -98,7 +104,7 @@ def _offer(ctx: Ctx, oid: int, seat: str, role: str) -> dict:
 # held (004 [14.1] case 3).  Offers may still be made, declined and withdrawn.
 SUSPENDING = {"purge_approval": "004 [11.0]", "purge_orders": "004 [11.0]", "spoils": "004 [11.0]",
               "counterpurge": "004 [11.0]", "execution_consent": "004 [11.0]", "execution": "004 [11.0]",
-              "vote": "004 [14.1]"}
+              "vote": "004 [14.1]", "red_terror": "004 [11.0]"}
 
 
 def check_accept(ctx: Ctx, a: AcceptTrade) -> None:
@@ -218,6 +224,8 @@ def place_units(ctx: Ctx) -> None:
     for (prov, _c, nat), ids in by_key.items():
         for i in range(0, len(ids), 5):                  # 004 [7.11]
             ctx.new_stack(prov, s.control.get(nat), ids[i:i + 5])
+    if masses.no_imperial(ctx):                          # 004 Masses [13.0]: deleted
+        return
     for imp, under in ((d.czar, d.czar_under), (d.gold, d.gold_under)):
         ctx.put(imp, ctx.b.stack_of(under))
 
@@ -265,7 +273,7 @@ def deploy(ctx: Ctx) -> list[Event]:
     s.hand = {}
     # 004 [15.23]: the Auxiliary Forces Randomizer.
     m = d.markers
-    s.aux = ([f"BC:{n}" for n in m.blue_control] + [f"WD:{n}" for n in m.blue_withdrawal]
+    s.aux = ([f"BC:{n}" for n in m.blue_control] + [f"WD:{n}" for n in historical.withdrawal_markers(ctx)]
              + [f"GC:{n}" for n in m.green_control] + ["A"] * (m.assassin - m.assassin_initial))
     ev = [Event("deployed", f"Forces deployed: {len(s.stacks)} stacks on the map", {"stacks": len(s.stacks)})]
     return ev + auxiliary.deploy(ctx)                       # the optional forces of 001

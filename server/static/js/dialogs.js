@@ -69,7 +69,8 @@ export function openPurgeDialog(app, preset = {}) {
   ], { cls: "wide" });
   const order = () => {
     const o = (view.order && view.order.length ? view.order : view.seats);
-    return [...com].sort((a, b) => o.indexOf(a) - o.indexOf(b));
+    const at = (x) => (o.includes(x) ? o.indexOf(x) : o.length + view.seats.indexOf(x));   // (not drawn yet: after)
+    return [...com].sort((a, b) => at(a) - at(b));
   };
   const answer = h("div.purge-answer");
   const render = () => {

@@ -458,7 +458,7 @@ class GameApp {
     const held = seatsHeld(this.gid);
     for (const s of Object.keys(held)) if (s !== this.seat) items.push(h("a.btn", { href: `#/g/${this.gid}/${s}`, onclick: () => setTimeout(() => location.reload(), 10) }, `Switch to seat ${s}`));
     const info = this.st.info || {};
-    const opts = Object.entries(info.options || {}).map(([k, v]) => `${k.replace(/_/g, " ")} ${v === true ? "on" : v === false ? "off" : v}`);
+    const opts = info.option_words || [];      // the options in words (rcw.options.words)
     const body = h("div.menu-body", h("p.small", `Game ${this.gid}${info.name ? ` “${info.name}”` : ""} · ${info.players} players · bots: ${info.bots}`
       + (opts.length ? ` · options: ${opts.join(", ")}` : "")),
     info.commitment ? h("p.small.commitment", { title: "SHA-256 of the secret seed, published when the game was created; the seed is revealed when the game ends (Verify)" },
@@ -590,7 +590,10 @@ class GameApp {
       h("div.seqbox",
         // (with no Player-Turn order yet, the phase below names what happens: said once, not twice)
         h("div.seq-order", { "aria-label": "Player-Turn order" }, order.length ? order.map((p, i) => h("span.seq-seat" + (p === cur ? ".cur" : i < curIdx ? ".done" : ""),
-          { title: `${this.seatName(p)}${p === cur ? " — phasing" : ""}` }, seatBadge(p))) : h("span.small", v.phase === "trading" ? "all players at once" : "")),
+          { title: `${this.seatName(p)}${p === cur ? " — phasing" : ""}` }, seatBadge(p))) : h("span.small", v.phase === "trading" ? "all players at once" : ""),
+          // (001's drawn turn order: the players still to move are drawn one by one, unknown till then)
+          order.length && (v.options || {}).drawn_turn_order ? (v.seats || []).filter((p) => !order.includes(p) && !(v.quit || []).includes(p))
+            .map(() => h("span.seq-seat.undrawn", { title: "not drawn yet (001: each next player is drawn as a Player-Turn ends)" }, "?")) : null),
         h("div.seq-phases", phaseIdx >= 0 ? PHASES.map(([k, n], i) => h("span.ph" + (i === phaseIdx ? ".cur" : i < phaseIdx ? ".done" : ""), n)) :
           h("span.ph.cur", PHASE_NAMES[v.phase] || v.phase))),
       h("div.pendbox", this.pendingSummary()),

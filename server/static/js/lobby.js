@@ -70,11 +70,6 @@ class Lobby {
       seat: "A",
       bots: new Set(["C", "D", "E"]),
       kind: h("select#g-bots", D.bots.map((b) => h("option", { value: b, selected: b === (D.bots.includes("sdt") ? "sdt" : D.bots[0]) }, b === "sdt" ? "sdt (strategic)" : b))),
-      maxTurns: h("input#g-turns", { type: "number", min: 0, max: 50, value: 0, title: D.options.max_turns ? D.options.max_turns.help : "" }),
-      reducedMove: h("input#g-reduced", { type: "checkbox" }),
-      postal: h("input#g-postal", { type: "checkbox" }),
-      wgCombine: h("input#g-wg-combine", { type: "checkbox" }),
-      turn5: h("input#g-turn5", { type: "checkbox", checked: true }),
       onLeave: h("select#g-leave", h("option", { value: "bot" }, "a bot takes the seat"), h("option", { value: "quit" }, "the player quits (004 [14.2])")),
       deadline: h("select#g-deadline", [["", "none"], ["60", "1 minute"], ["300", "5 minutes"], ["3600", "1 hour"], ["86400", "1 day"]].map(([v, t]) => h("option", { value: v }, t))),
       seed: h("input#g-seed", { type: "number", min: 0, placeholder: "random" }),
@@ -133,18 +128,61 @@ class Lobby {
       h("p.hint", "“open” seats are for people you invite with the game's link; “bot” seats are played by the computer."),
       h("details.options", h("summary", "Options"),
         row("Bots", f.kind),
-        row("Turn limit", f.maxTurns, "0: none (the rules have no limit)"),
-        h("div.form-row", h("label", { for: "g-reduced" }, "Reduced leader movement"), f.reducedMove,
-          h("span.hint", "001 optional rule: leaders move 2 + their Leadership rating instead of 5")),
-        h("div.form-row", h("label", { for: "g-postal" }, "Postal movement"), f.postal, h("span.hint", "004 [17.0]: stop-on-entering judged at the start of the turn")),
-        h("div.form-row", h("label", { for: "g-wg-combine" }, "White + Green attack together"), f.wgCombine,
-          h("span.hint", "004 [8.22]'s example: White and Green units combine against a Red unit (default: no, 004 [8.13], [8.14])")),
-        h("div.form-row", h("label", { for: "g-turn5" }, "Replacements after Game-Turn 5"), f.turn5,
-          h("span.hint", "004 [9.16], [14.3]: units are replaced in the Interphase that ends Game-Turn 5")),
+        this.optionGroups(),
         row("If a player leaves", f.onLeave),
         row("Decision deadline", f.deadline, "a bot decides for a slow player"),
         row("Seed", f.seed, "for a repeatable deal")),
       h("div.row.end", h("button.btn.primary.big#g-create", { type: "button", dataset: { act: "create" }, onclick: () => this.create() }, "Create game")));
+  }
+
+  /** Every game option of the engine's registry (data.json's `options`, from rcw.options.describe()),
+   *  in the groups of `option_groups`: a switch or a number each, with its help and source; a
+   *  variant's sub-switches wait for their variant, options that exclude each other are not both on. */
+  optionGroups() {
+    const inputs = this.optionInputs = {};
+    const groups = D.option_groups || {};
+    const sync = () => {
+      for (const [name, el] of Object.entries(inputs)) {
+        const o = D.options[name];
+        const parent = o.requires ? inputs[o.requires] : null;
+        const conflict = (o.conflicts || []).some((c) => inputs[c] && inputs[c].checked);
+        el.disabled = (parent && !parent.checked) || conflict;
+        if (el.disabled && el.type === "checkbox") el.checked = o.default;
+      }
+    };
+    const sections = [];
+    for (const [group, heading] of Object.entries(groups)) {
+      const names = Object.keys(D.options).filter((n) => D.options[n].group === group);
+      if (!names.length) continue;
+      const rows = names.map((name) => {
+        const o = D.options[name];
+        const id = `g-opt-${name}`;
+        const el = o.type === "bool"
+          ? h("input", { id, type: "checkbox", checked: !!o.default, dataset: { option: name }, onchange: sync })
+          : h("input", { id, type: "number", min: o.min ?? undefined, max: o.max ?? undefined, value: o.default, dataset: { option: name } });
+        inputs[name] = el;
+        const label = o.label.charAt(0).toUpperCase() + o.label.slice(1);
+        return h("div.form-row.opt" + (o.requires ? ".sub" : ""), { dataset: { option: name } },
+          h("label", { for: id }, label), el,
+          o.note ? h("span.opt-note", o.note) : null,
+          h("span.hint", o.help, h("span.opt-source", ` — ${o.source}`)));
+      });
+      sections.push(h("fieldset.opt-group", { dataset: { group } }, h("legend", heading), ...rows));
+    }
+    sync();
+    return h("div.opt-groups", sections);
+  }
+
+  /** The options set in the panel that differ from their defaults (the engine validates them). */
+  chosenOptions() {
+    const out = {};
+    for (const [name, el] of Object.entries(this.optionInputs || {})) {
+      const o = D.options[name];
+      const v = o.type === "bool" ? el.checked : Number(el.value);
+      if (el.disabled || v === o.default || (o.type !== "bool" && (el.value === "" || !Number.isInteger(v)))) continue;
+      out[name] = v;
+    }
+    return out;
   }
 
   async create() {
@@ -152,13 +190,7 @@ class Lobby {
     const spec = { players: f.players, bots: f.kind.value, on_leave: f.onLeave.value,
                    bot_seats: [...f.bots].filter((s) => SEATS.indexOf(s) < f.players).sort() };
     if (f.name.value.trim()) spec.name = f.name.value.trim();
-    const opts = {};
-    const mt = Number(f.maxTurns.value);
-    if (mt > 0) opts.max_turns = mt;
-    if (f.reducedMove.checked) opts.reduced_leader_movement = true;
-    if (f.postal.checked) opts.postal_movement = true;
-    if (f.wgCombine.checked) opts.white_green_combine = true;
-    if (!f.turn5.checked) opts.turn5_replacements = false;
+    const opts = this.chosenOptions();
     if (Object.keys(opts).length) spec.options = opts;
     if (f.deadline.value) spec.deadline = Number(f.deadline.value);
     if (f.seed.value !== "") spec.seed = Number(f.seed.value);
@@ -230,7 +262,7 @@ class Lobby {
   gameRow(g) {
     const held = seatsHeld(g.game);
     const mine = Object.keys(held);
-    const opts = Object.entries(g.options || {}).map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`).join(", ");
+    const opts = (g.option_words || []).join(", ");
     return h("div.game-row", { dataset: { game: g.game, status: g.status } },
       h("div.gr-main",
         h("div.gr-name", g.name || `Game ${g.game}`, h("span.small", ` · ${g.players} players${opts ? " · " + opts : ""}`)),

@@ -18,7 +18,7 @@ const KIND_NAMES = {
   combat: "Combat", attack: "an attack", randomizer: "the Randomizer", loss: "Exchange losses", capture: "a capture",
   vote: "the end-game vote", purge_approval: "approving a purge", purge_orders: "declaring purges", spoils: "purge spoils",
   counterpurge: "a counterpurge", execution_consent: "an execution order", execution: "the Czar's execution",
-  redraw: "keep the marker or draw again", place: "placing a unit drawn",
+  redraw: "keep the marker or draw again", place: "placing a unit drawn", red_terror: "the Red Terror",
 };
 export function kindName(k) {
   return KIND_NAMES[k] || String(k).replace(/_/g, " ");
@@ -245,6 +245,7 @@ function movementPicker(app, by, btn, marks) {
   }
   for (const a of by.Emigrate || []) other.push(btn(`The ${uname(a.unit)} emigrates (leaves Russia)`, a));
   for (const a of by.CzechExit || []) other.push(btn(`${ulabel(a.unit)} leaves from Vladivostok`, a));
+  for (const a of by.Evacuate || []) other.push(btn(`Evacuate ${uname(a.unit)} (out of the game: the critic's evacuation)`, a));
   if (other.length) out.push(h("details.other", h("summary", `Other orders (${other.length})`), h("div.stack-col", other)));
   if (by.EndMovement) out.push(h("div.row.end", btn("End Movement Phase", by.EndMovement[0], { cls: "primary" })));
   return out;
@@ -510,6 +511,11 @@ function decisionCard(app, d, by, btn, marks) {
       parts.push(btn(`Purge ${a.target}` + (me ? ` (strength ${me.strength}, ${me.column})` : ""), a, { data: { target: a.target } }));
     }
     if (by.PassPurge) parts.push(btn("Declare no purge", by.PassPurge[0], { cls: "primary" }));
+  } else if (k === "red_terror") {
+    parts.push(h("h3", "The Red Terror"),
+      h("p", `${d.target} sent assassins against ${uname(d.victim)} and failed. You may purge ${d.target} at once, free: no Central Committee is needed and it is not your purge of the Game-Turn (the critic's suggestion; 004 [11.0]).`));
+    for (const a of by.DeclarePurge || []) parts.push(btn(`Purge ${a.target}`, a, { cls: "primary danger", data: { target: a.target } }));
+    if (by.PassPurge) parts.push(btn("Let it pass", by.PassPurge[0]));
   } else if (k === "spoils") {
     const rec = d.purge;
     const rem = rec.points - Object.values(rec.got || {}).reduce((a, b) => a + b, 0);
@@ -540,7 +546,9 @@ function decisionCard(app, d, by, btn, marks) {
     if (no) row.append(btn("Do not counterpurge", no, { data: { target: "" } }));
     parts.push(row);
   } else if (k === "execution_consent") {
-    parts.push(h("h3", "Execute the Czar?"), h("p", `${d.by} orders the execution of the Czar. Consenting members must hold ${(view.limits || {}).execution_markers} Politburo markers (004 [13.52]).`));
+    parts.push(h("h3", "Execute the Czar?"), h("p", (view.options || {}).masses
+      ? `${d.by} proposes the execution of the Czar. The consenting players, his holder among them, must control two thirds of the Red leadership on the map (the Masses' [13.52]).`
+      : `${d.by} orders the execution of the Czar. Consenting members must hold ${(view.limits || {}).execution_markers} Politburo markers (004 [13.52]).`));
     const yes = (by.OrderExecution || []).find((a) => a.consent);
     const no = (by.OrderExecution || []).find((a) => !a.consent);
     parts.push(h("div.row", yes ? btn("Consent", yes, { cls: "primary" }) : null, no ? btn("Refuse", no) : null));

@@ -1,0 +1,71 @@
+"""The lobby's Options panel (issue 14) in Debian's headless Chromium against a real ``rcw serve``,
+at 1280x800 and on a 390x844 phone: every option of the engine's registry (rcw.options, sent in
+data.json) is offered in its group; a game created with options ticked in several groups gets
+them, and its menu shows them in words."""
+
+from __future__ import annotations
+
+import pytest
+from browser_helpers import DESKTOP, PHONE, http, shot, skip_reason
+
+from rcw import options as O
+
+pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
+
+#: what the test ticks: options of every group (name -> value), a sub-switch among them
+TICKED = {"max_turns": 4, "turn5_replacements": False, "white_green_combine": True,
+          "reduced_leader_movement": True, "no_leader_suicide": True, "drawn_turn_order": True,
+          "masses": True, "masses_no_imperial": True,
+          "czech_penza_samara": True, "evacuation": True, "balanced_deal": True}
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_a_game_created_from_the_lobby_gets_the_options_ticked(server, browser, phone) -> None:
+    ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(20_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    page.click("details.options summary")
+    # every option of the registry, in the group the registry gives it, with its source
+    for name, o in O.OPTIONS.items():
+        row = page.locator(f'fieldset.opt-group[data-group="{o.group}"] .form-row.opt[data-option="{name}"]')
+        assert row.count() == 1, name
+        assert o.source in row.inner_text()
+    assert [page.locator("fieldset.opt-group legend").nth(i).inner_text()
+            for i in range(page.locator("fieldset.opt-group").count())] == \
+        [h for g, h in O.GROUPS.items() if any(o.group == g for o in O.OPTIONS.values())]
+    # a variant's sub-switch waits for it; options that exclude each other are not both on
+    assert page.locator("#g-opt-masses_no_imperial").is_disabled()
+    page.locator("#g-opt-red_terror").set_checked(True)
+    assert page.locator("#g-opt-masses").is_disabled()
+    page.locator("#g-opt-red_terror").set_checked(False)
+    # the critic's suggestions are labelled as such
+    for name in ("german_withdrawal", "czech_penza_samara", "leader_epidemics", "red_terror", "evacuation"):
+        assert "a critic's suggestion" in page.locator(f'.form-row.opt[data-option="{name}"]').inner_text()
+    page.fill("#g-name", "Options from the lobby")
+    for name, v in TICKED.items():
+        el = page.locator(f"#g-opt-{name}")
+        if isinstance(v, bool):
+            el.set_checked(v)
+        else:
+            el.fill(str(v))
+    page.locator('fieldset.opt-group[data-group="masses"]').scroll_into_view_if_needed()
+    shot(page, f"lobby-options-{'phone' if phone else 'desktop'}.png")
+    page.click("#g-create")
+    page.wait_for_function("() => location.hash.startsWith('#/g/') && document.body.dataset.status")
+    gid = page.evaluate("() => location.hash.split('/')[2]")
+    info = http(server, "GET", f"/api/games/{gid}")
+    assert info["options"] == TICKED
+    # the engine plays them: the Masses deal 52 counters, no Politburo Marker (its [15.22], [15.32])
+    page.wait_for_function("() => window.rcwApp && window.rcwApp.st && window.rcwApp.st.view")
+    view = page.evaluate("() => window.rcwApp.st.view")
+    assert view["options"] == TICKED and set(view["politburo"].values()) == {0}
+    # the menu shows them in words
+    page.click(".menu-btn")
+    text = page.locator(".modal").inner_text()
+    assert "options: " + ", ".join(O.words(TICKED)) in text
+    shot(page, f"lobby-options-menu-{'phone' if phone else 'desktop'}.png")
+    assert not errors
+    ctx.close()

@@ -1,0 +1,104 @@
+"""The game options' one registry (rcw.options): what ``rcw options`` lists, how ``rcw simulate
+--option`` reads values, how a game's options are put in words, and the refusals of
+``validate`` for a variant's sub-switch without its variant and for options that exclude each
+other (issue 14)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from rcw.bots import simulate
+
+from rcw import options as O
+from rcw.actions import IllegalAction
+from rcw.cli import main
+from rcw.game import Game
+
+
+def test_every_option_is_described_with_its_group_label_and_source():
+    d = O.describe()
+    assert set(d) == set(O.OPTIONS)
+    for name, o in d.items():
+        assert o["group"] in O.GROUPS, name
+        assert o["label"] and o["help"] and o["source"], name
+        assert o["type"] in ("int", "bool"), name
+        assert o["requires"] is None or o["requires"] in O.OPTIONS, name
+        assert all(c in O.OPTIONS for c in o["conflicts"]), name
+        # off (or the rulebook's value) by default: a game without options is 004's game
+        assert O.validate({name: o["default"]}) == {name: o["default"]}
+
+
+def test_rcw_options_lists_every_option_by_group(capsys):
+    assert main(["options"]) == 0
+    out = capsys.readouterr().out
+    for name, o in O.OPTIONS.items():
+        assert f"  {name} (" in out and o.source in out
+    for heading in {O.GROUPS[o.group] for o in O.OPTIONS.values()}:
+        assert heading in out
+    assert main(["options", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["groups"] == O.GROUPS and d["options"] == json.loads(json.dumps(O.describe()))
+
+
+@pytest.mark.parametrize("name, text, value", [
+    ("postal_movement", "on", True), ("postal_movement", "False", False), ("postal_movement", "1", True),
+    ("postal_movement", "no", False), ("max_turns", "12", 12), ("max_turns", " +3 ", 3),
+])
+def test_parse_reads_a_value_by_the_options_type(name, text, value):
+    assert O.parse(name, text) == value
+
+
+@pytest.mark.parametrize("name, text, says", [
+    ("postal_movement", "maybe", "postal_movement must be true or false, not 'maybe'"),
+    ("max_turns", "3.5", "max_turns must be an integer"), ("max_turns", "ten", "max_turns must be an integer"),
+    ("nope", "1", "unknown option 'nope'"),
+])
+def test_parse_refuses_a_value_of_the_wrong_type(name, text, says):
+    with pytest.raises(IllegalAction) as e:
+        O.parse(name, text)
+    assert (e.value.code, e.value.rule) == ("bad_request", "options") and says in e.value.message
+
+
+def test_a_sub_switch_needs_its_variant_and_conflicting_options_are_refused(monkeypatch):
+    """``requires`` and ``conflicts`` (a variant's sub-switches; options that exclude each other)
+    are refused by ``validate`` whatever the options are, and so by ``Game.new``."""
+    reg = dict(O.OPTIONS)
+    reg["x_variant"] = O.Option("x_variant", bool, False, "a variant", "test", group="001")
+    reg["x_sub"] = O.Option("x_sub", bool, False, "part of it", "test", group="001", requires="x_variant")
+    reg["x_other"] = O.Option("x_other", bool, False, "not with it", "test", group="001", conflicts=("x_variant",))
+    monkeypatch.setattr(O, "OPTIONS", reg)
+    assert O.validate({"x_variant": True, "x_sub": True}) == {"x_variant": True, "x_sub": True}
+    assert O.validate({"x_sub": False}) == {"x_sub": False}
+    with pytest.raises(IllegalAction, match="x_sub is part of x_variant"):
+        O.validate({"x_sub": True})
+    with pytest.raises(IllegalAction, match="x_other and x_variant may not be on together"):
+        Game.new(3, 1, {"x_variant": True, "x_other": True})
+
+
+def test_words_put_a_games_options_in_the_registrys_order():
+    assert O.words({}) == []
+    assert O.words({"turn5_replacements": False, "max_turns": 10, "postal_movement": True, "mode": "x"}) == [
+        "max turns 10", "postal movement", "replacements after Game-Turn 5: off"]
+
+
+def test_simulate_plays_with_the_options_given_and_reports_them(capsys):
+    assert simulate.parse_options(["postal_movement=on", "reduced_leader_movement"]) == {
+        "postal_movement": True, "reduced_leader_movement": True}
+    assert main(["simulate", "--games", "1", "--players", "3", "--max-turns", "2", "--json",
+                 "--option", "reduced_leader_movement=yes"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["options"] == {"reduced_leader_movement": True} and out["completed"] == 1
+    rec = simulate.play(3, 0, "random", 2, options={"reduced_leader_movement": True}, with_record=True)
+    assert rec["record"]["options"] == {"reduced_leader_movement": True, "max_turns": 2}
+
+
+def test_simulate_refuses_a_bad_option_with_the_registrys_words():
+    r = subprocess.run([sys.executable, "-m", "rcw.cli", "simulate", "--games", "1", "--option", "postal_movement=maybe"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "option postal_movement must be true or false" in r.stderr
+    r = subprocess.run([sys.executable, "-m", "rcw.cli", "simulate", "--games", "1", "--option", "nope=1"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "unknown option 'nope'" in r.stderr
