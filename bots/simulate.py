@@ -116,7 +116,8 @@ def parse_options(specs: list[str], mode: str = "") -> dict:
 def run(args: argparse.Namespace) -> int:
     mode = getattr(args, "mode", "")
     try:
-        args.options = parse_options(getattr(args, "option", None) or [], mode)
+        args.options = {**(getattr(args, "options", None) or {}),
+                        **parse_options(getattr(args, "option", None) or [], mode)}
     except IllegalAction as e:
         print(f"rcw simulate: {e.message}", file=sys.stderr)
         return 2

@@ -87,7 +87,7 @@ class Unit:
         c = self.color[0]
         if self.kind == "leader":
             return f"{c}L{self.strength} {self.name}"
-        if self.option:                  # the optional forces (001) have no set-up code: ``AU6 Makhno``
+        if self.option and self.name != self.province:   # 001's optional forces have no set-up code: ``AU6 Makhno``
             return f"{c}U{self.strength} {self.name}"
         if self.nationality:
             return f"{c}U{self.strength} {self.province}/{self.nationality}"

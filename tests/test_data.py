@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from rcw import cli, data
-from rcw.data import BLUE, GREEN, RED, WHITE
+from rcw.data import BLUE, GREEN, RED, WHITE, full
 
 
 @pytest.fixture(scope="module")
@@ -184,10 +184,10 @@ def test_identity_codes_unique(gd, raw):
     """Identity codes break ties (004 [17.0], [22.1]), so no two counters share one (checked on the raw file)."""
     c = raw["counters"]
     ids = [e["id"] for key in ("red_unit", "white_unit", "red_leader", "white_leader", "blue_unit", "green_unit")
-           for e in c[key]] + [c["imperial"][k]["id"] for k in ("czar", "gold")]
+           for e in c[key]] + [c["imperial"][k]["id"] for k in ("czar", "gold")] + [e["id"] for e in c["optional_unit"]]
     dupes = [i for i, n in Counter(ids).items() if n > 1]
     assert not dupes
-    assert len(ids) == len(gd.every_unit())          # (optional counters included: GameData.optional_units)
+    assert len(ids) == len(full().units)          # (optional counters included: GameData.optional_units)
 
 
 # --- Asterisk leaders (004 [15.52]) ----------------------------------------------------
@@ -865,8 +865,9 @@ def test_data_check_json(capsys, raw):
 
     c = raw["counters"]
 
-    def tally(key, field, value_key):
-        return {"count": len(c[key]), value_key: sum(e[field] for e in c[key])}
+    def tally(key, field, value_key):            # (the printed counter mix: no option's counters)
+        es = [e for e in c[key] if not e.get("option")]
+        return {"count": len(es), value_key: sum(e[field] for e in es)}
 
     assert s["counters"] == {
         "red_leaders": tally("red_leader", "value", "value"),
@@ -881,6 +882,9 @@ def test_data_check_json(capsys, raw):
     assert s["counters"]["white_leaders"] == {"count": 20, "value": 25}
     assert s["counters"]["red_units"] == {"count": 20, "strength": 80}
     assert s["counters"]["white_units"] == {"count": 20, "strength": 60}
+    assert s["counters"]["blue_units"] == {"count": 22, "strength": 59}
+    # the counters options bring in, by option (001's forces, the critique's Czechs)
+    assert s["optional_counters"]["czech_penza_samara"] == {"count": 2, "strength": 6}
     # 004 [15.22]-[15.23], [5.61], [5.67], [5.71].
     assert s["markers"] == {"politburo": 15, "assassin": 15, "blue_control": 5, "blue_withdrawal": 5,
                             "green_control": 7}

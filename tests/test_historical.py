@@ -24,7 +24,7 @@ def test_each_suggestion_is_an_option_of_its_own_labelled_as_a_critics_suggestio
         o = O.OPTIONS[name]
         assert (o.group, o.default, o.note) == ("historical", False, "a critic's suggestion")
         assert "DeBaun" in o.source
-    with pytest.raises(IllegalAction, match="for the multi-player game"):
+    with pytest.raises(IllegalAction, match="not played in the spi-solitaire game"):
         new_game(None, 1, {"mode": "spi-solitaire", "red_terror": True})
 
 

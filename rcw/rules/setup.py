@@ -215,7 +215,7 @@ def place_units(ctx: Ctx) -> None:
     s.next_stack = 1
     by_key: dict[tuple, list[int]] = {}
     for u in sorted(d.units.values(), key=lambda u: u.id):
-        if not u.is_combat or u.option:             # (the optional forces of 001 come by their own rules)
+        if not u.is_combat or u.option in auxiliary.STATS:   # (the optional forces of 001 come by their own rules)
             continue
         if u.color in (BLUE, GREEN):
             by_key.setdefault((u.province, u.color, u.nationality), []).append(u.id)
