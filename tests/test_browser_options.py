@@ -9,6 +9,9 @@ import pytest
 from browser_helpers import DESKTOP, PHONE, http, shot, skip_reason
 
 from rcw import options as O
+from rcw.data import full
+
+O_UNITS = full().units
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 
@@ -68,4 +71,49 @@ def test_a_game_created_from_the_lobby_gets_the_options_ticked(server, browser, 
     assert "options: " + ", ".join(O.words(TICKED)) in text
     shot(page, f"lobby-options-menu-{'phone' if phone else 'desktop'}.png")
     assert not errors
+    ctx.close()
+
+
+#: 001's optional forces and rules, every one of them (issue 14: "A Playwright test creates a game
+#: with the 001 options from the lobby, and Makhno is on the board")
+OPTIONS_001 = {name: True for name, o in O.OPTIONS.items() if o.group == "001" and o.type is bool}
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_a_game_with_001s_options_from_the_lobby_has_makhno_on_the_board(server, browser, phone) -> None:
+    """001 Anarchists: a game created in the lobby with every 001 option ticked, three players (you
+    and two bots): once the trading session is over, Makhno stands in Yekaterinoslav, a black
+    counter of no player's ("initially controlled by no player")."""
+    ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(30_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    page.click('#g-players button[data-players="3"]')
+    page.select_option('select[data-seat-role="B"]', "bot")
+    page.select_option('select[data-seat-role="C"]', "bot")
+    page.fill("#g-me", "Nestor")
+    page.click("details.options summary")
+    page.select_option("#g-bots", "random")
+    for name in OPTIONS_001:
+        page.locator(f"#g-opt-{name}").set_checked(True)
+    page.click("#g-create")
+    page.wait_for_function("() => location.hash.startsWith('#/g/') && document.body.dataset.status")
+    gid = page.evaluate("() => location.hash.split('/')[2]")
+    assert http(server, "GET", f"/api/games/{gid}")["options"] == OPTIONS_001
+    makhno = next(u for u, x in O_UNITS.items() if x.name == "Makhno")
+    page.locator('[data-act="EndTrading"]').first.click()
+    page.wait_for_function(f"() => window.rcwApp.st.view.stacks.some((s) => s.units.includes({makhno}))")
+    st = page.evaluate(f"() => window.rcwApp.st.view.stacks.find((s) => s.units.includes({makhno}))")
+    assert st["province"] == "YEKA" and st["owner"] is None
+    if phone:
+        page.click('.mnav .mtab[data-tab="map"]')
+    page.evaluate("window.rcwApp.board.centreOn('YEKA', true)")
+    counter = page.locator(f'svg.board g.counter[data-stack="{st["id"]}"]')
+    counter.wait_for()
+    assert counter.get_attribute("data-color") == "Anarchist"
+    assert "AU6 Makhno" in counter.locator("title").text_content()
+    shot(page, f"lobby-001-makhno-{'phone' if phone else 'desktop'}.png")
+    assert not errors, errors
     ctx.close()
