@@ -27,6 +27,10 @@ OPTIONS: dict[str, dict] = {
 }
 TOGETHER = {                # (the Masses exclude the Red Terror)
     "001 rules together": {"no_leader_suicide": True, "drawn_turn_order": True, "reduced_leader_movement": True},
+    # every option of 001, its optional forces (Anarchists, Shock Armies, Freikorps, Additional
+    # Randomizer Draws) with its rules (issue 14: "for all of 001's options together")
+    "all of 001": {"anarchists": True, "shock_armies": True, "freikorps": True, "additional_draws": True,
+                   "no_leader_suicide": True, "drawn_turn_order": True, "reduced_leader_movement": True},
     "all historical, balanced": {**{k: True for k in ("german_withdrawal", "czech_penza_samara", "leader_epidemics",
                                                       "red_terror", "evacuation", "balanced_deal")},
                                  "no_leader_suicide": True, "drawn_turn_order": True},
