@@ -72,11 +72,14 @@ class Step(NamedTuple):
 
 
 class Match:
-    def __init__(self, game: Game, agents: dict[str, Any], table: CooperationTable | None = None) -> None:
+    def __init__(self, game: Game, agents: dict[str, Any], table: CooperationTable | None = None,
+                 human_wait: float | None = None) -> None:
         """``table``: the game's Player Cooperation Table if one is kept already (it then
         follows the game from its current version); by default the match makes one when an
-        agent takes one (:meth:`share`)."""
+        agent takes one (:meth:`share`).  ``human_wait``: the seconds an agent may wait for
+        humans (``meet``; None: the agent's own default)."""
         self.game = game
+        self.human_wait = human_wait
         self._table = table
         self._pacts: list[Pact] = []      # the pacts told, for a table made later
         if table is not None and table.version is None:
@@ -105,7 +108,7 @@ class Match:
         for a in self._agents.values():
             meet = getattr(a, "meet", None)
             if meet is not None:
-                meet(humans)
+                meet(humans, self.human_wait)
         # (kinds or None, its observers): agents that share one ``observe_kinds`` are asked once
         # whether an action concerns them
         groups: dict[int, tuple[frozenset | None, list]] = {}

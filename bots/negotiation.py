@@ -350,14 +350,17 @@ class Negotiator:
         self.declined: set[tuple[str, str]] = set()                # (human, committee key) declined in chat
         self.asked: dict[str, float] = {}                          # committee key -> when its humans were asked
         self.carded: set[str] = set()
+        self.wait_limit = HUMAN_WAIT
 
     @property
     def me(self) -> str:
         return self.agent.seat
 
     # -- the match's calls -------------------------------------------------------------------------
-    def meet(self, humans: Iterable[str]) -> None:
+    def meet(self, humans: Iterable[str], wait: float | None = None) -> None:
         self.humans = frozenset(humans)
+        if wait is not None:
+            self.wait_limit = wait
 
     def drain(self) -> list[Message]:
         out, self.outbox = self.outbox, []
@@ -568,7 +571,7 @@ class Negotiator:
                    and (h, key) not in self.declined and h not in view["quit"]]
         if not waiting:
             return None
-        left = self.asked.get(key, time.monotonic()) + HUMAN_WAIT - time.monotonic()
+        left = self.asked.get(key, time.monotonic()) + self.wait_limit - time.monotonic()
         if left <= 0:
             return None
         return Wait(left, f"for {', '.join(waiting)} to answer the Central Committee invitation", key)

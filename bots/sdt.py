@@ -629,9 +629,10 @@ class SDTAgent:
         return red, white, m, T.political_color(m, v["turn"])
 
     # -- negotiation (bots.negotiation: the match loop's calls) -----------------------------------
-    def meet(self, humans) -> None:
-        """The human seats of the game (the bot talks only to them)."""
-        self.talk.meet(humans)
+    def meet(self, humans, wait: float | None = None) -> None:
+        """The human seats of the game (the bot talks only to them); ``wait``: how long it
+        waits for them to answer its Committee invitation."""
+        self.talk.meet(humans, wait)
 
     def messages(self) -> list:
         """What the bot said since the last call (:class:`bots.negotiation.Message`)."""
