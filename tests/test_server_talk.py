@@ -16,7 +16,6 @@ from test_server_play import STORES, events_of, serve, until_free
 from rcw.actions import Event
 
 
-
 async def reply_within(c, channel: str, mid: int, seconds: float = 1.0) -> dict:
     """The reply to proposal ``mid`` in ``channel``, which must come within ``seconds``."""
     t0 = time.monotonic()
