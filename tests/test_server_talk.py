@@ -171,3 +171,15 @@ async def test_a_broken_pact_is_announced_to_its_victim_and_shifts_the_bots_tabl
 def test_a_pact_record_round_trips():
     p = Pact("A", "B", 3, 7, "A-B:4")
     assert Pact(**p.to_dict()) == p
+
+
+def test_every_proposal_kind_and_what_bots_add_is_documented():
+    from pathlib import Path
+
+    from rcw.server.chat import PROPOSAL_KINDS
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
+    for kind in PROPOSAL_KINDS:
+        assert f"| `{kind}` |" in doc, kind
+    for word in ("pact_broken", "reply.reason", "counter: true", "--bot-wait"):
+        assert word in doc, word
