@@ -344,12 +344,12 @@ class Negotiator:
         self.agent = agent
         self.humans: frozenset[str] = frozenset()
         self.outbox: list[Message] = []
-        self.queue: list[A.Action] = []           # counter-offers to make (out of turn)
+        self.queue: list[tuple[A.Action, str]] = []   # counter-offers to make (out of turn), each with the key it counters
         self.replied: set[str] = set()            # proposal keys answered
         self.rolled: dict[tuple[str, int], tuple[int, int]] = {}   # (proposer, turn) -> (die, PCT column)
         self.declined: set[tuple[str, str]] = set()                # (human, committee key) declined in chat
-        self.asked: dict[str, float] = {}                          # committee key -> when its humans were asked
-        self.carded: set[str] = set()
+        # committee key -> when its humans were invited, and what each consented to then
+        self.asked: dict[str, tuple[float, dict[str, list[str]]]] = {}
         self.wait_limit = HUMAN_WAIT
 
     @property
@@ -441,7 +441,7 @@ class Negotiator:
             return A.AcceptTrade(me, o["id"])
         if counter is not None:
             self.agent.note(f"declines {o['from']}'s trade and counters: {why}")
-            self.queue.append(counter)
+            self.queue.append((counter, key))
             if human:
                 self._reply(o["from"], key, False, f"{me} counters: {why}")
         else:
@@ -478,9 +478,9 @@ class Negotiator:
     def queued(self, player) -> A.Action | None:
         """A counter-offer the bot is to make now (dropped if the engine no longer allows it)."""
         while self.queue:
-            a = self.queue.pop(0)
+            a, key = self.queue.pop(0)
             if player.is_legal(a):
-                self.card(a, f"{self.me} counters", counter=True)
+                self.card(a, f"{self.me} counters", counter=key)
                 return a
         return None
 
@@ -498,30 +498,43 @@ class Negotiator:
         if t == "OfferTrade" and act.to in self.humans:
             self.card(act, f"{self.me} offers {describe_terms(_terms_of(act))}")
         elif t == "JoinCommittee":
-            hs = [p for p in act.members if p in self.humans and p != self.me]
-            key = "committee:" + ",".join(sorted(act.members))
-            if hs and key not in self.carded:
-                self.carded.add(key)
-                self.asked[key] = time.monotonic()
+            me, members = self.me, sorted(act.members)
+            cons = player.view["committee_consent"]
+            if sorted(cons.get(me) or []) == members:
+                return                         # (its consent already: nothing new to say)
+            key = "committee:" + ",".join(members)
+            hs = [p for p in act.members if p in self.humans and p != me]
+            # the humans who proposed this Committee are answered; the others invited (a card)
+            joins = [h for h in hs if sorted(cons.get(h) or []) == members]
+            if joins and key not in self.replied:
+                for h in joins:
+                    self.say(f"{me} joins: {me} calls this Central Committee too ({self.why_rel(h)})", h,
+                             answers=key, accept=True)
+                self.replied.add(key)
+            invite = [h for h in hs if h not in joins]
+            if invite:
+                self.asked[key] = (time.monotonic(), {h: sorted(cons.get(h) or []) for h in invite})
                 purpose = self.agent.politics.purpose
                 why = {"purge": "to purge (Purge Cooperation)", "execute": "to execute the Czar (Non-Attack Policy 2)"}
-                for h in hs:
-                    self.say(f"{self.me} invites you to a Central Committee of {', '.join(act.members)} "
-                             f"{why.get(purpose, '')}".rstrip(), h,
-                             card={"kind": "committee", "members": sorted(act.members)})
-        elif t == "OrderExecution" and getattr(act, "consent", True):
+                for h in invite:
+                    self.say(f"{me} invites you to a Central Committee of {', '.join(act.members)} "
+                             f"{why.get(purpose, '')}".rstrip(), h, card={"kind": "committee", "members": members})
+        elif t == "OrderExecution" and getattr(act, "consent", True) and player.view["decision"] is None:
+            # (the bot's own order, not its consent to another member's, 004 [13.52])
             com = list(player.view["committee"])
             hs = [p for p in com if p in self.humans and p != self.me]
             for h in hs:
                 self.say(f"{self.me} orders the Czar's execution; the Committee ({', '.join(com)}) consents in turn", h,
                          card={"kind": "execution", "to": [h]})
 
-    def card(self, act: A.OfferTrade, text: str, counter: bool = False) -> None:
+    def card(self, act: A.OfferTrade, text: str, counter: str = "") -> None:
+        """A trade card of the bot's offer ``act``; ``counter``: the key of the proposal it
+        counters (the server names that proposal's message)."""
         if act.to not in self.humans:
             return
         card = {"kind": "trade", "to": act.to, **{k: v for k, v in _terms_of(act).items() if v}}
         if counter:
-            card["counter"] = True
+            card["counter"] = counter
         self.say(text + f": {describe_terms(_terms_of(act))}", act.to, card=card)
 
     # -- Committees ----------------------------------------------------------------------------------
@@ -535,15 +548,21 @@ class Negotiator:
         me, turn, ph = self.me, view["turn"], view["phasing"]
         live = view["phase"] == "movement"
         cons = view["committee_consent"]
+        # A Committee a human no longer proposes is answered again when proposed again.
+        open_keys = {"committee:" + ",".join(sorted(v)) for p, v in cons.items() if p in self.humans}
+        self.replied = {k for k in self.replied if not k.startswith("committee:") or k in open_keys}
         for p, members in sorted(cons.items()):
             if p == me or p not in self.humans or me not in members:
                 continue
-            if any(q not in self.humans and v == members for q, v in cons.items()):
-                continue                       # the human joins a bot's proposal: not one of its own
             key = "committee:" + ",".join(sorted(members))
             if key in self.replied:
                 continue
-            if isinstance(act, A.JoinCommittee) and act.seat == me and list(act.members) == list(members):
+            # (a human who consents to a bot's proposal is answered too: the server posts the
+            # answer only to a proposal of the human's addressed to this bot)
+            if sorted(cons.get(me) or []) == sorted(members):
+                self._reply(p, key, True, f"{me} joins: {me} consents to this Central Committee already "
+                                          f"({self.why_rel(p)})")
+            elif isinstance(act, A.JoinCommittee) and act.seat == me and sorted(act.members) == sorted(members):
                 die, rel = self.rolled.get((p, turn), (None, self.rel(p)))
                 why = f"rolled {die}, at least {rel}, its cooperation with {p} (Purge Cooperation)" if die \
                     else f"a member of the Committee {p} calls ({self.why_rel(p)})"
@@ -556,22 +575,25 @@ class Negotiator:
                 self._reply(p, key, False, f"{me} declines: it answers a Central Committee in its convener's "
                                            f"Movement Phase (Purge Cooperation; now {ph or 'no one'} is phasing, "
                                            f"{view['phase']})")
-            elif view["committee_consent"].get(me) == list(members):
-                self._reply(p, key, True, f"{me} joins ({self.why_rel(p)})")
 
     def wait_for(self, view, members: list[str]) -> Wait | None:
         """While humans invited to the Committee of ``members`` have neither consented nor
-        declined (at most :data:`HUMAN_WAIT` seconds from the invitation), the bot waits."""
+        declined (at most :data:`HUMAN_WAIT` seconds from the invitation), the bot waits.  A
+        human whose consent changed since the invitation (to this Committee or another: one
+        consent at a time) has answered."""
         if not self.humans:
             return None
         key = "committee:" + ",".join(sorted(members))
         cons = view["committee_consent"]
-        # (a human who consents to another Committee has answered too: one consent at a time)
-        waiting = [h for h in members if h in self.humans and h != self.me and h not in cons
+        if key not in self.asked:
+            return None                        # (no human was invited to it)
+        t0, then = self.asked[key]
+        waiting = [h for h in members if h in self.humans and h != self.me
+                   and sorted(cons.get(h) or []) == then.get(h, []) != sorted(members)
                    and (h, key) not in self.declined and h not in view["quit"]]
         if not waiting:
             return None
-        left = self.asked.get(key, time.monotonic()) + self.wait_limit - time.monotonic()
+        left = t0 + self.wait_limit - time.monotonic()
         if left <= 0:
             return None
         return Wait(left, f"for {', '.join(waiting)} to answer the Central Committee invitation", key)
@@ -627,7 +649,7 @@ class Negotiator:
         if c <= PACT_COUNTER and until > turn:
             return Message(me, f"{me} counters: only until the end of this Game-Turn, {turn} ({why})", frm,
                            answers=key, accept=False,
-                           card={"kind": "pact", "with": sorted({me, frm}), "until": turn, "counter": True})
+                           card={"kind": "pact", "with": sorted({me, frm}), "until": turn, "counter": key})
         return Message(me, f"{me} declines: {why}", frm, answers=key, accept=False)
 
     # -- the Player-Turn ------------------------------------------------------------------------------

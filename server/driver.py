@@ -303,21 +303,31 @@ class Driver:
                     if answered is None or m.answers not in (answered, answered.split(":")[0]):
                         rt.proposals.reply(m.seat, m.answers, bool(m.accept), "bot", m.text)
                     continue
-                card = None
-                if m.card is not None:
-                    card = dict(m.card, addressees=[m.to] if m.to else [])
-                    if card["kind"] in ("trade", "committee", "execution"):
-                        if seq is None:
-                            continue            # (a card is the bot's step: none was taken)
-                        card["seq"] = seq
-                        for e in events:
-                            if e.kind == "trade_offered":
-                                card["offer"] = e.data["offer"]
-                    if m.answers is not None:     # a counter-proposal: the answer's reason, then the card
-                        rt.proposals.reply(m.seat, m.answers, False, "bot", m.text)
-                await rt.channels.post_bot(m.seat, m.channel(), m.text, card)
+                if m.card is None:
+                    await rt.channels.post_bot(m.seat, m.channel(), m.text)
+                    continue
+                card = dict(m.card, addressees=[m.to] if m.to else [])
+                if card["kind"] in ("trade", "committee", "execution"):
+                    if seq is None:
+                        continue            # (a card is the bot's step: none was taken)
+                    card["seq"] = seq
+                    for e in events:
+                        if e.kind == "trade_offered":
+                            card["offer"] = e.data["offer"]
+                if m.answers is not None:     # a counter-proposal: the answer's reason, then the card
+                    rt.proposals.reply(m.seat, m.answers, False, "bot", m.text)
+                await self._post_card(m, card)
             except Exception:  # a message that cannot be posted never stops the bots
                 log.exception("game %s: a bot message was not posted", rt.gid)
+
+    async def _post_card(self, m: Message, card: dict) -> None:
+        """Post a bot's proposal card; a counter-proposal is posted apart (it waits, without
+        the lock, until the proposal it counters is seen: :meth:`Proposals.post_card`)."""
+        rt = self.rt
+        if card.get("counter"):
+            rt.hub.spawn(rt.proposals.post_card(m.seat, m.channel(), m.text, card, m.to))
+        else:
+            await rt.channels.post_bot(m.seat, m.channel(), m.text, card)
 
     def _arm_wait(self) -> None:
         if self._wait_timer is not None:
@@ -361,8 +371,7 @@ class Driver:
                 msg = Message(seat, f"{seat} does not make pacts", answers=key, accept=False)
         rt.proposals.reply(seat, key, bool(msg.accept), "bot", msg.text)
         if msg.card is not None:
-            await rt.channels.post_bot(seat, msg.channel(), msg.text,
-                                       dict(msg.card, addressees=[msg.to] if msg.to else []))
+            await self._post_card(msg, dict(msg.card, addressees=[msg.to] if msg.to else []))
 
     # -- deadlines ----------------------------------------------------------------------------------
     def _deadline_on(self) -> bool:

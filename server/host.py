@@ -53,6 +53,7 @@ class Host(Protocol):
     meta: dict
     seats: dict[str, dict]
     game: Game | None
+    seq: int
     lock: asyncio.Lock
     conns: set[Any]
     topic: str

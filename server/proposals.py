@@ -20,6 +20,8 @@ events against the pacts (:meth:`rcw.bots.negotiation.PactBook.breaks`).
 
 from __future__ import annotations
 
+import asyncio
+
 from rcw.bots.negotiation import Break, Pact, PactBook
 from rcw.server.chat import pair_name
 from rcw.server.host import Host
@@ -29,6 +31,8 @@ from rcw.actions import Action
 
 #: How many proposals and answers are remembered (the oldest are forgotten first).
 KEEP = 500
+#: Seconds a counter-proposal waits for the proposal it counters to be seen here.
+COUNTER_WAIT = 2.0
 
 
 def proposal_key(prop: dict, channel: str = "", mid: int = 0) -> str | None:
@@ -52,13 +56,14 @@ class Proposals:
     def __init__(self, rt: Host) -> None:
         self.rt = rt
         self._props: dict[str, tuple[str, int, list[str], int]] = {}   # key -> channel, msg id, addressees, seq
-        # key -> [(seat, accept, seq, by, reason)]
-        self._answers: dict[str, list[tuple[str, bool, int, str, str]]] = {}
+        # key -> [(seat, accept, seq (None: no action), at (the game's position then), by, reason)]
+        self._answers: dict[str, list[tuple[str, bool, int | None, int, str, str]]] = {}
         self._replied: set[tuple[str, int, str]] = set()                 # (channel, msg id, seat) answered
         self._by_msg: dict[tuple[str, int], tuple[str, dict, str]] = {}  # (channel, id) -> key, proposal, poster
         self._last_purge = 0                    # seq of the last purge declaration
         self._last_exec = 0                     # seq of the last execution order proposed
         self.pacts = PactBook()                 # the pacts accepted in chat (every process keeps them)
+        self._awaited: dict[str, list[asyncio.Future]] = {}     # key -> counter cards waiting to see it
 
     def applied(self, events: list, seq: int) -> None:
         """An action was applied: remember where the last purge and execution order began
@@ -95,6 +100,9 @@ class Proposals:
             self._props.pop(next(iter(self._props)))
         if len(self._by_msg) > 4 * KEEP:
             self._by_msg.pop(next(iter(self._by_msg)))
+        for f in self._awaited.pop(key, ()):
+            if not f.done():
+                f.set_result(None)
         if prop.get("kind") == "pact" and self.rt.driver.driving:
             for seat in prop.get("addressees", []):
                 if self.rt.seats.get(seat, {}).get("kind") == "bot":
@@ -139,8 +147,41 @@ class Proposals:
         """A bot's answer that applies no action (a Committee it will not join, a pact)."""
         self._answer(key, seat, accept, None, by, reason)
 
+    def where(self, key: str) -> tuple[str, int] | None:
+        """The channel and message id of the last proposal seen with ``key``."""
+        prop = self._props.get(key)
+        return (prop[0], prop[1]) if prop is not None else None
+
+    async def post_card(self, seat: str, channel: str, text: str, card: dict, to: str | None) -> None:
+        """A bot's counter-proposal card (``card["counter"]``: the key of the proposal it
+        counters): it names that proposal's message (``counter: <msg id>``) and goes to its
+        channel, once the proposal is seen here (at most :data:`COUNTER_WAIT` seconds: a
+        proposal's message is delivered a moment after the action it posted); ``counter:
+        true`` in ``channel`` if it was not made in chat (a trade offered with ``act``)."""
+        key = card.get("counter")
+        got = self.where(key) if isinstance(key, str) else None
+        if isinstance(key, str) and got is None:
+            fut = asyncio.get_running_loop().create_future()
+            self._awaited.setdefault(key, []).append(fut)
+            try:
+                await asyncio.wait_for(fut, COUNTER_WAIT)
+            except TimeoutError:
+                waiting = self._awaited.get(key, [])
+                if fut in waiting:
+                    waiting.remove(fut)
+                if not waiting:
+                    self._awaited.pop(key, None)
+            got = self.where(key)
+        rec = self.rt.channels.records.get(got[0]) if got is not None else None
+        if rec is not None and seat in rec["members"] and (to is None or to in rec["members"]):
+            channel, card = got[0], dict(card, counter=got[1])
+        else:
+            card = dict(card, counter=True)
+        await self.rt.channels.post_bot(seat, channel, text, card)
+
     def _answer(self, key: str, seat: str, accept: bool, seq: int | None, by: str, reason: str) -> None:
-        self._answers.setdefault(key, []).append((seat, accept, seq, by, reason))
+        at = seq if seq is not None else self.rt.seq
+        self._answers.setdefault(key, []).append((seat, accept, seq, at, by, reason))
         if len(self._answers) > KEEP:
             self._answers.pop(next(iter(self._answers)))
         self._match(key)
@@ -150,8 +191,11 @@ class Proposals:
         if prop is None or not self.rt.driver.driving:
             return
         name, mid, addressees, pseq = prop
-        for seat, accept, seq, by, reason in self._answers.get(key, ()):
-            if seat in addressees and (seq is None or seq > pseq) and (name, mid, seat) not in self._replied:
+        for seat, accept, seq, at, by, reason in self._answers.get(key, ()):
+            # (an answer to this proposal, not to an earlier one with the same key: an action
+            # after the proposer's, or an answer without one given since)
+            if seat in addressees and (at > pseq or (seq is None and at >= pseq)) \
+                    and (name, mid, seat) not in self._replied:
                 if len(self._replied) > 10 * KEEP:
                     self._replied.clear()
                 self._replied.add((name, mid, seat))
