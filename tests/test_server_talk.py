@@ -6,14 +6,13 @@ table."""
 from __future__ import annotations
 
 import os
+import re
 import time
 
 import pytest
-from rcw.bots.negotiation import Pact
-from rcw.server.client import ServerError
+from rcw.bots.negotiation import SHIFT_PACT_BREAK, Pact
+from rcw.bots.sdt_tables import SHIFT_ATTACK
 from test_server_play import STORES, events_of, serve, until_free
-
-from rcw.actions import Event
 
 
 async def reply_within(c, channel: str, mid: int, seconds: float = 1.0) -> dict:
@@ -29,6 +28,18 @@ async def reply_within(c, channel: str, mid: int, seconds: float = 1.0) -> dict:
     return find(c)
 
 
+async def free_for(seat: str, clients: dict) -> None:
+    """Play the humans' steps until ``seat`` is free to start politics (004 [11.0])."""
+    for _ in range(50):
+        free = await until_free(clients)
+        if free == seat:
+            return
+        c = clients[free]
+        await c.wait_for(lambda x: x.seq >= clients[seat].seq and bool(x.legal), 10)
+        await c.act(next((x for x in c.legal if x["t"].startswith("End")), c.legal[0]), seq=c.seq)
+    raise AssertionError(f"{seat} never got a free moment")
+
+
 IN_PROCESS = pytest.mark.skipif(bool(os.environ.get("RCW_TEST_BOT_WORKERS")),
                                 reason="reaches into the bots, which run in this process only without bot workers")
 
@@ -41,11 +52,14 @@ def runtime(h, gid: str):
 @pytest.mark.parametrize("kind", STORES)
 async def test_every_proposal_kind_to_a_bot_is_answered_with_a_reason_within_a_second(kind):
     async with serve(kind) as h:
-        # Seed 0: A and B hold 6 Politburo markers each, C holds the Czar; B and C are SDT bots.
-        g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], seed=0, options={"max_turns": 3})
+        # Seed 0: A and B hold 6 Politburo markers each, C holds the Czar. B is the SDT bot; A
+        # and C are humans, so no Committee forms (and nobody purges) without A: the purge of
+        # C below is open to the Committee of A and B (004 [11.13]).
+        g, (a, c) = await h.game(players=3, humans=2, bot_seats=["B"], seed=0, options={"max_turns": 3})
         gid = g["game"]
-        ca = await h.connect(gid, a["token"])
-        assert await until_free({"A": ca}) == "A"
+        ca, cc = await h.connect(gid, a["token"]), await h.connect(gid, c["token"])
+        humans = {"A": ca, "C": cc}
+        await free_for("A", humans)
 
         trade = await ca.chat("A-B", "", {"kind": "trade", "to": "B", "take_politburo": 3})
         r = await reply_within(ca, "A-B", trade["id"])
@@ -71,16 +85,17 @@ async def test_every_proposal_kind_to_a_bot_is_answered_with_a_reason_within_a_s
         r = await reply_within(ca, "A-B", ex["id"])
         assert r["seat"] == "B" and "PCM" in r["reply"]["reason"]
 
-        await until_free({"A": ca})
-        if sorted(ca.view["committee"]) == ["A", "B"]:
-            try:            # (the engine may refuse it: B took part in a purge this Game-Turn, 004 [11.13])
-                purge = await ca.chat("A-B", "", {"kind": "purge", "target": "C", "purgers": ["A", "B"],
-                                                  "shares": ["A", "B"]})
-            except ServerError as e:
-                assert "illegal_action" in str(e)
-            else:
-                r = await reply_within(ca, "A-B", purge["id"])
-                assert r["seat"] == "B" and r["reply"]["reason"]
+        await free_for("A", humans)       # (C, a human, answers the order if B consented)
+        assert sorted(ca.view["committee"]) == ["A", "B"]
+        # the engine lists the Committee's purge of C: neither member purged this Game-Turn
+        assert any(x["t"] == "DeclarePurge" and x["target"] == "C" and sorted(x["purgers"]) == ["A", "B"]
+                   for x in ca.legal), ca.legal
+        purge = await ca.chat("A-B", "", {"kind": "purge", "target": "C", "purgers": ["A", "B"], "shares": ["A", "B"]})
+        r = await reply_within(ca, "A-B", purge["id"])
+        assert r["seat"] == "B" and r["reply"]["by"] == "bot" and r["reply"]["reason"]
+        assert r["reply"]["accept"] is True and "approves" in r["reply"]["reason"]   # (no pact with C)
+        await ca.wait_for(lambda c: c.seq >= r["reply"]["seq"], 5)
+        assert events_of(ca, "purge_approved")
 
 
 @pytest.mark.parametrize("kind", STORES)
@@ -135,37 +150,56 @@ async def test_a_bots_committee_invitation_to_a_human_becomes_a_central_committe
         assert formed(ca) and m["seat"] in formed(ca)[0]
 
 
-@IN_PROCESS
+def cooperation(reason: str) -> int:
+    """The PCT column a bot's reason gives ('cooperation 6 of 7 with A...')."""
+    m = re.search(r"cooperation (\d) of 7", reason)
+    assert m, reason
+    return int(m.group(1))
+
+
 @pytest.mark.parametrize("kind", STORES)
 async def test_a_broken_pact_is_announced_to_its_victim_and_shifts_the_bots_table(kind):
+    """A makes a pact with the bot B, then attacks B's stack in its first Combat Phase: the
+    break is announced to B in their pair channel, and B's table holds it against A (the
+    attack's column and the break's, as B's next answer says)."""
     async with serve(kind) as h:
-        g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], seed=0, options={"max_turns": 3})
-        gid = g["game"]
-        ca = await h.connect(gid, a["token"])
+        # Seed 5: A plays first in Game-Turn 1 and its stacks share VLDV with one of B's.
+        g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], seed=5, options={"max_turns": 2})
+        ca = await h.connect(g["game"], a["token"])
         assert await until_free({"A": ca}) == "A"
-        rt = runtime(h, gid)
         turn = ca.view["turn"]
-        for _ in range(20):                                  # B agrees (its table: column 4 or less)
-            rt.driver._the_match().table.pct[frozenset(("A", "B"))] = 2
-            p = await ca.chat("A-B", "", {"kind": "pact", "with": "B", "until": turn + 1})
-            r = await reply_within(ca, "A-B", p["id"])
-            if r["reply"]["accept"]:
-                break
-        assert r["reply"]["accept"] is True
-        await ca.wait_for(lambda c: bool(rt.proposals.pacts.pacts), 5)
-        table = rt.driver._the_match().table
-        assert table.pacts.in_force("A", "B", turn) is not None        # the bots keep it
-        before = table.relation("A", "B")
-        # A breaks it: the events of an attack of A's on B's stack, shown to the runtime and the
-        # bots' table as an applied action's are (an attack itself needs a position set up for it)
-        events = [Event("combat", "A attacks B", {"seat": "A", "defender": "B"})]
-        rt.proposals.applied(events, rt.seq + 1)
-        table.version = rt.seq + 1
-        table.observe(events)
-        await ca.wait_for(lambda c: any(m.get("pact_broken") for m in c.messages.get("A-B", {}).values()), 5)
-        note = next(m for m in ca.messages["A-B"].values() if m.get("pact_broken"))
-        assert note["seat"] is None and note["pact_broken"]["victim"] == "B" and "broke its pact" in note["text"]
-        assert table.relation("A", "B") > before
+        p = await ca.chat("A-B", "", {"kind": "pact", "with": "B", "until": turn})
+        r = await reply_within(ca, "A-B", p["id"])
+        assert r["reply"]["accept"] is True, r["reply"]          # (PCT column 3: a request to do nothing)
+        before = cooperation(r["reply"]["reason"])
+
+        # A's Combat Phase: the attack on B's stack, through the game's own actions.
+        while ca.view["phase"] != "combat":
+            act = next(x for x in ca.legal if x["t"].startswith("End") or x["t"] == "RollRandomEvents")
+            await ca.act(act)
+            await ca.wait_for(lambda c: any(p["seat"] == "A" for p in c.pending), 10)
+        assert ca.view["phasing"] == "A" and ca.view["turn"] == turn
+        stacks = {s["id"]: s for s in ca.view["stacks"]}
+        option = next(o for o in await ca.query("attack_options") if stacks[o["target"]]["owner"] == "B")
+        await ca.act({"t": "DeclareAttack", "target": option["target"], "subversive": False})
+        for sid in option["groups"][0]["stacks"]:
+            await ca.act({"t": "AddAttacker", "stack": sid})
+        await ca.act({"t": "ResolveAttack"})
+        assert any(e["kind"] == "combat" and e["data"].get("defender") == "B" for e in ca.events)
+
+        def broken(c):
+            return next((m for m in c.messages.get("A-B", {}).values() if m.get("pact_broken")), None)
+        await ca.wait_for(lambda c: broken(c) is not None, 5)
+        note = broken(ca)
+        assert note["seat"] is None and "A broke its pact with B" in note["text"]
+        assert {k: note["pact_broken"][k] for k in ("by", "victim", "act")} == {"by": "A", "victim": "B", "act": "attack"}
+        assert note["pact_broken"]["pact"]["until"] == turn and note["pact_broken"]["pact"]["id"] == f"A-B:{p['id']}"
+
+        # B holds it against A: one column for the attack, SHIFT_PACT_BREAK more for the break.
+        again = await ca.chat("A-B", "", {"kind": "pact", "with": "B", "until": turn + 1})
+        r = await reply_within(ca, "A-B", again["id"])
+        assert cooperation(r["reply"]["reason"]) == min(7, before + SHIFT_ATTACK + SHIFT_PACT_BREAK), r["reply"]
+        assert "A attacked B once" in r["reply"]["reason"]
 
 
 def test_a_pact_record_round_trips():
