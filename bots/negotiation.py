@@ -465,15 +465,14 @@ class Negotiator:
         best = None
         for c in cands:
             cw = self.worth(player, c, view)
-            if cw.value >= cw.need and (best is None or cw.value < best[0]):
-                best = (cw.value, c)
-        if best is None:
-            return None
-        c = best[1]
-        act = A.OfferTrade(self.me, frm, give_leaders=tuple(c["take_leaders"]), give_politburo=c["take_politburo"],
-                           give_assassins=c["take_assassins"], take_leaders=tuple(c["give_leaders"]),
-                           take_politburo=c["give_politburo"], take_assassins=c["give_assassins"])
-        return act if player.is_legal(act) else None
+            if cw.value < cw.need or (best is not None and cw.value >= best[0]):
+                continue
+            act = A.OfferTrade(self.me, frm, give_leaders=tuple(c["take_leaders"]), give_politburo=c["take_politburo"],
+                               give_assassins=c["take_assassins"], take_leaders=tuple(c["give_leaders"]),
+                               take_politburo=c["give_politburo"], take_assassins=c["give_assassins"])
+            if player.is_legal(act):           # (not an offer of nothing for nothing, 004 [15.33])
+                best = (cw.value, act)
+        return best[1] if best is not None else None
 
     def queued(self, player) -> A.Action | None:
         """A counter-offer the bot is to make now (dropped if the engine no longer allows it)."""

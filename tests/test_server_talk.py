@@ -150,6 +150,35 @@ async def test_a_bots_committee_invitation_to_a_human_becomes_a_central_committe
         assert formed(ca) and m["seat"] in formed(ca)[0]
 
 
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_near_trade_is_countered_by_a_card_that_names_it_and_can_be_accepted(kind):
+    """The pre-game session of seed 0 (the bots' table not set up: column 3, B asks a worth of
+    0): one Politburo marker for nothing is worth -2 to B, within COUNTER_BAND of its ask, so B
+    declines with its reason and counters with a card in the same channel that names the
+    proposal (``counter``: its message id); A's accept makes the trade."""
+    async with serve(kind) as h:
+        g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], seed=0, options={"max_turns": 1})
+        ca = await h.connect(g["game"], a["token"])
+        await ca.wait_for(lambda c: c.status == "playing" and c.view["phase"] == "trading", 5)
+        pm = dict(ca.view["politburo"])
+        ask = await ca.chat("A-B", "", {"kind": "trade", "to": "B", "take_politburo": 1})
+        r = await reply_within(ca, "A-B", ask["id"])
+        assert r["reply"]["accept"] is False and "B counters: worth -2 to B" in r["reply"]["reason"], r["reply"]
+
+        def card(c):
+            return next((m for m in c.messages.get("A-B", {}).values()
+                         if (m.get("proposal") or {}).get("counter") == ask["id"]), None)
+        await ca.wait_for(lambda c: card(c) is not None, 5)
+        m = card(ca)
+        p = m["proposal"]
+        assert m["seat"] == "B" and p["kind"] == "trade" and p["addressees"] == ["A"] and p["offer"] >= 1
+        # one marker each way (the smallest change worth B's while): B gives 1 and takes 1
+        assert (p.get("give_politburo"), p.get("take_politburo")) == (1, 1), p
+        done = await ca.accept("A-B", m["id"])
+        await ca.wait_for(lambda c: c.seq >= done["reply"]["seq"], 5)
+        assert any(e["kind"] == "trade" for e in ca.events) and ca.view["politburo"] == pm
+
+
 def cooperation(reason: str) -> int:
     """The PCT column a bot's reason gives ('cooperation 6 of 7 with A...')."""
     m = re.search(r"cooperation (\d) of 7", reason)
