@@ -15,7 +15,10 @@ engine knows nothing of: every process keeps the accepted ones (:attr:`Proposals
 the replies it delivers, so every replica agrees), the driving one tells the bots
 (:meth:`Driver.pact`) and announces a break to its victim in the pair channel of breaker and
 victim (a message with ``seat`` nil and ``pact_broken``), checking each applied action's
-events against the pacts (:meth:`rcw.bots.negotiation.PactBook.breaks`).
+events against the pacts (:meth:`rcw.bots.negotiation.PactBook.breaks`).  The store keeps them
+with the game (:meth:`Store.add_pact`, the first record of a pact stands; a break is written
+into it), so a process that loads the game, after a restart or a fail-over, knows them and
+their breaks (:meth:`Proposals.load`).
 """
 
 from __future__ import annotations
@@ -65,6 +68,24 @@ class Proposals:
         self.pacts = PactBook()                 # the pacts accepted in chat (every process keeps them)
         self._awaited: dict[str, list[asyncio.Future]] = {}     # key -> counter cards waiting to see it
 
+    async def load(self) -> None:
+        """The pacts the store keeps for this game, and their breaks (when the game is loaded)."""
+        for rec in (await self.rt.store.load_pacts(self.rt.gid)).values():
+            pact = Pact(**{k: rec[k] for k in ("a", "b", "until", "since", "id")})
+            if self.pacts.add(pact) and rec.get("broken"):
+                b = rec["broken"]
+                self.pacts.broken.append(Break(pact, b["by"], b["victim"], b["act"]))
+
+    def of(self, seat: str | None) -> list[dict]:
+        """The pacts ``seat`` is party to (the state frames' ``pacts``), each with its break."""
+        out = []
+        for p in self.pacts.pacts:
+            if seat in (p.a, p.b):
+                b = next((x for x in self.pacts.broken if x.pact == p), None)
+                out.append(dict(p.to_dict(), broken=None if b is None else {"by": b.by, "victim": b.victim,
+                                                                             "act": b.act}))
+        return out
+
     def applied(self, events: list, seq: int) -> None:
         """An action was applied: remember where the last purge and execution order began
         (their approvals name no proposal, only the position they answer); a pact it breaks
@@ -77,6 +98,8 @@ class Proposals:
         if self.pacts:
             g = self.rt.game
             for b in self.pacts.breaks(events, g.turn if g is not None else 0, seq):
+                rec = dict(b.pact.to_dict(), broken={"by": b.by, "victim": b.victim, "act": b.act, "seq": seq})
+                self.rt.hub.spawn(self.rt.store.update_pact(self.rt.gid, b.pact.id, rec))
                 if self.rt.driver.driving:
                     self.rt.hub.spawn(self._announce(b, seq))
 
@@ -121,6 +144,7 @@ class Proposals:
             pact = Pact(poster, other, int(prop.get("until", 0)), since=self.rt.seq if g is not None else 0,
                         id=f"{channel}:{reply.get('msg')}")
             if self.pacts.add(pact):
+                self.rt.hub.spawn(self.rt.store.add_pact(self.rt.gid, pact.id, pact.to_dict()))
                 self.rt.driver.pact(pact)
         elif not accept and self.rt.driver.driving and self.rt.seats.get(seat, {}).get("kind") == "human":
             self.rt.driver.hear({"kind": "reply", "seat": seat, "key": key, "accept": False})

@@ -5,6 +5,7 @@ table."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import time
@@ -12,6 +13,9 @@ import time
 import pytest
 from rcw.bots.negotiation import SHIFT_PACT_BREAK, Pact
 from rcw.bots.sdt_tables import SHIFT_ATTACK
+from rcw.server.client import GameClient, Lobby
+from rcw.server.store import MemoryStore, RedisStore
+from server_helpers import REDIS_URL, destroy_prefix, running_server, unique_prefix
 from test_server_play import STORES, events_of, serve, until_free
 
 
@@ -186,49 +190,111 @@ def cooperation(reason: str) -> int:
     return int(m.group(1))
 
 
+# Seed 5: A plays first in Game-Turn 1 and its stacks share VLDV with one of the bot B's; B's
+# table has A on column 3 (it accepts a pact: a request to do nothing).
+ATTACK_GAME = {"players": 3, "bot_seats": ["B", "C"], "seed": 5, "options": {"max_turns": 2}}
+
+
+async def pact_with_b(ca) -> tuple[dict, int]:
+    """A proposes a pact to B until the end of this Game-Turn; B accepts.  The proposal, and
+    A's PCT column with B as B's reason gives it."""
+    assert await until_free({"A": ca}) == "A"
+    p = await ca.chat("A-B", "", {"kind": "pact", "with": "B", "until": ca.view["turn"]})
+    r = await reply_within(ca, "A-B", p["id"])
+    assert r["reply"]["accept"] is True, r["reply"]
+    return p, cooperation(r["reply"]["reason"])
+
+
+async def attack_b(ca) -> None:
+    """A's Combat Phase: the attack on B's stack, through the game's own actions (004 [8.2])."""
+    turn = ca.view["turn"]
+    while ca.view["phase"] != "combat":
+        act = next(x for x in ca.legal if x["t"].startswith("End") or x["t"] == "RollRandomEvents")
+        await ca.act(act)
+        await ca.wait_for(lambda c: any(p["seat"] == "A" for p in c.pending), 10)
+    assert ca.view["phasing"] == "A" and ca.view["turn"] == turn
+    stacks = {s["id"]: s for s in ca.view["stacks"]}
+    option = next(o for o in await ca.query("attack_options") if stacks[o["target"]]["owner"] == "B")
+    await ca.act({"t": "DeclareAttack", "target": option["target"], "subversive": False})
+    for sid in option["groups"][0]["stacks"]:
+        await ca.act({"t": "AddAttacker", "stack": sid})
+    await ca.act({"t": "ResolveAttack"})
+    assert any(e["kind"] == "combat" and e["data"].get("defender") == "B" for e in ca.events)
+
+
+async def the_break_is_told(ca, p: dict, before: int) -> None:
+    """The break is announced to B in the pair channel, and B holds it against A: one column
+    for the attack, SHIFT_PACT_BREAK more for the break, as B's next answer says."""
+    turn = ca.view["turn"]
+
+    def broken(c):
+        return next((m for m in c.messages.get("A-B", {}).values() if m.get("pact_broken")), None)
+    await ca.wait_for(lambda c: broken(c) is not None, 5)
+    note = broken(ca)
+    assert note["seat"] is None and "A broke its pact with B" in note["text"]
+    assert {k: note["pact_broken"][k] for k in ("by", "victim", "act")} == {"by": "A", "victim": "B", "act": "attack"}
+    assert note["pact_broken"]["pact"]["until"] == turn and note["pact_broken"]["pact"]["id"] == f"A-B:{p['id']}"
+    again = await ca.chat("A-B", "", {"kind": "pact", "with": "B", "until": turn + 1})
+    r = await reply_within(ca, "A-B", again["id"])
+    assert cooperation(r["reply"]["reason"]) == min(7, before + SHIFT_ATTACK + SHIFT_PACT_BREAK), r["reply"]
+    assert "A attacked B once" in r["reply"]["reason"]
+
+
 @pytest.mark.parametrize("kind", STORES)
 async def test_a_broken_pact_is_announced_to_its_victim_and_shifts_the_bots_table(kind):
-    """A makes a pact with the bot B, then attacks B's stack in its first Combat Phase: the
-    break is announced to B in their pair channel, and B's table holds it against A (the
-    attack's column and the break's, as B's next answer says)."""
+    """A makes a pact with the bot B, then attacks B's stack in its first Combat Phase."""
     async with serve(kind) as h:
-        # Seed 5: A plays first in Game-Turn 1 and its stacks share VLDV with one of B's.
-        g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], seed=5, options={"max_turns": 2})
+        g, (a,) = await h.game(humans=1, **ATTACK_GAME)
         ca = await h.connect(g["game"], a["token"])
-        assert await until_free({"A": ca}) == "A"
-        turn = ca.view["turn"]
-        p = await ca.chat("A-B", "", {"kind": "pact", "with": "B", "until": turn})
-        r = await reply_within(ca, "A-B", p["id"])
-        assert r["reply"]["accept"] is True, r["reply"]          # (PCT column 3: a request to do nothing)
-        before = cooperation(r["reply"]["reason"])
+        p, before = await pact_with_b(ca)
+        await attack_b(ca)
+        await the_break_is_told(ca, p, before)
 
-        # A's Combat Phase: the attack on B's stack, through the game's own actions.
-        while ca.view["phase"] != "combat":
-            act = next(x for x in ca.legal if x["t"].startswith("End") or x["t"] == "RollRandomEvents")
-            await ca.act(act)
-            await ca.wait_for(lambda c: any(p["seat"] == "A" for p in c.pending), 10)
-        assert ca.view["phasing"] == "A" and ca.view["turn"] == turn
-        stacks = {s["id"]: s for s in ca.view["stacks"]}
-        option = next(o for o in await ca.query("attack_options") if stacks[o["target"]]["owner"] == "B")
-        await ca.act({"t": "DeclareAttack", "target": option["target"], "subversive": False})
-        for sid in option["groups"][0]["stacks"]:
-            await ca.act({"t": "AddAttacker", "stack": sid})
-        await ca.act({"t": "ResolveAttack"})
-        assert any(e["kind"] == "combat" and e["data"].get("defender") == "B" for e in ca.events)
 
-        def broken(c):
-            return next((m for m in c.messages.get("A-B", {}).values() if m.get("pact_broken")), None)
-        await ca.wait_for(lambda c: broken(c) is not None, 5)
-        note = broken(ca)
-        assert note["seat"] is None and "A broke its pact with B" in note["text"]
-        assert {k: note["pact_broken"][k] for k in ("by", "victim", "act")} == {"by": "A", "victim": "B", "act": "attack"}
-        assert note["pact_broken"]["pact"]["until"] == turn and note["pact_broken"]["pact"]["id"] == f"A-B:{p['id']}"
+async def stored(store, gid: str, pred, timeout: float = 5.0) -> None:
+    """Wait until the store's pacts of game ``gid`` satisfy ``pred``."""
+    end = asyncio.get_running_loop().time() + timeout
+    while not pred(await store.load_pacts(gid)):
+        assert asyncio.get_running_loop().time() < end, "the store never got the pact"
+        await asyncio.sleep(0.02)
 
-        # B holds it against A: one column for the attack, SHIFT_PACT_BREAK more for the break.
-        again = await ca.chat("A-B", "", {"kind": "pact", "with": "B", "until": turn + 1})
-        r = await reply_within(ca, "A-B", again["id"])
-        assert cooperation(r["reply"]["reason"]) == min(7, before + SHIFT_ATTACK + SHIFT_PACT_BREAK), r["reply"]
-        assert "A attacked B once" in r["reply"]["reason"]
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_pacts_and_their_breaks_are_kept_with_the_game_across_restarts(kind):
+    """The store keeps a game's pacts: a server started again on it shows A its pact (the
+    state frames' ``pacts``), announces its break and tells the bots, whose table holds the
+    break; and a third server still knows it was broken."""
+    prefix = unique_prefix("pacts")
+    memory = MemoryStore()
+
+    def store():
+        return memory if kind == "memory" else RedisStore(REDIS_URL, prefix)
+    try:
+        async with running_server(store()) as one, Lobby(one.base) as lobby:
+            g = await lobby.create_game(**ATTACK_GAME)
+            a = await lobby.join(g["game"])
+            async with await GameClient.connect(one.base, g["game"], a["token"]) as ca:
+                p, before = await pact_with_b(ca)
+                pid = f"A-B:{p['id']}"
+                pact = {"a": "A", "b": "B", "until": ca.view["turn"], "id": pid, "broken": None}
+                await stored(one.store, g["game"], lambda r: pid in r)    # (a moment after the reply)
+        async with running_server(store()) as two:
+            async with await GameClient.connect(two.base, g["game"], a["token"]) as ca:
+                got = (await ca.request("view"))["pacts"]
+                assert [{k: x[k] for k in pact} for x in got] == [pact]
+                await attack_b(ca)
+                await the_break_is_told(ca, p, before)
+                await stored(two.store, g["game"], lambda r: bool(r[pid].get("broken")))
+        async with running_server(store()) as three:
+            async with await GameClient.connect(three.base, g["game"], a["token"]) as ca:
+                got = (await ca.request("view"))["pacts"]
+                assert [x["broken"] for x in got if x["id"] == pid] == [{"by": "A", "victim": "B", "act": "attack"}]
+                spec = await GameClient.connect(three.base, g["game"])
+                assert (await spec.request("view"))["pacts"] == []          # (its parties only)
+                await spec.close()
+    finally:
+        if kind == "redis":
+            await destroy_prefix(prefix)
 
 
 def test_a_pact_record_round_trips():
