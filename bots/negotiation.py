@@ -34,8 +34,8 @@ given a point; a player on column 7 must pay four), one point less from a pact p
 trade worth that much is **accepted**; one within :data:`COUNTER_BAND` points of it is
 **countered** (the bot declines and offers the same trade changed by one marker: less asked
 of it, or one more marker of the proposer's, the smallest change that makes it worth the
-bot's while); the rest is **declined**. A gift (nothing asked) is always accepted, as
-before.
+bot's while and that the engine allows: not an offer of nothing, 004 [15.33]); the rest is
+**declined**. A gift (nothing asked) is always accepted, as before.
 
 Pacts
 -----

@@ -310,5 +310,5 @@ def test_every_proposal_kind_and_what_bots_add_is_documented():
     doc = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
     for kind in PROPOSAL_KINDS:
         assert f"| `{kind}` |" in doc, kind
-    for word in ("pact_broken", "reply.reason", "counter: true", "--bot-wait"):
+    for word in ("pact_broken", "reply.reason", "counter: <msg id>", "--bot-wait", "`pacts`", "P {g:<id>}:pacts"):
         assert word in doc, word
