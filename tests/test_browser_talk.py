@@ -19,18 +19,22 @@ from browser_helpers import DESKTOP, PHONE, http, open_channel, open_seat, shot,
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 
 
-def _page(browser, phone: bool):
+def _open(server: str, browser, seed: int, phone: bool):
+    """A three-player game of ``seed`` with the SDT bots in B and C; Anna's page as A, on the
+    chat's pair channel with B.  The context, the page, the page's errors, A's token."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "bot_seats": ["B", "C"], "seed": seed,
+                                            "options": {"max_turns": 2}})
+    j = http(server, "POST", f"/api/games/{g['game']}/join", {"seat": "A", "name": "Anna"})
     ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
     ctx.set_default_timeout(20_000)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    return ctx, page, errors
-
-
-def _talk(page, phone: bool) -> None:
+    open_seat(page, server, g["game"], j["token"])
     page.click('.mnav .mtab[data-tab="talk"]' if phone else '.dtabs .dtab[data-tab="talk"]')
     page.locator('[data-act="propose-menu"]').wait_for()
+    open_channel(page, "A-B")
+    return ctx, page, errors, g["game"], j["token"]
 
 
 def _propose(page, what: str) -> None:
@@ -39,30 +43,29 @@ def _propose(page, what: str) -> None:
     page.locator(".modal").wait_for()
 
 
+def _posted_and_answered(page, post: str, card: str):
+    """Post the dialog's proposal; its message id and the reason of the answer to it, once shown."""
+    page.click(f'.modal [data-act="{post}"]')
+    mine = page.locator(f".msg-list {card}").first
+    mine.wait_for()
+    mid = mine.get_attribute("data-msg")
+    reason = page.locator(f'.msg.reply:has([data-act="goto-msg"][data-msg="{mid}"]) .reply-reason')
+    reason.wait_for()
+    return mid, reason
+
+
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 def test_a_trade_and_a_pact_to_a_bot_are_answered_with_reasons_and_a_counter_card_is_accepted(server, browser, phone):
     # Seed 0, the pre-game session: the bots' table is not set up (column 3, B asks a worth of
     # 0), so one Politburo marker asked for nothing (-2 to B) is countered, and a pact accepted.
-    g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "bot_seats": ["B", "C"], "seed": 0,
-                                            "options": {"max_turns": 2}})
-    gid = g["game"]
-    j = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
-    ctx, page, errors = _page(browser, phone)
-    open_seat(page, server, gid, j["token"])
-    page.wait_for_function("() => document.body.dataset.phase === 'trading'")
-    _talk(page, phone)
-    open_channel(page, "A-B")
+    ctx, page, errors, _, _ = _open(server, browser, 0, phone)
+    assert page.evaluate("() => document.body.dataset.phase") == "trading"
 
     # the trade: B's answer with its reason, then its counter card naming the proposal
     _propose(page, "propose-trade")
     assert page.locator('.modal .seg button.on[data-to="B"]').count() == 1      # (the channel's other seat)
     page.fill('.modal [data-field="take_politburo"]', "1")
-    page.click('.modal [data-act="post-trade"]')
-    ask = page.locator('.msg-list .proposal[data-kind="trade"]:not(.counter)').first
-    ask.wait_for()
-    ask_id = ask.get_attribute("data-msg")
-    reason = page.locator(f'.msg.reply:has([data-act="goto-msg"][data-msg="{ask_id}"]) .reply-reason')
-    reason.wait_for()
+    ask_id, reason = _posted_and_answered(page, "post-trade", '.proposal[data-kind="trade"]:not(.counter)')
     assert reason.get_attribute("data-accept") == "0"
     assert reason.inner_text().startswith("B counters: worth -2 to B") and "cooperation 3 of 7 with A" in reason.inner_text()
     card = page.locator(f'.proposal.counter[data-counter="{ask_id}"]')
@@ -77,12 +80,7 @@ def test_a_trade_and_a_pact_to_a_bot_are_answered_with_reasons_and_a_counter_car
     # the pact: B agrees, with its reason; the channel's head shows the pact
     _propose(page, "propose-pact")
     assert page.locator('.modal .seg button.on[data-with="B"]').count() == 1
-    page.click('.modal [data-act="post-pact"]')
-    pact = page.locator('.msg-list .proposal[data-kind="pact"]').first
-    pact.wait_for()
-    pid = pact.get_attribute("data-msg")
-    agrees = page.locator(f'.msg.reply:has([data-act="goto-msg"][data-msg="{pid}"]) .reply-reason')
-    agrees.wait_for()
+    pid, agrees = _posted_and_answered(page, "post-pact", '.proposal[data-kind="pact"]')
     assert agrees.get_attribute("data-accept") == "1" and agrees.inner_text().startswith("B agrees: no attacks")
     page.locator(".chan-head .pact-badge:not(.broken)").wait_for()
     assert "pact until the end of Game-Turn" in page.locator(".chan-head .pact-badge").inner_text()
@@ -126,18 +124,11 @@ def _attack_b(base: str, gid: str, token: str) -> None:
 
 def test_a_broken_pact_is_a_notice_in_the_pair_channel(server, browser):
     # Seed 5: A plays first in Game-Turn 1 and its stacks share VLDV with one of B's.
-    g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "bot_seats": ["B", "C"], "seed": 5,
-                                            "options": {"max_turns": 2}})
-    gid = g["game"]
-    j = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
-    ctx, page, errors = _page(browser, False)
-    open_seat(page, server, gid, j["token"])
-    _talk(page, False)
-    open_channel(page, "A-B")
+    ctx, page, errors, gid, token = _open(server, browser, 5, False)
     _propose(page, "propose-pact")
     page.click('.modal [data-act="post-pact"]')
     page.locator('.msg-list .reply-reason[data-accept="1"]').wait_for()
-    _attack_b(server, gid, j["token"])
+    _attack_b(server, gid, token)
     note = page.locator(".msg-list .msg.notice.pact-broken")
     note.wait_for()
     assert "A broke its pact with B" in note.inner_text() and "Pact broken" in note.inner_text()
