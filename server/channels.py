@@ -203,6 +203,8 @@ class Channels:
         verb = "accepts" if accept else "declines"
         msg: dict = {"seat": seat, "ts": now_ms(), "text": f"{seat} {verb} {prop['kind']} proposal #{msg_id}",
                      "reply": {"msg": msg_id, "accept": bool(accept), "seq": seq}}
+        if prop["kind"] == "pact" and accept:          # (kept with the game before the reply is posted)
+            msg["reply"]["pact"] = await rt.proposals.keep_pact(name, msg_id, prop, found[0].get("seat"), seat)
         mid = await self.store.chat_append(rt.gid, name, msg, self.store.topic(rec["secret"], self.rt.gid))
         msg["id"] = mid
         return msg

@@ -133,21 +133,30 @@ class Proposals:
         self._match(key)
 
     def _seen_reply(self, channel: str, msg: dict, reply: dict) -> None:
+        if isinstance(reply.get("pact"), dict):         # an accepted pact (kept in the store already)
+            try:
+                pact = Pact(**{k: reply["pact"][k] for k in ("a", "b", "until", "since", "id")})
+            except (KeyError, TypeError):
+                return
+            if self.pacts.add(pact):
+                self.rt.driver.pact(pact)
+            return
         got = self._by_msg.get((channel, reply.get("msg")))
         if got is None:
             return
-        key, prop, poster = got
+        key, _, _ = got
         seat, accept = msg.get("seat"), bool(reply.get("accept"))
-        if prop.get("kind") == "pact" and accept and poster:
-            other = next((s for s in prop.get("with", ()) if s != poster), seat)
-            g = self.rt.game
-            pact = Pact(poster, other, int(prop.get("until", 0)), since=self.rt.seq if g is not None else 0,
-                        id=f"{channel}:{reply.get('msg')}")
-            if self.pacts.add(pact):
-                self.rt.hub.spawn(self.rt.store.add_pact(self.rt.gid, pact.id, pact.to_dict()))
-                self.rt.driver.pact(pact)
-        elif not accept and self.rt.driver.driving and self.rt.seats.get(seat, {}).get("kind") == "human":
+        if not accept and self.rt.driver.driving and self.rt.seats.get(seat, {}).get("kind") == "human":
             self.rt.driver.hear({"kind": "reply", "seat": seat, "key": key, "accept": False})
+
+    async def keep_pact(self, channel: str, mid: int, prop: dict, poster: str, seat: str) -> dict:
+        """``seat`` accepts the pact ``poster`` proposed in message ``mid`` of ``channel``: the
+        store keeps it (before the reply is posted, which carries it as ``reply.pact``, so every
+        process that delivers the reply keeps it too)."""
+        other = next((s for s in prop.get("with", ()) if s != poster), seat)
+        pact = Pact(poster, other, int(prop.get("until", 0)), since=self.rt.seq, id=f"{channel}:{mid}")
+        await self.rt.store.add_pact(self.rt.gid, pact.id, pact.to_dict())
+        return pact.to_dict()
 
     def note_answer(self, action: Action, events: list, seq: int, by: str, reasons: dict | None = None) -> None:
         """A bot (or a deadline) applied ``action``: if it answers a proposal made in chat,
@@ -237,6 +246,9 @@ class Proposals:
                "reply": {"msg": mid, "accept": accept, "seq": seq, "by": by}}
         if reason:
             msg["reply"]["reason"] = reason
+        got = self._by_msg.get((name, mid))
+        if kind == "pact" and accept and got is not None and got[2]:
+            msg["reply"]["pact"] = await self.keep_pact(name, mid, got[1], got[2], seat)
         await rt.store.chat_append(rt.gid, name, msg, rt.store.topic(rec["secret"], rt.gid))
 
     async def _announce(self, b: Break, seq: int) -> None:

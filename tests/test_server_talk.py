@@ -297,6 +297,36 @@ async def test_pacts_and_their_breaks_are_kept_with_the_game_across_restarts(kin
             await destroy_prefix(prefix)
 
 
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_pact_proposed_before_a_restart_and_accepted_after_it_is_kept(kind):
+    """Between two humans: the reply that accepts a pact carries it (``reply.pact``, kept in the
+    store first), so a server that never saw the proposal keeps it from the reply."""
+    prefix = unique_prefix("pacts")
+    memory = MemoryStore()
+
+    def store():
+        return memory if kind == "memory" else RedisStore(REDIS_URL, prefix)
+    try:
+        async with running_server(store()) as one, Lobby(one.base) as lobby:
+            g = await lobby.create_game(players=3, bot_seats=["C"], seed=0)
+            a, b = await lobby.join(g["game"]), await lobby.join(g["game"])
+            async with await GameClient.connect(one.base, g["game"], a["token"]) as ca:
+                p = await ca.chat("A-B", "", {"kind": "pact", "with": "B", "until": 3})
+        async with running_server(store()) as two:
+            async with await GameClient.connect(two.base, g["game"], b["token"]) as cb, \
+                    await GameClient.connect(two.base, g["game"], a["token"]) as ca:
+                r = await cb.accept("A-B", p["id"])
+                kept = {"a": "A", "b": "B", "until": 3, "id": f"A-B:{p['id']}"}
+                assert {k: r["reply"]["pact"][k] for k in kept} == kept
+                await ca.wait_for(lambda c: any(m.get("reply") for m in c.messages.get("A-B", {}).values()), 5)
+                for c in (ca, cb):
+                    assert [{k: x[k] for k in kept} for x in (await c.request("view"))["pacts"]] == [kept]
+                assert set(await two.store.load_pacts(g["game"])) == {kept["id"]}
+    finally:
+        if kind == "redis":
+            await destroy_prefix(prefix)
+
+
 def test_a_pact_record_round_trips():
     p = Pact("A", "B", 3, 7, "A-B:4")
     assert Pact(**p.to_dict()) == p
