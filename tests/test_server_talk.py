@@ -6,7 +6,6 @@ table."""
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import time
 
@@ -16,7 +15,7 @@ from rcw.bots.sdt_tables import SHIFT_ATTACK
 from rcw.server.client import GameClient, Lobby
 from rcw.server.store import MemoryStore, RedisStore
 from server_helpers import REDIS_URL, destroy_prefix, running_server, unique_prefix
-from test_server_play import STORES, events_of, serve, until_free
+from test_server_play import IN_PROCESS, STORES, events_of, serve, until_free
 
 
 async def reply_within(c, channel: str, mid: int, seconds: float = 1.0) -> dict:
@@ -44,8 +43,6 @@ async def free_for(seat: str, clients: dict) -> None:
     raise AssertionError(f"{seat} never got a free moment")
 
 
-IN_PROCESS = pytest.mark.skipif(bool(os.environ.get("RCW_TEST_BOT_WORKERS")),
-                                reason="reaches into the bots, which run in this process only without bot workers")
 
 
 def runtime(h, gid: str):
