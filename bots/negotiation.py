@@ -505,11 +505,8 @@ class Negotiator:
             hs = [p for p in act.members if p in self.humans and p != me]
             # the humans who proposed this Committee are answered; the others invited (a card)
             joins = [h for h in hs if sorted(cons.get(h) or []) == members]
-            if joins and key not in self.replied:
-                for h in joins:
-                    self.say(f"{me} joins: {me} calls this Central Committee too ({self.why_rel(h)})", h,
-                             answers=key, accept=True)
-                self.replied.add(key)
+            for h in joins:                    # (with every join: see committee_replies)
+                self._reply(h, key, True, f"{me} joins: {me} calls this Central Committee too ({self.why_rel(h)})")
             invite = [h for h in hs if h not in joins]
             if invite:
                 self.asked[key] = (time.monotonic(), {h: sorted(cons.get(h) or []) for h in invite})
@@ -554,6 +551,14 @@ class Negotiator:
             if p == me or p not in self.humans or me not in members:
                 continue
             key = "committee:" + ",".join(sorted(members))
+            if isinstance(act, A.JoinCommittee) and act.seat == me and sorted(act.members) == sorted(members):
+                # (said with every join, answered before or not: the server posts one answer a
+                # proposal and seat, and a join without its reason would be the one)
+                die, rel = self.rolled.get((p, turn), (None, self.rel(p)))
+                why = f"rolled {die}, at least {rel}, its cooperation with {p} (Purge Cooperation)" if die \
+                    else f"a member of the Committee {p} calls ({self.why_rel(p)})"
+                self._reply(p, key, True, f"{me} joins: {why}")
+                continue
             if key in self.replied:
                 continue
             # (a human who consents to a bot's proposal is answered too: the server posts the
@@ -561,11 +566,6 @@ class Negotiator:
             if sorted(cons.get(me) or []) == sorted(members):
                 self._reply(p, key, True, f"{me} joins: {me} consents to this Central Committee already "
                                           f"({self.why_rel(p)})")
-            elif isinstance(act, A.JoinCommittee) and act.seat == me and sorted(act.members) == sorted(members):
-                die, rel = self.rolled.get((p, turn), (None, self.rel(p)))
-                why = f"rolled {die}, at least {rel}, its cooperation with {p} (Purge Cooperation)" if die \
-                    else f"a member of the Committee {p} calls ({self.why_rel(p)})"
-                self._reply(p, key, True, f"{me} joins: {why}")
             elif (p, turn) in self.rolled and self.agent.politics.willing.get((p, turn)) is False:
                 die, rel = self.rolled[(p, turn)]
                 self._reply(p, key, False, f"{me} refuses: rolled {die}, less than {rel}, its cooperation with {p} "

@@ -284,7 +284,8 @@ class Driver:
             log.warning("game %s: %s for %s not applied: %s", rt.gid, action.TYPE, action.seat, e)
             return True
         said, self._said = self._said, []
-        reasons = {m.answers: m.text for m in said if m.answers is not None and m.card is None}
+        # (the reasons of the seat that acted: another bot's answer to the same proposal is its own)
+        reasons = {m.answers: m.text for m in said if m.answers is not None and m.card is None and m.seat == action.seat}
         rt.proposals.note_answer(action, events, seq, by, reasons)
         await self._post_said(said, seq, events, action)
         return True
@@ -300,7 +301,7 @@ class Driver:
         for m in said:
             try:
                 if m.answers is not None and m.card is None:
-                    if answered is None or m.answers not in (answered, answered.split(":")[0]):
+                    if answered is None or m.seat != action.seat or m.answers not in (answered, answered.split(":")[0]):
                         rt.proposals.reply(m.seat, m.answers, bool(m.accept), "bot", m.text)
                     continue
                 if m.card is None:
