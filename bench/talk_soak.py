@@ -20,7 +20,8 @@ off the game (``view``, ``legal``):
 
 A proposal to one bot goes to the pair channel, to several to the public channel. While a
 proposal waits for its answer A does not act (a player waits for the answer to a Committee
-before ending the Movement Phase). The cards the bots send A (Committee invitations, gifts,
+before ending the Movement Phase), but for a decision that suspends play (a purge a bot
+declared): nobody answers a trade until it is decided, so a trade's clock stops meanwhile. The cards the bots send A (Committee invitations, gifts,
 counter-offers, pacts) are accepted or declined at random. Every proposal posted must be
 answered within ``--answer`` seconds. It fails (exit 1) on an unanswered proposal, a game that
 does not finish, or an error logged by the server; it prints acceptance rates by kind.
@@ -193,6 +194,10 @@ async def one_game(lobby: Lobby, base: str, seed: int, turns: int, answer: float
         t_end = time.monotonic() + 600
         while c.status != "over" and time.monotonic() < t_end:
             collect()
+            decision = c.view.get("decision") or {}
+            if decision:        # (play is suspended: nobody answers a trade until it is decided, 004 [11.0])
+                now = time.monotonic()
+                waiting.update({k: (kind, now) for k, (kind, _) in waiting.items() if kind == "trade"})
             for (ch, mid), (kind, t0) in waiting.items():
                 if time.monotonic() - t0 > answer:
                     late = [(m["id"], m.get("seat"), m["text"][:150], m.get("proposal")) for m in c.messages[ch].values()
@@ -218,7 +223,7 @@ async def one_game(lobby: Lobby, base: str, seed: int, turns: int, answer: float
                         if e.code not in REFUSALS:
                             return f"seed {seed}: {p['kind']} proposal refused: {e}"
             mine = next((p for p in c.pending if p["seat"] == ME), None)
-            if mine is not None and c.legal and not waiting:
+            if mine is not None and c.legal and (not waiting or decision.get("seat") == ME):
                 act = next((x for x in c.legal if x["t"].startswith("End") or x["t"] in
                             ("RollRandomEvents", "DrawRandomizer", "DeclineTrade", "PassPurge")), c.legal[0])
                 with contextlib.suppress(ServerError):
