@@ -35,11 +35,12 @@ position (a test position edited by hand), the table is set up from the leaders 
 from __future__ import annotations
 
 from rcw.bots import sdt_tables as T
+from rcw.bots.negotiation import SHIFT_PACT_BREAK, Break, Pact, PactBook
 
 from rcw.data import RED, WHITE, GameData
 from rcw.player import LazyView
 
-SHIFTING = frozenset(("dealt", "trade", "deployed", "combat", "assassination", "purge", "counterpurge"))
+SHIFTING = frozenset(("dealt", "trade", "deployed", "combat", "assassination", "purge", "counterpurge", "player_turn"))
 
 
 class CooperationTable:
@@ -54,6 +55,14 @@ class CooperationTable:
         self.version: int | None = None           # actions of the game whose events the table has seen
         self.deployed = False                     # the pre-game session is over (the forces placed)
         self._early: list[tuple[str, str, int]] = []    # shifts seen after it, before the table was set up
+        self.turn = 0                             # the Game-Turn (from the player_turn events)
+        # (actor, victim) -> {"attack"|"assassination"|"purge"|"gift": how many}: the acts behind
+        # the shifts, for the bots' reasons ("you attacked D twice")
+        self.acts: dict[tuple[str, str], dict[str, int]] = {}
+        # The pacts made in chat (issue 18): the server tells the match, the match the table; a
+        # pact broken shifts (breaker, victim) SHIFT_PACT_BREAK columns right (bots.negotiation).
+        self.pacts = PactBook()
+        self.breaks: list[Break] = []            # the pacts broken, as the table saw them (drained by the match)
 
     # -- reading ------------------------------------------------------------------------------------
     def relation(self, a: str, b: str) -> int:
@@ -132,7 +141,12 @@ class CooperationTable:
 
     # -- the events ----------------------------------------------------------------------------------
     def observe(self, events) -> None:
-        """The events of one action (or the deal): the shifts of the notes under the PCT."""
+        """The events of one action (or the deal): the shifts of the notes under the PCT, and
+        a pact's break (:data:`bots.negotiation.SHIFT_PACT_BREAK` more for the pair)."""
+        if self.pacts:
+            for b in self.pacts.breaks(events, self.turn, self.version or 0):
+                self.shift(b.by, b.victim, SHIFT_PACT_BREAK)
+                self.breaks.append(b)
         for e in events:
             k = e.kind
             if k not in SHIFTING:
@@ -140,12 +154,17 @@ class CooperationTable:
             d = e.data
             if k == "combat":
                 self.shift(d.get("seat"), d.get("defender"), T.SHIFT_ATTACK)
+                self._act(d.get("seat"), d.get("defender"), "attack")
             elif k == "assassination":
                 self.shift(d.get("seat"), d.get("owner"), T.SHIFT_ASSASSINATION)
+                self._act(d.get("seat"), d.get("owner"), "assassination")
             elif k == "purge" or k == "counterpurge":
                 target = d.get("target")
                 for p in d.get("purgers", ()):
                     self.shift(p, target, T.SHIFT_PURGE)
+                    self._act(p, target, "purge")
+            elif k == "player_turn":
+                self.turn = d.get("turn", self.turn)
             elif k == "trade":
                 o = d.get("offer") or {}
                 f, t = o.get("from"), o.get("to")
@@ -157,12 +176,23 @@ class CooperationTable:
                     continue
                 self.shift(f, t, T.SHIFT_ASSASSIN_GIFT * (o.get("give_assassins", 0) + o.get("take_assassins", 0))
                            + T.SHIFT_POLITBURO_GIFT * (o.get("give_politburo", 0) + o.get("take_politburo", 0)))
+                if o.get("give_assassins") or o.get("give_politburo"):
+                    self._act(f, t, "gift")
             elif k == "dealt":
                 self.hands[d["seat"]] = list(d.get("leaders", ()))
             elif k == "deployed":
                 self.deployed = True
                 if not self.started and self.hands and self.data is not None:
                     self.start(sorted(self.hands), self._hand_leadership())
+
+    def _act(self, actor: str | None, victim: str | None, act: str) -> None:
+        if actor and victim and actor != victim:
+            got = self.acts.setdefault((actor, victim), {})
+            got[act] = got.get(act, 0) + 1
+
+    def pact(self, pact: Pact) -> bool:
+        """Keep a pact made in chat (the server's word; False if known already)."""
+        return self.pacts.add(pact)
 
     def _move(self, u: int, f: str | None, t: str | None) -> None:
         if f in self.hands and u in self.hands[f]:
@@ -203,8 +233,10 @@ class CooperationTable:
         rec = game.record()
         try:
             again = modes.new_game(rec["players"], rec["seed"], rec["options"], game.data)
+            self.version = 0
             self.observe(again.setup_events)
-            for a in rec["actions"]:
+            for i, a in enumerate(rec["actions"]):
+                self.version = i + 1
                 self.observe(again.apply(a))
             same = again.state_hash() == game.state_hash()
         except Exception:  # a record that does not replay (a position edited by hand)
@@ -215,6 +247,8 @@ class CooperationTable:
     def _reset(self) -> None:
         self.pct, self.started, self.hands, self.seats = {}, False, {}, []
         self.deployed, self._early = False, []
+        self.turn, self.acts = 0, {}
+        self.pacts.reset_breaks()
 
 
 __all__ = ["CooperationTable"]

@@ -19,6 +19,22 @@ remote player gets over the wire):
   makes, shows the events of every applied action once, and hands to every such agent (the
   SDT bots: one table per game, as the Fanatics article keeps it).
 
+Talk (issue 18, :mod:`rcw.bots.negotiation`), all optional:
+
+- ``meet(humans)``: the seats without an agent (the humans), told whenever the agents change;
+- ``messages() -> [Message]``: what the agent said (chat lines, proposal cards, answers with
+  reasons), drained by :meth:`Match.messages` after each step;
+- ``choose`` may return a :class:`~rcw.bots.negotiation.Wait` when the agent waits for humans
+  (the Committee it invited them to): :meth:`Match.next_step` then returns None and
+  :attr:`Match.waiting` says how long;
+- ``hear(news)``: chat news a server passes on (:meth:`Match.hear`: a human declined a card);
+- ``consider(player, proposal, key) -> Message``: the answer to a proposal that has no engine
+  action (a pact), asked through :meth:`Match.consider`.
+
+Pacts made in chat are the server's word to the match (:meth:`Match.pact`): the game's table
+keeps them, every SDT bot keeps its own, and a broken pact shifts the table
+(:data:`rcw.bots.negotiation.SHIFT_PACT_BREAK`); :meth:`Match.breaks` drains the breaks seen.
+
 A seat without an agent is a human's: :meth:`Match.next_step` returns None while the game
 waits for one, and the human's actions go through :meth:`Match.apply` like everyone's.
 """
@@ -29,6 +45,7 @@ from collections import deque
 from typing import Any, NamedTuple
 
 from rcw.bots.cooperation import CooperationTable
+from rcw.bots.negotiation import Message, Pact, Wait
 
 from rcw import actions as A
 from rcw.actions import Action, Event, IllegalAction
@@ -55,12 +72,16 @@ class Step(NamedTuple):
 
 
 class Match:
-    def __init__(self, game: Game, agents: dict[str, Any], table: CooperationTable | None = None) -> None:
+    def __init__(self, game: Game, agents: dict[str, Any], table: CooperationTable | None = None,
+                 human_wait: float | None = None) -> None:
         """``table``: the game's Player Cooperation Table if one is kept already (it then
         follows the game from its current version); by default the match makes one when an
-        agent takes one (:meth:`share`)."""
+        agent takes one (:meth:`share`).  ``human_wait``: the seconds an agent may wait for
+        humans (``meet``; None: the agent's own default)."""
         self.game = game
+        self.human_wait = human_wait
         self._table = table
+        self._pacts: list[Pact] = []      # the pacts told, for a table made later
         if table is not None and table.version is None:
             table.version = game.version
         self.agents = agents
@@ -71,6 +92,7 @@ class Match:
         self._acted = False
         self._rounds = 0
         self._recent: deque[tuple[int, str]] = deque(maxlen=CYCLE_WINDOW)
+        self.waiting: Wait | None = None  # an agent waits for humans (the last next_step)
 
     @property
     def agents(self) -> dict[str, Any]:
@@ -82,6 +104,11 @@ class Match:
         self._agents = dict(agents)
         for a in self._agents.values():
             self.share(a)
+        humans = [s for s in self.game.seats if s not in self._agents and s not in self.game.ENGINE_SEATS]
+        for a in self._agents.values():
+            meet = getattr(a, "meet", None)
+            if meet is not None:
+                meet(humans, self.human_wait)
         # (kinds or None, its observers): agents that share one ``observe_kinds`` are asked once
         # whether an action concerns them
         groups: dict[int, tuple[frozenset | None, list]] = {}
@@ -105,6 +132,8 @@ class Match:
             return
         if self._table is None:
             self._table = CooperationTable(self.game.data)
+            for p in self._pacts:
+                self._table.pact(p)
         self._table.follow(self.game)
         use(self._table)
 
@@ -125,6 +154,7 @@ class Match:
         """The next action an agent takes: an answer out of turn if one is due, else the pending
         seat's move if an agent plays it; None when the game is over or waits for a human."""
         g = self.game
+        self.waiting = None
         if g.over:
             return None
         if self._round is not None:
@@ -147,6 +177,9 @@ class Match:
             if player is None or player._game is not g:
                 player = self.player(seat)
             action = agent.choose(player)
+            if isinstance(action, Wait):
+                self.waiting = action
+                return None
             note = ""
             if not isinstance(action, Action) or action not in player.legal:
                 self.refused += 1
@@ -213,6 +246,48 @@ class Match:
         if keys.count(here) >= 2:
             return {t for _, t in self._recent}
         return set()
+
+    # -- talk (rcw.bots.negotiation) ----------------------------------------------------------------
+    def messages(self) -> list[Message]:
+        """What the agents said since the last call, in seat order (each agent's in its order)."""
+        out: list[Message] = []
+        for seat in sorted(self._agents):
+            said = getattr(self._agents[seat], "messages", None)
+            if said is not None:
+                out.extend(said())
+        return out
+
+    def hear(self, news: dict) -> None:
+        """Chat news for the agents (``{"kind": "reply", "seat", "key", "accept"}``)."""
+        for a in self._agents.values():
+            hear = getattr(a, "hear", None)
+            if hear is not None:
+                hear(news)
+
+    def consider(self, seat: str, proposal: dict, key: str) -> Message | None:
+        """``seat``'s agent's answer to a proposal without an engine action (a pact); None if
+        the seat has no agent that answers one."""
+        agent = self._agents.get(seat)
+        consider = getattr(agent, "consider", None)
+        return consider(self.player(seat), proposal, key) if consider is not None else None
+
+    def pact(self, pact: Pact) -> bool:
+        """A pact made in chat (the server's word): the game's table keeps it, the bots keep
+        theirs.  False if it was known already."""
+        if any(p.id == pact.id for p in self._pacts) if pact.id else pact in self._pacts:
+            return False
+        self._pacts.append(pact)
+        if self._table is not None:
+            self._table.pact(pact)
+        return True
+
+    def breaks(self) -> list:
+        """The pacts broken since the last call (:class:`rcw.bots.negotiation.Break`)."""
+        t = self._table
+        if t is None or not t.breaks:
+            return []
+        out, t.breaks = t.breaks, []
+        return out
 
     # -- applying --------------------------------------------------------------------------------------
     def apply(self, seat: str, action: Action, kind: str = "turn", by_agent: bool = True) -> list[Event]:

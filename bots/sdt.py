@@ -200,6 +200,7 @@ from operator import itemgetter
 
 from rcw.bots import sdt_tables as T
 from rcw.bots.cooperation import CooperationTable
+from rcw.bots.negotiation import Negotiator, Wait
 
 from rcw import actions as A
 from rcw.actions import IllegalAction
@@ -601,6 +602,7 @@ class SDTAgent:
         self._f: Facts | None = None
         self._f_p = None                   # the Player whose data _f was checked against
         self._leaders: set[int] | None = None    # our leaders at our last look, less those the events took
+        self.talk = Negotiator(self)       # what the bot says and answers in chat (bots.negotiation)
 
     # -- the Player Cooperation Table ------------------------------------------------------------------
     def use_table(self, table: CooperationTable) -> None:
@@ -646,6 +648,24 @@ class SDTAgent:
         red, white = leadership(v, seat or self.seat, self._facts())
         m = T.pcm(red, white)
         return red, white, m, T.political_color(m, v["turn"])
+
+    # -- negotiation (bots.negotiation: the match loop's calls) -----------------------------------
+    def meet(self, humans, wait: float | None = None) -> None:
+        """The human seats of the game (the bot talks only to them); ``wait``: how long it
+        waits for them to answer its Committee invitation."""
+        self.talk.meet(humans, wait)
+
+    def messages(self) -> list:
+        """What the bot said since the last call (:class:`bots.negotiation.Message`)."""
+        return self.talk.drain()
+
+    def hear(self, news: dict) -> None:
+        self.talk.hear(news)
+
+    def consider(self, player, proposal: dict, key: str):
+        """The answer to a proposal without an engine action (a pact): a Message."""
+        self.p = player
+        return self.talk.consider(self._view(player), proposal, key)
 
     def take_notes(self) -> list[str]:
         out, self.notes = self.notes, []
@@ -799,6 +819,8 @@ class SDTAgent:
                     self.plan, self.cur = None, None
             if k in NEWS and (k in POLITICAL or self._phasing is None or self._consenting or self._not_live):
                 self._committee_news(k, d)     # (a phase event is news only in those cases)
+            if k == "committee_consent" and d.get("seat") in self.talk.humans and self.seat in (d.get("members") or ()):
+                self._pol_dirty = True         # a human's proposal to us: answered with a reason
 
     def _committee_news(self, k: str, d: dict) -> None:
         """Whether an event may change what :meth:`react` answers (PoliticsAdapter.react):
@@ -876,8 +898,11 @@ class SDTAgent:
             self.plan = None
             self.cur = None
             act = None
+        if isinstance(act, Wait):
+            return act                         # (for the humans invited to a Committee)
         if act is None or (act is not self._last_ok and act not in player.legal):
             act = self.fallback(player)
+        self.talk.stepped(player, act)
         return act
 
     def react(self, player) -> A.Action | None:
@@ -898,6 +923,7 @@ class SDTAgent:
                 ph = view["phasing"]
                 self._not_live = view["phase"] != "movement" and ph in cons and self.seat in cons[ph]
                 act = self.politics.react(view)
+                self.talk.committee_replies(view, act)
         except Exception as e:
             self.note(f"politics error ({type(e).__name__}: {e})")
             return None
@@ -928,16 +954,17 @@ class SDTAgent:
         accepted, everything else declined (the PCT shift comes with the trade event).  While
         the match shows us the events, the offers are looked at only when one was made to us
         since we last found none."""
+        if self.talk.queue:
+            act = self.talk.queued(player)     # a counter-offer of ours
+            if act is not None:
+                return act
         if self._observing and not self._offer_news:
             return None
         mine = sorted((o for o in player.offers() if o.get("to") == self.seat), key=lambda o: o["id"])
         self._offer_news = bool(mine)
         for o in mine:
-            gift = not (o["take_leaders"] or o["take_politburo"] or o["take_assassins"])
-            act = A.AcceptTrade(self.seat, o["id"]) if gift else A.DeclineTrade(self.seat, o["id"])
+            act = self.talk.answer_offer(player, o)       # bots.negotiation: the valuation rule
             if self._ok(act):
-                if gift:
-                    self.note(f"accepts {o['from']}'s gift")
                 return act
         return None
 
@@ -971,6 +998,8 @@ class SDTAgent:
             # is the phasing player's, so the others pass.  (The engine lists both answers to
             # its question; one check in a pending decision would list every answer anyway.)
             act = A.ApprovePurge(me, True) if kind == "purge_approval" else A.PassPurge(me)
+            if kind == "purge_approval" and (self.talk.humans or self.table.pacts):
+                act = self.talk.purge_answer(self._view(player), act)
             self._last_ok = act
             return act
         if kind not in PHASES:
@@ -1022,7 +1051,9 @@ class SDTAgent:
             return self._redraw(view)
         if kind == "place":
             return self._place(player, view, d)
-        return self.politics.decide(view, d)
+        act = self.politics.decide(view, d)
+        self.talk.explain(view, d, act)
+        return act
 
     def _redraw(self, view: dict) -> A.Action:
         """004 [12.13]: keep the marker of a vanished Blue force, or draw again?  Our policy (the
@@ -1174,6 +1205,7 @@ class SDTAgent:
         if plan.attacks:
             self._raise_odds(view, ix, plan, forces, used)
         self._plan_non_attack(view, ix, plan, forces, used)
+        self.talk.intent(view, plan, ix)
         return plan
 
     def _forces(self, ix: Index) -> list[Force]:
@@ -1260,6 +1292,8 @@ class SDTAgent:
                 continue
             if owner is not None and st.owner != owner:
                 continue
+            if self.table.pacts and self.talk.spares(st.owner):
+                continue                       # a pact of ours (bots.negotiation)
             if st.owner == me and not any_owner:
                 if plan.color == T.UNDECIDED or st.color == plan.color or \
                         (st.color == ANARCHIST and plan.turn < T.ANARCHY_TURN):
@@ -1681,7 +1715,7 @@ class SDTAgent:
         first level that has any such target: "that leader should be selected as target who
         controls the greatest combat strength", then one a leader of ours is with already,
         then the nearest."""
-        order = self.friendliness(view)
+        order = self.talk.unspared(self.friendliness(view))
         if not order:
             plan.assassinate = False
             return
@@ -2469,6 +2503,10 @@ class PoliticsAdapter:
                 ag.note("cannot call a Central Committee (too few Politburo markers)")
                 return self._done()
         cons = view["committee_consent"]
+        if self.stage in ("count", "formed"):
+            wait = ag.talk.wait_for(view, self.full if self.stage == "count" else self.members)
+            if wait is not None:
+                return wait                    # humans invited have not answered yet
         if self.stage == "count":
             willing = [p for p in self.full if p != me and cons.get(p) == self.full]
             others = [p for p in self.full if p != me]
@@ -2528,7 +2566,7 @@ class PoliticsAdapter:
         ag, me = self.agent, self.me
         if target is None:
             row = ag.row(view)
-            cands = [p for p in T.friendliness_order(row) if p not in com]
+            cands = ag.talk.unspared([p for p in T.friendliness_order(row) if p not in com])
             if not cands:
                 return None
             target = cands[-1]
@@ -2650,6 +2688,7 @@ class PoliticsAdapter:
             rel = self.agent.relation(self.me, proposer)
             die = self.agent.die()
             self.willing[key] = T.joins_committee(rel, die)
+            self.agent.talk.note_roll(proposer, view["turn"], die, rel)
             self.agent.note(f"{'joins' if self.willing[key] else 'refuses'} {proposer}'s Central Committee "
                             f"(rolled {die}, PCT {rel})")
         return self.willing[key]

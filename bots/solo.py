@@ -12,7 +12,12 @@ listed with numbers; other commands:
     d  the hands dealt (pre-game trading session)   h  this help
     t  offer a trade: t B give=Frunze,12 take=Kolchak pm=1 am=0 tpm=0 tam=1
        (leaders by name or id, pre-game only (004 [15.33]); pm/am: Politburo/Assassin
-       markers you give, tpm/tam: those you ask for; the bot answers by its policy)
+       markers you give, tpm/tam: those you ask for; the bot answers by its valuation
+       and says why: accepts, declines, or counters with an offer of its own)
+    p  propose a pact: p B 3 (no attack, purge or assassination between you and B until
+       the end of Game-Turn 3; p B alone agrees to the pact B proposed to you)
+    Bots talk to you (> lines): their answers with reasons, their colour and targets at
+    the start of their Player-Turns, their proposals ([card]); see bots/negotiation.py.
 
 Save/resume: the save file holds the game record (``Game.record()``: seed, players,
 options, actions) and your own decisions; ``rcw solo --load FILE`` replays them through the
@@ -35,6 +40,7 @@ import sys
 from rcw.bots import sdt_tables as T
 from rcw.bots.cooperation import CooperationTable
 from rcw.bots.match import Match
+from rcw.bots.negotiation import Pact
 from rcw.bots.sdt import SDTAgent
 from rcw.bots.terminal import (
     Screen,
@@ -84,6 +90,7 @@ class Solo:
         self.verbose = verbose
         self.last_header = None
         self.asked: set[tuple] = set()
+        self.pact_cards: dict[str, dict] = {}       # bot -> the pact it proposed to you
 
     # -- output ----------------------------------------------------------------------------------
     def say(self, text: str = "", style: str = "") -> None:
@@ -103,6 +110,19 @@ class Solo:
             if e.kind in ("attacker_added",) and not self.verbose:
                 continue
             self.say(f"  - {e.text}")
+        self.talk()
+
+    def talk(self) -> None:
+        """What the bots said to you (bots.negotiation), and the pacts broken."""
+        for msg in self.match.messages():
+            card = msg.card or {}
+            tag = f" [{'counter-' if card.get('counter') else ''}{card['kind']} card]" if card else ""
+            self.say(f"  > {msg.seat}{' (public)' if msg.to is None else ''}: {msg.text}{tag}")
+            if card.get("kind") == "pact":
+                self.pact_cards[msg.seat] = card
+                self.say(f"    (p {msg.seat} agrees to it)")
+        for b in self.match.breaks():
+            self.say(f"  ! {b.text()}")
 
     def apply(self, action: A.Action, kind: str = "turn") -> list:
         """The human's action, through the match (the bots see its events)."""
@@ -285,6 +305,9 @@ class Solo:
 
     def human(self, legal: list[A.Action], why: str) -> A.Action | None:
         """Ask the human (or replay the next recorded decision); None means quit."""
+        while self.script and self.script[0].get("t") == "_pact":    # (pacts made between decisions)
+            w = self.script.pop(0)
+            self.make_pact(w["with"], int(w["until"]))
         if self.script:
             w = dict(self.script.pop(0))
             if not self.script:
@@ -348,6 +371,8 @@ class Solo:
             elif head == "c" and len(c) > 1:
                 members = tuple(sorted({HUMAN, *[x.strip().upper() for x in c[1].split(",") if x.strip()]}))
                 return self.free(A.JoinCommittee(HUMAN, members))
+            elif head == "p" and len(c) > 1:
+                self.propose_pact(c[1].upper(), c[2] if len(c) > 2 else "")
             elif head == "g" and len(c) >= 4 and c[2].isdigit() and c[3].isdigit():
                 return self.free(A.OfferTrade(HUMAN, c[1].upper(), give_politburo=int(c[2]), give_assassins=int(c[3])))
             else:
@@ -386,6 +411,56 @@ class Solo:
                 return None
         return A.OfferTrade(HUMAN, to, **kw)
 
+    def propose_pact(self, to: str, until: str) -> None:
+        """``p B 3``: a pact with B until the end of Game-Turn 3 (the bot answers with its
+        reason); ``p B``: agree to the pact B proposed."""
+        g = self.g
+        if to not in self.bots:
+            self.say(f"No bot {to!r}")
+            return
+        card = self.pact_cards.get(to)
+        if not until and card is not None:
+            self.pact_cards.pop(to)
+            self.make_pact(to, int(card["until"]))
+            return
+        if not until.isdigit():
+            self.say("p B N: a pact with B until the end of Game-Turn N")
+            return
+        key = f"pact:solo:{g.version}:{to}"
+        msg = self.match.consider(to, {"kind": "pact", "with": sorted({HUMAN, to}), "until": int(until), "seat": HUMAN},
+                                  key)
+        if msg is None:
+            return
+        self.say(f"  > {to}: {msg.text}")
+        if msg.accept:
+            self.make_pact(to, int(until))
+        elif msg.card:
+            self.pact_cards[to] = msg.card
+            self.say(f"    (p {to} agrees to the counter-proposal)")
+
+    def make_pact(self, to: str, until: int) -> None:
+        self.match.pact(Pact(HUMAN, to, until, since=self.g.version, id=f"solo:{self.g.version}:{to}"))
+        self.human_log.append({"t": "_pact", "with": to, "until": until})
+        self.say(f"  Pact: you and {to}, no attack, purge or assassination until the end of Game-Turn {until}.")
+
+    def answer_wait(self, wait) -> bool:
+        """A bot waits for your answer to its Central Committee invitation; False means quit."""
+        members = tuple(wait.key.split(":", 1)[1].split(","))
+        join = A.JoinCommittee(HUMAN, members)
+        asks = [join] if join in self.me.legal else []
+        a = self.human(asks + [IGNORED], f"A bot invites you to a Central Committee of {', '.join(members)}")
+        if a is None:
+            return False
+        if a is IGNORED or a is APPLIED:
+            self.match.hear({"kind": "reply", "seat": HUMAN, "key": wait.key, "accept": False})
+            return True
+        try:
+            self.apply(a, "answer")
+        except IllegalAction as e:
+            self.say(f"Not allowed: {e}")
+            self.match.hear({"kind": "reply", "seat": HUMAN, "key": wait.key, "accept": False})
+        return True
+
     def free(self, a: A.Action) -> A.Action | None:
         """A parametric action typed as a command; applied at once if the rules allow it."""
         why = self.me.why_illegal(a)
@@ -417,6 +492,11 @@ class Solo:
             step = m.next_step()                      # the bots' answers and moves
             if step is not None:
                 self.explain(m.apply(step.seat, step.action, step.kind))
+                continue
+            self.talk()
+            if m.waiting is not None:                 # a bot waits for your answer to its invitation
+                if not self.answer_wait(m.waiting):
+                    return 0
                 continue
             mine = next((p for p in g.pending if p["seat"] == HUMAN), None)
             if mine is None:

@@ -18,8 +18,11 @@ match rebuilds the table from the game's record).  The driver
   whether an agent chose it (what :meth:`Match.applied` needs);
 - ``seats``: the bot seats when the seat records change; ``stop`` / ``close`` when the driver
   stops driving / the game is unloaded;
+- ``pact`` / ``hear``: a pact accepted in chat, a human's decline of a bot's card (issue 18);
 
-and asks it ``step`` (:meth:`Match.next_step`), ``choose`` and ``react`` (a deadline's bot)
+and asks it ``step`` (:meth:`Match.next_step`, with what the bots said, ``Match.messages``,
+and how long an agent waits for humans), ``consider`` (a pact put to a bot), ``choose`` and
+``react`` (a deadline's bot)
 with the seq it expects the worker's copy to be at; the answers come back on the worker's
 stdout.  The driver awaits them without blocking the event loop and commits the action
 through the path of every action.  A worker whose copy does not match answers ``desync`` and
@@ -247,13 +250,14 @@ def _handle(games: dict[str, _GameCopy], msg: tuple) -> tuple | None:
 
     op, gid = msg[0], msg[1]
     if op == "reset":
-        _, _, seed, bots, data, seq, new_match = msg
+        _, _, seed, bots, data, seq, new_match = msg[:7]
+        wait = msg[7] if len(msg) > 7 else None       # (how long its bots wait for humans)
         c = games.get(gid)
         if c is None or c.seed != seed:
             c = games[gid] = _GameCopy(seed)
         c.game, c.seq, c.synced = modes.from_bytes(data), seq, True
         if c.match is None or new_match:
-            c.match = Match(c.game, {})
+            c.match = Match(c.game, {}, human_wait=wait)
         c.match.replace_game(c.game)
         c.set_bots(bots)
         return None
@@ -278,6 +282,16 @@ def _handle(games: dict[str, _GameCopy], msg: tuple) -> tuple | None:
         if c is not None:
             c.set_bots(msg[2])
         return None
+    if op == "pact":                  # a pact accepted in chat (rcw.bots.negotiation)
+        if c is not None and c.match is not None:
+            from rcw.bots.negotiation import Pact
+
+            c.match.pact(Pact(**msg[2]))
+        return None
+    if op == "hear":
+        if c is not None and c.match is not None:
+            c.match.hear(msg[2])
+        return None
     if op == "stop":
         if c is not None:
             c.match = c.game = None
@@ -292,8 +306,11 @@ def _handle(games: dict[str, _GameCopy], msg: tuple) -> tuple | None:
     try:
         if op == "step":
             step = c.match.next_step()
-            value = None if step is None else (step.seat, to_wire(step.action), step.kind, step.note,
-                                               bot_reasons(c.match))
+            value = (None if step is None else (step.seat, to_wire(step.action), step.kind, step.note,
+                                                bot_reasons(c.match)),
+                     c.match.messages(), c.match.waiting.seconds if c.match.waiting is not None else None)
+        elif op == "consider":
+            value = c.match.consider(msg[4], msg[5], msg[6])
         elif op == "choose":
             seat, kind = msg[4], msg[5]
             player = Player(c.game, seat)

@@ -148,6 +148,10 @@ class Channels:
         prop = None
         if proposal is not None:
             prop = chat.parse_proposal(proposal, seat, rec, list(rt.seats))
+            turn = rt.game.turn if rt.game is not None else 1
+            if prop["kind"] == "pact" and not turn <= prop["until"] <= turn + chat.MAX_PACT_TURNS:
+                raise ProtocolError("bad_request", f"a pact lasts until a Game-Turn from {turn} (now) to "
+                                                   f"{turn + chat.MAX_PACT_TURNS}")
         await self._rate(seat)
         if prop is not None:
             for a in chat.post_actions(prop, seat):
@@ -163,6 +167,19 @@ class Channels:
             msg["proposal"] = prop
         mid = await self.store.chat_append(rt.gid, name, msg, self.store.topic(rec["secret"], self.rt.gid))
         msg["id"] = mid
+        return msg
+
+    async def post_bot(self, seat: str, name: str, text: str, proposal: dict | None = None) -> dict | None:
+        """A bot's message (rcw.bots.negotiation.Message), posted by the driving process: no
+        rate limit, and a proposal card is the bot's own step already applied (its ``seq`` and
+        ``offer`` filled in by the driver) or a pact.  None if the channel is gone."""
+        rec = self.records.get(name)
+        if rec is None or not chat.can_post(rec, seat):
+            return None
+        msg: dict = {"seat": seat, "ts": now_ms(), "text": text[:MAX_TEXT]}
+        if proposal is not None:
+            msg["proposal"] = proposal
+        msg["id"] = await self.store.chat_append(self.rt.gid, name, msg, self.store.topic(rec["secret"], self.rt.gid))
         return msg
 
     async def answer(self, seat: str, name: Any, msg_id: int, accept: bool) -> dict:
@@ -186,6 +203,8 @@ class Channels:
         verb = "accepts" if accept else "declines"
         msg: dict = {"seat": seat, "ts": now_ms(), "text": f"{seat} {verb} {prop['kind']} proposal #{msg_id}",
                      "reply": {"msg": msg_id, "accept": bool(accept), "seq": seq}}
+        if prop["kind"] == "pact" and accept:          # (kept with the game before the reply is posted)
+            msg["reply"]["pact"] = await rt.proposals.keep_pact(name, msg_id, prop, found[0].get("seat"), seat)
         mid = await self.store.chat_append(rt.gid, name, msg, self.store.topic(rec["secret"], self.rt.gid))
         msg["id"] = mid
         return msg

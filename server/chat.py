@@ -20,7 +20,13 @@ trade         OfferTrade(to, give_*, take_*)          AcceptTrade(offer)        
 committee     JoinCommittee(members)                  JoinCommittee(members)      (a chat reply only)
 purge         DeclarePurge(target, purgers, shares)   ApprovePurge(approve=true)  ApprovePurge(false)
 execution     OrderExecution()                        OrderExecution()            OrderExecution(consent=false)
+pact          (nothing: the engine is not bound)      (the server keeps the pact) (a chat reply only)
 ============  =====================================  ==========================  ======================
+
+A pact (issue 18) is "no attack on each other's stacks, no purge, no assassination until the
+end of Game-Turn ``until``" between the proposer and ``with``; the server keeps the accepted
+ones (:class:`~rcw.server.proposals.Proposals`), shows them to their parties and announces a
+break to its victim, and tells the bots (:meth:`rcw.bots.match.Match.pact`).
 """
 
 from __future__ import annotations
@@ -45,7 +51,8 @@ from rcw.actions import (
 )
 
 PUBLIC = "public"
-PROPOSAL_KINDS = ("trade", "committee", "purge", "execution")
+PROPOSAL_KINDS = ("trade", "committee", "purge", "execution", "pact")
+MAX_PACT_TURNS = 50     # a pact's ``until`` is a Game-Turn from the current one to this many later
 TRADE_FIELDS = ("to", "give_leaders", "give_politburo", "give_assassins", "take_leaders", "take_politburo",
                 "take_assassins")
 
@@ -156,6 +163,17 @@ def parse_proposal(p: Any, poster: str, channel: dict, seats: list[str]) -> dict
             raise ProtocolError("bad_request", "'shares' must be a list of seats (the order of division)")
         out = {"kind": "purge", "target": target, "purgers": purgers, "shares": list(shares)}
         addressees = [m for m in purgers if m != poster]
+    elif kind == "pact":
+        other, until = p.get("with"), p.get("until")
+        if not isinstance(other, str) or other not in seats or other == poster:
+            raise ProtocolError("bad_request", "a pact proposal needs 'with': another seat")
+        if isinstance(until, bool) or not isinstance(until, int) or until < 1:
+            raise ProtocolError("bad_request", "a pact proposal needs 'until': a Game-Turn (an integer from 1)")
+        extra = set(p) - {"kind", "with", "until"}
+        if extra:
+            raise ProtocolError("bad_request", f"a pact proposal has no fields {sorted(extra)}")
+        out = {"kind": "pact", "with": sorted((poster, other)), "until": until}
+        addressees = [other]
     else:
         to = _seat_list(p.get("to", []), "to", seats)
         out = {"kind": "execution", "to": [m for m in to if m != poster]}
@@ -177,12 +195,16 @@ def post_actions(prop: dict, poster: str) -> list[Action]:
         return [JoinCommittee(poster, tuple(prop["members"]))]
     if kind == "purge":
         return [DeclarePurge(poster, prop["target"], tuple(prop["purgers"]), tuple(prop["shares"]))]
+    if kind == "pact":
+        return []
     return [OrderExecution(poster)]
 
 
 def answer_actions(prop: dict, seat: str, accept: bool) -> list[Action]:
     """The addressee's action(s) for an accept or decline."""
     kind = prop["kind"]
+    if kind == "pact":
+        return []
     if kind == "trade":
         offer = int(prop.get("offer", 0))
         return [AcceptTrade(seat, offer) if accept else DeclineTrade(seat, offer)]

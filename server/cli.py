@@ -69,6 +69,9 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lease-ttl", type=float, default=5.0, metavar="SECONDS",
                    help="driver lease of a game (which process runs its bots and deadlines); another process "
                         "takes over this long after the driver dies (default 5)")
+    p.add_argument("--bot-wait", type=float, default=20.0, metavar="SECONDS",
+                   help="how long a bot waits for the humans it invited to a Central Committee to answer "
+                        "(default 20; 0: it goes on at once)")
     p.add_argument("--bot-delay", type=float, default=0.0, metavar="SECONDS",
                    help="pause between two bot actions, so people can follow them (default 0)")
     p.add_argument("--create-rate", type=float, default=0.1, metavar="N",
@@ -132,7 +135,7 @@ async def serve(args: argparse.Namespace) -> None:
     from rcw.server.store import make_store
 
     config = Config(chat_rate=args.chat_rate, chat_burst=args.chat_burst, frame_rate=args.frame_rate,
-                    frame_burst=2 * args.frame_rate, lease_ttl=args.lease_ttl, bot_delay=args.bot_delay,
+                    frame_burst=2 * args.frame_rate, lease_ttl=args.lease_ttl, bot_delay=args.bot_delay, bot_wait=args.bot_wait,
                     create_rate=args.create_rate, create_burst=args.create_burst, costly_rate=args.costly_rate,
                     costly_burst=args.costly_burst, max_games=args.max_games, max_bot_games=args.max_bot_games,
                     snapshot_every=max(1, args.snapshot_every),

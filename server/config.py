@@ -29,6 +29,7 @@ class Config:
     max_pending: int = 256        # requests read from one WebSocket, waiting to be handled; more: busy
     costly_workers: int = 2       # rebuilds (a past view, an old log) running at once, in worker processes
     bot_workers: int = 0          # processes where the bots decide (server/botworker.py); 0: in the event loop
+    bot_wait: float = 20.0        # seconds a bot waits for the humans it invited to a Central Committee (0: none)
 
 
 def default_bot_kind() -> str:

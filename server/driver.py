@@ -17,6 +17,16 @@ the agents, fed every applied action, and the driver awaits its answers without 
 event loop.  With 0 the match runs here, in the event loop (tests, tiny setups).  Either way
 the match keeps the game's one Player Cooperation Table (:mod:`rcw.bots.cooperation`) and hands
 it to every SDT agent of the game, the bot that decides for a slow human included.
+
+Bots talk (issue 18, :mod:`rcw.bots.negotiation`): what the agents said with a step (the
+match's :meth:`~rcw.bots.match.Match.messages`, here or from the worker) is posted after the
+step is committed (:meth:`Driver._post_said`): the reasons of an answer go into the reply to
+the proposal it answers, a decline without an action is posted as a reply, a card of the bot's
+own step becomes a proposal in the pair channel (with the step's ``seq`` and the engine's
+``offer``), the rest is plain text.  When an agent waits for humans (the Committee it invited
+them to, ``Match.waiting``), the driver looks again when the wait is over.  Pacts accepted in
+chat are told to the match (:meth:`Driver.pact`), and pacts proposed to a bot are put to its
+agent (:meth:`Driver.consider`).
 """
 
 from __future__ import annotations
@@ -28,6 +38,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rcw.bots.match import Match, Step
+from rcw.bots.negotiation import Message, Pact
 from rcw.server.botworker import WorkerError, WorkerGone, agent_seed, bot_reasons
 from rcw.server.host import Host
 from rcw.server.protocol import ProtocolError
@@ -53,6 +64,9 @@ class Driver:
         self.stalled = False                    # the bots gave up until a human acts
         self.bot_streak = 0                     # bot actions since the last human one
         self._why: list[str] = []               # the bots' reasons for the step being committed
+        self._said: list[Message] = []          # what the bots said with it (rcw.bots.negotiation)
+        self._wait: float | None = None         # an agent waits for humans this long (seconds)
+        self._wait_timer: asyncio.TimerHandle | None = None
         # With bot workers: the worker generation holding our match (None: none there) and
         # whether its copy of the game must be reset before the next question.
         self._wgen: int | None = None
@@ -157,7 +171,9 @@ class Driver:
         if self._wgen == w.gen and not self._wstale:
             return
         w.send(("reset", rt.gid, agent_seed(rt.meta["seed"], rt.gid), self._bot_kinds(), rt.game.to_bytes(),
-                rt.seq, self._wgen != w.gen))
+                rt.seq, self._wgen != w.gen, rt.hub.config.bot_wait))
+        for p in rt.proposals.pacts.pacts:       # (a new match there knows no pacts)
+            w.send(("pact", rt.gid, p.to_dict()))
         self._wgen, self._wstale = w.gen, False
 
     def _remote_stop(self) -> None:
@@ -191,18 +207,23 @@ class Driver:
             m = self._the_match()
             step = m.next_step()
             self._why = bot_reasons(m) if step is not None else []
+            self._said = m.messages()
+            self._wait = m.waiting.seconds if m.waiting is not None else None
             return step
         got = await self._ask("step")
-        if got is None:
+        step, self._said, self._wait = got
+        if step is None:
             return None
-        seat, wire, kind, note, self._why = got
+        seat, wire, kind, note, self._why = step
         return Step(seat, action_from_wire(wire), kind, note)
 
     def _the_match(self) -> Match:
         g = self.rt.game
         if self.match is None or self.match.game is not g:
             if self.match is None:
-                self.match = Match(g, {})
+                self.match = Match(g, {}, human_wait=self.rt.hub.config.bot_wait)
+                for p in self.rt.proposals.pacts.pacts:
+                    self.match.pact(p)
             self.match.replace_game(g)
             self._seat_agents()
         return self.match
@@ -227,7 +248,9 @@ class Driver:
                     step, ok = None, isinstance(e, WorkerGone)   # (a worker replaced: not the bots' fault)
                 else:
                     if step is None:
+                        await self._post_said(None, None, [])
                         self._arm_deadlines()
+                        self._arm_wait()
                         break
                     if step.kind == "turn" and self.bot_streak >= rt.hub.config.max_bot_streak:
                         log.error("game %s: %d bot actions in a row without end; the bots stop until a human acts",
@@ -260,8 +283,96 @@ class Driver:
         except ProtocolError as e:
             log.warning("game %s: %s for %s not applied: %s", rt.gid, action.TYPE, action.seat, e)
             return True
-        rt.proposals.note_answer(action, events, seq, by)
+        said, self._said = self._said, []
+        # (the reasons of the seat that acted: another bot's answer to the same proposal is its own)
+        reasons = {m.answers: m.text for m in said if m.answers is not None and m.card is None and m.seat == action.seat}
+        rt.proposals.note_answer(action, events, seq, by, reasons)
+        await self._post_said(said, seq, events, action)
         return True
+
+    # -- talk (rcw.bots.negotiation) -------------------------------------------------------------------
+    async def _post_said(self, said: list[Message] | None, seq: int | None, events: list,
+                         action: Action | None = None) -> None:
+        """Post what the bots said with a step (``said`` None: what they said without one)."""
+        rt = self.rt
+        if said is None:
+            said, self._said = self._said, []
+        answered = _answer_key(action)
+        for m in said:
+            try:
+                if m.answers is not None and m.card is None:
+                    if answered is None or m.seat != action.seat or m.answers not in (answered, answered.split(":")[0]):
+                        rt.proposals.reply(m.seat, m.answers, bool(m.accept), "bot", m.text)
+                    continue
+                if m.card is None:
+                    await rt.channels.post_bot(m.seat, m.channel(), m.text)
+                    continue
+                card = dict(m.card, addressees=[m.to] if m.to else [])
+                if card["kind"] in ("trade", "committee", "execution"):
+                    if seq is None:
+                        continue            # (a card is the bot's step: none was taken)
+                    card["seq"] = seq
+                    for e in events:
+                        if e.kind == "trade_offered":
+                            card["offer"] = e.data["offer"]
+                if m.answers is not None:     # a counter-proposal: the answer's reason, then the card
+                    rt.proposals.reply(m.seat, m.answers, False, "bot", m.text)
+                await self._post_card(m, card)
+            except Exception:  # a message that cannot be posted never stops the bots
+                log.exception("game %s: a bot message was not posted", rt.gid)
+
+    async def _post_card(self, m: Message, card: dict) -> None:
+        """Post a bot's proposal card; a counter-proposal is posted apart (it waits, without
+        the lock, until the proposal it counters is seen: :meth:`Proposals.post_card`)."""
+        rt = self.rt
+        if card.get("counter"):
+            rt.hub.spawn(rt.proposals.post_card(m.seat, m.channel(), m.text, card, m.to))
+        else:
+            await rt.channels.post_bot(m.seat, m.channel(), m.text, card)
+
+    def _arm_wait(self) -> None:
+        if self._wait_timer is not None:
+            self._wait_timer.cancel()
+            self._wait_timer = None
+        if self._wait is not None and self.driving:
+            self._wait_timer = asyncio.get_running_loop().call_later(max(0.05, self._wait), self.kick)
+
+    def pact(self, pact: Pact) -> None:
+        """A pact accepted in chat: the match (here or in the worker) keeps it for the bots."""
+        if self.match is not None:
+            self.match.pact(pact)
+        if self._synced():
+            self._worker().send(("pact", self.rt.gid, pact.to_dict()))
+        self.kick()
+
+    def hear(self, news: dict) -> None:
+        """Chat news for the bots (a human declined a bot's card)."""
+        if self.match is not None:
+            self.match.hear(news)
+        if self._synced():
+            self._worker().send(("hear", self.rt.gid, news))
+        self.kick()
+
+    async def consider(self, seat: str, proposal: dict, key: str) -> None:
+        """A proposal without an engine action (a pact) addressed to a bot seat: its agent
+        answers (accept, decline or counter, with the reason) and the answer is posted."""
+        rt = self.rt
+        async with rt.lock:
+            if not self.driving or rt.game is None or rt.closed:
+                return
+            try:
+                if self._worker() is None:
+                    msg = self._the_match().consider(seat, proposal, key)
+                else:
+                    msg = await self._ask("consider", seat, proposal, key)
+            except (WorkerError, WorkerGone) as e:
+                log.error("game %s: the bot worker failed: %s", rt.gid, e)
+                msg = None
+            if msg is None:
+                msg = Message(seat, f"{seat} does not make pacts", answers=key, accept=False)
+        rt.proposals.reply(seat, key, bool(msg.accept), "bot", msg.text)
+        if msg.card is not None:
+            await self._post_card(msg, dict(msg.card, addressees=[msg.to] if msg.to else []))
 
     # -- deadlines ----------------------------------------------------------------------------------
     def _deadline_on(self) -> bool:
@@ -357,3 +468,19 @@ class Driver:
             except (IllegalAction, ProtocolError) as e:
                 log.info("game %s: deadline answer to offer %d not applied: %s", rt.gid, oid, e)
         self.kick()
+
+
+def _answer_key(action: Action | None) -> str | None:
+    """The proposal key an action answers (as :meth:`Proposals.note_answer` reads it)."""
+    if action is None:
+        return None
+    t = action.TYPE
+    if t in ("AcceptTrade", "DeclineTrade"):
+        return f"trade:{action.offer}"
+    if t == "JoinCommittee":
+        return "committee:" + ",".join(sorted(action.members))
+    if t == "ApprovePurge":
+        return "purge"
+    if t == "OrderExecution":
+        return "execution"
+    return None

@@ -38,6 +38,7 @@ class ChannelsPart(Protocol):
 class ProposalsPart(Protocol):
     def seen(self, channel: str, msg: dict) -> None: ...
     def note_answer(self, action: Action, events: list[Event], seq: int, by: str) -> None: ...
+    async def keep_pact(self, channel: str, mid: int, prop: dict, poster: str, seat: str) -> dict: ...
 
 
 class DriverPart(Protocol):
@@ -53,6 +54,7 @@ class Host(Protocol):
     meta: dict
     seats: dict[str, dict]
     game: Game | None
+    seq: int
     lock: asyncio.Lock
     conns: set[Any]
     topic: str

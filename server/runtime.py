@@ -69,6 +69,7 @@ class GameRuntime:
     async def load(self) -> None:
         await self.store.subscribe(self.topic, self._on_game_notice)
         self.seats = await self.store.load_seats(self.gid)
+        await self.proposals.load()
         await self.channels.load()
         async with self.lock:
             await self._rebuild_locked()
@@ -220,7 +221,7 @@ class GameRuntime:
         legal = [to_wire(a) for a in g.legal_actions(seat)] if seat and self.status() == "playing" else []
         return {"t": t, "game": self.gid, "seat": seat, "seq": self.seq, "hash": self.hash, "status": self.status(),
                 "view": view, "pending": g.pending, "legal": legal, "facts": facts.seat_facts(g, view, seat, legal),
-                "seats": public_seats(self.seats), "result": g.result}
+                "seats": public_seats(self.seats), "result": g.result, "pacts": self.proposals.of(seat)}
 
     def _push_update(self, entry: dict | None, events: list) -> None:
         g = self.game

@@ -31,6 +31,8 @@ Everything stored is msgpack.  Key layout under the prefix ``P`` (default ``rcw:
                                  from the nearest snapshot plus a few actions, never from the seed
     P {g:<id>}:chans       HASH  channel name -> channel record (members, pub/sub secret)
     P {g:<id>}:chat:<name> LIST  the channel's messages; message id = position + 1
+    P {g:<id>}:pacts       HASH  pact id (``<channel>:<message id>``) -> the pact made in chat (issue 18)
+                                 and, once broken, its break
     P lease:<id>           STR   the driver lease (owner process id, expires)
     P rate:<id>:<seat>     HASH  the seat's chat token bucket (tokens, time; expires when full)
     P ps:{<tag>}<secret>   pub/sub topic (a game's or a channel's random secret; never the game id)
@@ -152,6 +154,18 @@ class Store(ABC):
     @abstractmethod
     async def chat_len(self, gid: str, channel: str) -> int: ...
 
+    # -- pacts (issue 18: the engine knows nothing of them, so they are kept here) ------------
+    @abstractmethod
+    async def add_pact(self, gid: str, pid: str, rec: dict) -> bool:
+        """Keep pact ``pid`` unless it is kept already (then False: the first record stands)."""
+
+    @abstractmethod
+    async def update_pact(self, gid: str, pid: str, rec: dict) -> None:
+        """Replace pact ``pid``'s record (its break)."""
+
+    @abstractmethod
+    async def load_pacts(self, gid: str) -> dict[str, dict]: ...
+
     # -- pub/sub -----------------------------------------------------------------------------
     @abstractmethod
     async def publish(self, topic: str, data: bytes) -> None: ...
@@ -201,6 +215,7 @@ class MemoryStore(Store):
         self.snaps: dict[str, dict[int, bytes]] = {}
         self.chans: dict[str, dict[str, bytes]] = {}
         self.chat: dict[tuple[str, str], list[bytes]] = {}
+        self.pacts: dict[str, dict[str, bytes]] = {}
         self.created: dict[str, float] = {}
         self.live: set[str] = set()
         self.subs: dict[str, list[Callback]] = {}
@@ -283,6 +298,19 @@ class MemoryStore(Store):
 
     async def chat_len(self, gid, channel):
         return len(self.chat.get((gid, channel), ()))
+
+    async def add_pact(self, gid, pid, rec):
+        book = self.pacts.setdefault(gid, {})
+        if pid in book:
+            return False
+        book[pid] = pack(rec)
+        return True
+
+    async def update_pact(self, gid, pid, rec):
+        self.pacts.setdefault(gid, {})[pid] = pack(rec)
+
+    async def load_pacts(self, gid):
+        return {k: unpack(v) for k, v in self.pacts.get(gid, {}).items()}
 
     async def publish(self, topic, data):
         loop = asyncio.get_running_loop()
@@ -653,6 +681,19 @@ class RedisStore(Store):
     @_timed
     async def chat_len(self, gid, channel):
         return int(await self.r.llen(self.gk(gid, "chat", channel)))
+
+    @_timed
+    async def add_pact(self, gid, pid, rec):
+        return bool(await self.r.hsetnx(self.gk(gid, "pacts"), pid, pack(rec)))
+
+    @_timed
+    async def update_pact(self, gid, pid, rec):
+        await self.r.hset(self.gk(gid, "pacts"), pid, pack(rec))
+
+    @_timed
+    async def load_pacts(self, gid):
+        raw = await self.r.hgetall(self.gk(gid, "pacts"))
+        return {k.decode(): unpack(v) for k, v in raw.items()}
 
     # -- pub/sub -----------------------------------------------------------------------------
     @_timed

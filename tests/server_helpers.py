@@ -69,6 +69,10 @@ async def running_server(store: Store, config: Config | None = None, limits: boo
         config = dataclasses.replace(config, bot_workers=int(os.environ["RCW_TEST_BOT_WORKERS"]))
     if not limits:
         config = dataclasses.replace(config, **NO_LIMITS)
+    if config.bot_wait == Config.bot_wait:
+        # (the tests' humans answer a bot's Committee invitation or not at all: the bots do not
+        # wait for them unless a test says how long, e.g. tests/test_server_talk.py)
+        config = dataclasses.replace(config, bot_wait=0.0)
     app = make_app(store, config)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import re
 
@@ -32,6 +33,10 @@ from server_helpers import (
 needs_redis = pytest.mark.skipif(not redis_reachable(),
                                  reason="no Redis on 127.0.0.1:6379 (.ci/run starts one; start redis-server to run these)")
 STORES = ["memory", pytest.param("redis", marks=needs_redis)]
+#: Tests that reach into the bots or register test agents: the bots run in this process only
+#: without bot workers (RCW_TEST_BOT_WORKERS=1 runs the suite with them in worker processes).
+IN_PROCESS = pytest.mark.skipif(bool(os.environ.get("RCW_TEST_BOT_WORKERS")),
+                                reason="its bots run in this process only without bot workers")
 
 
 class Harness:
@@ -495,6 +500,7 @@ class YesAgent:
         return _Yes(seat, seed)
 
 
+@IN_PROCESS
 @pytest.mark.parametrize("kind", STORES)
 async def test_proposals_to_bot_seats_reach_them_and_their_answers_come_back_in_chat(kind, monkeypatch):
     from rcw import bots
@@ -781,6 +787,7 @@ class CirclerAgent:
         return _Circler(seat, seed)
 
 
+@IN_PROCESS
 async def test_bots_going_round_in_circles_are_steered_out(monkeypatch):
     from rcw import bots
 

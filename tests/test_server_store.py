@@ -112,6 +112,19 @@ async def test_games_index_and_channels(store):
     assert set(await store.load_channels("g5")) == {"public", "g1"}
 
 
+async def test_a_games_pacts_are_kept_first_record_first_and_their_breaks_written_in(store):
+    await store.create_game("g7", {"m": 1}, {}, {})
+    pact = {"a": "A", "b": "B", "until": 2, "since": 5, "id": "A-B:3"}
+    assert await store.load_pacts("g7") == {}
+    assert await store.add_pact("g7", "A-B:3", pact)
+    assert not await store.add_pact("g7", "A-B:3", dict(pact, until=9))     # (another process, later: ignored)
+    assert await store.load_pacts("g7") == {"A-B:3": pact}
+    broken = dict(pact, broken={"by": "A", "victim": "B", "act": "attack", "seq": 40})
+    await store.update_pact("g7", "A-B:3", broken)
+    assert not await store.add_pact("g7", "A-B:3", pact)                      # (a late first write: the break stands)
+    assert await store.load_pacts("g7") == {"A-B:3": broken} and await store.load_pacts("g8") == {}
+
+
 async def test_a_lease_has_one_owner_until_it_expires(store):
     assert await store.lease("game", "p1", 0.3)
     assert await store.lease("game", "p1", 0.3)          # renewal

@@ -1,10 +1,14 @@
 // Negotiation: the public channel, one private channel per pair of seats, group channels, unread
 // counts, the history fetched again on every (re)connection, and structured proposals (trade,
-// Central Committee, purge plan, Czar's execution) shown as cards with Accept / Decline.
+// Central Committee, purge plan, Czar's execution, pact) shown as cards with Accept / Decline.
+// The bots talk (issue 18): their replies carry their reasons (`reply.reason`), a counter-
+// proposal card names the proposal it counters (`counter`: its message id), a broken pact is
+// announced to its victim (`pact_broken`, a message of no seat), and the Propose menu offers
+// trades, pacts and Committees.
 
 import { h, store, fmtTime, clear, modal, toast, replace } from "./util.js";
 import { unit, uname, pct } from "./data.js";
-import { seatBadge, answerInto } from "./dialogs.js";
+import { seatBadge, answerInto, openTradeDialog, openPactDialog, openCommitteeDialog } from "./dialogs.js";
 
 export class Chat {
   constructor(app) {
@@ -23,8 +27,15 @@ export class Chat {
         }
       } });
     this.sendBtn = h("button.btn.primary", { type: "button", onclick: () => this.send(), dataset: { act: "send" } }, "Send");
+    this.proposeMenu = h("div.propose-menu", { hidden: true, role: "menu" },
+      h("button.btn", { type: "button", role: "menuitem", dataset: { act: "propose-trade" }, onclick: () => this._propose(openTradeDialog) }, "Trade…"),
+      h("button.btn", { type: "button", role: "menuitem", dataset: { act: "propose-pact" }, onclick: () => this._propose(openPactDialog) }, "Pact…"),
+      h("button.btn", { type: "button", role: "menuitem", dataset: { act: "committee-dialog" }, onclick: () => this._propose(openCommitteeDialog) }, "Central Committee…"));
     this.tools = h("div.chat-tools",
-      h("button.link", { type: "button", dataset: { act: "new-group" }, onclick: () => this.newGroupDialog() }, "+ group channel"));
+      h("button.link", { type: "button", dataset: { act: "propose-menu" }, "aria-haspopup": "menu",
+        onclick: () => { this.proposeMenu.hidden = !this.proposeMenu.hidden; } }, "Propose ▾"),
+      h("button.link", { type: "button", dataset: { act: "new-group" }, onclick: () => this.newGroupDialog() }, "+ group channel"),
+      this.proposeMenu);
     this.composer = h("div.composer", this.input, this.sendBtn);
     this.head = h("div.chan-head");
     // The list stays on the newest message while the reader is there, whatever resizes it (the
@@ -40,6 +51,14 @@ export class Chat {
     });
     if (globalThis.ResizeObserver) new ResizeObserver(() => { if (this.stuck) this.list.scrollTop = this.list.scrollHeight; }).observe(this.list);
     this.el = h("div.chat-pane", this.tabs, this.head, this.list, this.below, this.composer, this.tools);
+  }
+
+  /** A proposal dialog from the Propose menu, to the other seat of the pair channel shown. */
+  _propose(open) {
+    this.proposeMenu.hidden = true;
+    const c = this.channels.get(this.current);
+    const other = c && c.info.kind === "pair" ? c.info.members.find((m) => m !== this.app.seat) : undefined;
+    open(this.app, { to: other });
   }
 
   toBottom() {
@@ -195,7 +214,8 @@ export class Chat {
     const i = c.info;
     const canPost = this.app.seat && i.members.includes(this.app.seat);
     replace(this.head, h("span.chan-title", this.title(c)),
-      h("span.small", i.kind === "public" ? " · every player reads this" : i.kind === "pair" ? ` · private: ${i.members.join(" and ")} only` : ` · members ${i.members.join(", ")}`));
+      h("span.small", i.kind === "public" ? " · every player reads this" : i.kind === "pair" ? ` · private: ${i.members.join(" and ")} only` : ` · members ${i.members.join(", ")}`),
+      i.kind === "pair" && i.members.includes(this.app.seat) ? this._pactBadge(i.members) : null);
     this.composer.hidden = !canPost;
     this.tools.hidden = !this.app.seat;
     const msgs = [...c.msgs.values()].sort((a, b) => a.id - b.id);
@@ -217,12 +237,71 @@ export class Chat {
   }
 
   _msg(m, replies, c) {
+    if (m.pact_broken) return this._notice(m);
     const mine = m.seat === this.app.seat;
     const li = h("li.msg" + (mine ? ".mine" : "") + (m.reply ? ".reply" : ""), { dataset: { id: m.id, seat: m.seat } },
       h("div.msg-head", seatBadge(m.seat), h("span.msg-who", this.app.seatName(m.seat)), h("span.msg-time", fmtTime(m.ts))),
-      m.proposal ? null : h("div.msg-text", m.text));
+      m.proposal || m.reply ? null : h("div.msg-text", m.text));
     if (m.proposal) li.append(this._card(m, replies, c));
+    if (m.reply) li.append(...this._reply(m).filter(Boolean));
     return li;
+  }
+
+  /** A reply: who accepted or declined which proposal, and the bot's reason apart. */
+  _reply(m) {
+    const r = m.reply;
+    const reason = r.reason || "";
+    const head = reason && m.text.endsWith(`: ${reason}`) ? m.text.slice(0, -reason.length - 2) : m.text;
+    return [h("div.msg-text", h("button.link.msg-ref", { type: "button", dataset: { act: "goto-msg", msg: r.msg },
+      title: `Show proposal #${r.msg}`, onclick: () => this.flash(r.msg) }, head)),
+      reason ? h("div.reply-reason", { dataset: { accept: r.accept ? "1" : "0" } }, reason) : null];
+  }
+
+  /** A pact broken (a message of no seat, to its victim): a notice, not a player's words. */
+  _notice(m) {
+    const b = m.pact_broken;
+    return h("li.msg.notice.pact-broken", { dataset: { id: m.id, pactBroken: b.pact.id } },
+      h("div.msg-head", h("span.notice-ico", { "aria-hidden": "true" }, "⚠"), h("span.msg-who", "Pact broken"),
+        h("span.msg-time", fmtTime(m.ts))),
+      h("div.msg-text", m.text));
+  }
+
+  /** Scroll to message `id` of the channel shown and flash it. */
+  flash(id) {
+    const el = this.list.querySelector(`.msg[data-id="${id}"]`);
+    if (!el) return;
+    el.scrollIntoView({ block: "center", behavior: "smooth" });
+    el.classList.remove("flash");
+    void el.offsetWidth;
+    el.classList.add("flash");
+  }
+
+  /** The pacts made in chat (proposal kind `pact`, accepted by the other seat), as their
+   *  parties know them: `{id, a, b, until, broken}` (`broken`: the notice, if one came). */
+  pacts() {
+    const out = [];
+    const broken = new Map();
+    for (const [, c] of this.channels) for (const m of c.msgs.values()) if (m.pact_broken) broken.set(m.pact_broken.pact.id, m.pact_broken);
+    for (const [name, c] of this.channels) {
+      for (const m of c.msgs.values()) {
+        const p = m.proposal;
+        if (!p || p.kind !== "pact") continue;
+        const yes = [...c.msgs.values()].some((r) => r.reply && r.reply.msg === m.id && r.reply.accept && (p.addressees || []).includes(r.seat));
+        if (!yes) continue;
+        const id = `${name}:${m.id}`;
+        out.push({ id, a: p.with[0], b: p.with[1], until: p.until, broken: broken.get(id) || null });
+      }
+    }
+    return out;
+  }
+
+  _pactBadge(members) {
+    const turn = (this.app.st.view || {}).turn || 0;
+    const ps = this.pacts().filter((p) => members.includes(p.a) && members.includes(p.b) && (p.broken || p.until >= turn));
+    if (!ps.length) return null;
+    const p = ps[ps.length - 1];
+    return h("span.pact-badge" + (p.broken ? ".broken" : ""), { dataset: { pact: p.id } },
+      p.broken ? `pact broken by ${p.broken.by}` : `pact until the end of Game-Turn ${p.until}`);
   }
 
   _card(m, replies, c) {
@@ -257,7 +336,15 @@ export class Chat {
     } else if (p.kind === "execution") {
       title = "Execute the Czar";
       body = [h("div", "An order of the Central Committee (004 [13.5]).")];
+    } else if (p.kind === "pact") {
+      title = "Pact";
+      body = [h("div", `No attack on each other's stacks, no purge, no assassination between ${p.with.join(" and ")} until the end of Game-Turn ${p.until}.`),
+        h("div.small", "The rules do not bind it: a broken pact is announced to its victim, and bots remember.")];
     }
+    // a counter-proposal says which proposal it counters (a link to it)
+    const counter = p.counter ? h("span.counter-tag", typeof p.counter === "number"
+      ? h("button.link", { type: "button", dataset: { act: "goto-msg", msg: p.counter }, onclick: () => this.flash(p.counter) }, `counter-proposal to #${p.counter}`)
+      : "counter-proposal") : null;
     // status per addressee
     const status = (p.addressees || []).map((s) => {
       const a = answered[s];
@@ -272,11 +359,17 @@ export class Chat {
         closed = "no longer open";
       }
     }
+    if (p.kind === "pact" && open && p.until < (view.turn || 0)) {
+      open = false;
+      closed = `Game-Turn ${p.until} is over`;
+    }
     const acts = open ? h("div.row",
       h("button.btn.primary", { type: "button", disabled: this.app.busy, dataset: { act: "accept", msg: m.id }, onclick: () => this.answer(c.info.name, m.id, true) }, "Accept"),
       h("button.btn", { type: "button", disabled: this.app.busy, dataset: { act: "decline", msg: m.id }, onclick: () => this.answer(c.info.name, m.id, false) }, "Decline")) : null;
-    return h("div.proposal", { dataset: { kind: p.kind, msg: m.id } },
-      h("div.proposal-title", title, p.offer ? h("span.small", ` #${p.offer}`) : null),
+    const data = { kind: p.kind, msg: m.id };
+    if (p.counter) data.counter = String(p.counter);
+    return h("div.proposal" + (p.counter ? ".counter" : ""), { dataset: data },
+      h("div.proposal-title", title, p.offer ? h("span.small", ` #${p.offer}`) : null, counter),
       m.text && !/^[A-F] proposes a /.test(m.text) ? h("div.msg-text", m.text) : null,
       ...body, h("div.answers", status, closed ? h("span.small", ` · ${closed}`) : null), acts);
   }

@@ -1,5 +1,5 @@
 // Dialogs: purge (with the Purge Table odds), assassination (with the chance), and the
-// structured proposals posted to a chat channel (trade, Central Committee, Czar's execution).
+// structured proposals posted to a chat channel (trade, Central Committee, Czar's execution, pact).
 // The odds and chances are the engine's: asked with a `query` frame (app.ask) as the player
 // changes the choices in the dialog.
 
@@ -224,6 +224,34 @@ export function openCommitteeDialog(app) {
       const ms = view.seats.filter((p) => members.has(p));
       return (await app.chat.propose(ms, { kind: "committee", members: ms }, `Central Committee of ${ms.join(", ")}?`)) ? undefined : true;
     } },
+  ]);
+}
+
+/** A pact (issue 18): no attack on each other's stacks, no purge, no assassination until the
+ *  end of a Game-Turn.  Posted in the pair channel; the server keeps it once accepted, the
+ *  engine is not bound by it. */
+export function openPactDialog(app, preset = {}) {
+  const view = app.st.view;
+  const seat = app.seat;
+  const others = view.seats.filter((p) => p !== seat && !(view.quit || []).includes(p));
+  const o = { with: preset.to && others.includes(preset.to) ? preset.to : others[0], until: view.turn || 1 };
+  const body = h("div.pact-dialog");
+  const render = () => {
+    replace(body,
+      h("p", "A pact: no attack on each other's stacks, no purge and no assassination until the end of the Game-Turn you name. " +
+        "The rules do not enforce it: a player may break it, and the break is announced to its victim; the bots keep theirs and remember a broken one."),
+      h("div.form-row", h("label", "With "), h("div.seg", others.map((p) => h("button" + (p === o.with ? ".on" : ""), { type: "button", dataset: { with: p },
+        onclick: () => { o.with = p; render(); } }, seatBadge(p), " ", app.seatName(p))))),
+      h("div.form-row", h("label", { for: "pact-until" }, "Until the end of Game-Turn "),
+        h("input#pact-until", { type: "number", min: view.turn || 1, value: o.until, dataset: { field: "until" },
+          oninput: (e) => { o.until = Math.max(view.turn || 1, Number(e.target.value) || 0); } })),
+      h("p.small", `Now: Game-Turn ${view.turn || 1}. The proposal is posted in your private channel; the other player answers it there.`));
+  };
+  render();
+  modal("Propose a pact", body, [
+    { label: "Cancel" },
+    { label: "Propose the pact", kind: "primary", dataset: { act: "post-pact" }, onclick: async () =>
+      ((await app.chat.propose([seat, o.with], { kind: "pact", with: o.with, until: o.until }, "")) ? undefined : true) },
   ]);
 }
 

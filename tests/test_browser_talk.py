@@ -1,0 +1,138 @@
+"""Talking with the bots in the browser (issue 18), Debian's headless Chromium against a real
+``rcw serve``, at 1280x800 and on a 390x844 phone.
+
+A human proposes, from the chat's Propose menu, a trade and a pact to the SDT bot B; the page
+shows B's answers with its reasons, labels B's counter-proposal card with the proposal it
+counters, and the human accepts it there.  A pact the human then breaks with a real attack (over
+the WebSocket, as another tab of the same seat would) shows as a notice in the pair channel,
+and the channel's head says the pact was broken.  Screenshots: ``artifacts/talk-*.png``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from browser_helpers import DESKTOP, PHONE, http, open_channel, open_seat, shot, skip_reason
+
+pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
+
+
+def _open(server: str, browser, seed: int, phone: bool):
+    """A three-player game of ``seed`` with the SDT bots in B and C; Anna's page as A, on the
+    chat's pair channel with B.  The context, the page, the page's errors, A's token."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "bot_seats": ["B", "C"], "seed": seed,
+                                            "options": {"max_turns": 2}})
+    j = http(server, "POST", f"/api/games/{g['game']}/join", {"seat": "A", "name": "Anna"})
+    ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(20_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_seat(page, server, g["game"], j["token"])
+    page.click('.mnav .mtab[data-tab="talk"]' if phone else '.dtabs .dtab[data-tab="talk"]')
+    page.locator('[data-act="propose-menu"]').wait_for()
+    open_channel(page, "A-B")
+    return ctx, page, errors, g["game"], j["token"]
+
+
+def _propose(page, what: str) -> None:
+    page.click('[data-act="propose-menu"]')
+    page.click(f'.propose-menu [data-act="{what}"]')
+    page.locator(".modal").wait_for()
+
+
+def _posted_and_answered(page, post: str, card: str):
+    """Post the dialog's proposal; its message id and the reason of the answer to it, once shown."""
+    page.click(f'.modal [data-act="{post}"]')
+    mine = page.locator(f".msg-list {card}").first
+    mine.wait_for()
+    mid = mine.get_attribute("data-msg")
+    reason = page.locator(f'.msg.reply:has([data-act="goto-msg"][data-msg="{mid}"]) .reply-reason')
+    reason.wait_for()
+    return mid, reason
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_a_trade_and_a_pact_to_a_bot_are_answered_with_reasons_and_a_counter_card_is_accepted(server, browser, phone):
+    # Seed 0, the pre-game session: the bots' table is not set up (column 3, B asks a worth of
+    # 0), so one Politburo marker asked for nothing (-2 to B) is countered, and a pact accepted.
+    ctx, page, errors, _, _ = _open(server, browser, 0, phone)
+    assert page.evaluate("() => document.body.dataset.phase") == "trading"
+
+    # the trade: B's answer with its reason, then its counter card naming the proposal
+    _propose(page, "propose-trade")
+    assert page.locator('.modal .seg button.on[data-to="B"]').count() == 1      # (the channel's other seat)
+    page.fill('.modal [data-field="take_politburo"]', "1")
+    ask_id, reason = _posted_and_answered(page, "post-trade", '.proposal[data-kind="trade"]:not(.counter)')
+    assert reason.get_attribute("data-accept") == "0"
+    assert reason.inner_text().startswith("B counters: worth -2 to B") and "cooperation 3 of 7 with A" in reason.inner_text()
+    card = page.locator(f'.proposal.counter[data-counter="{ask_id}"]')
+    card.wait_for()
+    assert card.locator(".counter-tag").inner_text() == f"counter-proposal to #{ask_id}"
+    assert "B gives" in card.inner_text() and "1 Politburo" in card.inner_text()
+    shot(page, f"talk-counter-{'phone' if phone else 'desktop'}.png")
+    card.locator('[data-act="accept"]').click()
+    card.locator(".ans.yes").wait_for()                      # A's acceptance, on the card
+    page.wait_for_function("() => (window.rcwApp.st.view.offers || []).length === 0")
+
+    # the pact: B agrees, with its reason; the channel's head shows the pact
+    _propose(page, "propose-pact")
+    assert page.locator('.modal .seg button.on[data-with="B"]').count() == 1
+    pid, agrees = _posted_and_answered(page, "post-pact", '.proposal[data-kind="pact"]')
+    assert agrees.get_attribute("data-accept") == "1" and agrees.inner_text().startswith("B agrees: no attacks")
+    page.locator(".chan-head .pact-badge:not(.broken)").wait_for()
+    assert "pact until the end of Game-Turn" in page.locator(".chan-head .pact-badge").inner_text()
+    shot(page, f"talk-pact-{'phone' if phone else 'desktop'}.png")
+    assert "null" not in page.locator(".msg-list").inner_text()
+    # the reply names the proposal it answers: a click shows it
+    page.locator(f'.msg.reply [data-act="goto-msg"][data-msg="{pid}"]').click()
+    page.locator(f'.msg.flash[data-id="{pid}"]').wait_for()
+    assert not errors, errors
+    ctx.close()
+
+
+def _attack_b(base: str, gid: str, token: str) -> None:
+    """Seat A, over its own WebSocket (another tab, as it were): to its first Combat Phase and
+    an attack on B's stack (tests/test_server_talk.py); from a thread of its own (Playwright's
+    sync API keeps an event loop in this one)."""
+    from rcw.server.client import GameClient
+    from test_server_play import until_free
+    from test_server_talk import attack_b
+
+    async def run() -> None:
+        c = await GameClient.connect(base, gid, token)
+        try:
+            assert await until_free({"A": c}) == "A"
+            await attack_b(c)
+        finally:
+            await c.close()
+
+    failed: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(run())
+        except BaseException as e:  # noqa: BLE001 (reported in the test's thread)
+            failed.append(e)
+    t = threading.Thread(target=target)
+    t.start()
+    t.join(60)
+    assert not failed, failed
+
+
+def test_a_broken_pact_is_a_notice_in_the_pair_channel(server, browser):
+    # Seed 5: A plays first in Game-Turn 1 and its stacks share VLDV with one of B's.
+    ctx, page, errors, gid, token = _open(server, browser, 5, False)
+    _propose(page, "propose-pact")
+    page.click('.modal [data-act="post-pact"]')
+    page.locator('.msg-list .reply-reason[data-accept="1"]').wait_for()
+    _attack_b(server, gid, token)
+    note = page.locator(".msg-list .msg.notice.pact-broken")
+    note.wait_for()
+    assert "A broke its pact with B" in note.inner_text() and "Pact broken" in note.inner_text()
+    assert page.locator(".chan-head .pact-badge.broken").inner_text() == "pact broken by A"
+    shot(page, "talk-pact-broken-desktop.png")
+    assert not errors, errors
+    ctx.close()

@@ -1,0 +1,341 @@
+"""Bots that negotiate on a real server (issue 18): every proposal kind put to a bot in chat is
+answered, with a reason, within a second; a bot's Committee invitation to a human becomes a
+Central Committee when accepted; a broken pact is announced to its victim and shifts the bots'
+table."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+
+import pytest
+from rcw.bots.negotiation import SHIFT_PACT_BREAK, Pact
+from rcw.bots.sdt_tables import SHIFT_ATTACK
+from rcw.server.client import GameClient, Lobby
+from rcw.server.store import MemoryStore, RedisStore
+from server_helpers import REDIS_URL, destroy_prefix, running_server, unique_prefix
+from test_server_play import IN_PROCESS, STORES, events_of, serve, until_free
+
+
+async def reply_within(c, channel: str, mid: int, seconds: float = 1.0) -> dict:
+    """The reply to proposal ``mid`` in ``channel``, which must come within ``seconds``."""
+    t0 = time.monotonic()
+
+    def find(c):
+        return next((m for m in c.messages.get(channel, {}).values()
+                     if isinstance(m.get("reply"), dict) and m["reply"].get("msg") == mid), None)
+    await c.wait_for(lambda c: find(c) is not None, 10)
+    took = time.monotonic() - t0
+    assert took <= seconds, f"the answer took {took:.2f} s"
+    return find(c)
+
+
+async def free_for(seat: str, clients: dict) -> None:
+    """Play the humans' steps until ``seat`` is free to start politics (004 [11.0])."""
+    for _ in range(50):
+        free = await until_free(clients)
+        if free == seat:
+            return
+        c = clients[free]
+        await c.wait_for(lambda x: x.seq >= clients[seat].seq and bool(x.legal), 10)
+        await c.act(next((x for x in c.legal if x["t"].startswith("End")), c.legal[0]), seq=c.seq)
+    raise AssertionError(f"{seat} never got a free moment")
+
+
+
+
+def runtime(h, gid: str):
+    return h.hub.runtimes[gid]
+
+
+@IN_PROCESS
+@pytest.mark.parametrize("kind", STORES)
+async def test_every_proposal_kind_to_a_bot_is_answered_with_a_reason_within_a_second(kind):
+    async with serve(kind) as h:
+        # Seed 0: A and B hold 6 Politburo markers each, C holds the Czar. B is the SDT bot; A
+        # and C are humans, so no Committee forms (and nobody purges) without A: the purge of
+        # C below is open to the Committee of A and B (004 [11.13]).
+        g, (a, c) = await h.game(players=3, humans=2, bot_seats=["B"], seed=0, options={"max_turns": 3})
+        gid = g["game"]
+        ca, cc = await h.connect(gid, a["token"]), await h.connect(gid, c["token"])
+        humans = {"A": ca, "C": cc}
+        await free_for("A", humans)
+
+        trade = await ca.chat("A-B", "", {"kind": "trade", "to": "B", "take_politburo": 3})
+        r = await reply_within(ca, "A-B", trade["id"])
+        assert r["seat"] == "B" and r["reply"]["accept"] is False and "worth" in r["reply"]["reason"]
+
+        pact = await ca.chat("A-B", "", {"kind": "pact", "with": "B", "until": 2})
+        r = await reply_within(ca, "A-B", pact["id"])
+        assert r["seat"] == "B" and r["reply"]["reason"] and "cooperation" in r["reply"]["reason"]
+
+        # The bot joins A's Committee (its own die roll, forced here: the test is of the answer)
+        bot_b = runtime(h, gid).driver.agents[("B", "sdt")]
+        bot_b.politics.willing[("A", ca.view["turn"])] = True
+        bot_b.talk.note_roll("A", ca.view["turn"], 6, bot_b.relation("A", "B"))
+        if ca.view["phase"] == "random_events":
+            await ca.act({"t": "RollRandomEvents"})
+            await ca.wait_for(lambda c: c.view["phase"] == "movement", 5)
+        com = await ca.chat("A-B", "", {"kind": "committee", "members": ["A", "B"]})
+        r = await reply_within(ca, "A-B", com["id"])
+        assert r["reply"]["accept"] is True and "rolled 6" in r["reply"]["reason"], r["reply"]
+        await ca.wait_for(lambda c: sorted(c.view["committee"]) == ["A", "B"], 5)
+
+        ex = await ca.chat("A-B", "", {"kind": "execution", "to": ["B"]})
+        r = await reply_within(ca, "A-B", ex["id"])
+        assert r["seat"] == "B" and "PCM" in r["reply"]["reason"]
+
+        await free_for("A", humans)       # (C, a human, answers the order if B consented)
+        assert sorted(ca.view["committee"]) == ["A", "B"]
+        # the engine lists the Committee's purge of C: neither member purged this Game-Turn
+        assert any(x["t"] == "DeclarePurge" and x["target"] == "C" and sorted(x["purgers"]) == ["A", "B"]
+                   for x in ca.legal), ca.legal
+        purge = await ca.chat("A-B", "", {"kind": "purge", "target": "C", "purgers": ["A", "B"], "shares": ["A", "B"]})
+        r = await reply_within(ca, "A-B", purge["id"])
+        assert r["seat"] == "B" and r["reply"]["by"] == "bot" and r["reply"]["reason"]
+        assert r["reply"]["accept"] is True and "approves" in r["reply"]["reason"]   # (no pact with C)
+        await ca.wait_for(lambda c: c.seq >= r["reply"]["seq"], 5)
+        assert events_of(ca, "purge_approved")
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_bots_committee_invitation_to_a_human_becomes_a_central_committee(kind):
+    """The Purge Cooperation step of a bot with a human seat: its invitation comes as a card in
+    the pair channel; the human's accept forms the Committee (every member consented)."""
+    async with serve(kind, bot_wait=30.0) as h:
+        g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], seed=0, options={"max_turns": 6})
+        gid = g["game"]
+        ca = await h.connect(gid, a["token"])
+        ca.keep_pushes = True
+
+        def card(c):
+            for ch, msgs in c.messages.items():
+                for m in msgs.values():
+                    p = m.get("proposal") or {}
+                    if p.get("kind") == "committee" and m.get("seat") != "A" and "A" in p.get("members", []) \
+                            and not any((x.get("reply") or {}).get("msg") == m["id"] for x in msgs.values()):
+                        return ch, m
+            return None
+        for _ in range(400):
+            got = card(ca)
+            if got is not None:
+                break
+            mine = next((p for p in ca.pending if p["seat"] == "A"), None)
+            if mine is None:
+                await ca.wait_for(lambda c: card(c) is not None or any(p["seat"] == "A" for p in c.pending)
+                                  or c.status != "playing", 20)
+                if ca.status != "playing":
+                    break
+                continue
+            act = next((x for x in ca.legal if x["t"].startswith("End") or x["t"] in ("RollRandomEvents",
+                                                                                       "DrawRandomizer")),
+                       ca.legal[0])
+            try:
+                await ca.act(act)
+            except Exception:
+                pass
+        assert got is not None, "no bot invited A to a Central Committee"
+        n = len(events_of(ca, "committee"))
+
+        def formed(c):
+            return [e["data"]["members"] for e in events_of(c, "committee")[n:] if "A" in e["data"].get("members", [])]
+        for _ in range(3):        # (the invitation of all; if some refuse, the bot invites again those who would)
+            ch, m = got
+            r = await ca.accept(ch, m["id"])
+            assert r["reply"]["accept"] is True
+            await ca.wait_for(lambda c: bool(formed(c)) or card(c) is not None, 20)
+            if formed(ca):
+                break
+            got = card(ca)
+        assert formed(ca) and m["seat"] in formed(ca)[0]
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_near_trade_is_countered_by_a_card_that_names_it_and_can_be_accepted(kind):
+    """The pre-game session of seed 0 (the bots' table not set up: column 3, B asks a worth of
+    0): one Politburo marker for nothing is worth -2 to B, within COUNTER_BAND of its ask, so B
+    declines with its reason and counters with a card in the same channel that names the
+    proposal (``counter``: its message id); A's accept makes the trade."""
+    async with serve(kind) as h:
+        g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], seed=0, options={"max_turns": 1})
+        ca = await h.connect(g["game"], a["token"])
+        await ca.wait_for(lambda c: c.status == "playing" and c.view["phase"] == "trading", 5)
+        pm = dict(ca.view["politburo"])
+        ask = await ca.chat("A-B", "", {"kind": "trade", "to": "B", "take_politburo": 1})
+        r = await reply_within(ca, "A-B", ask["id"])
+        assert r["reply"]["accept"] is False and "B counters: worth -2 to B" in r["reply"]["reason"], r["reply"]
+
+        def card(c):
+            return next((m for m in c.messages.get("A-B", {}).values()
+                         if (m.get("proposal") or {}).get("counter") == ask["id"]), None)
+        await ca.wait_for(lambda c: card(c) is not None, 5)
+        m = card(ca)
+        p = m["proposal"]
+        assert m["seat"] == "B" and p["kind"] == "trade" and p["addressees"] == ["A"] and p["offer"] >= 1
+        # one marker each way (the smallest change worth B's while): B gives 1 and takes 1
+        assert (p.get("give_politburo"), p.get("take_politburo")) == (1, 1), p
+        done = await ca.accept("A-B", m["id"])
+        await ca.wait_for(lambda c: c.seq >= done["reply"]["seq"], 5)
+        assert any(e["kind"] == "trade" for e in ca.events) and ca.view["politburo"] == pm
+
+
+def cooperation(reason: str) -> int:
+    """The PCT column a bot's reason gives ('cooperation 6 of 7 with A...')."""
+    m = re.search(r"cooperation (\d) of 7", reason)
+    assert m, reason
+    return int(m.group(1))
+
+
+# Seed 5: A plays first in Game-Turn 1 and its stacks share VLDV with one of the bot B's; B's
+# table has A on column 3 (it accepts a pact: a request to do nothing).
+ATTACK_GAME = {"players": 3, "bot_seats": ["B", "C"], "seed": 5, "options": {"max_turns": 2}}
+
+
+async def pact_with_b(ca) -> tuple[dict, int]:
+    """A proposes a pact to B until the end of this Game-Turn; B accepts.  The proposal, and
+    A's PCT column with B as B's reason gives it."""
+    assert await until_free({"A": ca}) == "A"
+    p = await ca.chat("A-B", "", {"kind": "pact", "with": "B", "until": ca.view["turn"]})
+    r = await reply_within(ca, "A-B", p["id"])
+    assert r["reply"]["accept"] is True, r["reply"]
+    return p, cooperation(r["reply"]["reason"])
+
+
+async def attack_b(ca) -> None:
+    """A's Combat Phase: the attack on B's stack, through the game's own actions (004 [8.2])."""
+    turn = ca.view["turn"]
+    while ca.view["phase"] != "combat":
+        act = next(x for x in ca.legal if x["t"].startswith("End") or x["t"] == "RollRandomEvents")
+        await ca.act(act)
+        await ca.wait_for(lambda c: any(p["seat"] == "A" for p in c.pending), 10)
+    assert ca.view["phasing"] == "A" and ca.view["turn"] == turn
+    stacks = {s["id"]: s for s in ca.view["stacks"]}
+    option = next(o for o in await ca.query("attack_options") if stacks[o["target"]]["owner"] == "B")
+    await ca.act({"t": "DeclareAttack", "target": option["target"], "subversive": False})
+    for sid in option["groups"][0]["stacks"]:
+        await ca.act({"t": "AddAttacker", "stack": sid})
+    await ca.act({"t": "ResolveAttack"})
+    assert any(e["kind"] == "combat" and e["data"].get("defender") == "B" for e in ca.events)
+
+
+async def the_break_is_told(ca, p: dict, before: int) -> None:
+    """The break is announced to B in the pair channel, and B holds it against A: one column
+    for the attack, SHIFT_PACT_BREAK more for the break, as B's next answer says."""
+    turn = ca.view["turn"]
+
+    def broken(c):
+        return next((m for m in c.messages.get("A-B", {}).values() if m.get("pact_broken")), None)
+    await ca.wait_for(lambda c: broken(c) is not None, 5)
+    note = broken(ca)
+    assert note["seat"] is None and "A broke its pact with B" in note["text"]
+    assert {k: note["pact_broken"][k] for k in ("by", "victim", "act")} == {"by": "A", "victim": "B", "act": "attack"}
+    assert note["pact_broken"]["pact"]["until"] == turn and note["pact_broken"]["pact"]["id"] == f"A-B:{p['id']}"
+    again = await ca.chat("A-B", "", {"kind": "pact", "with": "B", "until": turn + 1})
+    r = await reply_within(ca, "A-B", again["id"])
+    assert cooperation(r["reply"]["reason"]) == min(7, before + SHIFT_ATTACK + SHIFT_PACT_BREAK), r["reply"]
+    assert "A attacked B once" in r["reply"]["reason"]
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_broken_pact_is_announced_to_its_victim_and_shifts_the_bots_table(kind):
+    """A makes a pact with the bot B, then attacks B's stack in its first Combat Phase."""
+    async with serve(kind) as h:
+        g, (a,) = await h.game(humans=1, **ATTACK_GAME)
+        ca = await h.connect(g["game"], a["token"])
+        p, before = await pact_with_b(ca)
+        await attack_b(ca)
+        await the_break_is_told(ca, p, before)
+
+
+async def stored(store, gid: str, pred, timeout: float = 5.0) -> None:
+    """Wait until the store's pacts of game ``gid`` satisfy ``pred``."""
+    end = asyncio.get_running_loop().time() + timeout
+    while not pred(await store.load_pacts(gid)):
+        assert asyncio.get_running_loop().time() < end, "the store never got the pact"
+        await asyncio.sleep(0.02)
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_pacts_and_their_breaks_are_kept_with_the_game_across_restarts(kind):
+    """The store keeps a game's pacts: a server started again on it shows A its pact (the
+    state frames' ``pacts``), announces its break and tells the bots, whose table holds the
+    break; and a third server still knows it was broken."""
+    prefix = unique_prefix("pacts")
+    memory = MemoryStore()
+
+    def store():
+        return memory if kind == "memory" else RedisStore(REDIS_URL, prefix)
+    try:
+        async with running_server(store()) as one, Lobby(one.base) as lobby:
+            g = await lobby.create_game(**ATTACK_GAME)
+            a = await lobby.join(g["game"])
+            async with await GameClient.connect(one.base, g["game"], a["token"]) as ca:
+                p, before = await pact_with_b(ca)
+                pid = f"A-B:{p['id']}"
+                pact = {"a": "A", "b": "B", "until": ca.view["turn"], "id": pid, "broken": None}
+                await stored(one.store, g["game"], lambda r: pid in r)    # (a moment after the reply)
+        async with running_server(store()) as two:
+            async with await GameClient.connect(two.base, g["game"], a["token"]) as ca:
+                got = (await ca.request("view"))["pacts"]
+                assert [{k: x[k] for k in pact} for x in got] == [pact]
+                await attack_b(ca)
+                await the_break_is_told(ca, p, before)
+                await stored(two.store, g["game"], lambda r: bool(r[pid].get("broken")))
+        async with running_server(store()) as three:
+            async with await GameClient.connect(three.base, g["game"], a["token"]) as ca:
+                got = (await ca.request("view"))["pacts"]
+                assert [x["broken"] for x in got if x["id"] == pid] == [{"by": "A", "victim": "B", "act": "attack"}]
+                spec = await GameClient.connect(three.base, g["game"])
+                assert (await spec.request("view"))["pacts"] == []          # (its parties only)
+                await spec.close()
+    finally:
+        if kind == "redis":
+            await destroy_prefix(prefix)
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_pact_proposed_before_a_restart_and_accepted_after_it_is_kept(kind):
+    """Between two humans: the reply that accepts a pact carries it (``reply.pact``, kept in the
+    store first), so a server that never saw the proposal keeps it from the reply."""
+    prefix = unique_prefix("pacts")
+    memory = MemoryStore()
+
+    def store():
+        return memory if kind == "memory" else RedisStore(REDIS_URL, prefix)
+    try:
+        async with running_server(store()) as one, Lobby(one.base) as lobby:
+            g = await lobby.create_game(players=3, bot_seats=["C"], seed=0)
+            a, b = await lobby.join(g["game"]), await lobby.join(g["game"])
+            async with await GameClient.connect(one.base, g["game"], a["token"]) as ca:
+                p = await ca.chat("A-B", "", {"kind": "pact", "with": "B", "until": 3})
+        async with running_server(store()) as two:
+            async with await GameClient.connect(two.base, g["game"], b["token"]) as cb, \
+                    await GameClient.connect(two.base, g["game"], a["token"]) as ca:
+                r = await cb.accept("A-B", p["id"])
+                kept = {"a": "A", "b": "B", "until": 3, "id": f"A-B:{p['id']}"}
+                assert {k: r["reply"]["pact"][k] for k in kept} == kept
+                await ca.wait_for(lambda c: any(m.get("reply") for m in c.messages.get("A-B", {}).values()), 5)
+                for c in (ca, cb):
+                    assert [{k: x[k] for k in kept} for x in (await c.request("view"))["pacts"]] == [kept]
+                assert set(await two.store.load_pacts(g["game"])) == {kept["id"]}
+    finally:
+        if kind == "redis":
+            await destroy_prefix(prefix)
+
+
+def test_a_pact_record_round_trips():
+    p = Pact("A", "B", 3, 7, "A-B:4")
+    assert Pact(**p.to_dict()) == p
+
+
+def test_every_proposal_kind_and_what_bots_add_is_documented():
+    from pathlib import Path
+
+    from rcw.server.chat import PROPOSAL_KINDS
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
+    for kind in PROPOSAL_KINDS:
+        assert f"| `{kind}` |" in doc, kind
+    for word in ("pact_broken", "reply.reason", "counter: <msg id>", "--bot-wait", "`pacts`", "P {g:<id>}:pacts"):
+        assert word in doc, word
