@@ -29,6 +29,11 @@ class Config:
     max_pending: int = 256        # requests read from one WebSocket, waiting to be handled; more: busy
     costly_workers: int = 2       # rebuilds (a past view, an old log) running at once, in worker processes
     bot_workers: int = 0          # processes where the bots decide (server/botworker.py); 0: in the event loop
+    # Notifications (server/notify.py).
+    smtp: str | None = None       # smtp://[user:password@]host[:port] (smtps://, smtp+starttls://); None: no e-mail
+    mail_from: str = "rcw@localhost"
+    public_url: str = ""          # the server's address in links (default: where it listens)
+    allow_private_webhooks: bool = False   # let webhooks post to loopback and private addresses
 
 
 def default_bot_kind() -> str:

@@ -75,6 +75,8 @@ async def running_server(store: Store, config: Config | None = None, limits: boo
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]
+    if not app[HUB].notifier.base:
+        app[HUB].notifier.base = f"http://127.0.0.1:{port}"    # (as rcw serve does: the links of e-mails)
     try:
         yield Running(f"http://127.0.0.1:{port}", app[HUB], store, runner)
     finally:
