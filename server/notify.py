@@ -21,10 +21,11 @@ is refused (when the game is created and again before each post) unless the oper
 (``rcw serve --allow-private-webhooks``): the server cannot be turned against its own network.
 
 **Links** (docs/protocol.md "Notifications"): no message carries a seat token.  The webhook's
-link is the game's page (``/?game=<id>``): whoever opens it sees the game as a spectator, or
+link is the game's page (``/#/g/<id>``): whoever opens it sees the game as a spectator, or
 plays if their browser already holds the seat's token (the page keeps it).  An e-mail goes
 only to the seat's own verified address, so its link may carry a one-time login code
-(``/?game=<id>&login=<code>``, valid 7 days, good for one use): the page exchanges it
+(``/#/login/<code>``, valid 7 days, good for one use; in the fragment, which browsers never
+send to a server, so no proxy or server log keeps it): the page exchanges it
 (``POST /api/login``) for a new device token of that seat, which is stored as a hash like
 every token; the seat's other tokens keep working.  A forwarded or leaked link that was used
 already is worthless, and the token never travels in a URL (a URL ends up in logs, histories
@@ -55,6 +56,7 @@ log = logging.getLogger("rcw.server")
 WANTS = ("report", "due", "decision", "message", "absence")
 EMAIL = re.compile(r"^[^@\s<>\"',;]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$")
 CODE_TTL = 7 * 86400          # seconds an e-mail's link works
+DUE_HOURS = 12                # the default reminder: orders due in 12 hours
 MAX_DEVICES = 4               # device tokens a seat keeps from login links (the oldest goes)
 WEBHOOK_TIMEOUT = 10.0
 
@@ -149,13 +151,13 @@ class Notifier:
 
     # -- links -----------------------------------------------------------------------------------
     def game_link(self, gid: str) -> str:
-        return f"{self.base}/?{urlencode({'game': gid})}"
+        return f"{self.base}/#/g/{gid}"
 
     async def seat_link(self, gid: str, seat: str) -> str:
-        """The game's page with a one-time login code for ``seat`` (e-mail only; see the module)."""
+        """A one-time login link for ``seat`` (e-mail only; see the module)."""
         code = secrets.token_urlsafe(18)
         await self.hub.store.put_code("login:" + code, {"game": gid, "seat": seat}, CODE_TTL)
-        return f"{self.base}/?{urlencode({'game': gid, 'login': code})}"
+        return f"{self.base}/#/login/{code}"
 
     # -- settings ----------------------------------------------------------------------------------
     async def set_prefs(self, rt: Any, seat: str, f: dict) -> dict:
@@ -184,7 +186,7 @@ class Notifier:
                 raise ProtocolError("bad_request", "'due_hours' must be a number of hours from 0 to 720")
             new["due_hours"] = h
         new.setdefault("want", list(WANTS))
-        new.setdefault("due_hours", 12)
+        new.setdefault("due_hours", DUE_HOURS)
         await self.hub.store.hash_put(rt.gid, "notify", {seat: new})
         await rt.store.publish(rt.topic, pack({"k": "notify"}))
         rt.prefs[seat] = new
@@ -318,7 +320,7 @@ class Notifier:
             for s in seats:
                 p = rt.prefs.get(s) or {}
                 if "due" in p.get("want", ()) and p.get("verified"):
-                    when = at - int(float(p.get("due_hours", 12)) * 3_600_000)
+                    when = at - int(float(p.get("due_hours", DUE_HOURS)) * 3_600_000)
                     if when > now - 1000:
                         hs.append(loop.call_later(max(0.0, (when - now) / 1000), self._due_fired, rt, key, s, at))
         self._due[rt.gid] = hs
@@ -341,8 +343,8 @@ class Notifier:
 
 def public_prefs(p: dict) -> dict:
     """A seat's notification settings as the seat sees them."""
-    return {"email": p.get("email"), "verified": bool(p.get("verified")), "want": p.get("want", []),
-            "due_hours": p.get("due_hours")}
+    return {"email": p.get("email"), "verified": bool(p.get("verified")), "want": p.get("want", list(WANTS)),
+            "due_hours": p.get("due_hours", DUE_HOURS)}
 
 
 def _utc(ms: int) -> str:

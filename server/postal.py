@@ -49,11 +49,19 @@ class PostalDesk:
         if "seat" in f and f["seat"] != seat:
             raise ProtocolError("not_your_seat", f"this connection holds seat {seat}, not {str(f['seat'])[:8]!r}")
         action = SubmitOrders(seat, turn, phase, sheet)
-        seq, _ = await self.rt.submit(action, by="player")
-        async with self.rt.lock:
-            mine = self.rt.game.view(seat)["postal"]
-        return {"t": "ok", "seq": seq, "sheet": mine.get("sheet", []), "rejected": mine.get("rejected", []),
-                "warnings": mine.get("warnings", []), "submitted": mine.get("submitted", [])}
+        rt = self.rt
+        async with rt.lock:
+            await rt.ensure_current()
+            pre = rt.game.check_sheet(seat, action.sheet)      # (a sheet that is not one: refused here)
+        seq, _ = await rt.submit(action, by="player")
+        async with rt.lock:
+            mine = rt.game.view(seat)["postal"]
+        if (rt.game.turn, mine["phase"]) != (turn, phase):     # this sheet completed the phase: judged as sent
+            refused = {r["index"] for r in pre["refused"]}
+            mine = {**mine, "sheet": [[i, o] for i, o in enumerate(sheet.get("orders") or []) if i not in refused],
+                    "rejected": pre["refused"], "warnings": pre["warnings"]}
+        return {"t": "ok", "seq": seq, "sheet": mine.get("sheet") or [], "rejected": mine.get("rejected") or [],
+                "warnings": mine.get("warnings") or [], "submitted": mine.get("submitted") or []}
 
     # -- the phase's deadline --------------------------------------------------------------------
     def timed_phase(self) -> set[str]:

@@ -10,7 +10,7 @@ import contextlib
 import email
 import re
 import threading
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 import aiohttp
 import pytest
@@ -56,6 +56,13 @@ def body(m) -> str:
 
 def link(m, path: str = "/") -> str:
     return next(u for u in re.findall(r"http://\S+", body(m)) if urlsplit(u).path == path)
+
+
+def login_code(m) -> str:
+    """The one-time login code of an e-mail's link to its seat (``/#/login/<code>``)."""
+    frag = urlsplit(link(m)).fragment
+    assert frag.startswith("/login/"), frag
+    return frag[len("/login/"):]
 
 
 @contextlib.asynccontextmanager
@@ -118,17 +125,17 @@ async def test_email_verified_by_its_link_then_reports_reminders_and_a_one_time_
                 assert a["token"] not in body(m) and b["token"] not in body(m)
             # the link logs in once: a device token for seat A, the seat's own token still good
             url = link(rep)
-            q = parse_qs(urlsplit(url).query)
-            assert q["game"] == [g["game"]] and "token" not in q
+            assert urlsplit(url).query == ""                   # (the code in the fragment: never sent to a server)
             async with http.get(url) as resp:
-                assert resp.status == 200                       # the game's page
-            got = await srv.lobby.login(q["login"][0])
+                assert resp.status == 200 and "js/main.js" in await resp.text()     # the game's page
+            code = login_code(rep)
+            got = await srv.lobby.login(code)
             assert got["seat"] == "A" and got["token"] != a["token"]
             again = await GameClient.connect(srv.base, g["game"], got["token"])
             assert again.seat == "A"
             await again.close()
             with pytest.raises(ServerError) as e:
-                await srv.lobby.login(q["login"][0])
+                await srv.lobby.login(code)
             assert e.value.code == "bad_token"
             assert (await GameClient.connect(srv.base, g["game"], a["token"])).seat == "A"
             # the webhook heard of the report, with the game's page and nothing that logs in
@@ -138,7 +145,7 @@ async def test_email_verified_by_its_link_then_reports_reminders_and_a_one_time_
                 await asyncio.sleep(0.05)
             post = next(p for p in posts if p["event"] == "report")
             assert post["game"] == g["game"] and post["name"] == "by post" and post["text"].startswith("REPORT")
-            assert post["link"] == f"{srv.base}/?game={g['game']}"
+            assert post["link"] == f"{srv.base}/#/g/{g['game']}"
             assert all(a["token"] not in str(p) and "login" not in p["link"] for p in posts)
             assert srv.inbox.to("nobody") == [] and len(srv.inbox.to("anna@example.org", "report")) == 1
         finally:

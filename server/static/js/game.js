@@ -16,6 +16,7 @@ import { seatBadge, stackName, openAssassinDialog } from "./dialogs.js";
 import { noteCommitment, openVerify } from "./verify.js";
 import { resultsOf } from "./results.js";
 import { lastSeen, markSeen, summarize, showAway } from "./away.js";
+import { PostalDesk } from "./postal.js";
 
 export async function startGame(root, gid, seatHint) {
   await loadData();
@@ -77,10 +78,10 @@ class GameApp {
     this.buildLayout();
     this.watchVisibility();
     this.board = new Board(this.mapEl, {
-      onStack: (id, prov) => (id < 0 ? this.select({ province: prov }) : this.select({ stack: id })),
+      onStack: (id, prov) => (this.postal && this.postal.onStack(id, prov)) || (id < 0 ? this.select({ province: prov }) : this.select({ stack: id })),
       canDrag: (id) => !!(this.reachInfo && this.reachInfo.routes && this.reachInfo.stackId === id && !this.busy),
       onDrop: (id, code) => this.moveAlong(code),
-      onProvince: (code) => this.provinceClick(code),
+      onProvince: (code) => (this.postal && this.postal.onProvince(code)) || this.provinceClick(code),
       onBlank: () => this.select(null),
       covers: () => [this.inspectEl],                // (panels over the map: centreOn keeps provinces clear of them)
     });
@@ -133,6 +134,15 @@ class GameApp {
     this.st = { seq: w.seq, hash: w.hash, status: w.status, view: w.view, pending: w.pending, legal: w.legal || [],
                 facts: w.facts || {}, seats: w.seats, result: w.result, info: w.info || {} };
     noteCommitment(this.gid, this.st.info);
+    this.notifyPrefs = w.notify || null;
+    if (w.view && w.view.postal) {               // a postal game (004 [17.0]): its own Orders panel (js/postal.js)
+      this.postal = this.postal || new PostalDesk(this);
+      this.postal.welcome(w);
+    }
+    if (w.away && w.away.lines && lastSeen(this.gid, this.seat) === null && !this._awayChecked) {
+      this._awayChecked = true;                   // (a browser new to this seat: the server's last look)
+      showAway(this.root, w.away.lines);
+    }
     this.snaps.set(w.seq, snapshot(w.view, w.facts));
     this.logPane.loading(this.log.lastSeq < w.seq);
     this.log.catchUp(this.conn, w.seq).then(() => {
@@ -171,6 +181,7 @@ class GameApp {
       this.snaps.set(f.seq, snapshot(f.view, f.facts));
       if (this.snaps.size > 4000) this.snaps.delete(this.snaps.keys().next().value);
       this.log.add(f);
+      if (this.postal) this.postal.onUpdate(f);
       this.showResults(f);
       this.noteSeen();
       document.body.dataset.logSeq = String(this.log.lastSeq);
@@ -183,6 +194,9 @@ class GameApp {
       this.renderSoon();
     } else if (f.t === "msg" || f.t === "channel") {
       this.chat.onPush(f);
+    } else if (f.t === "deadline") {
+      this.st.deadlines = f.deadlines;
+      if (this.postal) this.postal.onDeadline(f);
     }
   }
 
@@ -491,6 +505,7 @@ class GameApp {
       if (document.visibilityState === "hidden") {
         this._leftAt = this.log.lastSeq;
         markSeen(this.gid, this.seat, this._leftAt);       // (what was shown until now, before the timer)
+        if (this.seat && this.conn) this.conn.request("seen", { seq: this._leftAt }).catch(() => {});   // (the seat's last look, for other devices)
       } else if (this._leftAt !== undefined) {
         this.awaySummary(this._leftAt);
         this._leftAt = undefined;
@@ -537,7 +552,7 @@ class GameApp {
     this.root.dataset.mine = mine ? "1" : "0";
     this.renderHeader();
     this.renderStrip();
-    const { el, marks } = buildOrders(this);
+    const { el, marks } = this.postal ? this.postal.build() : buildOrders(this);
     this.marks = marks;
     this.updateReach();
     this.shownLegal = st.legal;   // what the Orders panel was built from (tests compare)
@@ -646,9 +661,9 @@ class GameApp {
     if (!view) return;
     const m = this.replay ? { moves: {}, targets: new Set(), attackers: new Set(), candidates: new Set(), path: null, force: null } : (this.marks || {});
     const r = !this.replay && this.reachInfo && this.reachInfo.routes ? this.reachInfo : null;
-    this.board.render(view.phase === "trading" ? this.ghostView(view) : view,
+    this.board.render(view.phase === "trading" ? this.ghostView(view) : this.postal && !this.replay ? this.postal.boardView(view) : view,
       { ...m, me: this.seat, strengths: this.strengths(), selected: this.sel && this.sel.stack, province: this.sel && this.sel.province,
-        reach: r ? r.routes : null, reachFrom: r ? r.from : null });
+        reach: r ? r.routes : m.reach || null, reachFrom: r ? r.from : m.reachFrom || null });
   }
 
   /** The engine's strengths of the stacks shown (of the replayed position in a replay). */
