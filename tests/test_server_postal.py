@@ -13,8 +13,7 @@ import time
 import pytest
 from rcw.server.client import GameClient, Lobby, ServerError
 from rcw.server.config import Config
-from rcw.server.store import MemoryStore, RedisStore
-from server_helpers import REDIS_URL, destroy_prefix, redis_reachable, running_server, unique_prefix
+from server_helpers import kind_store, redis_reachable, running_server
 
 needs_redis = pytest.mark.skipif(not redis_reachable(), reason="no Redis on 127.0.0.1:6379")
 STORES = ["memory", pytest.param("redis", marks=needs_redis)]
@@ -22,24 +21,19 @@ STORES = ["memory", pytest.param("redis", marks=needs_redis)]
 
 @contextlib.asynccontextmanager
 async def serve(kind: str = "memory", **config):
-    prefix = unique_prefix("postal")
-    store = MemoryStore() if kind == "memory" else RedisStore(REDIS_URL, prefix)
     clients: list[GameClient] = []
-    try:
-        async with running_server(store, Config(**config)) as srv, Lobby(srv.base) as lobby:
-            async def connect(gid: str, token: str | None = None) -> GameClient:
-                c = await GameClient.connect(srv.base, gid, token)
-                clients.append(c)
-                return c
-            srv.lobby, srv.connect = lobby, connect
-            try:
-                yield srv
-            finally:
-                for c in clients:
-                    await c.close()
-    finally:
-        if kind == "redis":
-            await destroy_prefix(prefix)
+    async with kind_store(kind, "postal") as store, running_server(store, Config(**config)) as srv, \
+            Lobby(srv.base) as lobby:
+        async def connect(gid: str, token: str | None = None) -> GameClient:
+            c = await GameClient.connect(srv.base, gid, token)
+            clients.append(c)
+            return c
+        srv.lobby, srv.connect = lobby, connect
+        try:
+            yield srv
+        finally:
+            for c in clients:
+                await c.close()
 
 
 async def postal_game(srv, humans: int = 2, **spec) -> tuple[dict, list[GameClient]]:
