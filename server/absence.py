@@ -27,6 +27,9 @@ from rcw.server.protocol import ProtocolError, now_ms
 NOTABLE = ("combat", "eliminated", "purge_resolved", "assassination", "czar_executed", "execution", "capture",
            "quit", "game_over", "random_event", "spoils")
 DIGEST_LINES = 8
+#: The store record where each process notes the time of its last lease round (its heartbeat):
+#: the seats its connections hold count as present only while it is alive (rcw.server.runtime).
+PROCS = ("_", "procs")
 
 
 class Absence:

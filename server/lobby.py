@@ -21,6 +21,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from rcw.server import chat, facts
+from rcw.server.absence import PROCS
 from rcw.server.admission import Admission
 from rcw.server.botworker import BotWorkers
 from rcw.server.config import Config, default_bot_kind
@@ -159,6 +160,8 @@ class Hub:
             await asyncio.sleep(self.config.lease_ttl / 3)
 
     async def _lease_round(self) -> None:
+        # (this process is alive: the seats its connections hold count as present, rcw.server.runtime)
+        await self.store.hash_put(PROCS[0], PROCS[1], {self.proc: now_ms()})
         live = await self.store.game_ids(live_only=True)
         live_set = set(live)
         # Renew what we drive first (cheap), so that loading new games cannot starve renewals.

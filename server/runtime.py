@@ -28,7 +28,7 @@ import time
 from typing import Any
 
 from rcw.server import facts
-from rcw.server.absence import Absence
+from rcw.server.absence import PROCS, Absence
 from rcw.server.channels import Channels
 from rcw.server.clock import Clock
 from rcw.server.driver import Driver
@@ -223,24 +223,31 @@ class GameRuntime:
     def attach(self, conn: Any) -> None:
         self.conns.add(conn)
         self.touch()
+        conn.present = conn.seat          # (counted while the connection lasts, even if the seat is left)
         if conn.seat is not None:
-            self.hub.spawn(self.store.hash_incr(self.gid, "present", conn.seat, 1))
+            self.hub.spawn(self.store.hash_incr(self.gid, "present", f"{conn.seat}|{self.hub.proc}", 1))
 
     def detach(self, conn: Any) -> None:
-        if conn in self.conns and conn.seat is not None:
-            self.hub.spawn(self._gone(conn.seat, self.seq))
+        seat = getattr(conn, "present", None)
+        if conn in self.conns and seat is not None:
+            self.hub.spawn(self._gone(seat, self.seq))
         self.conns.discard(conn)
         self.touch()
 
     async def _gone(self, seat: str, seq: int) -> None:
         """A seat's connection closed: one fewer presence, and its last look (absence digest)."""
-        await self.store.hash_incr(self.gid, "present", seat, -1)
+        await self.store.hash_incr(self.gid, "present", f"{seat}|{self.hub.proc}", -1)
         await self.absence.seen(seat, seq)
 
     async def present(self, seat: str) -> bool:
-        """Whether a connection holds the seat (in any process; rcw.server.notify sends only to
-        seats away)."""
-        return int((await self.store.hash_all(self.gid, "present")).get(seat, 0) or 0) > 0
+        """Whether a connection holds the seat, in a process that is alive (its lease rounds go
+        on: a process killed with connections open does not keep its seats present).
+        rcw.server.notify e-mails only seats that are away."""
+        counts = await self.store.hash_all(self.gid, "present")
+        alive = await self.store.hash_all(*PROCS)
+        recent = now_ms() - int(3000 * self.hub.config.lease_ttl) - 1000
+        return any(n > 0 and alive.get(proc, 0) >= recent
+                   for key, n in counts.items() for s, _, proc in [key.partition("|")] if s == seat)
 
     def state_frame(self, t: str, seat: str | None) -> dict:
         """The full picture for one seat (``welcome`` and ``view`` replies); under the lock."""

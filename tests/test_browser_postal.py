@@ -147,3 +147,36 @@ def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook
     finally:
         inbox.controller.stop()
         hooks.server.shutdown()
+
+
+def test_a_pause_civil_disorder_and_the_return_on_a_phone(browser, server):
+    """On a 390x844 touch phone: a pause moves the phase's deadline for everyone (the lobby's
+    info shows the new time, the page's countdown too); a seat that lets the deadline pass falls
+    into civil disorder (``disorder_after: 1``: its bot sends its next sheets) and the player takes
+    it back with one tap."""
+    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 5, "bot_seats": ["C", "D", "E"], "seed": 3,
+                                            "deadline": 4, "pause": "1h", "disorder_after": 1})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+    http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
+    page = new_page(browser, phone=True)
+    try:
+        open_seat(page, server, gid, a["token"], "A", "Anna")
+        page.locator('.mtab[data-tab="orders"]').tap()
+        key = "phase:1:trading"
+        before = page.wait_for_function(f"() => window.rcwApp.postal.deadlines[{key!r}]").json_value()
+        page.locator(".absence-card summary").tap()
+        page.locator('.absence-card input[aria-label="Pause (hours)"]').fill("0.001")       # 3.6 s
+        page.locator('[data-act="pause"]').tap()
+        page.wait_for_function(f"() => window.rcwApp.postal.deadlines[{key!r}] === {before + 3600}")
+        assert int(page.locator(".countdown").get_attribute("data-at")) == before + 3600
+        assert http(server, "GET", f"/api/games/{gid}")["deadlines"][key] == before + 3600   # for everyone
+        # Anna sends nothing: after the deadline her seat is in civil disorder, its bot plays it
+        page.wait_for_selector(".card.disorder", timeout=20_000)
+        page.wait_for_function("() => window.rcwApp.st.view.postal.phase !== 'trading'")
+        page.locator('[data-act="reclaim"]').tap()
+        page.wait_for_selector(".card.disorder", state="detached")
+        seats = http(server, "GET", f"/api/games/{gid}")["seats"]
+        assert "disorder" not in seats["A"] and seats["B"].get("disorder")     # Boris is still away
+    finally:
+        page.context.close()

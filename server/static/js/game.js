@@ -2,7 +2,7 @@
 // (Politburo and Assassin markers, Blue/Green control, VP chart), the map, the Orders panel,
 // negotiation, the event log and the replay.
 
-import { h, clear, store, seatsHeld, holdSeat, dropSeat, toast, modal, debounceFrame, replace } from "./util.js";
+import { h, clear, store, seatsHeld, holdSeat, dropSeat, toast, modal, debounceFrame, replace, notifyBrowser } from "./util.js";
 import {
   D, loadData, unit, uname, ulabel, pname, SEAT_COLOURS, PHASES, PHASE_NAMES, attachedTo, leadersOf, nationalityName,
   shownStrength,
@@ -186,6 +186,9 @@ class GameApp {
       this.noteSeen();
       document.body.dataset.logSeq = String(this.log.lastSeq);
       if (f.actor === this.seat && f.by === "player") this.lastError = null;
+      const waits = this.seat && (f.pending || []).some((p) => p.seat === this.seat);
+      if (waits && !this._waitedOn && !this.postal) notifyBrowser(this.gid, "Russian Civil War: your decision", `Game-Turn ${f.view.turn}: the game waits on you`);
+      this._waitedOn = waits;
       this.renderSoon();
       if (ending) this.showFinalScores();
     } else if (f.t === "seats") {
@@ -468,6 +471,10 @@ class GameApp {
     let dlg = null;
     items.push(h("button.btn", { type: "button", dataset: { act: "replay" }, onclick: () => { dlg.close(); this.openReplay(); } }, "Replay so far"));
     const over = this.st.status === "over";
+    if (this.seat && typeof Notification !== "undefined" && Notification.permission === "default") {
+      items.push(h("button.btn", { type: "button", dataset: { act: "browser-notify" }, onclick: () => { dlg.close(); Notification.requestPermission(); } },
+        "Notify me when it is my turn"));
+    }
     if (over) items.push(h("button.btn", { type: "button", dataset: { act: "verify" }, onclick: () => { dlg.close(); openVerify(this.gid, this.adminToken); } }, "Verify the dice"));
     const held = seatsHeld(this.gid);
     for (const s of Object.keys(held)) if (s !== this.seat) items.push(h("a.btn", { href: `#/g/${this.gid}/${s}`, onclick: () => setTimeout(() => location.reload(), 10) }, `Switch to seat ${s}`));

@@ -10,7 +10,7 @@
 // whether a step, an attack, a purge is legal and why not (`check`), the odds of an attack
 // (`attack_options`), the purge odds (`purge_odds`).
 
-import { h, store, toast, modal } from "./util.js";
+import { h, store, toast, modal, notifyBrowser } from "./util.js";
 import { unit, uname, pname, isLeader, PHASE_NAMES } from "./data.js";
 import { seatBadge } from "./dialogs.js";
 
@@ -95,10 +95,8 @@ export class PostalDesk {
     if (me && (f.pending || []).some((p) => p.seat === me) && rep) this.notify("Your orders are due", "A new phase is open for orders.");
   }
 
-  /** The browser's Notification API, while the tab is in the background. */
   notify(title, body) {
-    if (typeof Notification === "undefined" || Notification.permission !== "granted" || !document.hidden) return;
-    try { new Notification(title, { body, tag: `rcw-${this.app.gid}` }); } catch { /* some browsers only notify from a service worker */ }
+    notifyBrowser(this.app.gid, title, body);
   }
 
   async fetchReports() {
@@ -115,6 +113,7 @@ export class PostalDesk {
     const v = this.view;
     const key = `draft:${this.app.gid}:${this.app.seat}:${v.turn}:${v.postal.phase}`;
     if (key === this.draftKey) return;
+    if (this.draftKey) store.remove(this.draftKey);     // (that phase is closed: its draft goes)
     this.draftKey = key;
     const sent = (v.postal.sheet || []).map(([, o]) => o);
     this.draft = store.get(key, null) || sent;
@@ -225,6 +224,22 @@ export class PostalDesk {
       p.path.pop();
       p.problem = `${pname(code)}: ${mine.message}${mine.rule ? ` (${mine.rule})` : ""}`;
       document.body.dataset.plotRefused = String(Number(document.body.dataset.plotRefused || 0) + 1);
+    }
+    document.body.dataset.plotPath = p.path.join("-");
+    this.app.renderSoon();
+  }
+
+  /** The path plotted, judged again (by rail or overland changed): the steps refused are dropped. */
+  async recheck() {
+    const p = this.plot;
+    p.problem = null;
+    while (p.path.length) {
+      const verdict = await this.check(this.plotOrder(p));
+      if (this.plot !== p) return;
+      const mine = verdict && verdict[verdict.length - 1];
+      if (!mine || (mine.ok && mine.step === undefined)) break;
+      p.problem = `${pname(p.path[p.path.length - 1])}: ${mine.message}${mine.rule ? ` (${mine.rule})` : ""}`;
+      p.path.pop();
     }
     document.body.dataset.plotPath = p.path.join("-");
     this.app.renderSoon();
@@ -378,7 +393,7 @@ export class PostalDesk {
       h("h3", `Plotting ${uname(p.unit)}'s move`),
       h("p.plot-path", { dataset: { path: p.path.join("-") } }, [p.from, ...p.path].map(pname).join(" → "), p.path.length ? null : " (click the next province)"),
       p.problem ? h("p.plot-problem", { role: "alert" }, "Refused: ", p.problem) : null,
-      h("label.chk", h("input", { type: "checkbox", dataset: { act: "rail" }, checked: p.rail, onchange: (e) => { p.rail = e.target.checked; this.app.renderSoon(); } }),
+      h("label.chk", h("input", { type: "checkbox", dataset: { act: "rail" }, checked: p.rail, onchange: (e) => { p.rail = e.target.checked; this.recheck(); } }),
         " by rail (004 [5.5]; otherwise overland)"),
       picks, drops,
       h("div.row",

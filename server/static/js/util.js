@@ -122,6 +122,17 @@ export function dropSeat(gid, seat) {
   store.set("seats:" + gid, all);
 }
 
+/** The browser's Notification API, while the tab is in the background (permission asked by a
+ *  button: js/postal.js, the game menu). */
+export function notifyBrowser(gid, title, body) {
+  if (typeof Notification === "undefined" || Notification.permission !== "granted" || !document.hidden) return;
+  try {
+    new Notification(title, { body, tag: `rcw-${gid}` });
+  } catch {
+    /* some browsers notify only from a service worker */
+  }
+}
+
 export function fmtTime(ms) {
   const d = new Date(ms);
   return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
