@@ -310,8 +310,7 @@ class Notifier:
     def deadlines(self, rt: Any) -> None:
         """(In the driving process, after the game's deadlines were armed.)  The ``due`` reminders:
         for each running deadline and each seat that wants one, ``due_hours`` before it."""
-        for h in self._due.pop(rt.gid, []):
-            h.cancel()
+        self.forget(rt.gid)
         if self.mailer is None or not self._mine(rt):
             return
         loop, now, hs = asyncio.get_running_loop(), now_ms(), []
@@ -324,6 +323,11 @@ class Notifier:
                     if when > now - 1000:
                         hs.append(loop.call_later(max(0.0, (when - now) / 1000), self._due_fired, rt, key, s, at))
         self._due[rt.gid] = hs
+
+    def forget(self, gid: str) -> None:
+        """The game was unloaded here: its reminders' timers go."""
+        for h in self._due.pop(gid, []):
+            h.cancel()
 
     def _due_fired(self, rt: Any, key: str, seat: str, at: int) -> None:
         self.hub.spawn(self._remind(rt, key, seat, at))

@@ -91,6 +91,7 @@ class GameRuntime:
     async def shutdown(self) -> None:
         self.closed = True
         self.driver.stop()
+        self.hub.notifier.forget(self.gid)
         with contextlib.suppress(Exception):
             await self.store.unsubscribe(self.topic, self._on_game_notice)
             await self.channels.close()

@@ -85,7 +85,8 @@ async def test_the_deadline_closes_the_phase_with_the_bots_sheet_or_none(missing
     async with serve() as srv:
         g, (a, b) = await postal_game(srv, deadline=1.0, missing=missing, seed=5)
         key = "phase:1:trading"
-        assert key in a.deadlines and abs(a.deadlines[key] - (time.time() * 1000 + 1000)) < 1000
+        await a.wait_for(lambda c: key in c.deadlines, 5)
+        assert abs(a.deadlines[key] - (time.time() * 1000 + 1000)) < 1000
         a.keep_pushes = True
         await a.sheet([])                       # A sends, B lets the deadline pass
         t0 = time.monotonic()
@@ -105,6 +106,7 @@ async def test_the_deadline_closes_the_phase_with_the_bots_sheet_or_none(missing
 async def test_bad_sheets_get_typed_errors_and_change_nothing():
     async with serve() as srv:
         g, (a, b) = await postal_game(srv, deadline=30)
+        await a.wait_for(lambda c: set("CDE") <= set(c.view["postal"]["submitted"]) and c.deadlines, 10)
         before = (a.seq, dict(a.deadlines))
 
         async def refused(code: str, engine: str | None = None, **frame) -> None:
@@ -142,13 +144,13 @@ async def test_bad_sheets_get_typed_errors_and_change_nothing():
 async def test_a_sheet_after_the_deadline_is_refused():
     """Once the deadline has closed the phase, a sheet for it is late (004 [17.0] Procedure)."""
     async with serve() as srv:
-        g, (a, b) = await postal_game(srv, deadline=0.5)
+        g, (a, b) = await postal_game(srv, deadline=1.5)
         await a.wait_for(lambda c: phase(c) == (1, "first"), 10)
-        seq = a.seq
         with pytest.raises(ServerError) as e:
             await a.sheet([], 1, "trading")
         assert e.value.code == "illegal_action" and e.value.engine_code == "wrong_phase"
-        assert (await a.request("view"))["seq"] == seq
+        v = (await a.request("view"))["view"]
+        assert (v["turn"], v["postal"]["phase"]) == (1, "first") and "A" not in v["postal"]["submitted"]
 
 
 @pytest.mark.parametrize("kind", STORES)
@@ -222,4 +224,8 @@ async def test_while_you_were_away():
         assert back.away is not None and back.away["since"] < back.seq
         assert any("phase adjudicated" in line for line in back.away["lines"]), back.away
         assert back.away["lines"][0].endswith("by others)")
-        assert (await a.request("seen", seq=a.seq))["t"] == "ok"
+        seen = a.seq                            # A's client reports its last look: a new device starts there
+        await a.request("seen", seq=seen)
+        assert (await srv.hub.store.hash_all(g["game"], "seen"))["A"] == seen
+        again = await srv.connect(g["game"], a.token)
+        assert again.away is None or again.away["since"] == seen
