@@ -122,7 +122,7 @@ def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook
                 p.wait_for_selector('.report-card[data-phase="first"]')
                 assert p.locator("svg line.report-move").count() > 0
             assert f"{start}\u2192{dest}" in pa.locator(".report-text").inner_text()
-            assert pa.locator(f'svg line.report-move[data-from="{start}"][data-to="{dest}"]').count() == 1
+            assert pa.locator(f'svg line.report-move[data-from="{start}"][data-to="{dest}"][data-seat="A"]').count() == 1
             # Boris reloads and browses the archive, phase by phase
             pb.reload()
             pb.wait_for_function("() => document.body.dataset.reports === '2'")
@@ -158,9 +158,12 @@ def test_a_pause_civil_disorder_and_the_return_on_a_phone(browser, server):
                                             "deadline": 4, "pause": "1h", "disorder_after": 1})
     gid = g["game"]
     a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
-    http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
     page = new_page(browser, phone=True)
+    boris = new_page(browser)
     try:
+        open_seat(boris, server, gid, b["token"], "B", "Boris")
+        boris.locator('[data-act="send-sheet"]').click()          # Boris sends his sheet; Anna lets the deadline pass
         open_seat(page, server, gid, a["token"], "A", "Anna")
         page.locator('.mtab[data-tab="orders"]').tap()
         key = "phase:1:trading"
@@ -171,12 +174,15 @@ def test_a_pause_civil_disorder_and_the_return_on_a_phone(browser, server):
         page.wait_for_function(f"() => window.rcwApp.postal.deadlines[{key!r}] === {before + 3600}")
         assert int(page.locator(".countdown").get_attribute("data-at")) == before + 3600
         assert http(server, "GET", f"/api/games/{gid}")["deadlines"][key] == before + 3600   # for everyone
-        # Anna sends nothing: after the deadline her seat is in civil disorder, its bot plays it
+        # after the deadline Anna's seat is in civil disorder: her bot sends her First Phase sheet at once
         page.wait_for_selector(".card.disorder", timeout=20_000)
-        page.wait_for_function("() => window.rcwApp.st.view.postal.phase !== 'trading'")
-        page.locator('[data-act="reclaim"]').tap()
+        page.wait_for_function("() => window.rcwApp.st.view.postal.phase === 'first' && "
+                               "window.rcwApp.st.view.postal.submitted.includes('A')")
+        assert http(server, "GET", f"/api/games/{gid}")["seats"]["A"]["disorder"]
+        page.locator('[data-act="reclaim"]').tap()             # (while the phase waits for Boris's sheet)
         page.wait_for_selector(".card.disorder", state="detached")
         seats = http(server, "GET", f"/api/games/{gid}")["seats"]
-        assert "disorder" not in seats["A"] and seats["B"].get("disorder")     # Boris is still away
+        assert "disorder" not in seats["A"] and "missed" not in seats["A"] and "missed" not in seats["B"]
     finally:
         page.context.close()
+        boris.context.close()

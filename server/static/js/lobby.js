@@ -8,6 +8,11 @@ import { seatBadge } from "./dialogs.js";
 
 const SEATS = "ABCDEF";
 
+/** A deadline in seconds, in words ("36 h"). */
+function span(sec) {
+  return sec >= 86400 && sec % 86400 === 0 ? `${sec / 86400} d` : sec >= 3600 ? `${Math.round(sec / 360) / 10} h` : `${Math.round(sec / 60)} min`;
+}
+
 export async function startLobby(root) {
   await loadData();
   const lobby = new Lobby(root);
@@ -283,7 +288,8 @@ class Lobby {
   gameRow(g) {
     const held = seatsHeld(g.game);
     const mine = Object.keys(held);
-    const opts = (g.option_words || []).join(", ");
+    const opts = [g.mode === "postal" ? `by post${g.deadline ? `, ${span(g.deadline)} a phase` : ""}` : null, ...(g.option_words || [])]
+      .filter(Boolean).join(", ");
     return h("div.game-row", { dataset: { game: g.game, status: g.status } },
       h("div.gr-main",
         h("div.gr-name", g.name || `Game ${g.game}`, h("span.small", ` · ${g.players} players${opts ? " · " + opts : ""}`)),

@@ -283,7 +283,9 @@ export class PostalDesk {
     }
     if (seat && !over && pv.phase) {
       this.syncDraft();
-      el.append(this.sheetCard(), ...this.builders(marks));
+      const builders = this.builders(marks);
+      if (this.plot) el.append(builders.shift());       // (the move being plotted first, beside the map)
+      el.append(this.sheetCard(), ...builders);
     }
     el.append(this.reportCard(marks), this.optionsCard());
     if (this.plot) {
@@ -391,8 +393,8 @@ export class PostalDesk {
     } }, h("option", { value: "" }, "(keep)"), along.map((prov) => h("option", { value: prov, selected: (p.drop[prov] || []).includes(u) }, pname(prov))))));
     return h("section.card.plot-card.plotting",
       h("h3", `Plotting ${uname(p.unit)}'s move`),
-      h("p.plot-path", { dataset: { path: p.path.join("-") } }, [p.from, ...p.path].map(pname).join(" → "), p.path.length ? null : " (click the next province)"),
       p.problem ? h("p.plot-problem", { role: "alert" }, "Refused: ", p.problem) : null,
+      h("p.plot-path", { dataset: { path: p.path.join("-") } }, [p.from, ...p.path].map(pname).join(" → "), " (click the next province)"),
       h("label.chk", h("input", { type: "checkbox", dataset: { act: "rail" }, checked: p.rail, onchange: (e) => { p.rail = e.target.checked; this.recheck(); } }),
         " by rail (004 [5.5]; otherwise overland)"),
       picks, drops,
