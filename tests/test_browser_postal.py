@@ -10,6 +10,7 @@ receives the webhook's posts."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -186,3 +187,22 @@ def test_a_pause_civil_disorder_and_the_return_on_a_phone(browser, server):
     finally:
         page.context.close()
         boris.context.close()
+
+
+def test_a_live_games_deadline_counts_down_in_the_header(browser, server):
+    """A live game's deadline (a bot decides for a slow player) is shown to the player it times,
+    counting down from the absolute time the server keeps."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bot_seats": ["B", "C"], "seed": 0, "deadline": "10m"})
+    a = http(server, "POST", f"/api/games/{g['game']}/join", {"name": "Anna"})
+    page = new_page(browser)
+    try:
+        open_seat(page, server, g["game"], a["token"], "A", "Anna")
+        due = page.wait_for_function("() => (window.rcwApp.st.deadlines || {})['seat:A']").json_value()
+        assert http(server, "GET", f"/api/games/{g['game']}")["deadlines"]["seat:A"] == due
+        cd = page.locator(".pend.mine .countdown")
+        assert int(cd.get_attribute("data-at")) == due
+        first = cd.inner_text()
+        assert re.fullmatch(r"(10:00|9:\d\d) left", first), first
+        page.wait_for_function("(t) => document.querySelector('.pend.mine .countdown').textContent !== t", arg=first)
+    finally:
+        page.context.close()

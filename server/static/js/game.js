@@ -2,7 +2,7 @@
 // (Politburo and Assassin markers, Blue/Green control, VP chart), the map, the Orders panel,
 // negotiation, the event log and the replay.
 
-import { h, clear, store, seatsHeld, holdSeat, dropSeat, toast, modal, debounceFrame, replace, notifyBrowser } from "./util.js";
+import { h, clear, store, seatsHeld, holdSeat, dropSeat, toast, modal, debounceFrame, replace, notifyBrowser, fmtLeft, tickCountdowns } from "./util.js";
 import {
   D, loadData, unit, uname, ulabel, pname, SEAT_COLOURS, PHASES, PHASE_NAMES, attachedTo, leadersOf, nationalityName,
   shownStrength,
@@ -77,6 +77,7 @@ class GameApp {
     this.chat.setSeat(this.seat);
     this.buildLayout();
     this.watchVisibility();
+    setInterval(tickCountdowns, 1000);
     this.board = new Board(this.mapEl, {
       onStack: (id, prov) => (this.postal && this.postal.onStack(id, prov)) || (id < 0 ? this.select({ province: prov }) : this.select({ stack: id })),
       canDrag: (id) => !!(this.reachInfo && this.reachInfo.routes && this.reachInfo.stackId === id && !this.busy),
@@ -132,7 +133,7 @@ class GameApp {
     this.seat = w.seat || null;
     this.chat.setSeat(this.seat);
     this.st = { seq: w.seq, hash: w.hash, status: w.status, view: w.view, pending: w.pending, legal: w.legal || [],
-                facts: w.facts || {}, seats: w.seats, result: w.result, info: w.info || {} };
+                facts: w.facts || {}, seats: w.seats, result: w.result, info: w.info || {}, deadlines: w.deadlines || {} };
     noteCommitment(this.gid, this.st.info);
     this.notifyPrefs = w.notify || null;
     if (w.view && w.view.postal) {               // a postal game (004 [17.0]): its own Orders panel (js/postal.js)
@@ -200,6 +201,7 @@ class GameApp {
     } else if (f.t === "deadline") {
       this.st.deadlines = f.deadlines;
       if (this.postal) this.postal.onDeadline(f);
+      this.renderSoon();
     }
   }
 
@@ -634,7 +636,9 @@ class GameApp {
     const p = st.pending || [];
     if (!p.length) return h("span.pend", "—");
     const me = p.find((x) => x.seat === this.seat);
-    if (me) return h("span.pend.mine", "Your decision: ", kindName(me.kind));
+    const due = (st.deadlines || {})[`seat:${this.seat}`];      // (a live game's deadline: then a bot decides)
+    if (me) return h("span.pend.mine", "Your decision: ", kindName(me.kind),
+      due ? [" · ", h("span.countdown", { dataset: { at: String(due) }, title: "then a bot decides for you" }, fmtLeft(due - Date.now()))] : null);
     return h("span.pend", p.slice(0, 3).map((x, i) => [i ? ", " : "", seatBadge(x.seat), " ", kindName(x.kind)]));
   }
 

@@ -10,7 +10,7 @@
 // whether a step, an attack, a purge is legal and why not (`check`), the odds of an attack
 // (`attack_options`), the purge odds (`purge_odds`).
 
-import { h, store, toast, modal, notifyBrowser } from "./util.js";
+import { h, store, toast, modal, notifyBrowser, fmtLeft } from "./util.js";
 import { unit, uname, pname, isLeader, PHASE_NAMES } from "./data.js";
 import { seatBadge } from "./dialogs.js";
 
@@ -44,18 +44,6 @@ function describe(o) {
   }
 }
 
-function fmtLeft(ms) {
-  if (ms <= 0) return "closing…";
-  const s = Math.ceil(ms / 1000);
-  const d = Math.floor(s / 86400);
-  const hh = Math.floor((s % 86400) / 3600);
-  const mm = Math.floor((s % 3600) / 60);
-  const ss = s % 60;
-  if (d) return `${d} d ${hh} h left`;
-  if (hh) return `${hh} h ${String(mm).padStart(2, "0")} min left`;
-  return `${mm}:${String(ss).padStart(2, "0")} left`;
-}
-
 export class PostalDesk {
   constructor(app) {
     this.app = app;
@@ -67,7 +55,6 @@ export class PostalDesk {
     this.at = null;              // the archive's report shown (its index), or null: the latest, live position
     this.showReport = true;      // draw the last report on the map
     this.deadlines = {};
-    this.tick = setInterval(() => this.countdown(), 1000);
   }
 
   get view() { return this.app.st.view; }
@@ -568,9 +555,5 @@ export class PostalDesk {
     } catch (e) {
       this.app.showError(e);
     }
-  }
-
-  countdown() {
-    for (const el of document.querySelectorAll(".countdown[data-at]")) el.textContent = fmtLeft(Number(el.dataset.at) - Date.now());
   }
 }
