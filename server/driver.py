@@ -107,10 +107,10 @@ class Driver:
     def seats_changed(self) -> None:
         """The seat records changed: bots for the bot seats, no deadline for seats not human."""
         self._seat_agents()
-        for s in [s for s in self._timers if s in self.rt.seats and not self._timed(s)]:
+        for s in [s for s in self._timers if s in self.rt.seats and not self.timed(s)]:
             self._timers.pop(s).cancel()
 
-    def _timed(self, seat: str) -> bool:
+    def timed(self, seat: str) -> bool:
         """Whether a human plays ``seat`` now (not a bot, not in civil disorder): deadlines time it."""
         rec = self.rt.seats.get(seat, {})
         return rec.get("kind") == "human" and not rec.get("disorder")
@@ -322,7 +322,7 @@ class Driver:
             await self._rearm(self._timers, rt.postal.timed_phase() if self._deadline_on() else set(), "phase:",
                               self._phase_deadline_fired)
             return
-        waiting = ({p["seat"] for p in rt.game.pending if self._timed(p["seat"])}
+        waiting = ({p["seat"] for p in rt.game.pending if self.timed(p["seat"])}
                    if self._deadline_on() else set())
         await self._rearm(self._timers, waiting, "seat:", self._deadline_fired)
 
@@ -364,7 +364,7 @@ class Driver:
         rt = self.rt
         async with rt.lock:
             g = rt.game
-            if (g is not None and rt.status() == "playing" and self._timed(seat)
+            if (g is not None and rt.status() == "playing" and self.timed(seat)
                     and seat in {p["seat"] for p in g.pending}):
                 t0 = time.perf_counter()
                 action = await self.bot_action(seat)
@@ -379,7 +379,7 @@ class Driver:
     async def _arm_offer_deadlines(self) -> None:
         """With a deadline, a trade offer to a human seat is answered by a bot after it."""
         rt = self.rt
-        waiting = ({o["id"] for o in rt.game.offers() if self._timed(o["to"])}
+        waiting = ({o["id"] for o in rt.game.offers() if self.timed(o["to"])}
                    if self._deadline_on() and rt.postal is None else set())
         await self._rearm(self._offer_timers, waiting, "offer:", self._offer_deadline_fired)
 
@@ -393,7 +393,7 @@ class Driver:
             g = rt.game
             o = next((o for o in g.offers() if o["id"] == oid), None) if g is not None and not rt.closed \
                 and self.driving else None
-            if o is None or not self._timed(o["to"]):
+            if o is None or not self.timed(o["to"]):
                 return
             # The seat's bot answers this offer (a decline if it would rather answer another).
             seat = o["to"]

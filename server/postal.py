@@ -67,7 +67,7 @@ class PostalDesk:
     def timed_phase(self) -> set[str]:
         """The open phase (``turn:phase``) while a human seat's sheet is awaited, else nothing."""
         g, drv = self.rt.game, self.rt.driver
-        if g is None or g.over or not any(drv._timed(p["seat"]) for p in g.pending):
+        if g is None or g.over or not any(drv.timed(p["seat"]) for p in g.pending):
             return set()
         return {f"{g.turn}:{g.phase}"}
 
@@ -93,7 +93,7 @@ class PostalDesk:
         except IllegalAction as e:          # (the bot's sheet refused whole: close with no sheets)
             log.warning("game %s: closing %s with the bots' sheets refused (%s); closing without", rt.gid, key, e)
             await rt.commit_locked(ClosePhase(GM, g.turn, g.phase), "deadline")
-        return [s for s in awaited if rt.driver._timed(s)]
+        return [s for s in awaited if rt.driver.timed(s)]
 
     # -- the archive ------------------------------------------------------------------------------
     async def reports(self, after: int = 0) -> dict:
