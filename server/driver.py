@@ -237,6 +237,7 @@ class Driver:
         if not self._clock_read:
             await rt.clock.load()
             self._clock_read = True
+            rt.hub.notifier.deadlines(rt)     # (the reminders before the deadlines; then on each change)
         while self.driving and not rt.closed and not self.stalled:
             if rt.game is None or rt.status() != "playing":
                 break
@@ -313,7 +314,6 @@ class Driver:
                 at = await clock.arm(f"{prefix}{k}", float(self.rt.meta["deadline"]))
                 if k not in timers and self.driving:
                     timers[k] = asyncio.get_running_loop().call_later(max(0.0, (at - now_ms()) / 1000), fired, k)
-        self.rt.hub.notifier.deadlines(self.rt)
 
     async def _arm_deadlines(self) -> None:
         """With a deadline, each human seat the game waits on is timed (a postal game: its phase)."""

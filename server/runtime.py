@@ -396,6 +396,8 @@ class GameRuntime:
 
     async def _prefs_notice(self) -> None:
         self.prefs = await self.store.hash_all(self.gid, "notify")
+        if self.driver.driving:
+            self.hub.notifier.deadlines(self)      # (a seat's reminders follow its settings)
 
     async def _sync(self, msg: dict) -> None:
         async with self.lock:
