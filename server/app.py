@@ -267,6 +267,8 @@ class Connection:
     async def on_query(self, f: dict) -> dict:
         """A question for the engine (odds, purge odds, an assassination's chance...): facts.answer."""
         seat = self._reader()
+        if f.get("q") == "check":           # (a whole sheet judged on scratch copies: a costly request)
+            await self.hub.admission.take("costly", self.addr, self.token)
         async with self.rt.lock:
             await self.rt.ensure_current()
             ans = facts.answer(self.rt.game, seat, f)
