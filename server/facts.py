@@ -99,8 +99,8 @@ def seat_facts(g: Game, view: dict, seat: str | None, legal: list[dict], board: 
 def check(g: Game, seat: str | None, sheet: dict) -> dict:
     """A postal seat's draft sheet judged without sending it (``Game.check_sheet``, 004 [17.0]):
     ``refused`` and ``warnings`` as the engine gives them, and ``orders``, each order's verdict
-    (``ok``; a refused one's ``rule`` and ``message``; a kept move's ``stops``: the province
-    where a step is refused, the force stopping before it)."""
+    (``ok``; a refused one's ``rule`` and ``message``; a kept order's refused ``step``; a kept
+    move's ``path``, the provinces it would pass: up to where the engine stops it, ``at``)."""
     if seat is None:
         raise ProtocolError("not_your_seat", "a spectator has no sheet to check")
     if not hasattr(g, "check_sheet"):
@@ -109,13 +109,17 @@ def check(g: Game, seat: str | None, sheet: dict) -> dict:
     refused = {r["index"]: r for r in got["refused"]}
     warned = {w["index"]: w for w in got["warnings"]}
     orders = []
-    for i in range(len(sheet.get("orders") or [])):
+    for i, o in enumerate(sheet.get("orders") or []):
         v: dict = {"index": i, "ok": i not in refused}
         bad = refused.get(i) or warned.get(i)
         if bad is not None:
             v.update(rule=bad.get("rule"), code=bad.get("code"), message=bad.get("message"))
             if i in warned:
                 v["step"] = bad.get("step")
+        if v["ok"] and isinstance(o, dict) and o.get("order") == "move" and isinstance(o.get("path"), list):
+            path = list(o["path"])
+            at = (warned.get(i) or {}).get("at")
+            v["path"] = path[:path.index(at) + 1] if at in path else [] if at else path
         orders.append(v)
     return {**got, "orders": orders}
 

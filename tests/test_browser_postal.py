@@ -109,6 +109,7 @@ def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook
             assert pa.evaluate("document.body.dataset.plotPath") == dest
             pa.locator('[data-act="add-move"]').click()
             pa.wait_for_selector(".draft-order.ok")
+            pa.wait_for_selector('svg polyline.draft-path[data-order="0"]', state="attached")   # the sheet's move on the map
             pa.locator('[data-act="send-sheet"]').click()
             pa.wait_for_selector(".sent-badge")
             pb.wait_for_selector('.submitted .sub.in[data-seat="A"]')         # Boris sees that Anna sent one...

@@ -506,6 +506,11 @@ export class Board {
       path.append(s("polyline", { class: "force-path-halo", points: pts.join(" ") }),
         s("polyline", { class: "force-path", points: pts.join(" "), "marker-end": "url(#arrow)" }));
     }
+    // a postal sheet's moves (js/postal.js), as far as the engine would take each
+    for (const p of m.plans || []) {
+      const pts = p.path.filter((c) => this.boxes[c]).map((c) => `${this.boxes[c].cx},${this.boxes[c].cy}`);
+      if (pts.length > 1) path.append(s("polyline", { class: "draft-path" + (p.rail ? " rail" : ""), points: pts.join(" "), "marker-end": "url(#arrow)", "data-order": p.index }));
+    }
     // a postal phase's report (js/postal.js): its moves as arrows, its combats as marks
     for (const a of m.arrows || []) {
       const f = this.boxes[a.from];

@@ -275,6 +275,7 @@ export class PostalDesk {
       el.append(this.sheetCard(), ...builders);
     }
     el.append(this.reportCard(marks), this.optionsCard());
+    this.drawDraft(marks);
     if (this.plot) {
       marks.path = [this.plot.from, ...this.plot.path];
       marks.reach = this.plot.path.length ? null : this.plot.routes;     // (where it may end; each step is judged)
@@ -298,7 +299,7 @@ export class PostalDesk {
       const vd = checked && checked[i];
       return h("li.draft-order" + (vd ? (vd.ok && vd.step === undefined ? ".ok" : ".bad") : ""), { dataset: { order: o.order, index: i } },
         h("span.d-text", describe(o)),
-        vd && (!vd.ok || vd.step !== undefined) ? h("span.d-why", ` — ${vd.ok ? "stops: " : "refused: "}${vd.message} (${vd.rule})`) : null,
+        vd && (!vd.ok || vd.step !== undefined) ? h("span.d-why", ` — ${vd.ok ? `stops${vd.path && vd.path.length ? ` in ${pname(vd.path[vd.path.length - 1])}` : " where it is"}: ` : "refused: "}${vd.message} (${vd.rule})`) : null,
         h("span.d-tools",
           h("button.icon", { type: "button", title: "Up", "aria-label": "Move up", onclick: () => move(i, -1) }, "↑"),
           h("button.icon", { type: "button", title: "Down", "aria-label": "Move down", onclick: () => move(i, 1) }, "↓"),
@@ -317,6 +318,18 @@ export class PostalDesk {
       h("div.row",
         h("button.btn.primary", { type: "button", dataset: { act: "send-sheet" }, disabled: this.app.busy, onclick: () => this.send() },
           sent ? "Send again (replaces the last)" : "Send the sheet")));
+  }
+
+  /** The draft's moves on the map, each as far as the engine would take it (check's `path`). */
+  drawDraft(marks) {
+    const checked = this.verdicts && this.verdicts.key === JSON.stringify(this.draft) ? this.verdicts.orders : null;
+    marks.plans = [];
+    if (!checked || this.at !== null) return;
+    this.draft.forEach((o, i) => {
+      const vd = checked[i];
+      const st = o.order === "move" && vd && vd.ok && this.view.stacks.find((x) => x.units.includes(o.unit));
+      if (st && vd.path && vd.path.length) marks.plans.push({ path: [st.province, ...vd.path], rail: !!o.rail, index: i });
+    });
   }
 
   edit(i) {
