@@ -1,6 +1,7 @@
 """Deadlines as absolute times in the store (issue 16): ``kill -9`` of ``rcw serve --redis``
-mid-phase, a new process on the same Redis, and the phase (a postal game) or the seat's
-decision (a live game) still falls due when it was set to, with the sheets already sent."""
+mid-phase, then a new process on the same Redis (a restart) or the other process already
+serving the game (a fail-over), and the phase (a postal game) or the seat's decision (a live
+game) still falls due when it was set to, with the sheets already sent."""
 
 from __future__ import annotations
 
@@ -15,15 +16,15 @@ needs_redis = pytest.mark.skipif(not redis_reachable(), reason="no Redis on 127.
 
 
 @needs_redis
-@pytest.mark.parametrize("mode", ["postal", "live"])
-async def test_kill_9_mid_phase_keeps_the_sheets_and_the_deadline(mode):
+@pytest.mark.parametrize("mode,after", [("postal", "restart"), ("live", "failover")])
+async def test_kill_9_mid_phase_keeps_the_sheets_and_the_deadline(mode, after):
     prefix = unique_prefix("kill9")
     args = ("--redis", REDIS_URL, "--prefix", prefix, "--lease-ttl", "0.6", "--bot-workers", "0")
-    p1, p2 = ServerProcess(*args), None
+    p1, p2 = ServerProcess(*args), ServerProcess(*args)
     clients: list[GameClient] = []
     try:
-        await p1.start()
-        async with Lobby(p1.base) as lobby:
+        await (asyncio.gather(p1.start(), p2.start()) if after == "failover" else p1.start())
+        async with Lobby(p1.base) as lobby:              # created on p1: p1 drives the game
             if mode == "postal":
                 g = await lobby.create_game(mode="postal", players=5, bot_seats=list("CDE"), seed=3, deadline=6)
             else:
@@ -44,9 +45,9 @@ async def test_kill_9_mid_phase_keeps_the_sheets_and_the_deadline(mode):
         seq = ca.seq
         await ca.close()
         await p1.kill()                                          # kill -9: no lease released, nothing flushed
-        await asyncio.sleep(1.0)
-        p2 = ServerProcess(*args)
-        await p2.start()
+        if after == "restart":
+            await asyncio.sleep(1.0)
+            await p2.start()
         c = await GameClient.connect(p2.base, gid, a["token"])
         clients.append(c)
         assert c.seq == seq and c.deadlines.get(key) == due      # the same deadline, as an absolute time
@@ -67,6 +68,5 @@ async def test_kill_9_mid_phase_keeps_the_sheets_and_the_deadline(mode):
         for x in clients:
             await x.close()
         await p1.stop()
-        if p2 is not None:
-            await p2.stop()
+        await p2.stop()
         await destroy_prefix(prefix)
