@@ -222,8 +222,10 @@ class Notifier:
             return
         try:
             await self.mailer.send(to, subject, body)
+            self.hub.metrics.notifications.labels("email", "sent").inc()
         except Exception as e:   # a mail server's failure is logged, never the game's
             log.warning("e-mail to a seat failed: %s", e)
+            self.hub.metrics.notifications.labels("email", "failed").inc()
 
     async def _post(self, rt: Any, body: dict) -> None:
         url = rt.meta.get("webhook")
@@ -235,9 +237,11 @@ class Notifier:
                 self.session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=WEBHOOK_TIMEOUT))
             async with self.session.post(url, json=body, allow_redirects=False) as r:
                 if r.status >= 300:
-                    log.warning("game %s: the webhook answered %d", rt.gid, r.status)
+                    raise OSError(f"it answered HTTP {r.status}")
+            self.hub.metrics.notifications.labels("webhook", "sent").inc()
         except Exception as e:
             log.warning("game %s: the webhook post failed: %s", rt.gid, e)
+            self.hub.metrics.notifications.labels("webhook", "failed").inc()
 
     def _mine(self, rt: Any) -> bool:
         """Whether this process sends the game's notifications (it drives the game)."""

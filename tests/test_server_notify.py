@@ -148,6 +148,11 @@ async def test_email_verified_by_its_link_then_reports_reminders_and_a_one_time_
             assert post["link"] == f"{srv.base}/#/g/{g['game']}"
             assert all(a["token"] not in str(p) and "login" not in p["link"] for p in posts)
             assert srv.inbox.to("nobody") == [] and len(srv.inbox.to("anna@example.org", "report")) == 1
+            async with http.get(f"{srv.base}/metrics") as resp:
+                text = await resp.text()
+            sent = {w: float(re.search(rf'rcw_notifications_total{{outcome="sent",way="{w}"}} (\S+)', text).group(1))
+                    for w in ("email", "webhook")}
+            assert sent["email"] >= 3 and sent["webhook"] >= 1, sent        # confirm, reminder, report; the post
         finally:
             await ca.close()
             await cb.close()
