@@ -133,6 +133,10 @@ def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook
             assert "THE PRE-SEASON TRADES" in pb.locator(".report-text").inner_text()
             pb.locator('[data-act="report-next"]').click()
             pb.wait_for_selector('.report-card[data-phase="first"]')
+            pb.locator(".menu-btn").click()                     # the menu's replay: the archive from its start
+            pb.locator('[data-act="replay"]').click()
+            pb.wait_for_selector('.report-card[data-phase="trading"][data-index="0"]')
+            assert pb.locator(".archive-note").count() == 1    # (the map shows the position after that phase)
             # the e-mails: the reports, with a one-time login link that opens Anna's seat elsewhere
             rep = wait_mail(inbox, "anna@example.org", "report of Game-Turn 1, first phase")
             assert f"{start}\u2192{dest}" in body(rep) and a["token"] not in body(rep)

@@ -826,6 +826,10 @@ class GameApp {
 
   // -- replay --------------------------------------------------------------------------------------
   async openReplay() {
+    if (this.postal && this.postal.reports.length) {      // a postal game replays phase by phase: its archive
+      this.postal.openArchive();
+      return;
+    }
     const max = this.st.seq;
     let record = null;
     try {

@@ -503,6 +503,16 @@ export class PostalDesk {
       h("pre.report-text", r.text));
   }
 
+  /** The replay of a postal game: the archive from its first report, beside the map. */
+  openArchive() {
+    this.at = this.reports.length > 1 ? 0 : null;
+    this.showReport = true;
+    this.app.setTab("orders");
+    this.app.render();
+    const card = document.querySelector(".report-card");
+    if (card) card.scrollIntoView({ block: "nearest" });
+  }
+
   /** The report's moves as arrows and its combats as marks (js/board.js `arrows`, `blasts`). */
   drawReport(rep, marks) {
     marks.arrows = [];
