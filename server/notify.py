@@ -117,7 +117,7 @@ class Mailer:
 
     def _send(self, to: str, subject: str, body: str) -> None:
         m = EmailMessage()
-        m["From"], m["To"], m["Subject"] = self.sender, to, subject
+        m["From"], m["To"], m["Subject"] = self.sender, to, " ".join(subject.split())[:200]   # (one line: names are players')
         m.set_content(body)
         cls = smtplib.SMTP_SSL if self.scheme == "smtps" else smtplib.SMTP
         with cls(self.host, self.port, timeout=30) as s:
