@@ -78,7 +78,7 @@ def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook
     try:
         with rcw_server([*NO_LIMITS_ARGS, "--smtp", f"smtp://127.0.0.1:{inbox.port}", "--allow-private-webhooks"]) as base:
             g = http(base, "POST", "/api/games", {"mode": "postal", "players": 5, "bot_seats": ["C", "D", "E"], "seed": 3,
-                                                  "deadline": 10, "webhook": hooks.url, "name": "by post"})
+                                                  "deadline": 12, "webhook": hooks.url, "name": "by post"})
             gid = g["game"]
             a = http(base, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
             pa = new_page(browser)
