@@ -83,10 +83,10 @@ async def test_the_deadline_closes_the_phase_with_the_bots_sheet_or_none(missing
     """A seat without a sheet at the deadline gets its bot's sheet (``missing: bot``) or no
     orders (``missing: none``); the phase is closed by the Gamesmaster, ``by: deadline``."""
     async with serve() as srv:
-        g, (a, b) = await postal_game(srv, deadline=1.0, missing=missing, seed=5)
+        g, (a, b) = await postal_game(srv, deadline=2.0, missing=missing, seed=5)
         key = "phase:1:trading"
         await a.wait_for(lambda c: key in c.deadlines, 5)
-        assert abs(a.deadlines[key] - (time.time() * 1000 + 1000)) < 1000
+        assert time.time() * 1000 < a.deadlines[key] <= time.time() * 1000 + 2000
         a.keep_pushes = True
         due = a.deadlines[key]
         await a.sheet([])                       # A sends, B lets the deadline pass
@@ -160,7 +160,7 @@ async def test_a_pause_moves_the_deadline_for_everyone_within_the_allowance(kind
         key = "phase:1:trading"
         await b.wait_for(lambda c: key in c.deadlines, 5)
         first = a.deadlines[key]
-        assert abs(first - (time.time() * 1000 + 20_000)) < 2000
+        assert time.time() * 1000 < first <= time.time() * 1000 + 20_000
         b.keep_pushes = True
         r = await a.pause(25)
         assert r["deadlines"][key] == first + 25_000 and r["left"] == 5
