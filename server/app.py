@@ -12,6 +12,9 @@
     GET  /api/games/{id}/record      seed + action log (when over, or with the admin token)
     GET  /api/games/{id}/verify      the record checked: seed commitment and replay (rcw.verify)
     GET  /api/games/{id}/view?seq=N  a spectator's view after N actions (the same rule)
+    POST /api/games/{id}/reclaim     take back a seat in civil disorder (seat token)
+    POST /api/login                  an e-mail link's one-time code -> a device token of its seat
+    GET  /api/email/verify?code=C    an e-mail address confirmed by its link
     GET  /ws                         the play protocol (docs/protocol.md)
                                      (``events``: the game's event history, read from the log;
                                      ``query``: the engine's answers, server/facts.py)
@@ -32,6 +35,7 @@ from rcw.server import facts, metrics
 from rcw.server.chat import RateLimiter
 from rcw.server.config import Config
 from rcw.server.lobby import Hub
+from rcw.server.notify import public_prefs
 from rcw.server.protocol import (
     MAX_EVENTS,
     MAX_FRAME,
@@ -60,6 +64,7 @@ HUB = web.AppKey("hub", Hub)
 MAX_BODY = 64 * 1024
 
 HTTP_STATUS = {"bad_request": 400, "bad_frame": 400, "unknown_game": 404, "bad_token": 403, "forbidden": 403,
+               "bad_email": 400, "bad_webhook": 400, "no_email": 409, "not_postal": 409, "pause_refused": 409,
                "seat_taken": 409, "game_full": 409, "illegal_action": 409, "not_started": 409, "busy": 503,
                "rate_limited": 429, "internal": 500, "not_found": 404, "method_not_allowed": 405,
                "body_too_large": 413}
@@ -196,6 +201,9 @@ class Connection:
                 w = rt.state_frame("welcome", seat)
                 w["channels"] = rt.channels.channel_list(seat)
                 w["info"] = rt.info()
+                if seat is not None:
+                    w["away"] = await rt.absence.digest(seat)     # (None: nothing by others since the last look)
+                    w["notify"] = public_prefs(rt.prefs.get(seat) or {})
                 w["limits"] = {"frame": MAX_FRAME, "text": MAX_TEXT, "proposal": MAX_PROPOSAL,
                                "chat_rate": self.hub.config.chat_rate, "chat_burst": self.hub.config.chat_burst}
                 return w
@@ -220,7 +228,9 @@ class Connection:
 
     async def on_chat(self, f: dict) -> dict:
         seat = self._seat()
-        msg = await self.rt.channels.post(seat, field(f, "channel", str), field(f, "text", str, ""), f.get("proposal"))
+        name = field(f, "channel", str)
+        msg = await self.rt.channels.post(seat, name, field(f, "text", str, ""), f.get("proposal"))
+        self.hub.notifier.message(self.rt, self.rt.channels.records.get(name, {}), seat, msg)
         return {"t": "ok", "msg": msg}
 
     async def on_history(self, f: dict) -> dict:
@@ -257,10 +267,45 @@ class Connection:
     async def on_query(self, f: dict) -> dict:
         """A question for the engine (odds, purge odds, an assassination's chance...): facts.answer."""
         seat = self._reader()
+        if f.get("q") == "check":           # (a whole sheet judged on scratch copies: a costly request)
+            await self.hub.admission.take("costly", self.addr, self.token)
         async with self.rt.lock:
             await self.rt.ensure_current()
             ans = facts.answer(self.rt.game, seat, f)
             return {"t": "answer", "q": f["q"], "seq": self.rt.seq, "answer": ans}
+
+    # -- postal games, absences, notifications (issue 16) -----------------------------------------
+    def _postal(self):
+        if self.rt.postal is None:
+            raise ProtocolError("not_postal", "this game is not a postal game")
+        return self.rt.postal
+
+    async def on_sheet(self, f: dict) -> dict:
+        """Send or replace the seat's order sheet for the open phase (rcw.server.postal)."""
+        desk = self._postal()
+        return await desk.submit(self._seat(), f)
+
+    async def on_reports(self, f: dict) -> dict:
+        """The archive of phase reports (``after``: how many the client has)."""
+        desk = self._postal()
+        self._reader()
+        await self.hub.admission.take("costly", self.addr, self.token)
+        return await desk.reports(index(f, "after", 0))
+
+    async def on_pause(self, f: dict) -> dict:
+        return await self.rt.absence.pause(self._seat(), f.get("seconds"))
+
+    async def on_reclaim(self, f: dict) -> dict:
+        return await self.rt.absence.reclaim(self._seat())
+
+    async def on_notify(self, f: dict) -> dict:
+        return await self.hub.notifier.set_prefs(self.rt, self._seat(), f)
+
+    async def on_seen(self, f: dict) -> dict:
+        """The client showed the seat the game up to action ``seq`` (its last look)."""
+        seat = self._seat()
+        await self.rt.absence.seen(seat, min(index(f, "seq"), self.rt.seq))
+        return {"t": "ok"}
 
     async def on_leave(self, f: dict) -> dict:
         seat = self._seat()
@@ -472,6 +517,32 @@ async def leave(request: web.Request) -> web.Response:
     return web.json_response(await request.app[HUB].leave(request.match_info["gid"], token))
 
 
+async def reclaim(request: web.Request) -> web.Response:
+    b = await _body(request, ("token",))
+    return web.json_response(await request.app[HUB].reclaim(request.match_info["gid"], b.get("token") or _bearer(request)))
+
+
+async def login(request: web.Request) -> web.Response:
+    b = await _body(request, ("code",))
+    return web.json_response(await request.app[HUB].login(b.get("code"), request.remote))
+
+
+async def verify_email(request: web.Request) -> web.Response:
+    """An e-mail's confirmation link: a page that says so (and links to the game)."""
+    hub = request.app[HUB]
+    await hub.admission.take("costly", request.remote)
+    try:
+        got = await hub.notifier.verify(request.query.get("code", ""))
+    except ProtocolError as e:
+        return web.Response(status=400, content_type="text/html",
+                            text=f"<!doctype html><meta charset=utf-8><title>Not confirmed</title><p>{e.message}</p>")
+    link = hub.notifier.game_link(got["game"])
+    return web.Response(content_type="text/html",
+                        text=f"<!doctype html><meta charset=utf-8><title>Address confirmed</title>"
+                             f"<p>Address confirmed: news of seat {got['seat']} will come to it.</p>"
+                             f"<p><a href=\"{link}\">Back to the game</a></p>")
+
+
 async def view_at(request: web.Request) -> web.Response:
     try:
         seq = int(request.query.get("seq", ""))
@@ -552,6 +623,9 @@ def make_app(store: Store, config: Config | None = None) -> web.Application:
     r.add_get("/api/games/{gid}/record", record)
     r.add_get("/api/games/{gid}/verify", verify)
     r.add_get("/api/games/{gid}/view", view_at)
+    r.add_post("/api/games/{gid}/reclaim", reclaim)
+    r.add_post("/api/login", login)
+    r.add_get("/api/email/verify", verify_email)
     r.add_get("/ws", ws_handler)
     r.add_get("/metrics", metrics.handler(hub))
     r.add_get("/{path:.*}", static)

@@ -229,7 +229,7 @@ class _GameCopy:
 
         key = (seat, kind)
         if key not in self.agents:
-            self.agents[key] = make_agent(kind, seat, self.seed)
+            self.agents[key] = make_agent(kind, seat, self.seed, mode=getattr(self.game, "MODE", None))
         if self.match is not None:
             self.match.share(self.agents[key])     # (the game's one Player Cooperation Table)
         return self.agents[key]

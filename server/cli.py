@@ -96,6 +96,16 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--snapshot-every", type=int, default=100, metavar="N",
                    help="store a snapshot of each game every N actions: a replica or a past view is rebuilt from "
                         "the nearest one (default 100)")
+    p.add_argument("--smtp", metavar="URL", default=None,
+                   help="send e-mail notifications through this SMTP server: smtp://[user:password@]host[:port] "
+                        "(smtps:// for TLS, smtp+starttls:// to upgrade); default: no e-mail")
+    p.add_argument("--mail-from", default="rcw@localhost", metavar="ADDRESS",
+                   help="the From address of the e-mails (default rcw@localhost)")
+    p.add_argument("--public-url", default="", metavar="URL",
+                   help="the server's address in the links of e-mails and webhooks; without it, where it listens")
+    p.add_argument("--allow-private-webhooks", action="store_true",
+                   help="let games' webhooks post to loopback and private addresses (refused by default, so that "
+                        "the server cannot be turned against its own network)")
     p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
                    help="logging level (default INFO)")
     p.add_argument("--log-format", default="text", choices=["text", "json"],
@@ -139,7 +149,9 @@ async def serve(args: argparse.Namespace) -> None:
                     create_rate=args.create_rate, create_burst=args.create_burst, costly_rate=args.costly_rate,
                     costly_burst=args.costly_burst, max_games=args.max_games, max_bot_games=args.max_bot_games,
                     snapshot_every=max(1, args.snapshot_every),
-                    bot_workers=max(0, _default_workers() if args.bot_workers is None else args.bot_workers))
+                    bot_workers=max(0, _default_workers() if args.bot_workers is None else args.bot_workers),
+                    smtp=args.smtp, mail_from=args.mail_from, public_url=args.public_url,
+                    allow_private_webhooks=args.allow_private_webhooks)
     store = make_store(args.redis, args.prefix)
     app = make_app(store, config)
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
@@ -150,6 +162,10 @@ async def serve(args: argparse.Namespace) -> None:
     server = getattr(site, "_server", None)
     if server is not None and server.sockets:
         port = server.sockets[0].getsockname()[1]
+    from rcw.server.app import HUB
+
+    if not app[HUB].notifier.base:
+        app[HUB].notifier.base = f"http://{args.host}:{port}"
     broker = "embedded in-process store"
     if args.redis:
         broker = f"redis{' cluster' if getattr(store, 'cluster', False) else ''} {args.redis} prefix {args.prefix!r}"

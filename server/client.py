@@ -102,6 +102,12 @@ class Lobby:
     async def leave(self, gid: str, token: str) -> dict:
         return await self._call("POST", f"/api/games/{gid}/leave", {}, token=token)
 
+    async def reclaim(self, gid: str, token: str) -> dict:
+        return await self._call("POST", f"/api/games/{gid}/reclaim", {"token": token})
+
+    async def login(self, code: str) -> dict:
+        return await self._call("POST", "/api/login", {"code": code})
+
     async def record(self, gid: str, admin_token: str | None = None) -> dict:
         return await self._call("GET", f"/api/games/{gid}/record", token=admin_token)
 
@@ -132,6 +138,8 @@ class GameClient:
         self.seats: dict = {}
         self.result: dict | None = None
         self.info: dict = {}
+        self.deadlines: dict[str, int] = {}     # the game's running deadlines, ms since the epoch (issue 16)
+        self.away: dict | None = None           # "while you were away" (welcome)
         self.channels: dict[str, dict] = {}
         self.messages: dict[str, dict[int, dict]] = {}
         self.events: list[dict] = []
@@ -167,6 +175,7 @@ class GameClient:
         w = await self.request("hello", **f)
         self._take_state(w)
         self.info = w.get("info", {})
+        self.away = w.get("away")
         for ch in w.get("channels", []):
             self.channels[ch["name"]] = ch
             self.messages.setdefault(ch["name"], {})
@@ -294,6 +303,8 @@ class GameClient:
         self.result = f.get("result")
         if "seats" in f:
             self.seats = f["seats"]
+        if "deadlines" in f:
+            self.deadlines = f["deadlines"]
         if not self.trail or self.trail[-1][0] < self.seq:
             self.trail.append((self.seq, self.hash))
 
@@ -315,6 +326,8 @@ class GameClient:
         elif t == "seats":
             self.seats = f["seats"]
             self.status = f["status"]
+        elif t == "deadline":
+            self.deadlines = f["deadlines"]
 
     def push_queue(self) -> asyncio.Queue:
         """A queue that receives every push from now on (``update``, ``msg``, ``channel``,
@@ -404,6 +417,26 @@ class GameClient:
 
     async def decline(self, channel: str, msg: int) -> dict:
         return (await self.request("decline", channel=channel, msg=msg))["msg"]
+
+    # -- postal games, absences, notifications (issue 16) ------------------------------------------
+    async def sheet(self, orders: list[dict], turn: int | None = None, phase: str | None = None) -> dict:
+        """Send (or replace) this seat's order sheet for the open phase (or ``turn``/``phase``)."""
+        return await self.request("sheet", turn=self.view["turn"] if turn is None else turn,
+                                  phase=self.view["postal"]["phase"] if phase is None else phase,
+                                  sheet={"orders": orders})
+
+    async def reports(self, after: int = 0) -> list[dict]:
+        """The postal game's phase reports, oldest first (each with ``text``)."""
+        return (await self.request("reports", after=after))["reports"]
+
+    async def pause(self, seconds: float) -> dict:
+        return await self.request("pause", seconds=seconds)
+
+    async def reclaim(self) -> dict:
+        return await self.request("reclaim")
+
+    async def notify(self, **prefs: Any) -> dict:
+        return await self.request("notify", **prefs)
 
     async def leave(self) -> dict:
         r = await self.request("leave")

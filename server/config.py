@@ -30,6 +30,11 @@ class Config:
     costly_workers: int = 2       # rebuilds (a past view, an old log) running at once, in worker processes
     bot_workers: int = 0          # processes where the bots decide (server/botworker.py); 0: in the event loop
     bot_wait: float = 20.0        # seconds a bot waits for the humans it invited to a Central Committee (0: none)
+    # Notifications (server/notify.py).
+    smtp: str | None = None       # smtp://[user:password@]host[:port] (smtps://, smtp+starttls://); None: no e-mail
+    mail_from: str = "rcw@localhost"
+    public_url: str = ""          # the server's address in links (default: where it listens)
+    allow_private_webhooks: bool = False   # let webhooks post to loopback and private addresses
 
 
 def default_bot_kind() -> str:

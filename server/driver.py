@@ -9,7 +9,13 @@ at a time), and each action they choose takes the path of every action
 
 With a game ``deadline``, every decision a human seat owes is timed from when the seat became
 pending, and every trade offer made to a human seat from when it was made; when the time is up
-the seat's bot decides that one step (``by: "deadline"``).
+the seat's bot decides that one step (``by: "deadline"``).  In a postal game (004 [17.0]) the
+deadline is the phase's: when it passes, the Gamesmaster closes the phase (``ClosePhase``), the
+seats without a sheet given their bot's sheet or none (the game's ``missing`` setting,
+:mod:`rcw.server.postal`).  Every deadline is an absolute time in the store
+(:mod:`rcw.server.clock`): the timers are armed from it, so they survive a restart or a
+fail-over.  A human seat that lets K deadlines pass in a row falls into civil disorder and its
+bot plays it until the player takes it back (:mod:`rcw.server.absence`).
 
 With ``--bot-workers N`` (``Config.bot_workers``) the bots decide in a worker process
 (:mod:`rcw.server.botworker`): the game's worker keeps its own copy of the game, the match and
@@ -41,7 +47,7 @@ from rcw.bots.match import Match, Step
 from rcw.bots.negotiation import Message, Pact
 from rcw.server.botworker import WorkerError, WorkerGone, agent_seed, bot_reasons
 from rcw.server.host import Host
-from rcw.server.protocol import ProtocolError
+from rcw.server.protocol import ProtocolError, now_ms
 
 from rcw.actions import Action, DeclineTrade, IllegalAction, action_from_wire
 from rcw.game import Game
@@ -57,7 +63,7 @@ class Driver:
         self.rt = rt
         self.driving = False
         self._task: asyncio.Task | None = None
-        self._timers: dict[str, asyncio.TimerHandle] = {}         # human seat -> its deadline
+        self._timers: dict[str, asyncio.TimerHandle] = {}         # human seat (postal: the phase) -> its deadline
         self._offer_timers: dict[int, asyncio.TimerHandle] = {}   # offer to a human seat -> its deadline
         self.match: Match | None = None         # the bots' match loop (rcw.bots.match), while driving
         self.agents: dict[tuple[str, str], Any] = {}
@@ -71,6 +77,7 @@ class Driver:
         # whether its copy of the game must be reset before the next question.
         self._wgen: int | None = None
         self._wstale = False
+        self._clock_read = False
 
     # -- switched on and off by the lease ------------------------------------------------------
     def set_driving(self, on: bool) -> None:
@@ -78,6 +85,7 @@ class Driver:
             return
         if on != self.driving:
             self.driving = on
+            self._clock_read = False        # (taking over: the deadlines as the store has them)
             if not on:
                 self._cancel_timers()
                 self.match = None
@@ -113,8 +121,18 @@ class Driver:
     def seats_changed(self) -> None:
         """The seat records changed: bots for the bot seats, no deadline for seats not human."""
         self._seat_agents()
-        for s in [s for s in self._timers if self.rt.seats.get(s, {}).get("kind") != "human"]:
+        for s in [s for s in self._timers if s in self.rt.seats and not self.timed(s)]:
             self._timers.pop(s).cancel()
+
+    def timed(self, seat: str) -> bool:
+        """Whether a human plays ``seat`` now (not a bot, not in civil disorder): deadlines time it."""
+        rec = self.rt.seats.get(seat, {})
+        return rec.get("kind") == "human" and not rec.get("disorder")
+
+    def clock_changed(self) -> None:
+        """The game's deadlines moved (a pause): the timers are armed again from the store's times."""
+        self._cancel_timers()
+        self.kick()
 
     def applied(self, entry: dict, events: list, kind: str) -> None:
         """An action was applied to the replica (by anyone, in any process)."""
@@ -131,6 +149,8 @@ class Driver:
             self._worker().send(("applied", self.rt.gid, self.rt.seq, entry["a"], kind, by_agent))
         if actor in self._timers:
             self._timers.pop(actor).cancel()
+        if self.driving and self.rt.postal is None:
+            self.rt.clock.forget(f"seat:{actor}")     # (a new decision of the seat is timed anew)
 
     # -- the bots ---------------------------------------------------------------------------------
     def agent(self, seat: str, kind: str):
@@ -138,14 +158,16 @@ class Driver:
 
         key = (seat, kind)
         if key not in self.agents:
-            self.agents[key] = make_agent(kind, seat, agent_seed(self.rt.meta["seed"], self.rt.gid))
+            self.agents[key] = make_agent(kind, seat, agent_seed(self.rt.meta["seed"], self.rt.gid),
+                                          mode=self.rt.meta["options"].get("mode"))
         if self.match is not None:
             self.match.share(self.agents[key])     # (the game's one Player Cooperation Table)
         return self.agents[key]
 
     def _bot_kinds(self) -> dict[str, str]:
         """The bot seats and their agents' kinds (a seat's bot kind, else the game's)."""
-        return {s: rec.get("bot") or self.rt.meta["bots"] for s, rec in self.rt.seats.items() if rec["kind"] == "bot"}
+        return {s: rec.get("bot") or self.rt.meta["bots"] for s, rec in self.rt.seats.items()
+                if rec["kind"] == "bot" or rec.get("disorder")}      # (civil disorder: rcw.server.absence)
 
     def _seat_agents(self) -> None:
         """The match plays the bot seats."""
@@ -233,10 +255,14 @@ class Driver:
         the pending seat, one action at a time, each taking the path of every action."""
         rt = self.rt
         failures = 0
+        if not self._clock_read:
+            await rt.clock.load()
+            self._clock_read = True
+            rt.hub.notifier.deadlines(rt)     # (the reminders before the deadlines; then on each change)
         while self.driving and not rt.closed and not self.stalled:
             if rt.game is None or rt.status() != "playing":
                 break
-            self._arm_offer_deadlines()
+            await self._arm_offer_deadlines()
             async with rt.lock:
                 if rt.game is None or rt.status() != "playing":
                     break
@@ -249,7 +275,7 @@ class Driver:
                 else:
                     if step is None:
                         await self._post_said(None, None, [])
-                        self._arm_deadlines()
+                        await self._arm_deadlines()
                         self._arm_wait()
                         break
                     if step.kind == "turn" and self.bot_streak >= rt.hub.config.max_bot_streak:
@@ -385,56 +411,88 @@ class Driver:
         self._timers.clear()
         self._offer_timers.clear()
 
-    def _rearm(self, timers: dict, waiting: set, fired: Callable[[Any], None]) -> None:
-        """One deadline timer per key of ``waiting`` (kept if running, started if not); the
-        other timers of ``timers`` are cancelled."""
+    async def _rearm(self, timers: dict, waiting: set, prefix: str, fired: Callable[[Any], None]) -> None:
+        """One deadline timer per key of ``waiting`` (kept if running, started if not), due at
+        the time the game's clock keeps for ``prefix + key`` (:mod:`rcw.server.clock`: set now
+        if it has none); the other timers of ``timers`` and the clock's other ``prefix`` keys go."""
+        clock = self.rt.clock
         for k in [k for k in timers if k not in waiting]:
             timers.pop(k).cancel()
+        names = {f"{prefix}{k}" for k in waiting}
+        await clock.drop([k for k in clock.due if k.startswith(prefix) and k not in names])
         for k in waiting:
             if k not in timers:
-                timers[k] = asyncio.get_running_loop().call_later(float(self.rt.meta["deadline"]), fired, k)
+                at = await clock.arm(f"{prefix}{k}", float(self.rt.meta["deadline"]))
+                if k not in timers and self.driving:
+                    timers[k] = asyncio.get_running_loop().call_later(max(0.0, (at - now_ms()) / 1000), fired, k)
 
-    def _arm_deadlines(self) -> None:
-        """With a deadline, each human seat the game waits on is timed."""
+    async def _arm_deadlines(self) -> None:
+        """With a deadline, each human seat the game waits on is timed (a postal game: its phase)."""
         rt = self.rt
-        waiting = ({p["seat"] for p in rt.game.pending if rt.seats.get(p["seat"], {}).get("kind") == "human"}
+        if rt.postal is not None:
+            await self._rearm(self._timers, rt.postal.timed_phase() if self._deadline_on() else set(), "phase:",
+                              self._phase_deadline_fired)
+            return
+        waiting = ({p["seat"] for p in rt.game.pending if self.timed(p["seat"])}
                    if self._deadline_on() else set())
-        self._rearm(self._timers, waiting, self._deadline_fired)
+        await self._rearm(self._timers, waiting, "seat:", self._deadline_fired)
+
+    def _phase_deadline_fired(self, key: str) -> None:
+        self._timers.pop(key, None)
+        self.rt.hub.spawn(self._phase_deadline(key))
+
+    async def _phase_deadline(self, key: str) -> None:
+        """A postal phase's deadline passed: the Gamesmaster closes it (rcw.server.postal)."""
+        rt = self.rt
+        missed: list[str] = []
+        async with rt.lock:
+            if self.driving and rt.game is not None and rt.status() == "playing":
+                missed = await rt.postal.close_phase(key)
+        await rt.absence.missed(missed)
+        self.kick()
+
+    async def bot_action(self, seat: str) -> Action:
+        """(Under the lock.)  What ``seat``'s bot would do now (the game's bot kind), legal."""
+        rt, g = self.rt, self.rt.game
+        if self._worker() is None:
+            player = Player(g, seat)
+            self._the_match()
+            action = self.agent(seat, rt.meta["bots"]).choose(player)
+            return action if player.is_legal(action) else player.legal[0]
+        try:           # (the worker checks it is legal, else plays the first legal action)
+            return action_from_wire(await self._ask("choose", seat, rt.meta["bots"]))
+        except (WorkerError, WorkerGone) as e:
+            log.error("game %s: the bot worker failed: %s", rt.gid, e)
+            return Player(g, seat).legal[0]
 
     def _deadline_fired(self, seat: str) -> None:
         self._timers.pop(seat, None)
         self.rt.hub.spawn(self._deadline_step(seat))
 
     async def _deadline_step(self, seat: str) -> None:
-        """A human seat let its deadline pass: its bot decides this once."""
+        """A human seat let its deadline pass: its bot decides this once (a missed deadline:
+        K in a row and the seat falls into civil disorder, rcw.server.absence)."""
         rt = self.rt
         async with rt.lock:
             g = rt.game
-            if (g is not None and rt.status() == "playing" and rt.seats.get(seat, {}).get("kind") == "human"
+            if (g is not None and rt.status() == "playing" and self.timed(seat)
                     and seat in {p["seat"] for p in g.pending}):
                 t0 = time.perf_counter()
-                if self._worker() is None:
-                    player = Player(g, seat)
-                    self._the_match()
-                    action = self.agent(seat, rt.meta["bots"]).choose(player)
-                    if not player.is_legal(action):
-                        action = player.legal[0]
-                else:
-                    try:           # (the worker checks it is legal, else plays the first legal action)
-                        action = action_from_wire(await self._ask("choose", seat, rt.meta["bots"]))
-                    except (WorkerError, WorkerGone) as e:
-                        log.error("game %s: the bot worker failed: %s", rt.gid, e)
-                        action = Player(g, seat).legal[0]
+                action = await self.bot_action(seat)
                 rt.hub.metrics.bot_decision.observe(time.perf_counter() - t0)
                 await self._commit_bot(action, "deadline")
+                missed = [seat]
+            else:
+                missed = []
+        await rt.absence.missed(missed)
         self.kick()
 
-    def _arm_offer_deadlines(self) -> None:
+    async def _arm_offer_deadlines(self) -> None:
         """With a deadline, a trade offer to a human seat is answered by a bot after it."""
         rt = self.rt
-        waiting = ({o["id"] for o in rt.game.offers() if rt.seats.get(o["to"], {}).get("kind") == "human"}
-                   if self._deadline_on() else set())
-        self._rearm(self._offer_timers, waiting, self._offer_deadline_fired)
+        waiting = ({o["id"] for o in rt.game.offers() if self.timed(o["to"])}
+                   if self._deadline_on() and rt.postal is None else set())
+        await self._rearm(self._offer_timers, waiting, "offer:", self._offer_deadline_fired)
 
     def _offer_deadline_fired(self, oid: int) -> None:
         self._offer_timers.pop(oid, None)
@@ -446,7 +504,7 @@ class Driver:
             g = rt.game
             o = next((o for o in g.offers() if o["id"] == oid), None) if g is not None and not rt.closed \
                 and self.driving else None
-            if o is None or rt.seats.get(o["to"], {}).get("kind") != "human":
+            if o is None or not self.timed(o["to"]):
                 return
             # The seat's bot answers this offer (a decline if it would rather answer another).
             seat = o["to"]

@@ -21,7 +21,7 @@ from rcw.game import Game
 #: At most this many stacks in one hypothetical attack (``query`` ``odds``).
 MAX_STACKS = 64
 #: The kinds of ``query`` and what each asks of the engine.
-QUERIES = ("odds", "attack_options", "purge_odds", "assassination", "reach", "capacity", "stack", "scores")
+QUERIES = ("odds", "attack_options", "purge_odds", "assassination", "reach", "capacity", "stack", "scores", "check")
 
 
 # -- facts sent with the state frames ---------------------------------------------------------------
@@ -96,6 +96,34 @@ def seat_facts(g: Game, view: dict, seat: str | None, legal: list[dict], board: 
 
 
 # -- query frames -------------------------------------------------------------------------------
+def check(g: Game, seat: str | None, sheet: dict) -> dict:
+    """A postal seat's draft sheet judged without sending it (``Game.check_sheet``, 004 [17.0]):
+    ``refused`` and ``warnings`` as the engine gives them, and ``orders``, each order's verdict
+    (``ok``; a refused one's ``rule`` and ``message``; a kept order's refused ``step``; a kept
+    move's ``path``, the provinces it would pass: up to where the engine stops it, ``at``)."""
+    if seat is None:
+        raise ProtocolError("not_your_seat", "a spectator has no sheet to check")
+    if not hasattr(g, "check_sheet"):
+        raise ProtocolError("not_postal", "only a postal game takes order sheets")
+    got = g.check_sheet(seat, sheet)
+    refused = {r["index"]: r for r in got["refused"]}
+    warned = {w["index"]: w for w in got["warnings"]}
+    orders = []
+    for i, o in enumerate(sheet.get("orders") or []):
+        v: dict = {"index": i, "ok": i not in refused}
+        bad = refused.get(i) or warned.get(i)
+        if bad is not None:
+            v.update(rule=bad.get("rule"), code=bad.get("code"), message=bad.get("message"))
+            if i in warned:
+                v["step"] = bad.get("step")
+        if v["ok"] and isinstance(o, dict) and o.get("order") == "move" and isinstance(o.get("path"), list):
+            path = list(o["path"])
+            at = (warned.get(i) or {}).get("at")
+            v["path"] = path[:path.index(at) + 1] if at in path else [] if at else path
+        orders.append(v)
+    return {**got, "orders": orders}
+
+
 def _seat(g: Game, f: dict, name: str, default: str | None = None) -> str:
     s = field(f, name, str, default)
     if s is None or s not in g.seats:
@@ -153,4 +181,6 @@ def _answer(g: Game, seat: str | None, q: str, f: dict) -> Any:
         return {"stack": stack, "defense": g.defense(stack), "attack_units": g.attack_units(stack)}
     if q == "scores":
         return g.scores()
+    if q == "check":
+        return check(g, seat, field(f, "sheet", dict))
     raise ProtocolError("bad_request", f"unknown query {q[:40]!r} (known: {', '.join(QUERIES)})")

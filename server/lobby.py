@@ -21,10 +21,12 @@ from collections.abc import Coroutine
 from typing import Any
 
 from rcw.server import chat, facts
+from rcw.server.absence import PROCS
 from rcw.server.admission import Admission
 from rcw.server.botworker import BotWorkers
 from rcw.server.config import Config, default_bot_kind
 from rcw.server.metrics import Metrics
+from rcw.server.notify import Notifier, check_webhook_target, check_webhook_url
 from rcw.server.protocol import ProtocolError, now_ms
 from rcw.server.runtime import GameRuntime
 from rcw.server.seats import OPEN, public_seats, seats_status, token_hash
@@ -37,6 +39,26 @@ from rcw.actions import IllegalAction, Quit
 log = logging.getLogger("rcw.server")
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|min|h|d)?\s*$")
+UNITS = {None: 1, "s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}
+
+
+def duration(value: Any, name: str, hi: float = 30 * 86400) -> float | None:
+    """A length of time given as seconds (a number) or a string with a unit: ``"90s"``,
+    ``"45m"``, ``"36h"``, ``"2d"`` (null: none).  Out of ``0 < d <= hi``: ``bad_request``."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        m = DURATION.match(value)
+        secs = float(m.group(1)) * UNITS[m.group(2)] if m else None
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        secs = float(value)
+    else:
+        secs = None
+    if secs is None or not 0 < secs <= hi:
+        raise ProtocolError("bad_request", f"{name} must be a duration: seconds, or a number with s, m, h or d "
+                            f"(e.g. \"36h\"), more than 0 and at most {hi / 86400:g} days")
+    return secs
 
 
 class Hub:
@@ -56,6 +78,7 @@ class Hub:
         self.admission = Admission(self)  # rate limits, caps, CPU work off the event loop
         self._views: dict[tuple[str, int], dict] = {}   # past views of finished games (they never change)
         self.bot_workers: BotWorkers | None = None       # where the bots decide (None: here, in the event loop)
+        self.notifier = Notifier(self)                   # e-mail and webhooks (rcw.server.notify)
 
     # -- life cycle -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -75,6 +98,7 @@ class Hub:
         for t in list(self.tasks):
             t.cancel()
         self.admission.close()
+        await self.notifier.close()
         if self.bot_workers is not None:
             await self.bot_workers.close()
         await self.store.close()
@@ -136,6 +160,8 @@ class Hub:
             await asyncio.sleep(self.config.lease_ttl / 3)
 
     async def _lease_round(self) -> None:
+        # (this process is alive: the seats its connections hold count as present, rcw.server.runtime)
+        await self.store.hash_put(PROCS[0], PROCS[1], {self.proc: now_ms()})
         live = await self.store.game_ids(live_only=True)
         live_set = set(live)
         # Renew what we drive first (cheap), so that loading new games cannot starve renewals.
@@ -182,7 +208,8 @@ class Hub:
 
         if not isinstance(spec, dict):
             raise ProtocolError("bad_request", "the body must be a JSON object")
-        known = {"players", "seed", "options", "bots", "on_leave", "deadline", "name", "bot_seats", "mode"}
+        known = {"players", "seed", "options", "bots", "on_leave", "deadline", "name", "bot_seats", "mode",
+                 "missing", "pause", "disorder_after", "webhook"}
         extra = set(spec) - known
         if extra:
             raise ProtocolError("bad_request", f"unknown fields {sorted(extra)} (known: {', '.join(sorted(known))})")
@@ -212,15 +239,26 @@ class Hub:
             bot_kind = default_bot_kind() if standard else "random"
         if not isinstance(bot_kind, str) or bot_kind not in AGENTS:
             raise ProtocolError("bad_request", f"bots must be one of {', '.join(sorted(AGENTS))}")
-        if not standard and bot_kind != "random":        # (the SDT bots play the multi-player game only)
+        if not standard and bot_kind != "random" and not (options["mode"] == "postal" and bot_kind in AGENTS):
             raise ProtocolError("bad_request", f"bots must be 'random' in the {options['mode']} mode")
         on_leave = spec.get("on_leave", "bot")
         if on_leave not in ("bot", "quit"):
             raise ProtocolError("bad_request", "on_leave must be 'bot' (a bot takes the seat) or 'quit' (004 [14.2])")
-        deadline = spec.get("deadline")
-        if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, (int, float))
-                                     or not 0 < deadline <= 7 * 86400):
-            raise ProtocolError("bad_request", "deadline must be a number of seconds (0 < d <= 604800) or null")
+        # A live game's deadline is for each decision; a postal game's for each phase (minutes to days).
+        deadline = duration(spec.get("deadline"), "deadline", 30 * 86400 if options.get("mode") == "postal" else 7 * 86400)
+        missing = spec.get("missing", "bot")
+        if missing not in ("bot", "none"):
+            raise ProtocolError("bad_request", "missing must be 'bot' (a seat without a sheet at the deadline gets its "
+                                "bot's sheet) or 'none' (no orders)")
+        pause = duration(spec.get("pause"), "pause", 90 * 86400) or 0
+        disorder_after = spec.get("disorder_after")
+        if disorder_after is not None and (isinstance(disorder_after, bool) or not isinstance(disorder_after, int)
+                                           or not 1 <= disorder_after <= 100):
+            raise ProtocolError("bad_request", "disorder_after must be a number of missed deadlines (1-100) or null")
+        webhook = spec.get("webhook")
+        if webhook is not None:
+            webhook = check_webhook_url(webhook)
+            await check_webhook_target(webhook, self.config.allow_private_webhooks)
         name = spec.get("name")
         if name is None:
             name = ""
@@ -239,6 +277,7 @@ class Hub:
         nonce = secrets.token_hex(16)        # the seed stays secret until the end; its commitment is public (rcw.verify)
         meta = {"id": gid, "name": name, "players": players, "seed": seed, "options": options, "bots": bot_kind,
                 "on_leave": on_leave, "deadline": deadline, "created": now_ms(), "admin": token_hash(admin),
+                "missing": missing, "pause": pause, "disorder_after": disorder_after, "webhook": webhook,
                 "secret": secrets.token_hex(16), "nonce": nonce, "commitment": verify.commitment(seed, nonce)}
         seat_recs = {s: ({"kind": "engine"} if s in first.ENGINE_SEATS else {"kind": "bot", "bot": bot_kind} if s in bot_seats
                          else dict(OPEN)) for s in seats}
@@ -265,7 +304,8 @@ class Hub:
                         "seats": public_seats(seats), "open": [s for s, r in sorted(seats.items()) if r["kind"] == "open"],
                         "options": meta["options"], "option_words": O.words(meta["options"]),
                         "bots": meta["bots"], "on_leave": meta["on_leave"],
-                        "deadline": meta.get("deadline"), "created": meta["created"]})
+                        "deadline": meta.get("deadline"), "created": meta["created"],
+                        "mode": meta["options"].get("mode", "standard")})
         return out
 
     async def join(self, gid: Any, seat: Any = None, name: Any = None) -> dict:
@@ -340,6 +380,34 @@ class Hub:
         await rt.seats_changed()
         await self.claim(rt)
         return {"game": rt.gid, "seat": seat, "now": how}
+
+    async def reclaim(self, gid: Any, token: Any) -> dict:
+        """The player takes back a seat in civil disorder (rcw.server.absence) with its token."""
+        rt = await self.get(gid)
+        seat = await rt.seat_for_token(token)
+        if seat is None:
+            raise ProtocolError("bad_token", "not a seat token of this game")
+        return {**await rt.absence.reclaim(seat), "game": rt.gid}
+
+    async def login(self, code: Any, addr: str | None = None) -> dict:
+        """An e-mail's one-time login code (rcw.server.notify) for a new device token of its seat."""
+        await self.admission.take("costly", addr)
+        got = await self.store.take_code("login:" + code) if isinstance(code, str) and 0 < len(code) <= 64 else None
+        if got is None:
+            raise ProtocolError("bad_token", "this login link is not valid (used already, or expired)")
+        rt = await self.get(got["game"])
+        seat = got["seat"]
+        for _ in range(8):
+            await rt.reload_seats(notify=False)
+            rec = rt.seats.get(seat, {})
+            if rec.get("kind") != "human":
+                raise ProtocolError("bad_token", f"seat {seat} is no longer a player's")
+            token = secrets.token_urlsafe(24)
+            new = {**rec, "devices": [*rec.get("devices", ()), token_hash(token)][-4:]}
+            if await self.store.cas_seat(rt.gid, seat, rec, new):
+                await rt.seats_changed()
+                return {"game": rt.gid, "seat": seat, "token": token}
+        raise ProtocolError("busy", "the seat changed too often; retry")
 
     async def view_at(self, gid: Any, seq: Any, admin_token: Any = None, addr: str | None = None) -> dict:
         """A spectator's view after the first ``seq`` actions (for replays): when the game is

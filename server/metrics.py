@@ -85,6 +85,8 @@ class Metrics:
         self.games_loaded = Gauge("rcw_games_loaded", "Games this process holds a replica of", registry=r)
         self.games_driving = Gauge("rcw_games_driving", "Games whose bots and deadlines run in this process",
                                    registry=r)
+        self.notifications = Counter("rcw_notifications", "Notifications sent, by way (email, webhook) and outcome "
+                                     "(sent, failed)", ["way", "outcome"], registry=r)
         self.store_info = Gauge("rcw_store_info", "The store: kind (memory, redis) and mode (single, cluster)",
                                 ["kind", "mode"], registry=r)
         ProcessCollector(registry=r)

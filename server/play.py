@@ -6,6 +6,7 @@
     rcw play URL --game ID                       # take the first open seat of a game
     rcw play URL --game ID --token TOKEN         # come back to your seat
     rcw play URL --game ID --watch               # spectate
+    rcw play --postal --deadline 36h             # a new postal game (004 [17.0]): a phase a day and a half
 
 Every event is printed as it happens, and every chat message this seat may read.  When the
 game waits for you, your legal actions are listed with numbers; type a number to play one.
@@ -23,6 +24,14 @@ Other commands (any time):
     board                  your stacks (a spectator: every stack), with the engine's strengths
     vp                     the Victory Point Chart and everyone's Red and White VP
     leave                  give up your seat (a bot takes it, or you quit: the creator chose)
+  A postal game (004 [17.0]): write the sheet of the open phase, then send it (again: it replaces)
+    move UNIT P1-P2-.. [rail]   a move order (a leader or the top unit; the provinces passed)
+    attack TARGET A1,A2 [sub]   an attack order on the unit TARGET by the stacks of units A1, A2
+    order {JSON}           any order (docs/engine.md "Postal games"), e.g. order {"order": "accept_gifts"}
+    sheet                  your draft, each order judged by the engine (check); drop N / up N
+    send                   send the sheet          deadline: when the phase closes
+    reports                the reports so far      report [N]: read one (default the last)
+    pause HOURS            pause the game (the creator's allowance)   reclaim: back from civil disorder
     quit                   disconnect (the seat stays yours: come back with --token)
     help                   this help
 """
@@ -63,6 +72,9 @@ class Session:
         self.screen = Screen(out)
         self.choices: list[dict] = []
         self.shown_seq = -1
+        self.draft: list[dict] = []             # a postal game: the sheet being written
+        self.draft_for: tuple | None = None     # (turn, phase) the draft is for
+        self._tasks: set[asyncio.Task] = set()
 
     def say(self, text: str = "", style: str = "") -> None:
         self.screen.say(text, style)
@@ -72,7 +84,12 @@ class Session:
         t = f.get("t")
         if t == "update":
             for e in f.get("events", []):
-                self.say(f"  - {e['text']}")
+                if e.get("kind") != "report":
+                    self.say(f"  - {e['text']}")
+            if any(e.get("kind") == "report" for e in f.get("events", [])):
+                self._tasks.add(t := asyncio.ensure_future(self._report_pushed(f)))    # (not in the reader)
+                t.add_done_callback(self._tasks.discard)
+                return
             if f.get("status") == "over":
                 self.finish()
             else:
@@ -83,8 +100,131 @@ class Session:
             ch = f["channel"]
             self.say(f"  (a channel {ch['name']} of {', '.join(ch['members'])} is open: {ch.get('title') or ''})")
         elif t == "seats":
-            self.say("  (seats: " + ", ".join(f"{s} {r['kind']}" for s, r in f["seats"].items()) + ")")
+            self.say("  (seats: " + ", ".join(f"{s} {r['kind']}" + (" in civil disorder" if r.get("disorder") else "")
+                                            for s, r in f["seats"].items()) + ")")
             self.prompt()
+        elif t == "deadline" and f.get("why"):
+            self.say(f"  (seat {f['why']['seat']} paused the game: every deadline moves by {f['why']['seconds']:g} s)")
+
+    async def _report_pushed(self, f: dict) -> None:
+        """A postal phase was adjudicated: its report, as The Bell printed it."""
+        try:
+            reports = await self.c.reports()
+        except (ConnectionError, ServerError):
+            return
+        if reports:
+            self.say("\n" + reports[-1]["text"])
+        if f.get("status") == "over":
+            self.finish()
+        else:
+            self.prompt()
+
+    # -- postal games ------------------------------------------------------------------------------
+    @property
+    def postal(self) -> bool:
+        return "postal" in self.c.view
+
+    def _draft(self) -> list[dict]:
+        v = self.c.view
+        key = (v.get("turn"), v["postal"]["phase"])
+        if key != self.draft_for:
+            self.draft_for, self.draft = key, [o for _, o in v["postal"].get("sheet") or []]
+        return self.draft
+
+    async def show_sheet(self) -> None:
+        draft = self._draft()
+        v = self.c.view
+        sent = self.c.seat in v["postal"].get("submitted", [])
+        self.say(f"Your sheet for Game-Turn {v['turn']}, {v['postal']['phase']} phase"
+                 f"{' (sent)' if sent else ' (not sent)'}:", "bold")
+        verdicts = (await self.c.query("check", sheet={"orders": draft}))["orders"] if draft else []
+        for i, (o, vd) in enumerate(zip(draft, verdicts, strict=True), 1):
+            why = "" if vd["ok"] and "step" not in vd else f"  <- {'stops' if vd['ok'] else 'refused'}: {vd['message']} ({vd['rule']})"
+            self.say(f"  {i:>3}. {describe({'t': o.get('order', '?'), **{k: x for k, x in o.items() if k != 'order'}})}{why}")
+        if not draft:
+            self.say("  (no orders: an empty sheet is a valid sheet)")
+        self.show_deadline()
+
+    def show_deadline(self) -> None:
+        import time
+
+        v = self.c.view
+        at = self.c.deadlines.get(f"phase:{v['turn']}:{v['postal']['phase']}")
+        if at is None:
+            self.say("  (no deadline: the phase closes when every sheet is in)")
+        else:
+            left = max(0, at / 1000 - time.time())
+            self.say(f"  (the phase closes in {left / 3600:.1f} h)" if left > 3600 else f"  (the phase closes in {left:.0f} s)")
+        self.say("  sheets in: " + ", ".join(v["postal"].get("submitted", [])) + "; awaited: "
+                 + ", ".join(v["postal"].get("awaited", [])))
+
+    async def postal_command(self, head: str, rest: list[str], line: str) -> bool:
+        """The postal game's commands; False if ``head`` is not one."""
+        import json
+
+        c = self.c
+        if head in ("reports", "report"):
+            reports = await c.reports()
+            if head == "reports":
+                for i, r in enumerate(reports, 1):
+                    self.say(f"  {i:>3}. Game-Turn {r['turn']}, {r['phase']} phase (action {r['seq']})")
+                if not reports:
+                    self.say("  (no phase adjudicated yet)")
+            elif reports:
+                n = int(rest[0]) if rest and rest[0].isdigit() else len(reports)
+                if not 1 <= n <= len(reports):
+                    self.say(f"  (reports are numbered 1 to {len(reports)})")
+                else:
+                    self.say(reports[n - 1]["text"])
+            return True
+        if head == "pause" and rest:
+            r = await c.pause(float(rest[0]) * 3600)
+            self.say(f"  (every deadline moved; you may pause {r['left'] / 3600:.1f} h more)")
+            return True
+        if head == "reclaim":
+            r = await c.reclaim()
+            self.say("  (your seat is yours again)" if r["was"] else "  (your seat was not in civil disorder)")
+            return True
+        if not self.postal or c.seat is None:
+            return False
+        draft = self._draft()
+        if head == "move" and len(rest) >= 2 and rest[0].isdigit():
+            draft.append({"order": "move", "unit": int(rest[0]), "path": [p.upper() for p in rest[1].split("-") if p],
+                          "rail": "rail" in rest[2:]})
+        elif head == "attack" and len(rest) >= 2 and rest[0].isdigit():
+            draft.append({"order": "attack", "target": int(rest[0]), "attackers": [int(x) for x in rest[1].split(",") if x.isdigit()],
+                          "subversive": "sub" in rest[2:]})
+        elif head == "order" and rest:
+            try:
+                o = json.loads(line.split(None, 1)[1])
+            except ValueError as e:
+                self.say(f"  (not JSON: {e})")
+                return True
+            if not isinstance(o, dict):
+                self.say("  (an order is a JSON object with an 'order' field)")
+                return True
+            draft.append(o)
+        elif head in ("drop", "up") and rest and rest[0].isdigit() and 1 <= int(rest[0]) <= len(draft):
+            i = int(rest[0]) - 1
+            if head == "drop":
+                draft.pop(i)
+            elif i:
+                draft[i - 1], draft[i] = draft[i], draft[i - 1]
+        elif head == "sheet":
+            pass
+        elif head == "send":
+            r = await c.sheet(draft)
+            self.say(f"  (sheet sent: {len(r['sheet'])} order(s) kept, {len(r['rejected'])} refused)")
+            for x in r["rejected"]:
+                self.say(f"    refused #{x['index'] + 1} {x['order']}: {x['message']} ({x['rule']})")
+            return True
+        elif head == "deadline":
+            self.show_deadline()
+            return True
+        else:
+            return False
+        await self.show_sheet()
+        return True
 
     def show_msg(self, channel: str, m: dict) -> None:
         line = f"  [{channel} #{m['id']}] {m['seat']}: {m['text']}"
@@ -104,6 +244,11 @@ class Session:
         self.shown_seq = c.seq
         self.choices = [a for a in c.legal if a["t"] != "Quit"]
         v = c.view
+        if self.postal:
+            self.choices = []
+            self.say(f"\nGame-Turn {v.get('turn')}, {v['postal']['phase']} phase: your orders are due "
+                     "(move / attack / order to write them, sheet to check, send to send; help)", "bold")
+            return
         kinds = ", ".join(p["kind"] for p in c.pending if p["seat"] == c.seat)
         self.say(f"\nGame-Turn {v.get('turn')}, {str(v.get('phase', '')).replace('_', ' ')}: your decision ({kinds})", "bold")
         for i, a in enumerate(self.choices, 1):
@@ -197,6 +342,8 @@ class Session:
             elif head == "leave":
                 r = await c.leave()
                 self.say(f"  (you left seat {r['seat']}: now {r['now']}; you are watching)")
+            elif await self.postal_command(head, rest, line):
+                pass
             elif head in ("quit", "exit", "q"):
                 return False
             elif head in ("help", "h", "?"):
@@ -265,6 +412,8 @@ async def main_async(args: argparse.Namespace, read: ReadLine = _stdin_line, out
                 spec["seed"] = args.seed
             if args.deadline:
                 spec["deadline"] = args.deadline
+            if getattr(args, "postal", False):
+                spec["mode"] = "postal"
             g = await lobby.create_game(**spec)
             game = g["game"]
             print(f"Created game {game} (admin token {g['admin_token']}).", file=out, flush=True)
@@ -297,6 +446,14 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
 
+def _duration(text: str) -> float | str:
+    """``--deadline``: seconds, or a duration the server reads (``36h``)."""
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
 def add_parser(sub) -> None:
     p = sub.add_parser("play", help="play or watch a game on a server (rcw serve) in the terminal",
                        description="Play (or watch) a game on a server in the terminal.\n\n" + __doc__.split("\n\n", 1)[1],
@@ -315,6 +472,9 @@ def add_parser(sub) -> None:
     p.add_argument("--max-turns", type=int, default=0, metavar="T",
                    help="a new game: end with no victor after T Game-Turns (default: no limit)")
     p.add_argument("--seed", type=int, default=None, help="a new game: its seed (default random)")
-    p.add_argument("--deadline", type=float, default=None, metavar="SECONDS",
-                   help="a new game: a bot decides for a player who takes longer than this")
+    p.add_argument("--deadline", type=_duration, default=None, metavar="TIME",
+                   help="a new game: a bot decides for a player who takes longer than this (a postal game: each "
+                        "phase's deadline); seconds, or with a unit: 90s, 45m, 36h, 2d")
+    p.add_argument("--postal", action="store_true",
+                   help="a new game: the postal game of 004 [17.0] (order sheets, a phase at a time)")
     p.set_defaults(func=run)

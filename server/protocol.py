@@ -35,11 +35,12 @@ MAX_EVENTS = 1000
 
 #: Client -> server frame types.
 CLIENT_TYPES = ("hello", "act", "view", "chat", "history", "channels", "open_channel",
-                "accept", "decline", "leave", "ping", "events", "query")
+                "accept", "decline", "leave", "ping", "events", "query",
+                "sheet", "reports", "pause", "reclaim", "notify", "seen")
 
 #: Server -> client frame types (replies and pushes).
 SERVER_TYPES = ("welcome", "ok", "view", "history", "channels", "pong", "error",
-                "update", "msg", "channel", "seats", "events", "answer")
+                "update", "msg", "channel", "seats", "events", "answer", "reports", "deadline")
 
 #: Every error code the server sends, with what it means.  HTTP lobby errors use the same codes.
 ERRORS: dict[str, str] = {
@@ -70,6 +71,13 @@ ERRORS: dict[str, str] = {
     "body_too_large": "(HTTP) the request body is longer than the limit",
     "busy": "the server is at a cap (live games, bot games, past views being rebuilt) or the game changed "
             "under the request too many times; retry later",
+    "not_postal": "the frame is for postal games (sheets, reports) and this game is not one",
+    "pause_refused": "no pause now: no deadline is running, or the seat's pause allowance (the creator's 'pause') "
+                     "is spent; 'left' says how many seconds it has left",
+    "bad_email": "the e-mail address is not one",
+    "no_email": "this server sends no e-mail (started without --smtp)",
+    "bad_webhook": "the webhook is not an http(s) URL, or its host is a loopback or private address the operator "
+                   "does not allow",
     "internal": "a server error (logged); nothing was changed",
 }
 

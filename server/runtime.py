@@ -13,25 +13,30 @@ The runtime owns three helpers, one job each:
 
 - ``channels`` (:class:`~rcw.server.channels.Channels`): the game's chat channels;
 - ``proposals`` (:class:`~rcw.server.proposals.Proposals`): replies in chat for proposals a bot answered;
-- ``driver`` (:class:`~rcw.server.driver.Driver`): bots and deadlines, in the process holding the lease.
+- ``driver`` (:class:`~rcw.server.driver.Driver`): bots and deadlines, in the process holding the lease;
+- ``clock`` (:class:`~rcw.server.clock.Clock`): the deadlines as absolute times in the store;
+- ``absence`` (:class:`~rcw.server.absence.Absence`): pauses, civil disorder, last looks;
+- ``postal`` (:class:`~rcw.server.postal.PostalDesk`, postal games only): sheets, phase deadlines, reports.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 import time
 from typing import Any
 
 from rcw.server import facts
+from rcw.server.absence import PROCS, Absence
 from rcw.server.channels import Channels
+from rcw.server.clock import Clock
 from rcw.server.driver import Driver
 from rcw.server.host import Hub
+from rcw.server.postal import PostalDesk
 from rcw.server.proposals import Proposals
 from rcw.server.protocol import ProtocolError, now_ms, pack, unpack
-from rcw.server.seats import public_seats, seats_status, token_hash
+from rcw.server.seats import holds, public_seats, seats_status
 
 from rcw import modes, options
 from rcw.actions import Action, IllegalAction, to_wire
@@ -60,6 +65,11 @@ class GameRuntime:
         self.last_used = time.monotonic()
         self.channels = Channels(self)
         self.proposals = Proposals(self)
+        self.clock = Clock(self)
+        self.absence = Absence(self)
+        self.postal = PostalDesk(self) if meta["options"].get("mode") == "postal" else None
+        self.prefs: dict[str, dict] = {}         # seat -> its notification settings (rcw.server.notify)
+        self._pending: set[str] = set()          # the seats pending before the last action
         self.driver = Driver(self)
 
     def touch(self) -> None:
@@ -71,6 +81,8 @@ class GameRuntime:
         self.seats = await self.store.load_seats(self.gid)
         await self.proposals.load()
         await self.channels.load()
+        await self.clock.load()
+        self.prefs = await self.store.hash_all(self.gid, "notify")
         async with self.lock:
             await self._rebuild_locked()
         if self.game.over:   # (a process may have died between the last append and marking it)
@@ -80,6 +92,7 @@ class GameRuntime:
     async def shutdown(self) -> None:
         self.closed = True
         self.driver.stop()
+        self.hub.notifier.forget(self.gid)
         with contextlib.suppress(Exception):
             await self.store.unsubscribe(self.topic, self._on_game_notice)
             await self.channels.close()
@@ -107,6 +120,7 @@ class GameRuntime:
         self.game = g
         self.seq = base + len(entries)
         self.hash = g.state_hash()
+        self._pending = {p["seat"] for p in g.pending}
         self.driver.replace_game(g)
 
     async def ensure_current(self) -> None:
@@ -151,6 +165,9 @@ class GameRuntime:
                 "status": self.status(), "seats": public_seats(self.seats), "options": self.meta["options"],
                 "option_words": options.words(self.meta["options"]),
                 "bots": self.meta["bots"], "on_leave": self.meta["on_leave"], "deadline": self.meta.get("deadline"),
+                "mode": self.meta["options"].get("mode", "standard"), "missing": self.meta.get("missing"),
+                "pause": self.meta.get("pause"), "disorder_after": self.meta.get("disorder_after"),
+                "webhook": bool(self.meta.get("webhook")), "deadlines": self.clock.public(),
                 "created": self.meta["created"], "seq": self.seq, "hash": self.hash,
                 "commitment": self.meta.get("commitment"),
                 "turn": g.turn if g else None, "phase": g.phase if g else None,
@@ -172,15 +189,14 @@ class GameRuntime:
         return seat
 
     def _seat_for_token(self, token: str) -> str | None:
-        h = token_hash(token)
         for s, rec in self.seats.items():
-            if rec["kind"] == "human" and hmac.compare_digest(rec.get("token", ""), h):
+            if holds(rec, token):
                 return s
         return None
 
     def token_valid(self, seat: str, token: str) -> bool:
         rec = self.seats.get(seat)
-        return bool(rec and rec["kind"] == "human" and hmac.compare_digest(rec.get("token", ""), token_hash(token)))
+        return bool(rec and holds(rec, token))
 
     async def reload_seats(self, notify: bool = True) -> None:
         seats = await self.store.load_seats(self.gid)
@@ -209,10 +225,31 @@ class GameRuntime:
     def attach(self, conn: Any) -> None:
         self.conns.add(conn)
         self.touch()
+        conn.present = conn.seat          # (counted while the connection lasts, even if the seat is left)
+        if conn.seat is not None:
+            self.hub.spawn(self.store.hash_incr(self.gid, "present", f"{conn.seat}|{self.hub.proc}", 1))
 
     def detach(self, conn: Any) -> None:
+        seat = getattr(conn, "present", None)
+        if conn in self.conns and seat is not None:
+            self.hub.spawn(self._gone(seat, self.seq))
         self.conns.discard(conn)
         self.touch()
+
+    async def _gone(self, seat: str, seq: int) -> None:
+        """A seat's connection closed: one fewer presence, and its last look (absence digest)."""
+        await self.store.hash_incr(self.gid, "present", f"{seat}|{self.hub.proc}", -1)
+        await self.absence.seen(seat, seq)
+
+    async def present(self, seat: str) -> bool:
+        """Whether a connection holds the seat, in a process that is alive (its lease rounds go
+        on: a process killed with connections open does not keep its seats present).
+        rcw.server.notify e-mails only seats that are away."""
+        counts = await self.store.hash_all(self.gid, "present")
+        alive = await self.store.hash_all(*PROCS)
+        recent = now_ms() - int(3000 * self.hub.config.lease_ttl) - 1000
+        return any(n > 0 and alive.get(proc, 0) >= recent
+                   for key, n in counts.items() for s, _, proc in [key.partition("|")] if s == seat)
 
     def state_frame(self, t: str, seat: str | None) -> dict:
         """The full picture for one seat (``welcome`` and ``view`` replies); under the lock."""
@@ -221,7 +258,8 @@ class GameRuntime:
         legal = [to_wire(a) for a in g.legal_actions(seat)] if seat and self.status() == "playing" else []
         return {"t": t, "game": self.gid, "seat": seat, "seq": self.seq, "hash": self.hash, "status": self.status(),
                 "view": view, "pending": g.pending, "legal": legal, "facts": facts.seat_facts(g, view, seat, legal),
-                "seats": public_seats(self.seats), "result": g.result, "pacts": self.proposals.of(seat)}
+                "seats": public_seats(self.seats), "result": g.result, "pacts": self.proposals.of(seat),
+                "deadlines": self.clock.public()}
 
     def _push_update(self, entry: dict | None, events: list) -> None:
         g = self.game
@@ -257,6 +295,8 @@ class GameRuntime:
         self._push_update(entry, events)
         self.proposals.applied(events, self.seq)
         self.driver.applied(entry, events, kind)
+        before, self._pending = self._pending, {p["seat"] for p in self.game.pending}
+        self.hub.notifier.applied(self, entry.get("ev") or [to_wire(x) for x in events], before)
         if self.game.over and not self._over_marked:
             self._over_marked = True
             self.hub.spawn(self.store.mark_over(self.gid))
@@ -267,7 +307,10 @@ class GameRuntime:
     async def submit(self, action: Action, by: str, expect_seq: int | None = None) -> tuple[int, list]:
         """Validate, persist, apply and push one action; returns (seq, events)."""
         async with self.lock:
-            return await self.commit_locked(action, by, expect_seq)
+            out = await self.commit_locked(action, by, expect_seq)
+        if by == "player":
+            await self.absence.acted(action.seat)      # (missed deadlines forgotten, civil disorder over)
+        return out
 
     async def commit_locked(self, action: Action, by: str, expect_seq: int | None = None,
                             kind: str = "turn", why: list[str] | None = None) -> tuple[int, list]:
@@ -335,6 +378,28 @@ class GameRuntime:
             self.hub.spawn(self.reload_seats(notify=True))
         elif k == "chan":
             self.hub.spawn(self.channels.notice(msg.get("name")))
+        elif k == "clock":
+            self.hub.spawn(self._clock_notice(msg.get("why")))
+        elif k == "notify":
+            self.hub.spawn(self._prefs_notice())
+
+    async def _clock_notice(self, why: dict | None) -> None:
+        """The game's deadlines changed (set, dropped, moved by a pause): reload them, tell the
+        clients (``deadline``), and the driver arms its timers again if they moved."""
+        await self.clock.load()
+        frame = {"t": "deadline", "id": None, "game": self.gid, "deadlines": self.clock.public(), "why": why}
+        data = pack(frame)
+        for c in list(self.conns):
+            c.send(frame, data)
+        if why is not None:
+            self.driver.clock_changed()
+        if self.driver.driving:
+            self.hub.notifier.deadlines(self)
+
+    async def _prefs_notice(self) -> None:
+        self.prefs = await self.store.hash_all(self.gid, "notify")
+        if self.driver.driving:
+            self.hub.notifier.deadlines(self)      # (a seat's reminders follow its settings)
 
     async def _sync(self, msg: dict) -> None:
         async with self.lock:

@@ -184,6 +184,27 @@ class Store(ABC):
     @abstractmethod
     async def release(self, name: str, owner: str) -> None: ...
 
+    # -- small per-game records (deadlines, pauses, notification settings; issue 16) ----------
+    @abstractmethod
+    async def hash_all(self, gid: str, name: str) -> dict[str, Any]:
+        """Every field of the game's record ``name`` (a map of small values)."""
+
+    @abstractmethod
+    async def hash_put(self, gid: str, name: str, fields: dict[str, Any]) -> None:
+        """Set fields of the game's record ``name`` (a value None deletes its field)."""
+
+    @abstractmethod
+    async def hash_incr(self, gid: str, name: str, key: str, by: int) -> int:
+        """Add ``by`` to the integer field ``key`` of the game's record ``name`` atomically; its new value."""
+
+    @abstractmethod
+    async def put_code(self, code: str, value: dict, ttl: float) -> None:
+        """Keep ``value`` under a one-time ``code`` for ``ttl`` seconds (e-mail links)."""
+
+    @abstractmethod
+    async def take_code(self, code: str) -> dict | None:
+        """The value kept under ``code``, deleted as it is read (None: unknown, used or expired)."""
+
     # -- rate limits ---------------------------------------------------------------------------
     @abstractmethod
     async def take_token(self, key: str, rate: float, burst: float) -> bool:
@@ -221,6 +242,8 @@ class MemoryStore(Store):
         self.subs: dict[str, list[Callback]] = {}
         self.leases: dict[str, tuple[str, float]] = {}
         self.buckets: dict[str, tuple[float, float]] = {}
+        self.hashes: dict[tuple[str, str], dict[str, bytes]] = {}
+        self.codes: dict[str, tuple[bytes, float]] = {}
 
     async def create_game(self, gid, meta, seats, channels):
         self.meta[gid] = pack(meta)
@@ -340,6 +363,30 @@ class MemoryStore(Store):
         if cur and cur[0] == owner:
             del self.leases[name]
 
+    async def hash_all(self, gid, name):
+        return {k: unpack(v) for k, v in self.hashes.get((gid, name), {}).items()}
+
+    async def hash_put(self, gid, name, fields):
+        h = self.hashes.setdefault((gid, name), {})
+        for k, v in fields.items():
+            if v is None:
+                h.pop(k, None)
+            else:
+                h[k] = pack(v)
+
+    async def hash_incr(self, gid, name, key, by):
+        h = self.hashes.setdefault((gid, name), {})
+        n = (unpack(h[key]) if key in h else 0) + by
+        h[key] = pack(n)
+        return n
+
+    async def put_code(self, code, value, ttl):
+        self.codes[code] = (pack(value), time.monotonic() + ttl)
+
+    async def take_code(self, code):
+        got = self.codes.pop(code, None)
+        return unpack(got[0]) if got is not None and got[1] > time.monotonic() else None
+
     async def take_token(self, key, rate, burst):
         now = time.monotonic()
         tokens, last = self.buckets.get(key, (burst, now))
@@ -380,6 +427,16 @@ if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
   return 1
 end
 return 0
+"""
+
+# hash_incr: the fields are msgpack values; a msgpack integer is read and written by the script
+# (cmsgpack is part of Redis's Lua).
+_HASH_INCR = """
+local v = redis.call('HGET', KEYS[1], ARGV[1])
+local n = tonumber(ARGV[2])
+if v then n = n + cmsgpack.unpack(v) end
+redis.call('HSET', KEYS[1], ARGV[1], cmsgpack.pack(n))
+return n
 """
 
 _LEASE = """
@@ -535,6 +592,7 @@ class RedisStore(Store):
         self._lease = self.r.register_script(_LEASE)
         self._release = self.r.register_script(_RELEASE)
         self._take = self.r.register_script(_TAKE_TOKEN)
+        self._incr = self.r.register_script(_HASH_INCR)
         if self.cluster:
             for slot in range(16384):     # every slot's topic tag now (a fraction of a second, once per process)
                 slot_tag(slot)
@@ -727,6 +785,36 @@ class RedisStore(Store):
     @_timed
     async def release(self, name, owner):
         await self._release(keys=[self.k("lease", name)], args=[owner])
+
+    @_timed
+    async def hash_all(self, gid, name):
+        raw = await self.r.hgetall(self.gk(gid, "h", name))
+        return {k.decode(): unpack(v) for k, v in raw.items()}
+
+    @_timed
+    async def hash_put(self, gid, name, fields):
+        key = self.gk(gid, "h", name)
+        gone = [k for k, v in fields.items() if v is None]
+        kept = {k: pack(v) for k, v in fields.items() if v is not None}
+        p = self.r.pipeline(transaction=True)
+        if gone:
+            p.hdel(key, *gone)
+        if kept:
+            p.hset(key, mapping=kept)
+        await p.execute()
+
+    @_timed
+    async def hash_incr(self, gid, name, key, by):
+        return int(await self._incr(keys=[self.gk(gid, "h", name)], args=[key, int(by)]))
+
+    @_timed
+    async def put_code(self, code, value, ttl):
+        await self.r.set(self.k("code", code), pack(value), px=max(1, int(ttl * 1000)))
+
+    @_timed
+    async def take_code(self, code):
+        raw = await self.r.getdel(self.k("code", code))
+        return unpack(raw) if raw is not None else None
 
     @_timed
     async def take_token(self, key, rate, burst):

@@ -25,7 +25,7 @@ from rcw.server.app import HUB, make_app
 from rcw.server.client import GameClient, ServerError
 from rcw.server.config import Config
 from rcw.server.lobby import Hub
-from rcw.server.store import RedisStore, Store
+from rcw.server.store import MemoryStore, RedisStore, Store
 
 REDIS_URL = os.environ.get("RCW_TEST_REDIS", "redis://127.0.0.1:6379/0")
 # Steps a random test player avoids unless nothing else is legal: they undo or repeat
@@ -79,10 +79,23 @@ async def running_server(store: Store, config: Config | None = None, limits: boo
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]
+    if not app[HUB].notifier.base:
+        app[HUB].notifier.base = f"http://127.0.0.1:{port}"    # (as rcw serve does: the links of e-mails)
     try:
         yield Running(f"http://127.0.0.1:{port}", app[HUB], store, runner)
     finally:
         await runner.cleanup()
+
+
+@contextlib.asynccontextmanager
+async def kind_store(kind: str, tag: str) -> AsyncIterator[Store]:
+    """A fresh store of ``kind`` (``memory``, or ``redis`` under a prefix of its own, deleted after)."""
+    prefix = unique_prefix(tag)
+    try:
+        yield MemoryStore() if kind == "memory" else RedisStore(REDIS_URL, prefix)
+    finally:
+        if kind == "redis":
+            await destroy_prefix(prefix)
 
 
 async def destroy_prefix(prefix: str, url: str = REDIS_URL) -> None:

@@ -148,6 +148,22 @@ def test_postal_5_0_a_force_ordered_past_a_stop_goes_as_far_as_it_may():
     assert skipped(g) == [("A", 0, "004 [5.27]", "illegal_action")]
 
 
+def test_postal_5_0_check_sheet_says_where_a_force_ordered_past_a_stop_stops():
+    """004 [17.0] postal [5.0]: ``Game.check_sheet`` (a draft, not sent) says where the force of
+    the rulebook's example stops (TVER, ``at``); the warnings a sent sheet keeps in the game are
+    as before (no ``at``: the game's state, and so its hash, unchanged by the answer)."""
+    g = board()
+    put(g, "PETR", "A", "Lenin", "RU8 PETR", attach={"RU8 PETR": "Lenin"})
+    put(g, "TVER", "B", "Yudenich")
+    ready(g)
+    order = mv("Lenin", ["NOVG", "TVER", "RYAZ"])
+    (w,) = g.check_sheet("A", {"orders": [order]})["warnings"]
+    assert (w["step"], w["at"]) == ("the move TVER->RYAZ", "TVER")
+    g.apply(SubmitOrders("A", 1, "first", {"orders": [order]}))
+    (kept,) = g.view("A")["postal"]["warnings"]
+    assert "at" not in kept and kept == {k: v for k, v in w.items() if k != "at"}
+
+
 def _claim(g, unit: str, *claims: tuple[str, str]) -> None:
     for seat, leader in claims:
         g.apply(SubmitOrders(seat, 1, "first", {"orders": [mv(leader, [], pick={where(g, leader): [unit]})]}))

@@ -235,3 +235,21 @@ async def test_sharded_subscriptions_follow_a_slot_the_cluster_moves(cluster_nod
         await s.close()
         for c in clients.values():
             await c.aclose()
+
+
+async def test_small_records_and_one_time_codes(store):
+    """The per-game records of issue 16 (deadlines, pauses, settings: ``hash_put``/``hash_all``,
+    an atomic ``hash_incr``) and the e-mail links' one-time codes (read once, then gone)."""
+    await store.hash_put("g1", "timers", {"seat:A": [1000, 0], "_shift": 0})
+    await store.hash_put("g1", "timers", {"seat:A": None, "phase:1:first": [2000, 0]})
+    assert await store.hash_all("g1", "timers") == {"_shift": 0, "phase:1:first": [2000, 0]}
+    assert await store.hash_all("g2", "timers") == {}                  # (another game's record)
+    got = await asyncio.gather(*(store.hash_incr("g1", "timers", "_shift", 250) for _ in range(20)))
+    assert sorted(got) == list(range(250, 5001, 250))                  # each increment seen once
+    assert await store.hash_incr("g1", "paused", "A", -5) == -5
+    await store.put_code("login:abc", {"game": "g1", "seat": "A"}, 30)
+    await store.put_code("login:old", {"game": "g1", "seat": "B"}, 0.05)
+    assert await store.take_code("login:abc") == {"game": "g1", "seat": "A"}
+    assert await store.take_code("login:abc") is None                 # used once
+    await asyncio.sleep(0.2)
+    assert await store.take_code("login:old") is None                 # expired

@@ -136,3 +136,41 @@ async def test_rcw_play_shows_the_board_and_the_vp_chart_as_tables(tty):
         assert re.search(r"player\s+Politburo\s+Assassins\s+controls\s+Red VP\s+White VP", plain)
     else:
         assert "\x1b" not in text and "─" not in text and "  Politburo: A=" in text
+
+
+async def test_a_postal_game_in_the_terminal_sheets_and_reports():
+    """``rcw play --postal``: write a sheet (the engine's verdict on each order), send it, read
+    the report pushed when the phase is adjudicated, and the archive (004 [17.0])."""
+    async with running_server(MemoryStore(), Config()) as srv:
+        args = argparse.Namespace(url=srv.base, game=None, token=None, seat=None, name="by post", watch=False,
+                                  players=3, humans=1, max_turns=1, seed=3, deadline="1h", postal=True)
+        out = io.StringIO()
+        script = ['order {"order": "accept_gifts", "from": ["B"]}', "order {\"order\": \"purge\"}", "order [1]",
+                  'move 99999 KURS-CHER', "sheet", "drop 3", "drop 2", "up 1", "send", "deadline", "sheet"]
+
+        async def read(prompt: str) -> str | None:
+            if script:
+                await asyncio.sleep(0.05)
+                return script.pop(0)
+            for _ in range(600):
+                if "REPORT OF GAME-TURN 1, THE PRE-SEASON TRADES" in out.getvalue():
+                    break
+                await asyncio.sleep(0.05)
+            for line in ("reports", "report 1", "report 9", "quit"):
+                script.append(line)
+            read.__dict__["done"] = True
+            return script.pop(0) if script else "quit"
+
+        rc = await asyncio.wait_for(play.main_async(args, read, out), 60)
+        text = out.getvalue()
+        assert rc == 0, text[-3000:]
+        assert "your orders are due" in text
+        assert "(an order is a JSON object with an 'order' field)" in text
+        assert re.search(r"2\. purge +<- refused: purge orders belong to the First Phase or the Second Phase.*"
+                         r"\(004 \[17\.0\] postal \[4\.2\]\)", text)                  # the engine's verdict, as written
+        assert re.search(r"3\. move unit=99999 path=KURS,CHER rail=False +<- refused", text)
+        assert "(sheet sent: 1 order(s) kept, 0 refused)" in text                     # purge and move dropped first
+        assert "(the phase closes in" in text and "sheets in:" in text
+        assert "Your sheet for Game-Turn 1, first phase (not sent)" in text            # A's sheet closed the trades
+        assert text.count("REPORT OF GAME-TURN 1, THE PRE-SEASON TRADES") >= 2      # pushed, then read again
+        assert "1. Game-Turn 1, trading phase" in text and "(reports are numbered 1 to 1)" in text

@@ -83,9 +83,10 @@ class OrderRun:
     def checking(self) -> bool:
         return self.warnings is not None
 
-    def fail(self, e: IllegalAction, what: str = "") -> None:
+    def fail(self, e: IllegalAction, what: str = "", at: str | None = None) -> None:
+        """``at``: where a moving force is when the step is refused (it stops there)."""
         if self.warnings is not None:
-            self.warnings.append({**order_error(self.index, self.kind, e), "step": what})
+            self.warnings.append({**order_error(self.index, self.kind, e), "step": what, **({"at": at} if at else {})})
         else:
             self.ev.append(skipped(self.ctx, self.seat, self.index, self.kind, e, what))
 

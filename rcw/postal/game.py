@@ -160,7 +160,8 @@ class PostalGame(Game):
         """What ``SubmitOrders`` would make of ``sheet`` now, without sending it: ``refused``, the
         orders it would leave out, and ``warnings``, the steps of kept orders the rules refuse
         (each an error: ``index``, ``order``, ``rule``, ``code``, ``message``, and ``step`` for a
-        warning; :mod:`rcw.postal.validate`).  A sheet that is not one is refused
+        warning, with ``at`` for a move's step: the province where the force stops;
+        :mod:`rcw.postal.validate`).  A sheet that is not one is refused
         (:class:`IllegalAction`)."""
         s = self.state
         if seat not in s.seats or seat in s.quit:
@@ -168,7 +169,7 @@ class PostalGame(Game):
         if s.phase == "over":
             raise IllegalAction("004 [14.1]", "the game is over", "game_over")
         _, refused, warnings = check_sheet(self.ctx, seat, s.postal["phase"],
-                                           sheet.data if isinstance(sheet, Plain) else sheet)
+                                           sheet.data if isinstance(sheet, Plain) else sheet, where=True)
         return {"refused": refused, "warnings": warnings}
 
     def rehearsal(self, seat: str, seed: int):

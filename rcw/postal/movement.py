@@ -161,7 +161,7 @@ def _move(run: OrderRun, o: dict, winners: dict, routes: dict[int, list[str]]) -
             run.ev += do(ctx, A.Move(seat, to, o["rail"]))
         except IllegalAction as e:
             rest = o["path"][o["path"].index(to):]
-            run.fail(e, f"the move {here}->{to}" + (f" (and on to {rest[-1]})" if len(rest) > 1 else ""))
+            run.fail(e, f"the move {here}->{to}" + (f" (and on to {rest[-1]})" if len(rest) > 1 else ""), here)
             return
         here = to
         fs = ctx.s.stacks[ctx.s.force.stack]

@@ -46,8 +46,10 @@ def scratch(ctx: Ctx) -> Ctx:
         s.postal = keep
 
 
-def check_sheet(ctx: Ctx, seat: str, phase: str, sheet) -> tuple[list[list], list[dict], list[dict]]:
-    """(the accepted orders as ``[index, order]`` pairs, the refused ones as errors, the warnings)."""
+def check_sheet(ctx: Ctx, seat: str, phase: str, sheet, where: bool = False) -> tuple[list[list], list[dict], list[dict]]:
+    """(the accepted orders as ``[index, order]`` pairs, the refused ones as errors, the warnings).
+    ``where``: a warning about a move's step says where the force stops (``at``); the warnings a
+    sent sheet keeps in the game do not (``Game.check_sheet`` answers with it)."""
     raw = orders_of(sheet)
     sim = scratch(ctx)
     accepted: list[list] = []
@@ -77,6 +79,8 @@ def check_sheet(ctx: Ctx, seat: str, phase: str, sheet) -> tuple[list[list], lis
             rejected.append(order_error(i, str(kind), e))
             continue
         accepted.append([i, n])
+    if not where:
+        warnings = [{k: v for k, v in w.items() if k != "at"} for w in warnings]
     return accepted, rejected, warnings
 
 

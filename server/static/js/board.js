@@ -506,6 +506,26 @@ export class Board {
       path.append(s("polyline", { class: "force-path-halo", points: pts.join(" ") }),
         s("polyline", { class: "force-path", points: pts.join(" "), "marker-end": "url(#arrow)" }));
     }
+    // a postal sheet's moves (js/postal.js), as far as the engine would take each
+    for (const p of m.plans || []) {
+      const pts = p.path.filter((c) => this.boxes[c]).map((c) => `${this.boxes[c].cx},${this.boxes[c].cy}`);
+      if (pts.length > 1) path.append(s("polyline", { class: "draft-path" + (p.rail ? " rail" : ""), points: pts.join(" "), "marker-end": "url(#arrow)", "data-order": p.index }));
+    }
+    // a postal phase's report (js/postal.js): its moves as arrows, its combats as marks
+    for (const a of m.arrows || []) {
+      const f = this.boxes[a.from];
+      const t = this.boxes[a.to];
+      if (!f || !t) continue;
+      path.append(s("line", { class: "report-move" + (a.rail ? " rail" : ""), x1: f.cx, y1: f.cy, x2: t.cx, y2: t.cy,
+                              "marker-end": "url(#arrow)", "data-from": a.from, "data-to": a.to, "data-seat": a.seat || "" }));
+    }
+    for (const c of m.blasts || []) {
+      const b = this.boxes[c.province];
+      if (!b) continue;
+      path.append(s("g", { class: "report-combat", "data-province": c.province, "data-result": c.result || "" },
+        s("title", {}, c.text || ""), s("circle", { cx: b.cx, cy: b.cy, r: Math.max(b.w, b.h) / 2 + 6 }),
+        s("text", { x: b.cx, y: b.y - 8, "text-anchor": "middle" }, "✶")));
+    }
     this.view = view;
     clear(this.layers.fan);
     if (!view || !view.stacks) return;

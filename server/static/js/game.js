@@ -2,7 +2,7 @@
 // (Politburo and Assassin markers, Blue/Green control, VP chart), the map, the Orders panel,
 // negotiation, the event log and the replay.
 
-import { h, clear, store, seatsHeld, holdSeat, dropSeat, toast, modal, debounceFrame, replace } from "./util.js";
+import { h, clear, store, seatsHeld, holdSeat, dropSeat, toast, modal, debounceFrame, replace, notifyBrowser, fmtLeft, tickCountdowns } from "./util.js";
 import {
   D, loadData, unit, uname, ulabel, pname, SEAT_COLOURS, PHASES, PHASE_NAMES, attachedTo, leadersOf, nationalityName,
   shownStrength,
@@ -16,6 +16,7 @@ import { seatBadge, stackName, openAssassinDialog } from "./dialogs.js";
 import { noteCommitment, openVerify } from "./verify.js";
 import { resultsOf } from "./results.js";
 import { lastSeen, markSeen, summarize, showAway } from "./away.js";
+import { PostalDesk } from "./postal.js";
 
 export async function startGame(root, gid, seatHint) {
   await loadData();
@@ -76,11 +77,12 @@ class GameApp {
     this.chat.setSeat(this.seat);
     this.buildLayout();
     this.watchVisibility();
+    setInterval(tickCountdowns, 1000);
     this.board = new Board(this.mapEl, {
-      onStack: (id, prov) => (id < 0 ? this.select({ province: prov }) : this.select({ stack: id })),
+      onStack: (id, prov) => (this.postal && this.postal.onStack(id, prov)) || (id < 0 ? this.select({ province: prov }) : this.select({ stack: id })),
       canDrag: (id) => !!(this.reachInfo && this.reachInfo.routes && this.reachInfo.stackId === id && !this.busy),
       onDrop: (id, code) => this.moveAlong(code),
-      onProvince: (code) => this.provinceClick(code),
+      onProvince: (code) => (this.postal && this.postal.onProvince(code)) || this.provinceClick(code),
       onBlank: () => this.select(null),
       covers: () => [this.inspectEl],                // (panels over the map: centreOn keeps provinces clear of them)
     });
@@ -131,8 +133,17 @@ class GameApp {
     this.seat = w.seat || null;
     this.chat.setSeat(this.seat);
     this.st = { seq: w.seq, hash: w.hash, status: w.status, view: w.view, pending: w.pending, legal: w.legal || [],
-                facts: w.facts || {}, seats: w.seats, result: w.result, info: w.info || {} };
+                facts: w.facts || {}, seats: w.seats, result: w.result, info: w.info || {}, deadlines: w.deadlines || {} };
     noteCommitment(this.gid, this.st.info);
+    this.notifyPrefs = w.notify || null;
+    if (w.view && w.view.postal) {               // a postal game (004 [17.0]): its own Orders panel (js/postal.js)
+      this.postal = this.postal || new PostalDesk(this);
+      this.postal.welcome(w);
+    }
+    if (w.away && w.away.lines && lastSeen(this.gid, this.seat) === null && !this._awayChecked) {
+      this._awayChecked = true;                   // (a browser new to this seat: the server's last look)
+      showAway(this.root, w.away.lines);
+    }
     this.snaps.set(w.seq, snapshot(w.view, w.facts));
     this.logPane.loading(this.log.lastSeq < w.seq);
     this.log.catchUp(this.conn, w.seq).then(() => {
@@ -171,10 +182,14 @@ class GameApp {
       this.snaps.set(f.seq, snapshot(f.view, f.facts));
       if (this.snaps.size > 4000) this.snaps.delete(this.snaps.keys().next().value);
       this.log.add(f);
+      if (this.postal) this.postal.onUpdate(f);
       this.showResults(f);
       this.noteSeen();
       document.body.dataset.logSeq = String(this.log.lastSeq);
       if (f.actor === this.seat && f.by === "player") this.lastError = null;
+      const waits = this.seat && (f.pending || []).some((p) => p.seat === this.seat);
+      if (waits && !this._waitedOn && !this.postal) notifyBrowser(this.gid, "Russian Civil War: your decision", `Game-Turn ${f.view.turn}: the game waits on you`);
+      this._waitedOn = waits;
       this.renderSoon();
       if (ending) this.showFinalScores();
     } else if (f.t === "seats") {
@@ -183,6 +198,10 @@ class GameApp {
       this.renderSoon();
     } else if (f.t === "msg" || f.t === "channel") {
       this.chat.onPush(f);
+    } else if (f.t === "deadline") {
+      this.st.deadlines = f.deadlines;
+      if (this.postal) this.postal.onDeadline(f);
+      this.renderSoon();
     }
   }
 
@@ -454,6 +473,10 @@ class GameApp {
     let dlg = null;
     items.push(h("button.btn", { type: "button", dataset: { act: "replay" }, onclick: () => { dlg.close(); this.openReplay(); } }, "Replay so far"));
     const over = this.st.status === "over";
+    if (this.seat && typeof Notification !== "undefined" && Notification.permission === "default") {
+      items.push(h("button.btn", { type: "button", dataset: { act: "browser-notify" }, onclick: () => { dlg.close(); Notification.requestPermission(); } },
+        "Notify me when it is my turn"));
+    }
     if (over) items.push(h("button.btn", { type: "button", dataset: { act: "verify" }, onclick: () => { dlg.close(); openVerify(this.gid, this.adminToken); } }, "Verify the dice"));
     const held = seatsHeld(this.gid);
     for (const s of Object.keys(held)) if (s !== this.seat) items.push(h("a.btn", { href: `#/g/${this.gid}/${s}`, onclick: () => setTimeout(() => location.reload(), 10) }, `Switch to seat ${s}`));
@@ -491,6 +514,7 @@ class GameApp {
       if (document.visibilityState === "hidden") {
         this._leftAt = this.log.lastSeq;
         markSeen(this.gid, this.seat, this._leftAt);       // (what was shown until now, before the timer)
+        if (this.seat && this.conn) this.conn.request("seen", { seq: this._leftAt }).catch(() => {});   // (the seat's last look, for other devices)
       } else if (this._leftAt !== undefined) {
         this.awaySummary(this._leftAt);
         this._leftAt = undefined;
@@ -537,7 +561,7 @@ class GameApp {
     this.root.dataset.mine = mine ? "1" : "0";
     this.renderHeader();
     this.renderStrip();
-    const { el, marks } = buildOrders(this);
+    const { el, marks } = this.postal ? this.postal.build() : buildOrders(this);
     this.marks = marks;
     this.updateReach();
     this.shownLegal = st.legal;   // what the Orders panel was built from (tests compare)
@@ -612,7 +636,9 @@ class GameApp {
     const p = st.pending || [];
     if (!p.length) return h("span.pend", "—");
     const me = p.find((x) => x.seat === this.seat);
-    if (me) return h("span.pend.mine", "Your decision: ", kindName(me.kind));
+    const due = (st.deadlines || {})[`seat:${this.seat}`];      // (a live game's deadline: then a bot decides)
+    if (me) return h("span.pend.mine", "Your decision: ", kindName(me.kind),
+      due ? [" · ", h("span.countdown", { dataset: { at: String(due) }, title: "then a bot decides for you" }, fmtLeft(due - Date.now()))] : null);
     return h("span.pend", p.slice(0, 3).map((x, i) => [i ? ", " : "", seatBadge(x.seat), " ", kindName(x.kind)]));
   }
 
@@ -646,9 +672,9 @@ class GameApp {
     if (!view) return;
     const m = this.replay ? { moves: {}, targets: new Set(), attackers: new Set(), candidates: new Set(), path: null, force: null } : (this.marks || {});
     const r = !this.replay && this.reachInfo && this.reachInfo.routes ? this.reachInfo : null;
-    this.board.render(view.phase === "trading" ? this.ghostView(view) : view,
+    this.board.render(view.phase === "trading" ? this.ghostView(view) : this.postal && !this.replay ? this.postal.boardView(view) : view,
       { ...m, me: this.seat, strengths: this.strengths(), selected: this.sel && this.sel.stack, province: this.sel && this.sel.province,
-        reach: r ? r.routes : null, reachFrom: r ? r.from : null });
+        reach: r ? r.routes : m.reach || null, reachFrom: r ? r.from : m.reachFrom || null });
   }
 
   /** The engine's strengths of the stacks shown (of the replayed position in a replay). */
@@ -800,6 +826,10 @@ class GameApp {
 
   // -- replay --------------------------------------------------------------------------------------
   async openReplay() {
+    if (this.postal && this.postal.reports.length) {      // a postal game replays phase by phase: its archive
+      this.postal.openArchive();
+      return;
+    }
     const max = this.st.seq;
     let record = null;
     try {

@@ -8,6 +8,11 @@ import { seatBadge } from "./dialogs.js";
 
 const SEATS = "ABCDEF";
 
+/** A deadline in seconds, in words ("36 h"). */
+function span(sec) {
+  return sec >= 86400 && sec % 86400 === 0 ? `${sec / 86400} d` : sec >= 3600 ? `${Math.round(sec / 360) / 10} h` : `${Math.round(sec / 60)} min`;
+}
+
 export async function startLobby(root) {
   await loadData();
   const lobby = new Lobby(root);
@@ -73,6 +78,13 @@ class Lobby {
       onLeave: h("select#g-leave", h("option", { value: "bot" }, "a bot takes the seat"), h("option", { value: "quit" }, "the player quits (004 [14.2])")),
       deadline: h("select#g-deadline", [["", "none"], ["60", "1 minute"], ["300", "5 minutes"], ["3600", "1 hour"], ["86400", "1 day"]].map(([v, t]) => h("option", { value: v }, t))),
       seed: h("input#g-seed", { type: "number", min: 0, placeholder: "random" }),
+      // by post (004 [17.0], issue 16): a deadline per phase, pauses, civil disorder, a webhook
+      postal: h("input#g-postal", { type: "checkbox" }),
+      phase: h("select#g-phase", [["", "none (when every sheet is in)"], ["10m", "10 minutes"], ["1h", "1 hour"], ["12h", "12 hours"], ["1d", "1 day"],
+        ["36h", "36 hours"], ["3d", "3 days"]].map(([v, t]) => h("option", { value: v, selected: v === "1d" }, t))),
+      pause: h("select#g-pause", [["", "none"], ["1d", "1 day"], ["3d", "3 days"], ["7d", "a week"]].map(([v, t]) => h("option", { value: v }, t))),
+      disorder: h("select#g-disorder", [["", "never"], ["1", "1"], ["2", "2"], ["3", "3"]].map(([v, t]) => h("option", { value: v, selected: v === "2" }, t))),
+      webhook: h("input#g-webhook", { type: "url", maxlength: 2000, placeholder: "https://chat.example.org/hooks/..." }),
     };
     this.form = f;
     const seg = h("div.seg#g-players");
@@ -132,6 +144,12 @@ class Lobby {
         row("If a player leaves", f.onLeave),
         row("Decision deadline", f.deadline, "a bot decides for a slow player"),
         row("Seed", f.seed, "for a repeatable deal")),
+      h("details.options.postal-options", h("summary", "Play by post (004 [17.0])"),
+        row("Play by post", f.postal, "everyone writes orders for a phase at once; the engine is the Gamesmaster"),
+        row("Deadline of each phase", f.phase, "a seat without a sheet then gets its bot's"),
+        row("Pauses each player may take", f.pause),
+        row("Civil disorder after", f.disorder, "missed deadlines in a row: the bot plays the seat until the player returns"),
+        row("Webhook", f.webhook, "news of the game is posted here (e.g. a chat room's incoming webhook)")),
       h("div.row.end", h("button.btn.primary.big#g-create", { type: "button", dataset: { act: "create" }, onclick: () => this.create() }, "Create game")));
   }
 
@@ -193,6 +211,14 @@ class Lobby {
     const opts = this.chosenOptions();
     if (Object.keys(opts).length) spec.options = opts;
     if (f.deadline.value) spec.deadline = Number(f.deadline.value);
+    if (f.postal.checked) {
+      spec.mode = "postal";
+      spec.deadline = f.phase.value || null;
+      if (!D.bots.includes(spec.bots)) spec.bots = "random";
+      if (f.pause.value) spec.pause = f.pause.value;
+      spec.disorder_after = f.disorder.value ? Number(f.disorder.value) : null;
+    }
+    if (f.webhook.value.trim()) spec.webhook = f.webhook.value.trim();
     if (f.seed.value !== "") spec.seed = Number(f.seed.value);
     const me = f.me.value.trim();
     store.set("name", me);
@@ -262,7 +288,8 @@ class Lobby {
   gameRow(g) {
     const held = seatsHeld(g.game);
     const mine = Object.keys(held);
-    const opts = (g.option_words || []).join(", ");
+    const opts = [g.mode === "postal" ? `by post${g.deadline ? `, ${span(g.deadline)} a phase` : ""}` : null, ...(g.option_words || [])]
+      .filter(Boolean).join(", ");
     return h("div.game-row", { dataset: { game: g.game, status: g.status } },
       h("div.gr-main",
         h("div.gr-name", g.name || `Game ${g.game}`, h("span.small", ` · ${g.players} players${opts ? " · " + opts : ""}`)),

@@ -1,9 +1,11 @@
 // Routes: #/ the lobby; #/g/<game> a game (watching, or the seat this browser holds);
 // #/g/<game>/<seat> a game as that seat (when this browser holds its token; A-F, or R in the SPI
-// solitaire).
+// solitaire); #/login/<code> an e-mail's one-time login link (server/notify.py): exchanged for a
+// device token of its seat, kept like any seat token, then the game.
 
 import { colourStyle } from "./data.js";
-import { h, replace } from "./util.js";
+import { h, replace, holdSeat } from "./util.js";
+import { api } from "./net.js";
 
 document.head.append(h("style", { id: "unit-colours" }, colourStyle()));
 
@@ -11,6 +13,18 @@ let current = null;
 
 async function route() {
   const root = document.getElementById("app");
+  const login = /^#\/login\/([A-Za-z0-9_-]{1,64})$/.exec(location.hash);
+  if (login) {
+    try {
+      const r = await api("POST", "/api/login", { code: login[1] });
+      holdSeat(r.game, r.seat, r.token, "");
+      location.replace(`#/g/${r.game}/${r.seat}`);   // (the code leaves the address bar and the history)
+    } catch (e) {
+      replace(root, h("div.notfound", h("h1", "This link has been used"), h("p", String(e && e.message ? e.message : e)),
+        h("a.btn.primary", { href: "#/" }, "To the lobby")));
+    }
+    return;
+  }
   const m = /^#\/g\/([A-Za-z0-9_-]{1,40})(?:\/([A-FR]))?/.exec(location.hash);
   const key = m ? `g:${m[1]}:${m[2] || ""}` : "lobby";
   if (key === current) return;

@@ -122,6 +122,35 @@ export function dropSeat(gid, seat) {
   store.set("seats:" + gid, all);
 }
 
+/** The browser's Notification API, while the tab is in the background (permission asked by a
+ *  button: js/postal.js, the game menu). */
+export function notifyBrowser(gid, title, body) {
+  if (typeof Notification === "undefined" || Notification.permission !== "granted" || !document.hidden) return;
+  try {
+    new Notification(title, { body, tag: `rcw-${gid}` });
+  } catch {
+    /* some browsers notify only from a service worker */
+  }
+}
+
+/** Time left before a deadline, in words ("1 h 05 min left", "0:12 left"). */
+export function fmtLeft(ms) {
+  if (ms <= 0) return "closing…";
+  const s = Math.ceil(ms / 1000);
+  const d = Math.floor(s / 86400);
+  const hh = Math.floor((s % 86400) / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = s % 60;
+  if (d) return `${d} d ${hh} h left`;
+  if (hh) return `${hh} h ${String(mm).padStart(2, "0")} min left`;
+  return `${mm}:${String(ss).padStart(2, "0")} left`;
+}
+
+/** Every countdown on the page (`.countdown[data-at]`, ms since the epoch), once a second. */
+export function tickCountdowns() {
+  for (const el of document.querySelectorAll(".countdown[data-at]")) el.textContent = fmtLeft(Number(el.dataset.at) - Date.now());
+}
+
 export function fmtTime(ms) {
   const d = new Date(ms);
   return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });

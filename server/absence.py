@@ -1,0 +1,149 @@
+"""Absences (issue 16): pauses within the creator's limits, civil disorder after missed
+deadlines, the player's return, and the "while you were away" digest.
+
+- **Pause** (a vacation): a seat asks for ``seconds`` of pause; every running deadline of the
+  game moves by it (:meth:`Clock.move`) and every seat is told (the ``deadline`` push names
+  who paused and for how long).  The creator's ``pause`` setting is the most pause time each
+  seat may take in the game (0: none); the seat's total is counted atomically in the store
+  (``paused`` record), so two requests in two processes cannot overdraw it.
+- **Civil disorder**: a human seat that lets ``disorder_after`` deadlines pass in a row (the
+  creator's setting; none: never) falls into civil disorder: its record gets ``disorder``,
+  its bot plays it (the driver counts it among the bot seats), its deadlines stop.  Acting in
+  time resets the count.  The player takes the seat back with the seat token (the
+  ``reclaim`` frame, or ``POST /api/games/{id}/reclaim``), or by simply acting again.
+- **While you were away**: each seat's last look (the ``seen`` record: the action count when
+  its last connection closed, or what its client reported with ``seen``) and a few lines on
+  what happened since, from the action log's events (``away`` in ``welcome``, and in the
+  e-mails of :mod:`rcw.server.notify`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rcw.server.protocol import ProtocolError, now_ms
+
+#: Event kinds worth a line in the digest (their ``text``), besides the reports and the counts.
+NOTABLE = ("combat", "eliminated", "purge_resolved", "assassination", "czar_executed", "execution", "capture",
+           "quit", "game_over", "random_event", "spoils")
+DIGEST_LINES = 8
+#: The store record where each process notes the time of its last lease round (its heartbeat):
+#: the seats its connections hold count as present only while it is alive (rcw.server.runtime).
+PROCS = ("_", "procs")
+
+
+class Absence:
+    """One game's pauses, civil disorder and last looks (see the module)."""
+
+    def __init__(self, rt: Any) -> None:
+        self.rt = rt
+
+    # -- civil disorder --------------------------------------------------------------------------
+    async def _update_seat(self, seat: str, change) -> bool:
+        """Apply ``change(record) -> new record | None`` to the seat's stored record (compare and
+        set, retried); whether it changed."""
+        rt = self.rt
+        for _ in range(8):
+            rec = (await rt.store.load_seats(rt.gid)).get(seat)
+            new = change(rec) if rec is not None else None
+            if new is None or new == rec:
+                return False
+            if await rt.store.cas_seat(rt.gid, seat, rec, new):
+                await rt.seats_changed()
+                return True
+        return False
+
+    async def missed(self, seats: list[str]) -> None:
+        """These human seats let a deadline pass: count it; K in a row and the bot takes over."""
+        limit = self.rt.meta.get("disorder_after")
+        for seat in seats:
+            def bump(rec: dict) -> dict | None:
+                if rec.get("kind") != "human" or rec.get("disorder"):
+                    return None
+                new = {**rec, "missed": int(rec.get("missed", 0)) + 1}
+                if limit and new["missed"] >= limit:
+                    new["disorder"] = now_ms()
+                return new
+            if await self._update_seat(seat, bump) and self.rt.seats.get(seat, {}).get("disorder"):
+                self.rt.hub.notifier.game_event(self.rt, "disorder", seat=seat,
+                                                text=f"Seat {seat} missed {limit} deadlines in a row: "
+                                                     "its bot plays it until the player returns")
+
+    async def acted(self, seat: str) -> None:
+        """The player acted: the count of missed deadlines starts again, civil disorder ends."""
+        rec = self.rt.seats.get(seat, {})
+        if rec.get("missed") or rec.get("disorder"):
+            await self.reclaim(seat)
+
+    async def reclaim(self, seat: str) -> dict:
+        """The player takes the seat back (civil disorder ends, the count starts again)."""
+        was = bool(self.rt.seats.get(seat, {}).get("disorder"))
+
+        def back(rec: dict) -> dict | None:
+            if rec.get("kind") != "human":
+                return None
+            return {k: v for k, v in rec.items() if k not in ("missed", "disorder")}
+        await self._update_seat(seat, back)
+        if was:
+            self.rt.hub.notifier.game_event(self.rt, "returned", seat=seat, text=f"The player of seat {seat} is back")
+        return {"t": "ok", "seat": seat, "disorder": False, "was": was}
+
+    # -- pauses ----------------------------------------------------------------------------------
+    async def pause(self, seat: str, seconds: Any) -> dict:
+        """Move the game's running deadlines by ``seconds`` within the seat's allowance."""
+        rt = self.rt
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= 30 * 86400:
+            raise ProtocolError("bad_request", "'seconds' must be a number of seconds (0 < s <= 2592000)")
+        allowance = float(rt.meta.get("pause") or 0)
+        if not rt.clock.due:
+            raise ProtocolError("pause_refused", "no deadline is running: there is nothing to pause")
+        ms = int(seconds * 1000)
+        used = await rt.store.hash_incr(rt.gid, "paused", seat, ms)
+        if used > allowance * 1000:
+            await rt.store.hash_incr(rt.gid, "paused", seat, -ms)
+            left = max(0.0, allowance - (used - ms) / 1000)
+            raise ProtocolError("pause_refused", f"seat {seat} may pause {left:g} more seconds in this game "
+                                f"(the creator allows {allowance:g} in all)", left=left)
+        await rt.clock.move(ms, {"seat": seat, "seconds": seconds})
+        rt.hub.notifier.game_event(rt, "pause", seat=seat,
+                                   text=f"Seat {seat} paused the game for {_span(seconds)}: every deadline moves")
+        return {"t": "ok", "deadlines": rt.clock.public(), "left": allowance - used / 1000}
+
+    # -- last looks ------------------------------------------------------------------------------
+    async def seen(self, seat: str, seq: int) -> None:
+        cur = (await self.rt.store.hash_all(self.rt.gid, "seen")).get(seat, 0)
+        if seq > cur:
+            await self.rt.store.hash_put(self.rt.gid, "seen", {seat: seq})
+
+    async def digest(self, seat: str, since: int | None = None) -> dict | None:
+        """What happened since the seat's last look, in a few lines (None: nothing by others)."""
+        rt = self.rt
+        if since is None:
+            since = (await rt.store.hash_all(rt.gid, "seen")).get(seat)
+        if since is None or since >= rt.seq:
+            return None
+        entries = await rt.store.log_range(rt.gid, since)
+        others = [e for e in entries if e["a"].get("seat") != seat]
+        if not others:
+            return None
+        lines = [f"{len(entries)} action{'s' if len(entries) != 1 else ''} since you looked "
+                 f"({len(others)} by others)"]
+        notable = []
+        for e in entries:
+            for ev in e.get("ev", ()):
+                k = ev.get("kind")
+                if k == "report":
+                    d = ev["data"]
+                    notable.append(f"Game-Turn {d['turn']}, {d['phase']} phase adjudicated: the report is in the archive")
+                elif k in NOTABLE and ev.get("text"):
+                    notable.append(ev["text"])
+        lines += notable[-(DIGEST_LINES - 1):]
+        return {"since": since, "seq": rt.seq, "lines": lines}
+
+
+def _span(seconds: float) -> str:
+    if seconds >= 3600:
+        return f"{seconds / 3600:g} h"
+    if seconds >= 60:
+        return f"{seconds / 60:g} min"
+    return f"{seconds:g} s"

@@ -1,0 +1,361 @@
+"""Notifications (issue 16): e-mail through SMTP, a per-game webhook, and the links back to a seat.
+
+**E-mail** (``rcw serve --smtp URL``; the standard library's :mod:`smtplib`, run in a thread
+so the event loop never waits on a mail server).  A seat gives an address with the ``notify``
+frame; the server sends a link to it and counts the address only once the link was opened
+(``GET /api/email/verify?code=...``).  The seat chooses what it wants (``want``):
+
+========== ==================================================================================
+``report`` a postal phase was adjudicated: the report's text
+``due``    orders (a postal sheet, a live decision) due in ``due_hours`` hours and not sent yet
+``decision`` a live game waits on the seat while it is away (no connection open)
+``message`` a private message (a channel other than ``public``) while the seat is away
+``absence`` a pause, civil disorder, a player back
+========== ==================================================================================
+
+**Webhook**: the game's creator may give ``webhook`` (an ``http``/``https`` URL, e.g. a chat
+room's incoming webhook); every phase report, pause, civil disorder and return, and the end of
+the game is POSTed to it as JSON ``{game, name, event, seat, text, link, turn, phase, ts}``.  A
+target that is, or resolves to, a loopback, private, link-local, multicast or reserved address
+is refused (when the game is created and again before each post) unless the operator allows it
+(``rcw serve --allow-private-webhooks``): the server cannot be turned against its own network.
+
+**Links** (docs/protocol.md "Notifications"): no message carries a seat token.  The webhook's
+link is the game's page (``/#/g/<id>``): whoever opens it sees the game as a spectator, or
+plays if their browser already holds the seat's token (the page keeps it).  An e-mail goes
+only to the seat's own verified address, so its link may carry a one-time login code
+(``/#/login/<code>``, valid 7 days, good for one use; in the fragment, which browsers never
+send to a server, so no proxy or server log keeps it): the page exchanges it
+(``POST /api/login``) for a new device token of that seat, which is stored as a hash like
+every token; the seat's other tokens keep working.  A forwarded or leaked link that was used
+already is worthless, and the token never travels in a URL (a URL ends up in logs, histories
+and Referer headers).
+
+Only the process that drives a game (its lease holder) sends the game's notifications, so each
+is sent once; a private message is sent by the process that posted it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import re
+import secrets
+import smtplib
+import socket
+import ssl
+from email.message import EmailMessage
+from typing import Any
+from urllib.parse import unquote, urlencode, urlsplit
+
+from rcw.server.protocol import ProtocolError, now_ms, pack
+
+log = logging.getLogger("rcw.server")
+
+WANTS = ("report", "due", "decision", "message", "absence")
+EMAIL = re.compile(r"^[^@\s<>\"',;]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$")
+CODE_TTL = 7 * 86400          # seconds an e-mail's link works
+DUE_HOURS = 12                # the default reminder: orders due in 12 hours
+MAX_DEVICES = 4               # device tokens a seat keeps from login links (the oldest goes)
+WEBHOOK_TIMEOUT = 10.0
+
+
+def check_email(value: Any) -> str:
+    if not isinstance(value, str) or len(value) > 254 or not EMAIL.match(value):
+        raise ProtocolError("bad_email", "'email' must be an e-mail address (name@domain.example)")
+    return value
+
+
+def check_webhook_url(value: Any) -> str:
+    """A webhook URL's form: http(s), a host, no credentials (the address is checked separately)."""
+    if not isinstance(value, str) or len(value) > 2000:
+        raise ProtocolError("bad_webhook", "'webhook' must be an http or https URL")
+    u = urlsplit(value)
+    if u.scheme not in ("http", "https") or not u.hostname:
+        raise ProtocolError("bad_webhook", "'webhook' must be an http or https URL")
+    if u.username or u.password:
+        raise ProtocolError("bad_webhook", "a webhook URL may not carry a user name or password")
+    return value
+
+
+def _blocked(ip: str) -> bool:
+    a = ipaddress.ip_address(ip.split("%", 1)[0])
+    if isinstance(a, ipaddress.IPv6Address) and a.ipv4_mapped is not None:
+        a = a.ipv4_mapped
+    return not a.is_global or a.is_multicast
+
+
+async def check_webhook_target(url: str, allow_private: bool) -> None:
+    """Refuse a webhook whose host is, or resolves to, a non-public address (unless allowed)."""
+    if allow_private:
+        return
+    host = urlsplit(url).hostname or ""
+    port = urlsplit(url).port or (443 if url.startswith("https") else 80)
+    try:
+        infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError:
+        raise ProtocolError("bad_webhook", f"the webhook's host {host!r} does not resolve") from None
+    if not infos or any(_blocked(i[4][0]) for i in infos):
+        raise ProtocolError("bad_webhook", f"the webhook's host {host!r} is a loopback or private address; "
+                            "the server's operator does not allow those (--allow-private-webhooks)")
+
+
+class Mailer:
+    """SMTP through the standard library, in a thread: ``smtp://[user:password@]host[:port]``
+    (``smtps://`` for TLS from the start, ``smtp+starttls://`` to upgrade)."""
+
+    def __init__(self, url: str, sender: str) -> None:
+        u = urlsplit(url)
+        if u.scheme not in ("smtp", "smtps", "smtp+starttls") or not u.hostname:
+            raise ValueError(f"--smtp must be smtp://, smtps:// or smtp+starttls:// with a host, not {url!r}")
+        self.scheme, self.host = u.scheme, u.hostname
+        self.port = u.port or (465 if u.scheme == "smtps" else 25)
+        self.user = unquote(u.username) if u.username else None
+        self.password = unquote(u.password) if u.password else None
+        self.sender = sender
+
+    def _send(self, to: str, subject: str, body: str) -> None:
+        m = EmailMessage()
+        m["From"], m["To"], m["Subject"] = self.sender, to, " ".join(subject.split())[:200]   # (one line: names are players')
+        m.set_content(body)
+        cls = smtplib.SMTP_SSL if self.scheme == "smtps" else smtplib.SMTP
+        with cls(self.host, self.port, timeout=30) as s:
+            if self.scheme == "smtp+starttls":
+                s.starttls(context=ssl.create_default_context())
+            if self.user:
+                s.login(self.user, self.password or "")
+            s.send_message(m)
+
+    async def send(self, to: str, subject: str, body: str) -> None:
+        await asyncio.to_thread(self._send, to, subject, body)
+
+
+class Notifier:
+    """The server's notifications (see the module); one per :class:`~rcw.server.lobby.Hub`."""
+
+    def __init__(self, hub: Any) -> None:
+        self.hub = hub
+        cfg = hub.config
+        self.mailer = Mailer(cfg.smtp, cfg.mail_from) if cfg.smtp else None
+        self.base = (cfg.public_url or "").rstrip("/")
+        self.session: Any = None
+        self._due: dict[str, list[asyncio.TimerHandle]] = {}   # game -> its reminders' timers
+
+    async def close(self) -> None:
+        for hs in self._due.values():
+            for h in hs:
+                h.cancel()
+        if self.session is not None:
+            await self.session.close()
+
+    # -- links -----------------------------------------------------------------------------------
+    def game_link(self, gid: str) -> str:
+        return f"{self.base}/#/g/{gid}"
+
+    async def seat_link(self, gid: str, seat: str) -> str:
+        """A one-time login link for ``seat`` (e-mail only; see the module)."""
+        code = secrets.token_urlsafe(18)
+        await self.hub.store.put_code("login:" + code, {"game": gid, "seat": seat}, CODE_TTL)
+        return f"{self.base}/#/login/{code}"
+
+    # -- settings ----------------------------------------------------------------------------------
+    async def set_prefs(self, rt: Any, seat: str, f: dict) -> dict:
+        """The ``notify`` frame: ``email`` (an address, or null to stop e-mail), ``want`` (a
+        list of WANTS), ``due_hours`` (a number of hours before a deadline)."""
+        cur = dict(rt.prefs.get(seat) or {})
+        new = dict(cur)
+        if "email" in f:
+            if f["email"] is None:
+                new.pop("email", None)
+                new.pop("verified", None)
+            else:
+                email = check_email(f["email"])
+                if self.mailer is None:
+                    raise ProtocolError("no_email", "this server sends no e-mail (rcw serve --smtp)")
+                if email != cur.get("email"):
+                    new["email"], new["verified"] = email, False
+        if "want" in f:
+            want = f["want"]
+            if not isinstance(want, list) or not all(isinstance(w, str) and w in WANTS for w in want):
+                raise ProtocolError("bad_request", f"'want' must be a list of {', '.join(WANTS)}")
+            new["want"] = sorted(set(want))
+        if "due_hours" in f:
+            h = f["due_hours"]
+            if isinstance(h, bool) or not isinstance(h, (int, float)) or not 0 <= h <= 24 * 30:
+                raise ProtocolError("bad_request", "'due_hours' must be a number of hours from 0 to 720")
+            new["due_hours"] = h
+        new.setdefault("want", list(WANTS))
+        new.setdefault("due_hours", DUE_HOURS)
+        await self.hub.store.hash_put(rt.gid, "notify", {seat: new})
+        await rt.store.publish(rt.topic, pack({"k": "notify"}))
+        rt.prefs[seat] = new
+        if new.get("email") and not new.get("verified") and new.get("email") != cur.get("email"):
+            code = secrets.token_urlsafe(18)
+            await self.hub.store.put_code("verify:" + code, {"game": rt.gid, "seat": seat, "email": new["email"]},
+                                          CODE_TTL)
+            link = f"{self.base}/api/email/verify?{urlencode({'code': code})}"
+            await self._mail(new["email"], f"Russian Civil War: confirm your address for seat {seat}",
+                             f"Someone (you, we hope) asked for news of seat {seat} of the game "
+                             f"{rt.meta.get('name') or rt.gid} at this address.\n\nOpen this link to confirm it:\n"
+                             f"{link}\n\nIf it was not you, ignore this message: nothing will be sent.\n")
+        return {"t": "ok", "notify": public_prefs(new)}
+
+    async def verify(self, code: Any) -> dict:
+        """An e-mail's confirmation link was opened."""
+        got = await self.hub.store.take_code("verify:" + code) if isinstance(code, str) and code else None
+        if got is None:
+            raise ProtocolError("bad_request", "this link is not valid (used already, or expired)")
+        rt = await self.hub.get(got["game"])
+        prefs = (await self.hub.store.hash_all(rt.gid, "notify")).get(got["seat"]) or {}
+        if prefs.get("email") != got["email"]:
+            raise ProtocolError("bad_request", "this address is no longer the seat's")
+        prefs["verified"] = True
+        await self.hub.store.hash_put(rt.gid, "notify", {got["seat"]: prefs})
+        await rt.store.publish(rt.topic, pack({"k": "notify"}))
+        rt.prefs[got["seat"]] = prefs
+        return {"game": rt.gid, "seat": got["seat"], "email": got["email"], "verified": True}
+
+    # -- sending -----------------------------------------------------------------------------------
+    async def _mail(self, to: str, subject: str, body: str) -> None:
+        if self.mailer is None:
+            return
+        try:
+            await self.mailer.send(to, subject, body)
+            self.hub.metrics.notifications.labels("email", "sent").inc()
+        except Exception as e:   # a mail server's failure is logged, never the game's
+            log.warning("e-mail to a seat failed: %s", e)
+            self.hub.metrics.notifications.labels("email", "failed").inc()
+
+    async def _post(self, rt: Any, body: dict) -> None:
+        url = rt.meta.get("webhook")
+        try:
+            await check_webhook_target(url, self.hub.config.allow_private_webhooks)
+            import aiohttp
+
+            if self.session is None:
+                self.session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=WEBHOOK_TIMEOUT))
+            async with self.session.post(url, json=body, allow_redirects=False) as r:
+                if r.status >= 300:
+                    raise OSError(f"it answered HTTP {r.status}")
+            self.hub.metrics.notifications.labels("webhook", "sent").inc()
+        except Exception as e:
+            log.warning("game %s: the webhook post failed: %s", rt.gid, e)
+            self.hub.metrics.notifications.labels("webhook", "failed").inc()
+
+    def _mine(self, rt: Any) -> bool:
+        """Whether this process sends the game's notifications (it drives the game)."""
+        return rt.driver.driving
+
+    def game_event(self, rt: Any, event: str, seat: str | None = None, text: str = "", want: str = "absence",
+                   to: list[str] | None = None, subject: str = "") -> None:
+        """Something every seat hears of: the webhook, and the e-mail of the seats that want it
+        (``to``: only these seats)."""
+        if not self._mine(rt):
+            return
+        g = rt.game
+        if rt.meta.get("webhook"):
+            self.hub.spawn(self._post(rt, {"game": rt.gid, "name": rt.meta.get("name", ""), "event": event,
+                                           "seat": seat, "text": text, "link": self.game_link(rt.gid),
+                                           "turn": g.turn if g else None, "phase": g.phase if g else None,
+                                           "ts": now_ms()}))
+        for s in to if to is not None else list(rt.prefs):
+            self.hub.spawn(self.email_seat(rt, s, want, subject or text.split("\n", 1)[0][:120], text))
+
+    async def email_seat(self, rt: Any, seat: str, want: str, subject: str, text: str) -> bool:
+        p = rt.prefs.get(seat) or {}
+        if self.mailer is None or not p.get("email") or not p.get("verified") or want not in p.get("want", ()):
+            return False
+        if rt.seats.get(seat, {}).get("kind") != "human":
+            return False
+        link = await self.seat_link(rt.gid, seat)
+        away = await rt.absence.digest(seat)
+        more = "\n\nWhile you were away:\n" + "\n".join(f"- {x}" for x in away["lines"]) if away else ""
+        await self._mail(p["email"], f"Russian Civil War {rt.meta.get('name') or rt.gid}: {subject}",
+                         f"{text}{more}\n\nYour seat {seat}: {link}\n(The link logs you in once; "
+                         "do not forward it.)\n")
+        return True
+
+    # -- what the game tells -----------------------------------------------------------------------
+    def applied(self, rt: Any, events: list, pending_before: set[str]) -> None:
+        """(In the driving process, after every action.)  A phase report, the end of the game,
+        and decisions newly pending for seats that are away."""
+        if not self._mine(rt):
+            return
+        from rcw.server.postal import report_of
+
+        rep = report_of(events)
+        if rep is not None:
+            from rcw.postal import render
+
+            self.game_event(rt, "report", text=render(rep, rt.game.data), want="report",
+                            subject=f"report of Game-Turn {rep['turn']}, {rep['phase']} phase")
+        if rt.game.over and any(e.get("kind") == "game_over" for e in events):
+            self.game_event(rt, "over", text="The game is over", want="report")
+        if rt.postal is None and any((rt.prefs.get(s) or {}).get("email") for s in rt.prefs):
+            for p in rt.game.pending:
+                if p["seat"] not in pending_before and p["seat"] in rt.prefs:
+                    self.hub.spawn(self._if_away(rt, p["seat"], "decision", "the game waits on your decision",
+                                                 f"Seat {p['seat']}: the game waits on you ({p.get('kind', 'a decision')})."))
+
+    async def _if_away(self, rt: Any, seat: str, want: str, subject: str, text: str) -> None:
+        if not await rt.present(seat):
+            await self.email_seat(rt, seat, want, subject, text)
+
+    def message(self, rt: Any, rec: dict, seat: str, msg: dict) -> None:
+        """A chat message was posted (by this process): its private readers who are away hear of it."""
+        if rec.get("kind") == "public" or self.mailer is None:
+            return
+        for s in rec.get("members", ()):
+            if s != seat and (rt.prefs.get(s) or {}).get("verified"):
+                self.hub.spawn(self._if_away(rt, s, "message", f"a private message from {seat}",
+                                             f"{seat} wrote to you ({rec['name']}):\n\n{msg.get('text', '')}"))
+
+    def deadlines(self, rt: Any) -> None:
+        """(In the driving process, after the game's deadlines were armed.)  The ``due`` reminders:
+        for each running deadline and each seat that wants one, ``due_hours`` before it."""
+        self.forget(rt.gid)
+        if self.mailer is None or not self._mine(rt):
+            return
+        loop, now, hs = asyncio.get_running_loop(), now_ms(), []
+        for key, at in rt.clock.public().items():
+            seats = [key[5:]] if key.startswith("seat:") else list(rt.prefs) if key.startswith("phase:") else []
+            for s in seats:
+                p = rt.prefs.get(s) or {}
+                if "due" in p.get("want", ()) and p.get("verified"):
+                    when = at - int(float(p.get("due_hours", DUE_HOURS)) * 3_600_000)
+                    if when > now - 1000:
+                        hs.append(loop.call_later(max(0.0, (when - now) / 1000), self._due_fired, rt, key, s, at))
+        self._due[rt.gid] = hs
+
+    def forget(self, gid: str) -> None:
+        """The game was unloaded here: its reminders' timers go."""
+        for h in self._due.pop(gid, []):
+            h.cancel()
+
+    def _due_fired(self, rt: Any, key: str, seat: str, at: int) -> None:
+        self.hub.spawn(self._remind(rt, key, seat, at))
+
+    async def _remind(self, rt: Any, key: str, seat: str, at: int) -> None:
+        g = rt.game
+        if g is None or rt.closed or rt.clock.at(key) != at or seat not in {p["seat"] for p in g.pending}:
+            return
+        if await rt.store.hash_incr(rt.gid, "reminded", f"{key}:{seat}", 1) != 1:
+            return      # (reminded already, before a restart or by another process)
+        left = max(0, (at - now_ms()) // 60000)
+        what = f"your orders for Game-Turn {g.turn}, {g.phase} phase" if rt.postal is not None else "your decision"
+        await self.email_seat(rt, seat, "due", f"{what} due in {left} min",
+                              f"Seat {seat}: {what} are due in {left} minutes; the deadline is at "
+                              f"{_utc(at)} (UTC).")
+
+
+def public_prefs(p: dict) -> dict:
+    """A seat's notification settings as the seat sees them."""
+    return {"email": p.get("email"), "verified": bool(p.get("verified")), "want": p.get("want", list(WANTS)),
+            "due_hours": p.get("due_hours", DUE_HOURS)}
+
+
+def _utc(ms: int) -> str:
+    import datetime as dt
+
+    return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).strftime("%Y-%m-%d %H:%M:%S")

@@ -1,0 +1,582 @@
+// The postal game's Orders panel (004 [17.0], issue 16): the order sheet written on the map and
+// in small builders, each order judged by the engine as it is written (the `check` query:
+// Game.check_sheet), sent with the `sheet` frame and replaceable until the phase closes; a
+// countdown to the phase's deadline; who has submitted (never what); the phase report beside
+// its drawing on the map (arrows for moves, marks for combats); the archive of reports, phase
+// by phase, with a slider that shows the map after each; pauses, the return from civil
+// disorder, and notifications (e-mail, the browser's Notification API).
+//
+// Every rule fact comes from the engine through the server: where a force may go (`reach`),
+// whether a step, an attack, a purge is legal and why not (`check`), the odds of an attack
+// (`attack_options`), the purge odds (`purge_odds`).
+
+import { h, store, toast, modal, notifyBrowser, fmtLeft } from "./util.js";
+import { unit, uname, pname, isLeader, PHASE_NAMES } from "./data.js";
+import { seatBadge } from "./dialogs.js";
+
+const PHASE_LABEL = { trading: "the pre-season trades", first: "First Phase (movement)", second: "Second Phase (combat)" };
+
+/** Whether the game on the page is a postal game. */
+export function isPostal(app) {
+  return !!(app.st.view && app.st.view.postal);
+}
+
+function describe(o) {
+  const n = (u) => (u === undefined || u === null ? "?" : uname(u));
+  switch (o.order) {
+    case "move": {
+      const picks = Object.entries(o.pick || {}).map(([p, us]) => `picking up ${[].concat(us).map((x) => n(Array.isArray(x) ? x[0] : x)).join(", ")} in ${p}`);
+      const drops = Object.entries(o.drop || {}).map(([p, us]) => `dropping ${[].concat(us).map(n).join(", ")} in ${p}`);
+      return `${n(o.unit)}: ${(o.path || []).join("–") || "stays"}${o.rail ? " by rail" : " overland"}` +
+        (picks.length || drops.length ? ` (${[...picks, ...drops].join("; ")})` : "");
+    }
+    case "attack": return `${(o.attackers || []).map(n).join(" + ")} attack${o.subversive ? " (subversive)" : ""} ${n(o.target)}`;
+    case "assassinate": return `Assassinate ${(o.victims || []).map(n).join(" and/or ")} (${o.markers || 1} marker${(o.markers || 1) > 1 ? "s" : ""})`;
+    case "purge": return `Purge ${o.target} with ${(o.participants || []).join(", ")}${o.markers !== undefined && o.markers !== null ? ` (${o.markers} markers)` : ""}`;
+    case "counterpurge": return `If purged: counterpurge ${o.target || "nobody"}`;
+    case "trade": {
+      const give = [o.give_politburo ? `${o.give_politburo} Politburo` : "", o.give_assassins ? `${o.give_assassins} Assassin` : "", ...(o.give_leaders || []).map(n)].filter(Boolean);
+      const take = [o.take_politburo ? `${o.take_politburo} Politburo` : "", o.take_assassins ? `${o.take_assassins} Assassin` : "", ...(o.take_leaders || []).map(n)].filter(Boolean);
+      return `Trade with ${o.with}: give ${give.join(", ") || "nothing"}, take ${take.join(", ") || "nothing"}`;
+    }
+    case "accept_gifts": return `Accept gifts${(o.from || []).length ? ` from ${o.from.join(", ")}` : ""}`;
+    default: return `${o.order} ${JSON.stringify(Object.fromEntries(Object.entries(o).filter(([k]) => k !== "order")))}`;
+  }
+}
+
+export class PostalDesk {
+  constructor(app) {
+    this.app = app;
+    this.draft = [];
+    this.draftKey = null;
+    this.verdicts = null;        // the engine's verdict on the draft (check), for draftJSON
+    this.plot = null;            // the move being plotted: {unit, stack, from, path, rail, pick, drop, problem}
+    this.reports = [];           // the archive (the `reports` frame), oldest first
+    this.at = null;              // the archive's report shown (its index), or null: the latest, live position
+    this.showReport = true;      // draw the last report on the map
+    this.deadlines = {};
+  }
+
+  get view() { return this.app.st.view; }
+  get phaseKey() { return `phase:${this.view.turn}:${this.view.postal.phase}`; }
+
+  // -- the server's pushes -----------------------------------------------------------------------
+  welcome(w) {
+    this.deadlines = w.deadlines || {};
+    this.fetchReports();
+  }
+
+  onDeadline(f) {
+    this.deadlines = f.deadlines || {};
+    if (f.why && f.why.seat) toast(`Seat ${f.why.seat} paused the game: every deadline moves by ${Math.round(f.why.seconds / 60)} min`, "info");
+    this.app.renderSoon();
+  }
+
+  onUpdate(f) {
+    const rep = (f.events || []).find((e) => e.kind === "report");
+    if (rep) {
+      this.fetchReports();
+      this.notify(`Game-Turn ${rep.data.turn}: the ${rep.data.phase} phase was adjudicated`, "The report is in.");
+    }
+    const me = this.app.seat;
+    if (me && (f.pending || []).some((p) => p.seat === me) && rep) this.notify("Your orders are due", "A new phase is open for orders.");
+  }
+
+  notify(title, body) {
+    notifyBrowser(this.app.gid, title, body);
+  }
+
+  async fetchReports() {
+    try {
+      const r = await this.app.conn.request("reports", { after: 0 });
+      this.reports = r.reports;
+      document.body.dataset.reports = String(this.reports.length);
+      this.app.renderSoon();
+    } catch { /* not joined yet */ }
+  }
+
+  // -- the draft -------------------------------------------------------------------------------------
+  syncDraft() {
+    const v = this.view;
+    const key = `draft:${this.app.gid}:${this.app.seat}:${v.turn}:${v.postal.phase}`;
+    if (key === this.draftKey) return;
+    if (this.draftKey) store.remove(this.draftKey);     // (that phase is closed: its draft goes)
+    this.draftKey = key;
+    const sent = (v.postal.sheet || []).map(([, o]) => o);
+    this.draft = store.get(key, null) || sent;
+    this.plot = null;
+    this.verdicts = null;
+    this.check();
+  }
+
+  save() {
+    store.set(this.draftKey, this.draft);
+    this.check();
+  }
+
+  /** The engine's verdict on the draft (and the move being plotted, last). */
+  async check(extra = null) {
+    const orders = extra ? [...this.draft, extra] : this.draft;
+    const key = JSON.stringify(orders);
+    try {
+      const a = await this.app.ask("check", { sheet: { orders } });
+      if (!extra) {
+        this.verdicts = { key, orders: a.orders };
+        document.body.dataset.draftChecked = key.length.toString();
+        this.app.renderSoon();
+      }
+      return a.orders;
+    } catch (e) {
+      if (!extra) this.app.showError(e);
+      return null;
+    }
+  }
+
+  async send() {
+    const v = this.view;
+    this.app.setBusy(true);
+    try {
+      const r = await this.app.conn.request("sheet", { turn: v.turn, phase: v.postal.phase, sheet: { orders: this.draft } });
+      this.sent = r;
+      store.set(this.draftKey, this.draft);
+      toast(r.rejected.length ? `Sheet sent: ${r.rejected.length} order(s) refused` : `Sheet sent (${r.sheet.length} order${r.sheet.length === 1 ? "" : "s"})`,
+        r.rejected.length ? "error" : "ok");
+    } catch (e) {
+      this.app.showError(e);
+    } finally {
+      this.app.setBusy(false);
+    }
+  }
+
+  add(order) {
+    this.draft.push(order);
+    this.save();
+    this.app.renderSoon();
+  }
+
+  // -- plotting a move on the map ------------------------------------------------------------------------
+  mover(stack) {
+    const leader = stack.units.find((u) => isLeader(u));
+    return leader !== undefined ? leader : stack.units[0];
+  }
+
+  onStack(id, prov) {
+    const v = this.view;
+    if (this.app.replay || this.at !== null || !this.app.seat || v.postal.phase !== "first") return false;
+    if (this.plot) return this.onProvince(prov);
+    const st = v.stacks.find((s) => s.id === id);
+    if (!st || st.owner !== this.app.seat) return false;
+    const u = this.mover(st);
+    this.plot = { unit: u, stack: st.id, from: st.province, path: [], rail: false, pick: {}, drop: {}, problem: null, routes: null };
+    this.app.ask("reach", { unit: u }).then((routes) => {
+      if (this.plot && this.plot.unit === u) {
+        this.plot.routes = routes;
+        document.body.dataset.reach = String(Object.keys(routes).length);
+        this.app.renderSoon();
+      }
+    }).catch(() => {});
+    this.app.select({ stack: st.id });
+    this.app.renderSoon();
+    return true;
+  }
+
+  onProvince(code) {
+    const p = this.plot;
+    if (!p || this.app.replay) return false;
+    const last = p.path.length ? p.path[p.path.length - 1] : p.from;
+    if (code === last) return true;
+    this.step(code);
+    return true;
+  }
+
+  plotOrder(p = this.plot) {
+    const o = { order: "move", unit: p.unit, path: [...p.path], rail: p.rail };
+    const pick = Object.fromEntries(Object.entries(p.pick).filter(([, us]) => us.length));
+    const drop = Object.fromEntries(Object.entries(p.drop).filter(([, us]) => us.length));
+    if (Object.keys(pick).length) o.pick = pick;
+    if (Object.keys(drop).length) o.drop = drop;
+    return o;
+  }
+
+  /** One more province on the path: kept if the engine takes it, else refused with its reason. */
+  async step(code) {
+    const p = this.plot;
+    p.path.push(code);
+    p.problem = null;
+    this.app.renderSoon();
+    const verdict = await this.check(this.plotOrder(p));
+    if (this.plot !== p) return;
+    const mine = verdict && verdict[verdict.length - 1];
+    if (mine && (!mine.ok || mine.step !== undefined)) {
+      p.path.pop();
+      p.problem = `${pname(code)}: ${mine.message}${mine.rule ? ` (${mine.rule})` : ""}`;
+      document.body.dataset.plotRefused = String(Number(document.body.dataset.plotRefused || 0) + 1);
+    }
+    document.body.dataset.plotPath = p.path.join("-");
+    this.app.renderSoon();
+  }
+
+  /** The path plotted, judged again (by rail or overland changed): the steps refused are dropped. */
+  async recheck() {
+    const p = this.plot;
+    p.problem = null;
+    while (p.path.length) {
+      const verdict = await this.check(this.plotOrder(p));
+      if (this.plot !== p) return;
+      const mine = verdict && verdict[verdict.length - 1];
+      if (!mine || (mine.ok && mine.step === undefined)) break;
+      p.problem = `${pname(p.path[p.path.length - 1])}: ${mine.message}${mine.rule ? ` (${mine.rule})` : ""}`;
+      p.path.pop();
+    }
+    document.body.dataset.plotPath = p.path.join("-");
+    this.app.renderSoon();
+  }
+
+  finishPlot() {
+    const o = this.plotOrder();
+    this.plot = null;
+    this.app.select(null);
+    this.add(o);
+  }
+
+  // -- the panel ---------------------------------------------------------------------------------------------
+  build() {
+    const app = this.app;
+    const v = this.view;
+    const pv = v.postal;
+    const el = h("div.orders-body.postal");
+    const marks = { moves: {}, targets: new Set(), attackers: new Set(), candidates: new Set(), path: null, force: null,
+                    arrows: [], blasts: [], reach: null };
+    if (app.lastError) {
+      el.append(h("div.refusal", { role: "alert" }, h("strong", "Refused: "), app.lastError.message,
+        app.lastError.rule ? h("span.rule", ` (${app.lastError.rule})`) : null,
+        h("button.link", { type: "button", onclick: () => { app.lastError = null; app.render(); } }, "dismiss")));
+    }
+    const over = app.st.status === "over" || v.phase === "over";
+    const at = this.deadlines[this.phaseKey];
+    el.append(h("section.card.postal-phase",
+      h("h3", over ? "Game over" : `Game-Turn ${v.turn}: ${PHASE_LABEL[pv.phase] || PHASE_NAMES[pv.phase] || pv.phase}`),
+      over ? null : h("p.deadline", at ? ["Orders due: ", h("span.countdown", { dataset: { at: String(at) } }, fmtLeft(at - Date.now()))] :
+        "No deadline: the phase closes when every sheet is in."),
+      over ? null : h("p.submitted", "Sheets in: ",
+        v.seats.map((s) => h("span.sub" + ((pv.submitted || []).includes(s) ? ".in" : ".out"), { dataset: { seat: s },
+          title: (pv.submitted || []).includes(s) ? `${s} has sent a sheet` : `${s}'s sheet is awaited` }, seatBadge(s), (pv.submitted || []).includes(s) ? "✓" : "…")))));
+    const seat = app.seat;
+    const rec = (app.st.seats || {})[seat] || {};
+    if (seat && rec.disorder) {
+      el.append(h("section.card.disorder", { role: "alert" }, h("h3", "Your seat is in civil disorder"),
+        h("p", `You missed ${rec.missed || "several"} deadlines in a row: your bot plays this seat.`),
+        h("button.btn.primary", { type: "button", dataset: { act: "reclaim" }, onclick: () => this.reclaim() }, "Take my seat back")));
+    }
+    if (seat && !over && pv.phase) {
+      this.syncDraft();
+      const builders = this.builders(marks);
+      if (this.plot) el.append(builders.shift());       // (the move being plotted first, beside the map)
+      el.append(this.sheetCard(), ...builders);
+    }
+    el.append(this.reportCard(marks), this.optionsCard());
+    this.drawDraft(marks);
+    if (this.plot) {
+      marks.path = [this.plot.from, ...this.plot.path];
+      marks.reach = this.plot.path.length ? null : this.plot.routes;     // (where it may end; each step is judged)
+      marks.reachFrom = this.plot.from;
+    }
+    return { el, marks };
+  }
+
+  sheetCard() {
+    const pv = this.view.postal;
+    const sent = (pv.submitted || []).includes(this.app.seat);
+    const checked = this.verdicts && this.verdicts.key === JSON.stringify(this.draft) ? this.verdicts.orders : null;
+    const move = (i, d) => {
+      const j = i + d;
+      if (j < 0 || j >= this.draft.length) return;
+      [this.draft[i], this.draft[j]] = [this.draft[j], this.draft[i]];
+      this.save();
+      this.app.renderSoon();
+    };
+    const list = h("ol.draft", this.draft.map((o, i) => {
+      const vd = checked && checked[i];
+      return h("li.draft-order" + (vd ? (vd.ok && vd.step === undefined ? ".ok" : ".bad") : ""), { dataset: { order: o.order, index: i } },
+        h("span.d-text", describe(o)),
+        vd && (!vd.ok || vd.step !== undefined) ? h("span.d-why", ` — ${vd.ok ? `stops${vd.path && vd.path.length ? ` in ${pname(vd.path[vd.path.length - 1])}` : " where it is"}: ` : "refused: "}${vd.message} (${vd.rule})`) : null,
+        h("span.d-tools",
+          h("button.icon", { type: "button", title: "Up", "aria-label": "Move up", onclick: () => move(i, -1) }, "↑"),
+          h("button.icon", { type: "button", title: "Down", "aria-label": "Move down", onclick: () => move(i, 1) }, "↓"),
+          h("button.icon", { type: "button", title: "Edit", "aria-label": "Edit", dataset: { act: "edit-order" }, onclick: () => this.edit(i) }, "✎"),
+          h("button.icon", { type: "button", title: "Delete", "aria-label": "Delete", dataset: { act: "delete-order" }, onclick: () => {
+            this.draft.splice(i, 1);
+            this.save();
+            this.app.renderSoon();
+          } }, "✕")));
+    }));
+    const rejected = pv.rejected || [];
+    return h("section.card.sheet-card",
+      h("h3", "Your order sheet", sent ? h("span.sent-badge", { dataset: { sent: "1" } }, " — sent ✓") : null),
+      this.draft.length ? list : h("p.small", "No orders yet. Plot moves on the map, or add orders below; an empty sheet is a valid sheet."),
+      rejected.length ? h("div.rejected", h("strong", "Refused when sent: "), rejected.map((r) => h("div", `#${r.index + 1} ${r.order}: ${r.message} (${r.rule})`))) : null,
+      h("div.row",
+        h("button.btn.primary", { type: "button", dataset: { act: "send-sheet" }, disabled: this.app.busy, onclick: () => this.send() },
+          sent ? "Send again (replaces the last)" : "Send the sheet")));
+  }
+
+  /** The draft's moves on the map, each as far as the engine would take it (check's `path`). */
+  drawDraft(marks) {
+    const checked = this.verdicts && this.verdicts.key === JSON.stringify(this.draft) ? this.verdicts.orders : null;
+    marks.plans = [];
+    if (!checked || this.at !== null) return;
+    this.draft.forEach((o, i) => {
+      const vd = checked[i];
+      const st = o.order === "move" && vd && vd.ok && this.view.stacks.find((x) => x.units.includes(o.unit));
+      if (st && vd.path && vd.path.length) marks.plans.push({ path: [st.province, ...vd.path], rail: !!o.rail, index: i });
+    });
+  }
+
+  edit(i) {
+    const o = this.draft[i];
+    if (o.order === "move") {
+      const st = this.view.stacks.find((s) => s.units.includes(o.unit));
+      this.draft.splice(i, 1);
+      this.save();
+      this.plot = { unit: o.unit, stack: st ? st.id : null, from: st ? st.province : (o.path || [])[0], path: [...(o.path || [])],
+                    rail: !!o.rail, pick: { ...(o.pick || {}) }, drop: { ...(o.drop || {}) }, problem: null, routes: null };
+      this.app.ask("reach", { unit: o.unit }).then((r) => { if (this.plot) { this.plot.routes = r; this.app.renderSoon(); } }).catch(() => {});
+      this.app.renderSoon();
+      return;
+    }
+    const ta = h("textarea.order-json", { rows: 6, "aria-label": "The order" }, JSON.stringify(o, null, 1));
+    modal("Edit the order", ta, [{ label: "Cancel" }, { label: "Keep", kind: "primary", onclick: () => {
+      try {
+        this.draft[i] = JSON.parse(ta.value);
+        this.save();
+        this.app.renderSoon();
+      } catch (e) {
+        toast(`Not an order: ${e.message}`, "error");
+      }
+    } }]);
+  }
+
+  builders(marks) {
+    const v = this.view;
+    const ph = v.postal.phase;
+    const out = [];
+    if (ph === "first") out.push(this.plotCard());
+    if (ph === "second") out.push(this.attackCard(marks));
+    if (ph === "first") out.push(this.assassinCard());
+    if (ph === "first" || ph === "second") out.push(this.purgeCard());
+    out.push(this.tradeCard());
+    return out;
+  }
+
+  plotCard() {
+    const p = this.plot;
+    if (!p) {
+      return h("section.card.plot-card", h("h3", "Moves"),
+        h("p.small", "Click one of your stacks on the map, then the provinces of its path one by one (pick-ups and drops on the way); the engine checks each step."));
+    }
+    const v = this.view;
+    const moving = (v.stacks.find((s) => s.id === p.stack) || { units: [p.unit] }).units;
+    const along = [p.from, ...p.path];
+    const picks = along.map((prov) => {
+      const here = v.stacks.filter((s) => s.province === prov && s.owner === this.app.seat && s.id !== p.stack).flatMap((s) => s.units);
+      if (!here.length) return null;
+      return h("div.pick", h("span", `Pick up in ${pname(prov)}: `), here.map((u) => h("label.chk", h("input", { type: "checkbox", dataset: { pick: String(u), province: prov },
+        checked: (p.pick[prov] || []).includes(u), onchange: (e) => {
+          const l = (p.pick[prov] ||= []);
+          if (e.target.checked) l.push(u); else l.splice(l.indexOf(u), 1);
+          this.app.renderSoon();
+        } }), uname(u))));
+    });
+    const drops = moving.filter((u) => u !== p.unit).map((u) => h("label.drop", `Drop ${uname(u)} in `, h("select", { dataset: { drop: String(u) }, onchange: (e) => {
+      for (const l of Object.values(p.drop)) if (l.includes(u)) l.splice(l.indexOf(u), 1);
+      if (e.target.value) (p.drop[e.target.value] ||= []).push(u);
+    } }, h("option", { value: "" }, "(keep)"), along.map((prov) => h("option", { value: prov, selected: (p.drop[prov] || []).includes(u) }, pname(prov))))));
+    return h("section.card.plot-card.plotting",
+      h("h3", `Plotting ${uname(p.unit)}'s move`),
+      p.problem ? h("p.plot-problem", { role: "alert" }, "Refused: ", p.problem) : null,
+      h("p.plot-path", { dataset: { path: p.path.join("-") } }, [p.from, ...p.path].map(pname).join(" → "), " (click the next province)"),
+      h("label.chk", h("input", { type: "checkbox", dataset: { act: "rail" }, checked: p.rail, onchange: (e) => { p.rail = e.target.checked; this.recheck(); } }),
+        " by rail (004 [5.5]; otherwise overland)"),
+      picks, drops,
+      h("div.row",
+        h("button.btn.primary", { type: "button", dataset: { act: "add-move" }, onclick: () => this.finishPlot() }, "Add to sheet"),
+        h("button.btn", { type: "button", onclick: () => { if (p.path.length) { p.path.pop(); p.problem = null; this.app.renderSoon(); } } }, "Undo step"),
+        h("button.btn", { type: "button", onclick: () => { this.plot = null; this.app.select(null); this.app.renderSoon(); } }, "Cancel")));
+  }
+
+  attackCard(marks) {
+    const app = this.app;
+    const opts = app.known("attack_options", { seat: app.seat });
+    if (opts === undefined) app.ask("attack_options", { seat: app.seat }).then(() => app.renderSoon()).catch(() => {});
+    const top = (id) => ((this.view.stacks.find((s) => s.id === id) || {}).units || [])[0];
+    for (const o of opts || []) marks.targets.add(o.target);
+    return h("section.card.attack-card", h("h3", "Attacks (the engine's odds)"),
+      !opts ? h("p.small", "…") : !opts.length ? h("p.small", "No attack is possible from your stacks now.") :
+        h("ul", opts.slice(0, 20).map((o) => h("li", `${pname(o.province)}: ${uname(top(o.target))}${o.subversive ? " (subversive)" : ""} — `,
+          o.groups.slice(0, 3).map((g) => h("button.btn.small", { type: "button", dataset: { act: "add-attack", target: String(o.target) }, onclick: () =>
+            this.add({ order: "attack", target: top(o.target), attackers: g.stacks.map(top), subversive: o.subversive }) },
+          `${g.stacks.map((s) => uname(top(s))).join(" + ")} at ${g.odds.label}`))))));
+  }
+
+  assassinCard() {
+    const v = this.view;
+    const me = this.app.seat;
+    const victims = v.stacks.filter((s) => s.owner && s.owner !== me).flatMap((s) => s.units.filter(isLeader));
+    const sel = h("select", { multiple: true, size: 4, "aria-label": "Victims" }, victims.map((u) => h("option", { value: String(u) }, `${uname(u)} (${(v.stacks.find((s) => s.units.includes(u)) || {}).province})`)));
+    const n = h("input", { type: "number", min: 1, max: 9, value: 1, "aria-label": "Markers" });
+    return h("details.card.assassin-card", h("summary", "Assassination (postal [10.0])"),
+      h("p.small", "Victims whose route meets the final province of one of your leaders (and/or); the engine judges it."), sel,
+      h("label", " markers ", n),
+      h("button.btn", { type: "button", dataset: { act: "add-assassination" }, onclick: () => {
+        const vs = [...sel.selectedOptions].map((o) => Number(o.value));
+        if (vs.length) this.add({ order: "assassinate", victims: vs, markers: Number(n.value) || 1 });
+      } }, "Add"));
+  }
+
+  purgeCard() {
+    const v = this.view;
+    const me = this.app.seat;
+    const target = h("select", { "aria-label": "Target" }, v.seats.filter((s) => s !== me).map((s) => h("option", { value: s }, `Seat ${s}`)));
+    const parts = v.seats.map((s) => h("label.chk", h("input", { type: "checkbox", value: s, checked: s === me }), s));
+    const markers = h("input", { type: "number", min: 0, max: 40, placeholder: "all", "aria-label": "Markers" });
+    const odds = h("p.small.purge-odds");
+    const chosen = () => parts.map((l) => l.firstChild).filter((c) => c.checked).map((c) => c.value);
+    const showOdds = () => {
+      const ps = chosen();
+      if (!ps.length) return;
+      this.app.ask("purge_odds", { purgers: ps, target: target.value }).then((a) => {
+        odds.textContent = a ? `Purge Strength ${a.strength}, column ${a.column}` : "";
+      }).catch((e) => { odds.textContent = e.message; });
+    };
+    const counter = h("select", { "aria-label": "Counterpurge" }, h("option", { value: "strongest" }, "the strongest purger"),
+      h("option", { value: "weakest" }, "the weakest purger"), v.seats.filter((s) => s !== me).map((s) => h("option", { value: s }, `Seat ${s}`)));
+    return h("details.card.purge-card", h("summary", "Purge and counterpurge (postal [11.0])"),
+      h("div.row", "Purge ", target, " with ", parts, " markers ", markers),
+      h("div.row", h("button.btn", { type: "button", onclick: showOdds }, "Odds"), odds),
+      h("button.btn", { type: "button", dataset: { act: "add-purge" }, onclick: () => {
+        const ps = chosen();
+        const o = { order: "purge", target: target.value, participants: ps, shares: ps };
+        if (markers.value !== "") o.markers = Number(markers.value);
+        this.add(o);
+      } }, "Add purge"),
+      h("div.row", "If I am purged and roll C, counterpurge ", counter,
+        h("button.btn", { type: "button", dataset: { act: "add-counterpurge" }, onclick: () => this.add({ order: "counterpurge", target: counter.value }) }, "Add")));
+  }
+
+  tradeCard() {
+    const v = this.view;
+    const me = this.app.seat;
+    const withSel = h("select", { "aria-label": "With" }, v.seats.filter((s) => s !== me).map((s) => h("option", { value: s }, `Seat ${s}`)));
+    const num = (label) => h("input", { type: "number", min: 0, max: 40, value: 0, "aria-label": label });
+    const gp = num("Give Politburo"), ga = num("Give Assassins"), tp = num("Take Politburo"), ta = num("Take Assassins");
+    return h("details.card.trade-card", h("summary", "Trades (004 [15.33])"),
+      h("div.row", "With ", withSel),
+      h("div.row", "give ", gp, " Politburo ", ga, " Assassin · take ", tp, " Politburo ", ta, " Assassin"),
+      h("div.row",
+        h("button.btn", { type: "button", dataset: { act: "add-trade" }, onclick: () => this.add({ order: "trade", with: withSel.value,
+          give_politburo: Number(gp.value) || 0, give_assassins: Number(ga.value) || 0, take_politburo: Number(tp.value) || 0, take_assassins: Number(ta.value) || 0 }) }, "Add trade"),
+        h("button.btn", { type: "button", dataset: { act: "add-gifts" }, onclick: () => this.add({ order: "accept_gifts" }) }, "Accept gifts")));
+  }
+
+  // -- reports and the archive -----------------------------------------------------------------------------
+  reportCard(marks) {
+    const n = this.reports.length;
+    if (!n) return h("section.card.report-card", h("h3", "Reports"), h("p.small", "No phase has been adjudicated yet."));
+    const i = this.at === null ? n - 1 : this.at;
+    const r = this.reports[i];
+    if (this.showReport && !this.plot) this.drawReport(r.report, marks);
+    const go = (j) => {
+      this.at = j >= n - 1 ? null : Math.max(0, j);
+      this.app.renderSoon();
+      this.app.renderBoard();
+    };
+    return h("section.card.report-card", { dataset: { turn: String(r.turn), phase: r.phase, index: String(i) } },
+      h("h3", `Report: Game-Turn ${r.turn}, ${PHASE_LABEL[r.phase] || r.phase}`),
+      h("div.archive.row",
+        h("button.icon", { type: "button", "aria-label": "Earlier report", dataset: { act: "report-prev" }, disabled: i === 0, onclick: () => go(i - 1) }, "‹"),
+        h("input.report-slider", { type: "range", min: 0, max: n - 1, value: i, "aria-label": "Reports, phase by phase", oninput: (e) => go(Number(e.target.value)) }),
+        h("button.icon", { type: "button", "aria-label": "Later report", dataset: { act: "report-next" }, disabled: i === n - 1, onclick: () => go(i + 1) }, "›"),
+        h("span.small", `${i + 1} of ${n}`),
+        h("label.chk", h("input", { type: "checkbox", checked: this.showReport, onchange: (e) => { this.showReport = e.target.checked; this.app.renderSoon(); } }), " on the map")),
+      this.at !== null ? h("p.small.archive-note", "The map shows the position after this phase. ",
+        h("button.link", { type: "button", onclick: () => go(n - 1) }, "Back to now")) : null,
+      h("pre.report-text", r.text));
+  }
+
+  /** The replay of a postal game: the archive from its first report, beside the map. */
+  openArchive() {
+    this.at = this.reports.length > 1 ? 0 : null;
+    this.showReport = true;
+    this.app.setTab("orders");
+    this.app.render();
+    const card = document.querySelector(".report-card");
+    if (card) card.scrollIntoView({ block: "nearest" });
+  }
+
+  /** The report's moves as arrows and its combats as marks (js/board.js `arrows`, `blasts`). */
+  drawReport(rep, marks) {
+    marks.arrows = [];
+    marks.blasts = [];
+    for (const e of rep.happened || []) {
+      if (e.kind === "move" && e.data) marks.arrows.push({ from: e.data.from, to: e.data.to, rail: !!e.data.rail, seat: e.data.seat });
+      if (e.kind === "combat" && e.data) marks.blasts.push({ province: e.data.province, text: e.text, result: e.data.result });
+    }
+  }
+
+  /** The board's view: the live one, or the position after the archive's report shown. */
+  boardView(view) {
+    if (this.at === null) return view;
+    const rep = this.reports[this.at].report;
+    const stacks = [];
+    let id = -1;
+    for (const [seat, list] of Object.entries(rep.stacks || {})) {
+      for (const s of list) stacks.push({ id: id--, province: s.province, owner: seat, units: s.units, attached: s.attached || {}, color: (unit(s.units[0]) || {}).color });
+    }
+    for (const s of rep.unaligned || []) stacks.push({ id: id--, province: s.province, owner: null, units: s.units, attached: s.attached || {}, color: (unit(s.units[0]) || {}).color });
+    return { ...view, stacks, vp: rep.vp || view.vp, control: rep.control || view.control };
+  }
+
+  // -- absences and notifications ------------------------------------------------------------------------------
+  optionsCard() {
+    const app = this.app;
+    if (!app.seat) return null;
+    const prefs = app.notifyPrefs || {};
+    const email = h("input", { type: "email", value: prefs.email || "", placeholder: "you@example.org", "aria-label": "E-mail address" });
+    const wants = ["report", "due", "decision", "message", "absence"];
+    const boxes = wants.map((w) => h("label.chk", h("input", { type: "checkbox", value: w, checked: (prefs.want || wants).includes(w) }), ` ${w}`));
+    const hours = h("input", { type: "number", min: 0, max: 720, step: "any", value: prefs.due_hours !== undefined ? prefs.due_hours : 12, "aria-label": "Hours before the deadline" });
+    const pause = h("input", { type: "number", min: 0.1, step: "any", value: 24, "aria-label": "Pause (hours)" });
+    const allowed = (app.st.info || {}).pause;
+    return h("details.card.absence-card", h("summary", "Pauses and notifications"),
+      allowed ? h("div.row", "Pause the game for ", pause, " hours ",
+        h("button.btn", { type: "button", dataset: { act: "pause" }, onclick: async () => {
+          try {
+            const r = await app.conn.request("pause", { seconds: Number(pause.value) * 3600 });
+            toast(`Every deadline moved; you may pause ${Math.round(r.left / 3600 * 10) / 10} h more`, "ok");
+          } catch (e) { app.showError(e); }
+        } }, "Pause")) : h("p.small", "The creator allows no pauses in this game."),
+      h("div.row", "E-mail ", email, prefs.email ? h("span.small", prefs.verified ? " (confirmed)" : " (check your mail for the confirmation link)") : null),
+      h("div.row", boxes, " orders due ", hours, " h before"),
+      h("div.row",
+        h("button.btn", { type: "button", dataset: { act: "save-notify" }, onclick: async () => {
+          try {
+            const r = await app.conn.request("notify", { email: email.value.trim() || null, want: boxes.map((b) => b.firstChild).filter((c) => c.checked).map((c) => c.value),
+              due_hours: Number(hours.value) || 0 });
+            app.notifyPrefs = r.notify;
+            toast(r.notify.email && !r.notify.verified ? "Saved: open the link we e-mailed you to confirm the address" : "Saved", "ok");
+            app.renderSoon();
+          } catch (e) { app.showError(e); }
+        } }, "Save"),
+        typeof Notification !== "undefined" && Notification.permission !== "granted" ? h("button.btn", { type: "button", dataset: { act: "browser-notify" },
+          onclick: () => Notification.requestPermission().then(() => app.renderSoon()) }, "Notify me in this browser") : null));
+  }
+
+  async reclaim() {
+    try {
+      await this.app.conn.request("reclaim", {});
+      toast("Your seat is yours again", "ok");
+    } catch (e) {
+      this.app.showError(e);
+    }
+  }
+}

@@ -1,0 +1,213 @@
+"""Issue 16's done-when, in Debian's Chromium against a real ``rcw serve``: a postal game
+(004 [17.0]) with two browser players and three bots and a deadline of a few seconds; both plot
+moves on the map (a step the rules refuse is refused with the engine's reason), one sends its
+sheet and the other lets the deadline pass; the report appears for both, drawn on the map
+beside its text; one reloads and finds the archive, phase by phase; an SMTP server on loopback
+(aiosmtpd) receives the confirmation and the reports with links that work (the one-time login
+link opens the seat in a browser that never held its token), and a local HTTP endpoint
+receives the webhook's posts."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from browser_helpers import NO_LIMITS_ARGS, http, new_page, open_seat, rcw_server, skip_reason
+from test_server_notify import Inbox, body, link
+
+pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
+
+
+class Hooks:
+    """A local webhook endpoint in a thread: the JSON bodies it received."""
+
+    def __init__(self) -> None:
+        got = self.got = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                got.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *a) -> None:
+                pass
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def wait(self, pred, timeout: float = 10) -> list[dict]:
+        end = time.time() + timeout
+        while time.time() < end:
+            if pred(self.got):
+                return self.got
+            time.sleep(0.05)
+        raise AssertionError(f"webhook posts: {self.got}")
+
+
+def wait_mail(inbox: Inbox, to: str, subject: str, timeout: float = 15):
+    end = time.time() + timeout
+    while time.time() < end:
+        got = inbox.to(to, subject)
+        if got:
+            return got[0]
+        time.sleep(0.05)
+    raise AssertionError(f"no e-mail {subject!r}: {[m['Subject'] for m in inbox.mails]}")
+
+
+def plot_a_move(page, seat: str) -> str:
+    """Click one of the seat's stacks, then a province its reach rings show; returns it."""
+    st = page.evaluate(f"() => window.rcwApp.st.view.stacks.find(s => s.owner === {seat!r})")
+    page.evaluate(f"window.rcwApp.board.centreOn({st['province']!r}, true)")
+    page.locator(f'svg g[data-stack="{st["id"]}"]').first.click()
+    page.wait_for_function("() => window.rcwApp.postal.plot && window.rcwApp.postal.plot.routes")
+    routes = page.evaluate("() => window.rcwApp.postal.plot.routes")
+    dest = sorted(k for k, r in routes.items() if len(r["path"]) == 1)[0]
+    page.locator(f'svg g.reach-target[data-province="{dest}"]').first.click()
+    page.wait_for_function(f"() => document.body.dataset.plotPath === {dest!r}")
+    return st["province"], dest
+
+
+def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook(browser):
+    inbox, hooks = Inbox(), Hooks()
+    inbox.controller.start()
+    try:
+        with rcw_server([*NO_LIMITS_ARGS, "--smtp", f"smtp://127.0.0.1:{inbox.port}", "--allow-private-webhooks"]) as base:
+            g = http(base, "POST", "/api/games", {"mode": "postal", "players": 5, "bot_seats": ["C", "D", "E"], "seed": 3,
+                                                  "deadline": 12, "webhook": hooks.url, "name": "by post"})
+            gid = g["game"]
+            a = http(base, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+            pa = new_page(browser)
+            open_seat(pa, base, gid, a["token"], "A", "Anna")
+            # Anna asks for e-mail in the page and confirms her address by the link she receives
+            pa.locator(".absence-card summary").click()
+            pa.locator('.absence-card input[type="email"]').fill("anna@example.org")
+            pa.locator('[data-act="save-notify"]').click()
+            confirm = wait_mail(inbox, "anna@example.org", "confirm your address")
+            other = new_page(browser)
+            other.goto(link(confirm, "/api/email/verify"))
+            assert "Address confirmed" in other.content()
+            b = http(base, "POST", f"/api/games/{gid}/join", {"name": "Boris"})    # (the game starts: deadlines run)
+            pb = new_page(browser)
+            open_seat(pb, base, gid, b["token"], "B", "Boris")
+            for p in (pa, pb):       # the pre-season trades: empty sheets, the phase closes when both are in
+                p.wait_for_selector(".postal-phase .countdown")
+                p.locator('[data-act="send-sheet"]').click()
+            for p in (pa, pb):
+                p.wait_for_function("() => window.rcwApp.st.view.postal.phase === 'first'")
+            # First Phase: Anna plots a move on the map; a step the rules refuse is refused with the reason
+            start, dest = plot_a_move(pa, "A")
+            far = "ARCH" if start != "ARCH" else "BAKU"     # (far from any one step)
+            pa.evaluate(f"window.rcwApp.board.centreOn({far!r}, true)")
+            pa.locator(f'svg g.province[data-province="{far}"]').first.click()
+            pa.wait_for_function("() => document.body.dataset.plotRefused")
+            assert "(004 [" in pa.locator(".plot-problem").inner_text()
+            assert pa.evaluate("document.body.dataset.plotPath") == dest
+            pa.locator('[data-act="add-move"]').click()
+            pa.wait_for_selector(".draft-order.ok")
+            pa.wait_for_selector('svg polyline.draft-path[data-order="0"]', state="attached")   # the sheet's move on the map
+            pa.locator('[data-act="send-sheet"]').click()
+            pa.wait_for_selector(".sent-badge")
+            pb.wait_for_selector('.submitted .sub.in[data-seat="A"]')         # Boris sees that Anna sent one...
+            assert "order" not in pb.evaluate("JSON.stringify(window.rcwApp.st.view.postal.sheet || [])")   # ...not what
+            # Boris plots a move but lets the deadline pass
+            plot_a_move(pb, "B")
+            pb.locator('[data-act="add-move"]').click()
+            pb.wait_for_selector(".draft-order")
+            assert pb.locator(".sent-badge").count() == 0
+            for p in (pa, pb):       # the deadline closes the phase: the report for both, text and map
+                p.wait_for_function("() => document.body.dataset.reports === '2'", timeout=20_000)
+                p.wait_for_selector('.report-card[data-phase="first"]')
+                assert p.locator("svg line.report-move").count() > 0
+            assert f"{start}\u2192{dest}" in pa.locator(".report-text").inner_text()
+            assert pa.locator(f'svg line.report-move[data-from="{start}"][data-to="{dest}"][data-seat="A"]').count() == 1
+            # Boris reloads and browses the archive, phase by phase
+            pb.reload()
+            pb.wait_for_function("() => document.body.dataset.reports === '2'")
+            pb.locator('[data-act="report-prev"]').click()
+            pb.wait_for_selector('.report-card[data-phase="trading"]')
+            assert "THE PRE-SEASON TRADES" in pb.locator(".report-text").inner_text()
+            pb.locator('[data-act="report-next"]').click()
+            pb.wait_for_selector('.report-card[data-phase="first"]')
+            pb.locator(".menu-btn").click()                     # the menu's replay: the archive from its start
+            pb.locator('[data-act="replay"]').click()
+            pb.wait_for_selector('.report-card[data-phase="trading"][data-index="0"]')
+            assert pb.locator(".archive-note").count() == 1    # (the map shows the position after that phase)
+            # the e-mails: the reports, with a one-time login link that opens Anna's seat elsewhere
+            rep = wait_mail(inbox, "anna@example.org", "report of Game-Turn 1, first phase")
+            assert f"{start}\u2192{dest}" in body(rep) and a["token"] not in body(rep)
+            assert wait_mail(inbox, "anna@example.org", "report of Game-Turn 1, trading phase")
+            fresh = new_page(browser)
+            fresh.goto(link(rep))
+            fresh.wait_for_function("() => document.body.dataset.seat === 'A'")
+            assert "/login/" not in fresh.url
+            # the webhook heard of both reports, with the game's page as its link
+            posts = hooks.wait(lambda got: sum(p["event"] == "report" for p in got) >= 2)
+            assert {p["link"] for p in posts} == {f"{base}/#/g/{gid}"}
+            for p in (pa, pb, other, fresh):
+                p.context.close()
+    finally:
+        inbox.controller.stop()
+        hooks.server.shutdown()
+
+
+def test_a_pause_civil_disorder_and_the_return_on_a_phone(browser, server):
+    """On a 390x844 touch phone: a pause moves the phase's deadline for everyone (the lobby's
+    info shows the new time, the page's countdown too); a seat that lets the deadline pass falls
+    into civil disorder (``disorder_after: 1``: its bot sends its next sheets) and the player takes
+    it back with one tap."""
+    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 5, "bot_seats": ["C", "D", "E"], "seed": 3,
+                                            "deadline": 4, "pause": "1h", "disorder_after": 1})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
+    page = new_page(browser, phone=True)
+    boris = new_page(browser)
+    try:
+        open_seat(boris, server, gid, b["token"], "B", "Boris")
+        boris.locator('[data-act="send-sheet"]').click()          # Boris sends his sheet; Anna lets the deadline pass
+        open_seat(page, server, gid, a["token"], "A", "Anna")
+        page.locator('.mtab[data-tab="orders"]').tap()
+        key = "phase:1:trading"
+        before = page.wait_for_function(f"() => window.rcwApp.postal.deadlines[{key!r}]").json_value()
+        page.locator(".absence-card summary").tap()
+        page.locator('.absence-card input[aria-label="Pause (hours)"]').fill("0.001")       # 3.6 s
+        page.locator('[data-act="pause"]').tap()
+        page.wait_for_function(f"() => window.rcwApp.postal.deadlines[{key!r}] === {before + 3600}")
+        assert int(page.locator(".countdown").get_attribute("data-at")) == before + 3600
+        assert http(server, "GET", f"/api/games/{gid}")["deadlines"][key] == before + 3600   # for everyone
+        # after the deadline Anna's seat is in civil disorder: her bot sends her First Phase sheet at once
+        page.wait_for_selector(".card.disorder", timeout=20_000)
+        page.wait_for_function("() => window.rcwApp.st.view.postal.phase === 'first' && "
+                               "window.rcwApp.st.view.postal.submitted.includes('A')")
+        assert http(server, "GET", f"/api/games/{gid}")["seats"]["A"]["disorder"]
+        page.locator('[data-act="reclaim"]').tap()             # (while the phase waits for Boris's sheet)
+        page.wait_for_selector(".card.disorder", state="detached")
+        seats = http(server, "GET", f"/api/games/{gid}")["seats"]
+        assert "disorder" not in seats["A"] and "missed" not in seats["A"]
+    finally:
+        page.context.close()
+        boris.context.close()
+
+
+def test_a_live_games_deadline_counts_down_in_the_header(browser, server):
+    """A live game's deadline (a bot decides for a slow player) is shown to the player it times,
+    counting down from the absolute time the server keeps."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bot_seats": ["B", "C"], "seed": 0, "deadline": "10m"})
+    a = http(server, "POST", f"/api/games/{g['game']}/join", {"name": "Anna"})
+    page = new_page(browser)
+    try:
+        open_seat(page, server, g["game"], a["token"], "A", "Anna")
+        due = page.wait_for_function("() => (window.rcwApp.st.deadlines || {})['seat:A']").json_value()
+        assert http(server, "GET", f"/api/games/{g['game']}")["deadlines"]["seat:A"] == due
+        cd = page.locator(".pend.mine .countdown")
+        assert int(cd.get_attribute("data-at")) == due
+        first = cd.inner_text()
+        assert re.fullmatch(r"(10:00|9:\d\d) left", first), first
+        page.wait_for_function("(t) => document.querySelector('.pend.mine .countdown').textContent !== t", arg=first)
+    finally:
+        page.context.close()

@@ -1,0 +1,245 @@
+"""Notifications (issue 16): e-mail through a real SMTP server on loopback (aiosmtpd), a
+game's webhook posted to a local HTTP endpoint, the links back to the seat (a one-time login
+code by e-mail, never the token; the game's page alone in the webhook), and the typed refusals
+of a bad address or webhook, which change nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import email
+import re
+import threading
+from urllib.parse import urlsplit
+
+import aiohttp
+import pytest
+from aiohttp import web
+from rcw.server.client import GameClient, Lobby, ServerError
+from rcw.server.config import Config
+from rcw.server.store import MemoryStore
+from server_helpers import free_port, running_server
+
+aiosmtpd = pytest.importorskip("aiosmtpd.controller")
+
+
+class Inbox:
+    """An SMTP server on 127.0.0.1 (aiosmtpd, in its own thread) keeping what it receives."""
+
+    def __init__(self) -> None:
+        self.mails: list[email.message.Message] = []
+        self.lock = threading.Lock()
+        self.port = free_port()
+        self.controller = aiosmtpd.Controller(self, hostname="127.0.0.1", port=self.port)
+
+    async def handle_DATA(self, server, session, envelope):     # (aiosmtpd's handler hook)
+        with self.lock:
+            self.mails.append(email.message_from_bytes(envelope.content))
+        return "250 OK"
+
+    def to(self, addr: str, subject: str = "") -> list[email.message.Message]:
+        with self.lock:
+            return [m for m in self.mails if m["To"] == addr and subject in m["Subject"]]
+
+    async def wait(self, addr: str, subject: str, n: int = 1, timeout: float = 15) -> list:
+        for _ in range(int(timeout * 20)):
+            got = self.to(addr, subject)
+            if len(got) >= n:
+                return got
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"no e-mail {subject!r} to {addr}: {[m['Subject'] for m in self.mails]}")
+
+
+def body(m) -> str:
+    return m.get_payload(decode=True).decode()
+
+
+def link(m, path: str = "/") -> str:
+    return next(u for u in re.findall(r"http://\S+", body(m)) if urlsplit(u).path == path)
+
+
+def login_code(m) -> str:
+    """The one-time login code of an e-mail's link to its seat (``/#/login/<code>``)."""
+    frag = urlsplit(link(m)).fragment
+    assert frag.startswith("/login/"), frag
+    return frag[len("/login/"):]
+
+
+@contextlib.asynccontextmanager
+async def hooks():
+    """A local webhook endpoint: the JSON bodies it received."""
+    got: list[dict] = []
+
+    async def take(request: web.Request) -> web.Response:
+        got.append(await request.json())
+        return web.Response(text="ok")
+    app = web.Application()
+    app.router.add_post("/hook", take)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}/hook", got
+    finally:
+        await runner.cleanup()
+
+
+@contextlib.asynccontextmanager
+async def serve_with_mail(**config):
+    inbox = Inbox()
+    inbox.controller.start()
+    try:
+        cfg = Config(smtp=f"smtp://127.0.0.1:{inbox.port}", allow_private_webhooks=True, **config)
+        async with running_server(MemoryStore(), cfg) as srv, Lobby(srv.base) as lobby:
+            srv.lobby, srv.inbox = lobby, inbox
+            yield srv
+    finally:
+        inbox.controller.stop()
+
+
+async def test_email_verified_by_its_link_then_reports_reminders_and_a_one_time_login_link():
+    async with serve_with_mail() as srv, hooks() as (hook, posts), aiohttp.ClientSession() as http:
+        g = await srv.lobby.create_game(mode="postal", players=5, bot_seats=list("CDE"), seed=3, deadline=4,
+                                        webhook=hook, name="by post")
+        a = await srv.lobby.join(g["game"])
+        b = await srv.lobby.join(g["game"])
+        ca = await GameClient.connect(srv.base, g["game"], a["token"])
+        cb = await GameClient.connect(srv.base, g["game"], b["token"])
+        try:
+            r = await ca.notify(email="anna@example.org", want=["report", "due"], due_hours=3 / 3600)
+            assert r["notify"] == {"email": "anna@example.org", "verified": False, "want": ["due", "report"],
+                                   "due_hours": 3 / 3600}
+            (confirm,) = await srv.inbox.wait("anna@example.org", "confirm your address")
+            async with http.get(link(confirm, "/api/email/verify")) as resp:
+                assert resp.status == 200 and "Address confirmed" in await resp.text()
+            async with http.get(link(confirm, "/api/email/verify")) as resp:      # (good once)
+                assert resp.status == 400
+            # A's orders are due in 3 s: a reminder; then the deadline closes the phase: a report.
+            (due,) = await srv.inbox.wait("anna@example.org", "due in")
+            assert "Game-Turn 1, trading phase" in body(due)
+            (rep,) = await srv.inbox.wait("anna@example.org", "report of Game-Turn 1, trading phase")
+            assert "REPORT OF GAME-TURN 1, THE PRE-SEASON TRADES" in body(rep)
+            for m in srv.inbox.mails:
+                assert a["token"] not in body(m) and b["token"] not in body(m)
+            # the link logs in once: a device token for seat A, the seat's own token still good
+            url = link(rep)
+            assert urlsplit(url).query == ""                   # (the code in the fragment: never sent to a server)
+            async with http.get(url) as resp:
+                assert resp.status == 200 and "js/main.js" in await resp.text()     # the game's page
+            code = login_code(rep)
+            got = await srv.lobby.login(code)
+            assert got["seat"] == "A" and got["token"] != a["token"]
+            again = await GameClient.connect(srv.base, g["game"], got["token"])
+            assert again.seat == "A"
+            await again.close()
+            with pytest.raises(ServerError) as e:
+                await srv.lobby.login(code)
+            assert e.value.code == "bad_token"
+            assert (await GameClient.connect(srv.base, g["game"], a["token"])).seat == "A"
+            # the webhook heard of the report, with the game's page and nothing that logs in
+            for _ in range(100):
+                if any(p["event"] == "report" for p in posts):
+                    break
+                await asyncio.sleep(0.05)
+            post = next(p for p in posts if p["event"] == "report")
+            assert post["game"] == g["game"] and post["name"] == "by post" and post["text"].startswith("REPORT")
+            assert post["link"] == f"{srv.base}/#/g/{g['game']}"
+            assert all(a["token"] not in str(p) and "login" not in p["link"] for p in posts)
+            assert srv.inbox.to("nobody") == [] and len(srv.inbox.to("anna@example.org", "report")) == 1
+            async with http.get(f"{srv.base}/metrics") as resp:
+                text = await resp.text()
+            sent = {w: float(re.search(rf'rcw_notifications_total{{outcome="sent",way="{w}"}} (\S+)', text).group(1))
+                    for w in ("email", "webhook")}
+            assert sent["email"] >= 3 and sent["webhook"] >= 1, sent        # confirm, reminder, report; the post
+        finally:
+            await ca.close()
+            await cb.close()
+
+
+async def test_pauses_and_civil_disorder_reach_the_webhook_and_a_private_message_the_absent():
+    async with serve_with_mail() as srv, hooks() as (hook, posts):
+        g = await srv.lobby.create_game(mode="postal", players=5, bot_seats=list("CDE"), seed=3, deadline=30,
+                                        pause="1h", webhook=hook)
+        a = await srv.lobby.join(g["game"])
+        b = await srv.lobby.join(g["game"])
+        ca = await GameClient.connect(srv.base, g["game"], a["token"])
+        cb = await GameClient.connect(srv.base, g["game"], b["token"])
+        await cb.notify(email="boris@example.org", want=["message", "absence"])
+        (confirm,) = await srv.inbox.wait("boris@example.org", "confirm")
+        async with aiohttp.ClientSession() as http, http.get(link(confirm, "/api/email/verify")) as resp:
+            assert resp.status == 200
+        await ca.pause(600)
+        (paused,) = await srv.inbox.wait("boris@example.org", "paused the game")
+        assert "Seat A paused the game for 10 min" in body(paused)
+        for _ in range(100):
+            if any(p["event"] == "pause" for p in posts):
+                break
+            await asyncio.sleep(0.05)
+        assert next(p for p in posts if p["event"] == "pause")["seat"] == "A"
+        await ca.chat("A-B", "while B is here")             # B is connected: no e-mail
+        await cb.close()
+        await asyncio.sleep(0.2)
+        await ca.chat("A-B", "a word while you are away")
+        (msg,) = await srv.inbox.wait("boris@example.org", "private message from A")
+        assert "a word while you are away" in body(msg)
+        await ca.chat("public", "everyone")                 # public messages are not e-mailed
+        await asyncio.sleep(0.5)
+        assert len(srv.inbox.to("boris@example.org", "message")) == 1
+        await ca.close()
+
+
+async def test_bad_addresses_and_webhooks_are_typed_errors_that_change_nothing():
+    async with serve_with_mail() as srv:
+        g = await srv.lobby.create_game(mode="postal", players=5, bot_seats=list("BCDE"))
+        a = await srv.lobby.join(g["game"])
+        c = await GameClient.connect(srv.base, g["game"], a["token"])
+        try:
+            for bad in ("not an address", "a@b", "<a@example.org>", 7, "x" * 300 + "@example.org"):
+                with pytest.raises(ServerError) as e:
+                    await c.notify(email=bad)
+                assert e.value.code == "bad_email", bad
+            with pytest.raises(ServerError) as e:
+                await c.notify(want=["everything"])
+            assert e.value.code == "bad_request"
+            assert (await c.request("view"))["seq"] == c.seq and srv.inbox.mails == []
+            games = len(await srv.lobby.list_games("all"))
+            for hook in ("ftp://example.org/x", "javascript:alert(1)", "http://", "example.org/hook",
+                         "http://user:pw@example.org/hook"):
+                with pytest.raises(ServerError) as e:
+                    await srv.lobby.create_game(webhook=hook)
+                assert e.value.code == "bad_webhook", hook
+            assert len(await srv.lobby.list_games("all")) == games
+        finally:
+            await c.close()
+    # without --allow-private-webhooks, loopback and private targets are refused; without
+    # --smtp, addresses are
+    async with running_server(MemoryStore(), Config()) as srv, Lobby(srv.base) as lobby:
+        for hook in ("http://127.0.0.1:9/hook", "http://localhost/hook", "http://10.1.2.3/x", "http://[::1]/x",
+                     "http://169.254.169.254/latest", "http://192.168.0.1/"):
+            with pytest.raises(ServerError) as e:
+                await lobby.create_game(webhook=hook)
+            assert e.value.code == "bad_webhook", hook
+        g = await lobby.create_game(players=3)
+        a = await lobby.join(g["game"])
+        c = await GameClient.connect(srv.base, g["game"], a["token"])
+        with pytest.raises(ServerError) as e:
+            await c.notify(email="anna@example.org")
+        assert e.value.code == "no_email"
+        await c.close()
+
+
+async def test_a_live_game_waiting_on_an_absent_seat_sends_it_an_email():
+    async with serve_with_mail() as srv:
+        g = await srv.lobby.create_game(players=3, bot_seats=["B", "C"], seed=0, deadline=0.5, options={"max_turns": 1})
+        a = await srv.lobby.join(g["game"])
+        c = await GameClient.connect(srv.base, g["game"], a["token"])
+        await c.notify(email="anna@example.org", want=["decision"])
+        (confirm,) = await srv.inbox.wait("anna@example.org", "confirm")
+        async with aiohttp.ClientSession() as http, http.get(link(confirm, "/api/email/verify")) as resp:
+            assert resp.status == 200
+        await c.close()                 # A is away: the deadlines' bot plays A's steps, and A is told
+        (m, *_) = await srv.inbox.wait("anna@example.org", "waits on your decision", timeout=30)
+        assert "Seat A: the game waits on you" in body(m) and a["token"] not in body(m)
+        assert "While you were away:" in body(m)

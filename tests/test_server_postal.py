@@ -1,0 +1,235 @@
+"""Postal games on the server (004 [17.0], issue 16): sheets over the WebSocket, who has
+submitted (never what), a phase closed when every seat has sent a sheet or at its deadline (the
+missing seats given their bot's sheet or none), reports pushed and kept in an archive; the
+deadlines as absolute times in the store, pauses that move them for everyone, civil disorder
+after missed deadlines and the player's return; and every bad request a typed error that
+changes nothing."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+import pytest
+from rcw.server.client import GameClient, Lobby, ServerError
+from rcw.server.config import Config
+from server_helpers import kind_store, redis_reachable, running_server
+
+needs_redis = pytest.mark.skipif(not redis_reachable(), reason="no Redis on 127.0.0.1:6379")
+STORES = ["memory", pytest.param("redis", marks=needs_redis)]
+
+
+@contextlib.asynccontextmanager
+async def serve(kind: str = "memory", **config):
+    clients: list[GameClient] = []
+    async with kind_store(kind, "postal") as store, running_server(store, Config(**config)) as srv, \
+            Lobby(srv.base) as lobby:
+        async def connect(gid: str, token: str | None = None) -> GameClient:
+            c = await GameClient.connect(srv.base, gid, token)
+            clients.append(c)
+            return c
+        srv.lobby, srv.connect = lobby, connect
+        try:
+            yield srv
+        finally:
+            for c in clients:
+                await c.close()
+
+
+async def postal_game(srv, humans: int = 2, **spec) -> tuple[dict, list[GameClient]]:
+    """A five-seat postal game: ``humans`` joined seats (A, B...), bots in the others."""
+    bots = [s for s in "ABCDE"[humans:]]
+    g = await srv.lobby.create_game(mode="postal", players=5, bot_seats=bots, seed=spec.pop("seed", 3), **spec)
+    cs = []
+    for i in range(humans):
+        j = await srv.lobby.join(g["game"], name=f"player{i}")
+        cs.append(await srv.connect(g["game"], j["token"]))
+        cs[-1].token = j["token"]
+    return g, cs
+
+
+def phase(c: GameClient) -> tuple[int, str]:
+    return c.view["turn"], c.view["postal"]["phase"]
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_sheets_who_submitted_and_the_report_when_every_seat_has_sent_one(kind):
+    """004 [17.0]: each seat sends a sheet; the others see that it did, never what; the phase is
+    adjudicated when the last sheet arrives; the report is pushed to every seat and kept."""
+    async with serve(kind) as srv:
+        g, (a, b) = await postal_game(srv)
+        await a.wait_for(lambda c: set("CDE") <= set(c.view["postal"]["submitted"]), 10)   # the bots' sheets
+        assert phase(a) == (1, "trading") and a.deadlines == {}                           # (no deadline set)
+        trade = {"order": "accept_gifts", "from": ["C"]}
+        r = await a.sheet([trade])
+        assert r["sheet"] == [[0, trade]] and r["rejected"] == []
+        await b.wait_for(lambda c: "A" in c.view["postal"]["submitted"], 10)
+        assert not b.view["postal"].get("sheet") and "accept_gifts" not in str(b.view)   # that A sent one, not what
+        r = await a.sheet([])                                                            # replaced until it closes
+        assert r["sheet"] == [] and phase(a) == (1, "trading")
+        await b.sheet([])
+        await a.wait_for(lambda c: phase(c) == (1, "first"), 10)
+        got = [e for e in a.events if e.get("kind") == "report"]
+        assert len(got) == 1 and got[0]["data"]["phase"] == "trading"
+        await b.wait_for(lambda c: any(e.get("kind") == "report" for e in c.events), 10)
+        reports = await b.reports()
+        assert [(r["turn"], r["phase"]) for r in reports] == [(1, "trading")]
+        assert reports[0]["text"].startswith("REPORT OF GAME-TURN 1") and reports[0]["by"] == "player"
+        assert (await b.reports(after=1)) == []
+
+
+@pytest.mark.parametrize("missing", ["bot", "none"])
+async def test_the_deadline_closes_the_phase_with_the_bots_sheet_or_none(missing):
+    """A seat without a sheet at the deadline gets its bot's sheet (``missing: bot``) or no
+    orders (``missing: none``); the phase is closed by the Gamesmaster, ``by: deadline``."""
+    async with serve() as srv:
+        g, (a, b) = await postal_game(srv, deadline=2.0, missing=missing, seed=5)
+        key = "phase:1:trading"
+        await a.wait_for(lambda c: key in c.deadlines, 5)
+        assert time.time() * 1000 < a.deadlines[key] <= time.time() * 1000 + 2000
+        a.keep_pushes = True
+        due = a.deadlines[key]
+        await a.sheet([])                       # A sends, B lets the deadline pass
+        await a.wait_for(lambda c: phase(c) != (1, "trading"), 10)
+        assert due - 50 <= time.time() * 1000 < due + 3000       # closed at the deadline, not before
+        closing = [p for p in a.pushes if p["t"] == "update" and p.get("action") == "ClosePhase"]
+        assert len(closing) == 1 and closing[0]["by"] == "deadline" and closing[0]["actor"] == "GM"
+        rec = await srv.lobby.record(g["game"], g["admin_token"])
+        close = next(x for x in rec["actions"] if x["t"] == "ClosePhase")
+        assert ("B" in close["sheets"]) == (missing == "bot") and "A" not in close["sheets"]
+        await a.wait_for(lambda c: c.seats["B"].get("missed") == 1, 5)    # B missed one deadline
+        assert "missed" not in a.seats["A"]
+        # the next phase has its own deadline, seen by both
+        await b.wait_for(lambda c: any(k.startswith("phase:1:first") for k in c.deadlines), 5)
+
+
+async def test_bad_sheets_get_typed_errors_and_change_nothing():
+    async with serve() as srv:
+        g, (a, b) = await postal_game(srv, deadline=30)
+        await a.wait_for(lambda c: set("CDE") <= set(c.view["postal"]["submitted"]) and c.deadlines, 10)
+        before = (a.seq, dict(a.deadlines))
+
+        async def refused(code: str, engine: str | None = None, **frame) -> None:
+            with pytest.raises(ServerError) as e:
+                await a.request("sheet", **frame)
+            assert e.value.code == code, e.value
+            if engine:
+                assert e.value.engine_code == engine, e.value.frame
+
+        await refused("bad_request", sheet="not a sheet", turn=1, phase="trading")           # not a map
+        await refused("bad_request", sheet={"orders": []}, phase="trading")                    # no turn
+        await refused("illegal_action", "bad_request", sheet={"orders": "all out"}, turn=1, phase="trading")
+        await refused("not_your_seat", sheet={"orders": []}, turn=1, phase="trading", seat="B")
+        await refused("illegal_action", "wrong_phase", sheet={"orders": []}, turn=1, phase="first")   # not open
+        await refused("illegal_action", "wrong_phase", sheet={"orders": []}, turn=2, phase="trading")
+        with pytest.raises(ServerError) as e:
+            await a.act({"t": "SubmitOrders", "seat": "B", "turn": 1, "phase": "trading", "sheet": {"orders": []}})
+        assert e.value.code == "not_your_seat"
+        spec = await srv.connect(g["game"])
+        with pytest.raises(ServerError) as e:
+            await spec.sheet([], 1, "trading")
+        assert e.value.code == "not_your_seat"
+        v = await a.request("view")
+        assert (v["seq"], v["deadlines"]) == before and "A" not in v["view"]["postal"]["submitted"]
+        # a live game takes no sheets
+        live = await srv.lobby.create_game(players=3)
+        j = await srv.lobby.join(live["game"])
+        c = await srv.connect(live["game"], j["token"])
+        for t in ("sheet", "reports"):
+            with pytest.raises(ServerError) as e:
+                await c.request(t, sheet={}, turn=1, phase="first")
+            assert e.value.code == "not_postal"
+
+
+async def test_a_sheet_after_the_deadline_is_refused():
+    """Once the deadline has closed the phase, a sheet for it is late (004 [17.0] Procedure)."""
+    async with serve() as srv:
+        g, (a, b) = await postal_game(srv, deadline=1.5)
+        await a.wait_for(lambda c: phase(c) == (1, "first"), 10)
+        with pytest.raises(ServerError) as e:
+            await a.sheet([], 1, "trading")
+        assert e.value.code == "illegal_action" and e.value.engine_code == "wrong_phase"
+        v = (await a.request("view"))["view"]
+        assert (v["turn"], v["postal"]["phase"]) == (1, "first") and "A" not in v["postal"]["submitted"]
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_pause_moves_the_deadline_for_everyone_within_the_allowance(kind):
+    async with serve(kind) as srv:
+        g, (a, b) = await postal_game(srv, deadline="20s", pause="30s")
+        key = "phase:1:trading"
+        await b.wait_for(lambda c: key in c.deadlines, 5)
+        first = a.deadlines[key]
+        assert time.time() * 1000 < first <= time.time() * 1000 + 20_000
+        b.keep_pushes = True
+        r = await a.pause(25)
+        assert r["deadlines"][key] == first + 25_000 and r["left"] == 5
+        await b.wait_for(lambda c: c.deadlines.get(key) == first + 25_000, 5)
+        told = [p for p in b.pushes if p["t"] == "deadline" and p.get("why")]
+        assert told[-1]["why"] == {"seat": "A", "seconds": 25}
+        for seconds, code in ((6, "pause_refused"), (0, "bad_request"), ("1h", "bad_request")):
+            with pytest.raises(ServerError) as e:
+                await a.pause(seconds)
+            assert e.value.code == code
+        assert (await a.request("view"))["deadlines"][key] == first + 25_000     # nothing changed
+        assert (await b.pause(30))["deadlines"][key] == first + 55_000         # B's own allowance
+
+
+async def test_civil_disorder_after_missed_deadlines_and_the_players_return():
+    """After ``disorder_after`` deadlines missed in a row the seat's bot plays it (its sheets
+    sent at once, no deadline waits for it); the player takes it back with the seat token."""
+    async with serve() as srv:
+        g, (a, b) = await postal_game(srv, deadline=0.6, disorder_after=2, seed=11)
+        await a.wait_for(lambda c: c.seats["B"].get("disorder"), 15)
+        assert a.seats["A"].get("disorder")          # A sent nothing either
+        # in disorder, the bots write A's and B's sheets at once: phases close without a deadline
+        a.keep_pushes = True
+
+        def by_bots(c: GameClient) -> bool:
+            ups = [p for p in c.pushes if p["t"] == "update"]
+            return {p["actor"] for p in ups if p["action"] == "SubmitOrders" and p["by"] == "bot"} >= {"A", "B"} \
+                and sum(1 for p in ups if any(e.get("kind") == "report" for e in p["events"])) >= 2
+        await a.wait_for(by_bots, 20)
+        assert not any(p["t"] == "update" and p["action"] == "ClosePhase" for p in a.pushes)
+        with pytest.raises(ServerError) as e:
+            await srv.lobby.reclaim(g["game"], "not-a-token")
+        assert e.value.code == "bad_token"
+        r = await srv.lobby.reclaim(g["game"], b.token)
+        assert r["seat"] == "B" and r["was"] is True
+        await a.wait_for(lambda c: not c.seats["B"].get("disorder"), 5)
+        assert "missed" not in a.seats["B"] and a.seats["A"].get("disorder")
+        r = await a.reclaim()                  # the WebSocket way
+        assert r["was"] is True
+        await b.wait_for(lambda c: not c.seats["A"].get("disorder") and any(k.startswith("phase:") for k in c.deadlines), 10)
+
+
+async def test_civil_disorder_in_a_live_game():
+    async with serve() as srv:
+        g = await srv.lobby.create_game(players=3, bot_seats=["B", "C"], deadline=0.1, disorder_after=3,
+                                        options={"max_turns": 1}, seed=0)
+        j = await srv.lobby.join(g["game"])
+        spec = await srv.connect(g["game"])
+        spec.keep_pushes = True
+        await spec.wait_for(lambda c: c.seats["A"].get("disorder"), 20)
+        assert sum(1 for p in spec.pushes if p["t"] == "update" and p.get("by") == "deadline") == 3
+        await spec.wait_for(lambda c: sum(1 for p in c.pushes if p["t"] == "update" and p.get("actor") == "A"
+                                          and p.get("by") == "bot") >= 1, 20)    # A's bot plays on
+        await srv.lobby.reclaim(g["game"], j["token"])
+        await spec.wait_for(lambda c: not c.seats["A"].get("disorder"), 5)
+
+
+async def test_while_you_were_away():
+    """A seat that comes back is told in a few lines what happened since its last look."""
+    async with serve() as srv:
+        g, (a, b) = await postal_game(srv, deadline=0.5)
+        await b.close()
+        await a.wait_for(lambda c: phase(c) == (1, "second"), 15)
+        back = await srv.connect(g["game"], b.token)
+        assert back.away is not None and back.away["since"] < back.seq
+        assert any("phase adjudicated" in line for line in back.away["lines"]), back.away
+        assert back.away["lines"][0].endswith("by others)")
+        seen = a.seq                            # A's client reports its last look: a new device starts there
+        await a.request("seen", seq=seen)
+        assert (await srv.hub.store.hash_all(g["game"], "seen"))["A"] == seen
+        again = await srv.connect(g["game"], a.token)
+        assert again.away is None or again.away["since"] == seen
