@@ -39,7 +39,8 @@ REACT_ROUNDS = 40      # rounds of out-of-turn answers in a row before the match
 CYCLE_WINDOW = 48      # political steps in a row searched for a repeated position
 # Steps that may bring the game back to an earlier position (everything else moves it on: new
 # stack and offer numbers, spent Movement Points, dice): the ones the cycle guard watches.
-REVERSIBLE = (A.JoinCommittee, A.LeaveCommittee, A.OrderExecution, A.DeclarePurge, A.PassPurge, A.ApprovePurge)
+REVERSIBLE = frozenset((A.JoinCommittee, A.LeaveCommittee, A.OrderExecution, A.DeclarePurge, A.PassPurge,
+                        A.ApprovePurge))
 
 
 _UNSET: Any = object()    # (no key given)
@@ -232,7 +233,7 @@ class Match:
             self._acted = True
         else:
             self._rounds = 0
-        if by_agent and isinstance(action, REVERSIBLE):
+        if by_agent and type(action) in REVERSIBLE:
             self._recent.append((self.game.position_key(), action.TYPE))
         elif not by_agent or kind == "turn":
             self._recent.clear()
@@ -244,8 +245,12 @@ class Match:
             else:
                 t.follow(self.game)
         for kinds, observers in self._observers:
-            if kinds is not None and not any(e.kind in kinds for e in events):
-                continue
+            if kinds is not None:
+                for e in events:
+                    if e.kind in kinds:
+                        break
+                else:
+                    continue
             for observe in observers:
                 observe(events)
 
