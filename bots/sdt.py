@@ -1207,7 +1207,8 @@ class SDTAgent:
         ``min_col`` (:meth:`_try_color_now` for each colour of ``colors`` hostile to the target;
         the best odds, then the fewest forces, then the first colour).  Returns (odds column,
         forces, their colour, None), or for a Subversive Attack (Red on Blue, preferred when it
-        reaches the odds) (column, forces, Red, {lead: province to move to or None}) at once.
+        reaches the odds) (column, forces, Red, the provinces next to the target) at once (where
+        each force goes, :meth:`_post`, is worked out when the attack is assigned).
 
         Within one plan the forces only get used up, so an attack found impossible stays so,
         and an attack found stays the same while none of its forces is used: both are kept
@@ -1292,7 +1293,7 @@ class SDTAgent:
         return fc.sub_strength
 
     def _try_subversive(self, ix: Index, t: Stk, forces: list[Force], used: set[int],
-                        min_col: int) -> tuple[int, list[Force], str, dict] | None:
+                        min_col: int) -> tuple[int, list[Force], str, frozenset[str]] | None:
         """Red forces already in, or able to reach, a province adjacent to ``t``: those
         already in place first, then the strongest; each mover goes to the nearest such
         province, preferring one with no units of another colour (where it could itself be
@@ -1340,7 +1341,7 @@ class SDTAgent:
                     att += sub_of(fc)
                     c = col_of(att, dfn)
                     if c is not None and c >= min_col:
-                        return c, chosen, RED, {x.lead: self._post(ix, x, posts) for x in chosen}
+                        return c, chosen, RED, posts
                 walked = True
         if le or fe:
             need = max(min_col, T.ESCORT_MIN_ODDS)
@@ -1354,7 +1355,7 @@ class SDTAgent:
                     att += sub_of(fc)
                     c = col_of(att, dfn)
                     if c is not None and c >= need:
-                        return c, chosen, RED, {x.lead: self._post(ix, x, posts) for x in chosen}
+                        return c, chosen, RED, posts
         return None
 
     def _post(self, ix: Index, fc: Force, posts: frozenset[str]) -> str | None:
@@ -1366,13 +1367,13 @@ class SDTAgent:
         opts = [p for p in posts if p in reach]
         return min(opts, key=lambda p: (any(c != RED for c in ix.colors_in.get(p, ())), len(reach[p]["path"]), p))
 
-    def _assign(self, plan: TurnPlan, t: Stk, got: tuple, min_col: int,
+    def _assign(self, ix: Index, plan: TurnPlan, t: Stk, got: tuple, min_col: int,
                 consider: bool, used: set[int], label: str) -> None:
-        col, chosen, color, dests = got
-        sub = dests is not None
+        col, chosen, color, posts = got
+        sub = posts is not None
         for fc in chosen:
             used.add(fc.lead)
-            dest = dests.get(fc.lead) if sub else (t.province if fc.province != t.province else None)
+            dest = self._post(ix, fc, posts) if sub else (t.province if fc.province != t.province else None)
             why = (f"to make a Subversive Attack on {t.province} [{label}]" if sub
                    else f"to attack in {t.province} [{label}]")
             if dest:
@@ -1467,7 +1468,7 @@ class SDTAgent:
                     break
                 _, t, got = best
                 attacked.add(t.id)
-                self._assign(plan, t, got, row.min_odds, True, used,
+                self._assign(ix, plan, t, got, row.min_odds, True, used,
                              f"APT priority {'I' * e.priority}: {e.units} vs {e.target}")
             if len(plan.attacks) >= row.attacks:
                 break
@@ -1486,7 +1487,7 @@ class SDTAgent:
                 got = self._try(ix, st, colors, forces, used, T.VST_MIN_ODDS)
                 attacked.add(st.id)
                 if got:
-                    self._assign(plan, st, got, T.VST_MIN_ODDS, False, used, f"VST: the {plan.vst} holder")
+                    self._assign(ix, plan, st, got, T.VST_MIN_ODDS, False, used, f"VST: the {plan.vst} holder")
         targets = self._targets(ix, "", plan, owner=victim, any_owner=True)
         while len(plan.attacks) < T.VST_ATTACKS:
             best = self._best_target(ix, targets, attacked, colors, forces, used, T.VST_MIN_ODDS)
@@ -1494,7 +1495,7 @@ class SDTAgent:
                 break
             _, t, got = best
             attacked.add(t.id)
-            self._assign(plan, t, got, T.VST_MIN_ODDS, False, used, f"VST: {plan.vst} player {victim}")
+            self._assign(ix, plan, t, got, T.VST_MIN_ODDS, False, used, f"VST: {plan.vst} player {victim}")
 
     def _raise_odds(self, view: dict, ix: Index, plan: TurnPlan, forces: list[Force], used: set[int]) -> None:
         """"Different stacks of units may be combined in order to satisfy the minimum odds.  When
