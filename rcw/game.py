@@ -95,7 +95,7 @@ class Legal(Sequence[Action]):
 
     def __init__(self, game: Game, seat: str) -> None:
         self._game, self._seat, self._list = game, seat, None
-        self._asked: dict[object, bool] = {}        # actions judged so far (the game has not changed)
+        self._asked: dict[object, bool] | None = None   # actions judged so far (the game has not changed)
         self._last: tuple[object, bool] | None = None   # the last of them (asked again, as is, at once)
 
     def _all(self) -> list[Action]:
@@ -107,13 +107,18 @@ class Legal(Sequence[Action]):
         last = self._last
         if last is not None and last[0] is a:
             return last[1]
+        if not isinstance(a, Action):
+            return False
         if self._list is not None and a in self._list:
             return True
         asked = self._asked
+        if last is not None:               # (the last one joins the others, asked for by value)
+            if asked is None:
+                asked = self._asked = {}
+            asked[last[0]] = last[1]
         known = asked.get(a) if asked else None
         if known is None:
-            known = asked[a] = (isinstance(a, Action) and a.seat == self._seat
-                                and self._game.why_illegal(a) is None)
+            known = a.seat == self._seat and self._game.why_illegal(a) is None
         self._last = (a, known)
         return known
 
