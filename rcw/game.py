@@ -666,8 +666,14 @@ def _stacks_view(g: Game, seat: str | None) -> list[dict]:
     for i in sorted(stacks):
         st = stacks[i]
         att = st.attached
+        if att:
+            attached = {}
+            for k, v in att.items():
+                attached[str(k)] = v
+        else:
+            attached = {}
         out.append({"id": i, "province": st.province, "owner": st.owner, "units": st.units[:],
-                    "attached": {str(k): v for k, v in att.items()} if att else {}, "color": colors[i]})
+                    "attached": attached, "color": colors[i]})
     return out
 
 
