@@ -67,6 +67,7 @@ class Match:
         self.agents = agents
         self.refused = 0                  # agent actions the engine refused (a fallback was played)
         self._players: dict[str, Player] = {}
+        self._last: Player | None = None  # the Player of the seat that moved last
         self._asked: tuple | None = None  # the open questions last put to the agents
         self._round: list[str] | None = None
         self._acted = False
@@ -139,7 +140,10 @@ class Match:
                 if step is not None:
                     return step
         agents = self._agents
-        for p in g.pending:
+        # (read through the Player of the seat that moved last, which keeps it until the game
+        # changes: the seat to move is most often the same, and its agent reads it again)
+        last = self._last
+        for p in (last.pending if last is not None and last._game is g else g.pending):
             seat = p["seat"]
             agent = agents.get(seat)
             if agent is None:
@@ -147,6 +151,7 @@ class Match:
             player = self._players.get(seat)
             if player is None or player._game is not g:
                 player = self.player(seat)
+            self._last = player
             action = agent.choose(player)
             note = ""
             if not isinstance(action, Action) or action not in player.legal:

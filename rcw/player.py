@@ -51,6 +51,7 @@ class Player:
         self.seat = seat
         self._view: tuple[int, LazyView] | None = None
         self._legal: tuple[int, Legal] | None = None
+        self._pending: tuple[int, list[Pending]] | None = None
 
     @property
     def data(self) -> GameData:
@@ -76,12 +77,18 @@ class Player:
         v = len(self._game.log)             # (Game.version)
         got = self._legal
         if got is None or got[0] != v:
-            got = self._legal = (v, self._game.legal(self.seat))
+            got = self._legal = (v, Legal(self._game, self.seat))       # (Game.legal)
         return got[1]
 
     @property
     def pending(self) -> list[Pending]:
-        return self._game.pending
+        """Whose decision the game waits for (:attr:`Game.pending`), kept until the game changes
+        (do not change it)."""
+        v = len(self._game.log)             # (Game.version)
+        got = self._pending
+        if got is None or got[0] != v:
+            got = self._pending = (v, self._game.pending)
+        return got[1]
 
     @property
     def over(self) -> bool:
