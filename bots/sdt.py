@@ -134,7 +134,8 @@ the stacking limit), ``attack_units``/``defense``/``attack_strength``/``odds_of`
 planned attack is worth), ``attack_problem`` and ``odds`` (who joins an attack, at what odds,
 when it is declared), ``hostile`` (the colour table), ``limits`` (stacking limit, Committee
 and execution thresholds), ``offers`` (looked at only when an event showed an offer made to
-us since we last found none) and ``is_legal``.  A force's reach is asked only when a choice
+us since we last found none), ``stacks_of`` and ``stack_holding`` (our own stacks, the stack
+of a unit: when a step needs those and not the whole map) and ``is_legal``.  A force's reach is asked only when a choice
 comes to it: an attack takes the forces in the target's province, then the others strongest
 first, until the odds are reached; targets are tried from the best bound down (the odds of
 all the free forces of the colour together: a stronger attack never has worse odds against
@@ -143,9 +144,10 @@ force only when there are loose units, provinces to garrison or a stack to join 
 choices as asking every force for every target, with fewer questions).  The view is read
 only at the moments a decision needs the map or the markers (the start of a Movement Phase;
 the merges at its end, whose map, with the merges made, also serves the Combat Phase; a
-decision; a Committee question that concerns the bot; the Random Events Phase when the
-events no longer show a leader of ours, for Non-Attack Policy 10): planned steps are
-emitted without it.
+decision, which for Exchange losses and purge spoils asks only for the stacks of the units
+concerned; a Committee question that concerns the bot; the Random Events Phase when the
+events no longer show a leader of ours, for Non-Attack Policy 10, which asks only for our
+stacks): planned steps are emitted without it.
 
 Speed (``python bench/engine.py``, ``sdt_vs_replay``): the match loop alone (agents that
 replay a game's recorded steps through :class:`rcw.bots.match.Match`) costs about 1.6 times
@@ -407,33 +409,6 @@ class Index:
             self._mine[seat] = out
         return out
 
-    def stacks_of(self, uids: set[int]) -> dict[int, Stk]:
-        """Unit -> its stack, for the units of ``uids`` on the map (one pass over the map)."""
-        if self._where is not None or self._gone:
-            where = self.where
-            return {u: where[u] for u in uids if u in where}
-        out = {}
-        for s in self.view["stacks"]:
-            if not uids.isdisjoint(s["units"]):
-                st = self._stk(s)
-                for u in s["units"]:
-                    if u in uids:
-                        out[u] = st
-        return out
-
-    def holders(self, uids: set[int]) -> dict[int, str | None]:
-        """Unit -> the owner of its stack, for the units of ``uids`` on the map."""
-        if self._where is not None or self._gone:
-            where = self.where
-            return {u: where[u].owner for u in uids if u in where}
-        out = {}
-        for s in self.view["stacks"]:
-            if not uids.isdisjoint(s["units"]):
-                for u in s["units"]:
-                    if u in uids:
-                        out[u] = s["owner"]
-        return out
-
     def holder(self, uid: int) -> str | None:
         st = self.stack_of(uid)
         return st.owner if st else None
@@ -472,10 +447,11 @@ def leadership(view: dict, seat: str, f: Facts) -> tuple[int, int]:
     return red, white
 
 
-def controls_any(view: dict, seat: str, f: Facts) -> bool:
-    """Whether a player controls any unit on the map (Imperial units alone are no one's)."""
+def controls_any(stacks: list[dict], seat: str, f: Facts) -> bool:
+    """Whether a player controls any unit on the map (Imperial units alone are no one's), by
+    the stacks of the view (or his own, ``Player.stacks_of``)."""
     imp = f.imperial
-    return any(s["owner"] == seat and any(u not in imp for u in s["units"]) for s in view["stacks"])
+    return any(s["owner"] == seat and any(u not in imp for u in s["units"]) for s in stacks)
 
 
 @dataclass
@@ -648,10 +624,11 @@ class SDTAgent:
         self._ensure_pct(v)
         return v
 
-    def _look_at_leaders(self, view) -> None:
-        """Note our leaders on the map (the events then tell us of each one we lose)."""
-        lead, me = self._facts().leader, self.seat
-        self._leaders = {u for s in view["stacks"] if s["owner"] == me for u in s["units"] if u in lead}
+    def _look_at_leaders(self, mine: list[dict]) -> None:
+        """Note our leaders on the map (``mine``: our stacks; the events then tell us of each one
+        we lose)."""
+        lead = self._facts().leader
+        self._leaders = {u for s in mine for u in s["units"] if u in lead}
 
     def _index_of(self, view: dict) -> Index:
         if self._ix is not None and self._ix[0] is view:
@@ -963,8 +940,9 @@ class SDTAgent:
             # and need not look at the map.
             if not (self._observing and self._leaders):
                 view = self._view(player)
-                self._look_at_leaders(view)
-                if view["turn"] > 1 and not controls_any(view, me, self._facts()) and self._ok(A.Quit(me)):
+                mine = player.stacks_of()               # (our stacks: not the whole map)
+                self._look_at_leaders(mine)
+                if view["turn"] > 1 and not controls_any(mine, me, self._facts()) and self._ok(A.Quit(me)):
                     self.note("controls no units and leaves the game (Non-Attack Policy 10)")
                     return A.Quit(me)
             return A.RollRandomEvents(me)
@@ -1018,9 +996,12 @@ class SDTAgent:
         opts = [a for a in player.legal if isinstance(a, A.ChooseLoss)]              # a rare decision
         if not opts:
             return None
-        ix = self._index_of(view)
         need = d.get("need", 0)
-        held = ix.holders({a.unit for a in opts})
+        held = {}                                  # unit -> the owner of its stack (not the whole map)
+        for u in {a.unit for a in opts}:
+            st = player.stack_holding(u)
+            if st is not None:
+                held[u] = st["owner"]
         ours = all(held.get(a.unit) == self.seat for a in opts)
         if not ours:
             return max(opts, key=lambda a: (a.unit in f.leader, f.strength[a.unit], -a.unit))
@@ -2580,10 +2561,13 @@ class PoliticsAdapter:
             if self.spoil_rolls[key] and A.TakeSpoil(me, 0) in takes:
                 self.agent.note(f"takes a Politburo marker from {rec.get('target')} instead of a leader (die {die})")
                 return A.TakeSpoil(me, 0)
-        ix = self.agent._index_of(view)
         f = self.agent._facts()
         leaders = [a for a in takes if a.leader]
-        where = ix.stacks_of({a.leader for a in leaders})
+        where = {}                                 # leader -> his stack (not the whole map)
+        for u in {a.leader for a in leaders}:
+            st = self.agent.p.stack_holding(u)
+            if st is not None:
+                where[u] = Stk(st, f)
 
         def controlled(a: A.TakeSpoil) -> tuple:
             st = where.get(a.leader)

@@ -29,8 +29,8 @@ from rcw.data import GameData, default
 from rcw.rng import MASK, Dice, LoadedDice, Rng
 from rcw.rules import assassination, combat, movement, politics, quitting, sequence, setup, victory
 from rcw.rules.base import Ctx
-from rcw.state import State, copy_plain, opposed
-from rcw.types import AttackOption, Capacity, Odds, Pending, Route, Scores, View
+from rcw.state import Stack, State, copy_plain, opposed
+from rcw.types import AttackOption, Capacity, Odds, Pending, Route, Scores, StackView, View
 
 SEATS = "ABCDEF"
 STANDARD = "standard"
@@ -517,6 +517,19 @@ class Game:
         :func:`rcw.rules.combat.minimum_loss`; empty when ``seat`` chooses none."""
         return combat.minimum_loss(self.ctx, seat)
 
+    def stacks_of(self, seat: str) -> list[StackView]:
+        """The stacks ``seat`` controls, as :meth:`view` shows them (by id): for a player who
+        needs only those, without the whole map."""
+        stacks = self.state.stacks
+        mine = [st for st in (stacks[i] for i in sorted(stacks)) if st.owner == seat]
+        color = self.ctx.b.stack_color
+        return _stack_views(mine, {st.id: color(st) for st in mine})
+
+    def stack_holding(self, unit: int) -> StackView | None:
+        """The stack that holds ``unit``, as :meth:`view` shows it (None: the unit is not on the map)."""
+        st = self.ctx.b.stack_of(unit) if unit in self.data.units else None
+        return None if st is None else _stack_views([st], {st.id: self.ctx.b.stack_color(st)})[0]
+
     def capacity(self, leader: int) -> Capacity:
         """004 [5.14], [7.11], [13.22], [13.25]: how many combat units ``leader`` may have
         attached (``own``, of which ``green`` may be Green units with the Gold), how many are,
@@ -659,12 +672,10 @@ class Game:
                 "actions": [to_wire(a) for a in self.log]}
 
 
-def _stacks_view(g: Game, seat: str | None) -> list[dict]:
-    colors = g.ctx.b.stack_colors()
-    stacks = g.state.stacks
+def _stack_views(stacks: Iterable[Stack], colors: Mapping[int, str]) -> list[StackView]:
+    """Stacks as a view shows them (``colors``: each one's colour by id)."""
     out = []
-    for i in sorted(stacks):
-        st = stacks[i]
+    for st in stacks:
         att = st.attached
         if att:
             attached = {}
@@ -672,9 +683,14 @@ def _stacks_view(g: Game, seat: str | None) -> list[dict]:
                 attached[str(k)] = v
         else:
             attached = {}
-        out.append({"id": i, "province": st.province, "owner": st.owner, "units": st.units[:],
-                    "attached": attached, "color": colors[i]})
+        out.append({"id": st.id, "province": st.province, "owner": st.owner, "units": st.units[:],
+                    "attached": attached, "color": colors[st.id]})
     return out
+
+
+def _stacks_view(g: Game, seat: str | None) -> list[StackView]:
+    stacks = g.state.stacks
+    return _stack_views([stacks[i] for i in sorted(stacks)], g.ctx.b.stack_colors())
 
 
 # What a seat's view holds, entry by entry (see Game.view and rcw.types.View); game modes extend it.

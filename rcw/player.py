@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from rcw.actions import Action, IllegalAction
 from rcw.data import GameData
 from rcw.game import Game, Legal
-from rcw.types import AttackOption, Capacity, Odds, Pending, Route, Scores, View
+from rcw.types import AttackOption, Capacity, Odds, Pending, Route, Scores, StackView, View
 
 
 class LazyView(Mapping):
@@ -128,6 +128,13 @@ class Player:
 
     def reach(self, unit: int | None = None) -> Mapping[str, Route]:
         return self._game.reach(unit)
+
+    def stacks_of(self, seat: str | None = None) -> list[StackView]:
+        """The stacks ``seat`` (default: this seat) controls, as the view shows them."""
+        return self._game.stacks_of(self.seat if seat is None else seat)
+
+    def stack_holding(self, unit: int) -> StackView | None:
+        return self._game.stack_holding(unit)
 
     def capacity(self, leader: int) -> Capacity:
         return self._game.capacity(leader)
