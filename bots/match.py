@@ -192,14 +192,15 @@ class Match:
                 self._asked, self._acted = key, False
                 key = _UNSET
                 self._rounds += 1
-                self._round = [p for p in g.seats if p in self.agents]
+                self._round = [p for p in g.seats if p in self._agents]
+            gone = g.quit
             while self._round:
                 if g.over or g.decision is not None:
                     self._round = None
                     return None
                 seat = self._round.pop(0)
-                react = getattr(self.agents[seat], "react", None)
-                if react is None or seat in g.quit:
+                react = getattr(self._agents[seat], "react", None)
+                if react is None or seat in gone:
                     continue
                 player = self.player(seat)
                 action = react(player)

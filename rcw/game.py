@@ -405,7 +405,7 @@ class Game:
         moment it is open in, as a key that changes when any of it does; None when nothing is
         (or play waits for a decision).  Drivers ask their agents again only when it changes."""
         s = self.state
-        if not (s.offers or s.committee_consent or s.committee) or s.decision is not None or self.over:
+        if not (s.offers or s.committee_consent or s.committee) or s.decision is not None or s.phase == "over":
             return None
         consent = s.committee_consent
         return (tuple(sorted(s.offers)), tuple(sorted((k, tuple(v)) for k, v in consent.items())) if consent else (),
