@@ -134,8 +134,9 @@ the stacking limit), ``attack_units``/``defense``/``attack_strength``/``odds_of`
 planned attack is worth), ``attack_problem`` and ``odds`` (who joins an attack, at what odds,
 when it is declared), ``hostile`` (the colour table), ``limits`` (stacking limit, Committee
 and execution thresholds), ``offers`` (looked at only when an event showed an offer made to
-us since we last found none), ``stacks_of`` and ``stack_holding`` (our own stacks, the stack
-of a unit: when a step needs those and not the whole map) and ``is_legal``.  A force's reach is asked only when a choice
+us since we last found none), ``stacks_of``, ``stack`` and ``stack_holding`` (our own
+stacks, a stack, the stack of a unit: when a step needs those and not the whole map) and
+``is_legal``.  A force's reach is asked only when a choice
 comes to it: an attack takes the forces in the target's province, then the others strongest
 first, until the odds are reached; targets are tried from the best bound down (the odds of
 all the free forces of the colour together: a stronger attack never has worse odds against
@@ -143,8 +144,8 @@ the same defender) until none can beat the best found; the Non-Attack Policies a
 force only when there are loose units, provinces to garrison or a stack to join (the same
 choices as asking every force for every target, with fewer questions).  The view is read
 only at the moments a decision needs the map or the markers (the start of a Movement Phase;
-the merges at its end, whose map, with the merges made, also serves the Combat Phase; a
-decision, which for Exchange losses and purge spoils asks only for the stacks of the units
+the merges at its end, which ask only for our stacks and the targets of our attacks, what the
+Combat Phase then looks up, unless an assassination is planned; a decision, which for Exchange losses and purge spoils asks only for the stacks of the units
 concerned; a Committee question that concerns the bot; the Random Events Phase when the
 events no longer show a leader of ours, for Non-Attack Policy 10, which asks only for our
 stacks): planned steps are emitted without it.
@@ -312,6 +313,11 @@ class Index:
         self._colors_in: dict[str, set[str]] | None = None
         self._mine: dict[str | None, list[Stk]] = {}
         self.memo: dict = {}                   # what the bot works out once per view
+
+    @classmethod
+    def of(cls, stacks: list[dict], f: Facts) -> Index:
+        """An index of these stacks alone (view entries, by id), not of the whole map."""
+        return cls({"stacks": stacks}, f)
 
     def _stk(self, s: dict) -> Stk:
         st = self._made.get(s["id"])
@@ -517,7 +523,8 @@ class TurnPlan:
     merges_done: bool = False
     merge_queue: list | None = None
     dead: set = field(default_factory=set)      # stacks merged away
-    move_ix: Index | None = None                # the map at the end of movement (merges applied)
+    move_ix: Index | None = None                # the end of movement, merges applied: our stacks and
+                                                # our attacks' targets (the map if we assassinate)
     combat_ix: Index | None = None
     att: dict = field(default_factory=dict)     # stack id -> attack strength (engine), this plan
     dfn: dict = field(default_factory=dict)     # stack id -> defense (engine), this plan
@@ -2020,7 +2027,14 @@ class SDTAgent:
             return start
         if not plan.merges_done:
             if plan.merge_queue is None:
-                ix = plan.move_ix = self._index(player)
+                if plan.assassinate:                   # (the assassin's target is looked for on the map)
+                    ix = plan.move_ix = self._index(player)
+                else:               # our stacks and the targets of our attacks: all the Combat Phase looks up
+                    stacks = {s["id"]: s for s in player.stacks_of()}
+                    for pa in plan.attacks:
+                        if pa.target not in stacks and (s := player.stack(pa.target)) is not None:
+                            stacks[pa.target] = s
+                    ix = plan.move_ix = Index.of([stacks[i] for i in sorted(stacks)], f)
                 mine = sorted(ix.mine(me), key=lambda s: s.id)
                 plan.merge_queue = [A.Merge(me, x.id, y.id) for x in mine for y in mine
                                     if x.id < y.id and x.province == y.province]

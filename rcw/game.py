@@ -525,6 +525,11 @@ class Game:
         color = self.ctx.b.stack_color
         return _stack_views(mine, {st.id: color(st) for st in mine})
 
+    def stack(self, sid: int) -> StackView | None:
+        """The stack ``sid``, as :meth:`view` shows it (None: there is none)."""
+        st = self.state.stacks.get(sid)
+        return None if st is None else _stack_views([st], {st.id: self.ctx.b.stack_color(st)})[0]
+
     def stack_holding(self, unit: int) -> StackView | None:
         """The stack that holds ``unit``, as :meth:`view` shows it (None: the unit is not on the map)."""
         st = self.ctx.b.stack_of(unit) if unit in self.data.units else None

@@ -133,6 +133,9 @@ class Player:
         """The stacks ``seat`` (default: this seat) controls, as the view shows them."""
         return self._game.stacks_of(self.seat if seat is None else seat)
 
+    def stack(self, sid: int) -> StackView | None:
+        return self._game.stack(sid)
+
     def stack_holding(self, unit: int) -> StackView | None:
         return self._game.stack_holding(unit)
 
