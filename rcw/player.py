@@ -77,7 +77,7 @@ class Player:
         v = len(self._game.log)             # (Game.version)
         got = self._legal
         if got is None or got[0] != v:
-            got = self._legal = (v, Legal(self._game, self.seat))       # (Game.legal)
+            got = self._legal = (v, self._game.legal(self.seat))
         return got[1]
 
     @property
