@@ -153,7 +153,7 @@ stacks): planned steps are emitted without it.
 Speed (``python bench/engine.py``, ``sdt_vs_replay``): the match loop alone (agents that
 replay a game's recorded steps through :class:`rcw.bots.match.Match`) costs about 1.6 times
 the replay of the log; the rest of an SDT game is the bot: the engine's answers (``reach``,
-about 270 a game, the map view, about 110 reads a game, the rule checks) and its own
+about 290 a game, the whole map view, about 60 reads a game, the rule checks) and its own
 reckoning, mostly the plan (about a third of a millisecond a Movement Phase beyond the
 engine's answers).  The PCT is kept once per game, not once per bot, and the bots are shown
 only the actions whose events they need (about a quarter of them).  The plan reads the map
