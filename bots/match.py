@@ -56,7 +56,8 @@ REACT_ROUNDS = 40      # rounds of out-of-turn answers in a row before the match
 CYCLE_WINDOW = 48      # political steps in a row searched for a repeated position
 # Steps that may bring the game back to an earlier position (everything else moves it on: new
 # stack and offer numbers, spent Movement Points, dice): the ones the cycle guard watches.
-REVERSIBLE = (A.JoinCommittee, A.LeaveCommittee, A.OrderExecution, A.DeclarePurge, A.PassPurge, A.ApprovePurge)
+REVERSIBLE = frozenset((A.JoinCommittee, A.LeaveCommittee, A.OrderExecution, A.DeclarePurge, A.PassPurge,
+                        A.ApprovePurge))
 
 
 _UNSET: Any = object()    # (no key given)
@@ -87,6 +88,7 @@ class Match:
         self.agents = agents
         self.refused = 0                  # agent actions the engine refused (a fallback was played)
         self._players: dict[str, Player] = {}
+        self._last: Player | None = None  # the Player of the seat that moved last
         self._asked: tuple | None = None  # the open questions last put to the agents
         self._round: list[str] | None = None
         self._acted = False
@@ -168,7 +170,10 @@ class Match:
                 if step is not None:
                     return step
         agents = self._agents
-        for p in g.pending:
+        # (read through the Player of the seat that moved last, which keeps it until the game
+        # changes: the seat to move is most often the same, and its agent reads it again)
+        last = self._last
+        for p in (last.pending if last is not None and last._game is g else g.pending):
             seat = p["seat"]
             agent = agents.get(seat)
             if agent is None:
@@ -176,6 +181,7 @@ class Match:
             player = self._players.get(seat)
             if player is None or player._game is not g:
                 player = self.player(seat)
+            self._last = player
             action = agent.choose(player)
             if isinstance(action, Wait):
                 self.waiting = action
@@ -219,14 +225,15 @@ class Match:
                 self._asked, self._acted = key, False
                 key = _UNSET
                 self._rounds += 1
-                self._round = [p for p in g.seats if p in self.agents]
+                self._round = [p for p in g.seats if p in self._agents]
+            gone = g.quit
             while self._round:
                 if g.over or g.decision is not None:
                     self._round = None
                     return None
                 seat = self._round.pop(0)
-                react = getattr(self.agents[seat], "react", None)
-                if react is None or seat in g.quit:
+                react = getattr(self._agents[seat], "react", None)
+                if react is None or seat in gone:
                     continue
                 player = self.player(seat)
                 action = react(player)
@@ -307,7 +314,7 @@ class Match:
             self._acted = True
         else:
             self._rounds = 0
-        if by_agent and isinstance(action, REVERSIBLE):
+        if by_agent and type(action) in REVERSIBLE:
             self._recent.append((self.game.position_key(), action.TYPE))
         elif not by_agent or kind == "turn":
             self._recent.clear()
@@ -319,8 +326,12 @@ class Match:
             else:
                 t.follow(self.game)
         for kinds, observers in self._observers:
-            if kinds is not None and not any(e.kind in kinds for e in events):
-                continue
+            if kinds is not None:
+                for e in events:
+                    if e.kind in kinds:
+                        break
+                else:
+                    continue
             for observe in observers:
                 observe(events)
 

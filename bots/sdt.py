@@ -154,7 +154,9 @@ the stacking limit), ``attack_units``/``defense``/``attack_strength``/``odds_of`
 planned attack is worth), ``attack_problem`` and ``odds`` (who joins an attack, at what odds,
 when it is declared), ``hostile`` (the colour table), ``limits`` (stacking limit, Committee
 and execution thresholds), ``offers`` (looked at only when an event showed an offer made to
-us since we last found none) and ``is_legal``.  A force's reach is asked only when a choice
+us since we last found none), ``stacks_of``, ``stack`` and ``stack_holding`` (our own
+stacks, a stack, the stack of a unit: when a step needs those and not the whole map) and
+``is_legal``.  A force's reach is asked only when a choice
 comes to it: an attack takes the forces in the target's province, then the others strongest
 first, until the odds are reached; targets are tried from the best bound down (the odds of
 all the free forces of the colour together: a stronger attack never has worse odds against
@@ -162,15 +164,16 @@ the same defender) until none can beat the best found; the Non-Attack Policies a
 force only when there are loose units, provinces to garrison or a stack to join (the same
 choices as asking every force for every target, with fewer questions).  The view is read
 only at the moments a decision needs the map or the markers (the start of a Movement Phase;
-the merges at its end, whose map, with the merges made, also serves the Combat Phase; a
-decision; a Committee question that concerns the bot; the Random Events Phase when the
-events no longer show a leader of ours, for Non-Attack Policy 10): planned steps are
-emitted without it.
+the merges at its end, which ask only for our stacks and the targets of our attacks, what the
+Combat Phase then looks up, unless an assassination is planned; a decision, which for Exchange losses and purge spoils asks only for the stacks of the units
+concerned; a Committee question that concerns the bot; the Random Events Phase when the
+events no longer show a leader of ours, for Non-Attack Policy 10, which asks only for our
+stacks): planned steps are emitted without it.
 
 Speed (``python bench/engine.py``, ``sdt_vs_replay``): the match loop alone (agents that
 replay a game's recorded steps through :class:`rcw.bots.match.Match`) costs about 1.6 times
 the replay of the log; the rest of an SDT game is the bot: the engine's answers (``reach``,
-about 270 a game, the map view, about 110 reads a game, the rule checks) and its own
+about 290 a game, the whole map view, about 60 reads a game, the rule checks) and its own
 reckoning, mostly the plan (about a third of a millisecond a Movement Phase beyond the
 engine's answers).  The PCT is kept once per game, not once per bot, and the bots are shown
 only the actions whose events they need (about a quarter of them).  The plan reads the map
@@ -333,6 +336,11 @@ class Index:
         self._mine: dict[str | None, list[Stk]] = {}
         self.memo: dict = {}                   # what the bot works out once per view
 
+    @classmethod
+    def of(cls, stacks: list[dict], f: Facts) -> Index:
+        """An index of these stacks alone (view entries, by id), not of the whole map."""
+        return cls({"stacks": stacks}, f)
+
     def _stk(self, s: dict) -> Stk:
         st = self._made.get(s["id"])
         if st is None:
@@ -429,33 +437,6 @@ class Index:
             self._mine[seat] = out
         return out
 
-    def stacks_of(self, uids: set[int]) -> dict[int, Stk]:
-        """Unit -> its stack, for the units of ``uids`` on the map (one pass over the map)."""
-        if self._where is not None or self._gone:
-            where = self.where
-            return {u: where[u] for u in uids if u in where}
-        out = {}
-        for s in self.view["stacks"]:
-            if not uids.isdisjoint(s["units"]):
-                st = self._stk(s)
-                for u in s["units"]:
-                    if u in uids:
-                        out[u] = st
-        return out
-
-    def holders(self, uids: set[int]) -> dict[int, str | None]:
-        """Unit -> the owner of its stack, for the units of ``uids`` on the map."""
-        if self._where is not None or self._gone:
-            where = self.where
-            return {u: where[u].owner for u in uids if u in where}
-        out = {}
-        for s in self.view["stacks"]:
-            if not uids.isdisjoint(s["units"]):
-                for u in s["units"]:
-                    if u in uids:
-                        out[u] = s["owner"]
-        return out
-
     def holder(self, uid: int) -> str | None:
         st = self.stack_of(uid)
         return st.owner if st else None
@@ -494,10 +475,11 @@ def leadership(view: dict, seat: str, f: Facts) -> tuple[int, int]:
     return red, white
 
 
-def controls_any(view: dict, seat: str, f: Facts) -> bool:
-    """Whether a player controls any unit on the map (Imperial units alone are no one's)."""
+def controls_any(stacks: list[dict], seat: str, f: Facts) -> bool:
+    """Whether a player controls any unit on the map (Imperial units alone are no one's), by
+    the stacks of the view (or his own, ``Player.stacks_of``)."""
     imp = f.imperial
-    return any(s["owner"] == seat and any(u not in imp for u in s["units"]) for s in view["stacks"])
+    return any(s["owner"] == seat and any(u not in imp for u in s["units"]) for s in stacks)
 
 
 @dataclass
@@ -563,7 +545,8 @@ class TurnPlan:
     merges_done: bool = False
     merge_queue: list | None = None
     dead: set = field(default_factory=set)      # stacks merged away
-    move_ix: Index | None = None                # the map at the end of movement (merges applied)
+    move_ix: Index | None = None                # the end of movement, merges applied: our stacks and
+                                                # our attacks' targets (the map if we assassinate)
     combat_ix: Index | None = None
     att: dict = field(default_factory=dict)     # stack id -> attack strength (engine), this plan
     dfn: dict = field(default_factory=dict)     # stack id -> defense (engine), this plan
@@ -689,10 +672,11 @@ class SDTAgent:
         self._ensure_pct(v)
         return v
 
-    def _look_at_leaders(self, view) -> None:
-        """Note our leaders on the map (the events then tell us of each one we lose)."""
-        lead, me = self._facts().leader, self.seat
-        self._leaders = {u for s in view["stacks"] if s["owner"] == me for u in s["units"] if u in lead}
+    def _look_at_leaders(self, mine: list[dict]) -> None:
+        """Note our leaders on the map (``mine``: our stacks; the events then tell us of each one
+        we lose)."""
+        lead = self._facts().leader
+        self._leaders = {u for s in mine for u in s["units"] if u in lead}
 
     def _index_of(self, view: dict) -> Index:
         if self._ix is not None and self._ix[0] is view:
@@ -1013,8 +997,9 @@ class SDTAgent:
             # and need not look at the map.
             if not (self._observing and self._leaders):
                 view = self._view(player)
-                self._look_at_leaders(view)
-                if view["turn"] > 1 and not controls_any(view, me, self._facts()) and self._ok(A.Quit(me)):
+                mine = player.stacks_of()               # (our stacks: not the whole map)
+                self._look_at_leaders(mine)
+                if view["turn"] > 1 and not controls_any(mine, me, self._facts()) and self._ok(A.Quit(me)):
                     self.note("controls no units and leaves the game (Non-Attack Policy 10)")
                     return A.Quit(me)
             return A.RollRandomEvents(me)
@@ -1139,9 +1124,12 @@ class SDTAgent:
         opts = [a for a in player.legal if isinstance(a, A.ChooseLoss)]              # a rare decision
         if not opts:
             return None
-        ix = self._index_of(view)
         need = d.get("need", 0)
-        held = ix.holders({a.unit for a in opts})
+        held = {}                                  # unit -> the owner of its stack (not the whole map)
+        for u in {a.unit for a in opts}:
+            st = player.stack_holding(u)
+            if st is not None:
+                held[u] = st["owner"]
         ours = all(held.get(a.unit) == self.seat for a in opts)
         if not ours:
             return max(opts, key=lambda a: (a.unit in f.leader, f.strength[a.unit], -a.unit))
@@ -1332,7 +1320,8 @@ class SDTAgent:
         ``min_col`` (:meth:`_try_color_now` for each colour of ``colors`` hostile to the target;
         the best odds, then the fewest forces, then the first colour).  Returns (odds column,
         forces, their colour, None), or for a Subversive Attack (Red on Blue, preferred when it
-        reaches the odds) (column, forces, Red, {lead: province to move to or None}) at once.
+        reaches the odds) (column, forces, Red, the provinces next to the target) at once (where
+        each force goes, :meth:`_post`, is worked out when the attack is assigned).
 
         Within one plan the forces only get used up, so an attack found impossible stays so,
         and an attack found stays the same while none of its forces is used: both are kept
@@ -1431,7 +1420,7 @@ class SDTAgent:
         return fc.sub_strength
 
     def _try_subversive(self, ix: Index, t: Stk, forces: list[Force], used: set[int],
-                        min_col: int) -> tuple[int, list[Force], str, dict] | None:
+                        min_col: int) -> tuple[int, list[Force], str, frozenset[str]] | None:
         """Red forces already in, or able to reach, a province adjacent to ``t``: those
         already in place first, then the strongest; each mover goes to the nearest such
         province, preferring one with no units of another colour (where it could itself be
@@ -1479,7 +1468,7 @@ class SDTAgent:
                     att += sub_of(fc)
                     c = col_of(att, dfn)
                     if c is not None and c >= min_col:
-                        return c, chosen, RED, {x.lead: self._post(ix, x, posts) for x in chosen}
+                        return c, chosen, RED, posts
                 walked = True
         if le or fe:
             need = max(min_col, T.ESCORT_MIN_ODDS)
@@ -1493,7 +1482,7 @@ class SDTAgent:
                     att += sub_of(fc)
                     c = col_of(att, dfn)
                     if c is not None and c >= need:
-                        return c, chosen, RED, {x.lead: self._post(ix, x, posts) for x in chosen}
+                        return c, chosen, RED, posts
         return None
 
     def _post(self, ix: Index, fc: Force, posts: frozenset[str]) -> str | None:
@@ -1505,13 +1494,13 @@ class SDTAgent:
         opts = [p for p in posts if p in reach]
         return min(opts, key=lambda p: (any(c != RED for c in ix.colors_in.get(p, ())), len(reach[p]["path"]), p))
 
-    def _assign(self, plan: TurnPlan, t: Stk, got: tuple, min_col: int,
+    def _assign(self, ix: Index, plan: TurnPlan, t: Stk, got: tuple, min_col: int,
                 consider: bool, used: set[int], label: str) -> None:
-        col, chosen, color, dests = got
-        sub = dests is not None
+        col, chosen, color, posts = got
+        sub = posts is not None
         for fc in chosen:
             used.add(fc.lead)
-            dest = dests.get(fc.lead) if sub else (t.province if fc.province != t.province else None)
+            dest = self._post(ix, fc, posts) if sub else (t.province if fc.province != t.province else None)
             why = (f"to make a Subversive Attack on {t.province} [{label}]" if sub
                    else f"to attack in {t.province} [{label}]")
             if dest:
@@ -1611,7 +1600,7 @@ class SDTAgent:
                     break
                 _, t, got = best
                 attacked.add(t.id)
-                self._assign(plan, t, got, row.min_odds, True, used,
+                self._assign(ix, plan, t, got, row.min_odds, True, used,
                              f"APT priority {'I' * e.priority}: {e.units} vs {e.target}")
             if len(plan.attacks) >= row.attacks:
                 break
@@ -1630,7 +1619,7 @@ class SDTAgent:
                 got = self._try(ix, st, colors, forces, used, T.VST_MIN_ODDS)
                 attacked.add(st.id)
                 if got:
-                    self._assign(plan, st, got, T.VST_MIN_ODDS, False, used, f"VST: the {plan.vst} holder")
+                    self._assign(ix, plan, st, got, T.VST_MIN_ODDS, False, used, f"VST: the {plan.vst} holder")
         targets = self._targets(ix, "", plan, owner=victim, any_owner=True)
         while len(plan.attacks) < T.VST_ATTACKS:
             best = self._best_target(ix, targets, attacked, colors, forces, used, T.VST_MIN_ODDS)
@@ -1638,7 +1627,7 @@ class SDTAgent:
                 break
             _, t, got = best
             attacked.add(t.id)
-            self._assign(plan, t, got, T.VST_MIN_ODDS, False, used, f"VST: {plan.vst} player {victim}")
+            self._assign(ix, plan, t, got, T.VST_MIN_ODDS, False, used, f"VST: {plan.vst} player {victim}")
 
     def _raise_odds(self, view: dict, ix: Index, plan: TurnPlan, forces: list[Force], used: set[int]) -> None:
         """"Different stacks of units may be combined in order to satisfy the minimum odds.  When
@@ -2182,7 +2171,14 @@ class SDTAgent:
             return start
         if not plan.merges_done:
             if plan.merge_queue is None:
-                ix = plan.move_ix = self._index(player)
+                if plan.assassinate:                   # (the assassin's target is looked for on the map)
+                    ix = plan.move_ix = self._index(player)
+                else:               # our stacks and the targets of our attacks: all the Combat Phase looks up
+                    stacks = {s["id"]: s for s in player.stacks_of()}
+                    for pa in plan.attacks:
+                        if pa.target not in stacks and (s := player.stack(pa.target)) is not None:
+                            stacks[pa.target] = s
+                    ix = plan.move_ix = Index.of([stacks[i] for i in sorted(stacks)], f)
                 mine = sorted(ix.mine(me), key=lambda s: s.id)
                 plan.merge_queue = [A.Merge(me, x.id, y.id) for x in mine for y in mine
                                     if x.id < y.id and x.province == y.province]
@@ -2745,10 +2741,13 @@ class PoliticsAdapter:
             if self.spoil_rolls[key] and A.TakeSpoil(me, 0) in takes:
                 self.agent.note(f"takes a Politburo marker from {rec.get('target')} instead of a leader (die {die})")
                 return A.TakeSpoil(me, 0)
-        ix = self.agent._index_of(view)
         f = self.agent._facts()
         leaders = [a for a in takes if a.leader]
-        where = ix.stacks_of({a.leader for a in leaders})
+        where = {}                                 # leader -> his stack (not the whole map)
+        for u in {a.leader for a in leaders}:
+            st = self.agent.p.stack_holding(u)
+            if st is not None:
+                where[u] = Stk(st, f)
 
         def controlled(a: A.TakeSpoil) -> tuple:
             st = where.get(a.leader)

@@ -166,6 +166,11 @@ class GameData:
     rail_bits: tuple[int, ...] = ()
     adjacent_bits_not_white: tuple[int, ...] = ()
     rail_bits_not_white: tuple[int, ...] = ()
+    # The colour of every leader and Red, White or Blue combat unit: a stack headed by one is of
+    # its colour (not so a Green unit, which may be attached to a leader, 004 [13.26], nor an
+    # Imperial unit; ``Board.stack_colors``; a plain dict, read for every stack of a view: never
+    # change it).
+    plain_color: Mapping[int, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         codes = tuple(sorted(self.provinces))
@@ -178,7 +183,9 @@ class GameData:
         for name, value in (("codes", codes), ("bit", MappingProxyType(bit)),
                             ("adjacent_bits", links("adjacent", True)), ("rail_bits", links("rail", True)),
                             ("adjacent_bits_not_white", links("adjacent", False)),
-                            ("rail_bits_not_white", links("rail", False))):
+                            ("rail_bits_not_white", links("rail", False)),
+                            ("plain_color", {i: u.color for i, u in self.units.items()
+                                             if u.kind != "imperial" and u.color != GREEN})):
             object.__setattr__(self, name, value)
 
     # -- the optional forces (001) --------------------------------------------------

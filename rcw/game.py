@@ -40,8 +40,8 @@ from rcw.rules import (
     victory,
 )
 from rcw.rules.base import Ctx
-from rcw.state import State, copy_plain, opposed
-from rcw.types import AttackOption, Capacity, Odds, Pending, Route, Scores, View
+from rcw.state import Stack, State, copy_plain, opposed
+from rcw.types import AttackOption, Capacity, Odds, Pending, Route, Scores, StackView, View
 
 SEATS = "ABCDEF"
 STANDARD = "standard"
@@ -108,7 +108,7 @@ class Legal(Sequence[Action]):
 
     def __init__(self, game: Game, seat: str) -> None:
         self._game, self._seat, self._list = game, seat, None
-        self._asked: dict[object, bool] = {}        # actions judged so far (the game has not changed)
+        self._asked: dict[object, bool] | None = None   # actions judged so far (the game has not changed)
         self._last: tuple[object, bool] | None = None   # the last of them (asked again, as is, at once)
 
     def _all(self) -> list[Action]:
@@ -120,13 +120,18 @@ class Legal(Sequence[Action]):
         last = self._last
         if last is not None and last[0] is a:
             return last[1]
+        if not isinstance(a, Action):
+            return False
         if self._list is not None and a in self._list:
             return True
         asked = self._asked
+        if last is not None:               # (the last one joins the others, asked for by value)
+            if asked is None:
+                asked = self._asked = {}
+            asked[last[0]] = last[1]
         known = asked.get(a) if asked else None
         if known is None:
-            known = asked[a] = (isinstance(a, Action) and a.seat == self._seat
-                                and self._game.why_illegal(a) is None)
+            known = a.seat == self._seat and self._game.why_illegal(a) is None
         self._last = (a, known)
         return known
 
@@ -420,7 +425,7 @@ class Game:
         moment it is open in, as a key that changes when any of it does; None when nothing is
         (or play waits for a decision).  Drivers ask their agents again only when it changes."""
         s = self.state
-        if not (s.offers or s.committee_consent or s.committee) or s.decision is not None or self.over:
+        if not (s.offers or s.committee_consent or s.committee) or s.decision is not None or s.phase == "over":
             return None
         consent = s.committee_consent
         return (tuple(sorted(s.offers)), tuple(sorted((k, tuple(v)) for k, v in consent.items())) if consent else (),
@@ -531,6 +536,24 @@ class Game:
         """The least loss that satisfies the Exchange ``seat`` is choosing now (004 [8.44]):
         :func:`rcw.rules.combat.minimum_loss`; empty when ``seat`` chooses none."""
         return combat.minimum_loss(self.ctx, seat)
+
+    def stacks_of(self, seat: str) -> list[StackView]:
+        """The stacks ``seat`` controls, as :meth:`view` shows them (by id): for a player who
+        needs only those, without the whole map."""
+        stacks = self.state.stacks
+        mine = [st for st in (stacks[i] for i in sorted(stacks)) if st.owner == seat]
+        color = self.ctx.b.stack_color
+        return _stack_views(mine, {st.id: color(st) for st in mine})
+
+    def stack(self, sid: int) -> StackView | None:
+        """The stack ``sid``, as :meth:`view` shows it (None: there is none)."""
+        st = self.state.stacks.get(sid)
+        return None if st is None else _stack_views([st], {st.id: self.ctx.b.stack_color(st)})[0]
+
+    def stack_holding(self, unit: int) -> StackView | None:
+        """The stack that holds ``unit``, as :meth:`view` shows it (None: the unit is not on the map)."""
+        st = self.ctx.b.stack_of(unit) if unit in self.data.units else None
+        return None if st is None else _stack_views([st], {st.id: self.ctx.b.stack_color(st)})[0]
 
     def capacity(self, leader: int) -> Capacity:
         """004 [5.14], [7.11], [13.22], [13.25]: how many combat units ``leader`` may have
@@ -674,16 +697,25 @@ class Game:
                 "actions": [to_wire(a) for a in self.log]}
 
 
-def _stacks_view(g: Game, seat: str | None) -> list[dict]:
-    colors = g.ctx.b.stack_colors()
-    stacks = g.state.stacks
+def _stack_views(stacks: Iterable[Stack], colors: Mapping[int, str]) -> list[StackView]:
+    """Stacks as a view shows them (``colors``: each one's colour by id)."""
     out = []
-    for i in sorted(stacks):
-        st = stacks[i]
+    for st in stacks:
         att = st.attached
-        out.append({"id": i, "province": st.province, "owner": st.owner, "units": st.units[:],
-                    "attached": {str(k): v for k, v in att.items()} if att else {}, "color": colors[i]})
+        if att:
+            attached = {}
+            for k, v in att.items():
+                attached[str(k)] = v
+        else:
+            attached = {}
+        out.append({"id": st.id, "province": st.province, "owner": st.owner, "units": st.units[:],
+                    "attached": attached, "color": colors[st.id]})
     return out
+
+
+def _stacks_view(g: Game, seat: str | None) -> list[StackView]:
+    stacks = g.state.stacks
+    return _stack_views([stacks[i] for i in sorted(stacks)], g.ctx.b.stack_colors())
 
 
 # What a seat's view holds, entry by entry (see Game.view and rcw.types.View); game modes extend it.

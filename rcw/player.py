@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from rcw.actions import Action, IllegalAction
 from rcw.data import GameData
 from rcw.game import Game, Legal
-from rcw.types import AttackOption, Capacity, Odds, Pending, Route, Scores, View
+from rcw.types import AttackOption, Capacity, Odds, Pending, Route, Scores, StackView, View
 
 
 class LazyView(Mapping):
@@ -51,6 +51,7 @@ class Player:
         self.seat = seat
         self._view: tuple[int, LazyView] | None = None
         self._legal: tuple[int, Legal] | None = None
+        self._pending: tuple[int, list[Pending]] | None = None
 
     @property
     def data(self) -> GameData:
@@ -81,7 +82,13 @@ class Player:
 
     @property
     def pending(self) -> list[Pending]:
-        return self._game.pending
+        """Whose decision the game waits for (:attr:`Game.pending`), kept until the game changes
+        (do not change it)."""
+        v = len(self._game.log)             # (Game.version)
+        got = self._pending
+        if got is None or got[0] != v:
+            got = self._pending = (v, self._game.pending)
+        return got[1]
 
     @property
     def over(self) -> bool:
@@ -138,6 +145,16 @@ class Player:
 
     def reach(self, unit: int | None = None) -> Mapping[str, Route]:
         return self._game.reach(unit)
+
+    def stacks_of(self, seat: str | None = None) -> list[StackView]:
+        """The stacks ``seat`` (default: this seat) controls, as the view shows them."""
+        return self._game.stacks_of(self.seat if seat is None else seat)
+
+    def stack(self, sid: int) -> StackView | None:
+        return self._game.stack(sid)
+
+    def stack_holding(self, unit: int) -> StackView | None:
+        return self._game.stack_holding(unit)
 
     def capacity(self, leader: int) -> Capacity:
         return self._game.capacity(leader)

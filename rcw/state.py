@@ -197,10 +197,15 @@ class Board:
         self._stack_colors = None
 
     def stack_colors(self) -> dict[int, str]:
-        """Every stack's colour by id (:meth:`stack_color`)."""
+        """Every stack's colour by id (:meth:`stack_color`; a stack headed by a leader or a Red,
+        White or Blue combat unit is of that unit's colour, ``GameData.plain_color``)."""
         if self._stack_colors is None:
-            color = self.stack_color
-            self._stack_colors = {i: color(st) for i, st in self.s.stacks.items()}
+            color, plain = self.stack_color, self.data.plain_color
+            out = {}
+            for i, st in self.s.stacks.items():
+                c = plain.get(st.units[0]) if st.units else None
+                out[i] = c if c is not None else color(st)
+            self._stack_colors = out
         return self._stack_colors
 
     def colors_in(self) -> dict[str, frozenset[str]]:

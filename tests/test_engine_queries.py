@@ -272,6 +272,30 @@ def test_a_player_sees_its_view_and_asks_the_rules():
     assert p.why_illegal(A.EndMovement("B")).code == "not_your_seat"
 
 
+@pytest.mark.parametrize("seed", [1, 4])
+def test_a_players_stacks_a_stack_and_the_stack_holding_a_unit_are_as_the_view_shows_them(seed):
+    """A bot that needs its own stacks, one stack, or the stack of one unit, asks for those alone: the
+    entries are the view's, in its order, all along a game (Green units carried by a leader,
+    Imperial units and Blue forces included)."""
+    g = Game.new(5, seed, {"max_turns": 3})
+    m = Match(g, {p: RandomAgent(p, seed) for p in g.seats})
+    checked = 0
+    while not g.over and m.play(40):
+        stacks = g.view()["stacks"]
+        for seat in g.seats:
+            assert g.stacks_of(seat) == [s for s in stacks if s["owner"] == seat]
+            assert Player(g, seat).stacks_of() == g.stacks_of(seat)
+        for s in stacks:
+            assert g.stack(s["id"]) == s
+            for u in s["units"]:
+                assert g.stack_holding(u) == s
+                checked += 1
+    assert checked > 500
+    assert g.stack_holding(max(g.data.units) + 1) is None and g.stack(g.state.next_stack) is None
+    off = next(u for u in g.data.units if g.stack_holding(u) is None)      # (killed, withdrawn or never set up)
+    assert all(off not in s["units"] for s in g.view()["stacks"])
+
+
 def test_out_of_turn_actions_and_open_questions():
     """A trade offer is open to its addressee out of turn (004 [15.33], [10.0])."""
     g = started()
