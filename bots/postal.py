@@ -202,7 +202,7 @@ class SDTPostalAgent(PostalAgent):
         """Non-Attack Policy 10: a player who controls no units leaves the game."""
         bot = self.bot or self._bot(view["turn"], "check")
         bot.p = player
-        if view["turn"] > 1 and not controls_any(view, self.seat, bot._facts()):
+        if view["turn"] > 1 and not controls_any(view["stacks"], self.seat, bot._facts()):
             self.notes.append(f"{self.seat}: controls no units and leaves the game (Non-Attack Policy 10)")
             return A.Quit(self.seat)
         return None
