@@ -16,7 +16,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from browser_helpers import NO_LIMITS_ARGS, http, new_page, open_seat, rcw_server, skip_reason
+from browser_helpers import NO_LIMITS_ARGS, http, new_page, open_seat, rcw_server, shot, skip_reason
 from test_server_notify import Inbox, body, link
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
@@ -110,6 +110,7 @@ def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook
             pa.locator('[data-act="add-move"]').click()
             pa.wait_for_selector(".draft-order.ok")
             pa.wait_for_selector('svg polyline.draft-path[data-order="0"]', state="attached")   # the sheet's move on the map
+            shot(pa, "postal-plotted.png")
             pa.locator('[data-act="send-sheet"]').click()
             pa.wait_for_selector(".sent-badge")
             pb.wait_for_selector('.submitted .sub.in[data-seat="A"]')         # Boris sees that Anna sent one...
@@ -123,6 +124,7 @@ def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook
                 p.wait_for_function("() => document.body.dataset.reports === '2'", timeout=20_000)
                 p.wait_for_selector('.report-card[data-phase="first"]')
                 assert p.locator("svg line.report-move").count() > 0
+            shot(pa, "postal-report.png")
             assert f"{start}\u2192{dest}" in pa.locator(".report-text").inner_text()
             assert pa.locator(f'svg line.report-move[data-from="{start}"][data-to="{dest}"][data-seat="A"]').count() == 1
             # Boris reloads and browses the archive, phase by phase
@@ -137,6 +139,7 @@ def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook
             pb.locator('[data-act="replay"]').click()
             pb.wait_for_selector('.report-card[data-phase="trading"][data-index="0"]')
             assert pb.locator(".archive-note").count() == 1    # (the map shows the position after that phase)
+            shot(pb, "postal-archive.png")
             # the e-mails: the reports, with a one-time login link that opens Anna's seat elsewhere
             rep = wait_mail(inbox, "anna@example.org", "report of Game-Turn 1, first phase")
             assert f"{start}\u2192{dest}" in body(rep) and a["token"] not in body(rep)
@@ -182,6 +185,7 @@ def test_a_pause_civil_disorder_and_the_return_on_a_phone(browser, server):
         assert http(server, "GET", f"/api/games/{gid}")["deadlines"][key] == before + 3600   # for everyone
         # after the deadline Anna's seat is in civil disorder: her bot sends her First Phase sheet at once
         page.wait_for_selector(".card.disorder", timeout=20_000)
+        shot(page, "postal-disorder-phone.png")
         page.wait_for_function("() => window.rcwApp.st.view.postal.phase === 'first' && "
                                "window.rcwApp.st.view.postal.submitted.includes('A')")
         assert http(server, "GET", f"/api/games/{gid}")["seats"]["A"]["disorder"]

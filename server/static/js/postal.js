@@ -265,7 +265,8 @@ export class PostalDesk {
     const rec = (app.st.seats || {})[seat] || {};
     if (seat && rec.disorder) {
       el.append(h("section.card.disorder", { role: "alert" }, h("h3", "Your seat is in civil disorder"),
-        h("p", `You missed ${rec.missed || "several"} deadlines in a row: your bot plays this seat.`),
+        h("p", rec.missed === 1 ? "You missed the last deadline: your bot plays this seat."
+          : `You missed ${rec.missed || "several"} deadlines in a row: your bot plays this seat.`),
         h("button.btn.primary", { type: "button", dataset: { act: "reclaim" }, onclick: () => this.reclaim() }, "Take my seat back")));
     }
     if (seat && !over && pv.phase) {
