@@ -94,11 +94,8 @@ def ask(ctx: Ctx, seat: str, uid: int, chit: str, after: str, provinces: list[st
 
 
 def check_place(ctx: Ctx, a: PlaceUnit) -> None:
-    d = ctx.s.decision
-    if d is None or d.get("kind") != "place":
-        raise ctx.illegal("001 Optional Forces", "no unit is being placed now", "no_decision")
-    if a.seat != d["seat"]:
-        raise ctx.illegal("001 Optional Forces", f"{d['seat']} places the unit drawn", "not_your_decision")
+    d = ctx.require_decision(a.seat, "place", "001 Optional Forces", "no unit is being placed now",
+                             "{owner} places the unit drawn")
     rule = _rule(ctx, d["unit"])
     if d["provinces"]:
         if a.leader or a.province not in d["provinces"]:

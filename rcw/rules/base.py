@@ -199,6 +199,18 @@ class Ctx:
     def illegal(rule: str, msg: str, code: str = "illegal_action") -> IllegalAction:
         return IllegalAction(rule, msg, code)
 
+    def require_decision(self, seat: str, kind: str, rule: str, none: str, owner: str = "") -> dict:
+        """The decision of ``kind`` that suspends play, which ``seat`` must answer (004 [4.2]): else
+        ``no_decision`` (``none`` says why) or ``not_your_decision`` (``owner``, where ``{owner}``
+        is the deciding seat and ``{seat}`` the one asking)."""
+        d = self.s.decision
+        if d is None or d.get("kind") != kind:
+            raise self.illegal(rule, none, "no_decision")
+        if d["seat"] != seat:
+            raise self.illegal(rule, (owner or "{owner} decides this, not {seat}").format(owner=d["seat"], seat=seat),
+                               "not_your_decision")
+        return d
+
     def require_phasing(self, seat: str, phase: str | tuple[str, ...] | None = None) -> None:
         ph = self.b.phasing()
         if ph is None:

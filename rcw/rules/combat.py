@@ -484,11 +484,8 @@ def _after_attacker_loss(ctx: Ctx, stacks: list[Stack], defender_owner: str | No
 
 
 def check_loss(ctx: Ctx, a: ChooseLoss) -> None:
-    d = ctx.s.decision
-    if d is None or d["kind"] != "loss":
-        raise ctx.illegal("004 [8.44]", "no Exchange losses are being chosen", "no_decision")
-    if a.seat != d["seat"]:
-        raise ctx.illegal("004 [8.44]", f"{d['seat']} chooses these losses", "not_your_decision")
+    d = ctx.require_decision(a.seat, "loss", "004 [8.44]", "no Exchange losses are being chosen",
+                             "{owner} chooses these losses")
     if a.unit not in d["units"]:
         raise ctx.illegal("004 [8.44]", "that unit is not in the force taking the losses")
 
@@ -532,11 +529,8 @@ def do_loss(ctx: Ctx, a: ChooseLoss) -> list[Event]:
 
 
 def check_capture(ctx: Ctx, a: CaptureImperial) -> None:
-    d = ctx.s.decision
-    if d is None or d["kind"] != "capture":
-        raise ctx.illegal("004 [13.41]", "no Imperial unit may be captured now", "no_decision")
-    if a.seat != d["seat"]:
-        raise ctx.illegal("004 [13.41]", f"{d['seat']} decides this capture", "not_your_decision")
+    d = ctx.require_decision(a.seat, "capture", "004 [13.41]", "no Imperial unit may be captured now",
+                             "{owner} decides this capture")
     if a.unit not in d["units"] or a.stack not in d["stacks"] or a.stack not in ctx.s.stacks:
         raise ctx.illegal("004 [13.41]", "name an Imperial unit on offer and one of your stacks that fought")
     st = ctx.s.stacks[a.stack]

@@ -224,12 +224,7 @@ def _free(ctx: Ctx, rule: str, what: str) -> None:
 
 
 def _deciding(ctx: Ctx, seat: str, kind: str, rule: str) -> dict:
-    d = ctx.s.decision
-    if d is None or d.get("kind") != kind:
-        raise ctx.illegal(rule, f"no {kind.replace('_', ' ')} decision is pending", "no_decision")
-    if d["seat"] != seat:
-        raise ctx.illegal(rule, f"{d['seat']} decides this, not {seat}", "not_your_decision")
-    return d
+    return ctx.require_decision(seat, kind, rule, f"no {kind.replace('_', ' ')} decision is pending")
 
 
 # -- the Central Committee (004 [11.1]) ---------------------------------------------------------------

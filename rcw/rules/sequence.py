@@ -217,11 +217,8 @@ def after_draw(ctx: Ctx, seat: str) -> list[Event]:
 
 # -- the optional redraw (004 [12.13]) ----------------------------------------------------------
 def check_redraw(ctx: Ctx, a: RedrawChit) -> None:
-    d = ctx.s.decision
-    if d is None or d.get("kind") != "redraw":
-        raise ctx.illegal("004 [12.13]", "no marker entitles anyone to draw again now", "no_decision")
-    if a.seat != d["seat"]:
-        raise ctx.illegal("004 [12.13]", f"{d['seat']} decides whether to draw again", "not_your_decision")
+    ctx.require_decision(a.seat, "redraw", "004 [12.13]", "no marker entitles anyone to draw again now",
+                         "{owner} decides whether to draw again")
 
 
 def do_redraw(ctx: Ctx, a: RedrawChit) -> list[Event]:
