@@ -37,6 +37,10 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 
 #: ``rcw serve`` flags that switch admission control off: server_helpers.NO_LIMITS as flags (0: no limit).
 NO_LIMITS_ARGS = [x for k, v in NO_LIMITS.items() for x in (f"--{k.replace('_', '-')}", str(v))]
+#: A bot that invites a page's player to a Central Committee goes on at once instead of waiting
+#: 20 s for an answer (``rcw serve --bot-wait``; as server_helpers.running_server does): the pages
+#: of these tests answer a bot's invitation or not at all.
+NO_BOT_WAIT_ARGS = ["--bot-wait", "0"]
 
 
 def skip_reason() -> str | None:
@@ -421,7 +425,7 @@ def server():
     """A real ``rcw serve`` (embedded store) for the module's tests, without admission control
     (every page comes from 127.0.0.1 and a module creates many games; the limits have their
     own tests in tests/test_server_admission.py)."""
-    with rcw_server(NO_LIMITS_ARGS) as base:
+    with rcw_server([*NO_LIMITS_ARGS, *NO_BOT_WAIT_ARGS]) as base:
         yield base
 
 

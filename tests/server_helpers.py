@@ -115,6 +115,10 @@ class ServerProcess:
 
     def __init__(self, *args: str) -> None:
         self.args = list(args)
+        if "--bot-wait" not in self.args:
+            # (as running_server: the tests' humans answer a bot's Committee invitation or not at
+            # all, so a bot does not wait 20 s for them unless a test says how long)
+            self.args += ["--bot-wait", "0"]
         self.proc: asyncio.subprocess.Process | None = None
         self.base = ""
         self.banner = ""            # the first stdout line ("rcw serve: listening on ...")
