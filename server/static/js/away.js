@@ -30,7 +30,7 @@ export function summarize(lines, since, seat) {
   if (moved.length) out.push(`${movers.join(", ") || "Players"} moved ${moved.length} force${moved.length === 1 ? "" : "s"}`);
   const combats = after.filter((l) => l.cls === "combat");
   if (combats.length) out.push(`${combats.length} combat${combats.length === 1 ? "" : "s"}: ` + combats.slice(-2).map((l) => l.text).join("; "));
-  out.push(...pick(["purge"], 3));
+  out.push(...pick(["purge"], 2));          // (seven lines at most: the summary fits a phone's screen)
   const trades = after.filter((l) => l.cls === "trade").length;
   if (trades) out.push(`${trades} trade message${trades === 1 ? "" : "s"} (see the log)`);
   out.push(...pick(["over"], 1));
