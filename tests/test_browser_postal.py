@@ -215,3 +215,74 @@ def test_a_live_games_deadline_counts_down_in_the_header(browser, server):
         page.wait_for_function("(t) => document.querySelector('.pend.mine .countdown').textContent !== t", arg=first)
     finally:
         page.context.close()
+
+
+def test_trades_with_leaders_and_a_purge_with_spoils_are_built_in_the_orders_panel(browser, server):
+    """Issue 16's order builders beyond moves: in the pre-season trades Anna and Boris each build
+    the same exchange in the Trades card (a leader of each hand, and a Politburo marker from Anna),
+    the mirror orders the Gamesmaster matches (postal [4.2], 004 [15.33]); when both have sent
+    their sheets the report says the trade is made and the leaders have changed hands. Then in
+    the First Phase Anna builds a purge with the spoils she wants (004 [11.31]) and a conditional
+    counterpurge; the engine's check judges every order the panel wrote (none is a malformed
+    order)."""
+    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 5, "bot_seats": ["C", "D", "E"], "seed": 3,
+                                            "deadline": "1h"})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
+    pa, pb = new_page(browser), new_page(browser)
+    try:
+        open_seat(pa, server, gid, a["token"], "A", "Anna")
+        open_seat(pb, server, gid, b["token"], "B", "Boris")
+        hands = pa.evaluate("() => window.rcwApp.st.view.hands")
+        leader = lambda seat: next(u for u in hands[seat] if 151 <= u < 200)   # noqa: E731  (the leaders' ids)
+        mine, theirs = leader("A"), leader("B")
+
+        def build(page, other: str, give: int, take: int, give_politburo: int, take_politburo: int) -> None:
+            card = page.locator(".trade-card")
+            card.locator("summary").click()
+            card.locator('select[aria-label="With"]').select_option(other)
+            card.locator('select[aria-label="Give leaders"]').select_option(str(give))
+            card.locator('select[aria-label="Take leaders"]').select_option(str(take))
+            card.locator('input[aria-label="Give Politburo"]').fill(str(give_politburo))
+            card.locator('input[aria-label="Take Politburo"]').fill(str(take_politburo))
+            card.locator('[data-act="add-trade"]').click()
+            page.wait_for_selector('.draft-order.ok[data-order="trade"]')
+            page.locator('[data-act="send-sheet"]').click()     # (the second sheet closes the phase at once)
+            page.wait_for_function("() => document.querySelector('.sent-badge') || window.rcwApp.st.view.postal.phase === 'first'")
+
+        build(pa, "B", mine, theirs, 1, 0)
+        text = pa.locator('.draft-order[data-order="trade"] .d-text').inner_text()
+        assert text.startswith("Trade with B: give ") and "1 Politburo" in text, text
+        build(pb, "A", theirs, mine, 0, 1)
+        for p in (pa, pb):
+            p.wait_for_function("() => window.rcwApp.st.view.postal.phase === 'first'")
+        hands = pa.evaluate("() => window.rcwApp.st.view.hands || {}")
+        report = pa.locator(".report-text").inner_text()
+        assert "Trade" in report or "trade" in report, report
+        stacks = pa.evaluate("() => window.rcwApp.st.view.stacks")
+        owner = {u: s["owner"] for s in stacks for u in s["units"]}
+        held = {u: seat for seat, us in hands.items() for u in us}
+        assert (owner.get(theirs) or held.get(theirs)) == "A" and (owner.get(mine) or held.get(mine)) == "B"
+        # First Phase: a purge of C with the spoils wanted, and a conditional counterpurge
+        card = pa.locator(".purge-card")
+        card.locator("summary").click()
+        card.locator('select[aria-label="Target"]').select_option("C")
+        card.locator('select[aria-label="Spoils"]').select_option("0")
+        card.locator('[data-act="add-purge"]').click()
+        card.locator('select[aria-label="Counterpurge"]').select_option("strongest")
+        card.locator('[data-act="add-counterpurge"]').click()
+        pa.wait_for_function("() => document.querySelectorAll('.draft-order.ok, .draft-order.bad').length === 2")
+        purge = pa.locator('.draft-order[data-order="purge"]')
+        assert "spoils wanted: a Politburo marker" in purge.inner_text()
+        for o in pa.locator(".draft-order.bad").all():      # a refusal is the engine's, with its rule
+            assert re.search(r"refused: .+\((004|001) \[", o.inner_text()), o.inner_text()
+        # the panel was drawn again after each order added: the card stayed open, as the player left it
+        assert card.evaluate("(d) => d.open") and card.locator('select[aria-label="Target"]').input_value() == "C"
+        draft = pa.evaluate("window.rcwApp.postal.draft")
+        assert draft[0] == {"order": "purge", "target": "C", "participants": ["A"], "shares": ["A"], "take": [0]}
+        assert draft[1] == {"order": "counterpurge", "target": "strongest"}
+        shot(pa, "postal-builders.png")
+    finally:
+        pa.context.close()
+        pb.context.close()

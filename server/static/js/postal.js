@@ -32,7 +32,8 @@ function describe(o) {
     }
     case "attack": return `${(o.attackers || []).map(n).join(" + ")} attack${o.subversive ? " (subversive)" : ""} ${n(o.target)}`;
     case "assassinate": return `Assassinate ${(o.victims || []).map(n).join(" and/or ")} (${o.markers || 1} marker${(o.markers || 1) > 1 ? "s" : ""})`;
-    case "purge": return `Purge ${o.target} with ${(o.participants || []).join(", ")}${o.markers !== undefined && o.markers !== null ? ` (${o.markers} markers)` : ""}`;
+    case "purge": return `Purge ${o.target} with ${(o.participants || []).join(", ")}${o.markers !== undefined && o.markers !== null ? ` (${o.markers} markers)` : ""}` +
+      ((o.take || []).length ? `, spoils wanted: ${o.take.map((u) => (u === 0 ? "a Politburo marker" : n(u))).join(", ")}` : "");
     case "counterpurge": return `If purged: counterpurge ${o.target || "nobody"}`;
     case "trade": {
       const give = [o.give_politburo ? `${o.give_politburo} Politburo` : "", o.give_assassins ? `${o.give_assassins} Assassin` : "", ...(o.give_leaders || []).map(n)].filter(Boolean);
@@ -363,10 +364,20 @@ export class PostalDesk {
     const out = [];
     if (ph === "first") out.push(this.plotCard());
     if (ph === "second") out.push(this.attackCard(marks));
-    if (ph === "first") out.push(this.assassinCard());
-    if (ph === "first" || ph === "second") out.push(this.purgeCard());
-    out.push(this.tradeCard());
+    if (ph === "first") out.push(this.kept("assassin", () => this.assassinCard()));
+    if (ph === "first" || ph === "second") out.push(this.kept("purge", () => this.purgeCard()));
+    out.push(this.kept("trade", () => this.tradeCard()));
     return out;
+  }
+
+  /** The same card element for as long as the phase lasts (the position it offers cannot change
+   *  before the phase closes): the panel is drawn again at every push and every order added, and
+   *  a half-filled card keeps what the player chose, and stays open. */
+  kept(name, make) {
+    const pv = this.view.postal;
+    const phase = `${this.app.seat}:${pv.turn}:${pv.phase}`;
+    if (!this.cards || this.cards.phase !== phase) this.cards = { phase, made: {} };
+    return (this.cards.made[name] ||= make());
   }
 
   plotCard() {
@@ -442,6 +453,14 @@ export class PostalDesk {
     const markers = h("input", { type: "number", min: 0, max: 40, placeholder: "all", "aria-label": "Markers" });
     const odds = h("p.small.purge-odds");
     const chosen = () => parts.map((l) => l.firstChild).filter((c) => c.checked).map((c) => c.value);
+    // the spoils wanted (004 [11.31]): the target's leaders on the map, or a Politburo marker (0);
+    // the engine's check says which it would refuse
+    const spoilsOf = () => h("select", { multiple: true, size: 3, "aria-label": "Spoils" },
+      h("option", { value: "0" }, "a Politburo marker"),
+      v.stacks.filter((s) => s.owner === target.value).flatMap((s) => s.units)
+        .filter(isLeader).map((u) => h("option", { value: String(u) }, uname(u))));
+    let spoils = spoilsOf();
+    target.addEventListener("change", () => { const n = spoilsOf(); spoils.replaceWith(n); spoils = n; });
     const showOdds = () => {
       const ps = chosen();
       if (!ps.length) return;
@@ -453,10 +472,12 @@ export class PostalDesk {
       h("option", { value: "weakest" }, "the weakest purger"), v.seats.filter((s) => s !== me).map((s) => h("option", { value: s }, `Seat ${s}`)));
     return h("details.card.purge-card", h("summary", "Purge and counterpurge (postal [11.0])"),
       h("div.row", "Purge ", target, " with ", parts, " markers ", markers),
+      h("div.row", "spoils wanted ", spoils),
       h("div.row", h("button.btn", { type: "button", onclick: showOdds }, "Odds"), odds),
       h("button.btn", { type: "button", dataset: { act: "add-purge" }, onclick: () => {
         const ps = chosen();
-        const o = { order: "purge", target: target.value, participants: ps, shares: ps };
+        const o = { order: "purge", target: target.value, participants: ps, shares: ps,
+                    take: [...spoils.selectedOptions].map((x) => Number(x.value)) };
         if (markers.value !== "") o.markers = Number(markers.value);
         this.add(o);
       } }, "Add purge"),
@@ -470,14 +491,25 @@ export class PostalDesk {
     const withSel = h("select", { "aria-label": "With" }, v.seats.filter((s) => s !== me).map((s) => h("option", { value: s }, `Seat ${s}`)));
     const num = (label) => h("input", { type: "number", min: 0, max: 40, value: 0, "aria-label": label });
     const gp = num("Give Politburo"), ga = num("Give Assassins"), tp = num("Take Politburo"), ta = num("Take Assassins");
+    // leaders change hands only in the pre-season trades (postal [4.2], 004 [15.33]): the hands dealt
+    const hands = v.postal.phase === "trading" ? v.hands || {} : {};
+    const leaders = (seat, label) => h("select", { multiple: true, size: 3, "aria-label": label, dataset: { leaders: label } },
+      (hands[seat] || []).filter(isLeader).map((u) => h("option", { value: String(u) }, uname(u))));
+    const gl = leaders(me, "Give leaders");
+    let tl = leaders(withSel.value, "Take leaders");
+    withSel.addEventListener("change", () => { const n = leaders(withSel.value, "Take leaders"); tl.replaceWith(n); tl = n; });
+    const picked = (sel) => [...sel.selectedOptions].map((o) => Number(o.value));
     return h("details.card.trade-card", h("summary", "Trades (004 [15.33])"),
       h("div.row", "With ", withSel),
       h("div.row", "give ", gp, " Politburo ", ga, " Assassin · take ", tp, " Politburo ", ta, " Assassin"),
+      Object.keys(hands).length ? h("div.row", "give ", gl, " take ", tl) : null,
       h("div.row",
         h("button.btn", { type: "button", dataset: { act: "add-trade" }, onclick: () => this.add({ order: "trade", with: withSel.value,
-          give_politburo: Number(gp.value) || 0, give_assassins: Number(ga.value) || 0, take_politburo: Number(tp.value) || 0, take_assassins: Number(ta.value) || 0 }) }, "Add trade"),
+          give_leaders: picked(gl), give_politburo: Number(gp.value) || 0, give_assassins: Number(ga.value) || 0,
+          take_leaders: picked(tl), take_politburo: Number(tp.value) || 0, take_assassins: Number(ta.value) || 0 }) }, "Add trade"),
         h("button.btn", { type: "button", dataset: { act: "add-gifts" }, onclick: () => this.add({ order: "accept_gifts" }) }, "Accept gifts")));
   }
+
 
   // -- reports and the archive -----------------------------------------------------------------------------
   reportCard(marks) {
