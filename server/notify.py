@@ -101,6 +101,31 @@ async def check_webhook_target(url: str, allow_private: bool) -> None:
                             "the server's operator does not allow those (--allow-private-webhooks)")
 
 
+def public_resolver() -> Any:
+    """An aiohttp resolver that refuses a host name resolving to a non-public address, asked
+    again at every connection: a name that was public when the game was created (or at the
+    check before a post) and is made to point into the server's own network afterwards (DNS
+    rebinding) is refused when the post connects.  (An address written in the URL is not
+    resolved: :func:`check_webhook_target` has judged it, and it cannot change.)"""
+    from aiohttp.abc import AbstractResolver
+    from aiohttp.resolver import ThreadedResolver
+
+    class PublicResolver(AbstractResolver):
+        def __init__(self) -> None:
+            self.inner = ThreadedResolver()
+
+        async def resolve(self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET) -> list:
+            found = await self.inner.resolve(host, port, family)
+            if not found or any(_blocked(r["host"]) for r in found):
+                raise OSError(f"the webhook's host {host!r} resolves to a loopback or private address now")
+            return found
+
+        async def close(self) -> None:
+            await self.inner.close()
+
+    return PublicResolver()
+
+
 class Mailer:
     """SMTP through the standard library, in a thread: ``smtp://[user:password@]host[:port]``
     (``smtps://`` for TLS from the start, ``smtp+starttls://`` to upgrade)."""
@@ -234,7 +259,8 @@ class Notifier:
             import aiohttp
 
             if self.session is None:
-                self.session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=WEBHOOK_TIMEOUT))
+                connector = None if self.hub.config.allow_private_webhooks else aiohttp.TCPConnector(resolver=public_resolver())
+                self.session = aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=WEBHOOK_TIMEOUT))
             async with self.session.post(url, json=body, allow_redirects=False) as r:
                 if r.status >= 300:
                     raise OSError(f"it answered HTTP {r.status}")

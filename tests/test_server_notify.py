@@ -243,3 +243,36 @@ async def test_a_live_game_waiting_on_an_absent_seat_sends_it_an_email():
         (m, *_) = await srv.inbox.wait("anna@example.org", "waits on your decision", timeout=30)
         assert "Seat A: the game waits on you" in body(m) and a["token"] not in body(m)
         assert "While you were away:" in body(m)
+
+
+async def test_a_webhook_name_that_points_into_the_servers_network_later_is_refused_when_it_connects():
+    """DNS rebinding: a webhook host name that was public when the game was created may be made to
+    resolve to a loopback or private address afterwards.  The server's webhook session asks the
+    name again at every connection and refuses such an address there: a real endpoint on
+    127.0.0.1, reached as ``localhost``, receives nothing; the same endpoint by its address with
+    the operator's leave (--allow-private-webhooks: no such resolver) does."""
+    from rcw.server.notify import public_resolver
+
+    got: list[str] = []
+
+    async def hook(request: web.Request) -> web.Response:
+        got.append(await request.text())
+        return web.Response(status=204)
+
+    app = web.Application()
+    app.router.add_post("/hook", hook)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    port = free_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    try:
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(resolver=public_resolver())) as s:
+            with pytest.raises(aiohttp.ClientError) as e:
+                await s.post(f"http://localhost:{port}/hook", json={"event": "report"})
+            assert "loopback or private" in str(e.value.os_error)
+        assert got == []
+        async with aiohttp.ClientSession() as s, s.post(f"http://127.0.0.1:{port}/hook", json={"event": "report"}) as r:
+            assert r.status == 204
+        assert len(got) == 1
+    finally:
+        await runner.cleanup()
