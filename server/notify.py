@@ -17,7 +17,8 @@ frame; the server sends a link to it and counts the address only once the link w
 room's incoming webhook); every phase report, pause, civil disorder and return, and the end of
 the game is POSTed to it as JSON ``{game, name, event, seat, text, link, turn, phase, ts}``.  A
 target that is, or resolves to, a loopback, private, link-local, multicast or reserved address
-is refused (when the game is created and again before each post) unless the operator allows it
+is refused (when the game is created, before each post, and as the post connects: a name is
+asked again then, see :func:`public_resolver`) unless the operator allows it
 (``rcw serve --allow-private-webhooks``): the server cannot be turned against its own network.
 
 **Links** (docs/protocol.md "Notifications"): no message carries a seat token.  The webhook's
