@@ -143,7 +143,7 @@ class CooperationTable:
     def observe(self, events) -> None:
         """The events of one action (or the deal): the shifts of the notes under the PCT, and
         a pact's break (:data:`bots.negotiation.SHIFT_PACT_BREAK` more for the pair)."""
-        if self.pacts:
+        if self.pacts.pacts:                   # (PactBook's truth, without the call)
             for b in self.pacts.breaks(events, self.turn, self.version or 0):
                 self.shift(b.by, b.victim, SHIFT_PACT_BREAK)
                 self.breaks.append(b)

@@ -873,8 +873,8 @@ class SDTAgent:
     def choose(self, player) -> A.Action:
         self.p = player
         self._last_ok = None
-        if player.version != self._shown():
-            self._catch_up(player)
+        if player.version != (self.table.version if self._observing and not self._own_table else self._version):
+            self._catch_up(player)                 # (the version :meth:`_shown` says, inlined)
         try:
             act = self._choose(player)
         except Exception as e:  # never let a planning bug become an illegal move
@@ -886,7 +886,8 @@ class SDTAgent:
             return act                         # (for the humans invited to a Committee)
         if act is None or (act is not self._last_ok and act not in player.legal):
             act = self.fallback(player)
-        self.talk.stepped(player, act)
+        if self.talk.humans:                   # (only a step toward a human seat has a card)
+            self.talk.stepped(player, act)
         return act
 
     def react(self, player) -> A.Action | None:
@@ -894,7 +895,8 @@ class SDTAgent:
         open): answer offers, proposals and the counter-committee; None to do nothing."""
         self.p = player
         self._last_ok = None
-        self._catch_up(player)
+        if player.version != (self.table.version if self._observing and not self._own_table else self._version):
+            self._catch_up(player)                 # (as in :meth:`choose`)
         try:
             act = self._offer_answer(player)
             if act is None:
@@ -1275,12 +1277,13 @@ class SDTAgent:
                  any_owner: bool = False) -> list[Stk]:
         me = self.seat
         out = []
+        pacts = bool(self.table.pacts)
         for st in ix.stacks:
             if not st.fighting or (target_color and st.color != target_color):
                 continue
             if owner is not None and st.owner != owner:
                 continue
-            if self.table.pacts and self.talk.spares(st.owner):
+            if pacts and self.talk.spares(st.owner):
                 continue                       # a pact of ours (bots.negotiation)
             if st.owner == me and not any_owner:
                 if plan.color == T.UNDECIDED or st.color == plan.color or \
@@ -2127,6 +2130,8 @@ class SDTAgent:
     # -- executing the movement plan -----------------------------------------------------------
     def _movement_step(self, player, kind: str) -> A.Action | None:
         plan = self.plan
+        if kind == "force" and plan.politics_done and not plan.pre:     # (most steps: a force moving)
+            return self._force_step() if self.cur is not None else A.EndForce(self.seat)
         me = self.seat
         if not plan.politics_done:
             act = self.politics.start_of_turn(player, plan)
