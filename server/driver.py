@@ -38,6 +38,7 @@ agent (:meth:`Driver.consider`).
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import time
 from collections.abc import Callable
@@ -54,6 +55,39 @@ from rcw.game import Game
 from rcw.player import Player
 
 log = logging.getLogger("rcw.server")
+
+
+class BotTurns:
+    """The bots of every game this process drives commit their actions in turns: one bot action
+    starts per pass of the event loop (:meth:`turn`).  asyncio runs every callback that is ready
+    in one pass, so without turns the steps of twenty games playing at full speed, and their
+    fan-outs, pile up in the same passes, and a person's request (a ``ping``, a chat post) waits
+    behind all of them; in turns, it waits behind one."""
+
+    def __init__(self) -> None:
+        self._waiting: collections.deque[asyncio.Future] = collections.deque()
+        self._armed = False
+
+    async def turn(self) -> None:
+        """Wait for this bot's turn (the next pass of the loop that no other bot took)."""
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        self._waiting.append(fut)
+        if not self._armed:
+            self._armed = True
+            loop.call_soon(self._next)
+        await fut
+
+    def _next(self) -> None:
+        q = self._waiting
+        while q:
+            fut = q.popleft()
+            if not fut.done():            # (a waiter cancelled meanwhile: the next one)
+                fut.set_result(None)
+                break
+        self._armed = bool(q)
+        if q:
+            asyncio.get_running_loop().call_soon(self._next)
 
 
 class Driver:
@@ -300,6 +334,7 @@ class Driver:
     async def _commit_bot(self, action: Action, by: str, kind: str = "turn", why: list[str] | None = None) -> bool:
         """(Under the lock.)  Commit a bot's action (with the bots' reasons, ``why``); False if it could not be."""
         rt = self.rt
+        await rt.hub.bot_turns.turn()
         try:
             seq, events = await rt.commit_locked(action, by, kind=kind, why=why)
         except IllegalAction as e:
@@ -520,6 +555,7 @@ class Driver:
                 action = action_from_wire(got) if got is not None else None
             if getattr(action, "offer", None) != oid or action.TYPE not in ("AcceptTrade", "DeclineTrade"):
                 action = DeclineTrade(seat, oid)
+            await rt.hub.bot_turns.turn()
             try:
                 seq, events = await rt.commit_locked(action, "deadline")
                 rt.proposals.note_answer(action, events, seq, "deadline")
