@@ -48,6 +48,9 @@ from typing import Any
 log = logging.getLogger("rcw.server")
 
 CALL_TIMEOUT = 120.0     # seconds a worker may take to answer one question before it is replaced
+#: The workers' niceness: when the cores are busy, the event loop (people's requests, chat, the
+#: fan-out of every action) runs before the bots' thinking, which only makes the bots slower.
+NICE = 10
 _LEN = struct.Struct(">I")
 
 
@@ -354,6 +357,8 @@ def main() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # (Ctrl-C stops the server, which closes our stdin)
+    with contextlib.suppress(OSError):
+        os.nice(NICE)                # (people's requests in the event loop come first when the cores are busy)
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)                   # (stray prints go to stderr, not into the answers)
     inp = sys.stdin.buffer
