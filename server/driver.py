@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -58,36 +59,54 @@ log = logging.getLogger("rcw.server")
 
 
 class BotTurns:
-    """The bots of every game this process drives commit their actions in turns: one bot action
-    starts per pass of the event loop (:meth:`turn`).  asyncio runs every callback that is ready
-    in one pass, so without turns the steps of twenty games playing at full speed, and their
-    fan-outs, pile up in the same passes, and a person's request (a ``ping``, a chat post) waits
-    behind all of them; in turns, it waits behind one."""
+    """The bots of every game this process drives commit their actions in turns (:meth:`turn`,
+    an async context): one bot action at a time, the next one a pass of the event loop after
+    the last one was committed and pushed.  asyncio runs every callback that is ready in one
+    pass, so without turns the steps of twenty games playing at full speed, and their fan-outs,
+    pile up in the same passes, and a person's request (a ``ping``, a chat post) waits behind
+    all of them; in turns, it waits behind one."""
 
     def __init__(self) -> None:
         self._waiting: collections.deque[asyncio.Future] = collections.deque()
         self._armed = False
+        self._busy = False
 
-    async def turn(self) -> None:
-        """Wait for this bot's turn (the next pass of the loop that no other bot took)."""
+    @contextlib.asynccontextmanager
+    async def turn(self):
+        """Hold the bots' turn (wait for it first)."""
         loop = asyncio.get_running_loop()
         fut = loop.create_future()
         self._waiting.append(fut)
-        if not self._armed:
+        self._arm()
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():     # (given the turn, then cancelled: pass it on)
+                self._release()
+            raise
+        try:
+            yield
+        finally:
+            self._release()
+
+    def _arm(self) -> None:
+        if not self._armed and not self._busy and self._waiting:
             self._armed = True
-            loop.call_soon(self._next)
-        await fut
+            asyncio.get_running_loop().call_soon(self._next)
+
+    def _release(self) -> None:
+        self._busy = False
+        self._arm()
 
     def _next(self) -> None:
+        self._armed = False
         q = self._waiting
         while q:
             fut = q.popleft()
             if not fut.done():            # (a waiter cancelled meanwhile: the next one)
                 fut.set_result(None)
-                break
-        self._armed = bool(q)
-        if q:
-            asyncio.get_running_loop().call_soon(self._next)
+                self._busy = True
+                return
 
 
 class Driver:
@@ -334,9 +353,9 @@ class Driver:
     async def _commit_bot(self, action: Action, by: str, kind: str = "turn", why: list[str] | None = None) -> bool:
         """(Under the lock.)  Commit a bot's action (with the bots' reasons, ``why``); False if it could not be."""
         rt = self.rt
-        await rt.hub.bot_turns.turn()
         try:
-            seq, events = await rt.commit_locked(action, by, kind=kind, why=why)
+            async with rt.hub.bot_turns.turn():
+                seq, events = await rt.commit_locked(action, by, kind=kind, why=why)
         except IllegalAction as e:
             log.warning("game %s: %s for %s refused: %s", rt.gid, action.TYPE, action.seat, e)
             self._wstale = True            # (a worker's copy may be out of step: reset it)
@@ -555,9 +574,9 @@ class Driver:
                 action = action_from_wire(got) if got is not None else None
             if getattr(action, "offer", None) != oid or action.TYPE not in ("AcceptTrade", "DeclineTrade"):
                 action = DeclineTrade(seat, oid)
-            await rt.hub.bot_turns.turn()
             try:
-                seq, events = await rt.commit_locked(action, "deadline")
+                async with rt.hub.bot_turns.turn():
+                    seq, events = await rt.commit_locked(action, "deadline")
                 rt.proposals.note_answer(action, events, seq, "deadline")
             except (IllegalAction, ProtocolError) as e:
                 log.info("game %s: deadline answer to offer %d not applied: %s", rt.gid, oid, e)
