@@ -3,7 +3,9 @@
     python bench/server.py                          # 200 clients at 20 games, about a minute
     python bench/server.py --clients 1000 --json    # the figures of the performance targets
 
-Starts ``rcw serve --redis URL --bot-delay 0`` as a subprocess with every limit off (chat,
+Starts ``rcw serve --redis URL --bot-delay 0 --bot-wait 0`` as a subprocess (the bots play at
+full speed: no pause between actions, no wait for the humans they invite to a Central
+Committee, who never answer here) with every limit off (chat,
 frame, create, costly rates; game and bot-game caps), creates GAMES five-player games, each
 with one human seat (a *chatter*: the Python client ``server/client.py``, which only chats;
 its seat is played by its deadline bot, ``deadline`` 1 ms) and four bots playing at full speed, and spreads the other CLIENTS - GAMES WebSocket
@@ -415,7 +417,7 @@ async def run(args: argparse.Namespace) -> dict:
         sys.exit("need at least one game and two clients (a chatter and a spectator) per game")
     load_before = os.getloadavg()[0]
     prefix = unique_prefix("bench")
-    srv_args = ["--redis", args.redis, "--prefix", prefix, "--bot-delay", "0",
+    srv_args = ["--redis", args.redis, "--prefix", prefix, "--bot-delay", "0", "--bot-wait", "0",
                 "--chat-rate", "1e9", "--chat-burst", "1e9", "--frame-rate", "1e9",
                 "--create-rate", "0", "--costly-rate", "0", "--max-games", "0", "--max-bot-games", "0",
                 "--log-level", "WARNING"]

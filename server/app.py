@@ -27,6 +27,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+import struct
 from pathlib import Path
 from typing import Any
 
@@ -70,11 +71,33 @@ HTTP_STATUS = {"bad_request": 400, "bad_frame": 400, "unknown_game": 404, "bad_t
                "body_too_large": 413}
 
 
-class Connection:
-    """One WebSocket client: at most one game, a seat (or none: a spectator), an outbound queue."""
+#: Bytes a client's socket may hold unsent before its frames wait in its queue (for the writer
+#: task, which waits until the client reads) instead of being written at once.
+DIRECT_WRITE_LIMIT = 64 * 1024
+_LEN1, _LEN2, _LEN3 = struct.Struct("!BB"), struct.Struct("!BBH"), struct.Struct("!BBQ")
 
-    def __init__(self, ws: web.WebSocketResponse, hub: Hub, addr: str | None = None) -> None:
+
+def ws_binary_frame(data: bytes) -> bytes:
+    """The header of a server's (unmasked, uncompressed) binary WebSocket frame, RFC 6455 5.2."""
+    n = len(data)
+    if n < 126:
+        return _LEN1.pack(0x82, n)
+    if n < 65536:
+        return _LEN2.pack(0x82, 126, n)
+    return _LEN3.pack(0x82, 127, n)
+
+
+class Connection:
+    """One WebSocket client: at most one game, a seat (or none: a spectator), an outbound queue.
+
+    A frame is written to the socket at once, in the pass of the event loop that made it, when
+    nothing waits before it and the client keeps up (:meth:`_put`); otherwise it waits in the
+    queue for the writer task, which waits for the client to read.  A client that lets
+    ``max_queue`` frames pile up is dropped."""
+
+    def __init__(self, ws: web.WebSocketResponse, hub: Hub, addr: str | None = None, transport: Any = None) -> None:
         self.ws = ws
+        self.transport = transport       # the client's socket (None: every frame goes through the writer task)
         self.hub = hub
         self.addr = addr
         self.rt: GameRuntime | None = None
@@ -107,12 +130,26 @@ class Connection:
         return True
 
     def _put(self, data: bytes | None) -> None:
+        if data is not None and self._wake is not None and not self.queue and self._write_now(data):
+            return
         self.queue.append(data)
         w = self._wake
         if w is not None:
             self._wake = None
             if not w.done():
                 w.set_result(None)
+
+    def _write_now(self, data: bytes) -> bool:
+        """Write one binary frame to the socket now (the writer task is idle, nothing is queued),
+        unless the socket is closing or holds more than DIRECT_WRITE_LIMIT unsent bytes."""
+        t = self.transport
+        if t is None or t.is_closing() or self.ws.closed or t.get_write_buffer_size() > DIRECT_WRITE_LIMIT:
+            return False
+        if len(data) > 16384:
+            t.writelines((ws_binary_frame(data), data))
+        else:
+            t.write(ws_binary_frame(data) + data)
+        return True
 
     async def _write_loop(self) -> None:
         q = self.queue
@@ -356,7 +393,7 @@ async def ws_handler(request: web.Request) -> web.WebSocketResponse:
     hub = request.app[HUB]
     ws = web.WebSocketResponse(max_msg_size=WS_HARD_LIMIT, heartbeat=30, compress=False)
     await ws.prepare(request)
-    conn = Connection(ws, hub, request.remote)
+    conn = Connection(ws, hub, request.remote, request.transport)
     hub.conns.add(conn)
     hub.metrics.opened()
     # A reader task takes the client's frames as they arrive, so that when the client closes,

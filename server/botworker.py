@@ -48,6 +48,9 @@ from typing import Any
 log = logging.getLogger("rcw.server")
 
 CALL_TIMEOUT = 120.0     # seconds a worker may take to answer one question before it is replaced
+#: The workers' niceness: when the cores are busy, the event loop (people's requests, chat, the
+#: fan-out of every action) runs before the bots' thinking, which only makes the bots slower.
+NICE = 10
 _LEN = struct.Struct(">I")
 
 
@@ -91,6 +94,8 @@ class Worker:
         self._closing = False
         self._on_restart = on_restart
         self.up = asyncio.Event()
+        self._out = bytearray()              # the messages of this pass of the loop, not written yet,
+        self._out_for: Any = None            # ... and the process they go to
 
     @property
     def pid(self) -> int | None:
@@ -104,12 +109,25 @@ class Worker:
         self.up.set()
 
     def send(self, msg: tuple) -> None:
-        """Queue one message (never blocks; dropped if the process is gone: its games reset)."""
+        """Queue one message (never blocks; dropped if the process is gone: its games reset).
+        The messages of one pass of the event loop go to the process in one write (one
+        wake-up of the worker, not one per action applied and per question)."""
         p = self.proc
         if p is None or p.stdin is None or p.stdin.is_closing():
             return
         data = pickle.dumps(msg, protocol=pickle.HIGHEST_PROTOCOL)
-        p.stdin.write(_LEN.pack(len(data)) + data)
+        if self._out_for is not p:             # (nothing waits for this process yet)
+            self._out_for, self._out = p, bytearray()
+            asyncio.get_running_loop().call_soon(self._flush, p)
+        self._out += _LEN.pack(len(data))
+        self._out += data
+
+    def _flush(self, p: asyncio.subprocess.Process) -> None:
+        if self._out_for is not p:             # (written already, or for a process since replaced)
+            return
+        data, self._out, self._out_for = self._out, bytearray(), None
+        if p is self.proc and p.stdin is not None and not p.stdin.is_closing():
+            p.stdin.write(data)
 
     async def call(self, *msg: Any) -> Any:
         """Ask the worker ``(op, gid, *args)``; its answer (WorkerError if it answered one)."""
@@ -178,6 +196,8 @@ class Worker:
     async def close(self) -> None:
         self._closing = True
         p = self.proc
+        if p is not None:
+            self._flush(p)
         if p is not None and p.stdin is not None:
             with contextlib.suppress(Exception):
                 p.stdin.close()
@@ -337,6 +357,8 @@ def main() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # (Ctrl-C stops the server, which closes our stdin)
+    with contextlib.suppress(OSError):
+        os.nice(NICE)                # (people's requests in the event loop come first when the cores are busy)
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)                   # (stray prints go to stderr, not into the answers)
     inp = sys.stdin.buffer

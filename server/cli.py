@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import sys
@@ -166,6 +167,16 @@ async def serve(args: argparse.Namespace) -> None:
 
     if not app[HUB].notifier.base:
         app[HUB].notifier.base = f"http://{args.host}:{port}"
+    # The garbage collector's full passes stop the event loop for tens of milliseconds at 1000
+    # connections (every few seconds at the default thresholds: the tail of the chat and ping
+    # latencies).  What was built to start (modules, the game data, the app) stays for the
+    # process's life: they skip it from now on (gc.freeze); and they come after 100 passes over
+    # the middle generation rather than 10 (about every half minute under bench/server.py's
+    # load; the few cycles that reach the old generation wait that long to be freed).
+    gc.collect()
+    gc.freeze()
+    gen0, gen1, _ = gc.get_threshold()
+    gc.set_threshold(gen0, gen1, 100)
     broker = "embedded in-process store"
     if args.redis:
         broker = f"redis{' cluster' if getattr(store, 'cluster', False) else ''} {args.redis} prefix {args.prefix!r}"

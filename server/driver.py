@@ -38,6 +38,8 @@ agent (:meth:`Driver.consider`).
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -54,6 +56,57 @@ from rcw.game import Game
 from rcw.player import Player
 
 log = logging.getLogger("rcw.server")
+
+
+class BotTurns:
+    """The bots of every game this process drives commit their actions in turns (:meth:`turn`,
+    an async context): one bot action at a time, the next one a pass of the event loop after
+    the last one was committed and pushed.  asyncio runs every callback that is ready in one
+    pass, so without turns the steps of twenty games playing at full speed, and their fan-outs,
+    pile up in the same passes, and a person's request (a ``ping``, a chat post) waits behind
+    all of them; in turns, it waits behind one."""
+
+    def __init__(self) -> None:
+        self._waiting: collections.deque[asyncio.Future] = collections.deque()
+        self._armed = False
+        self._busy = False
+
+    @contextlib.asynccontextmanager
+    async def turn(self):
+        """Hold the bots' turn (wait for it first)."""
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        self._waiting.append(fut)
+        self._arm()
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():     # (given the turn, then cancelled: pass it on)
+                self._release()
+            raise
+        try:
+            yield
+        finally:
+            self._release()
+
+    def _arm(self) -> None:
+        if not self._armed and not self._busy and self._waiting:
+            self._armed = True
+            asyncio.get_running_loop().call_soon(self._next)
+
+    def _release(self) -> None:
+        self._busy = False
+        self._arm()
+
+    def _next(self) -> None:
+        self._armed = False
+        q = self._waiting
+        while q:
+            fut = q.popleft()
+            if not fut.done():            # (a waiter cancelled meanwhile: the next one)
+                fut.set_result(None)
+                self._busy = True
+                return
 
 
 class Driver:
@@ -301,7 +354,8 @@ class Driver:
         """(Under the lock.)  Commit a bot's action (with the bots' reasons, ``why``); False if it could not be."""
         rt = self.rt
         try:
-            seq, events = await rt.commit_locked(action, by, kind=kind, why=why)
+            async with rt.hub.bot_turns.turn():
+                seq, events = await rt.commit_locked(action, by, kind=kind, why=why)
         except IllegalAction as e:
             log.warning("game %s: %s for %s refused: %s", rt.gid, action.TYPE, action.seat, e)
             self._wstale = True            # (a worker's copy may be out of step: reset it)
@@ -521,7 +575,8 @@ class Driver:
             if getattr(action, "offer", None) != oid or action.TYPE not in ("AcceptTrade", "DeclineTrade"):
                 action = DeclineTrade(seat, oid)
             try:
-                seq, events = await rt.commit_locked(action, "deadline")
+                async with rt.hub.bot_turns.turn():
+                    seq, events = await rt.commit_locked(action, "deadline")
                 rt.proposals.note_answer(action, events, seq, "deadline")
             except (IllegalAction, ProtocolError) as e:
                 log.info("game %s: deadline answer to offer %d not applied: %s", rt.gid, oid, e)

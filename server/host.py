@@ -27,6 +27,7 @@ class Hub(Protocol):
     proc: str
     metrics: Metrics
     bot_workers: Any       # rcw.server.botworker.BotWorkers, or None: the bots decide in the event loop
+    bot_turns: Any         # rcw.server.driver.BotTurns: the bots' actions, one per pass of the event loop
 
     def spawn(self, coro: Coroutine) -> asyncio.Task: ...
 

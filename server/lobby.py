@@ -25,6 +25,7 @@ from rcw.server.absence import PROCS
 from rcw.server.admission import Admission
 from rcw.server.botworker import BotWorkers
 from rcw.server.config import Config, default_bot_kind
+from rcw.server.driver import BotTurns
 from rcw.server.metrics import Metrics
 from rcw.server.notify import Notifier, check_webhook_target, check_webhook_url
 from rcw.server.protocol import ProtocolError, now_ms
@@ -78,6 +79,7 @@ class Hub:
         self.admission = Admission(self)  # rate limits, caps, CPU work off the event loop
         self._views: dict[tuple[str, int], dict] = {}   # past views of finished games (they never change)
         self.bot_workers: BotWorkers | None = None       # where the bots decide (None: here, in the event loop)
+        self.bot_turns = BotTurns()                      # the bots' actions, one per pass of the loop
         self.notifier = Notifier(self)                   # e-mail and webhooks (rcw.server.notify)
 
     # -- life cycle -------------------------------------------------------------------------
