@@ -374,6 +374,20 @@ def test_a_force_moves_to_a_far_province_in_one_click_or_one_drag(server, browse
                             [x, y, sel])
         return (x, y) if hit else None
 
+    def uncovered(sel: str, timeout: float = 5.0) -> tuple[float, float]:
+        """The middle of ``sel`` once nothing covers it (as a player waits for a passing toast or
+        the bots' step to settle); fails naming what covers it."""
+        end = time.time() + timeout
+        while (at := centre(sel)) is None and time.time() < end:
+            page.wait_for_timeout(100)
+        if at is None:
+            b = page.locator(sel).first.bounding_box() or {"x": 0, "y": 0, "width": 0, "height": 0}
+            over = page.evaluate("([x, y]) => { const e = document.elementFromPoint(x, y); return e ? e.outerHTML.slice(0, 200) : null; }",
+                                 [b["x"] + b["width"] / 2, b["y"] + b["height"] / 2])
+            shot(page, f"covered-{seen(phone)}.png")
+            raise AssertionError(f"{sel} is covered by {over}")
+        return at
+
     def press(at: tuple[float, float]) -> None:
         """A click, or on a phone a tap."""
         if phone:
@@ -410,8 +424,7 @@ def test_a_force_moves_to_a_far_province_in_one_click_or_one_drag(server, browse
         stack = next(s for s in view["stacks"] if starts[0]["unit"] in s["units"])
         counter = f'svg.board g.counter[data-stack="{stack["id"]}"]'
         page.evaluate(f"window.rcwApp.board.centreOn({stack['province']!r}, true)")
-        src = centre(counter)
-        assert src, "the counter is covered"
+        src = uncovered(counter)
         press(src)
         page.wait_for_function("() => Number(document.body.dataset.reach || 0) > 0")
         targets = page.locator("svg.board g.reach-target")
@@ -435,8 +448,7 @@ def test_a_force_moves_to_a_far_province_in_one_click_or_one_drag(server, browse
         else:                                          # second turn: drag the counter onto the province
             # (as a player would: the counter in the middle, a far destination in view and not covered)
             page.evaluate(f"window.rcwApp.board.centreOn({stack['province']!r}, true)")
-            src = centre(counter)
-            assert src, "the counter is covered"
+            src = uncovered(counter)
             ends = {c: centre(f'svg.board g.reach-target[data-province="{c}"]') for c in far}
             dest = next((c for c, pt in ends.items() if pt), None)
             if dest is None:
