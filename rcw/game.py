@@ -123,7 +123,7 @@ def _canonical(x: Any) -> Any:
     """The state hash's canonical form of plain data: every dict becomes the list of its
     ``[key, value]`` pairs sorted by ``str(key)``, everything else stays what it is (msgpack
     packs a tuple as it packs a list).  The same bytes as the plain recursion over every
-    element (tests/test_engine_api.py compares them), about twice as fast: a list without a
+    element (tests/test_state_hash.py compares them), about twice as fast: a list without a
     dict inside and a dict of string keys to plain values are taken whole."""
     t = type(x)
     if t is list or t is tuple:
