@@ -6,7 +6,7 @@ them, and its menu shows them in words."""
 from __future__ import annotations
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, http, shot, skip_reason
+from browser_helpers import http, new_page, shot, skip_reason
 
 from rcw import options as O
 from rcw.data import full
@@ -24,9 +24,8 @@ TICKED = {"max_turns": 4, "turn5_replacements": False, "white_green_combine": Tr
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 def test_a_game_created_from_the_lobby_gets_the_options_ticked(server, browser, phone) -> None:
-    ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
-    ctx.set_default_timeout(20_000)
-    page = ctx.new_page()
+    page = new_page(browser, phone, 20_000)
+    ctx = page.context
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server + "/")
@@ -84,9 +83,8 @@ def test_a_game_with_001s_options_from_the_lobby_has_makhno_on_the_board(server,
     """001 Anarchists: a game created in the lobby with every 001 option ticked, three players (you
     and two bots): once the trading session is over, Makhno stands in Yekaterinoslav, a black
     counter of no player's ("initially controlled by no player")."""
-    ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
-    ctx.set_default_timeout(30_000)
-    page = ctx.new_page()
+    page = new_page(browser, phone, 30_000)
+    ctx = page.context
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server + "/")

@@ -491,8 +491,8 @@ export class PostalDesk {
     const withSel = h("select", { "aria-label": "With" }, v.seats.filter((s) => s !== me).map((s) => h("option", { value: s }, `Seat ${s}`)));
     const num = (label) => h("input", { type: "number", min: 0, max: 40, value: 0, "aria-label": label });
     const gp = num("Give Politburo"), ga = num("Give Assassins"), tp = num("Take Politburo"), ta = num("Take Assassins");
-    // leaders change hands only in the pre-season trades (postal [4.2], 004 [15.33]): the hands dealt
-    const hands = v.postal.phase === "trading" ? v.hands || {} : {};
+    // the leaders a trade may name: the hands the view shows (the engine's check judges the trade)
+    const hands = Object.fromEntries(Object.entries(v.hands || {}).filter(([, us]) => us.some(isLeader)));
     const leaders = (seat, label) => h("select", { multiple: true, size: 3, "aria-label": label, dataset: { leaders: label } },
       (hands[seat] || []).filter(isLeader).map((u) => h("option", { value: String(u) }, uname(u))));
     const gl = leaders(me, "Give leaders");
