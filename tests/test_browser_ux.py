@@ -426,23 +426,37 @@ def test_a_force_moves_to_a_far_province_in_one_click_or_one_drag(server, browse
         page.evaluate(f"window.rcwApp.board.centreOn({stack['province']!r}, true)")
         src = uncovered(counter)
         press(src)
-        page.wait_for_function("() => Number(document.body.dataset.reach || 0) > 0")
+        # (the reach of the stack pressed, not of one selected before)
+        page.wait_for_function(f"() => {{ const r = window.rcwApp.reachInfo; return !!(r && r.routes && r.stackId === {stack['id']}); }}")
         targets = page.locator("svg.board g.reach-target")
         far = [targets.nth(i).get_attribute("data-province") for i in range(targets.count())
                if int(targets.nth(i).get_attribute("data-reach")) >= 2]
         assert far, "no province two steps or more away"
         routes = page.evaluate("() => window.rcwApp.reachInfo.routes")
         assert all(routes[c]["path"][-1] == c for c in far)
+        # the destinations' touch areas (wider than their boxes on a phone) cover no counter of
+        # another province: a tap on one still takes that stack
+        covered = page.evaluate("""() => [...document.querySelectorAll('svg.board g.counter[data-stack]')].filter((c) => {
+            const b = c.getBoundingClientRect();
+            const x = b.x + b.width / 2, y = b.y + b.height / 2;
+            if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return false;
+            const e = document.elementFromPoint(x, y);
+            const ring = e && e.closest('.reach-target, .move-target');
+            return !!ring && ring.dataset.province !== c.dataset.province; }).map((c) => c.dataset.stack)""")
+        assert not covered, f"counters under another province's destination ring: {covered}"
         before = P.seq()
         if not done:                                   # first turn: (hover: the route drawn), one click or tap
-            dest = far[0]
+            # (on a far province, or on a counter in it when there is one: a tap on the counter moves there too)
+            held = {s["province"]: s["id"] for s in view["stacks"]}
+            dest = next((c for c in far if c in held), far[0])
             page.evaluate(f"window.rcwApp.board.centreOn({dest!r}, true)")
             ring = f'svg.board g.reach-target[data-province="{dest}"]'
             if not phone:
                 page.locator(ring).hover()
                 page.locator(f'svg.board .plan-path[data-to="{dest}"]').wait_for()
             shot(page, f"reach-{seen(phone)}.png")
-            at = centre(ring)
+            at = centre(f'svg.board g.counter[data-stack="{held[dest]}"]') if dest in held else None
+            at = at or centre(ring)
             assert at, f"the ring of {dest} is covered"
             press(at)
         else:                                          # second turn: drag the counter onto the province

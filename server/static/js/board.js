@@ -67,7 +67,9 @@ export class Board {
     const legend = svg.querySelector("g.legend");
     if (legend) legend.remove();
     // overlay layers: the rings under the province boxes, everything else above all the map
-    // draws (the title and the compass too), so that nothing of the map covers a counter
+    // draws (the title and the compass too), so that nothing of the map covers a counter; the
+    // counters above the destination rings, whose touch areas reach past their boxes (a tap on a
+    // counter in a destination province moves there: _click)
     const provinces = svg.querySelector("g.provinces");
     this.layers = {
       under: s("g", { class: "ov-under" }),
@@ -79,7 +81,7 @@ export class Board {
       fan: s("g", { class: "ov-fan" }),            // (a crowded province's stacks fanned out, over everything)
     };
     provinces.before(this.layers.under);
-    svg.append(this.layers.path, this.layers.plan, this.layers.stacks, this.layers.over, this.layers.flash, this.layers.fan);
+    svg.append(this.layers.path, this.layers.plan, this.layers.over, this.layers.stacks, this.layers.flash, this.layers.fan);
     svg.querySelector("defs").append(
       s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" },
         s("path", { d: "M0,0 L10,5 L0,10 z", fill: "#3b2f22" })),
@@ -419,6 +421,11 @@ export class Board {
     }
     if (this.fanned && !(target.closest && target.closest(".fan"))) this.fan(null);   // (a click elsewhere folds the fan)
     const st = target.closest && target.closest("[data-stack]");
+    const ring = st && st.dataset.province && ((this.marks.moves || {})[st.dataset.province] || (this.marks.reach || {})[st.dataset.province]);
+    if (st && ring && e.type !== "keydown" && this.h.onProvince) {   // (a counter in a destination: a tap moves there)
+      this.h.onProvince(st.dataset.province, e);
+      return;
+    }
     if (st && this.h.onStack) {
       this.h.onStack(Number(st.dataset.stack), st.dataset.province, e);
       return;

@@ -324,6 +324,11 @@ class GameApp {
    *  this phase: the engine's `reach` query (routes with the stop rule and rail), asked once a
    *  position; drawn as rings on the map (js/board.js). */
   updateReach() {
+    this._updateReach();
+    if (!this.reachInfo || !this.reachInfo.routes) document.body.dataset.reach = "0";   // (none drawn, or not yet)
+  }
+
+  _updateReach() {
     const st = this.st;
     const v = st.view;
     if (this.replay || !this.seat || !v || v.phase !== "movement" || st.status !== "playing") {
