@@ -673,14 +673,14 @@ def test_bench_engine_reports_play_against_replay(capsys):
     (``sdt_vs_replay``, ``random_vs_replay``), microseconds per replayed action and per
     ``Game.clone()`` - the figures the README reports."""
     bench = _bench()
-    assert bench.main(["--games", "1", "--max-turns", "2"]) == 0
+    assert bench.main(["--games", "1", "--max-turns", "2", "--repeat", "2"]) == 0
     out = capsys.readouterr().out
     import re
 
     assert re.search(r"^\s*sdt: 1 games, \d+ actions, .* replayed in [\d.]+ s \([\d.]+x\)", out, re.M)
     assert re.search(r"^random: 1 games, \d+ actions", out, re.M)
     assert re.search(r"^replay: [\d.]+ us per action; Game.clone\(\): [\d.]+ us", out, re.M)
-    assert bench.main(["--games", "1", "--max-turns", "2", "--json"]) == 0
+    assert bench.main(["--games", "1", "--max-turns", "2", "--repeat", "1", "--json"]) == 0
     res = json.loads(capsys.readouterr().out)
     assert res["sdt_vs_replay"] > 0 and res["random_vs_replay"] > 0     # (measured, not asserted: a ratio)
     assert res["replay_us_per_action"] > 0 and res["clone_us"] > 0
