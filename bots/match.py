@@ -187,7 +187,7 @@ class Match:
                 self.waiting = action
                 return None
             note = ""
-            if not isinstance(action, Action) or action not in player.legal:
+            if action not in player.legal:    # (what is not an action is not legal either)
                 self.refused += 1
                 action, note = self._fallback(agent, player), f"{seat}'s choice {getattr(action, 'TYPE', action)} was refused"
             looped = self._looping() if len(self._recent) >= 2 else None
@@ -316,7 +316,7 @@ class Match:
             self._rounds = 0
         if by_agent and type(action) in REVERSIBLE:
             self._recent.append((self.game.position_key(), action.TYPE))
-        elif not by_agent or kind == "turn":
+        elif self._recent and (not by_agent or kind == "turn"):
             self._recent.clear()
         t = self._table
         if t is not None:
@@ -343,10 +343,8 @@ class Match:
             step = self.next_step()
             if step is None:
                 break
-            seat, action, kind, _ = step
-            if action.seat != seat:          # (as apply)
-                raise IllegalAction("004 [15.21]", f"{seat} acts only for itself", "not_your_seat")
-            self.applied(action, self.game.apply(action), kind)
+            # (a step is one of its seat's legal actions: no need to check the seat, as apply does)
+            self.applied(step.action, self.game.apply(step.action), step.kind)
             n += 1
         return n
 

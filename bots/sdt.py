@@ -524,6 +524,17 @@ class Order:
     steal: bool = False          # attach_dest are Green units bought with the Gold
 
 
+class Walk:
+    """The force under way (an :class:`Order` carried out): the units it attaches at the start,
+    the provinces left on its route, the units it attaches at its destination."""
+
+    __slots__ = ("order", "lead", "start", "path", "rail", "i", "dest", "rerouted")
+
+    def __init__(self, order: Order, lead: int, path: list[str], rail: bool) -> None:
+        self.order, self.lead, self.path, self.rail, self.i = order, lead, path, rail, 0
+        self.start, self.dest, self.rerouted = list(order.attach_start), list(order.attach_dest), False
+
+
 @dataclass
 class TurnPlan:
     turn: int
@@ -565,7 +576,7 @@ class SDTAgent:
         self.table = CooperationTable()    # the game's PCT: our own until the match hands us the game's one
         self._own_table = True
         self.plan: TurnPlan | None = None
-        self.cur: dict | None = None
+        self.cur: Walk | None = None
         self.notes: list[str] = []
         self.politics = PoliticsAdapter(self)
         self.p = None                      # the Player of the call under way
@@ -779,32 +790,33 @@ class SDTAgent:
             self._offer_news = True
         for e in events:
             k = e.kind
-            if k not in OBSERVED:
-                continue
-            d = e.data
-            if k == "eliminated":
+            if k in NEWS:
+                d = e.data
+                if k == "player_turn":
+                    self._phasing, self._turn = d.get("seat"), d.get("turn", self._turn)
+                    self.politics.track(k, d)
+                    if d.get("seat") == self.seat:
+                        self.plan, self.cur = None, None
+                if k in POLITICAL or self._phasing is None or self._consenting or self._not_live:
+                    self._committee_news(k, d)     # (a phase event is news only in those cases)
+                if k == "committee_consent" and d.get("seat") in self.talk.humans \
+                        and self.seat in (d.get("members") or ()):
+                    self._pol_dirty = True         # a human's proposal to us: answered with a reason
+            elif k == "eliminated":
                 if self._leaders:
-                    self._leaders.discard(d.get("unit"))
+                    self._leaders.discard(e.data.get("unit"))
             elif k == "spoil":
+                d = e.data
                 if self._leaders and d.get("from") == self.seat:
                     self._leaders.discard(d.get("leader"))
             elif k == "trade_offered":
-                if d.get("to") == self.seat:
+                if e.data.get("to") == self.seat:
                     self._offer_news = True
             elif k == "trade":
-                o = d.get("offer") or {}
+                o = e.data.get("offer") or {}
                 f, t = o.get("from"), o.get("to")
                 if self.seat in (f, t) and (o.get("give_leaders") or o.get("take_leaders")):
                     self._leaders = None
-            elif k == "player_turn":
-                self._phasing, self._turn = d.get("seat"), d.get("turn", self._turn)
-                self.politics.track(k, d)
-                if d.get("seat") == self.seat:
-                    self.plan, self.cur = None, None
-            if k in NEWS and (k in POLITICAL or self._phasing is None or self._consenting or self._not_live):
-                self._committee_news(k, d)     # (a phase event is news only in those cases)
-            if k == "committee_consent" and d.get("seat") in self.talk.humans and self.seat in (d.get("members") or ()):
-                self._pol_dirty = True         # a human's proposal to us: answered with a reason
 
     def _committee_news(self, k: str, d: dict) -> None:
         """Whether an event may change what :meth:`react` answers (PoliticsAdapter.react):
@@ -897,6 +909,8 @@ class SDTAgent:
         self._last_ok = None
         if player.version != (self.table.version if self._observing and not self._own_table else self._version):
             self._catch_up(player)                 # (as in :meth:`choose`)
+        if self._observing and not (self._pol_dirty or self._offer_news or self.talk.queue):
+            return None                    # no offer, no counter-offer, no Committee news since we last looked
         try:
             act = self._offer_answer(player)
             if act is None:
@@ -967,8 +981,11 @@ class SDTAgent:
                 kind = p["kind"]
                 break
         if kind == "force" or kind == "movement":            # (most steps)
-            if self.plan is None:
-                self.plan = self.make_plan(player)
+            plan = self.plan
+            if plan is None:
+                plan = self.plan = self.make_plan(player)
+            elif kind == "force" and plan.politics_done and not plan.pre:     # (most of them: a force moving)
+                return self._force_step() if self.cur is not None else A.EndForce(me)
             return self._movement_step(player, kind)
         if kind is None:
             return None
@@ -2130,8 +2147,6 @@ class SDTAgent:
     # -- executing the movement plan -----------------------------------------------------------
     def _movement_step(self, player, kind: str) -> A.Action | None:
         plan = self.plan
-        if kind == "force" and plan.politics_done and not plan.pre:     # (most steps: a force moving)
-            return self._force_step() if self.cur is not None else A.EndForce(self.seat)
         me = self.seat
         if not plan.politics_done:
             act = self.politics.start_of_turn(player, plan)
@@ -2144,7 +2159,7 @@ class SDTAgent:
                 return a
         forcing = kind == "force"
         if not forcing and self.cur is not None:
-            after = self.cur["order"].after
+            after = self.cur.order.after
             self.cur = None
             for a in after:
                 if self._ok(a):
@@ -2170,9 +2185,7 @@ class SDTAgent:
                 continue
             if o.why:
                 self.note(f"moves {f.name(o.lead)}" + (f" to {o.dest}" if path else "") + f": {o.why}")
-            self.cur = {"order": o, "lead": o.lead if o.lead in f.leader else 0,
-                        "path": path, "rail": rail, "i": 0, "start": list(o.attach_start),
-                        "dest": list(o.attach_dest), "rerouted": False}
+            self.cur = Walk(o, o.lead if o.lead in f.leader else 0, path, rail)
             return start
         if not plan.merges_done:
             if plan.merge_queue is None:
@@ -2185,8 +2198,10 @@ class SDTAgent:
                             stacks[pa.target] = s
                     ix = plan.move_ix = Index.of([stacks[i] for i in sorted(stacks)], f)
                 mine = sorted(ix.mine(me), key=lambda s: s.id)
-                plan.merge_queue = [A.Merge(me, x.id, y.id) for x in mine for y in mine
-                                    if x.id < y.id and x.province == y.province]
+                here: dict[str, list[int]] = {}          # province -> our stacks there, by id
+                for st in mine:
+                    here.setdefault(st.province, []).append(st.id)
+                plan.merge_queue = [A.Merge(me, x.id, y) for x in mine for y in here[x.province] if x.id < y]
             while plan.merge_queue:
                 m = plan.merge_queue.pop(0)
                 if m.stack in plan.dead or m.into in plan.dead:
@@ -2199,33 +2214,31 @@ class SDTAgent:
         return A.EndMovement(me)
 
     def _force_step(self) -> A.Action | None:
+        """The next step of the force under way (:attr:`cur`)."""
         me = self.seat
-        cur = self.cur
-        o = cur["order"]
-        lead = cur["lead"]
-        while cur["start"]:
-            u = cur["start"].pop(0)
-            a = A.Attach(me, u, lead)
+        w = self.cur
+        while w.start:
+            a = A.Attach(me, w.start.pop(0), w.lead)
             if self._ok(a):
                 return a
-        while cur["i"] < len(cur["path"]):
-            to = cur["path"][cur["i"]]
-            cur["i"] += 1
-            a = A.Move(me, to, cur["rail"])
+        while w.i < len(w.path):
+            a = A.Move(me, w.path[w.i], w.rail)
+            w.i += 1
             if self._ok(a):
                 return a
             # refused (something moved into the way): ask the engine once for another route
-            route = None if cur["rerouted"] else self.p.reach().get(o.dest)
-            cur["rerouted"] = True
+            route = None if w.rerouted else self.p.reach().get(w.order.dest)
+            w.rerouted = True
             if route:
-                cur["path"], cur["rail"], cur["i"] = list(route["path"]), bool(route["rail"]), 0
+                w.path, w.rail, w.i = list(route["path"]), bool(route["rail"]), 0
                 continue
-            cur["i"] = len(cur["path"])
-            cur["dest"] = []
+            w.i = len(w.path)
+            w.dest = []
             break
-        while cur["dest"]:
-            u = cur["dest"].pop(0)
-            a = A.Attach(me, u, lead)
+        o = w.order
+        while w.dest:
+            u = w.dest.pop(0)
+            a = A.Attach(me, u, w.lead)
             if self._ok(a):
                 return a
             if o.steal:

@@ -49,9 +49,11 @@ class Player:
     def __init__(self, game: Game, seat: str) -> None:
         self._game = game
         self.seat = seat
-        self._view: tuple[int, LazyView] | None = None
-        self._legal: tuple[int, Legal] | None = None
-        self._pending: tuple[int, list[Pending]] | None = None
+        # the view, the legal actions and the pending list, each with the version it was read at
+        self._view: LazyView | None = None
+        self._legal: Legal | None = None
+        self._pending: list[Pending] | None = None
+        self._view_at = self._legal_at = self._pending_at = -1
 
     @property
     def data(self) -> GameData:
@@ -66,29 +68,30 @@ class Player:
     def view(self) -> View:
         """What this seat sees (:meth:`Game.view`), read entry by entry: an entry is computed the
         first time it is read after a change to the game (a :class:`LazyView`; do not change it)."""
-        v = len(self._game.log)             # (Game.version)
-        if self._view is None or self._view[0] != v:
-            self._view = (v, LazyView(self._game, self.seat))
-        return self._view[1]  # type: ignore[return-value]
+        g = self._game
+        if self._view_at != len(g.log):     # (Game.version)
+            self._view_at = len(g.log)
+            self._view = LazyView(g, self.seat)
+        return self._view  # type: ignore[return-value]
 
     @property
     def legal(self) -> Legal:
         """This seat's legal actions (lazy: ``a in legal`` checks ``a`` alone)."""
-        v = len(self._game.log)             # (Game.version)
-        got = self._legal
-        if got is None or got[0] != v:
-            got = self._legal = (v, self._game.legal(self.seat))
-        return got[1]
+        g = self._game
+        if self._legal_at != len(g.log):    # (Game.version)
+            self._legal_at = len(g.log)
+            self._legal = g.legal(self.seat)
+        return self._legal  # type: ignore[return-value]
 
     @property
     def pending(self) -> list[Pending]:
         """Whose decision the game waits for (:attr:`Game.pending`), kept until the game changes
         (do not change it)."""
-        v = len(self._game.log)             # (Game.version)
-        got = self._pending
-        if got is None or got[0] != v:
-            got = self._pending = (v, self._game.pending)
-        return got[1]
+        g = self._game
+        if self._pending_at != len(g.log):  # (Game.version)
+            self._pending_at = len(g.log)
+            self._pending = g.pending
+        return self._pending  # type: ignore[return-value]
 
     @property
     def over(self) -> bool:
