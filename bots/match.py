@@ -190,8 +190,7 @@ class Match:
             if action not in player.legal:    # (what is not an action is not legal either)
                 self.refused += 1
                 action, note = self._fallback(agent, player), f"{seat}'s choice {getattr(action, 'TYPE', action)} was refused"
-            looped = self._looping() if len(self._recent) >= 2 else None
-            if looped:
+            if len(self._recent) >= 2 and (looped := self._looping()):
                 steer = [a for a in player.legal if a.TYPE not in looped and a.TYPE != "Quit"]
                 if steer:
                     note = f"the bots repeat a position; {seat} plays {steer[0].TYPE} instead of {action.TYPE}"

@@ -797,11 +797,13 @@ class SDTAgent:
                     self.politics.track(k, d)
                     if d.get("seat") == self.seat:
                         self.plan, self.cur = None, None
-                if k in POLITICAL or self._phasing is None or self._consenting or self._not_live:
+                if k in POLITICAL:
+                    self._committee_news(k, d)
+                    if k == "committee_consent" and d.get("seat") in self.talk.humans \
+                            and self.seat in (d.get("members") or ()):
+                        self._pol_dirty = True     # a human's proposal to us: answered with a reason
+                elif self._phasing is None or self._consenting or self._not_live:
                     self._committee_news(k, d)     # (a phase event is news only in those cases)
-                if k == "committee_consent" and d.get("seat") in self.talk.humans \
-                        and self.seat in (d.get("members") or ()):
-                    self._pol_dirty = True         # a human's proposal to us: answered with a reason
             elif k == "eliminated":
                 if self._leaders:
                     self._leaders.discard(e.data.get("unit"))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import chain, compress
+from operator import attrgetter
 from typing import Any, ClassVar
 
 import msgpack
@@ -139,6 +140,9 @@ def _canonical(x: Any) -> Any:
     return x
 
 
+_stack_id = attrgetter("id")
+
+
 class Legal(Sequence[Action]):
     """The legal actions of one seat, listed only when someone looks at the list: ``a in
     legal`` asks the rules about ``a`` alone (:meth:`Game.is_legal`), which is what a player
@@ -164,12 +168,13 @@ class Legal(Sequence[Action]):
             return False
         if self._list is not None and a in self._list:
             return True
-        asked = self._asked
+        known = None
         if last is not None:               # (the last one joins the others, asked for by value)
+            asked = self._asked
             if asked is None:
                 asked = self._asked = {}
             asked[last[0]] = last[1]
-        known = asked.get(a) if asked else None
+            known = asked.get(a)
         if known is None:
             known = a.seat == self._seat and self._game.why_illegal(a) is None
         self._last = (a, known)
@@ -580,8 +585,8 @@ class Game:
     def stacks_of(self, seat: str) -> list[StackView]:
         """The stacks ``seat`` controls, as :meth:`view` shows them (by id): for a player who
         needs only those, without the whole map."""
-        stacks = self.state.stacks
-        mine = [st for st in (stacks[i] for i in sorted(stacks)) if st.owner == seat]
+        mine = [st for st in self.state.stacks.values() if st.owner == seat]
+        mine.sort(key=_stack_id)
         color = self.ctx.b.stack_color
         return _stack_views(mine, {st.id: color(st) for st in mine})
 
