@@ -2025,22 +2025,23 @@ class SDTAgent:
         return False
 
     def _threat(self, ix: Index, province: str, color: str) -> int:
-        """Strength of other players' forces hostile to ``color`` in ``province`` or next to it."""
+        """Strength of other players' forces hostile to ``color`` in ``province`` or next to it
+        (each province's own worked out when first needed, once per view)."""
         key = ("hostile strength", self.seat, color)
         got = ix.memo.get(key)
         if got is None:                        # (province -> that strength in it, province -> the answer)
-            inside: dict[str, int] = {}
-            for st in ix.stacks:
-                if st.owner not in (None, self.seat) and st.fighting and self.hostile(st.color, color):
-                    inside[st.province] = inside.get(st.province, 0) + self._att(st)
-            got = ix.memo[key] = (inside, {})
+            got = ix.memo[key] = ({}, {})
         inside, around = got
         n = around.get(province)
         if n is None:
-            if inside:
-                n = inside.get(province, 0) + sum(inside.get(p, 0) for p in self._facts().adjacent[province])
-            else:
-                n = 0
+            n = 0
+            me, hostile, by_province = self.seat, self.hostile, ix.by_province
+            for p in (province, *self._facts().adjacent[province]):
+                h = inside.get(p)
+                if h is None:
+                    h = inside[p] = sum(self._att(st) for st in by_province.get(p, ())
+                                        if st.owner not in (None, me) and st.fighting and hostile(st.color, color))
+                n += h
             around[province] = n
         return n
 
