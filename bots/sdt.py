@@ -1258,7 +1258,8 @@ class SDTAgent:
             strength = f.strength
             for by_p in out.values():
                 for us in by_p.values():
-                    us.sort(key=lambda u: (-strength[u], u))
+                    if len(us) > 1:
+                        us.sort(key=lambda u: (-strength[u], u))
             ix.memo[key] = out
         return out
 
