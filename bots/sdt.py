@@ -222,6 +222,7 @@ OBSERVED = frozenset(("eliminated", "spoil", "trade", "trade_offered") + POLITIC
 
 
 # -- a plain index of the view: which stacks stand where, whose, holding which units ----------------
+_NONE: tuple[list, list, list] = ([], [], [])     # (no forces of a colour: _ranked_split)
 _bound = itemgetter(0, 1, 2)     # the sort key of a target's (bound, defense, -id, target): _best_target
 
 
@@ -591,7 +592,7 @@ class SDTAgent:
         self._hostile: dict[tuple[str, str], bool] = {}
         self._ix: tuple | None = None      # (view, Index) of the last view indexed
         self._refused: set[tuple[int, int]] = set()      # (leader, unit) attachments the engine refused
-        self._rank_cache: dict[tuple[int, str], tuple[list, list]] = {}     # the plan's forces by colour
+        self._rank_cache: tuple[list, dict] | None = None     # (the plan's forces, _ranked_split by colour)
         self._last_ok: A.Action | None = None
         self._f: Facts | None = None
         self._f_p = None                   # the Player whose data _f was checked against
@@ -1203,7 +1204,7 @@ class SDTAgent:
             if lead and f.color[lead] == RED:
                 plan.execute_czar = True
         forces = self._forces(ix)
-        self._rank_cache = {}
+        self._rank_cache = None
         used: set[int] = set()
         if plan.vst:
             self._plan_vst(view, ix, plan, forces, used)
@@ -1276,7 +1277,8 @@ class SDTAgent:
             strength = f.strength
             for by_p in out.values():
                 for us in by_p.values():
-                    us.sort(key=lambda u: (-strength[u], u))
+                    if len(us) > 1:
+                        us.sort(key=lambda u: (-strength[u], u))
             ix.memo[key] = out
         return out
 
@@ -1316,14 +1318,19 @@ class SDTAgent:
         return self._ranked_split(forces, color)[0]
 
     def _ranked_split(self, forces: list[Force], color: str) -> tuple[list[Force], list[Force], list[Force]]:
-        """(:meth:`_ranked`, its forces that escort no Imperial unit, its escorts)."""
-        key = (id(forces), color)
-        got = self._rank_cache.get(key)
+        """(:meth:`_ranked`, its forces that escort no Imperial unit, its escorts), for every
+        colour at once when first asked of ``forces``."""
+        got = self._rank_cache
         if got is None or got[0] is not forces:
-            ranked = sorted((fc for fc in forces if fc.color == color), key=lambda fc: (-fc.strength, fc.lead))
-            got = self._rank_cache[key] = (forces, (ranked, [fc for fc in ranked if not fc.escort],
-                                                    [fc for fc in ranked if fc.escort]))
-        return got[1]
+            by_color: dict[str, tuple[list[Force], list[Force], list[Force]]] = {}
+            for fc in sorted(forces, key=lambda fc: (-fc.strength, fc.lead)):
+                lists = by_color.get(fc.color)
+                if lists is None:
+                    lists = by_color[fc.color] = ([], [], [])
+                lists[0].append(fc)
+                lists[2 if fc.escort else 1].append(fc)
+            got = self._rank_cache = (forces, by_color)
+        return got[1].get(color, _NONE)
 
     def _walk(self, local: list[Force], far: list[Force], province: str):
         """``local``, then the forces of ``far`` that can reach ``province`` (each one's reach
@@ -2038,15 +2045,25 @@ class SDTAgent:
         return False
 
     def _threat(self, ix: Index, province: str, color: str) -> int:
-        """Strength of other players' forces hostile to ``color`` in ``province`` or next to it."""
+        """Strength of other players' forces hostile to ``color`` in ``province`` or next to it
+        (each province's own worked out when first needed, once per view)."""
         key = ("hostile strength", self.seat, color)
-        inside = ix.memo.get(key)
-        if inside is None:                     # province -> that strength in it (once per view)
-            inside = ix.memo[key] = {}
-            for st in ix.stacks:
-                if st.owner not in (None, self.seat) and st.fighting and self.hostile(st.color, color):
-                    inside[st.province] = inside.get(st.province, 0) + self._att(st)
-        return inside.get(province, 0) + sum(inside.get(p, 0) for p in self._facts().adjacent[province])
+        got = ix.memo.get(key)
+        if got is None:                        # (province -> that strength in it, province -> the answer)
+            got = ix.memo[key] = ({}, {})
+        inside, around = got
+        n = around.get(province)
+        if n is None:
+            n = 0
+            me, hostile, by_province = self.seat, self.hostile, ix.by_province
+            for p in (province, *self._facts().adjacent[province]):
+                h = inside.get(p)
+                if h is None:
+                    h = inside[p] = sum(self._att(st) for st in by_province.get(p, ())
+                                        if st.owner not in (None, me) and st.fighting and hostile(st.color, color))
+                n += h
+            around[province] = n
+        return n
 
     def _isolated_area(self, ix: Index, fc: Force) -> str | None:
         """Non-Attack Policy 3: "units controlling the Czar (and the Gold) should attempt to
