@@ -104,7 +104,11 @@ def on_map(ctx: Ctx) -> list[Stack]:
 
 
 def where_bits(ctx: Ctx) -> int:
-    """The provinces holding an Anarchist unit, as a set of bits (``GameData.bit``)."""
+    """The provinces holding an Anarchist unit, as a set of bits (``GameData.bit``); none, and
+    no look at the map, in a game without Anarchist counters (001 Anarchists not chosen), where
+    every rail move's check asks it."""
+    if not units(ctx):
+        return 0
     return ctx.b.color_bits().get(ANARCHIST, 0)
 
 
