@@ -197,7 +197,7 @@ stopped and resumed), the bot looks again at everything the events told it.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -222,7 +222,7 @@ OBSERVED = frozenset(("eliminated", "spoil", "trade", "trade_offered") + POLITIC
 
 
 # -- a plain index of the view: which stacks stand where, whose, holding which units ----------------
-_NONE: tuple[list, list, list] = ([], [], [])     # (no forces of a colour: _ranked_split)
+_NONE: tuple[tuple, tuple, tuple] = ((), (), ())     # (no forces of a colour: _ranked_split; nothing to change)
 _bound = itemgetter(0, 1, 2)     # the sort key of a target's (bound, defense, -id, target): _best_target
 
 
@@ -1313,11 +1313,11 @@ class SDTAgent:
             out.append(st)
         return out
 
-    def _ranked(self, forces: list[Force], color: str) -> list[Force]:
+    def _ranked(self, forces: list[Force], color: str) -> Sequence[Force]:
         """The forces of ``color``, strongest first (then by leader), worked out once per plan."""
         return self._ranked_split(forces, color)[0]
 
-    def _ranked_split(self, forces: list[Force], color: str) -> tuple[list[Force], list[Force], list[Force]]:
+    def _ranked_split(self, forces: list[Force], color: str) -> tuple[Sequence[Force], Sequence[Force], Sequence[Force]]:
         """(:meth:`_ranked`, its forces that escort no Imperial unit, its escorts), for every
         colour at once when first asked of ``forces``."""
         got = self._rank_cache

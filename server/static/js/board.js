@@ -413,6 +413,11 @@ export class Board {
     });
   }
 
+  /** Whether ``code`` is drawn as a destination: a ring of the force's next moves or of its reach. */
+  _destination(code) {
+    return !!code && !!((this.marks.moves || {})[code] || (this.marks.reach || {})[code]);
+  }
+
   _click(target, e) {
     const more = target.closest && target.closest("[data-more], [data-act='fan-close']");
     if (more) {
@@ -421,8 +426,7 @@ export class Board {
     }
     if (this.fanned && !(target.closest && target.closest(".fan"))) this.fan(null);   // (a click elsewhere folds the fan)
     const st = target.closest && target.closest("[data-stack]");
-    const ring = st && st.dataset.province && ((this.marks.moves || {})[st.dataset.province] || (this.marks.reach || {})[st.dataset.province]);
-    if (st && ring && e.type !== "keydown" && this.h.onProvince) {   // (a counter in a destination: a tap moves there)
+    if (st && e.type !== "keydown" && this.h.onProvince && this._destination(st.dataset.province)) {   // (a tap on a counter in a destination moves there)
       this.h.onProvince(st.dataset.province, e);
       return;
     }
