@@ -226,6 +226,18 @@ _NONE: tuple[tuple, tuple, tuple] = ((), (), ())     # (no forces of a colour: _
 _bound = itemgetter(0, 1, 2)     # the sort key of a target's (bound, defense, -id, target): _best_target
 
 
+def _least(cands: list[tuple], reach) -> tuple:
+    """The least of ``cands``, (key, province, tie-break, ...) tuples, by key, then the length of
+    the route to the province in ``reach`` (0 if it is not there: where the force stands), then
+    the tie-break (no two share it): a route, which the engine puts together when it is first
+    read, is looked at only where the keys tie."""
+    k0 = min(c[0] for c in cands)
+    tied = [c for c in cands if c[0] == k0]
+    if len(tied) == 1:
+        return tied[0]
+    return min(tied, key=lambda c: (len(reach[c[1]]["path"]) if c[1] in reach else 0, c[2]))
+
+
 def _split(ranked: list[Force], used: set[int], tid: int, tp: str) -> tuple[list[Force], list[Force], int]:
     """The free forces of ``ranked`` other than target ``tid``'s own stack: those in the target's
     province ``tp``, those elsewhere (each in ``ranked``'s order), and their total strength."""
@@ -1520,8 +1532,9 @@ class SDTAgent:
         if fc.province in posts:
             return None
         reach = fc.reach if fc.reach is not None else self._reach(fc)
-        opts = [p for p in posts if p in reach]
-        return min(opts, key=lambda p: (any(c != RED for c in ix.colors_in.get(p, ())), len(reach[p]["path"]), p))
+        colors_in = ix.colors_in
+        opts = [(any(c != RED for c in colors_in.get(p, ())), p, p) for p in posts if p in reach]
+        return _least(opts, reach)[1]
 
     def _assign(self, ix: Index, plan: TurnPlan, t: Stk, got: tuple, min_col: int,
                 consider: bool, used: set[int], label: str) -> None:
@@ -1888,7 +1901,7 @@ class SDTAgent:
             # 5: pick up loose units (as many as the engine's capacity leaves room for)
             room = self._room(fc.lead) - len(fc.pickups)
             if room > 0:
-                best = None
+                cands = []
                 spots = [p for p, us in self._loose_map(ix).get(fc.color, {}).items()
                          if any(u not in reserved for u in us)]
                 reach = self._reach(fc) if spots else {}
@@ -1896,12 +1909,9 @@ class SDTAgent:
                     if p not in reach or any(self.hostile(c, fc.color) for c in ix.colors_in.get(p, ())):
                         continue
                     loose = self._loose(ix, p, fc.color, reserved)[:room]
-                    s = sum(f.strength[u] for u in loose)
-                    key = (-s, len(reach[p]["path"]), p)
-                    if best is None or key < best[0]:
-                        best = (key, p, loose)
-                if best:
-                    _, p, loose = best
+                    cands.append((-sum(f.strength[u] for u in loose), p, p, loose))
+                if cands:                        # the most strength, then the nearest
+                    _, p, _, loose = _least(cands, reach)
                     reserved.update(loose)
                     plan.orders.append(Order(fc.lead, p, list(fc.pickups), attach_dest=loose, route=self._reach(fc)[p],
                                              why="collects loose units (Non-Attack Policy 5)"))
@@ -1927,7 +1937,7 @@ class SDTAgent:
                 continue
             # 5: a smaller force joins our strongest stack of its colour within reach
             size = 1 + len([u for u in st.attached_to(fc.lead) if u in f.combat]) + len(fc.pickups)
-            best = None
+            cands = []
             for other in ix.mine(me):
                 if other.id == fc.stack or other.color != fc.color or not other.leaders:
                     continue
@@ -1939,11 +1949,10 @@ class SDTAgent:
                     reach = self._reach(fc)
                 if other.province not in reach:
                     continue
-                key = (-self._att(other), len(reach[other.province]["path"]), other.id)
-                if best is None or key < best[0]:
-                    best = (key, other)
-            if best:
-                plan.orders.append(Order(fc.lead, best[1].province, list(fc.pickups), route=reach[best[1].province],
+                cands.append((-self._att(other), other.province, other.id, other))
+            if cands:                            # the strongest, then the nearest
+                join = _least(cands, reach)[3]
+                plan.orders.append(Order(fc.lead, join.province, list(fc.pickups), route=reach[join.province],
                                          why="joins a stronger stack (Non-Attack Policy 5)"))
                 used.add(fc.lead)
                 continue
@@ -1960,17 +1969,22 @@ class SDTAgent:
         key = ("screen posts", big.id, color)
         out = ix.memo.get(key)
         if out is None:
-            hostile, colors_in = self.hostile, ix.colors_in
             out = []
             for q in self._facts().adjacent[big.province]:
-                if any(hostile(c, color) for c in colors_in.get(q, ())):
-                    continue
-                threat = self._threat(ix, q, color)
+                threat = self._post_threat(ix, q, color)
                 if threat > 0:
                     out.append((threat, q))
             out.sort(key=lambda x: (-x[0], x[1]))
             ix.memo[key] = out
         return out
+
+    def _post_threat(self, ix: Index, q: str, color: str) -> int:
+        """How much a screen of ``color`` in ``q`` would face (:meth:`_threat`), 0 if ``q`` holds units
+        hostile to ``color`` (no screen post, :meth:`_screen_posts`)."""
+        hostile = self.hostile
+        if any(hostile(c, color) for c in ix.colors_in.get(q, ())):
+            return 0
+        return self._threat(ix, q, color)
 
     def _bigger(self, ix: Index, fc: Force) -> list[Stk]:
         """Our stacks of ``fc``'s colour with leaders, stronger than ``fc`` (the strongest first)."""
@@ -1998,14 +2012,16 @@ class SDTAgent:
         for fc in sorted(forces, key=lambda x: x.lead):
             if fc.lead in used or fc.escort:
                 continue
-            near = adjacent[fc.province]
+            here = fc.province
+            near = adjacent[here]
             for big in self._bigger(ix, fc):
-                if big.province in taken or big.province not in near:
+                if big.province in taken or big.province not in near or here not in adjacent[big.province]:
                     continue
-                if any(q == fc.province for _, q in self._screen_posts(ix, big, fc.color)):
+                # the first such stack: ``here`` is one of its screen posts or one of none of them
+                if self._post_threat(ix, here, fc.color) > 0:
                     out[fc.lead] = big.id
                     taken.add(big.province)
-                    break
+                break
         return out
 
     def _plan_screen(self, ix: Index, plan: TurnPlan, fc: Force, screens: dict[int, int], screened: set[str]) -> bool:
@@ -2034,10 +2050,10 @@ class SDTAgent:
                 continue
             if reach is None:
                 reach = fc.reach if fc.reach is not None else self._reach(fc)
-            opts = [(threat, q) for threat, q in posts if q in reach]
+            opts = [(-threat, q, q) for threat, q in posts if q in reach]
             if not opts:
                 continue
-            _, q = min(opts, key=lambda x: (-x[0], len(reach[x[1]]["path"]), x[1]))
+            q = _least(opts, reach)[1]           # the most threatened, then the nearest
             screened.add(big.province)
             plan.orders.append(Order(fc.lead, q, list(fc.pickups), route=reach[q],
                                      why=f"screens its stack in {big.province} (Non-Attack Policy 8)"))
@@ -2076,7 +2092,7 @@ class SDTAgent:
         here = self._threat(ix, fc.province, fc.color)
         if here == 0:
             return None
-        best = None
+        cands = []
         reach = self._reach(fc)
         for p in reach:
             if any(c != fc.color for c in ix.colors_in.get(p, ())):
@@ -2085,10 +2101,8 @@ class SDTAgent:
             if threat >= here:
                 continue
             own = sum(self._att(st) for st in ix.by_province.get(p, ()) if st.owner == self.seat and st.color == fc.color)
-            key = (threat, -own, len(reach[p]["path"]), p)
-            if best is None or key < best[0]:
-                best = (key, p)
-        return best[1] if best else None
+            cands.append(((threat, -own), p, p))
+        return _least(cands, reach)[1] if cands else None
 
     def _garrison_targets(self, view: dict, ix: Index, player_color: str, force_color: str, turn: int,
                           own_stack: int | None = None) -> list[str]:
@@ -2142,26 +2156,26 @@ class SDTAgent:
         slots = min(cap["green"] - greens, cap["room"] - len(fc.pickups))
         if slots <= 0:
             return None
-        best = None
-        reach = self._reach(fc)
-        for p in sorted(set(reach) | {fc.province}):
-            units = []
-            for other in ix.by_province.get(p, ()):
-                if other.id == st.id:
-                    continue
-                for u in other.units:
-                    if u in f.combat and f.color[u] == GREEN and not other.attached.get(u) \
-                            and (fc.lead, u) not in self._refused:
-                        units.append(u)
-            if not units:
+        takes: dict[str, list[int]] = {}         # province -> the Green units there it could take
+        combat, color, refused = f.combat, f.color, self._refused
+        for other in ix.stacks:
+            if other.id == st.id:
                 continue
-            units = sorted(units, key=lambda u: (-f.strength[u], u))[:slots]
-            key = (-sum(f.strength[u] for u in units), len(reach[p]["path"]) if p in reach else 0, p)
-            if best is None or key < best[0]:
-                best = (key, p, units)
-        if best is None:
+            for u in other.units:
+                if u in combat and color[u] == GREEN and not other.attached.get(u) and (fc.lead, u) not in refused:
+                    takes.setdefault(other.province, []).append(u)
+        if not takes:
             return None
-        return (None if best[1] == fc.province else best[1]), best[2]
+        reach = self._reach(fc)
+        cands = []
+        for p, units in takes.items():
+            if p == fc.province or p in reach:
+                units = sorted(units, key=lambda u: (-f.strength[u], u))[:slots]
+                cands.append((-sum(f.strength[u] for u in units), p, p, units))
+        if not cands:
+            return None
+        _, p, _, units = _least(cands, reach)         # the most strength, then the nearest
+        return (None if p == fc.province else p), units
 
     # -- executing the movement plan -----------------------------------------------------------
     def _movement_step(self, player, kind: str) -> A.Action | None:
