@@ -461,11 +461,12 @@ class Index:
         self._mine.clear()
 
 
-def leadership(view: dict, seat: str, f: Facts) -> tuple[int, int]:
-    """(Red, White) values of the leaders a player controls on the map (the PIT markers)."""
+def leadership(stacks: list[dict], seat: str, f: Facts) -> tuple[int, int]:
+    """(Red, White) values of the leaders a player controls on the map (the PIT markers), by
+    the stacks of the view (or his own, ``Player.stacks_of``)."""
     red = white = 0
     lead, color, strength = f.leader, f.color, f.strength
-    for s in view["stacks"]:
+    for s in stacks:
         if s["owner"] == seat:
             for u in s["units"]:
                 if u in lead:
@@ -597,6 +598,7 @@ class SDTAgent:
         self._f: Facts | None = None
         self._f_p = None                   # the Player whose data _f was checked against
         self._leaders: set[int] | None = None    # our leaders at our last look, less those the events took
+        self._wd: tuple[GameData, frozenset[str]] | None = None     # (data, _withdrawal of them)
         self.talk = Negotiator(self)       # what the bot says and answers in chat (bots.negotiation)
 
     # -- the Player Cooperation Table ------------------------------------------------------------------
@@ -638,9 +640,17 @@ class SDTAgent:
         return T.friendliness_order(self.row(view))
 
     def pit(self, view, seat: str | None = None) -> tuple[int, int, int, str]:
-        """(Red, White, PCM, colour) of a player now (a view or a Player)."""
+        """(Red, White, PCM, colour) of a player now (a view or a Player).  Read from the
+        player's own stacks (``Player.stacks_of``) when the view is the one of the Player we
+        play through and we have not indexed its map (whose stacks are then read already)."""
         v = self._as_view(view)
-        red, white = leadership(v, seat or self.seat, self._facts())
+        seat = seat or self.seat
+        p, ix = self.p, self._ix
+        if p is not None and (ix is None or ix[0] is not v) and p.view is v:
+            stacks = p.stacks_of(seat)
+        else:
+            stacks = v["stacks"]
+        red, white = leadership(stacks, seat, self._facts())
         m = T.pcm(red, white)
         return red, white, m, T.political_color(m, v["turn"])
 
@@ -1034,11 +1044,13 @@ class SDTAgent:
             # [10.0]); the bot assassinates in its Combat Phase (above), so it ends the turn.
             # A bonus draw (001 Additional Randomizer Draws: both steps open) is the bot's choice,
             # made as the redraw of 004 [12.13] is (:meth:`_draw_again`).
+            # (our choice first: ending the turn is asked about only when we would end it, as it
+            # is not open before the draw that the turn's first step makes)
             a = A.DrawRandomizer(me)
             if not self._ok(a):
                 return A.EndPlayerTurn(me)
             end = A.EndPlayerTurn(me)
-            if self._ok(end) and not self._draw_again(self._view(player)):
+            if not self._draw_again(self._view(player)) and self._ok(end):
                 self.note("keeps to the draws made: its Blue forces' Withdrawal Markers are a third of the cup")
                 return end
             return a
@@ -1075,16 +1087,33 @@ class SDTAgent:
         004 [14.47]); unless the Withdrawal Markers of Blue forces we command make a third or more
         of the chits left (a force's marker is still in the cup while the force is on the map and
         not withdrawn, 004 [5.67]; the Freikorps' Out Marker is one, 001): then we stop, rather
-        than risk losing them."""
-        d = self._facts().data
-        ours = {nat for nat, p in view["control"].items() if p == self.seat}
-        at_risk = {d.units[u].nationality for s in view["stacks"] for u in s["units"]
-                   if d.units[u].color == BLUE and d.units[u].nationality in ours}
-        withdrawal = set(d.markers.blue_withdrawal) | {d.units[u].nationality for u in d.units
-                                                      if d.units[u].option and d.units[u].color == BLUE}
-        n = len((at_risk & withdrawal) - set(view["withdrawn"]))
+        than risk losing them.  (The map is read only when we command such a force.)"""
         left = view["randomizer"]
-        return not (left and 3 * n >= left)
+        if not left:
+            return True
+        d = self._facts().data
+        me = self.seat
+        ours = {nat for nat, p in view["control"].items() if p == me}
+        if not ours:
+            return True
+        watch = ours & self._withdrawal(d)
+        if watch:
+            watch -= set(view["withdrawn"])
+        if not watch:
+            return True
+        units = d.units
+        at_risk = {units[u].nationality for s in view["stacks"] for u in s["units"]
+                   if units[u].color == BLUE and units[u].nationality in watch}
+        return 3 * len(at_risk) < left
+
+    def _withdrawal(self, d: GameData) -> frozenset[str]:
+        """The Blue nationalities whose force has a Withdrawal Marker in the cup (004 [5.67]; the
+        Freikorps' Out Marker, 001), worked out once per data."""
+        w = self._wd
+        if w is None or w[0] is not d:
+            w = self._wd = (d, frozenset(d.markers.blue_withdrawal) | {
+                x.nationality for x in d.units.values() if x.option and x.color == BLUE})
+        return w[1]
 
     def _place(self, player, view: dict, d: dict) -> A.Action | None:
         """Where a unit drawn from the Randomizer goes (001's optional forces; ours, by the spirit
@@ -1143,16 +1172,19 @@ class SDTAgent:
         the losing units are not ours (an uncontrolled defender, 004 [8.46]) we take the
         leaders and largest units first."""
         f = self._facts()
-        opts = [a for a in player.legal if isinstance(a, A.ChooseLoss)]              # a rare decision
+        me = self.seat
+        opts = [A.ChooseLoss(me, u) for u in dict.fromkeys(d.get("units") or ())]     # (the decision's units)
         if not opts:
             return None
         need = d.get("need", 0)
         held = {}                                  # unit -> the owner of its stack (not the whole map)
-        for u in {a.unit for a in opts}:
-            st = player.stack_holding(u)
-            if st is not None:
-                held[u] = st["owner"]
-        ours = all(held.get(a.unit) == self.seat for a in opts)
+        for a in opts:
+            if a.unit not in held:
+                st = player.stack_holding(a.unit)
+                if st is not None:
+                    for u in st["units"]:
+                        held[u] = st["owner"]
+        ours = all(held.get(a.unit) == me for a in opts)
         if not ours:
             return max(opts, key=lambda a: (a.unit in f.leader, f.strength[a.unit], -a.unit))
         combat = [a for a in opts if a.unit in f.combat]
@@ -2764,34 +2796,36 @@ class PoliticsAdapter:
         return None
 
     def _spoil(self, view: dict, d: dict) -> A.Action | None:
-        me = self.me
+        """A spoil of the purge: the leader of the purged player's who controls the most combat
+        strength, else a Politburo marker, else nothing more; an individual result of 2+ takes a
+        marker instead on a die roll of 1-2 (rolled once we may take anything).  The purged
+        player's Red leaders on the map are asked about one at a time, best first, and the
+        first the engine allows is taken (not every possible spoil judged)."""
+        ag, me = self.agent, self.me
         rec = d.get("purge", {})
-        takes = [a for a in self.agent.p.legal if isinstance(a, A.TakeSpoil)]     # a rare decision
-        if not takes:
+        f = ag._facts()
+        victim = rec.get("target")
+        lead, color, strength, combat = f.leader, f.color, f.strength, f.combat
+        ranked = []                                # (combat strength controlled, value, -id) of each leader
+        for s in (ag.p.stacks_of(victim) if victim else ()):
+            st = None
+            for u in s["units"]:
+                if u in lead and color[u] == RED:
+                    st = st or Stk(s, f)
+                    ctrl = strength[u] + sum(strength[x] for x in st.attached_to(u) if x in combat)
+                    ranked.append((ctrl, strength[u], -u))
+        ranked.sort(reverse=True)
+        marker = A.TakeSpoil(me, 0)
+        best = next((a for a in [A.TakeSpoil(me, -k[2]) for k in ranked] + [marker] if self._ok(a)), None)
+        if best is None:
             return A.EndSpoils(me)
         points = int(rec.get("points", 0) or 0)
-        key = (tuple(rec.get("purgers", [])), rec.get("target"), tuple(rec.get("dice", [])), view["turn"])
+        key = (tuple(rec.get("purgers", [])), victim, tuple(rec.get("dice", [])), view["turn"])
         individual = rec.get("mode") != "group"
         if individual and points >= 2 and key not in self.spoil_rolls:
-            die = self.agent.die()
+            die = ag.die()
             self.spoil_rolls[key] = T.politburo_instead(die)
-            if self.spoil_rolls[key] and A.TakeSpoil(me, 0) in takes:
-                self.agent.note(f"takes a Politburo marker from {rec.get('target')} instead of a leader (die {die})")
-                return A.TakeSpoil(me, 0)
-        f = self.agent._facts()
-        leaders = [a for a in takes if a.leader]
-        where = {}                                 # leader -> his stack (not the whole map)
-        for u in {a.leader for a in leaders}:
-            st = self.agent.p.stack_holding(u)
-            if st is not None:
-                where[u] = Stk(st, f)
-
-        def controlled(a: A.TakeSpoil) -> tuple:
-            st = where.get(a.leader)
-            ctrl = f.strength[a.leader] + sum(f.strength[u] for u in (st.attached_to(a.leader) if st else [])
-                                              if u in f.combat)
-            return (ctrl, f.strength[a.leader], -a.leader)
-
-        if leaders:
-            return max(leaders, key=controlled)
-        return takes[0]
+            if self.spoil_rolls[key] and (best is marker or self._ok(marker)):
+                ag.note(f"takes a Politburo marker from {victim} instead of a leader (die {die})")
+                return marker
+        return best
