@@ -7,7 +7,8 @@ of turn and the guard against going round in circles live here once.
 An *agent* plays one seat through :class:`rcw.player.Player`, the public API (the same facts a
 remote player gets over the wire):
 
-- ``choose(player) -> Action`` when its seat is pending;
+- ``choose(player) -> Action`` when its seat is pending (marked :func:`checked` if it returns
+  only actions it found in ``player.legal``: the match does not ask again);
 - ``react(player) -> Action | None`` (optional) when something is open to every seat out of
   turn (a trade offer, a Central Committee proposal): it may answer or do nothing;
 - ``observe(events)`` (optional): every event of every action applied through the match (of
@@ -63,6 +64,14 @@ REVERSIBLE = frozenset((A.JoinCommittee, A.LeaveCommittee, A.OrderExecution, A.D
 _UNSET: Any = object()    # (no key given)
 
 
+def checked(choose):
+    """Mark an agent's ``choose`` as returning only actions it found in ``player.legal`` (or a
+    :class:`~rcw.bots.negotiation.Wait`): the match then does not ask the rules about them again.
+    (A subclass that overrides ``choose`` is asked about again unless it marks its own.)"""
+    choose.checked = True
+    return choose
+
+
 class Step(NamedTuple):
     """An agent's action, not yet applied: the pending seat's move (``turn``) or an answer out
     of turn (``answer``); ``note`` says why the match changed what the agent asked for."""
@@ -104,6 +113,9 @@ class Match:
     @agents.setter
     def agents(self, agents: dict[str, Any]) -> None:
         self._agents = dict(agents)
+        # the seats whose agent's choices are legal as made (:func:`checked`)
+        self._checked = {seat for seat, a in self._agents.items()
+                         if getattr(getattr(a, "choose", None), "checked", False)}
         for a in self._agents.values():
             self.share(a)
         humans = [s for s in self.game.seats if s not in self._agents and s not in self.game.ENGINE_SEATS]
@@ -187,7 +199,7 @@ class Match:
                 self.waiting = action
                 return None
             note = ""
-            if action not in player.legal:    # (what is not an action is not legal either)
+            if seat not in self._checked and action not in player.legal:    # (what is not an action is not legal either)
                 self.refused += 1
                 action, note = self._fallback(agent, player), f"{seat}'s choice {getattr(action, 'TYPE', action)} was refused"
             if len(self._recent) >= 2 and (looped := self._looping()):
@@ -348,4 +360,4 @@ class Match:
         return n
 
 
-__all__ = ["Match", "Step", "REACT_ROUNDS", "CYCLE_WINDOW"]
+__all__ = ["Match", "Step", "REACT_ROUNDS", "CYCLE_WINDOW", "checked"]

@@ -203,6 +203,7 @@ from operator import itemgetter
 
 from rcw.bots import sdt_tables as T
 from rcw.bots.cooperation import CooperationTable
+from rcw.bots.match import checked
 from rcw.bots.negotiation import Negotiator, Wait
 
 from rcw import actions as A
@@ -895,6 +896,7 @@ class SDTAgent:
             return self.table.version
         return self._version
 
+    @checked                               # (a step we found in player.legal, or a Wait)
     def choose(self, player) -> A.Action:
         self.p = player
         self._last_ok = None
@@ -2249,10 +2251,12 @@ class SDTAgent:
                             stacks[pa.target] = s
                     ix = plan.move_ix = Index.of([stacks[i] for i in sorted(stacks)], f)
                 mine = sorted(ix.mine(me), key=lambda s: s.id)
-                here: dict[str, list[int]] = {}          # province -> our stacks there, by id
+                # (province, colour) -> our stacks of that colour there, by id: stacks of two
+                # colours never merge (004 [7.13]; the view's colours are the engine's)
+                here: dict[tuple[str, str], list[int]] = {}
                 for st in mine:
-                    here.setdefault(st.province, []).append(st.id)
-                plan.merge_queue = [A.Merge(me, x.id, y) for x in mine for y in here[x.province] if x.id < y]
+                    here.setdefault((st.province, st.color), []).append(st.id)
+                plan.merge_queue = [A.Merge(me, x.id, y) for x in mine for y in here[x.province, x.color] if x.id < y]
             while plan.merge_queue:
                 m = plan.merge_queue.pop(0)
                 if m.stack in plan.dead or m.into in plan.dead:
@@ -2352,16 +2356,20 @@ class SDTAgent:
         if not self._ok(declare):
             return None
         f = self._facts()
-        later = {lead for other in plan.attacks for lead in other.forces}
+        later = None                       # the forces of the attacks still to come (when first needed)
         posts = self._subversion_posts(t.province) if sub else {t.province}
         stacks = []
-        for st in ix.mine(me):
+        for st in ix.mine(me):             # (the engine is asked about the stacks we would send)
             if st.province not in posts or st.id == t.id:
                 continue
+            if not any(u in pa.forces for u in st.units):          # not planned: a free stack of its colour
+                if st.color != pa.color:
+                    continue
+                if later is None:
+                    later = {lead for other in plan.attacks for lead in other.forces}
+                if any(u in later for u in st.units):
+                    continue
             if p.attack_problem(st.id, t.id, sub) is not None:
-                continue
-            planned = any(u in pa.forces for u in st.units)
-            if not planned and (st.color != pa.color or any(u in later for u in st.units)):
                 continue
             stacks.append(st)
         # only friendly stacks combine: keep the planned colour's group (an Anarchist stack alone)
@@ -2371,14 +2379,19 @@ class SDTAgent:
             stacks = [s for s in stacks if not self.hostile(s.color, pa.color)]
         plain = [s for s in stacks if not s.imperial]
         choice = None
+        asked: tuple | None = None         # (the pool last asked about, its column: no Imperial stack, one pool)
         for pool, need in ((plain + [s for s in stacks if s.imperial], max(pa.min_col, T.ESCORT_MIN_ODDS)),
                            (plain, pa.min_col)):
             if not pool:
                 continue
-            try:
-                col = p.odds([s.id for s in pool], t.id, sub)["column"]
-            except IllegalAction:           # stacks that may not attack together (004 [8.22])
-                continue
+            if asked is not None and asked[0] == pool:
+                col = asked[1]
+            else:
+                try:
+                    col = p.odds([s.id for s in pool], t.id, sub)["column"]
+                except IllegalAction:           # stacks that may not attack together (004 [8.22])
+                    col = None
+                asked = (pool, col)
             if col is not None and col >= need:
                 choice = pool
                 break
