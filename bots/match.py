@@ -7,10 +7,11 @@ of turn and the guard against going round in circles live here once.
 An *agent* plays one seat through :class:`rcw.player.Player`, the public API (the same facts a
 remote player gets over the wire):
 
-- ``choose(player) -> Action`` when its seat is pending (marked :func:`checked` if it returns
-  only actions it found in ``player.legal``: the match does not ask again);
+- ``choose(player) -> Action`` when its seat is pending;
 - ``react(player) -> Action | None`` (optional) when something is open to every seat out of
   turn (a trade offer, a Central Committee proposal): it may answer or do nothing;
+- either marked :func:`checked` if it returns only actions it found legal (the match does not
+  ask the rules again);
 - ``observe(events)`` (optional): every event of every action applied through the match (of
   the actions with an event of a kind in its ``observe_kinds``, if it has that attribute and
   it is not None: the match shows the others to no one, which saves calls);
@@ -64,12 +65,17 @@ REVERSIBLE = frozenset((A.JoinCommittee, A.LeaveCommittee, A.OrderExecution, A.D
 _UNSET: Any = object()    # (no key given)
 
 
-def checked(choose):
-    """Mark an agent's ``choose`` as returning only actions it found in ``player.legal`` (or a
-    :class:`~rcw.bots.negotiation.Wait`): the match then does not ask the rules about them again.
-    (A subclass that overrides ``choose`` is asked about again unless it marks its own.)"""
-    choose.checked = True
-    return choose
+def checked(method):
+    """Mark an agent's ``choose`` or ``react`` as returning only actions it found legal (or a
+    :class:`~rcw.bots.negotiation.Wait`, or None): the match then does not ask the rules about
+    them again.  (A subclass that overrides the method is asked about again unless it marks its
+    own.)"""
+    method.checked = True
+    return method
+
+
+def _checked(agent: Any, name: str) -> bool:
+    return getattr(getattr(agent, name, None), "checked", False)
 
 
 class Step(NamedTuple):
@@ -113,9 +119,9 @@ class Match:
     @agents.setter
     def agents(self, agents: dict[str, Any]) -> None:
         self._agents = dict(agents)
-        # the seats whose agent's choices are legal as made (:func:`checked`)
-        self._checked = {seat for seat, a in self._agents.items()
-                         if getattr(getattr(a, "choose", None), "checked", False)}
+        # the seats whose agent's choices (answers) are legal as made (:func:`checked`)
+        self._checked = {seat for seat, a in self._agents.items() if _checked(a, "choose")}
+        self._checked_answers = {seat for seat, a in self._agents.items() if _checked(a, "react")}
         for a in self._agents.values():
             self.share(a)
         humans = [s for s in self.game.seats if s not in self._agents and s not in self.game.ENGINE_SEATS]
@@ -248,7 +254,7 @@ class Match:
                     continue
                 player = self.player(seat)
                 action = react(player)
-                if isinstance(action, Action) and action in player.legal:
+                if isinstance(action, Action) and (seat in self._checked_answers or action in player.legal):
                     return Step(seat, action, "answer")
             self._round = None
             if not self._acted:

@@ -13,7 +13,7 @@ How a turn is played
 --------------------
 The engine offers small steps, so the bot plans a whole Player-Turn when its Movement Phase
 opens and then emits the matching steps one per :meth:`SDTAgent.choose` call, checking each
-with one rule check (``a in player.legal``; a step that is no longer legal is skipped or, for
+with one rule check (``player.is_legal``; a step that is no longer legal is skipped or, for
 a move, the force is re-routed by the engine's ``reach``; nothing illegal is returned).
 
 1. Random Events Phase: roll (nothing to decide).  Non-Attack Policy 10: a player who
@@ -728,7 +728,7 @@ class SDTAgent:
 
     def _ok(self, a: A.Action) -> bool:
         """One rule check of ``a`` (remembered, so that :meth:`choose` does not check it again)."""
-        if a in self.p.legal:
+        if self.p.is_legal(a):
             self._last_ok = a
             return True
         return False
@@ -911,12 +911,13 @@ class SDTAgent:
             act = None
         if isinstance(act, Wait):
             return act                         # (for the humans invited to a Committee)
-        if act is None or (act is not self._last_ok and act not in player.legal):
+        if act is None or (act is not self._last_ok and act != self._last_ok and not player.is_legal(act)):
             act = self.fallback(player)
         if self.talk.humans:                   # (only a step toward a human seat has a card)
             self.talk.stepped(player, act)
         return act
 
+    @checked                               # (an answer we found legal, or None)
     def react(self, player) -> A.Action | None:
         """Out of turn (the match asks every bot seat when offers or Committee proposals are
         open): answer offers, proposals and the counter-committee; None to do nothing."""
@@ -942,7 +943,7 @@ class SDTAgent:
         except Exception as e:
             self.note(f"politics error ({type(e).__name__}: {e})")
             return None
-        if act is None or (act is not self._last_ok and act not in player.legal):
+        if act is None or (act is not self._last_ok and act != self._last_ok and not player.is_legal(act)):
             return None
         return act
 
@@ -1089,7 +1090,7 @@ class SDTAgent:
         004 [14.47]); unless the Withdrawal Markers of Blue forces we command make a third or more
         of the chits left (a force's marker is still in the cup while the force is on the map and
         not withdrawn, 004 [5.67]; the Freikorps' Out Marker is one, 001): then we stop, rather
-        than risk losing them.  (The map is read only when we command such a force.)"""
+        than risk losing them.  (The map is read only when those forces could make a third.)"""
         left = view["randomizer"]
         if not left:
             return True
@@ -1101,7 +1102,7 @@ class SDTAgent:
         watch = ours & self._withdrawal(d)
         if watch:
             watch -= set(view["withdrawn"])
-        if not watch:
+        if 3 * len(watch) < left:                  # (fewer than a third even if all are on the map)
             return True
         units = d.units
         at_risk = {units[u].nationality for s in view["stacks"] for u in s["units"]
@@ -2244,26 +2245,30 @@ class SDTAgent:
             if plan.merge_queue is None:
                 if plan.assassinate:                   # (the assassin's target is looked for on the map)
                     ix = plan.move_ix = self._index(player)
-                else:               # our stacks and the targets of our attacks: all the Combat Phase looks up
+                elif plan.attacks:  # our stacks and the targets of our attacks: all the Combat Phase looks up
                     stacks = {s["id"]: s for s in player.stacks_of()}
                     for pa in plan.attacks:
                         if pa.target not in stacks and (s := player.stack(pa.target)) is not None:
                             stacks[pa.target] = s
                     ix = plan.move_ix = Index.of([stacks[i] for i in sorted(stacks)], f)
-                mine = sorted(ix.mine(me), key=lambda s: s.id)
+                else:               # (no Combat Phase to look up for: our stacks alone, not indexed)
+                    ix = None
+                mine = sorted((st.id, st.province, st.color) for st in ix.mine(me)) if ix is not None \
+                    else [(s["id"], s["province"], s["color"]) for s in player.stacks_of()]     # (by id)
                 # (province, colour) -> our stacks of that colour there, by id: stacks of two
                 # colours never merge (004 [7.13]; the view's colours are the engine's)
                 here: dict[tuple[str, str], list[int]] = {}
-                for st in mine:
-                    here.setdefault((st.province, st.color), []).append(st.id)
-                plan.merge_queue = [A.Merge(me, x.id, y) for x in mine for y in here[x.province, x.color] if x.id < y]
+                for sid, province, color in mine:
+                    here.setdefault((province, color), []).append(sid)
+                plan.merge_queue = [A.Merge(me, x, y) for x, province, color in mine for y in here[province, color] if x < y]
             while plan.merge_queue:
                 m = plan.merge_queue.pop(0)
                 if m.stack in plan.dead or m.into in plan.dead:
                     continue
                 if self._ok(m):
                     plan.dead.add(m.stack)
-                    plan.move_ix.merged(m.stack, m.into)
+                    if plan.move_ix is not None:
+                        plan.move_ix.merged(m.stack, m.into)
                     return m
             plan.merges_done = True
         return A.EndMovement(me)
@@ -2331,7 +2336,7 @@ class SDTAgent:
                     v = self._assassin_target(ix, enemy, markers)
                 if v is not None:
                     a = A.Assassinate(me, v, T.assassin_markers_used(markers))
-                    if self._ok(a):
+                    if a == self._last_ok or self._ok(a):      # (the planned one: found legal just now)
                         self.note(f"sends {a.markers} assassin{'s' if a.markers > 1 else ''} after "
                                   f"{self._facts().name(v)} of {enemy}, its worst enemy")
                         return a
