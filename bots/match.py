@@ -173,6 +173,11 @@ class Match:
     def next_step(self) -> Step | None:
         """The next action an agent takes: an answer out of turn if one is due, else the pending
         seat's move if an agent plays it; None when the game is over or waits for a human."""
+        step = self._next()
+        return step if step is None or type(step) is Step else Step(*step)
+
+    def _next(self) -> tuple[str, Action, str, str] | None:
+        """:meth:`next_step`, a move of the pending seat as a plain tuple (what :meth:`play` reads)."""
         g = self.game
         self.waiting = None
         if g.over:
@@ -214,7 +219,7 @@ class Match:
                     note = f"the bots repeat a position; {seat} plays {steer[0].TYPE} instead of {action.TYPE}"
                     action = steer[0]
                     self._recent.clear()
-            return Step(seat, action, "turn", note)
+            return seat, action, "turn", note
         return None
 
     def _fallback(self, agent: Any, player: Player) -> Action:
@@ -243,11 +248,11 @@ class Match:
                 key = _UNSET
                 self._rounds += 1
                 self._round = [p for p in g.seats if p in self._agents]
-            gone = g.quit
+            if self._round and (g.over or g.decision is not None):
+                self._round = None
+                return None
+            gone = g.quit                     # (an answer not given changes nothing: asked once a call)
             while self._round:
-                if g.over or g.decision is not None:
-                    self._round = None
-                    return None
                 seat = self._round.pop(0)
                 react = getattr(self._agents[seat], "react", None)
                 if react is None or seat in gone:
@@ -357,11 +362,12 @@ class Match:
         applied; returns how many were."""
         n = 0
         while n < max_actions:
-            step = self.next_step()
+            step = self._next()               # (seat, action, kind, note)
             if step is None:
                 break
             # (a step is one of its seat's legal actions: no need to check the seat, as apply does)
-            self.applied(step.action, self.game.apply(step.action), step.kind)
+            action = step[1]
+            self.applied(action, self.game.apply(action), step[2])
             n += 1
         return n
 

@@ -802,32 +802,33 @@ class SDTAgent:
             self._offer_news = True
         for e in events:
             k = e.kind
-            if k in NEWS:
-                d = e.data
+            if k not in OBSERVED:              # (another event of an action shown to us)
+                continue
+            d = e.data
+            if k == "eliminated":
+                if self._leaders:
+                    self._leaders.discard(d.get("unit"))
+            elif k in POLITICAL:
+                self._committee_news(k, d)
+                if k == "committee_consent" and d.get("seat") in self.talk.humans \
+                        and self.seat in (d.get("members") or ()):
+                    self._pol_dirty = True     # a human's proposal to us: answered with a reason
+            elif k in NEWS:
                 if k == "player_turn":
                     self._phasing, self._turn = d.get("seat"), d.get("turn", self._turn)
                     self.politics.track(k, d)
                     if d.get("seat") == self.seat:
                         self.plan, self.cur = None, None
-                if k in POLITICAL:
-                    self._committee_news(k, d)
-                    if k == "committee_consent" and d.get("seat") in self.talk.humans \
-                            and self.seat in (d.get("members") or ()):
-                        self._pol_dirty = True     # a human's proposal to us: answered with a reason
-                elif self._phasing is None or self._consenting or self._not_live:
+                if self._phasing is None or self._consenting or self._not_live:
                     self._committee_news(k, d)     # (a phase event is news only in those cases)
-            elif k == "eliminated":
-                if self._leaders:
-                    self._leaders.discard(e.data.get("unit"))
             elif k == "spoil":
-                d = e.data
                 if self._leaders and d.get("from") == self.seat:
                     self._leaders.discard(d.get("leader"))
             elif k == "trade_offered":
-                if e.data.get("to") == self.seat:
+                if d.get("to") == self.seat:
                     self._offer_news = True
             elif k == "trade":
-                o = e.data.get("offer") or {}
+                o = d.get("offer") or {}
                 f, t = o.get("from"), o.get("to")
                 if self.seat in (f, t) and (o.get("give_leaders") or o.get("take_leaders")):
                     self._leaders = None
@@ -841,17 +842,13 @@ class SDTAgent:
         me, ph = self.seat, self._phasing
         if k in POLITICAL:
             self.politics.track(k, d)
-        if k == "committee_consent" and d.get("seat") == me:
-            self._consenting = True
-            return
-        if k == "committee_leave" and d.get("seat") == me:
-            self._consenting = False
-            return
+            if k != "committee" and d.get("seat") == me:      # our own consent given or withdrawn
+                self._consenting = k == "committee_consent"
+                return
         if ph is None:
             self._pol_dirty = True
         elif k == "committee_consent":
-            members = list(d.get("members") or ())
-            if me not in members:
+            if me not in (d.get("members") or ()):
                 return
             cc = self.politics.pending_counter(ph, self._turn)
             if cc is not None and d.get("seat") == cc.convener:
@@ -862,9 +859,9 @@ class SDTAgent:
             if d.get("seat") == ph:
                 self._pol_dirty = True
         elif k == "committee":
-            members = list(d.get("members") or ())
             cc = self.politics.pending_counter(ph, self._turn)
-            if members and cc is not None and cc.convener == me and members == cc.members:
+            if cc is not None and cc.convener == me and (members := list(d.get("members") or ())) \
+                    and members == cc.members:
                 self._pol_dirty = True             # our counter-committee formed: we declare its purge
         elif k == "random_event":
             if self._not_live:
@@ -937,7 +934,7 @@ class SDTAgent:
                 cons = view["committee_consent"]
                 self._consenting = self.seat in cons
                 ph = view["phasing"]
-                self._not_live = view["phase"] != "movement" and ph in cons and self.seat in cons[ph]
+                self._not_live = ph in cons and self.seat in cons[ph] and view["phase"] != "movement"
                 act = self.politics.react(view)
                 self.talk.committee_replies(view, act)
         except Exception as e:
@@ -2680,8 +2677,8 @@ class PoliticsAdapter:
         # the counter-committee's purge of the phasing player
         key = (ph, turn)
         cc = self.counter.get(key)
-        com = view["committee"]
-        if cc and cc.members and com == cc.members and key not in self.counter_declared and me == cc.convener:
+        if cc and cc.members and me == cc.convener and key not in self.counter_declared \
+                and (com := view["committee"]) == cc.members:
             self.counter_declared.add(key)
             act = self._declare(view, com, target=ph)
             if act is not None:
@@ -2696,16 +2693,16 @@ class PoliticsAdapter:
         # proposals that include us: answered while the phasing player's Movement Phase is
         # open and the proposal includes it (its purge or execution procedure), or when it is
         # the counter-committee we belong to
-        for members in sorted({tuple(v) for p, v in cons.items() if p != me and me in v}):
-            if list(members) == [me] or not live:
+        for members in sorted({tuple(v) for p, v in cons.items() if p != me and me in v}) if live else ():
+            if list(members) == [me]:
                 continue
-            a = A.JoinCommittee(me, members)
             if cc and me != cc.convener and cons.get(cc.convener) == list(members) and set(members) <= set(cc.left):
+                a = A.JoinCommittee(me, members)
                 if self._ok(a):                    # (the convener rolled for us, as the article's procedure)
                     return a
                 continue
-            if ph != me and ph in members and cons.get(ph) == list(members) and self._ok(a) \
-                    and self._willing(view, ph):
+            if ph != me and ph in members and cons.get(ph) == list(members) \
+                    and self._ok(a := A.JoinCommittee(me, members)) and self._willing(view, ph):
                 return a
         # withdraw stale consents
         mine = cons.get(me)
