@@ -257,7 +257,9 @@ class Match:
                 react = getattr(self._agents[seat], "react", None)
                 if react is None or seat in gone:
                     continue
-                player = self.player(seat)
+                player = self._players.get(seat)
+                if player is None or player._game is not g:
+                    player = self.player(seat)
                 action = react(player)
                 if isinstance(action, Action) and (seat in self._checked_answers or action in player.legal):
                     return Step(seat, action, "answer")

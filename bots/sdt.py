@@ -635,7 +635,8 @@ class SDTAgent:
     def row(self, view) -> dict[str, int]:
         """The bot's PCT row: every other active player -> column (a view or a Player)."""
         v = self._as_view(view)
-        return {p: self.relation(self.seat, p) for p in v["seats"] if p != self.seat and p not in v["quit"]}
+        me, gone, relation = self.seat, v["quit"], self.table.relation
+        return {p: relation(me, p) for p in v["seats"] if p != me and p not in gone}
 
     def friendliness(self, view) -> list[str]:
         return T.friendliness_order(self.row(view))
@@ -2358,25 +2359,26 @@ class SDTAgent:
         if not self._ok(declare):
             return None
         f = self._facts()
+        forces = frozenset(pa.forces)
         later = None                       # the forces of the attacks still to come (when first needed)
         posts = self._subversion_posts(t.province) if sub else {t.province}
         stacks = []
         for st in ix.mine(me):             # (the engine is asked about the stacks we would send)
             if st.province not in posts or st.id == t.id:
                 continue
-            if not any(u in pa.forces for u in st.units):          # not planned: a free stack of its colour
+            if forces.isdisjoint(st.units):                 # not planned: a free stack of its colour
                 if st.color != pa.color:
                     continue
                 if later is None:
                     later = {lead for other in plan.attacks for lead in other.forces}
-                if any(u in later for u in st.units):
+                if not later.isdisjoint(st.units):
                     continue
             if p.attack_problem(st.id, t.id, sub) is not None:
                 continue
             stacks.append(st)
         # only friendly stacks combine: keep the planned colour's group (an Anarchist stack alone)
         if pa.color == ANARCHIST:
-            stacks = [s for s in stacks if any(u in pa.forces for u in s.units)][:1]
+            stacks = [s for s in stacks if not forces.isdisjoint(s.units)][:1]
         else:
             stacks = [s for s in stacks if not self.hostile(s.color, pa.color)]
         plain = [s for s in stacks if not s.imperial]
@@ -2507,14 +2509,17 @@ class PoliticsAdapter:
 
     @staticmethod
     def pm(view: dict, seats) -> int:
-        return sum(view["politburo"].get(p, 0) for p in seats)
+        held = view["politburo"]
+        return sum(held.get(p, 0) for p in seats)
 
     @staticmethod
     def canon(view: dict, seats) -> list[str]:
-        return [p for p in view["seats"] if p in set(seats)]
+        seats = set(seats)
+        return [p for p in view["seats"] if p in seats]
 
     def active(self, view: dict) -> list[str]:
-        return [p for p in view["seats"] if p not in view["quit"]]
+        gone = view["quit"]
+        return [p for p in view["seats"] if p not in gone]
 
     def can_consent(self, view: dict, members: list[str]) -> bool:
         """Whether the engine takes our consent to a Committee of ``members`` now."""
