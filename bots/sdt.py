@@ -2243,16 +2243,24 @@ class SDTAgent:
             if plan.merge_queue is None:
                 if plan.assassinate:                   # (the assassin's target is looked for on the map)
                     ix = plan.move_ix = self._index(player)
-                elif plan.attacks:  # our stacks and the targets of our attacks: all the Combat Phase looks up
-                    stacks = {s["id"]: s for s in player.stacks_of()}
-                    for pa in plan.attacks:
-                        if pa.target not in stacks and (s := player.stack(pa.target)) is not None:
-                            stacks[pa.target] = s
-                    ix = plan.move_ix = Index.of([stacks[i] for i in sorted(stacks)], f)
-                else:               # (no Combat Phase to look up for: our stacks alone, not indexed)
-                    ix = None
-                mine = sorted((st.id, st.province, st.color) for st in ix.mine(me)) if ix is not None \
-                    else [(s["id"], s["province"], s["color"]) for s in player.stacks_of()]     # (by id)
+                    mine = sorted((st.id, st.province, st.color) for st in ix.mine(me))
+                else:
+                    ours = player.stacks_of()          # (by id)
+                    mine = [(s["id"], s["province"], s["color"]) for s in ours]
+                    if plan.attacks:
+                        # the targets of our attacks and our stacks where they are made from: all
+                        # the Combat Phase looks up (:meth:`_attack_sequence`)
+                        stacks = {s["id"]: s for s in ours}
+                        posts: set[str] = set()
+                        for pa in plan.attacks:
+                            t = stacks.get(pa.target)
+                            if t is None and (t := player.stack(pa.target)) is not None:
+                                stacks[pa.target] = t
+                            if t is not None:
+                                posts.update(self._subversion_posts(t["province"]) if pa.subversive else (t["province"],))
+                        targets = {pa.target for pa in plan.attacks}
+                        plan.move_ix = Index.of([stacks[i] for i in sorted(stacks)
+                                                 if i in targets or stacks[i]["province"] in posts], f)
                 # (province, colour) -> our stacks of that colour there, by id: stacks of two
                 # colours never merge (004 [7.13]; the view's colours are the engine's)
                 here: dict[tuple[str, str], list[int]] = {}
@@ -2265,8 +2273,9 @@ class SDTAgent:
                     continue
                 if self._ok(m):
                     plan.dead.add(m.stack)
-                    if plan.move_ix is not None:
-                        plan.move_ix.merged(m.stack, m.into)
+                    ix = plan.move_ix
+                    if ix is not None and ix.get(m.into) is not None and ix.get(m.stack) is not None:
+                        ix.merged(m.stack, m.into)         # (stacks it indexes)
                     return m
             plan.merges_done = True
         return A.EndMovement(me)
