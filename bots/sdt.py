@@ -2259,8 +2259,9 @@ class SDTAgent:
                             if t is not None:
                                 posts.update(self._subversion_posts(t["province"]) if pa.subversive else (t["province"],))
                         targets = {pa.target for pa in plan.attacks}
-                        plan.move_ix = Index.of([stacks[i] for i in sorted(stacks)
-                                                 if i in targets or stacks[i]["province"] in posts], f)
+                        held = [i for i in sorted(stacks) if i in targets or stacks[i]["province"] in posts]
+                        ix = plan.move_ix = Index.of([stacks[i] for i in held], f)
+                        ix.memo["held"] = frozenset(held)      # (the stacks it indexes)
                 # (province, colour) -> our stacks of that colour there, by id: stacks of two
                 # colours never merge (004 [7.13]; the view's colours are the engine's)
                 here: dict[tuple[str, str], list[int]] = {}
@@ -2274,8 +2275,10 @@ class SDTAgent:
                 if self._ok(m):
                     plan.dead.add(m.stack)
                     ix = plan.move_ix
-                    if ix is not None and ix.get(m.into) is not None and ix.get(m.stack) is not None:
-                        ix.merged(m.stack, m.into)         # (stacks it indexes)
+                    if ix is not None:
+                        held = ix.memo.get("held")       # (None: the whole map)
+                        if held is None or (m.stack in held and m.into in held):
+                            ix.merged(m.stack, m.into)
                     return m
             plan.merges_done = True
         return A.EndMovement(me)
