@@ -217,8 +217,8 @@ NEVER = ("Quit", "CancelAttack", "RemoveAttacker", "JoinCommittee", "LeaveCommit
 PHASES = ("trading", "random_events", "movement", "force", "combat", "attack", "randomizer")
 POLITICAL_EVENTS = ("committee_consent", "committee_leave", "committee")
 PHASE_EVENTS = ("phase", "player_turn", "turn", "sequence", "random_event", "quit", "game_over")
-NEWS = frozenset(POLITICAL_EVENTS + PHASE_EVENTS)
 POLITICAL = frozenset(POLITICAL_EVENTS)
+PHASE_NEWS = frozenset(PHASE_EVENTS) - {"player_turn"}      # (news only while a Committee may be under way)
 OBSERVED = frozenset(("eliminated", "spoil", "trade", "trade_offered") + POLITICAL_EVENTS + PHASE_EVENTS)
 
 
@@ -805,6 +805,10 @@ class SDTAgent:
             k = e.kind
             if k not in OBSERVED:              # (another event of an action shown to us)
                 continue
+            if k in PHASE_NEWS:
+                if self._phasing is None or self._consenting or self._not_live:
+                    self._committee_news(k, e.data)     # (a phase event is news only in those cases)
+                continue
             d = e.data
             if k == "eliminated":
                 if self._leaders:
@@ -814,14 +818,13 @@ class SDTAgent:
                 if k == "committee_consent" and d.get("seat") in self.talk.humans \
                         and self.seat in (d.get("members") or ()):
                     self._pol_dirty = True     # a human's proposal to us: answered with a reason
-            elif k in NEWS:
-                if k == "player_turn":
-                    self._phasing, self._turn = d.get("seat"), d.get("turn", self._turn)
-                    self.politics.track(k, d)
-                    if d.get("seat") == self.seat:
-                        self.plan, self.cur = None, None
+            elif k == "player_turn":
+                self._phasing, self._turn = d.get("seat"), d.get("turn", self._turn)
+                self.politics.track(k, d)
+                if d.get("seat") == self.seat:
+                    self.plan, self.cur = None, None
                 if self._phasing is None or self._consenting or self._not_live:
-                    self._committee_news(k, d)     # (a phase event is news only in those cases)
+                    self._committee_news(k, d)
             elif k == "spoil":
                 if self._leaders and d.get("from") == self.seat:
                     self._leaders.discard(d.get("leader"))
