@@ -734,6 +734,11 @@ class SDTAgent:
             return True
         return False
 
+    def _found_legal(self, a: A.Action) -> bool:
+        """Whether :meth:`_ok` found ``a`` (or an action equal to it) legal last."""
+        last = self._last_ok
+        return a is last or (type(a) is type(last) and a == last)
+
     def _col(self, att: int, dfn: int) -> int | None:
         """The odds column of ``att`` against ``dfn`` (the engine's ``odds_of``, asked once per data)."""
         cols = self._facts().cols
@@ -912,7 +917,7 @@ class SDTAgent:
             act = None
         if isinstance(act, Wait):
             return act                         # (for the humans invited to a Committee)
-        if act is None or (act is not self._last_ok and act != self._last_ok and not player.is_legal(act)):
+        if act is None or not (act is self._last_ok or self._found_legal(act) or player.is_legal(act)):
             act = self.fallback(player)
         if self.talk.humans:                   # (only a step toward a human seat has a card)
             self.talk.stepped(player, act)
@@ -944,7 +949,7 @@ class SDTAgent:
         except Exception as e:
             self.note(f"politics error ({type(e).__name__}: {e})")
             return None
-        if act is None or (act is not self._last_ok and act != self._last_ok and not player.is_legal(act)):
+        if act is None or not (act is self._last_ok or self._found_legal(act) or player.is_legal(act)):
             return None
         return act
 
@@ -2349,7 +2354,7 @@ class SDTAgent:
                     v = self._assassin_target(ix, enemy, markers)
                 if v is not None:
                     a = A.Assassinate(me, v, T.assassin_markers_used(markers))
-                    if a == self._last_ok or self._ok(a):      # (the planned one: found legal just now)
+                    if self._found_legal(a) or self._ok(a):      # (the planned one: found legal just now)
                         self.note(f"sends {a.markers} assassin{'s' if a.markers > 1 else ''} after "
                                   f"{self._facts().name(v)} of {enemy}, its worst enemy")
                         return a
