@@ -464,23 +464,22 @@ class Routes(Mapping[str, Route]):
         reached_at, onward = [here], [here]
         layer = here
         left = steps if steps is not None else len(links)    # (no search is longer than the map)
-        while layer and left > 0:
-            if layer & (layer - 1):                 # the provinces next to those of the layer
-                reached = 0
-                rest = layer
-                while rest:
-                    low = rest & -rest
-                    reached |= links[low.bit_length() - 1]
-                    rest ^= low
-            else:                                   # (one province)
-                reached = links[layer.bit_length() - 1]
+        go = ~stops
+        while left > 0:
+            reached = 0                             # the provinces next to those of the layer
+            while layer:
+                i = layer.bit_length() - 1
+                reached |= links[i]
+                layer ^= 1 << i
             reached &= ~seen
             if not reached:
                 break
             seen |= reached
             reached_at.append(reached)
-            layer = reached & ~stops
+            layer = reached & go
             onward.append(layer)
+            if not layer:
+                break
             left -= 1
         found = seen & ~(closed | here)
         self._all |= found & ends
@@ -616,6 +615,11 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
 
     out = Routes(d.codes, bit)
     ma = allowance(ctx, units)
+    home = bit[here]
+    by_rail = mode != "overland" and not rails_ok(ctx, color, has_leader, start)
+    if by_rail:                                 # 001 Anarchists: rail movement disrupted where they are
+        disrupted = anarchists.where_bits(ctx)
+        by_rail = not disrupted & home
     if no_suicide.on(ctx) and no_suicide.alone(ctx, units):    # 001 No Leader Suicide 2, 3
         lo = no_suicide.of(ctx, seat, color, units, touched)
         closed |= lo.forbidden
@@ -624,18 +628,18 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
                 toward, back = lo.toward(False)
                 can = lo.distance(here) <= ma - mp       # (every step toward them costs one MP)
                 ends = lo.targets | ~lo.onward(toward, closed, stops) if can else -1
-                out.search(bit[here], closed, stops, toward, ma - mp, False, None, ends, back)
-            if mode != "overland" and not rails_ok(ctx, color, has_leader, start) and not anarchists.rail_problem(ctx, here):
+                out.search(home, closed, stops, toward, ma - mp, False, None, ends, back)
+            if by_rail:
                 toward, back = lo.toward(True)
-                out.search(bit[here], closed | anarchists.where_bits(ctx), stops, toward, None, True, None,
+                out.search(home, closed | disrupted, stops, toward, None, True, None,
                            lo.targets | ~lo.onward(toward, closed, stops), back)
             return out
     if mode != "rail":
-        out.search(bit[here], closed, stops, d.adjacent_bits_not_white if kerch else d.adjacent_bits,
+        out.search(home, closed, stops, d.adjacent_bits_not_white if kerch else d.adjacent_bits,
                    ma - mp, False, memo)
-    if mode != "overland" and not rails_ok(ctx, color, has_leader, start) and not anarchists.rail_problem(ctx, here):
-        out.search(bit[here], closed | anarchists.where_bits(ctx), stops,       # 001 Anarchists: rail disrupted
-                   d.rail_bits_not_white if kerch else d.rail_bits, None, True, memo)
+    if by_rail:
+        out.search(home, closed | disrupted, stops, d.rail_bits_not_white if kerch else d.rail_bits,
+                   None, True, memo)
     return out
 
 
