@@ -213,6 +213,7 @@ class Game:
         # others, the last one, its handler) (the last is looked up by identity first)
         self._judged: tuple[int, dict[Action, tuple[Check, Do]], Action | None, tuple[Check, Do] | None] = \
             (-1, {}, None, None)
+        self._shown: dict[int, tuple] = {}     # the stacks' view entries (see _stack_views)
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -264,6 +265,7 @@ class Game:
         g.log = list(self.log)
         g.setup_events = self.setup_events
         g._judged = (-1, {}, None, None)
+        g._shown = {}
         return g
 
     def load_dice(self, rolls: Iterable[int] | Dice | None) -> Dice | None:
@@ -587,18 +589,47 @@ class Game:
         needs only those, without the whole map."""
         mine = [st for st in self.state.stacks.values() if st.owner == seat]
         mine.sort(key=_stack_id)
-        color = self.ctx.b.stack_color
-        return _stack_views(mine, {st.id: color(st) for st in mine})
+        return self._stack_views(mine, self.ctx.b.stack_colors())
 
     def stack(self, sid: int) -> StackView | None:
         """The stack ``sid``, as :meth:`view` shows it (None: there is none)."""
         st = self.state.stacks.get(sid)
-        return None if st is None else _stack_views([st], {st.id: self.ctx.b.stack_color(st)})[0]
+        return None if st is None else self._stack_views([st], {st.id: self.ctx.b.stack_color(st)})[0]
 
     def stack_holding(self, unit: int) -> StackView | None:
         """The stack that holds ``unit``, as :meth:`view` shows it (None: the unit is not on the map)."""
         st = self.ctx.b.stack_of(unit) if unit in self.data.units else None
-        return None if st is None else _stack_views([st], {st.id: self.ctx.b.stack_color(st)})[0]
+        return None if st is None else self._stack_views([st], {st.id: self.ctx.b.stack_color(st)})[0]
+
+    def _stack_views(self, stacks: Iterable[Stack], colors: Mapping[int, str]) -> list[StackView]:
+        """Stacks as a view shows them (``colors``: each one's colour by id).  A view is plain data
+        its readers do not change, so a stack's entry is made once and shown again for as long as
+        the stack stays as it was (the same province, owner, units, attachments and colour)."""
+        shown = self._shown     # stack id -> (its entry, and what it shows: province, owner, units, attachments, colour)
+        out = []
+        for st in stacks:
+            i = st.id
+            got = shown.get(i)
+            if got is not None:
+                v, province, owner, units, att, color = got
+                if units == st.units and att == st.attached and province == st.province and owner == st.owner \
+                        and color == colors[i]:
+                    out.append(v)
+                    continue
+            att = st.attached
+            if att:
+                attached = {}
+                for k, x in att.items():
+                    attached[str(k)] = x
+                att = dict(att)
+            else:
+                attached, att = {}, {}
+            units, color = st.units[:], colors[i]
+            v = {"id": i, "province": st.province, "owner": st.owner, "units": units, "attached": attached,
+                 "color": color}
+            shown[i] = (v, st.province, st.owner, units, att, color)
+            out.append(v)
+        return out
 
     def capacity(self, leader: int) -> Capacity:
         """004 [5.14], [7.11], [13.22], [13.25]: how many combat units ``leader`` may have
@@ -742,25 +773,12 @@ class Game:
                 "actions": [to_wire(a) for a in self.log]}
 
 
-def _stack_views(stacks: Iterable[Stack], colors: Mapping[int, str]) -> list[StackView]:
-    """Stacks as a view shows them (``colors``: each one's colour by id)."""
-    out = []
-    for st in stacks:
-        att = st.attached
-        if att:
-            attached = {}
-            for k, v in att.items():
-                attached[str(k)] = v
-        else:
-            attached = {}
-        out.append({"id": st.id, "province": st.province, "owner": st.owner, "units": st.units[:],
-                    "attached": attached, "color": colors[st.id]})
-    return out
-
-
 def _stacks_view(g: Game, seat: str | None) -> list[StackView]:
     stacks = g.state.stacks
-    return _stack_views([stacks[i] for i in sorted(stacks)], g.ctx.b.stack_colors())
+    shown = g._shown
+    if len(shown) > 2 * len(stacks) + 64:   # (forget the stacks long gone)
+        g._shown = {i: v for i, v in shown.items() if i in stacks}
+    return g._stack_views([stacks[i] for i in sorted(stacks)], g.ctx.b.stack_colors())
 
 
 # What a seat's view holds, entry by entry (see Game.view and rcw.types.View); game modes extend it.
