@@ -148,12 +148,13 @@ class Legal(Sequence[Action]):
     legal`` asks the rules about ``a`` alone (:meth:`Game.is_legal`), which is what a player
     who knows what he wants needs; iterating, indexing or ``len`` lists them all once."""
 
-    __slots__ = ("_game", "_seat", "_list", "_asked", "_last")
+    __slots__ = ("_game", "_seat", "_list", "_asked", "_last", "_known")
 
     def __init__(self, game: Game, seat: str) -> None:
         self._game, self._seat, self._list = game, seat, None
         self._asked: dict[object, bool] | None = None   # actions judged so far (the game has not changed)
-        self._last: tuple[object, bool] | None = None   # the last of them (asked again, as is, at once)
+        self._last: object = None                      # the last of them (asked again, as is, at once) ...
+        self._known = False                            # ... and the answer
 
     def _all(self) -> list[Action]:
         if self._list is None:
@@ -161,23 +162,23 @@ class Legal(Sequence[Action]):
         return self._list
 
     def __contains__(self, a: object) -> bool:
-        last = self._last
-        if last is not None and last[0] is a:
-            return last[1]
+        if a is self._last:
+            return self._known
         if not isinstance(a, Action):
             return False
         if self._list is not None and a in self._list:
             return True
         known = None
+        last = self._last
         if last is not None:               # (the last one joins the others, asked for by value)
             asked = self._asked
             if asked is None:
                 asked = self._asked = {}
-            asked[last[0]] = last[1]
+            asked[last] = self._known
             known = asked.get(a)
         if known is None:
             known = a.seat == self._seat and self._game.why_illegal(a) is None
-        self._last = (a, known)
+        self._last, self._known = a, known
         return known
 
     def __iter__(self) -> Iterator[Action]:
@@ -589,7 +590,8 @@ class Game:
         needs only those, without the whole map."""
         mine = [st for st in self.state.stacks.values() if st.owner == seat]
         mine.sort(key=_stack_id)
-        return self._stack_views(mine, self.ctx.b.stack_colors())
+        color = self.ctx.b.stack_color
+        return self._stack_views(mine, {st.id: color(st) for st in mine})
 
     def stack(self, sid: int) -> StackView | None:
         """The stack ``sid``, as :meth:`view` shows it (None: there is none)."""
@@ -757,10 +759,12 @@ class Game:
         and the offers, and every change to the map moves the RNG or the stack counter, which
         it covers too (``state_hash`` is the exact, costly comparison)."""
         s = self.state
+        consent = s.committee_consent
         return hash((s.turn, s.phase, s.current, s.rng, s.next_stack, s.next_offer, len(s.moved), len(s.fought),
-                     repr(s.decision), tuple(s.committee), tuple(sorted((k, tuple(v)) for k, v in s.committee_consent.items())),
+                     repr(s.decision), tuple(s.committee),
+                     tuple(sorted((k, tuple(v)) for k, v in consent.items())) if consent else (),
                      tuple(sorted(s.politburo.items())), tuple(sorted(s.assassins.items())), tuple(s.purged_this_turn),
-                     tuple(sorted(s.offers)), tuple(s.quit), s.force is None, s.attack is None))
+                     tuple(sorted(s.offers)) if s.offers else (), tuple(s.quit), s.force is None, s.attack is None))
 
     def state_hash(self) -> str:
         packed = msgpack.packb(_canonical(self.state.to_dict()), use_bin_type=True)

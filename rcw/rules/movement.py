@@ -435,6 +435,8 @@ class Routes(Mapping[str, Route]):
     it reaches; a route is put together when it is first read: it goes on from the first (in code
     order) of the provinces of the layer before that the force may go on from."""
 
+    __slots__ = ("_codes", "_bit", "_searches", "_all", "_made")
+
     def __init__(self, codes: tuple[str, ...], bit: Mapping[str, int]) -> None:
         self._codes, self._bit = codes, bit
         # per search: (by rail, links, provinces reached at each length, those it may go on from,
@@ -516,8 +518,18 @@ class Routes(Mapping[str, Route]):
         route = self._made[province] = {"path": path[::-1], "rail": rail}
         return route
 
+    def get(self, province: str, default=None):      # type: ignore[override]
+        """The route to ``province``, or ``default`` if the force cannot end its move there."""
+        route = self._made.get(province)
+        if route is not None:
+            return route
+        return self[province] if province in self else default
+
     def __contains__(self, province: object) -> bool:
-        return isinstance(province, str) and self._bit.get(province, 0) & self._all != 0
+        try:
+            return self._bit.get(province, 0) & self._all != 0       # (not a province's code: 0)
+        except TypeError:                                            # (not even hashable)
+            return False
 
     def __iter__(self):
         codes, done = self._codes, 0
