@@ -35,7 +35,7 @@ from rcw.actions import (
     StartForce,
     TransferImperial,
 )
-from rcw.data import ANARCHIST, BLUE, GREEN, RED, SIBERIA, WHITE
+from rcw.data import ANARCHIST, BLUE, GREEN, RED, SIBERIA, WHITE, GameData
 from rcw.rules import anarchists, historical, no_suicide
 from rcw.rules.base import Ctx
 from rcw.state import UNASSIGNED, Force, Stack
@@ -348,16 +348,27 @@ def entry_problem(ctx: Ctx, units, to: str) -> tuple[str, str] | None:
     return None
 
 
+# GameData id -> (those data, what :func:`barred` worked out for them): games played with the
+# same counters share it (a few entries; forgotten all at once when there are many).
+_BARRED: dict[int, tuple[GameData, dict[tuple, int]]] = {}
+
+
 def barred(ctx: Ctx, units) -> int:
     """The provinces (as a set of bits, ``GameData.bit``) that some of ``units`` may never
-    enter (:func:`entry_problem`): those each kind of unit (colour and nationality) may never
-    enter, put together, each worked out once a game."""
+    enter (:func:`entry_problem`): those each kind of unit (colour and nationality, and what an
+    Anarchist unit's depend on) may never enter, put together, each worked out once for the
+    game's data (they depend on nothing else)."""
     d = ctx.data
-    memo = ctx.memo
+    got = _BARRED.get(id(d))
+    if got is None or got[0] is not d:
+        if len(_BARRED) >= 16:
+            _BARRED.clear()
+        got = _BARRED[id(d)] = (d, {})
+    memo = got[1]
     out = 0
     for x in units:
         u = d.units[x]
-        key = ("barred", u.color, u.nationality) + (anarchists.barred_key(ctx, x) if u.color == ANARCHIST else ())
+        key = (u.color, u.nationality) + (anarchists.barred_key(ctx, x) if u.color == ANARCHIST else ())
         b = memo.get(key)
         if b is None:
             b = memo[key] = sum(d.bit[p] for p in d.codes if entry_problem(ctx, (x,), p) is not None)
