@@ -10,6 +10,8 @@ remote player gets over the wire):
 - ``choose(player) -> Action`` when its seat is pending;
 - ``react(player) -> Action | None`` (optional) when something is open to every seat out of
   turn (a trade offer, a Central Committee proposal): it may answer or do nothing;
+- either marked :func:`checked` if it returns only actions it found legal (the match does not
+  ask the rules again);
 - ``observe(events)`` (optional): every event of every action applied through the match (of
   the actions with an event of a kind in its ``observe_kinds``, if it has that attribute and
   it is not None: the match shows the others to no one, which saves calls);
@@ -63,6 +65,19 @@ REVERSIBLE = frozenset((A.JoinCommittee, A.LeaveCommittee, A.OrderExecution, A.D
 _UNSET: Any = object()    # (no key given)
 
 
+def checked(method):
+    """Mark an agent's ``choose`` or ``react`` as returning only actions it found legal (or a
+    :class:`~rcw.bots.negotiation.Wait`, or None): the match then does not ask the rules about
+    them again.  (A subclass that overrides the method is asked about again unless it marks its
+    own.)"""
+    method.checked = True
+    return method
+
+
+def _checked(agent: Any, name: str) -> bool:
+    return getattr(getattr(agent, name, None), "checked", False)
+
+
 class Step(NamedTuple):
     """An agent's action, not yet applied: the pending seat's move (``turn``) or an answer out
     of turn (``answer``); ``note`` says why the match changed what the agent asked for."""
@@ -104,6 +119,9 @@ class Match:
     @agents.setter
     def agents(self, agents: dict[str, Any]) -> None:
         self._agents = dict(agents)
+        # the seats whose agent's choices (answers) are legal as made (:func:`checked`)
+        self._checked = {seat for seat, a in self._agents.items() if _checked(a, "choose")}
+        self._checked_answers = {seat for seat, a in self._agents.items() if _checked(a, "react")}
         for a in self._agents.values():
             self.share(a)
         humans = [s for s in self.game.seats if s not in self._agents and s not in self.game.ENGINE_SEATS]
@@ -155,6 +173,11 @@ class Match:
     def next_step(self) -> Step | None:
         """The next action an agent takes: an answer out of turn if one is due, else the pending
         seat's move if an agent plays it; None when the game is over or waits for a human."""
+        step = self._next()
+        return step if step is None or type(step) is Step else Step(*step)
+
+    def _next(self) -> tuple[str, Action, str, str] | None:
+        """:meth:`next_step`, a move of the pending seat as a plain tuple (what :meth:`play` reads)."""
         g = self.game
         self.waiting = None
         if g.over:
@@ -187,7 +210,7 @@ class Match:
                 self.waiting = action
                 return None
             note = ""
-            if action not in player.legal:    # (what is not an action is not legal either)
+            if seat not in self._checked and action not in player.legal:    # (what is not an action is not legal either)
                 self.refused += 1
                 action, note = self._fallback(agent, player), f"{seat}'s choice {getattr(action, 'TYPE', action)} was refused"
             if len(self._recent) >= 2 and (looped := self._looping()):
@@ -196,7 +219,7 @@ class Match:
                     note = f"the bots repeat a position; {seat} plays {steer[0].TYPE} instead of {action.TYPE}"
                     action = steer[0]
                     self._recent.clear()
-            return Step(seat, action, "turn", note)
+            return seat, action, "turn", note
         return None
 
     def _fallback(self, agent: Any, player: Player) -> Action:
@@ -225,18 +248,20 @@ class Match:
                 key = _UNSET
                 self._rounds += 1
                 self._round = [p for p in g.seats if p in self._agents]
-            gone = g.quit
+            if self._round and (g.over or g.decision is not None):
+                self._round = None
+                return None
+            gone = g.quit                     # (an answer not given changes nothing: asked once a call)
             while self._round:
-                if g.over or g.decision is not None:
-                    self._round = None
-                    return None
                 seat = self._round.pop(0)
                 react = getattr(self._agents[seat], "react", None)
                 if react is None or seat in gone:
                     continue
-                player = self.player(seat)
+                player = self._players.get(seat)
+                if player is None or player._game is not g:
+                    player = self.player(seat)
                 action = react(player)
-                if isinstance(action, Action) and action in player.legal:
+                if isinstance(action, Action) and (seat in self._checked_answers or action in player.legal):
                     return Step(seat, action, "answer")
             self._round = None
             if not self._acted:
@@ -339,13 +364,14 @@ class Match:
         applied; returns how many were."""
         n = 0
         while n < max_actions:
-            step = self.next_step()
+            step = self._next()               # (seat, action, kind, note)
             if step is None:
                 break
             # (a step is one of its seat's legal actions: no need to check the seat, as apply does)
-            self.applied(step.action, self.game.apply(step.action), step.kind)
+            action = step[1]
+            self.applied(action, self.game.apply(action), step[2])
             n += 1
         return n
 
 
-__all__ = ["Match", "Step", "REACT_ROUNDS", "CYCLE_WINDOW"]
+__all__ = ["Match", "Step", "REACT_ROUNDS", "CYCLE_WINDOW", "checked"]

@@ -13,7 +13,7 @@ How a turn is played
 --------------------
 The engine offers small steps, so the bot plans a whole Player-Turn when its Movement Phase
 opens and then emits the matching steps one per :meth:`SDTAgent.choose` call, checking each
-with one rule check (``a in player.legal``; a step that is no longer legal is skipped or, for
+with one rule check (``player.is_legal``; a step that is no longer legal is skipped or, for
 a move, the force is re-routed by the engine's ``reach``; nothing illegal is returned).
 
 1. Random Events Phase: roll (nothing to decide).  Non-Attack Policy 10: a player who
@@ -203,6 +203,7 @@ from operator import itemgetter
 
 from rcw.bots import sdt_tables as T
 from rcw.bots.cooperation import CooperationTable
+from rcw.bots.match import checked
 from rcw.bots.negotiation import Negotiator, Wait
 
 from rcw import actions as A
@@ -216,8 +217,8 @@ NEVER = ("Quit", "CancelAttack", "RemoveAttacker", "JoinCommittee", "LeaveCommit
 PHASES = ("trading", "random_events", "movement", "force", "combat", "attack", "randomizer")
 POLITICAL_EVENTS = ("committee_consent", "committee_leave", "committee")
 PHASE_EVENTS = ("phase", "player_turn", "turn", "sequence", "random_event", "quit", "game_over")
-NEWS = frozenset(POLITICAL_EVENTS + PHASE_EVENTS)
 POLITICAL = frozenset(POLITICAL_EVENTS)
+PHASE_NEWS = frozenset(PHASE_EVENTS) - {"player_turn"}      # (news only while a Committee may be under way)
 OBSERVED = frozenset(("eliminated", "spoil", "trade", "trade_offered") + POLITICAL_EVENTS + PHASE_EVENTS)
 
 
@@ -473,11 +474,12 @@ class Index:
         self._mine.clear()
 
 
-def leadership(view: dict, seat: str, f: Facts) -> tuple[int, int]:
-    """(Red, White) values of the leaders a player controls on the map (the PIT markers)."""
+def leadership(stacks: list[dict], seat: str, f: Facts) -> tuple[int, int]:
+    """(Red, White) values of the leaders a player controls on the map (the PIT markers), by
+    the stacks of the view (or his own, ``Player.stacks_of``)."""
     red = white = 0
     lead, color, strength = f.leader, f.color, f.strength
-    for s in view["stacks"]:
+    for s in stacks:
         if s["owner"] == seat:
             for u in s["units"]:
                 if u in lead:
@@ -609,6 +611,7 @@ class SDTAgent:
         self._f: Facts | None = None
         self._f_p = None                   # the Player whose data _f was checked against
         self._leaders: set[int] | None = None    # our leaders at our last look, less those the events took
+        self._wd: tuple[GameData, frozenset[str]] | None = None     # (data, _withdrawal of them)
         self.talk = Negotiator(self)       # what the bot says and answers in chat (bots.negotiation)
 
     # -- the Player Cooperation Table ------------------------------------------------------------------
@@ -644,15 +647,24 @@ class SDTAgent:
     def row(self, view) -> dict[str, int]:
         """The bot's PCT row: every other active player -> column (a view or a Player)."""
         v = self._as_view(view)
-        return {p: self.relation(self.seat, p) for p in v["seats"] if p != self.seat and p not in v["quit"]}
+        me, gone, relation = self.seat, v["quit"], self.table.relation
+        return {p: relation(me, p) for p in v["seats"] if p != me and p not in gone}
 
     def friendliness(self, view) -> list[str]:
         return T.friendliness_order(self.row(view))
 
     def pit(self, view, seat: str | None = None) -> tuple[int, int, int, str]:
-        """(Red, White, PCM, colour) of a player now (a view or a Player)."""
+        """(Red, White, PCM, colour) of a player now (a view or a Player).  Read from the
+        player's own stacks (``Player.stacks_of``) when the view is the one of the Player we
+        play through and we have not indexed its map (whose stacks are then read already)."""
         v = self._as_view(view)
-        red, white = leadership(v, seat or self.seat, self._facts())
+        seat = seat or self.seat
+        p, ix = self.p, self._ix
+        if p is not None and (ix is None or ix[0] is not v) and p.view is v:
+            stacks = p.stacks_of(seat)
+        else:
+            stacks = v["stacks"]
+        red, white = leadership(stacks, seat, self._facts())
         m = T.pcm(red, white)
         return red, white, m, T.political_color(m, v["turn"])
 
@@ -729,10 +741,15 @@ class SDTAgent:
 
     def _ok(self, a: A.Action) -> bool:
         """One rule check of ``a`` (remembered, so that :meth:`choose` does not check it again)."""
-        if a in self.p.legal:
+        if self.p.is_legal(a):
             self._last_ok = a
             return True
         return False
+
+    def _found_legal(self, a: A.Action) -> bool:
+        """Whether :meth:`_ok` found ``a`` (or an action equal to it) legal last."""
+        last = self._last_ok
+        return a is last or (type(a) is type(last) and a == last)
 
     def _col(self, att: int, dfn: int) -> int | None:
         """The odds column of ``att`` against ``dfn`` (the engine's ``odds_of``, asked once per data)."""
@@ -803,32 +820,36 @@ class SDTAgent:
             self._offer_news = True
         for e in events:
             k = e.kind
-            if k in NEWS:
-                d = e.data
-                if k == "player_turn":
-                    self._phasing, self._turn = d.get("seat"), d.get("turn", self._turn)
-                    self.politics.track(k, d)
-                    if d.get("seat") == self.seat:
-                        self.plan, self.cur = None, None
-                if k in POLITICAL:
-                    self._committee_news(k, d)
-                    if k == "committee_consent" and d.get("seat") in self.talk.humans \
-                            and self.seat in (d.get("members") or ()):
-                        self._pol_dirty = True     # a human's proposal to us: answered with a reason
-                elif self._phasing is None or self._consenting or self._not_live:
-                    self._committee_news(k, d)     # (a phase event is news only in those cases)
-            elif k == "eliminated":
+            if k not in OBSERVED:              # (another event of an action shown to us)
+                continue
+            if k in PHASE_NEWS:
+                if self._phasing is None or self._consenting or self._not_live:
+                    self._committee_news(k, e.data)     # (a phase event is news only in those cases)
+                continue
+            d = e.data
+            if k == "eliminated":
                 if self._leaders:
-                    self._leaders.discard(e.data.get("unit"))
+                    self._leaders.discard(d.get("unit"))
+            elif k in POLITICAL:
+                self._committee_news(k, d)
+                if k == "committee_consent" and d.get("seat") in self.talk.humans \
+                        and self.seat in (d.get("members") or ()):
+                    self._pol_dirty = True     # a human's proposal to us: answered with a reason
+            elif k == "player_turn":
+                self._phasing, self._turn = d.get("seat"), d.get("turn", self._turn)
+                self.politics.track(k, d)
+                if d.get("seat") == self.seat:
+                    self.plan, self.cur = None, None
+                if self._phasing is None or self._consenting or self._not_live:
+                    self._committee_news(k, d)
             elif k == "spoil":
-                d = e.data
                 if self._leaders and d.get("from") == self.seat:
                     self._leaders.discard(d.get("leader"))
             elif k == "trade_offered":
-                if e.data.get("to") == self.seat:
+                if d.get("to") == self.seat:
                     self._offer_news = True
             elif k == "trade":
-                o = e.data.get("offer") or {}
+                o = d.get("offer") or {}
                 f, t = o.get("from"), o.get("to")
                 if self.seat in (f, t) and (o.get("give_leaders") or o.get("take_leaders")):
                     self._leaders = None
@@ -842,17 +863,13 @@ class SDTAgent:
         me, ph = self.seat, self._phasing
         if k in POLITICAL:
             self.politics.track(k, d)
-        if k == "committee_consent" and d.get("seat") == me:
-            self._consenting = True
-            return
-        if k == "committee_leave" and d.get("seat") == me:
-            self._consenting = False
-            return
+            if k != "committee" and d.get("seat") == me:      # our own consent given or withdrawn
+                self._consenting = k == "committee_consent"
+                return
         if ph is None:
             self._pol_dirty = True
         elif k == "committee_consent":
-            members = list(d.get("members") or ())
-            if me not in members:
+            if me not in (d.get("members") or ()):
                 return
             cc = self.politics.pending_counter(ph, self._turn)
             if cc is not None and d.get("seat") == cc.convener:
@@ -863,9 +880,9 @@ class SDTAgent:
             if d.get("seat") == ph:
                 self._pol_dirty = True
         elif k == "committee":
-            members = list(d.get("members") or ())
             cc = self.politics.pending_counter(ph, self._turn)
-            if members and cc is not None and cc.convener == me and members == cc.members:
+            if cc is not None and cc.convener == me and (members := list(d.get("members") or ())) \
+                    and members == cc.members:
                 self._pol_dirty = True             # our counter-committee formed: we declare its purge
         elif k == "random_event":
             if self._not_live:
@@ -897,6 +914,7 @@ class SDTAgent:
             return self.table.version
         return self._version
 
+    @checked                               # (a step we found in player.legal, or a Wait)
     def choose(self, player) -> A.Action:
         self.p = player
         self._last_ok = None
@@ -911,12 +929,13 @@ class SDTAgent:
             act = None
         if isinstance(act, Wait):
             return act                         # (for the humans invited to a Committee)
-        if act is None or (act is not self._last_ok and act not in player.legal):
+        if act is None or not (act is self._last_ok or self._found_legal(act) or player.is_legal(act)):
             act = self.fallback(player)
         if self.talk.humans:                   # (only a step toward a human seat has a card)
             self.talk.stepped(player, act)
         return act
 
+    @checked                               # (an answer we found legal, or None)
     def react(self, player) -> A.Action | None:
         """Out of turn (the match asks every bot seat when offers or Committee proposals are
         open): answer offers, proposals and the counter-committee; None to do nothing."""
@@ -936,13 +955,13 @@ class SDTAgent:
                 cons = view["committee_consent"]
                 self._consenting = self.seat in cons
                 ph = view["phasing"]
-                self._not_live = view["phase"] != "movement" and ph in cons and self.seat in cons[ph]
+                self._not_live = ph in cons and self.seat in cons[ph] and view["phase"] != "movement"
                 act = self.politics.react(view)
                 self.talk.committee_replies(view, act)
         except Exception as e:
             self.note(f"politics error ({type(e).__name__}: {e})")
             return None
-        if act is None or (act is not self._last_ok and act not in player.legal):
+        if act is None or not (act is self._last_ok or self._found_legal(act) or player.is_legal(act)):
             return None
         return act
 
@@ -1046,11 +1065,13 @@ class SDTAgent:
             # [10.0]); the bot assassinates in its Combat Phase (above), so it ends the turn.
             # A bonus draw (001 Additional Randomizer Draws: both steps open) is the bot's choice,
             # made as the redraw of 004 [12.13] is (:meth:`_draw_again`).
+            # (our choice first: ending the turn is asked about only when we would end it, as it
+            # is not open before the draw that the turn's first step makes)
             a = A.DrawRandomizer(me)
             if not self._ok(a):
                 return A.EndPlayerTurn(me)
             end = A.EndPlayerTurn(me)
-            if self._ok(end) and not self._draw_again(self._view(player)):
+            if not self._draw_again(self._view(player)) and self._ok(end):
                 self.note("keeps to the draws made: its Blue forces' Withdrawal Markers are a third of the cup")
                 return end
             return a
@@ -1087,16 +1108,33 @@ class SDTAgent:
         004 [14.47]); unless the Withdrawal Markers of Blue forces we command make a third or more
         of the chits left (a force's marker is still in the cup while the force is on the map and
         not withdrawn, 004 [5.67]; the Freikorps' Out Marker is one, 001): then we stop, rather
-        than risk losing them."""
-        d = self._facts().data
-        ours = {nat for nat, p in view["control"].items() if p == self.seat}
-        at_risk = {d.units[u].nationality for s in view["stacks"] for u in s["units"]
-                   if d.units[u].color == BLUE and d.units[u].nationality in ours}
-        withdrawal = set(d.markers.blue_withdrawal) | {d.units[u].nationality for u in d.units
-                                                      if d.units[u].option and d.units[u].color == BLUE}
-        n = len((at_risk & withdrawal) - set(view["withdrawn"]))
+        than risk losing them.  (The map is read only when those forces could make a third.)"""
         left = view["randomizer"]
-        return not (left and 3 * n >= left)
+        if not left:
+            return True
+        d = self._facts().data
+        me = self.seat
+        ours = {nat for nat, p in view["control"].items() if p == me}
+        if not ours:
+            return True
+        watch = ours & self._withdrawal(d)
+        if watch:
+            watch -= set(view["withdrawn"])
+        if 3 * len(watch) < left:                  # (fewer than a third even if all are on the map)
+            return True
+        units = d.units
+        at_risk = {units[u].nationality for s in view["stacks"] for u in s["units"]
+                   if units[u].color == BLUE and units[u].nationality in watch}
+        return 3 * len(at_risk) < left
+
+    def _withdrawal(self, d: GameData) -> frozenset[str]:
+        """The Blue nationalities whose force has a Withdrawal Marker in the cup (004 [5.67]; the
+        Freikorps' Out Marker, 001), worked out once per data."""
+        w = self._wd
+        if w is None or w[0] is not d:
+            w = self._wd = (d, frozenset(d.markers.blue_withdrawal) | {
+                x.nationality for x in d.units.values() if x.option and x.color == BLUE})
+        return w[1]
 
     def _place(self, player, view: dict, d: dict) -> A.Action | None:
         """Where a unit drawn from the Randomizer goes (001's optional forces; ours, by the spirit
@@ -1155,16 +1193,19 @@ class SDTAgent:
         the losing units are not ours (an uncontrolled defender, 004 [8.46]) we take the
         leaders and largest units first."""
         f = self._facts()
-        opts = [a for a in player.legal if isinstance(a, A.ChooseLoss)]              # a rare decision
+        me = self.seat
+        opts = [A.ChooseLoss(me, u) for u in dict.fromkeys(d.get("units") or ())]     # (the decision's units)
         if not opts:
             return None
         need = d.get("need", 0)
         held = {}                                  # unit -> the owner of its stack (not the whole map)
-        for u in {a.unit for a in opts}:
-            st = player.stack_holding(u)
-            if st is not None:
-                held[u] = st["owner"]
-        ours = all(held.get(a.unit) == self.seat for a in opts)
+        for a in opts:
+            if a.unit not in held:
+                st = player.stack_holding(a.unit)
+                if st is not None:
+                    for u in st["units"]:
+                        held[u] = st["owner"]
+        ours = all(held.get(a.unit) == me for a in opts)
         if not ours:
             return max(opts, key=lambda a: (a.unit in f.leader, f.strength[a.unit], -a.unit))
         combat = [a for a in opts if a.unit in f.combat]
@@ -2224,24 +2265,42 @@ class SDTAgent:
             if plan.merge_queue is None:
                 if plan.assassinate:                   # (the assassin's target is looked for on the map)
                     ix = plan.move_ix = self._index(player)
-                else:               # our stacks and the targets of our attacks: all the Combat Phase looks up
-                    stacks = {s["id"]: s for s in player.stacks_of()}
-                    for pa in plan.attacks:
-                        if pa.target not in stacks and (s := player.stack(pa.target)) is not None:
-                            stacks[pa.target] = s
-                    ix = plan.move_ix = Index.of([stacks[i] for i in sorted(stacks)], f)
-                mine = sorted(ix.mine(me), key=lambda s: s.id)
-                here: dict[str, list[int]] = {}          # province -> our stacks there, by id
-                for st in mine:
-                    here.setdefault(st.province, []).append(st.id)
-                plan.merge_queue = [A.Merge(me, x.id, y) for x in mine for y in here[x.province] if x.id < y]
+                    mine = sorted((st.id, st.province, st.color) for st in ix.mine(me))
+                else:
+                    ours = player.stacks_of()          # (by id)
+                    mine = [(s["id"], s["province"], s["color"]) for s in ours]
+                    if plan.attacks:
+                        # the targets of our attacks and our stacks where they are made from: all
+                        # the Combat Phase looks up (:meth:`_attack_sequence`)
+                        stacks = {s["id"]: s for s in ours}
+                        posts: set[str] = set()
+                        for pa in plan.attacks:
+                            t = stacks.get(pa.target)
+                            if t is None and (t := player.stack(pa.target)) is not None:
+                                stacks[pa.target] = t
+                            if t is not None:
+                                posts.update(self._subversion_posts(t["province"]) if pa.subversive else (t["province"],))
+                        targets = {pa.target for pa in plan.attacks}
+                        held = [i for i in sorted(stacks) if i in targets or stacks[i]["province"] in posts]
+                        ix = plan.move_ix = Index.of([stacks[i] for i in held], f)
+                        ix.memo["held"] = frozenset(held)      # (the stacks it indexes)
+                # (province, colour) -> our stacks of that colour there, by id: stacks of two
+                # colours never merge (004 [7.13]; the view's colours are the engine's)
+                here: dict[tuple[str, str], list[int]] = {}
+                for sid, province, color in mine:
+                    here.setdefault((province, color), []).append(sid)
+                plan.merge_queue = [A.Merge(me, x, y) for x, province, color in mine for y in here[province, color] if x < y]
             while plan.merge_queue:
                 m = plan.merge_queue.pop(0)
                 if m.stack in plan.dead or m.into in plan.dead:
                     continue
                 if self._ok(m):
                     plan.dead.add(m.stack)
-                    plan.move_ix.merged(m.stack, m.into)
+                    ix = plan.move_ix
+                    if ix is not None:
+                        held = ix.memo.get("held")       # (None: the whole map)
+                        if held is None or (m.stack in held and m.into in held):
+                            ix.merged(m.stack, m.into)
                     return m
             plan.merges_done = True
         return A.EndMovement(me)
@@ -2309,7 +2368,7 @@ class SDTAgent:
                     v = self._assassin_target(ix, enemy, markers)
                 if v is not None:
                     a = A.Assassinate(me, v, T.assassin_markers_used(markers))
-                    if self._ok(a):
+                    if self._found_legal(a) or self._ok(a):      # (the planned one: found legal just now)
                         self.note(f"sends {a.markers} assassin{'s' if a.markers > 1 else ''} after "
                                   f"{self._facts().name(v)} of {enemy}, its worst enemy")
                         return a
@@ -2334,33 +2393,43 @@ class SDTAgent:
         if not self._ok(declare):
             return None
         f = self._facts()
-        later = {lead for other in plan.attacks for lead in other.forces}
+        forces = frozenset(pa.forces)
+        later = None                       # the forces of the attacks still to come (when first needed)
         posts = self._subversion_posts(t.province) if sub else {t.province}
         stacks = []
-        for st in ix.mine(me):
+        for st in ix.mine(me):             # (the engine is asked about the stacks we would send)
             if st.province not in posts or st.id == t.id:
                 continue
+            if forces.isdisjoint(st.units):                 # not planned: a free stack of its colour
+                if st.color != pa.color:
+                    continue
+                if later is None:
+                    later = {lead for other in plan.attacks for lead in other.forces}
+                if not later.isdisjoint(st.units):
+                    continue
             if p.attack_problem(st.id, t.id, sub) is not None:
-                continue
-            planned = any(u in pa.forces for u in st.units)
-            if not planned and (st.color != pa.color or any(u in later for u in st.units)):
                 continue
             stacks.append(st)
         # only friendly stacks combine: keep the planned colour's group (an Anarchist stack alone)
         if pa.color == ANARCHIST:
-            stacks = [s for s in stacks if any(u in pa.forces for u in s.units)][:1]
+            stacks = [s for s in stacks if not forces.isdisjoint(s.units)][:1]
         else:
             stacks = [s for s in stacks if not self.hostile(s.color, pa.color)]
         plain = [s for s in stacks if not s.imperial]
         choice = None
+        asked: tuple | None = None         # (the pool last asked about, its column: no Imperial stack, one pool)
         for pool, need in ((plain + [s for s in stacks if s.imperial], max(pa.min_col, T.ESCORT_MIN_ODDS)),
                            (plain, pa.min_col)):
             if not pool:
                 continue
-            try:
-                col = p.odds([s.id for s in pool], t.id, sub)["column"]
-            except IllegalAction:           # stacks that may not attack together (004 [8.22])
-                continue
+            if asked is not None and asked[0] == pool:
+                col = asked[1]
+            else:
+                try:
+                    col = p.odds([s.id for s in pool], t.id, sub)["column"]
+                except IllegalAction:           # stacks that may not attack together (004 [8.22])
+                    col = None
+                asked = (pool, col)
             if col is not None and col >= need:
                 choice = pool
                 break
@@ -2474,14 +2543,17 @@ class PoliticsAdapter:
 
     @staticmethod
     def pm(view: dict, seats) -> int:
-        return sum(view["politburo"].get(p, 0) for p in seats)
+        held = view["politburo"]
+        return sum(held.get(p, 0) for p in seats)
 
     @staticmethod
     def canon(view: dict, seats) -> list[str]:
-        return [p for p in view["seats"] if p in set(seats)]
+        seats = set(seats)
+        return [p for p in view["seats"] if p in seats]
 
     def active(self, view: dict) -> list[str]:
-        return [p for p in view["seats"] if p not in view["quit"]]
+        gone = view["quit"]
+        return [p for p in view["seats"] if p not in gone]
 
     def can_consent(self, view: dict, members: list[str]) -> bool:
         """Whether the engine takes our consent to a Committee of ``members`` now."""
@@ -2644,8 +2716,8 @@ class PoliticsAdapter:
         # the counter-committee's purge of the phasing player
         key = (ph, turn)
         cc = self.counter.get(key)
-        com = view["committee"]
-        if cc and cc.members and com == cc.members and key not in self.counter_declared and me == cc.convener:
+        if cc and cc.members and me == cc.convener and key not in self.counter_declared \
+                and (com := view["committee"]) == cc.members:
             self.counter_declared.add(key)
             act = self._declare(view, com, target=ph)
             if act is not None:
@@ -2660,16 +2732,16 @@ class PoliticsAdapter:
         # proposals that include us: answered while the phasing player's Movement Phase is
         # open and the proposal includes it (its purge or execution procedure), or when it is
         # the counter-committee we belong to
-        for members in sorted({tuple(v) for p, v in cons.items() if p != me and me in v}):
-            if list(members) == [me] or not live:
+        for members in sorted({tuple(v) for p, v in cons.items() if p != me and me in v}) if live else ():
+            if list(members) == [me]:
                 continue
-            a = A.JoinCommittee(me, members)
             if cc and me != cc.convener and cons.get(cc.convener) == list(members) and set(members) <= set(cc.left):
+                a = A.JoinCommittee(me, members)
                 if self._ok(a):                    # (the convener rolled for us, as the article's procedure)
                     return a
                 continue
-            if ph != me and ph in members and cons.get(ph) == list(members) and self._ok(a) \
-                    and self._willing(view, ph):
+            if ph != me and ph in members and cons.get(ph) == list(members) \
+                    and self._ok(a := A.JoinCommittee(me, members)) and self._willing(view, ph):
                 return a
         # withdraw stale consents
         mine = cons.get(me)
@@ -2778,34 +2850,36 @@ class PoliticsAdapter:
         return None
 
     def _spoil(self, view: dict, d: dict) -> A.Action | None:
-        me = self.me
+        """A spoil of the purge: the leader of the purged player's who controls the most combat
+        strength, else a Politburo marker, else nothing more; an individual result of 2+ takes a
+        marker instead on a die roll of 1-2 (rolled once we may take anything).  The purged
+        player's Red leaders on the map are asked about one at a time, best first, and the
+        first the engine allows is taken (not every possible spoil judged)."""
+        ag, me = self.agent, self.me
         rec = d.get("purge", {})
-        takes = [a for a in self.agent.p.legal if isinstance(a, A.TakeSpoil)]     # a rare decision
-        if not takes:
+        f = ag._facts()
+        victim = rec.get("target")
+        lead, color, strength, combat = f.leader, f.color, f.strength, f.combat
+        ranked = []                                # (combat strength controlled, value, -id) of each leader
+        for s in (ag.p.stacks_of(victim) if victim else ()):
+            st = None
+            for u in s["units"]:
+                if u in lead and color[u] == RED:
+                    st = st or Stk(s, f)
+                    ctrl = strength[u] + sum(strength[x] for x in st.attached_to(u) if x in combat)
+                    ranked.append((ctrl, strength[u], -u))
+        ranked.sort(reverse=True)
+        marker = A.TakeSpoil(me, 0)
+        best = next((a for a in [A.TakeSpoil(me, -k[2]) for k in ranked] + [marker] if self._ok(a)), None)
+        if best is None:
             return A.EndSpoils(me)
         points = int(rec.get("points", 0) or 0)
-        key = (tuple(rec.get("purgers", [])), rec.get("target"), tuple(rec.get("dice", [])), view["turn"])
+        key = (tuple(rec.get("purgers", [])), victim, tuple(rec.get("dice", [])), view["turn"])
         individual = rec.get("mode") != "group"
         if individual and points >= 2 and key not in self.spoil_rolls:
-            die = self.agent.die()
+            die = ag.die()
             self.spoil_rolls[key] = T.politburo_instead(die)
-            if self.spoil_rolls[key] and A.TakeSpoil(me, 0) in takes:
-                self.agent.note(f"takes a Politburo marker from {rec.get('target')} instead of a leader (die {die})")
-                return A.TakeSpoil(me, 0)
-        f = self.agent._facts()
-        leaders = [a for a in takes if a.leader]
-        where = {}                                 # leader -> his stack (not the whole map)
-        for u in {a.leader for a in leaders}:
-            st = self.agent.p.stack_holding(u)
-            if st is not None:
-                where[u] = Stk(st, f)
-
-        def controlled(a: A.TakeSpoil) -> tuple:
-            st = where.get(a.leader)
-            ctrl = f.strength[a.leader] + sum(f.strength[u] for u in (st.attached_to(a.leader) if st else [])
-                                              if u in f.combat)
-            return (ctrl, f.strength[a.leader], -a.leader)
-
-        if leaders:
-            return max(leaders, key=controlled)
-        return takes[0]
+            if self.spoil_rolls[key] and (best is marker or self._ok(marker)):
+                ag.note(f"takes a Politburo marker from {victim} instead of a leader (die {die})")
+                return marker
+        return best

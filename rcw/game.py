@@ -148,12 +148,13 @@ class Legal(Sequence[Action]):
     legal`` asks the rules about ``a`` alone (:meth:`Game.is_legal`), which is what a player
     who knows what he wants needs; iterating, indexing or ``len`` lists them all once."""
 
-    __slots__ = ("_game", "_seat", "_list", "_asked", "_last")
+    __slots__ = ("_game", "_seat", "_list", "_asked", "_last", "_known")
 
     def __init__(self, game: Game, seat: str) -> None:
         self._game, self._seat, self._list = game, seat, None
         self._asked: dict[object, bool] | None = None   # actions judged so far (the game has not changed)
-        self._last: tuple[object, bool] | None = None   # the last of them (asked again, as is, at once)
+        self._last: object = None                      # the last of them (asked again, as is, at once) ...
+        self._known = False                            # ... and the answer
 
     def _all(self) -> list[Action]:
         if self._list is None:
@@ -161,23 +162,23 @@ class Legal(Sequence[Action]):
         return self._list
 
     def __contains__(self, a: object) -> bool:
-        last = self._last
-        if last is not None and last[0] is a:
-            return last[1]
+        if a is self._last:
+            return self._known
         if not isinstance(a, Action):
             return False
         if self._list is not None and a in self._list:
             return True
         known = None
+        last = self._last
         if last is not None:               # (the last one joins the others, asked for by value)
             asked = self._asked
             if asked is None:
                 asked = self._asked = {}
-            asked[last[0]] = last[1]
+            asked[last] = self._known
             known = asked.get(a)
         if known is None:
             known = a.seat == self._seat and self._game.why_illegal(a) is None
-        self._last = (a, known)
+        self._last, self._known = a, known
         return known
 
     def __iter__(self) -> Iterator[Action]:
@@ -213,6 +214,7 @@ class Game:
         # others, the last one, its handler) (the last is looked up by identity first)
         self._judged: tuple[int, dict[Action, tuple[Check, Do]], Action | None, tuple[Check, Do] | None] = \
             (-1, {}, None, None)
+        self._shown: dict[int, tuple] = {}     # the stacks' view entries (see _stack_views)
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -264,6 +266,7 @@ class Game:
         g.log = list(self.log)
         g.setup_events = self.setup_events
         g._judged = (-1, {}, None, None)
+        g._shown = {}
         return g
 
     def load_dice(self, rolls: Iterable[int] | Dice | None) -> Dice | None:
@@ -588,17 +591,47 @@ class Game:
         mine = [st for st in self.state.stacks.values() if st.owner == seat]
         mine.sort(key=_stack_id)
         color = self.ctx.b.stack_color
-        return _stack_views(mine, {st.id: color(st) for st in mine})
+        return self._stack_views(mine, {st.id: color(st) for st in mine})
 
     def stack(self, sid: int) -> StackView | None:
         """The stack ``sid``, as :meth:`view` shows it (None: there is none)."""
         st = self.state.stacks.get(sid)
-        return None if st is None else _stack_views([st], {st.id: self.ctx.b.stack_color(st)})[0]
+        return None if st is None else self._stack_views([st], {st.id: self.ctx.b.stack_color(st)})[0]
 
     def stack_holding(self, unit: int) -> StackView | None:
         """The stack that holds ``unit``, as :meth:`view` shows it (None: the unit is not on the map)."""
         st = self.ctx.b.stack_of(unit) if unit in self.data.units else None
-        return None if st is None else _stack_views([st], {st.id: self.ctx.b.stack_color(st)})[0]
+        return None if st is None else self._stack_views([st], {st.id: self.ctx.b.stack_color(st)})[0]
+
+    def _stack_views(self, stacks: Iterable[Stack], colors: Mapping[int, str]) -> list[StackView]:
+        """Stacks as a view shows them (``colors``: each one's colour by id).  A view is plain data
+        its readers do not change, so a stack's entry is made once and shown again for as long as
+        the stack stays as it was (the same province, owner, units, attachments and colour)."""
+        shown = self._shown     # stack id -> (its entry, and what it shows: province, owner, units, attachments, colour)
+        out = []
+        for st in stacks:
+            i = st.id
+            got = shown.get(i)
+            if got is not None:
+                v, province, owner, units, att, color = got
+                if units == st.units and att == st.attached and province == st.province and owner == st.owner \
+                        and color == colors[i]:
+                    out.append(v)
+                    continue
+            att = st.attached
+            if att:
+                attached = {}
+                for k, x in att.items():
+                    attached[str(k)] = x
+                att = dict(att)
+            else:
+                attached, att = {}, {}
+            units, color = st.units[:], colors[i]
+            v = {"id": i, "province": st.province, "owner": st.owner, "units": units, "attached": attached,
+                 "color": color}
+            shown[i] = (v, st.province, st.owner, units, att, color)
+            out.append(v)
+        return out
 
     def capacity(self, leader: int) -> Capacity:
         """004 [5.14], [7.11], [13.22], [13.25]: how many combat units ``leader`` may have
@@ -726,10 +759,12 @@ class Game:
         and the offers, and every change to the map moves the RNG or the stack counter, which
         it covers too (``state_hash`` is the exact, costly comparison)."""
         s = self.state
+        consent = s.committee_consent
         return hash((s.turn, s.phase, s.current, s.rng, s.next_stack, s.next_offer, len(s.moved), len(s.fought),
-                     repr(s.decision), tuple(s.committee), tuple(sorted((k, tuple(v)) for k, v in s.committee_consent.items())),
+                     repr(s.decision), tuple(s.committee),
+                     tuple(sorted((k, tuple(v)) for k, v in consent.items())) if consent else (),
                      tuple(sorted(s.politburo.items())), tuple(sorted(s.assassins.items())), tuple(s.purged_this_turn),
-                     tuple(sorted(s.offers)), tuple(s.quit), s.force is None, s.attack is None))
+                     tuple(sorted(s.offers)) if s.offers else (), tuple(s.quit), s.force is None, s.attack is None))
 
     def state_hash(self) -> str:
         packed = msgpack.packb(_canonical(self.state.to_dict()), use_bin_type=True)
@@ -742,25 +777,12 @@ class Game:
                 "actions": [to_wire(a) for a in self.log]}
 
 
-def _stack_views(stacks: Iterable[Stack], colors: Mapping[int, str]) -> list[StackView]:
-    """Stacks as a view shows them (``colors``: each one's colour by id)."""
-    out = []
-    for st in stacks:
-        att = st.attached
-        if att:
-            attached = {}
-            for k, v in att.items():
-                attached[str(k)] = v
-        else:
-            attached = {}
-        out.append({"id": st.id, "province": st.province, "owner": st.owner, "units": st.units[:],
-                    "attached": attached, "color": colors[st.id]})
-    return out
-
-
 def _stacks_view(g: Game, seat: str | None) -> list[StackView]:
     stacks = g.state.stacks
-    return _stack_views([stacks[i] for i in sorted(stacks)], g.ctx.b.stack_colors())
+    shown = g._shown
+    if len(shown) > 2 * len(stacks) + 64:   # (forget the stacks long gone)
+        g._shown = {i: v for i, v in shown.items() if i in stacks}
+    return g._stack_views([stacks[i] for i in sorted(stacks)], g.ctx.b.stack_colors())
 
 
 # What a seat's view holds, entry by entry (see Game.view and rcw.types.View); game modes extend it.

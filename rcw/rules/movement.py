@@ -35,7 +35,7 @@ from rcw.actions import (
     StartForce,
     TransferImperial,
 )
-from rcw.data import ANARCHIST, BLUE, GREEN, RED, SIBERIA, WHITE
+from rcw.data import ANARCHIST, BLUE, GREEN, RED, SIBERIA, WHITE, GameData
 from rcw.rules import anarchists, historical, no_suicide
 from rcw.rules.base import Ctx
 from rcw.state import UNASSIGNED, Force, Stack
@@ -348,16 +348,27 @@ def entry_problem(ctx: Ctx, units, to: str) -> tuple[str, str] | None:
     return None
 
 
+# GameData id -> (those data, what :func:`barred` worked out for them): games played with the
+# same counters share it (a few entries; forgotten all at once when there are many).
+_BARRED: dict[int, tuple[GameData, dict[tuple, int]]] = {}
+
+
 def barred(ctx: Ctx, units) -> int:
     """The provinces (as a set of bits, ``GameData.bit``) that some of ``units`` may never
-    enter (:func:`entry_problem`): those each kind of unit (colour and nationality) may never
-    enter, put together, each worked out once a game."""
+    enter (:func:`entry_problem`): those each kind of unit (colour and nationality, and what an
+    Anarchist unit's depend on) may never enter, put together, each worked out once for the
+    game's data (they depend on nothing else)."""
     d = ctx.data
-    memo = ctx.memo
+    got = _BARRED.get(id(d))
+    if got is None or got[0] is not d:
+        if len(_BARRED) >= 16:
+            _BARRED.clear()
+        got = _BARRED[id(d)] = (d, {})
+    memo = got[1]
     out = 0
     for x in units:
         u = d.units[x]
-        key = ("barred", u.color, u.nationality) + (anarchists.barred_key(ctx, x) if u.color == ANARCHIST else ())
+        key = (u.color, u.nationality) + (anarchists.barred_key(ctx, x) if u.color == ANARCHIST else ())
         b = memo.get(key)
         if b is None:
             b = memo[key] = sum(d.bit[p] for p in d.codes if entry_problem(ctx, (x,), p) is not None)
@@ -435,6 +446,8 @@ class Routes(Mapping[str, Route]):
     it reaches; a route is put together when it is first read: it goes on from the first (in code
     order) of the provinces of the layer before that the force may go on from."""
 
+    __slots__ = ("_codes", "_bit", "_searches", "_all", "_made")
+
     def __init__(self, codes: tuple[str, ...], bit: Mapping[str, int]) -> None:
         self._codes, self._bit = codes, bit
         # per search: (by rail, links, provinces reached at each length, those it may go on from,
@@ -464,23 +477,22 @@ class Routes(Mapping[str, Route]):
         reached_at, onward = [here], [here]
         layer = here
         left = steps if steps is not None else len(links)    # (no search is longer than the map)
-        while layer and left > 0:
-            if layer & (layer - 1):                 # the provinces next to those of the layer
-                reached = 0
-                rest = layer
-                while rest:
-                    low = rest & -rest
-                    reached |= links[low.bit_length() - 1]
-                    rest ^= low
-            else:                                   # (one province)
-                reached = links[layer.bit_length() - 1]
+        go = ~stops
+        while left > 0:
+            reached = 0                             # the provinces next to those of the layer
+            while layer:
+                i = layer.bit_length() - 1
+                reached |= links[i]
+                layer ^= 1 << i
             reached &= ~seen
             if not reached:
                 break
             seen |= reached
             reached_at.append(reached)
-            layer = reached & ~stops
+            layer = reached & go
             onward.append(layer)
+            if not layer:
+                break
             left -= 1
         found = seen & ~(closed | here)
         self._all |= found & ends
@@ -517,8 +529,18 @@ class Routes(Mapping[str, Route]):
         route = self._made[province] = {"path": path[::-1], "rail": rail}
         return route
 
+    def get(self, province: str, default=None):      # type: ignore[override]
+        """The route to ``province``, or ``default`` if the force cannot end its move there."""
+        route = self._made.get(province)
+        if route is not None:
+            return route
+        return self[province] if province in self else default
+
     def __contains__(self, province: object) -> bool:
-        return isinstance(province, str) and self._bit.get(province, 0) & self._all != 0
+        try:
+            return self._bit.get(province, 0) & self._all != 0       # (not a province's code: 0)
+        except TypeError:                                            # (not even hashable)
+            return False
 
     def __iter__(self):
         codes, done = self._codes, 0
@@ -616,6 +638,11 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
 
     out = Routes(d.codes, bit)
     ma = allowance(ctx, units)
+    home = bit[here]
+    by_rail = mode != "overland" and not rails_ok(ctx, color, has_leader, start)
+    if by_rail:                                 # 001 Anarchists: rail movement disrupted where they are
+        disrupted = anarchists.where_bits(ctx)
+        by_rail = not disrupted & home
     if no_suicide.on(ctx) and no_suicide.alone(ctx, units):    # 001 No Leader Suicide 2, 3
         lo = no_suicide.of(ctx, seat, color, units, touched)
         closed |= lo.forbidden
@@ -624,18 +651,18 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
                 toward, back = lo.toward(False)
                 can = lo.distance(here) <= ma - mp       # (every step toward them costs one MP)
                 ends = lo.targets | ~lo.onward(toward, closed, stops) if can else -1
-                out.search(bit[here], closed, stops, toward, ma - mp, False, None, ends, back)
-            if mode != "overland" and not rails_ok(ctx, color, has_leader, start) and not anarchists.rail_problem(ctx, here):
+                out.search(home, closed, stops, toward, ma - mp, False, None, ends, back)
+            if by_rail:
                 toward, back = lo.toward(True)
-                out.search(bit[here], closed | anarchists.where_bits(ctx), stops, toward, None, True, None,
+                out.search(home, closed | disrupted, stops, toward, None, True, None,
                            lo.targets | ~lo.onward(toward, closed, stops), back)
             return out
     if mode != "rail":
-        out.search(bit[here], closed, stops, d.adjacent_bits_not_white if kerch else d.adjacent_bits,
+        out.search(home, closed, stops, d.adjacent_bits_not_white if kerch else d.adjacent_bits,
                    ma - mp, False, memo)
-    if mode != "overland" and not rails_ok(ctx, color, has_leader, start) and not anarchists.rail_problem(ctx, here):
-        out.search(bit[here], closed | anarchists.where_bits(ctx), stops,       # 001 Anarchists: rail disrupted
-                   d.rail_bits_not_white if kerch else d.rail_bits, None, True, memo)
+    if by_rail:
+        out.search(home, closed | disrupted, stops, d.rail_bits_not_white if kerch else d.rail_bits,
+                   None, True, memo)
     return out
 
 
