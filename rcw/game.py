@@ -553,7 +553,9 @@ class Game:
         """What ``seat`` sees (None: a spectator).  Everything on the map and the VP chart is
         open (004 [8.29]); trade offers are seen only by the two players involved; the order
         of the randomizer cups and the RNG are hidden.  Each entry is ``VIEW_FIELDS[name](game,
-        seat)`` (:class:`rcw.player.Player` computes them one by one, as they are read)."""
+        seat)`` (:class:`rcw.player.Player` computes them one by one, as they are read).  A view
+        is read-only: parts of it (a stack's entry) are shown again in later views while they
+        stay as they were; copy what you want to change."""
         return {k: f(self, seat) for k, f in self.VIEW_FIELDS.items()}  # type: ignore[return-value]
 
     # -- what the rules say (one truth for every client) --------------------------------------

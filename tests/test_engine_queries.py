@@ -333,14 +333,15 @@ def test_a_refused_query_changes_nothing():
 # -- the queries' shortcuts give the plain answers -----------------------------------------------------
 def test_query_shortcuts_answer_as_the_plain_computation_along_whole_games():
     """What the queries keep or work out once (a position's stops and searches, the provinces
-    each kind of Blue/Green unit may never enter, the stack colours, the CRT counts) gives, along
-    whole games of the SDT bots, the answers of the plain computation on a fresh copy."""
+    each kind of Blue/Green unit may never enter, the stack colours, the CRT counts, the stacks'
+    view entries shown again while a stack stays as it was) gives, along whole games of the SDT
+    bots, the answers of the plain computation on a fresh copy."""
     from rcw.bots import make_agent
 
     from rcw.rules import combat, movement
     from rcw.state import Board
 
-    checked = {"reach": 0, "barred": 0, "colors": 0}
+    checked = {"reach": 0, "barred": 0, "colors": 0, "views": 0}
     for seed in (2, 5):
         g = Game.new(5, seed, {"max_turns": 3})
         m = Match(g, {p: make_agent("sdt", p, seed) for p in g.seats})
@@ -357,6 +358,12 @@ def test_query_shortcuts_answer_as_the_plain_computation_along_whole_games():
                         turned[c] = turned.get(c, 0) | g.data.bit[p]
                 assert b.color_bits() == turned
                 checked["colors"] += 1
+            if n % 5 == 0:                                   # the stacks' entries, kept or made anew
+                fresh = g.clone()
+                assert g.view()["stacks"] == fresh.view()["stacks"]
+                seat = g.seats[n % len(g.seats)]
+                assert g.stacks_of(seat) == fresh.stacks_of(seat)
+                checked["views"] += 1
             if g.phase == "movement" and g.decision is None and n % 3 == 0:
                 seat = g.pending[0]["seat"]
                 units = [a.unit for a in g.legal_actions(seat) if isinstance(a, A.StartForce)]
@@ -376,7 +383,7 @@ def test_query_shortcuts_answer_as_the_plain_computation_along_whole_games():
                         assert movement.barred(g.ctx, limited) == plain_barred
                         checked["barred"] += 1
             m.apply(step.seat, step.action, step.kind)
-    assert checked["reach"] > 100 and checked["barred"] > 20 and checked["colors"] > 20, checked
+    assert checked["reach"] > 100 and checked["barred"] > 20 and checked["colors"] > 20 and checked["views"] > 100, checked
     g = Game.new(5, 1)
     for att, dfn in ((1, 3), (1, 2), (2, 2), (5, 1), (13, 2), (3, 0)):
         o = g.odds_of(att, dfn)
