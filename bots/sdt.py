@@ -1068,7 +1068,7 @@ class SDTAgent:
             # (our choice first: ending the turn is asked about only when we would end it, as it
             # is not open before the draw that the turn's first step makes)
             a = A.DrawRandomizer(me)
-            if not self._ok(a):
+            if not (player.may_draw() and self._ok(a)):
                 return A.EndPlayerTurn(me)
             end = A.EndPlayerTurn(me)
             if not self._draw_again(self._view(player)) and self._ok(end):
