@@ -733,6 +733,11 @@ class Game:
             raise IllegalAction("004 [11.0]", f"no seat {victim!r} in this game", "unknown_seat")
         return politics.purgeable_leaders(self.ctx, victim)
 
+    def purged(self) -> list[str]:
+        """004 [11.13]: the players who have taken part in a purge this Game-Turn (none of them
+        may take part in another one, as purger, until the next Game-Turn)."""
+        return politics.purged(self.ctx)
+
     def may_draw(self, seat: str) -> bool:
         """Whether ``seat`` may make a Randomizer draw now: its Randomizer Phase's draw (004
         [4.2] A.4) is not made yet, or a bonus draw of 001 Additional Randomizer Draws is left
