@@ -1068,7 +1068,7 @@ class SDTAgent:
             # (our choice first: ending the turn is asked about only when we would end it, as it
             # is not open before the draw that the turn's first step makes)
             a = A.DrawRandomizer(me)
-            if not self._ok(a):
+            if not (player.may_draw() and self._ok(a)):
                 return A.EndPlayerTurn(me)
             end = A.EndPlayerTurn(me)
             if not self._draw_again(self._view(player)) and self._ok(end):
@@ -2690,8 +2690,9 @@ class PoliticsAdapter:
                 return None
             target = cands[-1]
         die = ag.die()
+        done = ag.p.purged()                       # (who may not purge again this Game-Turn: no check)
         collective = T.collective_purge(die) and len(com) > 1
-        if collective:
+        if collective and not any(p in done for p in com):
             purgers = tuple(self.canon(view, com))
             ph = view["phasing"]
             first = [ph] if ph in com else []
@@ -2701,7 +2702,7 @@ class PoliticsAdapter:
                 ag.note(f"and the Committee ({', '.join(com)}) purge {target} together (die {die})")
                 return a
         alone = A.DeclarePurge(me, target, (me,), ())
-        if self._ok(alone):
+        if me not in done and self._ok(alone):
             ag.note(f"purges {target} on its own (die {die})")
             return alone
         return None

@@ -87,6 +87,7 @@ HANDLERS: dict[type, tuple[Check, Do]] = {
     A.Assassinate: (assassination.check, assassination.do),
     **politics.HANDLERS,
 }
+DRAW = HANDLERS[A.DrawRandomizer]        # (the standard game's Randomizer draw: Game.may_draw)
 TRADING = (A.OfferTrade, A.AcceptTrade, A.DeclineTrade, A.WithdrawTrade, A.EndTrading, A.Quit)   # 004 [15.33]
 # Actions a seat may take out of turn, whenever they are open to it (answers and political moves).
 OUT_OF_TURN = (A.AcceptTrade, A.DeclineTrade, A.WithdrawTrade, A.JoinCommittee, A.LeaveCommittee, A.DeclarePurge,
@@ -733,6 +734,20 @@ class Game:
         if victim not in self.state.seats:
             raise IllegalAction("004 [11.0]", f"no seat {victim!r} in this game", "unknown_seat")
         return politics.purgeable_leaders(self.ctx, victim)
+
+    def purged(self) -> list[str]:
+        """004 [11.13]: the players who have taken part in a purge this Game-Turn (none of them
+        may take part in another one, as purger, until the next Game-Turn)."""
+        return politics.purged(self.ctx)
+
+    def may_draw(self, seat: str) -> bool:
+        """Whether ``seat`` may make a Randomizer draw now: its Randomizer Phase's draw (004
+        [4.2] A.4) is not made yet, or a bonus draw of 001 Additional Randomizer Draws is left
+        (the answer ``is_legal(DrawRandomizer(seat))`` gives, without a refused check)."""
+        if type(self)._handler is not Game._handler or self.HANDLERS.get(A.DrawRandomizer) is not DRAW:
+            return self.is_legal(A.DrawRandomizer(seat))      # (a game mode with rules of its own)
+        s = self.state
+        return seat in s.seats and seat not in s.quit and sequence.may_draw(self.ctx, seat)
 
     def scores(self) -> Scores:
         """Every player's Red and White Victory Points as the position stands (004 [14.4])."""

@@ -195,6 +195,14 @@ class Player:
     def assassination_chance(self, victim: int, markers: int = 1) -> float:
         return self._game.assassination_chance(victim, markers)
 
+    def purged(self) -> list[str]:
+        """The players who took part in a purge this Game-Turn (:meth:`Game.purged`)."""
+        return self._game.purged()
+
+    def may_draw(self) -> bool:
+        """Whether this seat may make a Randomizer draw now (:meth:`Game.may_draw`)."""
+        return self._game.may_draw(self.seat)
+
     def offers(self) -> list[dict]:
         """The trade offers this seat made or received."""
         return self._game.offers(self.seat)

@@ -417,3 +417,21 @@ def test_an_action_found_legal_is_applied_as_if_unchecked_and_copies_of_it_too()
     g.apply(twin)
     h.apply(a)
     assert g.state_hash() == h.state_hash()
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_may_draw_is_the_answer_of_the_draws_rule_check_along_whole_games(seed):
+    """``may_draw`` (004 [4.2] A.4, 001 Additional Randomizer Draws) says what a check of
+    ``DrawRandomizer`` says, for every seat after every action of random games."""
+    for opts in ({}, {"additional_draws": True}):
+        g = Game.new(4, seed, {"max_turns": 3, **opts})
+        m = Match(g, {p: RandomAgent(p, seed) for p in g.seats})
+        open_ = {False: 0, True: 0}                # draws found open: first ones, bonus ones
+        while not g.over:
+            for p in g.seats:
+                assert g.may_draw(p) == g.is_legal(A.DrawRandomizer(p)), (p, g.version)
+                if g.may_draw(p):
+                    open_[g.state.drawn] += 1
+            if m.play(1) == 0:
+                break
+        assert open_[False] and bool(open_[True]) == bool(opts)

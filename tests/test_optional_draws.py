@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine_helpers import blank, phase, put, refused
 
 from rcw import actions as A
+from rcw.player import Player
 
 OPT = {"additional_draws": True}
 RULE = "001 Additional Randomizer Draws"
@@ -117,3 +118,23 @@ def test_the_bonus_draws_are_the_players_choice():
     assert {A.DrawRandomizer("A"), A.EndPlayerTurn("A")} <= set(g.legal_actions("A"))
     g.apply(A.EndPlayerTurn("A"))
     assert g.pending == [{"seat": "B", "kind": "random_events"}] and g.stats["extra_draws"] == 0
+
+
+def test_may_draw_answers_as_the_rules_then_allow():
+    """004 [4.2] A.4 and 001 Additional Randomizer Draws: ``Game.may_draw`` (and
+    ``Player.may_draw``) says whether a Randomizer draw is open, as ``DrawRandomizer`` is then
+    allowed: before the first draw, after it while a bonus draw is left, and for no one else."""
+    g = blank(options=OPT)
+    put(g, "PETR", "A", "Trotsky")
+    randomizer_phase(g)
+    p = Player(g, "A")
+    seen = []
+    while True:
+        for seat in g.state.seats:
+            assert g.may_draw(seat) == g.is_legal(A.DrawRandomizer(seat)), seat
+        assert p.may_draw() == g.may_draw("A")
+        seen.append(p.may_draw())
+        if not p.may_draw():
+            break
+        g.apply(A.DrawRandomizer("A"))
+    assert seen == [True, True, True, False]

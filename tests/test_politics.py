@@ -14,6 +14,7 @@ from rcw import actions as A
 from rcw.actions import IllegalAction
 from rcw.data import default
 from rcw.game import Game
+from rcw.player import Player
 from rcw.rules import politics, victory
 from rcw.rules.base import Ctx
 from rcw.state import Attack, Stack
@@ -899,6 +900,39 @@ def test_one_purge_per_game_turn_until_the_next(monkeypatch):
     assert s.turn == turn + 1 and politics.purged(g.ctx) == []
     assert s.committee == ["A", "B"]
     assert A.DeclarePurge("A", target, ("A",)) in g.legal_actions("A")     # allowed again
+
+
+def test_purged_names_who_may_not_purge_again_this_game_turn(monkeypatch):
+    """004 [11.13]: ``Game.purged`` (and ``Player.purged``) lists the players who took part in
+    a purge this Game-Turn: the purges refused for 004 [11.13] are those with one of them as
+    purger; the list is empty again in the next Game-Turn."""
+    g = started()
+    s = g.state
+    markers(g, A=4, B=4, C=3, D=2, E=2)
+    form(g, "A", "B")
+    target = next(p for p in s.seats if p not in ("A", "B"))
+    assert g.purged() == [] and Player(g, "B").purged() == []
+    forced = [6, 6]
+    real = Ctx.die
+    monkeypatch.setattr(Ctx, "die", lambda self: forced.pop(0) if forced else real(self))
+    g.apply(A.DeclarePurge("A", target, ("A",)))
+    g.apply(A.PassPurge("B"))
+    if s.decision is not None:
+        g.apply(A.EndSpoils("A"))
+    assert g.purged() == ["A"] and Player(g, "B").purged() == ["A"]
+    for purgers in (("A",), ("A", "B")):
+        for seat in purgers:
+            why = g.why_illegal(A.DeclarePurge(seat, target, purgers, purgers if len(purgers) > 1 else ()))
+            assert why is not None and why.rule == "004 [11.13]"
+    assert g.is_legal(A.DeclarePurge("B", target, ("B",)))
+    turn = s.turn
+    enders = (A.RollRandomEvents, A.EndMovement, A.EndCombat, A.DrawRandomizer, A.DeclineCapture, A.ChooseLoss)
+    while s.turn == turn and not g.over:
+        seat = g.pending[0]["seat"]
+        acts = g.legal_actions(seat)
+        g.apply(next((a for a in acts if isinstance(a, enders)), acts[0]))
+    assert s.turn == turn + 1 and g.purged() == []
+    assert g.is_legal(A.DeclarePurge("A", target, ("A",)))
 
 
 def test_a_purge_survives_saving_and_loading(dice):

@@ -187,6 +187,17 @@ def check_draw(ctx: Ctx, a: DrawRandomizer) -> None:
         raise ctx.illegal("004 [4.2]", "one chit is drawn in the Randomizer Phase; end the Player-Turn")
 
 
+def may_draw(ctx: Ctx, seat: str) -> bool:
+    """Whether ``seat`` may make a Randomizer draw now (what :func:`check_draw` allows, asked
+    without a refusal): in its own Randomizer Phase, no decision open, the phase's draw not
+    made yet (004 [4.2] A.4), or with the option ``additional_draws`` a bonus draw left (001
+    Additional Randomizer Draws, :func:`rcw.rules.additional_draws.more`)."""
+    s = ctx.s
+    if s.phase != "randomizer" or s.decision is not None or ctx.b.phasing() != seat:
+        return False
+    return not s.drawn or additional_draws.more(ctx, seat)
+
+
 def do_draw(ctx: Ctx, a: DrawRandomizer) -> list[Event]:
     """004 [4.2] A.4.  The Player-Turn goes on after the draw only while its owner may still
     do something in it: an assassination (004 [10.0] "at any time during his Player-Turn",
