@@ -259,6 +259,8 @@ class Facts:
         # (attack, defense) -> the CRT column the engine's ``odds_of`` gave (a printed table: the
         # same for every player of a game with these data, so the bots share what they asked)
         self.cols: dict[tuple[int, int], int | None] = {}
+        # stack id -> the Stk last made of its view entry, shared by the bots (see :meth:`stk`)
+        self.stks: dict[int, Stk] = {}
 
     @classmethod
     def of(cls, d: GameData) -> Facts:
@@ -271,13 +273,25 @@ class Facts:
         x = self.data.units[u]
         return x.name if x.is_leader else x.label
 
+    def stk(self, s: dict) -> Stk:
+        """The :class:`Stk` of the view entry ``s``: the one made before while the engine shows the
+        same entry (it shows a stack's entry again while the stack stays as it was, and a Stk is
+        never changed once made, so every bot reading these data shares it)."""
+        st = self.stks.get(s["id"])
+        if st is None or st.entry is not s:
+            st = self.stks[s["id"]] = Stk(s, self)
+        return st
+
 
 class Stk:
-    """One stack of the view (its unit lists are worked out when first asked for)."""
+    """One stack of the view (its unit lists are worked out when first asked for).  Never changed
+    once made (:meth:`Index.merged` puts a new one in its place): the bots share it while the view
+    shows the same entry (:meth:`Facts.stk`)."""
 
-    __slots__ = ("id", "province", "owner", "units", "color", "_raw", "_att", "fighting", "_lead", "_f")
+    __slots__ = ("id", "province", "owner", "units", "color", "_raw", "_att", "fighting", "_lead", "_f", "entry")
 
     def __init__(self, s: dict, f: Facts) -> None:
+        self.entry = s                     # the view's entry it was made from
         self.id = s["id"]
         self.province = s["province"]
         self.owner = s["owner"]
@@ -295,20 +309,12 @@ class Stk:
             self._att = {int(k): v for k, v in self._raw.items()} if self._raw else {}
         return self._att
 
-    @attached.setter
-    def attached(self, value: dict[int, int]) -> None:
-        self._att = value
-
     @property
     def leaders(self) -> list[int]:
         if self._lead is None:
             lead = self._f.leader
             self._lead = [u for u in self.units if u in lead]
         return self._lead
-
-    @leaders.setter
-    def leaders(self, value: list[int]) -> None:
-        self._lead = value
 
     @property
     def imperial(self) -> bool:
@@ -317,6 +323,18 @@ class Stk:
     def attached_to(self, leader: int) -> list[int]:
         att = self.attached
         return [u for u in self.units if att.get(u) == leader]
+
+    def joined(self, x: Stk) -> Stk:
+        """A new Stk: this stack once stack ``x`` has merged into it (the same id, province, owner
+        and colour; ``x``'s units added)."""
+        y = Stk.__new__(Stk)
+        y.entry, y.id, y.province, y.owner, y.color, y._f, y._raw = None, self.id, self.province, self.owner, self.color, \
+            self._f, None
+        y.units = self.units + x.units
+        y._att = {**self.attached, **x.attached}
+        y.fighting = self.fighting + x.fighting
+        y._lead = self.leaders + x.leaders
+        return y
 
 
 class Index:
@@ -345,19 +363,23 @@ class Index:
     def _stk(self, s: dict) -> Stk:
         st = self._made.get(s["id"])
         if st is None:
-            st = self._made[s["id"]] = Stk(s, self._f)
+            st = self._made[s["id"]] = self._f.stk(s)
         return st
 
     @property
     def stacks(self) -> list[Stk]:
         if self._all is None:
             gone, made, f = self._gone, self._made, self._f
+            known = f.stks
             out = []
             for s in self.view["stacks"]:
                 i = s["id"]
                 st = made.get(i)
                 if st is None:
-                    st = made[i] = Stk(s, f)
+                    st = known.get(i)              # (Facts.stk, inline)
+                    if st is None or st.entry is not s:
+                        st = known[i] = Stk(s, f)
+                    made[i] = st
                 elif i in gone:
                     continue
                 out.append(st)
@@ -443,21 +465,24 @@ class Index:
         return st.owner if st else None
 
     def merged(self, stack: int, into: int) -> None:
-        """Our own ``Merge(stack, into)`` was applied: ``into`` now holds both stacks' units."""
+        """Our own ``Merge(stack, into)`` was applied: ``into`` now holds both stacks' units (a new
+        Stk in this index: the old ones are shared, :meth:`Facts.stk`)."""
         x, y = self.get(stack), self.get(into)
-        attached, fighting, leaders = {**y.attached, **x.attached}, y.fighting + x.fighting, y.leaders + x.leaders
-        y.units = y.units + x.units
-        y.attached, y.fighting, y.leaders = attached, fighting, leaders
+        z = self._made[into] = y.joined(x)
         self._gone.add(stack)
         if self._all is not None:
             self._all.remove(x)
+            self._all[self._all.index(y)] = z
         if self._by_id is not None:
             del self._by_id[stack]
+            self._by_id[into] = z
         if self._by_province is not None:
-            self._by_province[x.province].remove(x)
+            here = self._by_province[x.province]
+            here.remove(x)
+            here[here.index(y)] = z
         if self._where is not None:
-            for u in x.units:
-                self._where[u] = y
+            for u in z.units:
+                self._where[u] = z
         self._mine.clear()
 
 
@@ -693,7 +718,12 @@ class SDTAgent:
     def _index_of(self, view: dict) -> Index:
         if self._ix is not None and self._ix[0] is view:
             return self._ix[1]
-        ix = Index(view, self._facts())
+        f = self._facts()
+        stacks = view["stacks"]
+        if len(f.stks) > 2 * len(stacks) + 64:      # (the Stks of the stacks long gone are forgotten)
+            known = f.stks
+            f.stks = {i: known[i] for s in stacks if (i := s["id"]) in known}
+        ix = Index(view, f)
         self._ix = (view, ix)
         return ix
 
