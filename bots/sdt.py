@@ -222,22 +222,7 @@ OBSERVED = frozenset(("eliminated", "spoil", "trade", "trade_offered") + POLITIC
 
 
 # -- a plain index of the view: which stacks stand where, whose, holding which units ----------------
-_NONE: tuple[tuple, tuple, tuple] = ((), (), ())     # (no forces of a colour: _ranked_split; nothing to change)
 _bound = itemgetter(0, 1, 2)     # the sort key of a target's (bound, defense, -id, target): _best_target
-
-
-def _split(ranked: list[Force], used: set[int], tid: int, tp: str) -> tuple[list[Force], list[Force], int]:
-    """The free forces of ``ranked`` other than target ``tid``'s own stack: those in the target's
-    province ``tp``, those elsewhere (each in ``ranked``'s order), and their total strength."""
-    local: list[Force] = []
-    far: list[Force] = []
-    total = 0
-    for fc in ranked:
-        if fc.lead in used or fc.stack == tid:
-            continue
-        (local if fc.province == tp else far).append(fc)
-        total += fc.strength
-    return local, far, total
 
 
 class Facts:
@@ -284,41 +269,43 @@ class Facts:
 
 
 class Stk:
-    """One stack of the view (its unit lists are worked out when first asked for).  Never changed
-    once made (:meth:`Index.merged` puts a new one in its place): the bots share it while the view
-    shows the same entry (:meth:`Facts.stk`)."""
+    """One stack of the view, read out once: the bots share it while the view shows the same
+    entry (:meth:`Facts.stk`), and it is never changed once made (:meth:`Index.merged` puts a new
+    one in its place), but for the engine's answers about it, kept when first asked: the units
+    that attack with it (``attack_units``, 004 [8.26]-[8.28]) and the strength it defends with
+    (``defense``, 004 [8.26]), which depend on its units and their attachments alone, so hold
+    while the view shows the same entry."""
 
-    __slots__ = ("id", "province", "owner", "units", "color", "_raw", "_att", "fighting", "_lead", "_f", "entry")
+    __slots__ = ("id", "province", "owner", "units", "color", "attached", "fighting", "leaders", "loose", "imperial",
+                 "entry", "attackers", "dfn")
 
     def __init__(self, s: dict, f: Facts) -> None:
         self.entry = s                     # the view's entry it was made from
+        self.attackers: list[int] | None = None      # the engine's answers, when first asked
+        self.dfn: int | None = None
         self.id = s["id"]
         self.province = s["province"]
         self.owner = s["owner"]
         units = self.units = s["units"]
         self.color = s["color"]
-        self._raw = s["attached"]
-        self._att = self._lead = None
-        self._f = f
-        imp = f.imperial                   # the units other than Imperial ones (a list never changed)
-        self.fighting = units if imp.isdisjoint(units) else [u for u in units if u not in imp]
-
-    @property
-    def attached(self) -> dict[int, int]:
-        if self._att is None:
-            self._att = {int(k): v for k, v in self._raw.items()} if self._raw else {}
-        return self._att
-
-    @property
-    def leaders(self) -> list[int]:
-        if self._lead is None:
-            lead = self._f.leader
-            self._lead = [u for u in self.units if u in lead]
-        return self._lead
-
-    @property
-    def imperial(self) -> bool:
-        return len(self.fighting) != len(self.units)
+        raw = s["attached"]
+        att = self.attached = {int(k): v for k, v in raw.items()} if raw else {}
+        lead, combat = f.leader, f.combat
+        leaders: list[int] = []
+        loose: list[int] = []              # combat units led by no one
+        n = 0                              # units other than Imperial ones
+        for u in units:
+            if u in lead:
+                leaders.append(u)
+            elif u in combat:
+                if not att.get(u):
+                    loose.append(u)
+            else:
+                continue
+            n += 1
+        self.leaders, self.loose = leaders, loose
+        self.imperial = n != len(units)
+        self.fighting = [u for u in units if u not in f.imperial] if self.imperial else units    # (lists never changed)
 
     def attached_to(self, leader: int) -> list[int]:
         att = self.attached
@@ -328,12 +315,14 @@ class Stk:
         """A new Stk: this stack once stack ``x`` has merged into it (the same id, province, owner
         and colour; ``x``'s units added)."""
         y = Stk.__new__(Stk)
-        y.entry, y.id, y.province, y.owner, y.color, y._f, y._raw = None, self.id, self.province, self.owner, self.color, \
-            self._f, None
+        y.entry, y.id, y.province, y.owner, y.color = None, self.id, self.province, self.owner, self.color
+        y.attackers = y.dfn = None
         y.units = self.units + x.units
-        y._att = {**self.attached, **x.attached}
+        y.attached = {**self.attached, **x.attached}
         y.fighting = self.fighting + x.fighting
-        y._lead = self.leaders + x.leaders
+        y.leaders = self.leaders + x.leaders
+        y.loose = self.loose + x.loose
+        y.imperial = self.imperial or x.imperial
         return y
 
 
@@ -525,6 +514,17 @@ class Force:
     sub_strength: int | None = None
 
 
+class Free:
+    """The free forces of one colour as an attack search starts (:meth:`SDTAgent._free`): those
+    that escort no Imperial unit and the escorts (each strongest first), their total strength, and
+    that total by the stack they stand in."""
+
+    __slots__ = ("plain", "escorts", "total", "by_stack")
+
+    def __init__(self, plain: list[Force], escorts: list[Force], total: int, by_stack: dict[int, int]) -> None:
+        self.plain, self.escorts, self.total, self.by_stack = plain, escorts, total, by_stack
+
+
 @dataclass
 class PlannedAttack:
     target: int
@@ -617,7 +617,8 @@ class SDTAgent:
         self._hostile: dict[tuple[str, str], bool] = {}
         self._ix: tuple | None = None      # (view, Index) of the last view indexed
         self._refused: set[tuple[int, int]] = set()      # (leader, unit) attachments the engine refused
-        self._rank_cache: tuple[list, dict] | None = None     # (the plan's forces, _ranked_split by colour)
+        self._rank_cache: tuple[list, dict] | None = None     # (the plan's forces, _ranked by colour)
+        self._free_last: tuple | None = None     # (forces, used, its size, colours, _free's answer)
         self._last_ok: A.Action | None = None
         self._f: Facts | None = None
         self._f_p = None                   # the Player whose data _f was checked against
@@ -768,13 +769,20 @@ class SDTAgent:
             h = self._hostile[key] = bool(a and b) and self.p.hostile(a, b)
         return h
 
+    def _attackers(self, st: Stk) -> list[int]:
+        """The engine's ``attack_units`` of a stack (kept on its Stk, :attr:`Stk.attackers`)."""
+        units = st.attackers
+        if units is None:
+            units = st.attackers = self.p.attack_units(st.id)
+        return units
+
     def _att(self, st: Stk) -> int:
         """The attack strength of a stack as the engine counts its attacking units (cached per plan)."""
         cache = self.plan.att if self.plan is not None else {}
         v = cache.get(st.id)
         if v is None:
-            f = self._facts()
-            v = cache[st.id] = sum(f.strength[u] for u in self.p.attack_units(st.id))
+            strength = self._facts().strength
+            v = cache[st.id] = sum(strength[u] for u in self._attackers(st))
         return v
 
     def _room(self, lead: int) -> int:
@@ -786,10 +794,14 @@ class SDTAgent:
         return v
 
     def _dfn(self, st: Stk) -> int:
+        """The engine's ``defense`` of a stack (cached per plan, and kept on its Stk, :attr:`Stk.dfn`)."""
         cache = self.plan.dfn if self.plan is not None else {}
         v = cache.get(st.id)
         if v is None:
-            v = cache[st.id] = self.p.defense(st.id)
+            v = st.dfn
+            if v is None:
+                v = st.dfn = self.p.defense(st.id)
+            cache[st.id] = v
         return v
 
     def _my_kind(self, player) -> str | None:
@@ -1234,7 +1246,7 @@ class SDTAgent:
             if lead and f.color[lead] == RED:
                 plan.execute_czar = True
         forces = self._forces(ix)
-        self._rank_cache = None
+        self._rank_cache = self._free_last = None
         used: set[int] = set()
         if plan.vst:
             self._plan_vst(view, ix, plan, forces, used)
@@ -1256,7 +1268,7 @@ class SDTAgent:
         reserved: set[int] = set()
         for st in sorted(ix.mine(me), key=lambda s: s.id):
             if st.leaders:
-                attacking = p.attack_units(st.id)
+                attacking = self._attackers(st)
                 att_cache[st.id] = sum(strength[u] for u in attacking)      # (what _att would ask)
                 attacking = set(attacking)
                 for lead in st.leaders:
@@ -1279,7 +1291,7 @@ class SDTAgent:
             else:
                 first = st.units[0]
                 if first in f.combat and f.color[first] in (BLUE, GREEN, ANARCHIST) and p.is_legal(A.StartForce(me, first)):
-                    units = p.attack_units(st.id)       # (a stack that may not move, e.g. 004 [5.62], is no force)
+                    units = self._attackers(st)      # (a stack that may not move, e.g. 004 [5.62], is no force)
                     att_cache[st.id] = sum(strength[u] for u in units)
                     out.append(Force(first, st.id, st.province, st.color, sum(f.strength[u] for u in units), False,
                                      st.imperial, list(units)))
@@ -1292,18 +1304,12 @@ class SDTAgent:
         out = ix.memo.get(key)
         if out is None:
             f = self._facts()
-            combat, color, me = f.combat, f.color, self.seat
+            color, me = f.color, self.seat
             out = {}
             for st in ix.stacks:
-                if st.owner is not None and st.owner != me:
-                    continue
-                att = None
-                for u in st.units:
-                    if u in combat:
-                        if att is None:
-                            att = st.attached
-                        if not att.get(u):
-                            out.setdefault(color[u], {}).setdefault(st.province, []).append(u)
+                if st.loose and (st.owner is None or st.owner == me):
+                    for u in st.loose:
+                        out.setdefault(color[u], {}).setdefault(st.province, []).append(u)
             strength = f.strength
             for by_p in out.values():
                 for us in by_p.values():
@@ -1344,34 +1350,43 @@ class SDTAgent:
         return out
 
     def _ranked(self, forces: list[Force], color: str) -> Sequence[Force]:
-        """The forces of ``color``, strongest first (then by leader), worked out once per plan."""
-        return self._ranked_split(forces, color)[0]
-
-    def _ranked_split(self, forces: list[Force], color: str) -> tuple[Sequence[Force], Sequence[Force], Sequence[Force]]:
-        """(:meth:`_ranked`, its forces that escort no Imperial unit, its escorts), for every
-        colour at once when first asked of ``forces``."""
+        """The forces of ``color``, strongest first (then by leader), for every colour at once
+        when first asked of ``forces``."""
         got = self._rank_cache
         if got is None or got[0] is not forces:
-            by_color: dict[str, tuple[list[Force], list[Force], list[Force]]] = {}
+            by_color: dict[str, list[Force]] = {}
             for fc in sorted(forces, key=lambda fc: (-fc.strength, fc.lead)):
-                lists = by_color.get(fc.color)
-                if lists is None:
-                    lists = by_color[fc.color] = ([], [], [])
-                lists[0].append(fc)
-                lists[2 if fc.escort else 1].append(fc)
+                ranked = by_color.get(fc.color)
+                if ranked is None:
+                    by_color[fc.color] = [fc]
+                else:
+                    ranked.append(fc)
             got = self._rank_cache = (forces, by_color)
-        return got[1].get(color, _NONE)
+        return got[1].get(color, ())
 
-    def _walk(self, local: list[Force], far: list[Force], province: str):
-        """``local``, then the forces of ``far`` that can reach ``province`` (each one's reach
-        asked only when it comes to it)."""
-        yield from local
-        for fc in far:
-            r = fc.reach
-            if r is None:
-                r = self._reach(fc)
-            if province in r:
-                yield fc
+    def _free(self, forces: list[Force], colors: tuple[str, ...], used: set[int]) -> dict[str, Free]:
+        """The free forces (not in ``used``) of each colour of ``colors`` (:class:`Free`): the last
+        answer is kept while ``used`` (which only grows within a plan) stays as it was, for the
+        targets one search tries (:meth:`_best_target`, :meth:`_try`)."""
+        last = self._free_last
+        if last is not None and last[0] is forces and last[1] is used and last[2] == len(used) and last[3] == colors:
+            return last[4]
+        out = {}
+        for color in colors:
+            plain: list[Force] = []
+            escorts: list[Force] = []
+            total = 0
+            by_stack: dict[int, int] = {}
+            for fc in self._ranked(forces, color):
+                if fc.lead not in used:
+                    (escorts if fc.escort else plain).append(fc)
+                    n = fc.strength
+                    total += n
+                    sid = fc.stack
+                    by_stack[sid] = by_stack.get(sid, 0) + n
+            out[color] = Free(plain, escorts, total, by_stack)
+        self._free_last = (forces, used, len(used), colors, out)
+        return out
 
     def _try(self, ix: Index, t: Stk, colors: tuple[str, ...], forces: list[Force], used: set[int],
              min_col: int) -> tuple[int, list[Force], str, dict | None] | None:
@@ -1390,13 +1405,16 @@ class SDTAgent:
         best = None
         tc, tid = t.color, t.id
         hostile = self.hostile
+        free = None
         for color in colors:
             if not hostile(color, tc):
                 continue
             key = (tid, color, min_col)
             got = memo.get(key, memo)            # (memo itself: not worked out yet)
             if got is memo or (got is not None and any(fc.lead in used for fc in got[1])):
-                got = memo[key] = self._try_color_now(ix, t, color, forces, used, min_col)
+                if free is None:
+                    free = self._free(forces, colors, used)
+                got = memo[key] = self._try_color_now(ix, t, color, forces, used, min_col, free[color])
             if got is None:
                 continue
             if got[3] is not None:
@@ -1406,49 +1424,67 @@ class SDTAgent:
         return best
 
     def _try_color_now(self, ix: Index, t: Stk, color: str, forces: list[Force], used: set[int],
-                       min_col: int) -> tuple[int, list[Force], str, dict | None] | None:
-        """The attack of the forces of ``color`` on ``t`` (see :meth:`_try`): a Subversive
-        Attack if Red on Blue reaches the odds, else the forces taken in order (those in the
-        province, then those that reach it, each group strongest first; escorts only when the
-        others fall short, and then only at ESCORT_MIN_ODDS) until the odds are reached.  A
-        stronger attack never has worse odds than a weaker one against the same defender, so
-        when even all the forces of the colour together, wherever they stand, fall short, no
-        force's reach is asked."""
+                       min_col: int, free: Free) -> tuple[int, list[Force], str, dict | None] | None:
+        """The attack of the forces of ``color`` on ``t`` (see :meth:`_try`; ``free``: the free
+        forces of ``color``): a Subversive Attack if Red on Blue reaches the odds, else the
+        forces taken in order (those in the province, then those that reach it, each group
+        strongest first; escorts only when the others fall short, and then only at
+        ESCORT_MIN_ODDS) until the odds are reached.  A stronger attack never has worse odds
+        than a weaker one against the same defender, so when even all the forces of the colour
+        together, wherever they stand, fall short, no force's reach is asked."""
         dfn = self._dfn(t)
-        col_of = self._col
-        tp, tid = t.province, t.id
         if color == ANARCHIST:
             return self._try_alone(t, forces, used, min_col, dfn)
         if color == RED and t.color == BLUE:
             sub = self._try_subversive(ix, t, forces, used, min_col)
             if sub is not None:
                 return sub
-        _, plain, escorts = self._ranked_split(forces, color)
-        lp, fp, up_plain = _split(plain, used, tid, tp)      # plain forces in the province, elsewhere
+        tp, tid = t.province, t.id
+        cols = self._facts().cols            # (the odds asked so far: _col)
+        col_of = self._col
+        lp: list[Force] = []                 # the plain forces in the province, then elsewhere
+        fp: list[Force] = []
+        up_plain = 0
+        for fc in free.plain:
+            if fc.stack != tid:
+                (lp if fc.province == tp else fp).append(fc)
+                up_plain += fc.strength
         chosen: list[Force] = []
         att = 0
         walked = False                   # chosen holds every plain force that reaches t
         if lp or fp:
             c = col_of(up_plain, dfn)
             if c is not None and c >= min_col:
-                for fc in self._walk(lp, fp, tp):
+                for fc in lp + fp:
+                    if fc.province != tp:
+                        r = fc.reach if fc.reach is not None else self._reach(fc)
+                        if tp not in r:
+                            continue
                     chosen.append(fc)
                     att += fc.strength
-                    c = col_of(att, dfn)
+                    c = cols.get((att, dfn), cols)
+                    if c is cols:
+                        c = col_of(att, dfn)
                     if c is not None and c >= min_col:
                         return c, chosen, color, None
                 walked = True
-        if not escorts:
-            return None
-        le, fe, up_esc = _split(escorts, used, tid, tp)      # escorts, the same
+        le: list[Force] = []                 # the escorts, the same
+        fe: list[Force] = []
+        up_esc = 0
+        for fc in free.escorts:
+            if fc.stack != tid:
+                (le if fc.province == tp else fe).append(fc)
+                up_esc += fc.strength
         if le or fe:
             need = max(min_col, T.ESCORT_MIN_ODDS)
             c = col_of(up_plain + up_esc, dfn)
             if c is not None and c >= need:
                 if not walked:
-                    chosen = list(self._walk(lp, fp, tp))
+                    chosen = [fc for fc in lp + fp if fc.province == tp or tp in self._reach(fc)]
                     att = sum(fc.strength for fc in chosen)
-                for fc in self._walk(le, fe, tp):
+                for fc in le + fe:
+                    if fc.province != tp and tp not in self._reach(fc):
+                        continue
                     chosen.append(fc)
                     att += fc.strength
                     c = col_of(att, dfn)
@@ -1460,9 +1496,11 @@ class SDTAgent:
                    dfn: int) -> tuple[int, list[Force], str, dict | None] | None:
         """An Anarchist force attacks alone (001 Anarchists: hostile to all, each other too): the
         strongest free one that reaches ``t`` at ``min_col`` or better, one already there first."""
-        ranked = [fc for fc in self._ranked(forces, ANARCHIST) if fc.lead not in used and fc.stack != t.id]
-        local, far, _ = _split(ranked, used, t.id, t.province)
-        for fc in self._walk(local, far, t.province):
+        tp, tid = t.province, t.id
+        ranked = [fc for fc in self._ranked(forces, ANARCHIST) if fc.lead not in used and fc.stack != tid]
+        for fc in [fc for fc in ranked if fc.province == tp] + [fc for fc in ranked if fc.province != tp]:
+            if fc.province != tp and tp not in self._reach(fc):
+                continue
             c = self._col(fc.strength, dfn)
             if c is not None and c >= min_col:
                 return c, [fc], ANARCHIST, None
@@ -1579,17 +1617,7 @@ class SDTAgent:
         the odds of every free force of a colour hostile to it together, wherever it stands
         (or, Red on Blue, of the Red leaders' Subversive Attack strength): a stronger attack
         never has worse odds against the same defender."""
-        totals = {}
-        for color in colors:
-            tot = 0
-            in_stack: dict[int, int] = {}
-            for fc in self._ranked(forces, color):
-                if fc.lead not in used:
-                    n = fc.strength
-                    tot += n
-                    sid = fc.stack
-                    in_stack[sid] = in_stack.get(sid, 0) + n
-            totals[color] = (tot, in_stack)
+        free = self._free(forces, colors, used)
         sub_total = None
         col_of, dfn_of, hostile = self._col, self._dfn, self.hostile
         cols = self._facts().cols
@@ -1609,8 +1637,8 @@ class SDTAgent:
             if ours is None:
                 ours = against[tc] = [c for c in colors if hostile(c, tc)]
             for color in ours:
-                tot, in_stack = totals[color]
-                key = (tot - in_stack.get(tid, 0) if in_stack else tot, dfn)
+                fr = free[color]
+                key = (fr.total - fr.by_stack.get(tid, 0), dfn)
                 c = cols.get(key, cols)
                 if c is cols:
                     c = col_of(*key)
