@@ -755,7 +755,8 @@ class SDTAgent:
 
     def _col(self, att: int, dfn: int) -> int | None:
         """The odds column of ``att`` against ``dfn`` (the engine's ``odds_of``, asked once per data)."""
-        cols = self._facts().cols
+        f = self._f
+        cols = f.cols if f is not None and self.p is self._f_p else self._facts().cols     # (_facts, inline)
         key = (att, dfn)
         c = cols.get(key, cols)            # (the dict itself: not asked yet; a column may be None)
         if c is cols:
@@ -1404,17 +1405,18 @@ class SDTAgent:
         memo = plan.tries if plan is not None else {}
         best = None
         tc, tid = t.color, t.id
-        hostile = self.hostile
-        free = None
+        hostile = self._hostile              # (self.hostile's answers so far)
+        free = dfn = None
         for color in colors:
-            if not hostile(color, tc):
+            h = hostile.get((color, tc))
+            if not (h or h is None and self.hostile(color, tc)):
                 continue
             key = (tid, color, min_col)
             got = memo.get(key, memo)            # (memo itself: not worked out yet)
             if got is memo or (got is not None and any(fc.lead in used for fc in got[1])):
                 if free is None:
-                    free = self._free(forces, colors, used)
-                got = memo[key] = self._try_color_now(ix, t, color, forces, used, min_col, free[color])
+                    free, dfn = self._free(forces, colors, used), self._dfn(t)
+                got = memo[key] = self._try_color_now(ix, t, color, forces, used, min_col, free[color], dfn)
             if got is None:
                 continue
             if got[3] is not None:
@@ -1424,19 +1426,18 @@ class SDTAgent:
         return best
 
     def _try_color_now(self, ix: Index, t: Stk, color: str, forces: list[Force], used: set[int],
-                       min_col: int, free: Free) -> tuple[int, list[Force], str, dict | None] | None:
+                       min_col: int, free: Free, dfn: int) -> tuple[int, list[Force], str, dict | None] | None:
         """The attack of the forces of ``color`` on ``t`` (see :meth:`_try`; ``free``: the free
-        forces of ``color``): a Subversive Attack if Red on Blue reaches the odds, else the
+        forces of ``color``; ``dfn``: the target's defense): a Subversive Attack if Red on Blue reaches the odds, else the
         forces taken in order (those in the province, then those that reach it, each group
         strongest first; escorts only when the others fall short, and then only at
         ESCORT_MIN_ODDS) until the odds are reached.  A stronger attack never has worse odds
         than a weaker one against the same defender, so when even all the forces of the colour
         together, wherever they stand, fall short, no force's reach is asked."""
-        dfn = self._dfn(t)
         if color == ANARCHIST:
             return self._try_alone(t, forces, used, min_col, dfn)
         if color == RED and t.color == BLUE:
-            sub = self._try_subversive(ix, t, forces, used, min_col)
+            sub = self._try_subversive(ix, t, forces, used, min_col, dfn)
             if sub is not None:
                 return sub
         tp, tid = t.province, t.id
@@ -1453,7 +1454,9 @@ class SDTAgent:
         att = 0
         walked = False                   # chosen holds every plain force that reaches t
         if lp or fp:
-            c = col_of(up_plain, dfn)
+            c = cols.get((up_plain, dfn), cols)
+            if c is cols:
+                c = col_of(up_plain, dfn)
             if c is not None and c >= min_col:
                 for fc in lp + fp:
                     if fc.province != tp:
@@ -1516,18 +1519,17 @@ class SDTAgent:
             fc.sub_strength = self.p.attack_strength(fc.units + fc.pickups, True)
         return fc.sub_strength
 
-    def _try_subversive(self, ix: Index, t: Stk, forces: list[Force], used: set[int],
-                        min_col: int) -> tuple[int, list[Force], str, frozenset[str]] | None:
+    def _try_subversive(self, ix: Index, t: Stk, forces: list[Force], used: set[int], min_col: int,
+                        dfn: int) -> tuple[int, list[Force], str, frozenset[str]] | None:
         """Red forces already in, or able to reach, a province adjacent to ``t``: those
         already in place first, then the strongest; each mover goes to the nearest such
         province, preferring one with no units of another colour (where it could itself be
         attacked).  Strength as the engine counts it for a Subversive Attack this Player-Turn
         (doubled on a "Subversive Attacks Doubled" turn, 004 [12.12]).  (As in :meth:`_try`,
-        reach is asked only of the forces the greedy choice comes to.)"""
+        reach is asked only of the forces the greedy choice comes to.)  ``dfn``: the target's defense."""
         posts = self._subversion_posts(t.province)
         if not posts:
             return None
-        dfn = self._dfn(t)
         col_of, sub_of = self._col, self._sub_strength
         lp: list[Force] = []
         fp: list[Force] = []
@@ -1622,7 +1624,8 @@ class SDTAgent:
         col_of, dfn_of, hostile = self._col, self._dfn, self.hostile
         cols = self._facts().cols
         dfns = self.plan.dfn if self.plan is not None else {}
-        against: dict[str, list[str]] = {}         # target colour -> our colours hostile to it
+        against: dict[str, list[tuple]] = {}       # target colour -> for each colour of ours hostile to it:
+        #                                            (its free forces' strength, that by stack, Red on Blue)
         ranked = []
         for t in targets:
             tid = t.id
@@ -1635,14 +1638,14 @@ class SDTAgent:
             tc = t.color
             ours = against.get(tc)
             if ours is None:
-                ours = against[tc] = [c for c in colors if hostile(c, tc)]
-            for color in ours:
-                fr = free[color]
-                key = (fr.total - fr.by_stack.get(tid, 0), dfn)
+                ours = against[tc] = [(free[c].total, free[c].by_stack, c == RED and tc == BLUE) for c in colors
+                                      if hostile(c, tc)]
+            for total, by_stack, red_on_blue in ours:
+                key = (total - by_stack.get(tid, 0), dfn)
                 c = cols.get(key, cols)
                 if c is cols:
                     c = col_of(*key)
-                if color == RED and tc == BLUE and self._subversion_posts(t.province):
+                if red_on_blue and self._subversion_posts(t.province):
                     if sub_total is None:
                         sub_total = sum(self._sub_strength(fc) for fc in self._ranked(forces, RED)
                                         if fc.lead not in used and fc.leader)
@@ -1678,7 +1681,8 @@ class SDTAgent:
                 lines = T.APT_ORDER[plan.color] + lines
         for e in lines:
             while len(plan.attacks) < row.attacks:
-                if not any(fc.color == e.units and fc.lead not in used for fc in forces):
+                free = self._free(forces, (e.units,), used)[e.units]
+                if not (free.plain or free.escorts):
                     break                        # no force of that colour left for this line
                 if e.target not in targets:
                     targets[e.target] = self._targets(ix, e.target, plan)
