@@ -179,7 +179,9 @@ engine's answers).  The PCT is kept once per game, not once per bot, and the bot
 only the actions whose events they need (about a quarter of them).  The plan reads the map
 once into an :class:`Index` whose lookups are made when first used; what it works out once
 per view (loose units, provinces to garrison, hostile strength by province, our stacks by
-strength) is kept in ``Index.memo``.
+strength) is kept in ``Index.memo``.  A stack's read-out (:class:`Stk`, with the engine's
+``attack_units`` and ``defense`` of it) is made once and shared by the bots for as long as the
+engine shows the same view entry, that is while the stack stays as it was (:meth:`Facts.stk`).
 
 Out-of-turn answers
 -------------------
