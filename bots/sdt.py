@@ -179,7 +179,9 @@ engine's answers).  The PCT is kept once per game, not once per bot, and the bot
 only the actions whose events they need (about a quarter of them).  The plan reads the map
 once into an :class:`Index` whose lookups are made when first used; what it works out once
 per view (loose units, provinces to garrison, hostile strength by province, our stacks by
-strength) is kept in ``Index.memo``.
+strength) is kept in ``Index.memo``.  A stack's read-out (:class:`Stk`, with the engine's
+``attack_units`` and ``defense`` of it) is made once and shared by the bots for as long as the
+engine shows the same view entry, that is while the stack stays as it was (:meth:`Facts.stk`).
 
 Out-of-turn answers
 -------------------
@@ -223,7 +225,6 @@ OBSERVED = frozenset(("eliminated", "spoil", "trade", "trade_offered") + POLITIC
 
 
 # -- a plain index of the view: which stacks stand where, whose, holding which units ----------------
-_NONE: tuple[tuple, tuple, tuple] = ((), (), ())     # (no forces of a colour: _ranked_split; nothing to change)
 _bound = itemgetter(0, 1, 2)     # the sort key of a target's (bound, defense, -id, target): _best_target
 
 
@@ -237,20 +238,6 @@ def _least(cands: list[tuple], reach) -> tuple:
     if len(tied) == 1:
         return tied[0]
     return min(tied, key=lambda c: (len(reach[c[1]]["path"]) if c[1] in reach else 0, c[2]))
-
-
-def _split(ranked: list[Force], used: set[int], tid: int, tp: str) -> tuple[list[Force], list[Force], int]:
-    """The free forces of ``ranked`` other than target ``tid``'s own stack: those in the target's
-    province ``tp``, those elsewhere (each in ``ranked``'s order), and their total strength."""
-    local: list[Force] = []
-    far: list[Force] = []
-    total = 0
-    for fc in ranked:
-        if fc.lead in used or fc.stack == tid:
-            continue
-        (local if fc.province == tp else far).append(fc)
-        total += fc.strength
-    return local, far, total
 
 
 class Facts:
@@ -272,6 +259,8 @@ class Facts:
         # (attack, defense) -> the CRT column the engine's ``odds_of`` gave (a printed table: the
         # same for every player of a game with these data, so the bots share what they asked)
         self.cols: dict[tuple[int, int], int | None] = {}
+        # stack id -> the Stk last made of its view entry, shared by the bots (see :meth:`stk`)
+        self.stks: dict[int, Stk] = {}
 
     @classmethod
     def of(cls, d: GameData) -> Facts:
@@ -284,52 +273,72 @@ class Facts:
         x = self.data.units[u]
         return x.name if x.is_leader else x.label
 
+    def stk(self, s: dict) -> Stk:
+        """The :class:`Stk` of the view entry ``s``: the one made before while the engine shows the
+        same entry (it shows a stack's entry again while the stack stays as it was, and a Stk is
+        never changed once made, so every bot reading these data shares it)."""
+        st = self.stks.get(s["id"])
+        if st is None or st.entry is not s:
+            st = self.stks[s["id"]] = Stk(s, self)
+        return st
+
 
 class Stk:
-    """One stack of the view (its unit lists are worked out when first asked for)."""
+    """One stack of the view, read out once: the bots share it while the view shows the same
+    entry (:meth:`Facts.stk`), and it is never changed once made (:meth:`Index.merged` puts a new
+    one in its place), but for the engine's answers about it, kept when first asked: the units
+    that attack with it (``attack_units``, 004 [8.26]-[8.28]) and the strength it defends with
+    (``defense``, 004 [8.26]), which depend on its units and their attachments alone, so hold
+    while the view shows the same entry."""
 
-    __slots__ = ("id", "province", "owner", "units", "color", "_raw", "_att", "fighting", "_lead", "_f")
+    __slots__ = ("id", "province", "owner", "units", "color", "attached", "fighting", "leaders", "loose", "imperial",
+                 "entry", "attackers", "dfn")
 
     def __init__(self, s: dict, f: Facts) -> None:
+        self.entry = s                     # the view's entry it was made from
+        self.attackers: list[int] | None = None      # the engine's answers, when first asked
+        self.dfn: int | None = None
         self.id = s["id"]
         self.province = s["province"]
         self.owner = s["owner"]
         units = self.units = s["units"]
         self.color = s["color"]
-        self._raw = s["attached"]
-        self._att = self._lead = None
-        self._f = f
-        imp = f.imperial                   # the units other than Imperial ones (a list never changed)
-        self.fighting = units if imp.isdisjoint(units) else [u for u in units if u not in imp]
-
-    @property
-    def attached(self) -> dict[int, int]:
-        if self._att is None:
-            self._att = {int(k): v for k, v in self._raw.items()} if self._raw else {}
-        return self._att
-
-    @attached.setter
-    def attached(self, value: dict[int, int]) -> None:
-        self._att = value
-
-    @property
-    def leaders(self) -> list[int]:
-        if self._lead is None:
-            lead = self._f.leader
-            self._lead = [u for u in self.units if u in lead]
-        return self._lead
-
-    @leaders.setter
-    def leaders(self, value: list[int]) -> None:
-        self._lead = value
-
-    @property
-    def imperial(self) -> bool:
-        return len(self.fighting) != len(self.units)
+        raw = s["attached"]
+        att = self.attached = {int(k): v for k, v in raw.items()} if raw else {}
+        lead, combat = f.leader, f.combat
+        leaders: list[int] = []
+        loose: list[int] = []              # combat units led by no one
+        n = 0                              # units other than Imperial ones
+        for u in units:
+            if u in lead:
+                leaders.append(u)
+            elif u in combat:
+                if not att.get(u):
+                    loose.append(u)
+            else:
+                continue
+            n += 1
+        self.leaders, self.loose = leaders, loose
+        self.imperial = n != len(units)
+        self.fighting = [u for u in units if u not in f.imperial] if self.imperial else units    # (lists never changed)
 
     def attached_to(self, leader: int) -> list[int]:
         att = self.attached
         return [u for u in self.units if att.get(u) == leader]
+
+    def joined(self, x: Stk) -> Stk:
+        """A new Stk: this stack once stack ``x`` has merged into it (the same id, province, owner
+        and colour; ``x``'s units added)."""
+        y = Stk.__new__(Stk)
+        y.entry, y.id, y.province, y.owner, y.color = None, self.id, self.province, self.owner, self.color
+        y.attackers = y.dfn = None
+        y.units = self.units + x.units
+        y.attached = {**self.attached, **x.attached}
+        y.fighting = self.fighting + x.fighting
+        y.leaders = self.leaders + x.leaders
+        y.loose = self.loose + x.loose
+        y.imperial = self.imperial or x.imperial
+        return y
 
 
 class Index:
@@ -358,19 +367,23 @@ class Index:
     def _stk(self, s: dict) -> Stk:
         st = self._made.get(s["id"])
         if st is None:
-            st = self._made[s["id"]] = Stk(s, self._f)
+            st = self._made[s["id"]] = self._f.stk(s)
         return st
 
     @property
     def stacks(self) -> list[Stk]:
         if self._all is None:
             gone, made, f = self._gone, self._made, self._f
+            known = f.stks
             out = []
             for s in self.view["stacks"]:
                 i = s["id"]
                 st = made.get(i)
                 if st is None:
-                    st = made[i] = Stk(s, f)
+                    st = known.get(i)              # (Facts.stk, inline)
+                    if st is None or st.entry is not s:
+                        st = known[i] = Stk(s, f)
+                    made[i] = st
                 elif i in gone:
                     continue
                 out.append(st)
@@ -456,21 +469,24 @@ class Index:
         return st.owner if st else None
 
     def merged(self, stack: int, into: int) -> None:
-        """Our own ``Merge(stack, into)`` was applied: ``into`` now holds both stacks' units."""
+        """Our own ``Merge(stack, into)`` was applied: ``into`` now holds both stacks' units (a new
+        Stk in this index: the old ones are shared, :meth:`Facts.stk`)."""
         x, y = self.get(stack), self.get(into)
-        attached, fighting, leaders = {**y.attached, **x.attached}, y.fighting + x.fighting, y.leaders + x.leaders
-        y.units = y.units + x.units
-        y.attached, y.fighting, y.leaders = attached, fighting, leaders
+        z = self._made[into] = y.joined(x)
         self._gone.add(stack)
         if self._all is not None:
             self._all.remove(x)
+            self._all[self._all.index(y)] = z
         if self._by_id is not None:
             del self._by_id[stack]
+            self._by_id[into] = z
         if self._by_province is not None:
-            self._by_province[x.province].remove(x)
+            here = self._by_province[x.province]
+            here.remove(x)
+            here[here.index(y)] = z
         if self._where is not None:
-            for u in x.units:
-                self._where[u] = y
+            for u in z.units:
+                self._where[u] = z
         self._mine.clear()
 
 
@@ -512,6 +528,17 @@ class Force:
     pickups: list[int] = field(default_factory=list)
     reach: dict | None = None
     sub_strength: int | None = None
+
+
+class Free:
+    """The free forces of one colour as an attack search starts (:meth:`SDTAgent._free`): those
+    that escort no Imperial unit and the escorts (each strongest first), their total strength, and
+    that total by the stack they stand in."""
+
+    __slots__ = ("plain", "escorts", "total", "by_stack")
+
+    def __init__(self, plain: list[Force], escorts: list[Force], total: int, by_stack: dict[int, int]) -> None:
+        self.plain, self.escorts, self.total, self.by_stack = plain, escorts, total, by_stack
 
 
 @dataclass
@@ -606,7 +633,8 @@ class SDTAgent:
         self._hostile: dict[tuple[str, str], bool] = {}
         self._ix: tuple | None = None      # (view, Index) of the last view indexed
         self._refused: set[tuple[int, int]] = set()      # (leader, unit) attachments the engine refused
-        self._rank_cache: tuple[list, dict] | None = None     # (the plan's forces, _ranked_split by colour)
+        self._rank_cache: tuple[list, dict] | None = None     # (the plan's forces, _ranked by colour)
+        self._free_last: tuple | None = None     # (forces, used, its size, colours, _free's answer)
         self._last_ok: A.Action | None = None
         self._f: Facts | None = None
         self._f_p = None                   # the Player whose data _f was checked against
@@ -717,7 +745,12 @@ class SDTAgent:
     def _index_of(self, view: dict) -> Index:
         if self._ix is not None and self._ix[0] is view:
             return self._ix[1]
-        ix = Index(view, self._facts())
+        f = self._facts()
+        stacks = view["stacks"]
+        if len(f.stks) > 2 * len(stacks) + 64:      # (the Stks of the stacks long gone are forgotten)
+            known = f.stks
+            f.stks = {i: known[i] for s in stacks if (i := s["id"]) in known}
+        ix = Index(view, f)
         self._ix = (view, ix)
         return ix
 
@@ -753,7 +786,8 @@ class SDTAgent:
 
     def _col(self, att: int, dfn: int) -> int | None:
         """The odds column of ``att`` against ``dfn`` (the engine's ``odds_of``, asked once per data)."""
-        cols = self._facts().cols
+        f = self._f
+        cols = f.cols if f is not None and self.p is self._f_p else self._facts().cols     # (_facts, inline)
         key = (att, dfn)
         c = cols.get(key, cols)            # (the dict itself: not asked yet; a column may be None)
         if c is cols:
@@ -767,13 +801,20 @@ class SDTAgent:
             h = self._hostile[key] = bool(a and b) and self.p.hostile(a, b)
         return h
 
+    def _attackers(self, st: Stk) -> list[int]:
+        """The engine's ``attack_units`` of a stack (kept on its Stk, :attr:`Stk.attackers`)."""
+        units = st.attackers
+        if units is None:
+            units = st.attackers = self.p.attack_units(st.id)
+        return units
+
     def _att(self, st: Stk) -> int:
         """The attack strength of a stack as the engine counts its attacking units (cached per plan)."""
         cache = self.plan.att if self.plan is not None else {}
         v = cache.get(st.id)
         if v is None:
-            f = self._facts()
-            v = cache[st.id] = sum(f.strength[u] for u in self.p.attack_units(st.id))
+            strength = self._facts().strength
+            v = cache[st.id] = sum(strength[u] for u in self._attackers(st))
         return v
 
     def _room(self, lead: int) -> int:
@@ -785,10 +826,14 @@ class SDTAgent:
         return v
 
     def _dfn(self, st: Stk) -> int:
+        """The engine's ``defense`` of a stack (cached per plan, and kept on its Stk, :attr:`Stk.dfn`)."""
         cache = self.plan.dfn if self.plan is not None else {}
         v = cache.get(st.id)
         if v is None:
-            v = cache[st.id] = self.p.defense(st.id)
+            v = st.dfn
+            if v is None:
+                v = st.dfn = self.p.defense(st.id)
+            cache[st.id] = v
         return v
 
     def _my_kind(self, player) -> str | None:
@@ -1257,7 +1302,7 @@ class SDTAgent:
             if lead and f.color[lead] == RED:
                 plan.execute_czar = True
         forces = self._forces(ix)
-        self._rank_cache = None
+        self._rank_cache = self._free_last = None
         used: set[int] = set()
         if plan.vst:
             self._plan_vst(view, ix, plan, forces, used)
@@ -1279,7 +1324,7 @@ class SDTAgent:
         reserved: set[int] = set()
         for st in sorted(ix.mine(me), key=lambda s: s.id):
             if st.leaders:
-                attacking = p.attack_units(st.id)
+                attacking = self._attackers(st)
                 att_cache[st.id] = sum(strength[u] for u in attacking)      # (what _att would ask)
                 attacking = set(attacking)
                 for lead in st.leaders:
@@ -1302,7 +1347,7 @@ class SDTAgent:
             else:
                 first = st.units[0]
                 if first in f.combat and f.color[first] in (BLUE, GREEN, ANARCHIST) and p.is_legal(A.StartForce(me, first)):
-                    units = p.attack_units(st.id)       # (a stack that may not move, e.g. 004 [5.62], is no force)
+                    units = self._attackers(st)      # (a stack that may not move, e.g. 004 [5.62], is no force)
                     att_cache[st.id] = sum(strength[u] for u in units)
                     out.append(Force(first, st.id, st.province, st.color, sum(f.strength[u] for u in units), False,
                                      st.imperial, list(units)))
@@ -1315,18 +1360,12 @@ class SDTAgent:
         out = ix.memo.get(key)
         if out is None:
             f = self._facts()
-            combat, color, me = f.combat, f.color, self.seat
+            color, me = f.color, self.seat
             out = {}
             for st in ix.stacks:
-                if st.owner is not None and st.owner != me:
-                    continue
-                att = None
-                for u in st.units:
-                    if u in combat:
-                        if att is None:
-                            att = st.attached
-                        if not att.get(u):
-                            out.setdefault(color[u], {}).setdefault(st.province, []).append(u)
+                if st.loose and (st.owner is None or st.owner == me):
+                    for u in st.loose:
+                        out.setdefault(color[u], {}).setdefault(st.province, []).append(u)
             strength = f.strength
             for by_p in out.values():
                 for us in by_p.values():
@@ -1367,34 +1406,43 @@ class SDTAgent:
         return out
 
     def _ranked(self, forces: list[Force], color: str) -> Sequence[Force]:
-        """The forces of ``color``, strongest first (then by leader), worked out once per plan."""
-        return self._ranked_split(forces, color)[0]
-
-    def _ranked_split(self, forces: list[Force], color: str) -> tuple[Sequence[Force], Sequence[Force], Sequence[Force]]:
-        """(:meth:`_ranked`, its forces that escort no Imperial unit, its escorts), for every
-        colour at once when first asked of ``forces``."""
+        """The forces of ``color``, strongest first (then by leader), for every colour at once
+        when first asked of ``forces``."""
         got = self._rank_cache
         if got is None or got[0] is not forces:
-            by_color: dict[str, tuple[list[Force], list[Force], list[Force]]] = {}
+            by_color: dict[str, list[Force]] = {}
             for fc in sorted(forces, key=lambda fc: (-fc.strength, fc.lead)):
-                lists = by_color.get(fc.color)
-                if lists is None:
-                    lists = by_color[fc.color] = ([], [], [])
-                lists[0].append(fc)
-                lists[2 if fc.escort else 1].append(fc)
+                ranked = by_color.get(fc.color)
+                if ranked is None:
+                    by_color[fc.color] = [fc]
+                else:
+                    ranked.append(fc)
             got = self._rank_cache = (forces, by_color)
-        return got[1].get(color, _NONE)
+        return got[1].get(color, ())
 
-    def _walk(self, local: list[Force], far: list[Force], province: str):
-        """``local``, then the forces of ``far`` that can reach ``province`` (each one's reach
-        asked only when it comes to it)."""
-        yield from local
-        for fc in far:
-            r = fc.reach
-            if r is None:
-                r = self._reach(fc)
-            if province in r:
-                yield fc
+    def _free(self, forces: list[Force], colors: tuple[str, ...], used: set[int]) -> dict[str, Free]:
+        """The free forces (not in ``used``) of each colour of ``colors`` (:class:`Free`): the last
+        answer is kept while ``used`` (which only grows within a plan) stays as it was, for the
+        targets one search tries (:meth:`_best_target`, :meth:`_try`)."""
+        last = self._free_last
+        if last is not None and last[0] is forces and last[1] is used and last[2] == len(used) and last[3] == colors:
+            return last[4]
+        out = {}
+        for color in colors:
+            plain: list[Force] = []
+            escorts: list[Force] = []
+            total = 0
+            by_stack: dict[int, int] = {}
+            for fc in self._ranked(forces, color):
+                if fc.lead not in used:
+                    (escorts if fc.escort else plain).append(fc)
+                    n = fc.strength
+                    total += n
+                    sid = fc.stack
+                    by_stack[sid] = by_stack.get(sid, 0) + n
+            out[color] = Free(plain, escorts, total, by_stack)
+        self._free_last = (forces, used, len(used), colors, out)
+        return out
 
     def _try(self, ix: Index, t: Stk, colors: tuple[str, ...], forces: list[Force], used: set[int],
              min_col: int) -> tuple[int, list[Force], str, dict | None] | None:
@@ -1412,14 +1460,18 @@ class SDTAgent:
         memo = plan.tries if plan is not None else {}
         best = None
         tc, tid = t.color, t.id
-        hostile = self.hostile
+        hostile = self._hostile              # (self.hostile's answers so far)
+        free = dfn = None
         for color in colors:
-            if not hostile(color, tc):
+            h = hostile.get((color, tc))
+            if not (h or h is None and self.hostile(color, tc)):
                 continue
             key = (tid, color, min_col)
             got = memo.get(key, memo)            # (memo itself: not worked out yet)
             if got is memo or (got is not None and any(fc.lead in used for fc in got[1])):
-                got = memo[key] = self._try_color_now(ix, t, color, forces, used, min_col)
+                if free is None:
+                    free, dfn = self._free(forces, colors, used), self._dfn(t)
+                got = memo[key] = self._try_color_now(ix, t, color, forces, used, min_col, free[color], dfn)
             if got is None:
                 continue
             if got[3] is not None:
@@ -1429,49 +1481,68 @@ class SDTAgent:
         return best
 
     def _try_color_now(self, ix: Index, t: Stk, color: str, forces: list[Force], used: set[int],
-                       min_col: int) -> tuple[int, list[Force], str, dict | None] | None:
-        """The attack of the forces of ``color`` on ``t`` (see :meth:`_try`): a Subversive
-        Attack if Red on Blue reaches the odds, else the forces taken in order (those in the
-        province, then those that reach it, each group strongest first; escorts only when the
-        others fall short, and then only at ESCORT_MIN_ODDS) until the odds are reached.  A
-        stronger attack never has worse odds than a weaker one against the same defender, so
-        when even all the forces of the colour together, wherever they stand, fall short, no
-        force's reach is asked."""
-        dfn = self._dfn(t)
-        col_of = self._col
-        tp, tid = t.province, t.id
+                       min_col: int, free: Free, dfn: int) -> tuple[int, list[Force], str, dict | None] | None:
+        """The attack of the forces of ``color`` on ``t`` (see :meth:`_try`; ``free``: the free
+        forces of ``color``; ``dfn``: the target's defense): a Subversive Attack if Red on Blue reaches the odds, else the
+        forces taken in order (those in the province, then those that reach it, each group
+        strongest first; escorts only when the others fall short, and then only at
+        ESCORT_MIN_ODDS) until the odds are reached.  A stronger attack never has worse odds
+        than a weaker one against the same defender, so when even all the forces of the colour
+        together, wherever they stand, fall short, no force's reach is asked."""
         if color == ANARCHIST:
             return self._try_alone(t, forces, used, min_col, dfn)
         if color == RED and t.color == BLUE:
-            sub = self._try_subversive(ix, t, forces, used, min_col)
+            sub = self._try_subversive(ix, t, forces, used, min_col, dfn)
             if sub is not None:
                 return sub
-        _, plain, escorts = self._ranked_split(forces, color)
-        lp, fp, up_plain = _split(plain, used, tid, tp)      # plain forces in the province, elsewhere
+        tp, tid = t.province, t.id
+        cols = self._facts().cols            # (the odds asked so far: _col)
+        col_of = self._col
+        lp: list[Force] = []                 # the plain forces in the province, then elsewhere
+        fp: list[Force] = []
+        up_plain = 0
+        for fc in free.plain:
+            if fc.stack != tid:
+                (lp if fc.province == tp else fp).append(fc)
+                up_plain += fc.strength
         chosen: list[Force] = []
         att = 0
         walked = False                   # chosen holds every plain force that reaches t
         if lp or fp:
-            c = col_of(up_plain, dfn)
+            c = cols.get((up_plain, dfn), cols)
+            if c is cols:
+                c = col_of(up_plain, dfn)
             if c is not None and c >= min_col:
-                for fc in self._walk(lp, fp, tp):
+                for fc in lp + fp:
+                    if fc.province != tp:
+                        r = fc.reach if fc.reach is not None else self._reach(fc)
+                        if tp not in r:
+                            continue
                     chosen.append(fc)
                     att += fc.strength
-                    c = col_of(att, dfn)
+                    c = cols.get((att, dfn), cols)
+                    if c is cols:
+                        c = col_of(att, dfn)
                     if c is not None and c >= min_col:
                         return c, chosen, color, None
                 walked = True
-        if not escorts:
-            return None
-        le, fe, up_esc = _split(escorts, used, tid, tp)      # escorts, the same
+        le: list[Force] = []                 # the escorts, the same
+        fe: list[Force] = []
+        up_esc = 0
+        for fc in free.escorts:
+            if fc.stack != tid:
+                (le if fc.province == tp else fe).append(fc)
+                up_esc += fc.strength
         if le or fe:
             need = max(min_col, T.ESCORT_MIN_ODDS)
             c = col_of(up_plain + up_esc, dfn)
             if c is not None and c >= need:
                 if not walked:
-                    chosen = list(self._walk(lp, fp, tp))
+                    chosen = [fc for fc in lp + fp if fc.province == tp or tp in self._reach(fc)]
                     att = sum(fc.strength for fc in chosen)
-                for fc in self._walk(le, fe, tp):
+                for fc in le + fe:
+                    if fc.province != tp and tp not in self._reach(fc):
+                        continue
                     chosen.append(fc)
                     att += fc.strength
                     c = col_of(att, dfn)
@@ -1483,9 +1554,11 @@ class SDTAgent:
                    dfn: int) -> tuple[int, list[Force], str, dict | None] | None:
         """An Anarchist force attacks alone (001 Anarchists: hostile to all, each other too): the
         strongest free one that reaches ``t`` at ``min_col`` or better, one already there first."""
-        ranked = [fc for fc in self._ranked(forces, ANARCHIST) if fc.lead not in used and fc.stack != t.id]
-        local, far, _ = _split(ranked, used, t.id, t.province)
-        for fc in self._walk(local, far, t.province):
+        tp, tid = t.province, t.id
+        ranked = [fc for fc in self._ranked(forces, ANARCHIST) if fc.lead not in used and fc.stack != tid]
+        for fc in [fc for fc in ranked if fc.province == tp] + [fc for fc in ranked if fc.province != tp]:
+            if fc.province != tp and tp not in self._reach(fc):
+                continue
             c = self._col(fc.strength, dfn)
             if c is not None and c >= min_col:
                 return c, [fc], ANARCHIST, None
@@ -1501,18 +1574,17 @@ class SDTAgent:
             fc.sub_strength = self.p.attack_strength(fc.units + fc.pickups, True)
         return fc.sub_strength
 
-    def _try_subversive(self, ix: Index, t: Stk, forces: list[Force], used: set[int],
-                        min_col: int) -> tuple[int, list[Force], str, frozenset[str]] | None:
+    def _try_subversive(self, ix: Index, t: Stk, forces: list[Force], used: set[int], min_col: int,
+                        dfn: int) -> tuple[int, list[Force], str, frozenset[str]] | None:
         """Red forces already in, or able to reach, a province adjacent to ``t``: those
         already in place first, then the strongest; each mover goes to the nearest such
         province, preferring one with no units of another colour (where it could itself be
         attacked).  Strength as the engine counts it for a Subversive Attack this Player-Turn
         (doubled on a "Subversive Attacks Doubled" turn, 004 [12.12]).  (As in :meth:`_try`,
-        reach is asked only of the forces the greedy choice comes to.)"""
+        reach is asked only of the forces the greedy choice comes to.)  ``dfn``: the target's defense."""
         posts = self._subversion_posts(t.province)
         if not posts:
             return None
-        dfn = self._dfn(t)
         col_of, sub_of = self._col, self._sub_strength
         lp: list[Force] = []
         fp: list[Force] = []
@@ -1603,22 +1675,13 @@ class SDTAgent:
         the odds of every free force of a colour hostile to it together, wherever it stands
         (or, Red on Blue, of the Red leaders' Subversive Attack strength): a stronger attack
         never has worse odds against the same defender."""
-        totals = {}
-        for color in colors:
-            tot = 0
-            in_stack: dict[int, int] = {}
-            for fc in self._ranked(forces, color):
-                if fc.lead not in used:
-                    n = fc.strength
-                    tot += n
-                    sid = fc.stack
-                    in_stack[sid] = in_stack.get(sid, 0) + n
-            totals[color] = (tot, in_stack)
+        free = self._free(forces, colors, used)
         sub_total = None
         col_of, dfn_of, hostile = self._col, self._dfn, self.hostile
         cols = self._facts().cols
         dfns = self.plan.dfn if self.plan is not None else {}
-        against: dict[str, list[str]] = {}         # target colour -> our colours hostile to it
+        against: dict[str, list[tuple]] = {}       # target colour -> for each colour of ours hostile to it:
+        #                                            (its free forces' strength, that by stack, Red on Blue)
         ranked = []
         for t in targets:
             tid = t.id
@@ -1631,14 +1694,14 @@ class SDTAgent:
             tc = t.color
             ours = against.get(tc)
             if ours is None:
-                ours = against[tc] = [c for c in colors if hostile(c, tc)]
-            for color in ours:
-                tot, in_stack = totals[color]
-                key = (tot - in_stack.get(tid, 0) if in_stack else tot, dfn)
+                ours = against[tc] = [(free[c].total, free[c].by_stack, c == RED and tc == BLUE) for c in colors
+                                      if hostile(c, tc)]
+            for total, by_stack, red_on_blue in ours:
+                key = (total - by_stack.get(tid, 0), dfn)
                 c = cols.get(key, cols)
                 if c is cols:
                     c = col_of(*key)
-                if color == RED and tc == BLUE and self._subversion_posts(t.province):
+                if red_on_blue and self._subversion_posts(t.province):
                     if sub_total is None:
                         sub_total = sum(self._sub_strength(fc) for fc in self._ranked(forces, RED)
                                         if fc.lead not in used and fc.leader)
@@ -1674,7 +1737,8 @@ class SDTAgent:
                 lines = T.APT_ORDER[plan.color] + lines
         for e in lines:
             while len(plan.attacks) < row.attacks:
-                if not any(fc.color == e.units and fc.lead not in used for fc in forces):
+                free = self._free(forces, (e.units,), used)[e.units]
+                if not (free.plain or free.escorts):
                     break                        # no force of that colour left for this line
                 if e.target not in targets:
                     targets[e.target] = self._targets(ix, e.target, plan)
