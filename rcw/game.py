@@ -650,14 +650,16 @@ class Game:
         return {"own": own, "green": green, "attached": n, "room": max(0, min(own - n, movement.STACK_LIMIT - 1 - n))}
 
     def attack_units(self, stack: int) -> list[int]:
-        """The units of ``stack`` that take part when it attacks (004 [8.26]-[8.28])."""
+        """The units of ``stack`` that take part when it attacks (004 [8.26]-[8.28]): they depend
+        on its units and their attachments alone (what its view entry shows)."""
         st = self.state.stacks.get(stack)
         if st is None:
             raise IllegalAction("004 [8.0]", f"no stack {stack}", "unknown_stack")
         return combat.attack_units(self.ctx, st)
 
     def defense(self, stack: int) -> int:
-        """The combat strength ``stack`` defends with (004 [8.26])."""
+        """The combat strength ``stack`` defends with (004 [8.26]): it depends on its units and
+        their attachments alone (what its view entry shows)."""
         st = self.state.stacks.get(stack)
         if st is None:
             raise IllegalAction("004 [8.0]", f"no stack {stack}", "unknown_stack")

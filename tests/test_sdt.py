@@ -1776,3 +1776,34 @@ def test_engine_answers_the_bots_queries_as_without_its_shortcuts():
                     reaches += 1
         m.apply(step.seat, step.action, step.kind)
     assert decisions > 5 and reaches > 50
+
+
+def test_the_stacks_the_bots_share_keep_the_engines_answers_while_the_view_shows_them():
+    """The bots read a stack's view entry out once and share it while the engine shows the same
+    entry (bots.sdt.Facts.stk), with the engine's ``attack_units`` and ``defense`` of it kept
+    when first asked (004 [8.26]-[8.28]: they depend on the stack's units and attachments, which
+    the entry shows): along SDT games, every such kept answer is the engine's answer now."""
+    from rcw.bots.sdt import Facts
+
+    checked = 0
+    for seed in (1, 6):
+        g = Game.new(5, seed, {"max_turns": 4})
+        m = Match(g, {p: make_agent("sdt", p, seed) for p in g.seats})
+        f = Facts.of(g.data)
+        n = 0
+        while (step := m.next_step()) is not None:
+            m.apply(step.seat, step.action, step.kind)
+            n += 1
+            if n % 4:
+                continue
+            shown = {s["id"]: s for s in g.view()["stacks"]}
+            for sid, st in f.stks.items():
+                if shown.get(sid) is not st.entry:
+                    continue                          # (no longer shown: made again when read)
+                if st.attackers is not None:
+                    assert st.attackers == g.attack_units(sid)
+                    checked += 1
+                if st.dfn is not None:
+                    assert st.dfn == g.defense(sid)
+                    checked += 1
+    assert checked > 500, checked
