@@ -240,6 +240,19 @@ def _least(cands: list[tuple], reach) -> tuple:
     return min(tied, key=lambda c: (len(reach[c[1]]["path"]) if c[1] in reach else 0, c[2]))
 
 
+def _around(forces: list[Force], tid: int, tp: str) -> tuple[list[Force], list[Force], int]:
+    """The free ``forces`` other than target ``tid``'s own stack: those in the target's province
+    ``tp``, those elsewhere (each in the given order), and their total strength."""
+    local: list[Force] = []
+    far: list[Force] = []
+    total = 0
+    for fc in forces:
+        if fc.stack != tid:
+            (local if fc.province == tp else far).append(fc)
+            total += fc.strength
+    return local, far, total
+
+
 class Facts:
     """The printed counters and the map, read once per :class:`GameData`."""
 
@@ -1498,13 +1511,7 @@ class SDTAgent:
         tp, tid = t.province, t.id
         cols = self._facts().cols            # (the odds asked so far: _col)
         col_of = self._col
-        lp: list[Force] = []                 # the plain forces in the province, then elsewhere
-        fp: list[Force] = []
-        up_plain = 0
-        for fc in free.plain:
-            if fc.stack != tid:
-                (lp if fc.province == tp else fp).append(fc)
-                up_plain += fc.strength
+        lp, fp, up_plain = _around(free.plain, tid, tp)      # the plain forces in the province, elsewhere
         chosen: list[Force] = []
         att = 0
         walked = False                   # chosen holds every plain force that reaches t
@@ -1526,13 +1533,7 @@ class SDTAgent:
                     if c is not None and c >= min_col:
                         return c, chosen, color, None
                 walked = True
-        le: list[Force] = []                 # the escorts, the same
-        fe: list[Force] = []
-        up_esc = 0
-        for fc in free.escorts:
-            if fc.stack != tid:
-                (le if fc.province == tp else fe).append(fc)
-                up_esc += fc.strength
+        le, fe, up_esc = _around(free.escorts, tid, tp)      # the escorts, the same
         if le or fe:
             need = max(min_col, T.ESCORT_MIN_ODDS)
             c = col_of(up_plain + up_esc, dfn)
@@ -2917,19 +2918,21 @@ class PoliticsAdapter:
     def _spoil(self, view: dict, d: dict) -> A.Action | None:
         """A spoil of the purge: the leader of the purged player's who controls the most combat
         strength, else a Politburo marker, else nothing more; an individual result of 2+ takes a
-        marker instead on a die roll of 1-2 (rolled once we may take anything).  The purged
-        player's Red leaders on the map are asked about one at a time, best first, and the
-        first the engine allows is taken (not every possible spoil judged)."""
+        marker instead on a die roll of 1-2 (rolled once we may take anything).  The leaders a
+        purge of the purged player may take (the engine's ``purgeable_leaders``) are asked about
+        one at a time, best first, and the first the engine allows is taken (not every possible
+        spoil judged)."""
         ag, me = self.agent, self.me
         rec = d.get("purge", {})
         f = ag._facts()
         victim = rec.get("target")
-        lead, color, strength, combat = f.leader, f.color, f.strength, f.combat
+        strength, combat = f.strength, f.combat
+        spoils = set(ag.p.purgeable_leaders(victim)) if victim else set()    # 004 [11.21]: the engine's answer
         ranked = []                                # (combat strength controlled, value, -id) of each leader
-        for s in (ag.p.stacks_of(victim) if victim else ()):
+        for s in (ag.p.stacks_of(victim) if spoils else ()):
             st = None
             for u in s["units"]:
-                if u in lead and color[u] == RED:
+                if u in spoils:
                     st = st or Stk(s, f)
                     ctrl = strength[u] + sum(strength[x] for x in st.attached_to(u) if x in combat)
                     ranked.append((ctrl, strength[u], -u))

@@ -192,6 +192,10 @@ class Player:
     def purge_odds(self, purgers, counter: bool = False) -> dict:
         return self._game.purge_odds(purgers, counter)
 
+    def purgeable_leaders(self, victim: str) -> list[int]:
+        """The Red leaders on the map that a purge of ``victim`` may take (:meth:`Game.purgeable_leaders`)."""
+        return self._game.purgeable_leaders(victim)
+
     def assassination_chance(self, victim: int, markers: int = 1) -> float:
         return self._game.assassination_chance(victim, markers)
 
