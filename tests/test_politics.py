@@ -873,13 +873,10 @@ def test_purge_strength_counts_only_red_leaders_on_the_map():
     assert d is None or d["kind"] == "counterpurge"
 
 
-def test_one_purge_per_game_turn_until_the_next(monkeypatch):
-    """004 [11.13]: a purger may not purge again this Game-Turn; in the next one he may."""
-    g = started()
+def _purged_by_a(monkeypatch, g, target: str) -> None:
+    """A's Committee with B (formed beforehand) purges ``target`` with A alone as purger, the
+    dice forced to 6, 6; B passes, A ends the spoils if there are any."""
     s = g.state
-    markers(g, A=4, B=4, C=3, D=2, E=2)
-    form(g, "A", "B")
-    target = next(p for p in s.seats if p not in ("A", "B"))
     forced = [6, 6]
     real = Ctx.die
     monkeypatch.setattr(Ctx, "die", lambda self: forced.pop(0) if forced else real(self))
@@ -887,16 +884,41 @@ def test_one_purge_per_game_turn_until_the_next(monkeypatch):
     g.apply(A.PassPurge("B"))
     if s.decision is not None:
         g.apply(A.EndSpoils("A"))
-    assert not forced and s.decision is None
-    refused(g, A.DeclarePurge("A", target, ("A",)), "004 [11.13]")
-    refused(g, A.DeclarePurge("B", target, ("A", "B"), ("A", "B")), "004 [11.13]")
-    assert A.DeclarePurge("B", target, ("B",)) in g.legal_actions("B")
+    assert not forced
+
+
+def _to_next_game_turn(g) -> None:
+    """Play on to the next Game-Turn, every phase ended as soon as it may be."""
+    s = g.state
     turn = s.turn
     enders = (A.RollRandomEvents, A.EndMovement, A.EndCombat, A.DrawRandomizer, A.DeclineCapture, A.ChooseLoss)
     while s.turn == turn and not g.over:
         seat = g.pending[0]["seat"]
         acts = g.legal_actions(seat)
         g.apply(next((a for a in acts if isinstance(a, enders)), acts[0]))
+
+
+def _committee_of_a_and_b():
+    """A started game, A and B in a Central Committee, the target of their purge."""
+    g = started()
+    s = g.state
+    markers(g, A=4, B=4, C=3, D=2, E=2)
+    form(g, "A", "B")
+    target = next(p for p in s.seats if p not in ("A", "B"))
+    return g, target
+
+
+def test_one_purge_per_game_turn_until_the_next(monkeypatch):
+    """004 [11.13]: a purger may not purge again this Game-Turn; in the next one he may."""
+    g, target = _committee_of_a_and_b()
+    s = g.state
+    _purged_by_a(monkeypatch, g, target)
+    assert s.decision is None
+    refused(g, A.DeclarePurge("A", target, ("A",)), "004 [11.13]")
+    refused(g, A.DeclarePurge("B", target, ("A", "B"), ("A", "B")), "004 [11.13]")
+    assert A.DeclarePurge("B", target, ("B",)) in g.legal_actions("B")
+    turn = s.turn
+    _to_next_game_turn(g)
     assert s.turn == turn + 1 and politics.purged(g.ctx) == []
     assert s.committee == ["A", "B"]
     assert A.DeclarePurge("A", target, ("A",)) in g.legal_actions("A")     # allowed again
@@ -906,19 +928,10 @@ def test_purged_names_who_may_not_purge_again_this_game_turn(monkeypatch):
     """004 [11.13]: ``Game.purged`` (and ``Player.purged``) lists the players who took part in
     a purge this Game-Turn: the purges refused for 004 [11.13] are those with one of them as
     purger; the list is empty again in the next Game-Turn."""
-    g = started()
+    g, target = _committee_of_a_and_b()
     s = g.state
-    markers(g, A=4, B=4, C=3, D=2, E=2)
-    form(g, "A", "B")
-    target = next(p for p in s.seats if p not in ("A", "B"))
     assert g.purged() == [] and Player(g, "B").purged() == []
-    forced = [6, 6]
-    real = Ctx.die
-    monkeypatch.setattr(Ctx, "die", lambda self: forced.pop(0) if forced else real(self))
-    g.apply(A.DeclarePurge("A", target, ("A",)))
-    g.apply(A.PassPurge("B"))
-    if s.decision is not None:
-        g.apply(A.EndSpoils("A"))
+    _purged_by_a(monkeypatch, g, target)
     assert g.purged() == ["A"] and Player(g, "B").purged() == ["A"]
     for purgers in (("A",), ("A", "B")):
         for seat in purgers:
@@ -926,11 +939,7 @@ def test_purged_names_who_may_not_purge_again_this_game_turn(monkeypatch):
             assert why is not None and why.rule == "004 [11.13]"
     assert g.is_legal(A.DeclarePurge("B", target, ("B",)))
     turn = s.turn
-    enders = (A.RollRandomEvents, A.EndMovement, A.EndCombat, A.DrawRandomizer, A.DeclineCapture, A.ChooseLoss)
-    while s.turn == turn and not g.over:
-        seat = g.pending[0]["seat"]
-        acts = g.legal_actions(seat)
-        g.apply(next((a for a in acts if isinstance(a, enders)), acts[0]))
+    _to_next_game_turn(g)
     assert s.turn == turn + 1 and g.purged() == []
     assert g.is_legal(A.DeclarePurge("A", target, ("A",)))
 
