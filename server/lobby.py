@@ -62,6 +62,15 @@ def duration(value: Any, name: str, hi: float = 30 * 86400) -> float | None:
     return secs
 
 
+
+def _token() -> str:
+    """A secret token (URL-safe base64 of 24 random bytes) that never begins with "-", so that
+    ``rcw play --token TOKEN`` never reads it as an option."""
+    while True:
+        t = secrets.token_urlsafe(24)
+        if not t.startswith("-"):
+            return t
+
 class Hub:
     """Everything one server process knows: its runtimes, its store, its limits."""
 
@@ -275,7 +284,7 @@ class Hub:
         self.admission.check_games(bool(bot_seats))      # (a refused request costs nothing)
         await self.admission.take("create", addr)
         gid = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
-        admin = secrets.token_urlsafe(24)
+        admin = _token()
         nonce = secrets.token_hex(16)        # the seed stays secret until the end; its commitment is public (rcw.verify)
         meta = {"id": gid, "name": name, "players": players, "seed": seed, "options": options, "bots": bot_kind,
                 "on_leave": on_leave, "deadline": deadline, "created": now_ms(), "admin": token_hash(admin),
@@ -327,7 +336,7 @@ class Hub:
                 if not opened:
                     raise ProtocolError("game_full", "no open seat left")
                 want = opened[0]
-            token = secrets.token_urlsafe(24)
+            token = _token()
             rec = {"kind": "human", "name": name or f"Player {want}", "token": token_hash(token), "joined": now_ms()}
             if await self.store.cas_seat(rt.gid, want, OPEN, rec):
                 await rt.seats_changed()
@@ -404,7 +413,7 @@ class Hub:
             rec = rt.seats.get(seat, {})
             if rec.get("kind") != "human":
                 raise ProtocolError("bad_token", f"seat {seat} is no longer a player's")
-            token = secrets.token_urlsafe(24)
+            token = _token()
             new = {**rec, "devices": [*rec.get("devices", ()), token_hash(token)][-4:]}
             if await self.store.cas_seat(rt.gid, seat, rec, new):
                 await rt.seats_changed()
