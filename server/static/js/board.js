@@ -264,14 +264,20 @@ export class Board {
   }
 
   /** The part of the map's box on screen that no panel over the map covers (the inspector, which
-   *  on a phone takes the lower part of the map): {left, top, right, bottom} in pixels. */
+   *  on a phone takes the lower part of the map, and the decision prompt): {left, top, right,
+   *  bottom} in pixels, the largest part beside each panel in turn. */
   openArea() {
     const r = this.svg.getBoundingClientRect();
-    const a = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    let a = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
     for (const el of (this.h.covers && this.h.covers()) || []) {
       if (!el || el.hidden) continue;
       const q = el.getBoundingClientRect();
-      if (q.height && q.width > r.width * 0.6 && q.top > r.top + r.height / 3) a.bottom = Math.min(a.bottom, q.top);   // (a panel along the bottom)
+      if (!q.width || !q.height || q.right <= a.left || q.left >= a.right || q.bottom <= a.top || q.top >= a.bottom) continue;
+      // (the largest of the four parts beside the panel: above, below, left or right of it)
+      const parts = [{ ...a, bottom: Math.min(a.bottom, q.top) }, { ...a, top: Math.max(a.top, q.bottom) },
+                     { ...a, right: Math.min(a.right, q.left) }, { ...a, left: Math.max(a.left, q.right) }];
+      const size = (p) => Math.max(0, p.right - p.left) * Math.max(0, p.bottom - p.top);
+      a = parts.reduce((best, p) => (size(p) > size(best) ? p : best));
     }
     return a;
   }
@@ -293,9 +299,10 @@ export class Board {
     if (!force && sx > a.left + m && sx < a.right - m && sy > a.top + m && sy < a.bottom - m) return;
     const f = this.full;
     const clampTo = (v, lo, hi) => (hi < lo ? (lo + hi) / 2 : Math.min(Math.max(v, lo), hi));
-    const under = (r.bottom - a.bottom) / k;                         // (map units hidden under a panel: may scroll past the map's end)
-    this.setVB({ ...vb, x: clampTo(b.cx - ((a.left + a.right) / 2 - ox) / k, f.x, f.x + f.w - vb.w),
-                 y: clampTo(b.cy - ((a.top + a.bottom) / 2 - oy) / k, f.y, f.y + f.h - vb.h + under) });
+    // (map units hidden under a panel on each side: the view may scroll that far past the map's end)
+    const [l, t, rt, bt] = [(a.left - r.left) / k, (a.top - r.top) / k, (r.right - a.right) / k, (r.bottom - a.bottom) / k];
+    this.setVB({ ...vb, x: clampTo(b.cx - ((a.left + a.right) / 2 - ox) / k, f.x - l, f.x + f.w - vb.w + rt),
+                 y: clampTo(b.cy - ((a.top + a.bottom) / 2 - oy) / k, f.y - t, f.y + f.h - vb.h + bt) });
   }
 
   _wire() {

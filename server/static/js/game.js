@@ -84,7 +84,7 @@ class GameApp {
       onDrop: (id, code) => this.moveAlong(code),
       onProvince: (code) => (this.postal && this.postal.onProvince(code)) || this.provinceClick(code),
       onBlank: () => this.select(null),
-      covers: () => [this.inspectEl],                // (panels over the map: centreOn keeps provinces clear of them)
+      covers: () => [this.inspectEl, this.mapPrompt], // (panels over the map: centreOn keeps provinces clear of them)
     });
     await this.board.mount();
     this.connect();
