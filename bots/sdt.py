@@ -652,7 +652,6 @@ class SDTAgent:
         self._f: Facts | None = None
         self._f_p = None                   # the Player whose data _f was checked against
         self._leaders: set[int] | None = None    # our leaders at our last look, less those the events took
-        self._wd: tuple[GameData, frozenset[str]] | None = None     # (data, _withdrawal of them)
         self.talk = Negotiator(self)       # what the bot says and answers in chat (bots.negotiation)
 
     # -- the Player Cooperation Table ------------------------------------------------------------------
@@ -1163,36 +1162,25 @@ class SDTAgent:
         the bonus draws of 001 Additional Randomizer Draws).  Our policy (the article has none):
         draw, since a new chit is an Assassin Marker or command of units far more often than it
         hurts (and a marker kept instead is worth nothing: no units to command, no Victory Points,
-        004 [14.47]); unless the Withdrawal Markers of Blue forces we command make a third or more
-        of the chits left (a force's marker is still in the cup while the force is on the map and
-        not withdrawn, 004 [5.67]; the Freikorps' Out Marker is one, 001): then we stop, rather
-        than risk losing them.  (The map is read only when those forces could make a third.)"""
+        004 [14.47]); unless the Withdrawal Markers of Blue forces we command on the map make a
+        third or more of the chits left (the engine says which markers are still in the cup,
+        ``withdrawal_markers_left``, 004 [5.67]; the Freikorps' Out Marker is one, 001): then we
+        stop, rather than risk losing them.  (The map is read only when those forces could make a
+        third.)"""
         left = view["randomizer"]
         if not left:
             return True
-        d = self._facts().data
         me = self.seat
         ours = {nat for nat, p in view["control"].items() if p == me}
         if not ours:
             return True
-        watch = ours & self._withdrawal(d)
-        if watch:
-            watch -= set(view["withdrawn"])
+        watch = ours.intersection(self.p.withdrawal_markers_left())
         if 3 * len(watch) < left:                  # (fewer than a third even if all are on the map)
             return True
-        units = d.units
+        units = self._facts().data.units
         at_risk = {units[u].nationality for s in view["stacks"] for u in s["units"]
                    if units[u].color == BLUE and units[u].nationality in watch}
         return 3 * len(at_risk) < left
-
-    def _withdrawal(self, d: GameData) -> frozenset[str]:
-        """The Blue nationalities whose force has a Withdrawal Marker in the cup (004 [5.67]; the
-        Freikorps' Out Marker, 001), worked out once per data."""
-        w = self._wd
-        if w is None or w[0] is not d:
-            w = self._wd = (d, frozenset(d.markers.blue_withdrawal) | {
-                x.nationality for x in d.units.values() if x.option and x.color == BLUE})
-        return w[1]
 
     def _place(self, player, view: dict, d: dict) -> A.Action | None:
         """Where a unit drawn from the Randomizer goes (001's optional forces; ours, by the spirit

@@ -37,6 +37,7 @@ from rcw.rules import (
     movement,
     politics,
     quitting,
+    randomizer,
     sequence,
     setup,
     victory,
@@ -750,6 +751,12 @@ class Game:
             return self.is_legal(A.DrawRandomizer(seat))      # (a game mode with rules of its own)
         s = self.state
         return seat in s.seats and seat not in s.quit and sequence.may_draw(self.ctx, seat)
+
+    def withdrawal_markers_left(self) -> list[str]:
+        """The nationalities whose Withdrawal Marker is still in the Auxiliary Forces Randomizer,
+        sorted (004 [5.67], [12.13]; 001 Freikorps' Out Marker): a draw may yet take those forces
+        out of the game."""
+        return randomizer.withdrawal_markers_left(self.ctx)
 
     def scores(self) -> Scores:
         """Every player's Red and White Victory Points as the position stands (004 [14.4])."""

@@ -207,6 +207,10 @@ class Player:
         """Whether this seat may make a Randomizer draw now (:meth:`Game.may_draw`)."""
         return self._game.may_draw(self.seat)
 
+    def withdrawal_markers_left(self) -> list[str]:
+        """The nationalities whose Withdrawal Marker is still in the Randomizer (:meth:`Game.withdrawal_markers_left`)."""
+        return self._game.withdrawal_markers_left()
+
     def offers(self) -> list[dict]:
         """The trade offers this seat made or received."""
         return self._game.offers(self.seat)

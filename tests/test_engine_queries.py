@@ -435,3 +435,28 @@ def test_may_draw_is_the_answer_of_the_draws_rule_check_along_whole_games(seed):
             if m.play(1) == 0:
                 break
         assert open_[False] and bool(open_[True]) == bool(opts)
+
+
+@pytest.mark.parametrize("opts", [{}, {"german_withdrawal": True}, {"freikorps": True}])
+def test_the_withdrawal_markers_left_are_those_no_draw_has_shown(opts):
+    """``withdrawal_markers_left`` (004 [5.67], [12.13], [15.23]; 001 Freikorps' Out Marker; the
+    004 critique's German withdrawal): none before the cup is filled as the pre-game trading ends; then one for
+    each Blue force's Withdrawal Marker (not the Germans' when they leave on Game-Turn 2 anyway;
+    the Freikorps' Out Marker with that force); then a nationality leaves the list exactly when a
+    draw of its marker is shown, as a player counting the draws would find."""
+    g = Game.new(5, 3, {"max_turns": 12, **opts})
+    m = Match(g, {p: RandomAgent(p, 3) for p in g.seats})
+    assert g.withdrawal_markers_left() == []
+    while g.state.phase == "trading":
+        step = m.next_step()
+        m.apply(step.seat, step.action, step.kind)
+    start = set(g.withdrawal_markers_left())
+    expected = set(g.data.markers.blue_withdrawal) - ({"GE"} if opts.get("german_withdrawal") else set())
+    expected |= {"FK"} if opts.get("freikorps") else set()
+    assert start == expected and Player(g, "A").withdrawal_markers_left() == sorted(start)
+    shown: set[str] = set()
+    while not g.over and (step := m.next_step()) is not None:
+        events = m.apply(step.seat, step.action, step.kind)
+        shown |= {e.data["chit"][3:] for e in events if str(e.data.get("chit", "")).startswith("WD:")}
+        assert set(g.withdrawal_markers_left()) == start - shown, g.version
+    assert shown & start, "no Withdrawal Marker was drawn"

@@ -15,6 +15,14 @@ def units_of(ctx: Ctx, nat: str, color: str) -> list[int]:
             if ctx.data.units[u].color == color and ctx.data.units[u].nationality == nat]
 
 
+def withdrawal_markers_left(ctx: Ctx) -> list[str]:
+    """The nationalities whose Withdrawal Marker is still in the Auxiliary Forces Randomizer
+    (004 [5.67], [12.13]; the Freikorps' Out Marker, 001 Freikorps; none for the Germans when
+    they leave on Game-Turn 2 anyway, the 004 critique's German withdrawal).  Public knowledge:
+    every draw is shown, so what is left is known; only its order is secret (hence sorted)."""
+    return sorted({chit[3:] for chit in ctx.s.aux if chit.startswith("WD:")})
+
+
 def draw(ctx: Ctx, seat: str, ask: bool = False, after: str = "") -> list[Event]:
     """Pick a chit and apply it (004 [12.13]).  The drawer of the Control Marker of a Blue force
     withdrawn or totally eliminated, or of the Withdrawal Marker of a force totally eliminated,
