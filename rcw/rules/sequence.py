@@ -172,24 +172,25 @@ def do_end_combat(ctx: Ctx, a: EndCombat) -> list[Event]:
 
 
 def check_draw(ctx: Ctx, a: DrawRandomizer) -> None:
+    """004 [4.2] A.4 (001 Additional Randomizer Draws): the draw :func:`may_draw` allows, else
+    why not."""
     ctx.require_phasing(a.seat, "randomizer")
-    if ctx.s.drawn:
-        if additional_draws.on(ctx):
-            n = additional_draws.allowance(ctx, a.seat)
-            if additional_draws.made(ctx) < n:
-                if ctx.s.aux:
-                    return
-                raise ctx.illegal(additional_draws.RULE, "the Auxiliary Forces Randomizer is empty")
-            if n > 1:
-                raise ctx.illegal(additional_draws.RULE, f"{a.seat} has made the {n} draws a city allows; end the Player-Turn")
-            raise ctx.illegal(additional_draws.RULE, f"{a.seat}'s forces alone hold no Russian city: one draw; "
-                              "end the Player-Turn")
-        raise ctx.illegal("004 [4.2]", "one chit is drawn in the Randomizer Phase; end the Player-Turn")
+    if may_draw(ctx, a.seat):
+        return
+    if additional_draws.on(ctx):
+        n = additional_draws.allowance(ctx, a.seat)
+        if additional_draws.made(ctx) < n:
+            raise ctx.illegal(additional_draws.RULE, "the Auxiliary Forces Randomizer is empty")
+        if n > 1:
+            raise ctx.illegal(additional_draws.RULE, f"{a.seat} has made the {n} draws a city allows; end the Player-Turn")
+        raise ctx.illegal(additional_draws.RULE, f"{a.seat}'s forces alone hold no Russian city: one draw; "
+                          "end the Player-Turn")
+    raise ctx.illegal("004 [4.2]", "one chit is drawn in the Randomizer Phase; end the Player-Turn")
 
 
 def may_draw(ctx: Ctx, seat: str) -> bool:
-    """Whether ``seat`` may make a Randomizer draw now (what :func:`check_draw` allows, asked
-    without a refusal): in its own Randomizer Phase, no decision open, the phase's draw not
+    """Whether ``seat`` may make a Randomizer draw now (the permission :func:`check_draw` gives,
+    asked without a refusal): in its own Randomizer Phase, no decision open, the phase's draw not
     made yet (004 [4.2] A.4), or with the option ``additional_draws`` a bonus draw left (001
     Additional Randomizer Draws, :func:`rcw.rules.additional_draws.more`)."""
     s = ctx.s
