@@ -467,14 +467,11 @@ class Index:
         return None
 
     def mine(self, seat: str | None) -> list[Stk]:
+        """The stacks ``seat`` controls, read off :attr:`stacks` (a plan that asks for them reads the
+        whole map too)."""
         out = self._mine.get(seat)
         if out is None:
-            if self._all is not None:
-                out = [s for s in self._all if s.owner == seat]
-            else:
-                gone = self._gone
-                out = [self._stk(s) for s in self.view["stacks"] if s["owner"] == seat and s["id"] not in gone]
-            self._mine[seat] = out
+            out = self._mine[seat] = [s for s in self.stacks if s.owner == seat]
         return out
 
     def holder(self, uid: int) -> str | None:

@@ -801,7 +801,7 @@ def _stacks_view(g: Game, seat: str | None) -> list[StackView]:
     shown = g._shown
     if len(shown) > 2 * len(stacks) + 64:   # (forget the stacks long gone)
         g._shown = {i: v for i, v in shown.items() if i in stacks}
-    return g._stack_views([stacks[i] for i in sorted(stacks)])
+    return g._stack_views(map(stacks.__getitem__, sorted(stacks)))
 
 
 # What a seat's view holds, entry by entry (see Game.view and rcw.types.View); game modes extend it.
