@@ -317,7 +317,7 @@ class Stk:
         units = self.units = s["units"]
         self.color = s["color"]
         raw = s["attached"]
-        att = self.attached = {int(k): v for k, v in raw.items()} if raw else {}
+        att = self.attached = dict(zip(map(int, raw), raw.values(), strict=True)) if raw else {}
         lead, combat = f.leader, f.combat
         leaders: list[int] = []
         loose: list[int] = []              # combat units led by no one
@@ -467,14 +467,11 @@ class Index:
         return None
 
     def mine(self, seat: str | None) -> list[Stk]:
+        """The stacks ``seat`` controls, read off :attr:`stacks` (a plan that asks for them reads the
+        whole map too)."""
         out = self._mine.get(seat)
         if out is None:
-            if self._all is not None:
-                out = [s for s in self._all if s.owner == seat]
-            else:
-                gone = self._gone
-                out = [self._stk(s) for s in self.view["stacks"] if s["owner"] == seat and s["id"] not in gone]
-            self._mine[seat] = out
+            out = self._mine[seat] = [s for s in self.stacks if s.owner == seat]
         return out
 
     def holder(self, uid: int) -> str | None:
@@ -2076,7 +2073,8 @@ class SDTAgent:
         """How much a screen of ``color`` in ``q`` would face (:meth:`_threat`), 0 if ``q`` holds units
         hostile to ``color`` (no screen post, :meth:`_screen_posts`)."""
         hostile = self.hostile
-        if any(hostile(c, color) for c in ix.colors_in.get(q, ())):
+        here = ix.colors_in.get(q)
+        if here and any(hostile(c, color) for c in here):
             return 0
         return self._threat(ix, q, color)
 
@@ -2169,8 +2167,10 @@ class SDTAgent:
             for p in (province, *self._facts().adjacent[province]):
                 h = inside.get(p)
                 if h is None:
-                    h = inside[p] = sum(self._att(st) for st in by_province.get(p, ())
-                                        if st.owner not in (None, me) and st.fighting and hostile(st.color, color))
+                    here = by_province.get(p)
+                    h = inside[p] = sum(self._att(st) for st in here
+                                        if st.owner not in (None, me) and st.fighting and hostile(st.color, color)) \
+                        if here else 0
                 n += h
             around[province] = n
         return n

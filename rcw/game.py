@@ -594,32 +594,32 @@ class Game:
         needs only those, without the whole map."""
         mine = [st for st in self.state.stacks.values() if st.owner == seat]
         mine.sort(key=_stack_id)
-        color = self.ctx.b.stack_color
-        return self._stack_views(mine, {st.id: color(st) for st in mine})
+        return self._stack_views(mine)
 
     def stack(self, sid: int) -> StackView | None:
         """The stack ``sid``, as :meth:`view` shows it (None: there is none)."""
         st = self.state.stacks.get(sid)
-        return None if st is None else self._stack_views([st], {st.id: self.ctx.b.stack_color(st)})[0]
+        return None if st is None else self._stack_views([st])[0]
 
     def stack_holding(self, unit: int) -> StackView | None:
         """The stack that holds ``unit``, as :meth:`view` shows it (None: the unit is not on the map)."""
         st = self.ctx.b.stack_of(unit) if unit in self.data.units else None
-        return None if st is None else self._stack_views([st], {st.id: self.ctx.b.stack_color(st)})[0]
+        return None if st is None else self._stack_views([st])[0]
 
-    def _stack_views(self, stacks: Iterable[Stack], colors: Mapping[int, str]) -> list[StackView]:
-        """Stacks as a view shows them (``colors``: each one's colour by id).  A view is plain data
-        its readers do not change, so a stack's entry is made once and shown again for as long as
-        the stack stays as it was (the same province, owner, units, attachments and colour)."""
-        shown = self._shown     # stack id -> (its entry, and what it shows: province, owner, units, attachments, colour)
+    def _stack_views(self, stacks: Iterable[Stack]) -> list[StackView]:
+        """Stacks as a view shows them.  A view is plain data its readers do not change, so a
+        stack's entry is made once and shown again for as long as the stack stays as it was (the
+        same province, owner, units and attachments: its colour, :meth:`Board.stack_color`, is
+        theirs)."""
+        shown = self._shown     # stack id -> (its entry, and what it shows: province, owner, units, attachments)
+        color = self.ctx.b.stack_color
         out = []
         for st in stacks:
             i = st.id
             got = shown.get(i)
             if got is not None:
-                v, province, owner, units, att, color = got
-                if units == st.units and att == st.attached and province == st.province and owner == st.owner \
-                        and color == colors[i]:
+                v, province, owner, units, att = got
+                if units == st.units and att == st.attached and province == st.province and owner == st.owner:
                     out.append(v)
                     continue
             att = st.attached
@@ -630,10 +630,10 @@ class Game:
                 att = dict(att)
             else:
                 attached, att = {}, {}
-            units, color = st.units[:], colors[i]
+            units = st.units[:]
             v = {"id": i, "province": st.province, "owner": st.owner, "units": units, "attached": attached,
-                 "color": color}
-            shown[i] = (v, st.province, st.owner, units, att, color)
+                 "color": color(st)}
+            shown[i] = (v, st.province, st.owner, units, att)
             out.append(v)
         return out
 
@@ -808,7 +808,7 @@ def _stacks_view(g: Game, seat: str | None) -> list[StackView]:
     shown = g._shown
     if len(shown) > 2 * len(stacks) + 64:   # (forget the stacks long gone)
         g._shown = {i: v for i, v in shown.items() if i in stacks}
-    return g._stack_views([stacks[i] for i in sorted(stacks)], g.ctx.b.stack_colors())
+    return g._stack_views(map(stacks.__getitem__, sorted(stacks)))
 
 
 # What a seat's view holds, entry by entry (see Game.view and rcw.types.View); game modes extend it.
