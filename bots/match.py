@@ -180,8 +180,7 @@ class Match:
         """:meth:`next_step`, a move of the pending seat as a plain tuple (what :meth:`play` reads)."""
         g = self.game
         self.waiting = None
-        if g.over:
-            return None
+        # (a game over has no questions open and no seat pending: it needs no check of its own)
         if self._round is not None:
             step = self._answer()
             if step is not None:

@@ -2794,7 +2794,8 @@ class PoliticsAdapter:
                 if self._ok(a):                    # (the convener rolled for us, as the article's procedure)
                     return a
                 continue
-            if ph != me and ph in members and cons.get(ph) == list(members) \
+            # (once we refused ph this turn, its proposals are not ours: no need to ask the engine)
+            if ph != me and ph in members and cons.get(ph) == list(members) and self.willing.get(key) is not False \
                     and self._ok(a := A.JoinCommittee(me, members)) and self._willing(view, ph):
                 return a
         # withdraw stale consents

@@ -102,7 +102,7 @@ class Player:
         return self._game.result
 
     def is_legal(self, action: Action) -> bool:
-        return action.seat == self.seat and self._game.is_legal(action)
+        return action.seat == self.seat and self._game.why_illegal(action) is None     # (Game.is_legal, one call less)
 
     def why_illegal(self, action: Action) -> IllegalAction | None:
         if action.seat != self.seat:
