@@ -1518,6 +1518,8 @@ class SDTAgent:
                     if c is not None and c >= min_col:
                         return c, chosen, color, None
                 walked = True
+        if not free.escorts:
+            return None
         le, fe, up_esc = _around(free.escorts, tid, tp)      # the escorts, the same
         if le or fe:
             need = max(min_col, T.ESCORT_MIN_ODDS)
