@@ -795,8 +795,7 @@ class SDTAgent:
 
     def _col(self, att: int, dfn: int) -> int | None:
         """The odds column of ``att`` against ``dfn`` (the engine's ``odds_of``, asked once per data)."""
-        f = self._f
-        cols = f.cols if f is not None and self.p is self._f_p else self._facts().cols     # (_facts, inline)
+        cols = self._facts().cols
         key = (att, dfn)
         c = cols.get(key, cols)            # (the dict itself: not asked yet; a column may be None)
         if c is cols:
@@ -1501,9 +1500,7 @@ class SDTAgent:
         att = 0
         walked = False                   # chosen holds every plain force that reaches t
         if lp or fp:
-            c = cols.get((up_plain, dfn), cols)
-            if c is cols:
-                c = col_of(up_plain, dfn)
+            c = col_of(up_plain, dfn)
             if c is not None and c >= min_col:
                 for fc in lp + fp:
                     if fc.province != tp:

@@ -749,8 +749,7 @@ class Game:
         (the answer ``is_legal(DrawRandomizer(seat))`` gives, without a refused check)."""
         if type(self)._handler is not Game._handler or self.HANDLERS.get(A.DrawRandomizer) is not DRAW:
             return self.is_legal(A.DrawRandomizer(seat))      # (a game mode with rules of its own)
-        s = self.state
-        return seat in s.seats and seat not in s.quit and sequence.may_draw(self.ctx, seat)
+        return sequence.may_draw(self.ctx, seat)        # (only a playing seat is ever the phasing one)
 
     def withdrawal_markers_left(self) -> list[str]:
         """The nationalities whose Withdrawal Marker is still in the Auxiliary Forces Randomizer,

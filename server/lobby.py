@@ -62,7 +62,6 @@ def duration(value: Any, name: str, hi: float = 30 * 86400) -> float | None:
     return secs
 
 
-
 def _token() -> str:
     """A secret token (URL-safe base64 of 24 random bytes) that never begins with "-", so that
     ``rcw play --token TOKEN`` never reads it as an option."""
@@ -70,6 +69,7 @@ def _token() -> str:
         t = secrets.token_urlsafe(24)
         if not t.startswith("-"):
             return t
+
 
 class Hub:
     """Everything one server process knows: its runtimes, its store, its limits."""
