@@ -102,7 +102,12 @@ def test_a_game_with_001s_options_from_the_lobby_has_makhno_on_the_board(server,
     assert http(server, "GET", f"/api/games/{gid}")["options"] == OPTIONS_001
     makhno = next(u for u, x in O_UNITS.items() if x.name == "Makhno")
     page.locator('[data-act="EndTrading"]').first.click()
-    page.wait_for_function(f"() => window.rcwApp.st.view.stacks.some((s) => s.units.includes({makhno}))")
+    # Makhno's counter as the board draws it, read in one go as soon as it is drawn (the bots play
+    # on at once, and may attack him soon after)
+    drawn = page.wait_for_function(f"""() => {{
+        const s = window.rcwApp.st.view.stacks.find((x) => x.units.includes({makhno}));
+        const c = s && document.querySelector(`svg.board g.counter[data-stack="${{s.id}}"]`);
+        return c ? {{ color: c.dataset.color, title: c.querySelector("title").textContent }} : null; }}""").json_value()
     # the position the trading session ended in (the bots play on at once, and one of them may
     # already have drawn the Anarchist Control Marker and taken Makhno): the server's view of it
     # (asked with the creator's admin token, which the lobby page keeps)
@@ -112,14 +117,11 @@ def test_a_game_with_001s_options_from_the_lobby_has_makhno_on_the_board(server,
         seq += 1
     st = next(s for s in at["view"]["stacks"] if makhno in s["units"])
     assert st["province"] == "YEKA" and st["owner"] is None
-    st = page.evaluate(f"() => window.rcwApp.st.view.stacks.find((s) => s.units.includes({makhno}))")
+    assert drawn["color"] == "Anarchist"
+    assert "AU6 Makhno" in drawn["title"]
     if phone:
         page.click('.mnav .mtab[data-tab="map"]')
     page.evaluate("window.rcwApp.board.centreOn('YEKA', true)")
-    counter = page.locator(f'svg.board g.counter[data-stack="{st["id"]}"]')
-    counter.wait_for()
-    assert counter.get_attribute("data-color") == "Anarchist"
-    assert "AU6 Makhno" in counter.locator("title").text_content()
     shot(page, f"lobby-001-makhno-{'phone' if phone else 'desktop'}.png")
     assert not errors, errors
     ctx.close()
