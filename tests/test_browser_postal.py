@@ -181,6 +181,8 @@ def test_a_pause_civil_disorder_and_the_return_on_a_phone(browser, server):
         page.locator('.absence-card input[aria-label="Pause (hours)"]').fill("0.001")       # 3.6 s
         page.locator('[data-act="pause"]').tap()
         page.wait_for_function(f"() => window.rcwApp.postal.deadlines[{key!r}] === {before + 3600}")
+        # (the countdown is drawn on the next render: waited for, then asserted)
+        page.wait_for_function(f"() => Number(document.querySelector('.countdown')?.dataset.at) === {before + 3600}")
         assert int(page.locator(".countdown").get_attribute("data-at")) == before + 3600
         assert http(server, "GET", f"/api/games/{gid}")["deadlines"][key] == before + 3600   # for everyone
         # after the deadline Anna's seat is in civil disorder: her bot sends her First Phase sheet at once
