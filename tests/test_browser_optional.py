@@ -24,14 +24,17 @@ def test_makhno_stands_black_in_yekaterinoslav(server, browser) -> None:  # noqa
     page.on("pageerror", lambda e: errors.append(str(e)))
     open_seat(page, server, gid, j["token"])
     page.locator('.orders [data-act="EndTrading"]').first.click()
-    page.wait_for_function("() => window.rcwApp && window.rcwApp.st.view.stacks.some((s) => s.units.includes(601))")
-    sid = page.evaluate("() => window.rcwApp.st.view.stacks.find((s) => s.units.includes(601)).id")
+    # Makhno's counter as the board draws it, read in one go as soon as it is drawn (the random bots
+    # play on at once, and may attack him or take him soon after)
+    drawn = page.wait_for_function("""() => {
+        const s = window.rcwApp && window.rcwApp.st.view.stacks.find((x) => x.units.includes(601));
+        const c = s && document.querySelector(`svg.board g.counter[data-stack="${s.id}"]`);
+        return c ? { color: c.dataset.color, fill: c.querySelector("rect.c-body").getAttribute("fill"),
+                     title: c.querySelector("title").textContent } : null; }""").json_value()
     page.evaluate("window.rcwApp.board.centreOn('YEKA', true)")
-    counter = page.locator(f'svg.board g.counter[data-stack="{sid}"]')
-    counter.wait_for()
-    assert counter.get_attribute("data-color") == "Anarchist"
-    assert counter.locator("rect.c-body").get_attribute("fill") == "#151515"
-    assert "AU6 Makhno" in counter.locator("title").text_content()
+    assert drawn["color"] == "Anarchist"
+    assert drawn["fill"] == "#151515"
+    assert "AU6 Makhno" in drawn["title"]
     shot(page, "makhno.png")
     assert not errors, errors
     page.close()
