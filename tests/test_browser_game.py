@@ -197,6 +197,13 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
     pa.wait_for_function("() => document.body.dataset.phase !== 'trading'")
 
     # -- everything is open information (004 [8.29]): each player opens a bot's stack on the map ----------
+    # (the bots whose Player-Turns come first play them on at once, moving and attacking: the players
+    # look once the game waits on one of them and nothing moves under them, both pages drawn at that
+    # position)
+    quiet = pa.wait_for_function("""() => { const st = window.rcwApp.st;
+        return Number(document.body.dataset.seq) === st.seq && st.pending.some((p) => p.seat === 'A' || p.seat === 'B') && st.seq; }""").json_value()
+    pb.wait_for_function("([s]) => Number(document.body.dataset.seq) >= s", arg=[quiet])
+
     def inspect(P: Player, owner: str) -> None:
         view = P.state()["view"]
         crowd = {}
@@ -246,6 +253,9 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
         P.page.click('.orders [data-act="purge-dialog"]')
         P.page.click('.modal [data-target="C"]')
         P.page.click('.modal [data-purgers="committee"]')
+        # (the dialog shows A's odds alone until the engine's for the whole Committee come: those
+        # waited for, B's row of strength with them, then read)
+        P.page.locator(".modal table.strength tr").nth(1).wait_for()
         P.page.locator(".modal .purge-table").wait_for()
         odds = P.page.locator(".modal .purge-odds").inner_text()
         assert "column" in odds and "Counterpurge" in odds

@@ -229,7 +229,8 @@ def test_the_chat_stays_on_the_newest_message_and_tells_of_new_ones_below(server
     page.wait_for_function(f"() => ({gap})() < 40")
     # a reader who scrolled up is not pulled down; a hint tells of the new message
     page.evaluate("() => { document.querySelector('.msg-list').scrollTop = 0; }")
-    page.wait_for_timeout(100)
+    # (the page hears of the scroll on a later frame: waited for before the new message is pushed)
+    page.wait_for_function("() => window.rcwApp.chat.stuck === false")
     _say(server, gid, b["token"], ["A new message while Anna reads the old ones"])
     page.locator('.msg-list .msg:has-text("A new message while")').wait_for(state="attached")
     hint = page.locator('[data-act="new-below"]')
@@ -527,12 +528,14 @@ def test_on_a_phone_targets_are_big_enough_and_the_map_refits_when_turned(server
     assert all(w >= 40 and h >= 40 for w, h in seen["sizes"]), [s for s in seen["sizes"] if min(s) < 40][:5]
     # turn the phone: the map keeps its centre and scale and fills the new box
     A.tab("map")
-    before = page.evaluate("() => { const s = document.querySelector('svg.board'); const [x, y, w, h] = s.getAttribute('viewBox').split(' ').map(Number);"
-                           " const r = s.getBoundingClientRect(); return { cx: x + w / 2, cy: y + h / 2, k: r.width / w }; }")
+    shown = ("() => { const s = document.querySelector('svg.board'); const [x, y, w, h] = s.getAttribute('viewBox').split(' ').map(Number);"
+             " const r = s.getBoundingClientRect(); return { cx: x + w / 2, cy: y + h / 2, k: r.width / w, ka: r.height / h, width: r.width, height: r.height }; }")
+    before = page.evaluate(shown)
     page.set_viewport_size({"width": 844, "height": 390})
-    page.wait_for_timeout(300)
-    after = page.evaluate("() => { const s = document.querySelector('svg.board'); const [x, y, w, h] = s.getAttribute('viewBox').split(' ').map(Number);"
-                          " const r = s.getBoundingClientRect(); return { cx: x + w / 2, cy: y + h / 2, k: r.width / w, ka: r.height / h }; }")
+    # (the map's box is laid out anew, and the board refits the view to it on a later frame, its
+    # ResizeObserver's: waited for, and read in the same go)
+    after = page.wait_for_function(f"""([b]) => {{ const a = ({shown})();
+        return (a.width !== b.width || a.height !== b.height) && Math.abs(a.k - a.ka) / a.k < 0.02 && a; }}""", arg=[before]).json_value()
     assert abs(after["k"] - after["ka"]) / after["k"] < 0.02           # the viewBox has the box's shape: no bands
     assert abs(after["k"] - before["k"]) / before["k"] < 0.05
     assert abs(after["cx"] - before["cx"]) < 5 and abs(after["cy"] - before["cy"]) < 5
