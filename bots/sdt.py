@@ -199,7 +199,7 @@ stopped and resumed), the bot looks again at everything the events told it.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -370,6 +370,7 @@ class Index:
         self._by_province: dict[str, list[Stk]] | None = None
         self._colors_in: dict[str, set[str]] | None = None
         self._mine: dict[str | None, list[Stk]] = {}
+        self._imperial: list[Stk] | None = None
         self.memo: dict = {}                   # what the bot works out once per view
 
     @classmethod
@@ -458,9 +459,18 @@ class Index:
         return None
 
     def stack_of(self, uid: int) -> Stk | None:
-        """The stack holding unit ``uid`` (None if it is not on the map)."""
+        """The stack holding unit ``uid`` (None if it is not on the map): once :attr:`stacks` are
+        read, an Imperial unit is looked for in the few stacks holding one alone."""
         if self._where is not None or self._gone:
             return self.where.get(uid)
+        if self._all is not None and uid in self._f.imperial:
+            imperial = self._imperial
+            if imperial is None:
+                imperial = self._imperial = [st for st in self._all if st.imperial]
+            for st in imperial:
+                if uid in st.units:
+                    return st
+            return None
         for s in self.view["stacks"]:
             if uid in s["units"]:
                 return self._stk(s)
@@ -498,21 +508,26 @@ class Index:
             for u in z.units:
                 self._where[u] = z
         self._mine.clear()
+        self._imperial = None
 
 
 def leadership(stacks: list[dict], seat: str, f: Facts) -> tuple[int, int]:
     """(Red, White) values of the leaders a player controls on the map (the PIT markers), by
     the stacks of the view (or his own, ``Player.stacks_of``)."""
+    lead = f.leader
+    return leaders_value([u for s in stacks if s["owner"] == seat for u in s["units"] if u in lead], f)
+
+
+def leaders_value(leaders: Iterable[int], f: Facts) -> tuple[int, int]:
+    """(Red, White) values of these leaders: each one's value on its colour's PIT marker."""
     red = white = 0
-    lead, color, strength = f.leader, f.color, f.strength
-    for s in stacks:
-        if s["owner"] == seat:
-            for u in s["units"]:
-                if u in lead:
-                    if color[u] == RED:
-                        red += strength[u]
-                    elif color[u] == WHITE:
-                        white += strength[u]
+    color, strength = f.color, f.strength
+    for u in leaders:
+        c = color[u]
+        if c == RED:
+            red += strength[u]
+        elif c == WHITE:
+            white += strength[u]
     return red, white
 
 
@@ -704,6 +719,13 @@ class SDTAgent:
         red, white = leadership(stacks, seat, self._facts())
         m = T.pcm(red, white)
         return red, white, m, T.political_color(m, v["turn"])
+
+    def _pit_of(self, ix: Index, turn: int) -> tuple[int, str]:
+        """(PCM, colour) of the bot by the stacks of an index of the map (as :meth:`pit`, by the
+        leaders its Stks read out: the plan reads our stacks anyway)."""
+        red, white = leaders_value([u for st in ix.mine(self.seat) for u in st.leaders], self._facts())
+        m = T.pcm(red, white)
+        return m, T.political_color(m, turn)
 
     # -- negotiation (bots.negotiation: the match loop's calls) -----------------------------------
     def meet(self, humans, wait: float | None = None) -> None:
@@ -1265,7 +1287,7 @@ class SDTAgent:
         me = self.seat
         f = self._facts()
         ix = self._index_of(view)
-        _, _, pcm, color = self.pit(view)
+        pcm, color = self._pit_of(ix, view["turn"])
         roll = self.die()
         row = T.SDT[roll]
         plan = TurnPlan(view["turn"], row, color)
