@@ -201,7 +201,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 from rcw.bots import sdt_tables as T
 from rcw.bots.cooperation import CooperationTable
@@ -844,7 +844,7 @@ class SDTAgent:
         v = cache.get(st.id)
         if v is None:
             strength = self._facts().strength
-            v = cache[st.id] = sum(strength[u] for u in self._attackers(st))
+            v = cache[st.id] = sum(map(strength.__getitem__, self._attackers(st)))
         return v
 
     def _room(self, lead: int) -> int:
@@ -1338,21 +1338,21 @@ class SDTAgent:
     def _forces(self, ix: Index) -> list[Force]:
         me, f, p = self.seat, self._facts(), self.p
         strength = f.strength
+        weigh = strength.__getitem__           # (a unit's printed strength)
         att_cache = self.plan.att if self.plan is not None else {}
         out = []
         reserved: set[int] = set()
-        for st in sorted(ix.mine(me), key=lambda s: s.id):
+        for st in sorted(ix.mine(me), key=attrgetter("id")):
             if st.leaders:
                 attacking = self._attackers(st)
-                att_cache[st.id] = sum(strength[u] for u in attacking)      # (what _att would ask)
+                att_cache[st.id] = sum(map(weigh, attacking))      # (what _att would ask)
                 attacking = set(attacking)
                 for lead in st.leaders:
                     with_him = st.attached_to(lead)
                     att = [u for u in with_him if u in attacking]
                     units = [lead] + att
                     esc = f.czar in with_him or f.gold in with_him
-                    fc = Force(lead, st.id, st.province, f.color[lead], sum(f.strength[u] for u in units), True, esc,
-                               units)
+                    fc = Force(lead, st.id, st.province, f.color[lead], sum(map(weigh, units)), True, esc, units)
                     loose = self._loose(ix, st.province, fc.color, reserved)
                     room = self._room(lead) if loose else 0
                     for u in loose:
@@ -1367,9 +1367,8 @@ class SDTAgent:
                 first = st.units[0]
                 if first in f.combat and f.color[first] in (BLUE, GREEN, ANARCHIST) and p.is_legal(A.StartForce(me, first)):
                     units = self._attackers(st)      # (a stack that may not move, e.g. 004 [5.62], is no force)
-                    att_cache[st.id] = sum(strength[u] for u in units)
-                    out.append(Force(first, st.id, st.province, st.color, sum(f.strength[u] for u in units), False,
-                                     st.imperial, list(units)))
+                    n = att_cache[st.id] = sum(map(weigh, units))
+                    out.append(Force(first, st.id, st.province, st.color, n, False, st.imperial, list(units)))
         return out
 
     def _loose_map(self, ix: Index) -> dict[str, dict[str, list[int]]]:
@@ -1803,7 +1802,7 @@ class SDTAgent:
             posts = self._subversion_posts(t.province) if sub else frozenset((t.province,))
             worth = self._sub_strength if sub else (lambda fc: fc.strength)
             mine = [fc for fc in forces if fc.lead in pa.forces]
-            att = sum(worth(fc) for fc in mine)
+            att = sum(map(worth, mine))
             dfn = self._dfn(t)
             col = col_of(att, dfn)
             if col is None:
@@ -1812,7 +1811,7 @@ class SDTAgent:
                      and fc.stack != t.id and (fc.leader or not sub)]
             if not cands:
                 continue
-            if col_of(att + sum(worth(fc) for fc in cands), dfn) <= col:
+            if col_of(att + sum(map(worth, cands)), dfn) <= col:
                 continue                     # even all of them together would not raise the odds
             if base is None:
                 base = self._garrison_base(view, ix, plan.color, plan.turn) if plan.color in (RED, WHITE) else []
@@ -2021,7 +2020,7 @@ class SDTAgent:
                     if p not in reach or any(self.hostile(c, fc.color) for c in ix.colors_in.get(p, ())):
                         continue
                     loose = self._loose(ix, p, fc.color, reserved)[:room]
-                    cands.append((-sum(f.strength[u] for u in loose), p, p, loose))
+                    cands.append((-sum(map(f.strength.__getitem__, loose)), p, p, loose))
                 if cands:                        # the most strength, then the nearest
                     _, p, _, loose = _least(cands, reach)
                     reserved.update(loose)
@@ -2286,7 +2285,7 @@ class SDTAgent:
         for p, units in takes.items():
             if p == fc.province or p in reach:
                 units = sorted(units, key=lambda u: (-f.strength[u], u))[:slots]
-                cands.append((-sum(f.strength[u] for u in units), p, p, units))
+                cands.append((-sum(map(f.strength.__getitem__, units)), p, p, units))
         if not cands:
             return None
         _, p, _, units = _least(cands, reach)         # the most strength, then the nearest
