@@ -268,6 +268,7 @@ class Facts:
         self.combat = frozenset(u for u, x in us.items() if x.is_combat)
         self.czar, self.gold = d.czar, d.gold
         self.adjacent = {p: frozenset(x.adjacent) for p, x in d.provinces.items()}
+        self.around = {p: (p, *near) for p, near in self.adjacent.items()}     # a province and those next to it
         self.anarchists = any(x.color == ANARCHIST for x in us.values())      # (001: the option's counters)
         # (attack, defense) -> the CRT column the engine's ``odds_of`` gave (a printed table: the
         # same for every player of a game with these data, so the bots share what they asked)
@@ -2092,10 +2093,12 @@ class SDTAgent:
     def _post_threat(self, ix: Index, q: str, color: str) -> int:
         """How much a screen of ``color`` in ``q`` would face (:meth:`_threat`), 0 if ``q`` holds units
         hostile to ``color`` (no screen post, :meth:`_screen_posts`)."""
-        hostile = self.hostile
         here = ix.colors_in.get(q)
-        if here and any(hostile(c, color) for c in here):
-            return 0
+        if here:
+            hostile = self.hostile
+            for c in here:
+                if hostile(c, color):
+                    return 0
         return self._threat(ix, q, color)
 
     def _bigger(self, ix: Index, fc: Force) -> list[Stk]:
@@ -2184,13 +2187,14 @@ class SDTAgent:
         if n is None:
             n = 0
             me, hostile, by_province = self.seat, self.hostile, ix.by_province
-            for p in (province, *self._facts().adjacent[province]):
+            for p in self._facts().around[province]:
                 h = inside.get(p)
                 if h is None:
-                    here = by_province.get(p)
-                    h = inside[p] = sum(self._att(st) for st in here
-                                        if st.owner not in (None, me) and st.fighting and hostile(st.color, color)) \
-                        if here else 0
+                    h = 0
+                    for st in by_province.get(p, ()):
+                        if st.owner not in (None, me) and st.fighting and hostile(st.color, color):
+                            h += self._att(st)
+                    inside[p] = h
                 n += h
             around[province] = n
         return n
