@@ -268,6 +268,7 @@ class Facts:
         self.combat = frozenset(u for u, x in us.items() if x.is_combat)
         self.czar, self.gold = d.czar, d.gold
         self.adjacent = {p: frozenset(x.adjacent) for p, x in d.provinces.items()}
+        self.adjacent_bits = {p: sum(d.bit[n] for n in ns) for p, ns in self.adjacent.items()}   # (as GameData.bit sets)
         self.anarchists = any(x.color == ANARCHIST for x in us.values())      # (001: the option's counters)
         # (attack, defense) -> the CRT column the engine's ``odds_of`` gave (a printed table: the
         # same for every player of a game with these data, so the bots share what they asked)
@@ -537,6 +538,7 @@ class Force:
     units: list[int]                       # the units that attack with it (the engine's attack_units)
     pickups: list[int] = field(default_factory=list)
     reach: dict | None = None
+    reached: int = 0                       # the provinces in ``reach``, as a set of bits (GameData.bit)
     sub_strength: int | None = None
 
 
@@ -1378,9 +1380,11 @@ class SDTAgent:
         return [u for u in self._loose_map(ix).get(color, {}).get(province, ()) if u not in reserved]
 
     def _reach(self, fc: Force) -> dict:
-        """The engine's reach of a force this Movement Phase (asked at most once per force and plan)."""
+        """The engine's reach of a force this Movement Phase (asked at most once per force and plan),
+        and the provinces in it as a set of bits (:attr:`Force.reached`, what the attack search reads)."""
         if fc.reach is None:
-            fc.reach = self.p.reach(fc.lead)
+            r = fc.reach = self.p.reach(fc.lead)
+            fc.reached = r.bits
         return fc.reach
 
     def _targets(self, ix: Index, target_color: str, plan: TurnPlan, owner: str | None = None,
@@ -1493,7 +1497,9 @@ class SDTAgent:
             if sub is not None:
                 return sub
         tp, tid = t.province, t.id
-        cols = self._facts().cols            # (the odds asked so far: _col)
+        f = self._facts()
+        cols = f.cols                        # (the odds asked so far: _col)
+        tb = f.data.bit[tp]
         col_of = self._col
         lp, fp, up_plain = _around(free.plain, tid, tp)      # the plain forces in the province, elsewhere
         chosen: list[Force] = []
@@ -1504,8 +1510,9 @@ class SDTAgent:
             if c is not None and c >= min_col:
                 for fc in lp + fp:
                     if fc.province != tp:
-                        r = fc.reach if fc.reach is not None else self._reach(fc)
-                        if tp not in r:
+                        if fc.reach is None:
+                            self._reach(fc)
+                        if not fc.reached & tb:
                             continue
                     chosen.append(fc)
                     att += fc.strength
@@ -1550,8 +1557,9 @@ class SDTAgent:
         return None
 
     def _subversion_posts(self, province: str) -> frozenset[str]:
-        """Provinces next to ``province`` (the map), where Red forces would stand to attack
-        Blue units there subversively; the engine judges each border when the attack is made."""
+        """Provinces next to ``province`` (the map, :attr:`Facts.adjacent`; as a set of bits,
+        :attr:`Facts.adjacent_bits`), where Red forces would stand to attack Blue units there
+        subversively; the engine judges each border when the attack is made."""
         return self._facts().adjacent[province]
 
     def _sub_strength(self, fc: Force) -> int:
@@ -1570,6 +1578,7 @@ class SDTAgent:
         posts = self._subversion_posts(t.province)
         if not posts:
             return None
+        post_bits = self._facts().adjacent_bits[t.province]      # (those, as a set of bits, GameData.bit)
         col_of, sub_of = self._col, self._sub_strength
         lp: list[Force] = []
         fp: list[Force] = []
@@ -1590,10 +1599,9 @@ class SDTAgent:
         def walk(local: list[Force], far: list[Force]):
             yield from local
             for fc in far:
-                r = fc.reach
-                if r is None:
-                    r = self._reach(fc)
-                if any(p in r for p in posts):
+                if fc.reach is None:
+                    self._reach(fc)
+                if fc.reached & post_bits:
                     yield fc
 
         chosen: list[Force] = []
