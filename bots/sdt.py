@@ -1446,7 +1446,8 @@ class SDTAgent:
         return out
 
     def _try(self, ix: Index, t: Stk, colors: tuple[str, ...], forces: list[Force], used: set[int],
-             min_col: int) -> tuple[int, list[Force], str, dict | None] | None:
+             min_col: int, free: dict[str, Free] | None = None,
+             dfn: int | None = None) -> tuple[int, list[Force], str, dict | None] | None:
         """Greedy: the forces of one colour that reach ``t`` with the best odds at or above
         ``min_col`` (:meth:`_try_color_now` for each colour of ``colors`` hostile to the target;
         the best odds, then the fewest forces, then the first colour).  Returns (odds column,
@@ -1456,13 +1457,14 @@ class SDTAgent:
 
         Within one plan the forces only get used up, so an attack found impossible stays so,
         and an attack found stays the same while none of its forces is used: both are kept
-        (``TurnPlan.tries``, by target, colour and odds) and not worked out again."""
+        (``TurnPlan.tries``, by target, colour and odds) and not worked out again.  ``free`` and
+        ``dfn``: :meth:`_free` of ``colors`` and the target's defense, when the caller has them
+        (else asked when first needed)."""
         plan = self.plan
         memo = plan.tries if plan is not None else {}
         best = None
         tc, tid = t.color, t.id
         hostile = self._hostile              # (self.hostile's answers so far)
-        free = dfn = None
         for color in colors:
             h = hostile.get((color, tc))
             if not (h or h is None and self.hostile(color, tc)):
@@ -1471,7 +1473,9 @@ class SDTAgent:
             got = memo.get(key, memo)            # (memo itself: not worked out yet)
             if got is memo or (got is not None and any(fc.lead in used for fc in got[1])):
                 if free is None:
-                    free, dfn = self._free(forces, colors, used), self._dfn(t)
+                    free = self._free(forces, colors, used)
+                if dfn is None:
+                    dfn = self._dfn(t)
                 got = memo[key] = self._try_color_now(ix, t, color, forces, used, min_col, free[color], dfn)
             if got is None:
                 continue
@@ -1711,7 +1715,7 @@ class SDTAgent:
         for ub, dfn, neg_id, t in ranked:
             if best_key is not None and (ub, dfn, neg_id) <= best_key:
                 break
-            got = self._try(ix, t, colors, forces, used, min_col)
+            got = self._try(ix, t, colors, forces, used, min_col, free, dfn)
             if got is None:
                 continue
             key = (got[0], dfn, neg_id)
