@@ -269,6 +269,7 @@ class Facts:
         self.czar, self.gold = d.czar, d.gold
         self.adjacent = {p: frozenset(x.adjacent) for p, x in d.provinces.items()}
         self.around = {p: (p, *near) for p, near in self.adjacent.items()}     # a province and those next to it
+        self.adjacent_bits = {p: sum(d.bit[n] for n in ns) for p, ns in self.adjacent.items()}   # (as GameData.bit sets)
         self.anarchists = any(x.color == ANARCHIST for x in us.values())      # (001: the option's counters)
         # (attack, defense) -> the CRT column the engine's ``odds_of`` gave (a printed table: the
         # same for every player of a game with these data, so the bots share what they asked)
@@ -553,6 +554,7 @@ class Force:
     units: list[int]                       # the units that attack with it (the engine's attack_units)
     pickups: list[int] = field(default_factory=list)
     reach: dict | None = None
+    reached: int = 0                       # the provinces in ``reach``, as a set of bits (GameData.bit)
     sub_strength: int | None = None
 
 
@@ -1400,9 +1402,11 @@ class SDTAgent:
         return [u for u in self._loose_map(ix).get(color, {}).get(province, ()) if u not in reserved]
 
     def _reach(self, fc: Force) -> dict:
-        """The engine's reach of a force this Movement Phase (asked at most once per force and plan)."""
+        """The engine's reach of a force this Movement Phase (asked at most once per force and plan),
+        and the provinces in it as a set of bits (:attr:`Force.reached`, what the attack search reads)."""
         if fc.reach is None:
-            fc.reach = self.p.reach(fc.lead)
+            r = fc.reach = self.p.reach(fc.lead)
+            fc.reached = r.bits
         return fc.reach
 
     def _targets(self, ix: Index, target_color: str, plan: TurnPlan, owner: str | None = None,
@@ -1464,7 +1468,8 @@ class SDTAgent:
         return out
 
     def _try(self, ix: Index, t: Stk, colors: tuple[str, ...], forces: list[Force], used: set[int],
-             min_col: int) -> tuple[int, list[Force], str, dict | None] | None:
+             min_col: int, free: dict[str, Free] | None = None,
+             dfn: int | None = None) -> tuple[int, list[Force], str, dict | None] | None:
         """Greedy: the forces of one colour that reach ``t`` with the best odds at or above
         ``min_col`` (:meth:`_try_color_now` for each colour of ``colors`` hostile to the target;
         the best odds, then the fewest forces, then the first colour).  Returns (odds column,
@@ -1474,13 +1479,14 @@ class SDTAgent:
 
         Within one plan the forces only get used up, so an attack found impossible stays so,
         and an attack found stays the same while none of its forces is used: both are kept
-        (``TurnPlan.tries``, by target, colour and odds) and not worked out again."""
+        (``TurnPlan.tries``, by target, colour and odds) and not worked out again.  ``free`` and
+        ``dfn``: :meth:`_free` of ``colors`` and the target's defense, when the caller has them
+        (else asked when first needed)."""
         plan = self.plan
         memo = plan.tries if plan is not None else {}
         best = None
         tc, tid = t.color, t.id
         hostile = self._hostile              # (self.hostile's answers so far)
-        free = dfn = None
         for color in colors:
             h = hostile.get((color, tc))
             if not (h or h is None and self.hostile(color, tc)):
@@ -1489,7 +1495,9 @@ class SDTAgent:
             got = memo.get(key, memo)            # (memo itself: not worked out yet)
             if got is memo or (got is not None and any(fc.lead in used for fc in got[1])):
                 if free is None:
-                    free, dfn = self._free(forces, colors, used), self._dfn(t)
+                    free = self._free(forces, colors, used)
+                if dfn is None:
+                    dfn = self._dfn(t)
                 got = memo[key] = self._try_color_now(ix, t, color, forces, used, min_col, free[color], dfn)
             if got is None:
                 continue
@@ -1515,7 +1523,9 @@ class SDTAgent:
             if sub is not None:
                 return sub
         tp, tid = t.province, t.id
-        cols = self._facts().cols            # (the odds asked so far: _col)
+        f = self._facts()
+        cols = f.cols                        # (the odds asked so far: _col)
+        tb = f.data.bit[tp]
         col_of = self._col
         lp, fp, up_plain = _around(free.plain, tid, tp)      # the plain forces in the province, elsewhere
         chosen: list[Force] = []
@@ -1526,8 +1536,9 @@ class SDTAgent:
             if c is not None and c >= min_col:
                 for fc in lp + fp:
                     if fc.province != tp:
-                        r = fc.reach if fc.reach is not None else self._reach(fc)
-                        if tp not in r:
+                        if fc.reach is None:
+                            self._reach(fc)
+                        if not fc.reached & tb:
                             continue
                     chosen.append(fc)
                     att += fc.strength
@@ -1572,8 +1583,9 @@ class SDTAgent:
         return None
 
     def _subversion_posts(self, province: str) -> frozenset[str]:
-        """Provinces next to ``province`` (the map), where Red forces would stand to attack
-        Blue units there subversively; the engine judges each border when the attack is made."""
+        """Provinces next to ``province`` (the map, :attr:`Facts.adjacent`; as a set of bits,
+        :attr:`Facts.adjacent_bits`), where Red forces would stand to attack Blue units there
+        subversively; the engine judges each border when the attack is made."""
         return self._facts().adjacent[province]
 
     def _sub_strength(self, fc: Force) -> int:
@@ -1592,6 +1604,7 @@ class SDTAgent:
         posts = self._subversion_posts(t.province)
         if not posts:
             return None
+        post_bits = self._facts().adjacent_bits[t.province]      # (those, as a set of bits, GameData.bit)
         col_of, sub_of = self._col, self._sub_strength
         lp: list[Force] = []
         fp: list[Force] = []
@@ -1612,10 +1625,9 @@ class SDTAgent:
         def walk(local: list[Force], far: list[Force]):
             yield from local
             for fc in far:
-                r = fc.reach
-                if r is None:
-                    r = self._reach(fc)
-                if any(p in r for p in posts):
+                if fc.reach is None:
+                    self._reach(fc)
+                if fc.reached & post_bits:
                     yield fc
 
         chosen: list[Force] = []
@@ -1725,7 +1737,7 @@ class SDTAgent:
         for ub, dfn, neg_id, t in ranked:
             if best_key is not None and (ub, dfn, neg_id) <= best_key:
                 break
-            got = self._try(ix, t, colors, forces, used, min_col)
+            got = self._try(ix, t, colors, forces, used, min_col, free, dfn)
             if got is None:
                 continue
             key = (got[0], dfn, neg_id)

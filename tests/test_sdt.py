@@ -1721,13 +1721,13 @@ def test_attacks_kept_within_a_plan_are_the_ones_worked_out_again():
     checked = {"kept": 0}
     real = SDTAgent._try
 
-    def both(self, ix, t, colors, forces, used, min_col):
+    def both(self, ix, t, colors, forces, used, min_col, *known):
         kept = self.plan.tries
         hits = sum(1 for c in colors if (t.id, c, min_col) in kept)
-        got = real(self, ix, t, colors, forces, used, min_col)
+        got = real(self, ix, t, colors, forces, used, min_col, *known)
         self.plan.tries = {}
         try:
-            want = real(self, ix, t, colors, forces, used, min_col)
+            want = real(self, ix, t, colors, forces, used, min_col, *known)
         finally:
             self.plan.tries = kept
         assert (got is None) == (want is None)
