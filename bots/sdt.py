@@ -635,6 +635,23 @@ class TurnPlan:
     room: dict = field(default_factory=dict)    # leader -> room (engine's capacity), this plan
 
 
+class SeatActions:
+    """The actions of one seat that take no parameter but the seat (``acts.EndForce`` is
+    ``EndForce(seat)``), each made when first asked for and then kept: actions are immutable, so
+    one object serves every time, and making a frozen dataclass costs about as much as a step's
+    own bookkeeping in the match loop."""
+
+    def __init__(self, seat: str) -> None:
+        self.seat = seat
+
+    def __getattr__(self, name: str) -> A.Action:
+        if name.startswith("_"):           # (copy and pickle ask for their hooks: not actions)
+            raise AttributeError(name)
+        a = getattr(A, name)(self.seat)
+        setattr(self, name, a)
+        return a
+
+
 class SDTAgent:
     """A Fanatics-table player for one seat, playing through :class:`rcw.player.Player`."""
 
@@ -642,6 +659,7 @@ class SDTAgent:
 
     def __init__(self, seat: str, seed: int = 0) -> None:
         self.seat = seat
+        self.acts = SeatActions(seat)     # our parameterless actions, made once
         self.rng = random.Random(f"{seed}:{seat}")
         self.table = CooperationTable()    # the game's PCT: our own until the match hands us the game's one
         self._own_table = True
@@ -1097,7 +1115,7 @@ class SDTAgent:
             if plan is None:
                 plan = self.plan = self.make_plan(player)
             elif kind == "force" and plan.politics_done and not plan.pre:     # (most of them: a force moving)
-                return self._force_step() if self.cur is not None else A.EndForce(me)
+                return self._force_step() if self.cur is not None else self.acts.EndForce
             return self._movement_step(player, kind)
         if kind is None:
             return None
@@ -1106,13 +1124,13 @@ class SDTAgent:
                 self.table.note_hands(player.view.get("hands", {}))
                 if self.table.data is None:
                     self.table.data = player.data
-            a = A.EndTrading(me)
+            a = self.acts.EndTrading
             return a if self._ok(a) else None
         if kind in ("purge_approval", "purge_orders"):
             # Purge Cooperation: a member agrees to the Committee's purge; an individual purge
             # is the phasing player's, so the others pass.  (The engine lists both answers to
             # its question; one check in a pending decision would list every answer anyway.)
-            act = A.ApprovePurge(me, True) if kind == "purge_approval" else A.PassPurge(me)
+            act = A.ApprovePurge(me, True) if kind == "purge_approval" else self.acts.PassPurge
             if kind == "purge_approval" and (self.talk.humans or self.table.pacts):
                 act = self.talk.purge_answer(self._view(player), act)
             self._last_ok = act
@@ -1133,7 +1151,7 @@ class SDTAgent:
                 if view["turn"] > 1 and not controls_any(mine, me, self._facts()) and self._ok(A.Quit(me)):
                     self.note("controls no units and leaves the game (Non-Attack Policy 10)")
                     return A.Quit(me)
-            return A.RollRandomEvents(me)
+            return self.acts.RollRandomEvents
         if kind in ("combat", "attack"):
             if self.plan is None:
                 return None
@@ -1145,10 +1163,10 @@ class SDTAgent:
             # made as the redraw of 004 [12.13] is (:meth:`_draw_again`).
             # (our choice first: ending the turn is asked about only when we would end it, as it
             # is not open before the draw that the turn's first step makes)
-            a = A.DrawRandomizer(me)
+            a = self.acts.DrawRandomizer
+            end = self.acts.EndPlayerTurn
             if not (player.may_draw() and self._ok(a)):
-                return A.EndPlayerTurn(me)
-            end = A.EndPlayerTurn(me)
+                return end
             if not self._draw_again(self._view(player)) and self._ok(end):
                 self.note("keeps to the draws made: its Blue forces' Withdrawal Markers are a third of the cup")
                 return end
@@ -2330,7 +2348,7 @@ class SDTAgent:
                     return a
         if forcing:
             if self.cur is None:
-                return A.EndForce(me)
+                return self.acts.EndForce
             return self._force_step()
         f = self._facts()
         while plan.orders:
@@ -2392,7 +2410,7 @@ class SDTAgent:
                             ix.merged(m.stack, m.into)
                     return m
             plan.merges_done = True
-        return A.EndMovement(me)
+        return self.acts.EndMovement
 
     def _force_step(self) -> A.Action | None:
         """The next step of the force under way (:attr:`cur`)."""
@@ -2424,7 +2442,7 @@ class SDTAgent:
                 return a
             if o.steal:
                 self._refused.add((o.lead, u))          # the Gold may not take this one: never sought again
-        return A.EndForce(me)
+        return self.acts.EndForce
 
     # -- combat ------------------------------------------------------------------------------------
     def _combat_step(self, player, kind: str) -> A.Action | None:
@@ -2439,7 +2457,7 @@ class SDTAgent:
                 if isinstance(a, A.ResolveAttack):
                     break
             plan.combat_queue = []
-            a = A.CancelAttack(me)
+            a = self.acts.CancelAttack
             return a if self._ok(a) else None
         if plan.combat_ix is None:        # the map as movement left it (or a fresh look)
             plan.combat_ix = plan.move_ix or self._index(player)
@@ -2468,7 +2486,7 @@ class SDTAgent:
                 plan.combat_queue = seq[1:]
                 plan.current_owner = pa.owner
                 return seq[0]
-        return A.EndCombat(me)
+        return self.acts.EndCombat
 
     def _attack_sequence(self, ix: Index, pa: PlannedAttack, plan: TurnPlan) -> list[A.Action] | None:
         """The steps of a planned attack as the position now stands: the engine says which of
@@ -2539,7 +2557,7 @@ class SDTAgent:
             self.note(f"attacks {names} ({pa.owner or 'uncontrolled'}) in {t.province} [{pa.label}]")
         seq: list[A.Action] = [declare]
         seq += [A.AddAttacker(me, s.id) for s in choice]
-        seq.append(A.ResolveAttack(me))
+        seq.append(self.acts.ResolveAttack)
         return seq
 
 
@@ -2682,10 +2700,10 @@ class PoliticsAdapter:
         if self.purpose == "execute" and view["options"].get("masses"):
             # (004 Masses [13.52]: no Committee; the coalition is asked by the engine, which the
             # bots answer as they answer a Committee's order)
-            if self._ok(A.OrderExecution(me)):
+            if self._ok(ag.acts.OrderExecution):
                 ag.note("proposes the Czar's execution to the other players (Non-Attack Policy 2; the Masses)")
                 self.stage = "leaving"
-                return A.OrderExecution(me)
+                return ag.acts.OrderExecution
             return self._done()
         if self.stage == "gift":
             self.stage = "invite"
@@ -2748,9 +2766,9 @@ class PoliticsAdapter:
             self.stage = "leaving"
             com = view["committee"]
             if me in com and self.pm(view, com) >= self.threshold("execution_markers") \
-                    and self._ok(A.OrderExecution(me)):
+                    and self._ok(ag.acts.OrderExecution):
                 ag.note("orders the Czar's execution (Non-Attack Policy 2)")
-                return A.OrderExecution(me)
+                return ag.acts.OrderExecution
         if self.stage == "leaving":
             return self._leave(view) or self._done()
         return self._done()
@@ -2758,7 +2776,7 @@ class PoliticsAdapter:
     def _leave(self, view: dict) -> A.Action | None:
         self.stage = "done"
         if self.consent(view) is not None and view["decision"] is None:
-            return A.LeaveCommittee(self.me)
+            return self.agent.acts.LeaveCommittee
         return None
 
     def _done(self) -> None:
@@ -2842,7 +2860,7 @@ class PoliticsAdapter:
             if ph == me:
                 return None
             if not active_proc:
-                return A.LeaveCommittee(me)
+                return self.agent.acts.LeaveCommittee
         return None
 
     def _left_out(self, view: dict, ph: str, turn: int) -> A.Action | None:
@@ -2910,7 +2928,7 @@ class PoliticsAdapter:
         if kind == "purge_approval":
             return A.ApprovePurge(me, True)
         if kind == "purge_orders":
-            return A.PassPurge(me)
+            return ag.acts.PassPurge
         if kind == "spoils":
             return self._spoil(view, d)
         if kind == "counterpurge":
@@ -2965,7 +2983,7 @@ class PoliticsAdapter:
         marker = A.TakeSpoil(me, 0)
         best = next((a for a in [A.TakeSpoil(me, -k[2]) for k in ranked] + [marker] if self._ok(a)), None)
         if best is None:
-            return A.EndSpoils(me)
+            return ag.acts.EndSpoils
         points = int(rec.get("points", 0) or 0)
         key = (tuple(rec.get("purgers", [])), victim, tuple(rec.get("dice", [])), view["turn"])
         individual = rec.get("mode") != "group"
