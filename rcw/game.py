@@ -204,6 +204,11 @@ class Game:
     PLAYERS: ClassVar[int] = 5
     HANDLERS: ClassVar[dict[type, tuple[Check, Do]]] = HANDLERS
     VIEW_FIELDS: ClassVar[dict[str, Callable[[Game, str | None], Any]]]     # set below the class
+    # the markers position_key last read: (Politburo, Assassins, their parts of the key); they
+    # rarely change, and comparing them costs less than sorting them again
+    _markers_seen: tuple[dict, dict, tuple, tuple] | None = None
+    # the Committee consents open_questions or position_key last read: (consents, as a key part)
+    _consent_seen: tuple[dict, tuple] | None = None
 
     def __init__(self, state: State, data: GameData | None = None, dice: Dice | None = None) -> None:
         # the game's counters: the printed mix and the optional forces its options bring in (001)
@@ -477,9 +482,18 @@ class Game:
         s = self.state
         if not (s.offers or s.committee_consent or s.committee) or s.decision is not None or s.phase == "over":
             return None
-        consent = s.committee_consent
-        return (tuple(sorted(s.offers)), tuple(sorted((k, tuple(v)) for k, v in consent.items())) if consent else (),
+        return (tuple(sorted(s.offers)), self._consent_key() if s.committee_consent else (),
                 tuple(s.committee), s.turn, s.phase, s.current)
+
+    def _consent_key(self) -> tuple:
+        """The Committee consents as a key part (seat, members) in seat order: sorted again only
+        when they have changed since last asked (most questions are asked of the same ones)."""
+        consent = self.state.committee_consent
+        c = self._consent_seen
+        if c is None or consent != c[0]:
+            c = self._consent_seen = ({k: list(v) for k, v in consent.items()},
+                                      tuple(sorted((k, tuple(v)) for k, v in consent.items())))
+        return c[1]
 
     @property
     def pending(self) -> list[Pending]:
@@ -784,11 +798,13 @@ class Game:
         and the offers, and every change to the map moves the RNG or the stack counter, which
         it covers too (``state_hash`` is the exact, costly comparison)."""
         s = self.state
-        consent = s.committee_consent
+        m = self._markers_seen
+        if m is None or s.politburo != m[0] or s.assassins != m[1]:
+            m = self._markers_seen = (dict(s.politburo), dict(s.assassins), tuple(sorted(s.politburo.items())),
+                                      tuple(sorted(s.assassins.items())))
         return hash((s.turn, s.phase, s.current, s.rng, s.next_stack, s.next_offer, len(s.moved), len(s.fought),
                      repr(s.decision), tuple(s.committee),
-                     tuple(sorted((k, tuple(v)) for k, v in consent.items())) if consent else (),
-                     tuple(sorted(s.politburo.items())), tuple(sorted(s.assassins.items())), tuple(s.purged_this_turn),
+                     self._consent_key() if s.committee_consent else (), m[2], m[3], tuple(s.purged_this_turn),
                      tuple(sorted(s.offers)) if s.offers else (), tuple(s.quit), s.force is None, s.attack is None))
 
     def state_hash(self) -> str:
