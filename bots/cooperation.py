@@ -46,6 +46,10 @@ SHIFTING = frozenset(("dealt", "trade", "deployed", "combat", "assassination", "
 class CooperationTable:
     """One game's Player Cooperation Table (see the module)."""
 
+    #: The event kinds :meth:`observe` reads while no pact is kept (with one, every action may
+    #: break it): the match shows the table only the actions with one of them.
+    kinds = SHIFTING
+
     def __init__(self, data: GameData | None = None) -> None:
         self.data = data
         self.pct: dict[frozenset, int] = {}

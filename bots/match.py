@@ -63,6 +63,7 @@ REVERSIBLE = frozenset((A.JoinCommittee, A.LeaveCommittee, A.OrderExecution, A.D
 
 
 _UNSET: Any = object()    # (no key given)
+_TABLE_BIT = 1            # (Match._interest: the game's table reads the event)
 
 
 def checked(method):
@@ -122,6 +123,9 @@ class Match:
         # the seats whose agent's choices (answers) are legal as made (:func:`checked`)
         self._checked = {seat for seat, a in self._agents.items() if _checked(a, "choose")}
         self._checked_answers = {seat for seat, a in self._agents.items() if _checked(a, "react")}
+        # the seats asked out of turn (their agents' ``react``), in seat order
+        self._reacts = {seat: r for seat, a in self._agents.items() if (r := getattr(a, "react", None)) is not None}
+        self._askers = [seat for seat in self.game.seats if seat in self._reacts]
         for a in self._agents.values():
             self.share(a)
         humans = [s for s in self.game.seats if s not in self._agents and s not in self.game.ENGINE_SEATS]
@@ -129,15 +133,22 @@ class Match:
             meet = getattr(a, "meet", None)
             if meet is not None:
                 meet(humans, self.human_wait)
-        # (kinds or None, its observers): agents that share one ``observe_kinds`` are asked once
-        # whether an action concerns them
+        # (bit, its observers): agents that share one ``observe_kinds`` make a group, shown an
+        # action when one of its events has a kind whose bit in ``_interest`` (kind -> bits of
+        # the groups and of the table that read it) is theirs; bit 0: every action
         groups: dict[int, tuple[frozenset | None, list]] = {}
         for a in self._agents.values():
             obs = getattr(a, "observe", None)
             if obs is not None:
                 kinds = getattr(a, "observe_kinds", None)
                 groups.setdefault(id(kinds), (kinds, []))[1].append(obs)
-        self._observers = list(groups.values())
+        self._interest = dict.fromkeys(CooperationTable.kinds, _TABLE_BIT)
+        self._observers = []
+        for i, (kinds, observers) in enumerate(groups.values()):
+            bit = 0 if kinds is None else _TABLE_BIT << (i + 1)
+            for k in kinds or ():
+                self._interest[k] = self._interest.get(k, 0) | bit
+            self._observers.append((bit, observers))
 
     @property
     def table(self) -> CooperationTable | None:
@@ -195,14 +206,14 @@ class Match:
         # (read through the Player of the seat that moved last, which keeps it until the game
         # changes: the seat to move is most often the same, and its agent reads it again)
         last = self._last
-        for p in (last.pending if last is not None and last._game is g else g.pending):
+        if last is not None and last._game is not g:
+            last = None
+        for p in (last.pending if last is not None else g.pending):
             seat = p["seat"]
             agent = agents.get(seat)
             if agent is None:
                 continue
-            player = self._players.get(seat)
-            if player is None or player._game is not g:
-                player = self.player(seat)
+            player = last if last is not None and last.seat == seat else self.player(seat)
             self._last = player
             action = agent.choose(player)
             if isinstance(action, Wait):
@@ -212,7 +223,7 @@ class Match:
             if seat not in self._checked and action not in player.legal:    # (what is not an action is not legal either)
                 self.refused += 1
                 action, note = self._fallback(agent, player), f"{seat}'s choice {getattr(action, 'TYPE', action)} was refused"
-            if len(self._recent) >= 2 and (looped := self._looping()):
+            if self._recent and (looped := self._looping()):
                 steer = [a for a in player.legal if a.TYPE not in looped and a.TYPE != "Quit"]
                 if steer:
                     note = f"the bots repeat a position; {seat} plays {steer[0].TYPE} instead of {action.TYPE}"
@@ -229,12 +240,13 @@ class Match:
                 return a
         return player.legal[0]
 
-    def _answer(self, key: Any = _UNSET) -> Step | None:
+    def _answer(self, key: Any = _UNSET) -> tuple[str, Action, str, str] | None:
         """Out of turn: when the open questions change, every agent seat is asked once, in seat
         order (a round); an answer changes them, so another round follows, up to REACT_ROUNDS.
         The questions closing (a proposal withdrawn, an offer answered) is a change too: what
         is no longer open may call for an answer (those left out of a Committee that did not
-        form call another).  ``key``: ``open_questions()`` if the caller has just asked it."""
+        form call another).  ``key``: ``open_questions()`` if the caller has just asked it.  An
+        answer is a plain tuple, as :meth:`_next`'s moves."""
         g = self.game
         while True:
             if self._round is None:
@@ -246,22 +258,23 @@ class Match:
                 self._asked, self._acted = key, False
                 key = _UNSET
                 self._rounds += 1
-                self._round = [p for p in g.seats if p in self._agents]
+                self._round = self._askers[::-1]      # (popped from its end: in seat order)
             if self._round and (g.over or g.decision is not None):
                 self._round = None
                 return None
             gone = g.quit                     # (an answer not given changes nothing: asked once a call)
-            while self._round:
-                seat = self._round.pop(0)
-                react = getattr(self._agents[seat], "react", None)
+            ask, reacts, players = self._round, self._reacts, self._players
+            while ask:
+                seat = ask.pop()
+                react = reacts.get(seat)
                 if react is None or seat in gone:
                     continue
-                player = self._players.get(seat)
+                player = players.get(seat)
                 if player is None or player._game is not g:
                     player = self.player(seat)
                 action = react(player)
                 if isinstance(action, Action) and (seat in self._checked_answers or action in player.legal):
-                    return Step(seat, action, "answer")
+                    return seat, action, "answer", ""
             self._round = None
             if not self._acted:
                 return None
@@ -270,7 +283,7 @@ class Match:
         """The action types of a loop when the bots have brought the game back to this very
         position twice (e.g. joining and leaving a Committee while an attack waits)."""
         keys = [h for h, _ in self._recent]
-        if len(set(keys)) == len(keys):      # no position seen twice: this one cannot be (no need to ask)
+        if len(set(keys)) == len(keys):      # no position seen twice (or one step alone): this one cannot be
             return set()
         here = self.game.position_key()
         if keys.count(here) >= 2:
@@ -341,20 +354,24 @@ class Match:
             self._recent.append((self.game.position_key(), action.TYPE))
         elif self._recent and (not by_agent or kind == "turn"):
             self._recent.clear()
+        interest = self._interest                # (the bits of those the events concern)
+        if len(events) == 1:                     # (most actions)
+            seen = interest.get(events[0].kind, 0)
+        else:
+            seen = 0
+            for e in events:
+                seen |= interest.get(e.kind, 0)
         t = self._table
         if t is not None:
             if t.version == len(self.game.log) - 1:     # (CooperationTable.applied, inlined)
                 t.version += 1
-                t.observe(events)
+                if seen & _TABLE_BIT or t.pacts.pacts:    # (an action without a shift changes nothing else)
+                    t.observe(events)
             else:
                 t.follow(self.game)
-        for kinds, observers in self._observers:
-            if kinds is not None:
-                for e in events:
-                    if e.kind in kinds:
-                        break
-                else:
-                    continue
+        for bit, observers in self._observers:
+            if bit and not seen & bit:
+                continue
             for observe in observers:
                 observe(events)
 

@@ -386,7 +386,8 @@ def test_the_deal_counts_the_leaders_traded_in_the_session():
 
 
 def test_the_table_sees_each_action_once():
-    """The game's table is shown the events of each applied action once (not once per bot)."""
+    """The game's table is shown the events of each applied action that has an event of a kind
+    it reads once (not once per bot), and follows the game's version through every action."""
     from rcw.bots.cooperation import CooperationTable as CT
 
     calls = {"n": 0}
@@ -404,7 +405,9 @@ def test_the_table_sees_each_action_once():
         n = m.play()
     finally:
         CT.observe = real
-    assert n > 100 and calls["n"] == n
+    again = Game.new(5, 2, {"max_turns": 2})
+    shifting = sum(any(e.kind in CT.kinds for e in again.apply(a)) for a in g.log)
+    assert n > 100 and calls["n"] == shifting and m.table.version == g.version
 
 
 def test_a_match_started_mid_game_rebuilds_the_table_from_the_record():
