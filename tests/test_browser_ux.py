@@ -162,6 +162,9 @@ def test_the_log_credits_the_purger_and_speaks_in_good_grammar(server, browser, 
     plays.append(("A", attack(c, "A", "Kolchak", ["Lenin", "Trotsky"])))
     page = new_page(browser, phone)
     page.goto(server + "/")
+    # (the lobby draws itself into #app once its module has loaded: waited for, so that it does
+    # not draw over the log pane put there below; the prompt tests wait for it the same way)
+    page.wait_for_selector(".lobby-main")
     lines = page.evaluate("""async (frames) => {
         const { loadData } = await import('/js/data.js'); await loadData();
         const { EventLog, LogPane } = await import('/js/log.js');
