@@ -289,6 +289,7 @@ export class Board {
     if (!b || !this.vb) return;
     const vb = this.vb;
     const r = this.svg.getBoundingClientRect();
+    if (!r.width || !r.height) return;          // (the map is not shown: a phone's other pane)
     const a = this.openArea();
     const k = Math.min(r.width / vb.w, r.height / vb.h);              // pixels per map unit
     const ox = r.left + (r.width - vb.w * k) / 2;                    // where the view box starts on screen
