@@ -561,12 +561,14 @@ class Force:
 class Free:
     """The free forces of one colour as an attack search starts (:meth:`SDTAgent._free`): those
     that escort no Imperial unit and the escorts (each strongest first), their total strength, and
-    that total by the stack they stand in."""
+    that total by the stack they stand in; the same two for those that escort no Imperial unit."""
 
-    __slots__ = ("plain", "escorts", "total", "by_stack")
+    __slots__ = ("plain", "escorts", "total", "by_stack", "plain_total", "plain_by_stack")
 
-    def __init__(self, plain: list[Force], escorts: list[Force], total: int, by_stack: dict[int, int]) -> None:
+    def __init__(self, plain: list[Force], escorts: list[Force], total: int, by_stack: dict[int, int],
+                 plain_total: int, plain_by_stack: dict[int, int]) -> None:
         self.plain, self.escorts, self.total, self.by_stack = plain, escorts, total, by_stack
+        self.plain_total, self.plain_by_stack = plain_total, plain_by_stack
 
 
 @dataclass
@@ -1481,7 +1483,14 @@ class SDTAgent:
                     total += n
                     sid = fc.stack
                     by_stack[sid] = by_stack.get(sid, 0) + n
-            out[color] = Free(plain, escorts, total, by_stack)
+            if escorts:
+                plain_total = sum(fc.strength for fc in plain)
+                plain_by_stack: dict[int, int] = {}
+                for fc in plain:
+                    plain_by_stack[fc.stack] = plain_by_stack.get(fc.stack, 0) + fc.strength
+            else:
+                plain_total, plain_by_stack = total, by_stack
+            out[color] = Free(plain, escorts, total, by_stack, plain_total, plain_by_stack)
         self._free_last = (forces, used, len(used), colors, out)
         return out
 
@@ -1545,36 +1554,47 @@ class SDTAgent:
         cols = f.cols                        # (the odds asked so far: _col)
         tb = f.data.bit[tp]
         col_of = self._col
-        lp, fp, up_plain = _around(free.plain, tid, tp)      # the plain forces in the province, elsewhere
+        plain = free.plain                   # (a force elsewhere is never in the target's stack)
+        up_plain = free.plain_total - free.plain_by_stack.get(tid, 0)
         chosen: list[Force] = []
         att = 0
         walked = False                   # chosen holds every plain force that reaches t
-        if lp or fp:
-            c = col_of(up_plain, dfn)
+        if plain:
+            c = cols.get((up_plain, dfn), cols)
+            if c is cols:
+                c = col_of(up_plain, dfn)
             if c is not None and c >= min_col:
-                for fc in lp + fp:
+                for fc in plain:             # those in the province first,
+                    if fc.province == tp and fc.stack != tid:
+                        chosen.append(fc)
+                        att += fc.strength
+                        c = col_of(att, dfn)
+                        if c is not None and c >= min_col:
+                            return c, chosen, color, None
+                for fc in plain:             # then those that reach it
                     if fc.province != tp:
                         if fc.reach is None:
                             self._reach(fc)
                         if not fc.reached & tb:
                             continue
-                    chosen.append(fc)
-                    att += fc.strength
-                    c = cols.get((att, dfn), cols)
-                    if c is cols:
-                        c = col_of(att, dfn)
-                    if c is not None and c >= min_col:
-                        return c, chosen, color, None
+                        chosen.append(fc)
+                        att += fc.strength
+                        c = cols.get((att, dfn), cols)
+                        if c is cols:
+                            c = col_of(att, dfn)
+                        if c is not None and c >= min_col:
+                            return c, chosen, color, None
                 walked = True
         if not free.escorts:
             return None
-        le, fe, up_esc = _around(free.escorts, tid, tp)      # the escorts, the same
+        le, fe, up_esc = _around(free.escorts, tid, tp)      # the escorts in the province, elsewhere
         if le or fe:
             need = max(min_col, T.ESCORT_MIN_ODDS)
             c = col_of(up_plain + up_esc, dfn)
             if c is not None and c >= need:
                 if not walked:
-                    chosen = [fc for fc in lp + fp if fc.province == tp or tp in self._reach(fc)]
+                    chosen = [fc for fc in plain if fc.province == tp and fc.stack != tid] + \
+                             [fc for fc in plain if fc.province != tp and tp in self._reach(fc)]
                     att = sum(fc.strength for fc in chosen)
                 for fc in le + fe:
                     if fc.province != tp and tp not in self._reach(fc):
