@@ -1740,21 +1740,27 @@ class SDTAgent:
         against: dict[str, list[tuple]] = {}       # target colour -> for each colour of ours hostile to it:
         #                                            (its free forces' strength, that by stack, Red on Blue)
         ranked = []
+        tc = ours = None
         for t in targets:
             tid = t.id
             if tid in attacked:
                 continue
             dfn = dfns.get(tid)
             if dfn is None:
-                dfn = dfn_of(t)
-            ub = None
-            tc = t.color
-            ours = against.get(tc)
-            if ours is None:
-                ours = against[tc] = [(free[c].total, free[c].by_stack, c == RED and tc == BLUE) for c in colors
-                                      if hostile(c, tc)]
+                dfn = t.dfn                    # (_dfn, inline: the engine's answer kept on the Stk)
+                if dfn is None:
+                    dfn = dfn_of(t)
+                else:
+                    dfns[tid] = dfn
+            if t.color != tc:
+                tc = t.color
+                ours = against.get(tc)
+                if ours is None:
+                    ours = against[tc] = [(free[c].total, free[c].by_stack, c == RED and tc == BLUE) for c in colors
+                                          if hostile(c, tc)]
+            ub = min_col - 1                   # (the best column so far: columns are whole numbers)
             for total, by_stack, red_on_blue in ours:
-                key = (total - by_stack.get(tid, 0), dfn)
+                key = (total - by_stack[tid] if tid in by_stack else total, dfn)
                 c = cols.get(key, cols)
                 if c is cols:
                     c = col_of(*key)
@@ -1765,9 +1771,9 @@ class SDTAgent:
                     c2 = col_of(sub_total, dfn)
                     if c2 is not None and (c is None or c2 > c):
                         c = c2
-                if c is not None and c >= min_col and (ub is None or c > ub):
+                if c is not None and c > ub:
                     ub = c
-            if ub is not None:
+            if ub >= min_col:
                 ranked.append((ub, dfn, -tid, t))
         ranked.sort(key=_bound, reverse=True)
         best = None
