@@ -2998,13 +2998,10 @@ class PoliticsAdapter:
         strength, combat = f.strength, f.combat
         spoils = set(ag.p.purgeable_leaders(victim)) if victim else set()    # 004 [11.21]: the engine's answer
         ranked = []                                # (combat strength controlled, value, -id) of each leader
-        for s in (ag.p.stacks_of(victim) if spoils else ()):
-            st = None
-            for u in s["units"]:
-                if u in spoils:
-                    st = st or Stk(s, f)
-                    ctrl = strength[u] + sum(strength[x] for x in st.attached_to(u) if x in combat)
-                    ranked.append((ctrl, strength[u], -u))
+        for u in spoils:             # (read in its own stack, not every stack of the victim's; the sort orders them all)
+            st = f.stk(ag.p.stack_holding(u))
+            ctrl = strength[u] + sum(strength[x] for x in st.attached_to(u) if x in combat)
+            ranked.append((ctrl, strength[u], -u))
         ranked.sort(reverse=True)
         marker = A.TakeSpoil(me, 0)
         best = next((a for a in [A.TakeSpoil(me, -k[2]) for k in ranked] + [marker] if self._ok(a)), None)
