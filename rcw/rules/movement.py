@@ -440,9 +440,11 @@ def move_problem(ctx: Ctx, a: Move) -> tuple[str, str] | None:
     return None
 
 
-# id of a ``links`` tuple -> (it, the same by ``bit_length()``, the bit of each bit length): what
-# :meth:`Routes.search` reads for the top province of a layer, without a subtraction and a shift
+# id of a ``links`` tuple -> (it, the same indexed by ``bit_length()``, the bit of each bit length):
+# what :meth:`Routes.search` reads for the top province of a layer, without a subtraction and a
+# shift; the last is shared by every ``links`` of as many provinces (``_TOPS``)
 _BY_TOP: dict[int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
+_TOPS: dict[int, tuple[int, ...]] = {}
 
 
 def _by_top(links: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -452,7 +454,11 @@ def _by_top(links: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if got is None or got[0] is not links:
         if len(_BY_TOP) >= 64:
             _BY_TOP.clear()
-        got = _BY_TOP[id(links)] = (links, (0, *links), (0, *(1 << i for i in range(len(links)))))
+        n = len(links)
+        top = _TOPS.get(n)
+        if top is None:
+            top = _TOPS[n] = (0, *(1 << i for i in range(n)))
+        got = _BY_TOP[id(links)] = (links, (0, *links), top)
     return got[1], got[2]
 
 
