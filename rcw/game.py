@@ -218,9 +218,9 @@ class Game:
         self.log: list[Action] = []
         self.setup_events: list[Event] = []
         # actions found legal at this version, with their (check, do) handler: (version, the
-        # others, the last one, its handler) (the last is looked up by identity first)
-        self._judged: tuple[int, dict[Action, tuple[Check, Do]], Action | None, tuple[Check, Do] | None] = \
-            (-1, {}, None, None)
+        # others (None: none yet), the last one, its handler) (the last is looked up by identity first)
+        self._judged: tuple[int, dict[Action, tuple[Check, Do]] | None, Action | None, tuple[Check, Do] | None] = \
+            (-1, None, None, None)
         self._shown: dict[int, tuple] = {}     # the stacks' view entries (see _stack_views)
 
     # -- construction ---------------------------------------------------------------------
@@ -272,7 +272,7 @@ class Game:
         g.ctx = Ctx(self.data, g.state, self.ctx.dice)
         g.log = list(self.log)
         g.setup_events = self.setup_events
-        g._judged = (-1, {}, None, None)
+        g._judged = (-1, None, None, None)
         g._shown = {}
         return g
 
@@ -310,7 +310,7 @@ class Game:
         judged = self._judged
         if judged[0] == len(self.log):
             last = judged[2]
-            handler = judged[3] if last is action or last == action else judged[1].get(action)
+            handler = judged[3] if last is action or last == action else judged[1] and judged[1].get(action)
         else:
             handler = None
         if handler is not None:             # found legal just now
@@ -382,11 +382,13 @@ class Game:
         judged = self._judged
         v = len(self.log)
         if judged[0] != v:
-            self._judged = (v, {}, action, handler)
-        else:
-            if judged[2] is not action:
-                judged[1][judged[2]] = judged[3]
-            self._judged = (v, judged[1], action, handler)
+            self._judged = (v, None, action, handler)
+        elif judged[2] is not action:
+            others = judged[1]
+            if others is None:
+                others = {}
+            others[judged[2]] = judged[3]
+            self._judged = (v, others, action, handler)
         return None
 
     def _answers_decision(self, action: Action) -> bool:
