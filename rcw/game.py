@@ -209,6 +209,9 @@ class Game:
     _markers_seen: tuple[dict, dict, tuple, tuple] | None = None
     # the Committee consents open_questions or position_key last read: (consents, as a key part)
     _consent_seen: tuple[dict, tuple] | None = None
+    # the Player-Turn's pending list pending last made: (seat, kind, the list); shown again while
+    # the same seat is waited for in the same kind of step (a force's moves, say)
+    _pending_shown: tuple[str, str, list] | None = None
 
     def __init__(self, state: State, data: GameData | None = None, dice: Dice | None = None) -> None:
         # the game's counters: the printed mix and the optional forces its options bring in (001)
@@ -499,7 +502,8 @@ class Game:
 
     @property
     def pending(self) -> list[Pending]:
-        """Whose decision the game waits for now, and what kind."""
+        """Whose decision the game waits for now, and what kind (read-only: a list is shown
+        again while it stays as it is; copy it to change it)."""
         s = self.state
         phase = s.phase
         if phase == "over":
@@ -512,7 +516,13 @@ class Game:
         p = self._turn_seat()
         if p is None:
             return []
-        return [{"seat": p, "kind": "force" if s.force is not None else "attack" if s.attack is not None else phase}]
+        kind = "force" if s.force is not None else "attack" if s.attack is not None else phase
+        shown = self._pending_shown
+        if shown is not None and shown[0] == p and shown[1] == kind:
+            return shown[2]
+        out = [{"seat": p, "kind": kind}]
+        self._pending_shown = (p, kind, out)
+        return out
 
     def _turn_seat(self) -> str | None:
         """The seat whose Player-Turn play waits for: the Phasing Player (game modes override)."""
