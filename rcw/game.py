@@ -209,6 +209,9 @@ class Game:
     _markers_seen: tuple[dict, dict, tuple, tuple] | None = None
     # the Committee consents open_questions or position_key last read: (consents, as a key part)
     _consent_seen: tuple[dict, tuple] | None = None
+    # the Player-Turn's pending list pending last made: (seat, kind, the list); shown again while
+    # the same seat is waited for in the same kind of step (a force's moves, say)
+    _pending_shown: tuple[str, str, list] | None = None
 
     def __init__(self, state: State, data: GameData | None = None, dice: Dice | None = None) -> None:
         # the game's counters: the printed mix and the optional forces its options bring in (001)
@@ -218,9 +221,9 @@ class Game:
         self.log: list[Action] = []
         self.setup_events: list[Event] = []
         # actions found legal at this version, with their (check, do) handler: (version, the
-        # others, the last one, its handler) (the last is looked up by identity first)
-        self._judged: tuple[int, dict[Action, tuple[Check, Do]], Action | None, tuple[Check, Do] | None] = \
-            (-1, {}, None, None)
+        # others (None: none yet), the last one, its handler) (the last is looked up by identity first)
+        self._judged: tuple[int, dict[Action, tuple[Check, Do]] | None, Action | None, tuple[Check, Do] | None] = \
+            (-1, None, None, None)
         self._shown: dict[int, tuple] = {}     # the stacks' view entries (see _stack_views)
 
     # -- construction ---------------------------------------------------------------------
@@ -272,7 +275,7 @@ class Game:
         g.ctx = Ctx(self.data, g.state, self.ctx.dice)
         g.log = list(self.log)
         g.setup_events = self.setup_events
-        g._judged = (-1, {}, None, None)
+        g._judged = (-1, None, None, None)
         g._shown = {}
         return g
 
@@ -310,7 +313,7 @@ class Game:
         judged = self._judged
         if judged[0] == len(self.log):
             last = judged[2]
-            handler = judged[3] if last is action or last == action else judged[1].get(action)
+            handler = judged[3] if last is action or last == action else judged[1] and judged[1].get(action)
         else:
             handler = None
         if handler is not None:             # found legal just now
@@ -382,11 +385,13 @@ class Game:
         judged = self._judged
         v = len(self.log)
         if judged[0] != v:
-            self._judged = (v, {}, action, handler)
-        else:
-            if judged[2] is not action:
-                judged[1][judged[2]] = judged[3]
-            self._judged = (v, judged[1], action, handler)
+            self._judged = (v, None, action, handler)
+        elif judged[2] is not action:
+            others = judged[1]
+            if others is None:
+                others = {}
+            others[judged[2]] = judged[3]
+            self._judged = (v, others, action, handler)
         return None
 
     def _answers_decision(self, action: Action) -> bool:
@@ -497,7 +502,8 @@ class Game:
 
     @property
     def pending(self) -> list[Pending]:
-        """Whose decision the game waits for now, and what kind."""
+        """Whose decision the game waits for now, and what kind (read-only: a list is shown
+        again while it stays as it is; copy it to change it)."""
         s = self.state
         phase = s.phase
         if phase == "over":
@@ -510,7 +516,13 @@ class Game:
         p = self._turn_seat()
         if p is None:
             return []
-        return [{"seat": p, "kind": "force" if s.force is not None else "attack" if s.attack is not None else phase}]
+        kind = "force" if s.force is not None else "attack" if s.attack is not None else phase
+        shown = self._pending_shown
+        if shown is not None and shown[0] == p and shown[1] == kind:
+            return shown[2]
+        out = [{"seat": p, "kind": kind}]
+        self._pending_shown = (p, kind, out)
+        return out
 
     def _turn_seat(self) -> str | None:
         """The seat whose Player-Turn play waits for: the Phasing Player (game modes override)."""

@@ -200,13 +200,23 @@ class Board:
         """Every stack's colour by id (:meth:`stack_color`; a stack headed by a leader or a Red,
         White or Blue combat unit is of that unit's colour, ``GameData.plain_color``)."""
         if self._stack_colors is None:
-            color, plain = self.stack_color, self.data.plain_color
-            out = {}
-            for i, st in self.s.stacks.items():
-                c = plain.get(st.units[0]) if st.units else None
-                out[i] = c if c is not None else color(st)
-            self._stack_colors = out
-        return self._stack_colors
+            self._read_colors()
+        return self._stack_colors  # type: ignore[return-value]
+
+    def _read_colors(self) -> None:
+        """:meth:`stack_colors` and :meth:`color_bits`, read off the stacks in one pass."""
+        color, plain, bit = self.stack_color, self.data.plain_color, self.data.bit
+        colors: dict[int, str] = {}
+        bits: dict[str, int] = {}
+        for i, st in self.s.stacks.items():
+            units = st.units
+            c = plain.get(units[0]) if units else None
+            if c is None:
+                c = color(st)
+            colors[i] = c
+            if c:
+                bits[c] = bits.get(c, 0) | bit[st.province]
+        self._stack_colors, self._color_bits = colors, bits
 
     def colors_in(self) -> dict[str, frozenset[str]]:
         """The colours of the units in each province (Imperial units alone have none); a
@@ -233,15 +243,8 @@ class Board:
         """Colour -> the provinces holding units of that colour, as a set of bits
         (``GameData.bit``): :meth:`colors_in` turned round."""
         if self._color_bits is None:
-            bit = self.data.bit
-            colors = self.stack_colors()
-            out: dict[str, int] = {}
-            for i, st in self.s.stacks.items():
-                c = colors[i]
-                if c:
-                    out[c] = out.get(c, 0) | bit[st.province]
-            self._color_bits = out
-        return self._color_bits
+            self._read_colors()
+        return self._color_bits  # type: ignore[return-value]
 
     def stack_of(self, uid: int) -> Stack | None:
         where = self._where

@@ -440,6 +440,28 @@ def move_problem(ctx: Ctx, a: Move) -> tuple[str, str] | None:
     return None
 
 
+# id of a ``links`` tuple -> (it, the same indexed by ``bit_length()``, the bit of each bit length):
+# what :meth:`Routes.search` reads for the top province of a layer, without a subtraction and a
+# shift; the last is shared by every ``links`` of as many provinces (``_TOPS``)
+_BY_TOP: dict[int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
+_TOPS: dict[int, tuple[int, ...]] = {}
+
+
+def _by_top(links: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``links`` indexed by a province's ``bit.bit_length()`` (one more than its index), and
+    the province's bit by the same (made once for each ``links`` tuple)."""
+    got = _BY_TOP.get(id(links))
+    if got is None or got[0] is not links:
+        if len(_BY_TOP) >= 64:
+            _BY_TOP.clear()
+        n = len(links)
+        top = _TOPS.get(n)
+        if top is None:
+            top = _TOPS[n] = (0, *(1 << i for i in range(n)))
+        got = _BY_TOP[id(links)] = (links, (0, *links), top)
+    return got[1], got[2]
+
+
 class Routes(Mapping[str, Route]):
     """What :func:`reach` finds: province -> :class:`~rcw.types.Route` (a read-only mapping, in
     the order the searches reach the provinces).  A search keeps, layer by layer, the provinces
@@ -478,12 +500,13 @@ class Routes(Mapping[str, Route]):
         layer = here
         left = steps if steps is not None else len(links)    # (no search is longer than the map)
         go = ~stops
+        above, top = _by_top(links)
         while left > 0:
             reached = 0                             # the provinces next to those of the layer
             while layer:
-                i = layer.bit_length() - 1
-                reached |= links[i]
-                layer ^= 1 << i
+                i = layer.bit_length()              # (its top province, from the top down)
+                reached |= above[i]
+                layer ^= top[i]
             reached &= ~seen
             if not reached:
                 break
