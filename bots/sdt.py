@@ -639,10 +639,28 @@ class SeatActions:
     """The actions of one seat that take no parameter but the seat (``acts.EndForce`` is
     ``EndForce(seat)``), each made when first asked for and then kept: actions are immutable, so
     one object serves every time, and making a frozen dataclass costs about as much as a step's
-    own bookkeeping in the match loop."""
+    own bookkeeping in the match loop.  The steps of the seat's forces are kept likewise, by
+    their parameters (:meth:`start`, :meth:`move`): a force's every step is one of those."""
 
     def __init__(self, seat: str) -> None:
         self.seat = seat
+        self._starts: dict[int, A.StartForce] = {}           # unit -> StartForce(seat, unit)
+        self._moves: tuple[dict[str, A.Move], dict[str, A.Move]] = ({}, {})    # overland, by rail
+
+    def start(self, unit: int) -> A.StartForce:
+        """``StartForce(seat, unit)``."""
+        a = self._starts.get(unit)
+        if a is None:
+            a = self._starts[unit] = A.StartForce(self.seat, unit)
+        return a
+
+    def move(self, province: str, rail: bool) -> A.Move:
+        """``Move(seat, province, rail)``."""
+        moves = self._moves[rail]
+        a = moves.get(province)
+        if a is None:
+            a = moves[province] = A.Move(self.seat, province, rail)
+        return a
 
     def __getattr__(self, name: str) -> A.Action:
         if name.startswith("_"):           # (copy and pickle ask for their hooks: not actions)
@@ -1386,7 +1404,7 @@ class SDTAgent:
                     out.append(fc)
             else:
                 first = st.units[0]
-                if first in f.combat and f.color[first] in (BLUE, GREEN, ANARCHIST) and p.is_legal(A.StartForce(me, first)):
+                if first in f.combat and f.color[first] in (BLUE, GREEN, ANARCHIST) and p.is_legal(self.acts.start(first)):
                     units = self._attackers(st)      # (a stack that may not move, e.g. 004 [5.62], is no force)
                     n = att_cache[st.id] = sum(map(weigh, units))
                     out.append(Force(first, st.id, st.province, st.color, n, False, st.imperial, list(units)))
@@ -2353,7 +2371,7 @@ class SDTAgent:
         f = self._facts()
         while plan.orders:
             o = plan.orders.pop(0)
-            start = A.StartForce(me, o.lead)
+            start = self.acts.start(o.lead)
             if not self._ok(start):
                 continue
             path: list[str] = []
@@ -2421,7 +2439,7 @@ class SDTAgent:
             if self._ok(a):
                 return a
         while w.i < len(w.path):
-            a = A.Move(me, w.path[w.i], w.rail)
+            a = self.acts.move(w.path[w.i], w.rail)
             w.i += 1
             if self._ok(a):
                 return a
