@@ -2514,9 +2514,6 @@ class SDTAgent:
         sub = pa.subversive
         if t is None:
             return None
-        declare = A.DeclareAttack(me, t.id, sub)
-        if not self._ok(declare):
-            return None
         f = self._facts()
         forces = frozenset(pa.forces)
         later = None                       # the forces of the attacks still to come (when first needed)
@@ -2559,6 +2556,11 @@ class SDTAgent:
                 choice = pool
                 break
         if choice is None:
+            return None
+        # (the rules are asked about the attack only once we would make it: an attack checked
+        # and then made is not checked again, one checked and then dropped costs a check)
+        declare = A.DeclareAttack(me, t.id, sub)
+        if not self._ok(declare):
             return None
         if pa.consider:
             rel = self.relation(me, pa.owner)
