@@ -361,9 +361,10 @@ class Index:
     object is made when a stack is first asked for, and each lookup when first used: a
     decision that needs two stacks does not pay for the whole map."""
 
-    def __init__(self, view: dict, f: Facts) -> None:
+    def __init__(self, view: dict, f: Facts, whole: bool = False) -> None:
         self.view = view
         self._f = f
+        self._whole = whole                    # the whole map (a view), not some of its stacks (:meth:`of`)
         self._made: dict[int, Stk] = {}        # stack id -> its Stk, made so far
         self._gone: set[int] = set()           # stacks merged away
         self._all: list[Stk] | None = None
@@ -390,9 +391,12 @@ class Index:
     def stacks(self) -> list[Stk]:
         if self._all is None:
             gone, made, f = self._gone, self._made, self._f
+            entries = self.view["stacks"]
             known = f.stks
+            if self._whole and len(known) > 2 * len(entries) + 64:     # (the Stks of the stacks long gone are forgotten)
+                known = f.stks = {i: known[i] for s in entries if (i := s["id"]) in known}
             out = []
-            for s in self.view["stacks"]:
+            for s in entries:
                 i = s["id"]
                 st = made.get(i)
                 if st is None:
@@ -815,12 +819,7 @@ class SDTAgent:
     def _index_of(self, view: dict) -> Index:
         if self._ix is not None and self._ix[0] is view:
             return self._ix[1]
-        f = self._facts()
-        stacks = view["stacks"]
-        if len(f.stks) > 2 * len(stacks) + 64:      # (the Stks of the stacks long gone are forgotten)
-            known = f.stks
-            f.stks = {i: known[i] for s in stacks if (i := s["id"]) in known}
-        ix = Index(view, f)
+        ix = Index(view, self._facts(), whole=True)       # (the view's stacks read when first asked for)
         self._ix = (view, ix)
         return ix
 
