@@ -361,9 +361,10 @@ class Index:
     object is made when a stack is first asked for, and each lookup when first used: a
     decision that needs two stacks does not pay for the whole map."""
 
-    def __init__(self, view: dict, f: Facts) -> None:
+    def __init__(self, view: dict, f: Facts, whole: bool = False) -> None:
         self.view = view
         self._f = f
+        self._whole = whole                    # the whole map (a view), not some of its stacks (:meth:`of`)
         self._made: dict[int, Stk] = {}        # stack id -> its Stk, made so far
         self._gone: set[int] = set()           # stacks merged away
         self._all: list[Stk] | None = None
@@ -390,19 +391,31 @@ class Index:
     def stacks(self) -> list[Stk]:
         if self._all is None:
             gone, made, f = self._gone, self._made, self._f
+            entries = self.view["stacks"]
             known = f.stks
+            if self._whole and len(known) > 2 * len(entries) + 64:     # (the Stks of the stacks long gone are forgotten)
+                known = f.stks = {i: known[i] for s in entries if (i := s["id"]) in known}
             out = []
-            for s in self.view["stacks"]:
-                i = s["id"]
-                st = made.get(i)
-                if st is None:
+            if not made:                           # (the usual first look: no Stk of ours yet, none gone)
+                for s in entries:
+                    i = s["id"]
                     st = known.get(i)              # (Facts.stk, inline)
                     if st is None or st.entry is not s:
                         st = known[i] = Stk(s, f)
                     made[i] = st
-                elif i in gone:
-                    continue
-                out.append(st)
+                    out.append(st)
+            else:
+                for s in entries:
+                    i = s["id"]
+                    st = made.get(i)
+                    if st is None:
+                        st = known.get(i)
+                        if st is None or st.entry is not s:
+                            st = known[i] = Stk(s, f)
+                        made[i] = st
+                    elif i in gone:
+                        continue
+                    out.append(st)
             self._all = out
         return self._all
 
@@ -641,10 +654,28 @@ class SeatActions:
     """The actions of one seat that take no parameter but the seat (``acts.EndForce`` is
     ``EndForce(seat)``), each made when first asked for and then kept: actions are immutable, so
     one object serves every time, and making a frozen dataclass costs about as much as a step's
-    own bookkeeping in the match loop."""
+    own bookkeeping in the match loop.  The steps of the seat's forces are kept likewise, by
+    their parameters (:meth:`start`, :meth:`move`): a force's every step is one of those."""
 
     def __init__(self, seat: str) -> None:
         self.seat = seat
+        self._starts: dict[int, A.StartForce] = {}           # unit -> StartForce(seat, unit)
+        self._moves: tuple[dict[str, A.Move], dict[str, A.Move]] = ({}, {})    # overland, by rail
+
+    def start(self, unit: int) -> A.StartForce:
+        """``StartForce(seat, unit)``."""
+        a = self._starts.get(unit)
+        if a is None:
+            a = self._starts[unit] = A.StartForce(self.seat, unit)
+        return a
+
+    def move(self, province: str, rail: bool) -> A.Move:
+        """``Move(seat, province, rail)``."""
+        moves = self._moves[rail]
+        a = moves.get(province)
+        if a is None:
+            a = moves[province] = A.Move(self.seat, province, rail)
+        return a
 
     def __getattr__(self, name: str) -> A.Action:
         if name.startswith("_"):           # (copy and pickle ask for their hooks: not actions)
@@ -799,12 +830,7 @@ class SDTAgent:
     def _index_of(self, view: dict) -> Index:
         if self._ix is not None and self._ix[0] is view:
             return self._ix[1]
-        f = self._facts()
-        stacks = view["stacks"]
-        if len(f.stks) > 2 * len(stacks) + 64:      # (the Stks of the stacks long gone are forgotten)
-            known = f.stks
-            f.stks = {i: known[i] for s in stacks if (i := s["id"]) in known}
-        ix = Index(view, f)
+        ix = Index(view, self._facts(), whole=True)       # (the view's stacks read when first asked for)
         self._ix = (view, ix)
         return ix
 
@@ -1388,7 +1414,7 @@ class SDTAgent:
                     out.append(fc)
             else:
                 first = st.units[0]
-                if first in f.combat and f.color[first] in (BLUE, GREEN, ANARCHIST) and p.is_legal(A.StartForce(me, first)):
+                if first in f.combat and f.color[first] in (BLUE, GREEN, ANARCHIST) and p.is_legal(self.acts.start(first)):
                     units = self._attackers(st)      # (a stack that may not move, e.g. 004 [5.62], is no force)
                     n = att_cache[st.id] = sum(map(weigh, units))
                     out.append(Force(first, st.id, st.province, st.color, n, False, st.imperial, list(units)))
@@ -2379,7 +2405,7 @@ class SDTAgent:
         f = self._facts()
         while plan.orders:
             o = plan.orders.pop(0)
-            start = A.StartForce(me, o.lead)
+            start = self.acts.start(o.lead)
             if not self._ok(start):
                 continue
             path: list[str] = []
@@ -2447,7 +2473,7 @@ class SDTAgent:
             if self._ok(a):
                 return a
         while w.i < len(w.path):
-            a = A.Move(me, w.path[w.i], w.rail)
+            a = self.acts.move(w.path[w.i], w.rail)
             w.i += 1
             if self._ok(a):
                 return a
@@ -2522,9 +2548,6 @@ class SDTAgent:
         sub = pa.subversive
         if t is None:
             return None
-        declare = A.DeclareAttack(me, t.id, sub)
-        if not self._ok(declare):
-            return None
         f = self._facts()
         forces = frozenset(pa.forces)
         later = None                       # the forces of the attacks still to come (when first needed)
@@ -2567,6 +2590,11 @@ class SDTAgent:
                 choice = pool
                 break
         if choice is None:
+            return None
+        # (the rules are asked about the attack only once we would make it: an attack checked
+        # and then made is not checked again, one checked and then dropped costs a check)
+        declare = A.DeclareAttack(me, t.id, sub)
+        if not self._ok(declare):
             return None
         if pa.consider:
             rel = self.relation(me, pa.owner)
