@@ -143,12 +143,16 @@ class Match:
                 kinds = getattr(a, "observe_kinds", None)
                 groups.setdefault(id(kinds), (kinds, []))[1].append(obs)
         self._interest = dict.fromkeys(CooperationTable.kinds, _TABLE_BIT)
-        self._observers = []
+        bits = []
         for i, (kinds, observers) in enumerate(groups.values()):
             bit = 0 if kinds is None else _TABLE_BIT << (i + 1)
             for k in kinds or ():
                 self._interest[k] = self._interest.get(k, 0) | bit
-            self._observers.append((bit, observers))
+            bits.append((bit, observers))
+        # the observers shown an action, by the bits of its events, in group order (a list of
+        # 2 ** (groups + 1): a group per distinct ``observe_kinds``, at most one per seat)
+        self._shown_to = [tuple(observe for bit, observers in bits if not bit or seen & bit for observe in observers)
+                          for seen in range(_TABLE_BIT << (len(bits) + 1))]
 
     @property
     def table(self) -> CooperationTable | None:
@@ -369,11 +373,8 @@ class Match:
                     t.observe(events)
             else:
                 t.follow(self.game)
-        for bit, observers in self._observers:
-            if bit and not seen & bit:
-                continue
-            for observe in observers:
-                observe(events)
+        for observe in self._shown_to[seen]:
+            observe(events)
 
     def play(self, max_actions: int = 200_000) -> int:
         """Play agent steps until the game is over, waits for a human, or ``max_actions`` were
