@@ -12,6 +12,9 @@ remote player gets over the wire):
   turn (a trade offer, a Central Committee proposal): it may answer or do nothing;
 - either marked :func:`checked` if it returns only actions it found legal (the match does not
   ask the rules again);
+- ``choose`` marked :func:`told` if it takes what the match knows already: the match then calls
+  ``choose(player, kind, version)`` (the kind of the seat's entry in ``pending``, the game's
+  version), and the agent need not read them again;
 - ``observe(events)`` (optional): every event of every action applied through the match (of
   the actions with an event of a kind in its ``observe_kinds``, if it has that attribute and
   it is not None: the match shows the others to no one, which saves calls);
@@ -75,8 +78,18 @@ def checked(method):
     return method
 
 
-def _checked(agent: Any, name: str) -> bool:
-    return getattr(getattr(agent, name, None), "checked", False)
+def told(method):
+    """Mark an agent's ``choose`` as taking ``(player, kind, version)``: the kind of decision its
+    seat's entry in ``player.pending`` asks for and ``player.version``, what the match has read
+    already.  (Called with the player alone, it reads them itself; a subclass that overrides the
+    method is called so unless it marks its own.)"""
+    method.told = True
+    return method
+
+
+def _marked(agent: Any, name: str, mark: str) -> bool:
+    """Whether the agent's method ``name`` carries ``mark`` (:func:`checked`, :func:`told`)."""
+    return getattr(getattr(agent, name, None), mark, False)
 
 
 class Step(NamedTuple):
@@ -104,7 +117,6 @@ class Match:
         self.agents = agents
         self.refused = 0                  # agent actions the engine refused (a fallback was played)
         self._players: dict[str, Player] = {}
-        self._last: Player | None = None  # the Player of the seat that moved last
         self._asked: tuple | None = None  # the open questions last put to the agents
         self._round: list[str] | None = None
         self._acted = False
@@ -121,8 +133,9 @@ class Match:
     def agents(self, agents: dict[str, Any]) -> None:
         self._agents = dict(agents)
         # the seats whose agent's choices (answers) are legal as made (:func:`checked`)
-        self._checked = {seat for seat, a in self._agents.items() if _checked(a, "choose")}
-        self._checked_answers = {seat for seat, a in self._agents.items() if _checked(a, "react")}
+        self._checked = {seat for seat, a in self._agents.items() if _marked(a, "choose", "checked")}
+        self._checked_answers = {seat for seat, a in self._agents.items() if _marked(a, "react", "checked")}
+        self._told = {seat for seat, a in self._agents.items() if _marked(a, "choose", "told")}
         # the seats asked out of turn (their agents' ``react``), in seat order
         self._reacts = {seat: r for seat, a in self._agents.items() if (r := getattr(a, "react", None)) is not None}
         self._askers = [seat for seat in self.game.seats if seat in self._reacts]
@@ -206,20 +219,16 @@ class Match:
                 step = self._answer(key)
                 if step is not None:
                     return step
-        agents = self._agents
-        # (read through the Player of the seat that moved last, which keeps it until the game
-        # changes: the seat to move is most often the same, and its agent reads it again)
-        last = self._last
-        if last is not None and last._game is not g:
-            last = None
-        for p in (last.pending if last is not None else g.pending):
+        agents, players = self._agents, self._players
+        for p in g.pending:
             seat = p["seat"]
             agent = agents.get(seat)
             if agent is None:
                 continue
-            player = last if last is not None and last.seat == seat else self.player(seat)
-            self._last = player
-            action = agent.choose(player)
+            player = players.get(seat)
+            if player is None or player._game is not g:
+                player = self.player(seat)
+            action = agent.choose(player, p["kind"], len(g.log)) if seat in self._told else agent.choose(player)
             if isinstance(action, Wait):
                 self.waiting = action
                 return None
@@ -391,4 +400,4 @@ class Match:
         return n
 
 
-__all__ = ["Match", "Step", "REACT_ROUNDS", "CYCLE_WINDOW", "checked"]
+__all__ = ["Match", "Step", "REACT_ROUNDS", "CYCLE_WINDOW", "checked", "told"]

@@ -205,7 +205,7 @@ from operator import attrgetter, itemgetter
 
 from rcw.bots import sdt_tables as T
 from rcw.bots.cooperation import CooperationTable
-from rcw.bots.match import checked
+from rcw.bots.match import checked, told
 from rcw.bots.negotiation import Negotiator, Wait
 
 from rcw import actions as A
@@ -1039,13 +1039,18 @@ class SDTAgent:
         return self._version
 
     @checked                               # (a step we found in player.legal, or a Wait)
-    def choose(self, player) -> A.Action:
+    @told
+    def choose(self, player, kind: str | None = None, version: int | None = None) -> A.Action:
+        """Our step; ``kind`` and ``version``: what our entry in ``player.pending`` asks for and
+        the game's version, when the match tells them (read from the player otherwise)."""
         self.p = player
         self._last_ok = None
-        if player.version != (self.table.version if self._observing and not self._own_table else self._version):
+        if version is None:
+            version, kind = player.version, self._my_kind(player)
+        if version != (self.table.version if self._observing and not self._own_table else self._version):
             self._catch_up(player)                 # (the version :meth:`_shown` says, inlined)
         try:
-            act = self._choose(player)
+            act = self._choose(player, kind)
         except Exception as e:  # never let a planning bug become an illegal move
             self.note(f"planning error ({type(e).__name__}: {e}); falling back")
             self.plan = None
@@ -1127,17 +1132,12 @@ class SDTAgent:
         return None
 
     # -- one decision -------------------------------------------------------------------------------------
-    def _choose(self, player) -> A.Action | None:
+    def _choose(self, player, kind: str | None) -> A.Action | None:
         me = self.seat
         if self._offer_news or not self._observing:
             act = self._offer_answer(player)                  # offers to us first
             if act is not None:
                 return act
-        kind = None
-        for p in player.pending:
-            if p["seat"] == me:
-                kind = p["kind"]
-                break
         if kind == "force" or kind == "movement":            # (most steps)
             plan = self.plan
             if plan is None:
