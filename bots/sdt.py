@@ -1446,7 +1446,8 @@ class SDTAgent:
         """Combat units of ``color`` in ``province``, in no other player's stack and led by no
         one, that a leader of ours would pick up (strongest first); the engine rules on each
         Attach when it is made."""
-        return [u for u in self._loose_map(ix, color).get(province, ()) if u not in reserved]
+        here = self._loose_map(ix, color).get(province)
+        return [u for u in here if u not in reserved] if here else []       # (mostly none)
 
     def _reach(self, fc: Force) -> dict:
         """The engine's reach of a force this Movement Phase (asked at most once per force and plan),
