@@ -2359,12 +2359,12 @@ class SDTAgent:
         if slots <= 0:
             return None
         takes: dict[str, list[int]] = {}         # province -> the Green units there it could take
-        combat, color, refused = f.combat, f.color, self._refused
+        color, refused = f.color, self._refused
         for other in ix.stacks:
             if other.id == st.id:
                 continue
-            for u in other.units:
-                if u in combat and color[u] == GREEN and not other.attached.get(u) and (fc.lead, u) not in refused:
+            for u in other.loose:                # (combat units led by no one)
+                if color[u] == GREEN and (fc.lead, u) not in refused:
                     takes.setdefault(other.province, []).append(u)
         if not takes:
             return None
