@@ -2023,9 +2023,10 @@ class SDTAgent:
         garrisoned: set[str] = set()
         for fc in forces:
             reserved.update(fc.pickups)
+        forces = sorted(forces, key=attrgetter("lead"))       # (both passes take the forces by leader)
         screens = self._screens_in_place(ix, forces, used)     # Policy 8: screens already posted stay
         screened = {st.province for sid in screens.values() if (st := ix.get(sid)) is not None}
-        for fc in sorted(forces, key=lambda x: x.lead):
+        for fc in forces:
             if fc.lead in used:
                 continue
             st = ix.get(fc.stack)
@@ -2204,11 +2205,12 @@ class SDTAgent:
 
     def _screens_in_place(self, ix: Index, forces: list[Force], used: set[int]) -> dict[int, int]:
         """The free forces that already screen a larger stack of ours (Policy 8): force -> the
-        stack it screens (one screen per province screened)."""
+        stack it screens (one screen per province screened; ``forces`` taken in their order, by
+        leader)."""
         out: dict[int, int] = {}
         taken: set[str] = set()
         adjacent = self._facts().adjacent
-        for fc in sorted(forces, key=lambda x: x.lead):
+        for fc in forces:
             if fc.lead in used or fc.escort:
                 continue
             here = fc.province
