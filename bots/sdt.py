@@ -1420,24 +1420,25 @@ class SDTAgent:
                     out.append(Force(first, st.id, st.province, st.color, n, False, st.imperial, list(units)))
         return out
 
-    def _loose_map(self, ix: Index) -> dict[str, dict[str, list[int]]]:
-        """Colour -> province -> the combat units of that colour there, in no other player's
-        stack and led by no one (strongest first): read once per view."""
-        key = ("loose", self.seat)
+    def _loose_map(self, ix: Index, color: str) -> dict[str, list[int]]:
+        """Province -> the combat units of ``color`` there, in no other player's stack and led by
+        no one (strongest first): read once per view and colour (only our leaders' colours are
+        asked for, not the many Blue and Green units left on the map)."""
+        key = ("loose", self.seat, color)
         out = ix.memo.get(key)
         if out is None:
             f = self._facts()
-            color, me = f.color, self.seat
+            colors, me = f.color, self.seat
             out = {}
             for st in ix.stacks:
                 if st.loose and (st.owner is None or st.owner == me):
                     for u in st.loose:
-                        out.setdefault(color[u], {}).setdefault(st.province, []).append(u)
+                        if colors[u] == color:
+                            out.setdefault(st.province, []).append(u)
             strength = f.strength
-            for by_p in out.values():
-                for us in by_p.values():
-                    if len(us) > 1:
-                        us.sort(key=lambda u: (-strength[u], u))
+            for us in out.values():
+                if len(us) > 1:
+                    us.sort(key=lambda u: (-strength[u], u))
             ix.memo[key] = out
         return out
 
@@ -1445,7 +1446,8 @@ class SDTAgent:
         """Combat units of ``color`` in ``province``, in no other player's stack and led by no
         one, that a leader of ours would pick up (strongest first); the engine rules on each
         Attach when it is made."""
-        return [u for u in self._loose_map(ix).get(color, {}).get(province, ()) if u not in reserved]
+        here = self._loose_map(ix, color).get(province)
+        return [u for u in here if u not in reserved] if here else []       # (mostly none)
 
     def _reach(self, fc: Force) -> dict:
         """The engine's reach of a force this Movement Phase (asked at most once per force and plan),
@@ -2021,9 +2023,10 @@ class SDTAgent:
         garrisoned: set[str] = set()
         for fc in forces:
             reserved.update(fc.pickups)
+        forces = sorted(forces, key=attrgetter("lead"))       # (both passes take the forces by leader)
         screens = self._screens_in_place(ix, forces, used)     # Policy 8: screens already posted stay
         screened = {st.province for sid in screens.values() if (st := ix.get(sid)) is not None}
-        for fc in sorted(forces, key=lambda x: x.lead):
+        for fc in forces:
             if fc.lead in used:
                 continue
             st = ix.get(fc.stack)
@@ -2096,7 +2099,7 @@ class SDTAgent:
             room = self._room(fc.lead) - len(fc.pickups)
             if room > 0:
                 cands = []
-                spots = [p for p, us in self._loose_map(ix).get(fc.color, {}).items()
+                spots = [p for p, us in self._loose_map(ix, fc.color).items()
                          if any(u not in reserved for u in us)]
                 reach = self._reach(fc) if spots else {}
                 for p in spots:
@@ -2202,11 +2205,12 @@ class SDTAgent:
 
     def _screens_in_place(self, ix: Index, forces: list[Force], used: set[int]) -> dict[int, int]:
         """The free forces that already screen a larger stack of ours (Policy 8): force -> the
-        stack it screens (one screen per province screened)."""
+        stack it screens (one screen per province screened; ``forces`` taken in their order, by
+        leader)."""
         out: dict[int, int] = {}
         taken: set[str] = set()
         adjacent = self._facts().adjacent
-        for fc in sorted(forces, key=lambda x: x.lead):
+        for fc in forces:
             if fc.lead in used or fc.escort:
                 continue
             here = fc.province
@@ -2357,12 +2361,12 @@ class SDTAgent:
         if slots <= 0:
             return None
         takes: dict[str, list[int]] = {}         # province -> the Green units there it could take
-        combat, color, refused = f.combat, f.color, self._refused
+        color, refused = f.color, self._refused
         for other in ix.stacks:
             if other.id == st.id:
                 continue
-            for u in other.units:
-                if u in combat and color[u] == GREEN and not other.attached.get(u) and (fc.lead, u) not in refused:
+            for u in other.loose:                # (combat units led by no one)
+                if color[u] == GREEN and (fc.lead, u) not in refused:
                     takes.setdefault(other.province, []).append(u)
         if not takes:
             return None
