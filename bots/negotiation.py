@@ -67,6 +67,7 @@ cup contents, no die roll that has not been rolled.
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -341,7 +342,7 @@ class Negotiator:
     and changes nothing."""
 
     def __init__(self, agent) -> None:
-        self.agent = agent
+        self.agent = weakref.proxy(agent)      # (the agent owns us: no cycle, see PoliticsAdapter)
         self.humans: frozenset[str] = frozenset()
         self.outbox: list[Message] = []
         self.queue: list[tuple[A.Action, str]] = []   # counter-offers to make (out of turn), each with the key it counters

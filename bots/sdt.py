@@ -199,6 +199,7 @@ stopped and resumed), the bot looks again at everything the events told it.
 from __future__ import annotations
 
 import random
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter, itemgetter
@@ -2681,7 +2682,10 @@ class PoliticsAdapter:
     """
 
     def __init__(self, agent: SDTAgent) -> None:
-        self.agent = agent
+        # (a weak reference: the agent owns its adapter, and without a cycle between them a
+        # finished game's agents, and the game they hold, are freed at once by reference
+        # counting, not left for the cyclic garbage collector)
+        self.agent = weakref.proxy(agent)
         self.willing: dict[tuple[str, int], bool] = {}
         self.counter: dict[tuple[str, int], Counter | None] = {}
         self.counter_declared: set[tuple[str, int]] = set()

@@ -102,3 +102,26 @@ def test_bots_going_round_in_circles_are_steered_out():
         steered += "repeat a position" in step.note
         m.apply(step.seat, step.action, step.kind)
     assert g.over and steered > 0
+
+
+def test_a_finished_game_with_sdt_bots_is_freed_at_once_without_the_cyclic_collector():
+    """A server hosts many games: when one ends and is dropped, its bots and the game they hold
+    go at once (no reference cycle between a bot and its helpers waits for ``gc``)."""
+    import gc
+    import weakref
+
+    from rcw.bots import make_agent
+
+    g = Game.new(5, 3, {"max_turns": 3})
+    agents = {p: make_agent("sdt", p, 3) for p in g.seats}
+    Match(g, agents).play()
+    assert g.over or g.turn > 3
+    gone = weakref.ref(g), weakref.ref(agents["A"])
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        del g, agents
+        assert [r() for r in gone] == [None, None]
+    finally:
+        if was:
+            gc.enable()
