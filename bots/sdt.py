@@ -397,26 +397,18 @@ class Index:
             if self._whole and len(known) > 2 * len(entries) + 64:     # (the Stks of the stacks long gone are forgotten)
                 known = f.stks = {i: known[i] for s in entries if (i := s["id"]) in known}
             out = []
-            if not made:                           # (the usual first look: no Stk of ours yet, none gone)
-                for s in entries:
-                    i = s["id"]
+            first = not made                       # (the usual first look: no Stk of ours yet, none gone)
+            for s in entries:
+                i = s["id"]
+                st = None if first else made.get(i)
+                if st is None:
                     st = known.get(i)              # (Facts.stk, inline)
                     if st is None or st.entry is not s:
                         st = known[i] = Stk(s, f)
                     made[i] = st
-                    out.append(st)
-            else:
-                for s in entries:
-                    i = s["id"]
-                    st = made.get(i)
-                    if st is None:
-                        st = known.get(i)
-                        if st is None or st.entry is not s:
-                            st = known[i] = Stk(s, f)
-                        made[i] = st
-                    elif i in gone:
-                        continue
-                    out.append(st)
+                elif i in gone:
+                    continue
+                out.append(st)
             self._all = out
         return self._all
 
