@@ -706,7 +706,7 @@ class SDTAgent:
         self._ix: tuple | None = None      # (view, Index) of the last view indexed
         self._refused: set[tuple[int, int]] = set()      # (leader, unit) attachments the engine refused
         self._rank_cache: tuple[list, dict] | None = None     # (the plan's forces, _ranked by colour)
-        self._free_last: tuple | None = None     # (forces, used, its size, colours, _free's answer)
+        self._free_last: tuple | None = None     # (forces, used, its size, _free's answers by colour)
         self._last_ok: A.Action | None = None
         self._f: Facts | None = None
         self._f_p = None                   # the Player whose data _f was checked against
@@ -1485,14 +1485,17 @@ class SDTAgent:
         return got[1].get(color, ())
 
     def _free(self, forces: list[Force], colors: tuple[str, ...], used: set[int]) -> dict[str, Free]:
-        """The free forces (not in ``used``) of each colour of ``colors`` (:class:`Free`): the last
-        answer is kept while ``used`` (which only grows within a plan) stays as it was, for the
-        targets one search tries (:meth:`_best_target`, :meth:`_try`)."""
+        """The free forces (not in ``used``) of each colour of ``colors`` (:class:`Free`), by colour
+        (a colour not asked for may be there too): each colour's is kept while ``used`` (which only
+        grows within a plan) stays as it was, for the targets one search tries and the searches
+        that follow until a force is used (:meth:`_plan_apt`, :meth:`_best_target`, :meth:`_try`)."""
         last = self._free_last
-        if last is not None and last[0] is forces and last[1] is used and last[2] == len(used) and last[3] == colors:
-            return last[4]
-        out = {}
+        if last is None or last[0] is not forces or last[1] is not used or last[2] != len(used):
+            last = self._free_last = (forces, used, len(used), {})
+        out = last[3]
         for color in colors:
+            if color in out:
+                continue
             plain: list[Force] = []
             escorts: list[Force] = []
             total = 0
@@ -1512,7 +1515,6 @@ class SDTAgent:
             else:
                 plain_total, plain_by_stack = total, by_stack
             out[color] = Free(plain, escorts, total, by_stack, plain_total, plain_by_stack)
-        self._free_last = (forces, used, len(used), colors, out)
         return out
 
     def _try(self, ix: Index, t: Stk, colors: tuple[str, ...], forces: list[Force], used: set[int],
@@ -1563,7 +1565,8 @@ class SDTAgent:
         strongest first; escorts only when the others fall short, and then only at
         ESCORT_MIN_ODDS) until the odds are reached.  A stronger attack never has worse odds
         than a weaker one against the same defender, so when even all the forces of the colour
-        together, wherever they stand, fall short, no force's reach is asked."""
+        together, wherever they stand, fall short, no force's reach is asked, and the walk stops
+        (asking no more reaches) once those chosen and those not yet come to fall short."""
         if color == ANARCHIST:
             return self._try_alone(t, forces, used, min_col, dfn)
         if color == RED and t.color == BLUE:
@@ -1573,58 +1576,67 @@ class SDTAgent:
         tp, tid = t.province, t.id
         f = self._facts()
         cols = f.cols                        # (the odds asked so far: _col)
-        tb = f.data.bit[tp]
         col_of = self._col
         plain = free.plain                   # (a force elsewhere is never in the target's stack)
         up_plain = free.plain_total - free.plain_by_stack.get(tid, 0)
-        chosen: list[Force] = []
-        att = 0
-        walked = False                   # chosen holds every plain force that reaches t
+        esc: list[Force] = []                # the escorts that may join if the others fall short
+        if free.escorts:
+            le, fe, up_esc = _around(free.escorts, tid, tp)      # the escorts in the province, elsewhere
+            if le or fe:
+                c = col_of(up_plain + up_esc, dfn)
+                if c is not None and c >= max(min_col, T.ESCORT_MIN_ODDS):
+                    esc = le + fe
+        goal = None                          # the odds the others alone reach, if they may (else all walk)
         if plain:
             c = cols.get((up_plain, dfn), cols)
             if c is cols:
                 c = col_of(up_plain, dfn)
             if c is not None and c >= min_col:
-                for fc in plain:             # those in the province first,
-                    if fc.province == tp and fc.stack != tid:
-                        chosen.append(fc)
-                        att += fc.strength
-                        c = col_of(att, dfn)
-                        if c is not None and c >= min_col:
-                            return c, chosen, color, None
-                for fc in plain:             # then those that reach it
-                    if fc.province != tp:
-                        if fc.reach is None:
-                            self._reach(fc)
-                        if not fc.reached & tb:
-                            continue
-                        chosen.append(fc)
-                        att += fc.strength
-                        c = cols.get((att, dfn), cols)
-                        if c is cols:
-                            c = col_of(att, dfn)
-                        if c is not None and c >= min_col:
-                            return c, chosen, color, None
-                walked = True
-        if not free.escorts:
+                goal = min_col
+        if goal is None and not esc:
             return None
-        le, fe, up_esc = _around(free.escorts, tid, tp)      # the escorts in the province, elsewhere
-        if le or fe:
-            need = max(min_col, T.ESCORT_MIN_ODDS)
-            c = col_of(up_plain + up_esc, dfn)
-            if c is not None and c >= need:
-                if not walked:
-                    chosen = [fc for fc in plain if fc.province == tp and fc.stack != tid] + \
-                             [fc for fc in plain if fc.province != tp and tp in self._reach(fc)]
-                    att = sum(fc.strength for fc in chosen)
-                for fc in le + fe:
-                    if fc.province != tp and tp not in self._reach(fc):
-                        continue
-                    chosen.append(fc)
-                    att += fc.strength
+        chosen: list[Force] = []
+        att = 0
+        for fc in plain:                     # those in the province first,
+            if fc.province == tp and fc.stack != tid:
+                chosen.append(fc)
+                att += fc.strength
+                if goal is not None:
                     c = col_of(att, dfn)
-                    if c is not None and c >= need:
+                    if c is not None and c >= goal:
                         return c, chosen, color, None
+        tb = f.data.bit[tp]
+        bound = up_plain                     # (the strength of those chosen and those not yet come to)
+        for fc in plain:                     # then those that reach it
+            if fc.province != tp:
+                if fc.reach is None:
+                    self._reach(fc)
+                if not fc.reached & tb:
+                    if not esc:
+                        bound -= fc.strength
+                        c = cols.get((bound, dfn), cols)
+                        if c is cols:
+                            c = col_of(bound, dfn)
+                        if c is None or c < goal:
+                            return None
+                    continue
+                chosen.append(fc)
+                att += fc.strength
+                if goal is not None:
+                    c = cols.get((att, dfn), cols)
+                    if c is cols:
+                        c = col_of(att, dfn)
+                    if c is not None and c >= goal:
+                        return c, chosen, color, None
+        need = max(min_col, T.ESCORT_MIN_ODDS)
+        for fc in esc:
+            if fc.province != tp and tp not in self._reach(fc):
+                continue
+            chosen.append(fc)
+            att += fc.strength
+            c = col_of(att, dfn)
+            if c is not None and c >= need:
+                return c, chosen, color, None
         return None
 
     def _try_alone(self, t: Stk, forces: list[Force], used: set[int], min_col: int,
@@ -1658,8 +1670,9 @@ class SDTAgent:
         already in place first, then the strongest; each mover goes to the nearest such
         province, preferring one with no units of another colour (where it could itself be
         attacked).  Strength as the engine counts it for a Subversive Attack this Player-Turn
-        (doubled on a "Subversive Attacks Doubled" turn, 004 [12.12]).  (As in :meth:`_try`,
-        reach is asked only of the forces the greedy choice comes to.)  ``dfn``: the target's defense."""
+        (doubled on a "Subversive Attacks Doubled" turn, 004 [12.12]).  (As in :meth:`_try_color_now`,
+        reach is asked only of the forces the greedy choice comes to, and the walk stops once
+        those chosen and those not yet come to fall short.)  ``dfn``: the target's defense."""
         posts = self._subversion_posts(t.province)
         if not posts:
             return None
@@ -1680,41 +1693,56 @@ class SDTAgent:
             else:
                 (lp if local else fp).append(fc)
                 up_plain += sub_of(fc)
-
-        def walk(local: list[Force], far: list[Force]):
-            yield from local
-            for fc in far:
-                if fc.reach is None:
-                    self._reach(fc)
-                if fc.reached & post_bits:
-                    yield fc
-
-        chosen: list[Force] = []
-        att = 0
-        walked = False
+        esc: list[Force] = []                # the escorts that may join if the others fall short
+        if le or fe:
+            c = col_of(up_plain + up_esc, dfn)
+            if c is not None and c >= max(min_col, T.ESCORT_MIN_ODDS):
+                esc = le + fe
+        goal = None                          # the odds the others alone reach, if they may (else all walk)
         if lp or fp:
             c = col_of(up_plain, dfn)
             if c is not None and c >= min_col:
-                for fc in walk(lp, fp):
-                    chosen.append(fc)
-                    att += sub_of(fc)
-                    c = col_of(att, dfn)
-                    if c is not None and c >= min_col:
-                        return c, chosen, RED, posts
-                walked = True
-        if le or fe:
-            need = max(min_col, T.ESCORT_MIN_ODDS)
-            c = col_of(up_plain + up_esc, dfn)
+                goal = min_col
+        if goal is None and not esc:
+            return None
+        chosen: list[Force] = []
+        att = 0
+        for fc in lp:                        # those in place first,
+            chosen.append(fc)
+            att += sub_of(fc)
+            if goal is not None:
+                c = col_of(att, dfn)
+                if c is not None and c >= goal:
+                    return c, chosen, RED, posts
+        bound = up_plain                     # (the strength of those chosen and those not yet come to)
+        for fc in fp:                        # then those that reach a post
+            if fc.reach is None:
+                self._reach(fc)
+            if not fc.reached & post_bits:
+                if not esc:
+                    bound -= sub_of(fc)
+                    c = col_of(bound, dfn)
+                    if c is None or c < goal:
+                        return None
+                continue
+            chosen.append(fc)
+            att += sub_of(fc)
+            if goal is not None:
+                c = col_of(att, dfn)
+                if c is not None and c >= goal:
+                    return c, chosen, RED, posts
+        need = max(min_col, T.ESCORT_MIN_ODDS)
+        for fc in esc:
+            if fc.province not in posts:
+                if fc.reach is None:
+                    self._reach(fc)
+                if not fc.reached & post_bits:
+                    continue
+            chosen.append(fc)
+            att += sub_of(fc)
+            c = col_of(att, dfn)
             if c is not None and c >= need:
-                if not walked:
-                    chosen = list(walk(lp, fp))
-                    att = sum(sub_of(fc) for fc in chosen)
-                for fc in walk(le, fe):
-                    chosen.append(fc)
-                    att += sub_of(fc)
-                    c = col_of(att, dfn)
-                    if c is not None and c >= need:
-                        return c, chosen, RED, posts
+                return c, chosen, RED, posts
         return None
 
     def _post(self, ix: Index, fc: Force, posts: frozenset[str]) -> str | None:
@@ -1731,11 +1759,11 @@ class SDTAgent:
                 consider: bool, used: set[int], label: str) -> None:
         col, chosen, color, posts = got
         sub = posts is not None
+        why = (f"to make a Subversive Attack on {t.province} [{label}]" if sub
+               else f"to attack in {t.province} [{label}]")
         for fc in chosen:
             used.add(fc.lead)
             dest = self._post(ix, fc, posts) if sub else (t.province if fc.province != t.province else None)
-            why = (f"to make a Subversive Attack on {t.province} [{label}]" if sub
-                   else f"to attack in {t.province} [{label}]")
             if dest:
                 plan.orders.append(Order(fc.lead, dest, list(fc.pickups), why=why, route=self._reach(fc).get(dest)))
             elif fc.pickups:
@@ -1870,7 +1898,7 @@ class SDTAgent:
         already there first, then the strongest; a force that would not raise the odds is not
         sent.  Escorts of the Czar or the Gold stay with it (Non-Attack Policy 3), and a force
         that alone garrisons a province to hold stays (Non-Attack Policies 6, 7)."""
-        col_of = self._col
+        col_of, f = self._col, self._facts()
         base = None
         for pa in plan.attacks:
             t = ix.get(pa.target)
@@ -1878,6 +1906,7 @@ class SDTAgent:
                 continue
             sub = pa.subversive
             posts = self._subversion_posts(t.province) if sub else frozenset((t.province,))
+            post_bits = f.adjacent_bits[t.province] if sub else f.data.bit[t.province]    # (posts as bits)
             worth = self._sub_strength if sub else (lambda fc: fc.strength)
             mine = [fc for fc in forces if fc.lead in pa.forces]
             att = sum(map(worth, mine))
@@ -1903,9 +1932,9 @@ class SDTAgent:
                     continue                 # it holds a province alone (Policies 6, 7)
                 dest = None
                 if fc.province not in posts:
-                    reach = fc.reach if fc.reach is not None else self._reach(fc)
-                    opts = [p for p in posts if p in reach]
-                    if not opts:
+                    if fc.reach is None:
+                        self._reach(fc)
+                    if not fc.reached & post_bits:
                         continue
                     dest = self._post(ix, fc, posts) if sub else t.province
                 c = col_of(att + worth(fc), dfn)
@@ -2128,12 +2157,8 @@ class SDTAgent:
             # 5: a smaller force joins our strongest stack of its colour within reach
             size = 1 + len([u for u in st.attached_to(fc.lead) if u in f.combat]) + len(fc.pickups)
             cands = []
-            for other in ix.mine(me):
-                if other.id == fc.stack or other.color != fc.color or not other.leaders:
-                    continue
+            for other in self._bigger(ix, fc):
                 if len(other.fighting) + size > limit:
-                    continue
-                if self._att(other) <= fc.strength:
                     continue
                 if reach is None:
                     reach = self._reach(fc)
