@@ -706,6 +706,7 @@ class SDTAgent:
         self._ix: tuple | None = None      # (view, Index) of the last view indexed
         self._refused: set[tuple[int, int]] = set()      # (leader, unit) attachments the engine refused
         self._rank_cache: tuple[list, dict] | None = None     # (the plan's forces, _ranked by colour)
+        self._bounds_last: tuple | None = None   # (targets, forces, used, min_col, colours, _best_target's bounds)
         self._free_last: tuple | None = None     # (forces, used, its size, _free's answers by colour)
         self._last_ok: A.Action | None = None
         self._f: Facts | None = None
@@ -1363,7 +1364,7 @@ class SDTAgent:
             if lead and f.color[lead] == RED:
                 plan.execute_czar = True
         forces = self._forces(ix)
-        self._rank_cache = self._free_last = None
+        self._rank_cache = self._free_last = self._bounds_last = None
         used: set[int] = set()
         if plan.vst:
             self._plan_vst(view, ix, plan, forces, used)
@@ -1780,8 +1781,16 @@ class SDTAgent:
         found (the same choice as trying them all, with fewer reaches): a target's bound is
         the odds of every free force of a colour hostile to it together, wherever it stands
         (or, Red on Blue, of the Red leaders' Subversive Attack strength): a stronger attack
-        never has worse odds against the same defender."""
+        never has worse odds against the same defender.  Within a plan the free forces only
+        get fewer, so a bound stays a bound: those of the last search are kept for the next one
+        over the same ``targets``, ``colors``, ``min_col``, ``forces`` and ``used`` (a line of the
+        APT after an attack is assigned, the VST's attacks), less the targets ``attacked`` since."""
         free = self._free(forces, colors, used)
+        last = self._bounds_last
+        if last is not None and last[0] is targets and last[1] is forces and last[2] is used \
+                and last[3] == min_col and last[4] == colors:
+            return self._best_of(ix, [r for r in last[5] if r[3].id not in attacked], colors, forces, used,
+                                 min_col, free)
         sub_total = None
         col_of, dfn_of, hostile = self._col, self._dfn, self.hostile
         cols = self._facts().cols
@@ -1825,6 +1834,13 @@ class SDTAgent:
             if ub >= min_col:
                 ranked.append((ub, dfn, -tid, t))
         ranked.sort(key=_bound, reverse=True)
+        self._bounds_last = (targets, forces, used, min_col, colors, ranked)
+        return self._best_of(ix, ranked, colors, forces, used, min_col, free)
+
+    def _best_of(self, ix: Index, ranked: list[tuple], colors: tuple[str, ...], forces: list[Force], used: set[int],
+                 min_col: int, free: dict[str, Free]) -> tuple | None:
+        """:meth:`_best_target`'s search over the targets ``ranked`` by bound, the best first:
+        (bound, defense, -id, target) each."""
         best = None
         best_key = None
         for ub, dfn, neg_id, t in ranked:
