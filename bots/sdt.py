@@ -320,11 +320,11 @@ class Stk:
         units = self.units = s["units"]
         self.color = s["color"]
         raw = s["attached"]
-        att = self.attached = dict(zip(map(int, raw), raw.values(), strict=True)) if raw else {}
+        att = self.attached = {int(k): v for k, v in raw.items()} if raw else {}
         lead, combat = f.leader, f.combat
         leaders: list[int] = []
         loose: list[int] = []              # combat units led by no one
-        n = 0                              # units other than Imperial ones
+        imperial = False                   # a unit neither leader nor combat unit: an Imperial one
         for u in units:
             if u in lead:
                 leaders.append(u)
@@ -332,11 +332,9 @@ class Stk:
                 if not att.get(u):
                     loose.append(u)
             else:
-                continue
-            n += 1
-        self.leaders, self.loose = leaders, loose
-        self.imperial = n != len(units)
-        self.fighting = [u for u in units if u not in f.imperial] if self.imperial else units    # (lists never changed)
+                imperial = True
+        self.leaders, self.loose, self.imperial = leaders, loose, imperial
+        self.fighting = [u for u in units if u not in f.imperial] if imperial else units    # (lists never changed)
 
     def attached_to(self, leader: int) -> list[int]:
         att = self.attached
