@@ -320,11 +320,11 @@ class Stk:
         units = self.units = s["units"]
         self.color = s["color"]
         raw = s["attached"]
-        att = self.attached = dict(zip(map(int, raw), raw.values(), strict=True)) if raw else {}
+        att = self.attached = {int(k): v for k, v in raw.items()} if raw else {}
         lead, combat = f.leader, f.combat
         leaders: list[int] = []
         loose: list[int] = []              # combat units led by no one
-        n = 0                              # units other than Imperial ones
+        imperial = False                   # a unit neither leader nor combat unit: an Imperial one
         for u in units:
             if u in lead:
                 leaders.append(u)
@@ -332,15 +332,13 @@ class Stk:
                 if not att.get(u):
                     loose.append(u)
             else:
-                continue
-            n += 1
-        self.leaders, self.loose = leaders, loose
-        self.imperial = n != len(units)
-        self.fighting = [u for u in units if u not in f.imperial] if self.imperial else units    # (lists never changed)
+                imperial = True
+        self.leaders, self.loose, self.imperial = leaders, loose, imperial
+        self.fighting = [u for u in units if u not in f.imperial] if imperial else units    # (lists never changed)
 
     def attached_to(self, leader: int) -> list[int]:
         att = self.attached
-        return [u for u in self.units if att.get(u) == leader]
+        return [u for u in self.units if att.get(u) == leader] if att else []
 
     def joined(self, x: Stk) -> Stk:
         """A new Stk: this stack once stack ``x`` has merged into it (the same id, province, owner
@@ -400,8 +398,7 @@ class Index:
             first = not made                       # (the usual first look: no Stk of ours yet, none gone)
             for s in entries:
                 i = s["id"]
-                st = None if first else made.get(i)
-                if st is None:
+                if first or (st := made.get(i)) is None:
                     st = known.get(i)              # (Facts.stk, inline)
                     if st is None or st.entry is not s:
                         st = known[i] = Stk(s, f)
@@ -1052,7 +1049,8 @@ class SDTAgent:
             act = None
         if isinstance(act, Wait):
             return act                         # (for the humans invited to a Committee)
-        if act is None or not (act is self._last_ok or self._found_legal(act) or player.is_legal(act)):
+        last = self._last_ok
+        if act is None or not (act is last or (last is not None and self._found_legal(act)) or player.is_legal(act)):
             act = self.fallback(player)
         if self.talk.humans:                   # (only a step toward a human seat has a card)
             self.talk.stepped(player, act)
@@ -2513,7 +2511,8 @@ class SDTAgent:
         while w.i < len(w.path):
             a = self.acts.move(w.path[w.i], w.rail)
             w.i += 1
-            if self._ok(a):
+            if self.p.is_legal(a):                  # (:meth:`_ok` inline: most steps are a force's moves)
+                self._last_ok = a
                 return a
             # refused (something moved into the way): ask the engine once for another route
             route = None if w.rerouted else self.p.reach().get(w.order.dest)
