@@ -158,8 +158,9 @@ class GameData:
     # independence by the game's start (map.toml [rules] foreign_regions: Finland, Poland).
     russian: frozenset[str] = frozenset()
     # Derived, for searches: the provinces in code order (a province is a bit, 1 << its index,
-    # in a set of provinces held as an int), and each province's neighbours and rail links as
-    # such sets, with and without the borders only White units cross (004 [5.32]).
+    # in a set of provinces held as an int; ``bit`` is a plain dict, read for every province a
+    # search or a colour's provinces look at: never change it), and each province's neighbours
+    # and rail links as such sets, with and without the borders only White units cross (004 [5.32]).
     codes: tuple[str, ...] = ()
     bit: Mapping[str, int] = field(default_factory=dict)
     adjacent_bits: tuple[int, ...] = ()
@@ -180,7 +181,7 @@ class GameData:
             return tuple(sum(bit[n] for n in getattr(self.provinces[c], attr)
                              if white or frozenset((c, n)) not in self.white_only_borders) for c in codes)
 
-        for name, value in (("codes", codes), ("bit", MappingProxyType(bit)),
+        for name, value in (("codes", codes), ("bit", bit),
                             ("adjacent_bits", links("adjacent", True)), ("rail_bits", links("rail", True)),
                             ("adjacent_bits_not_white", links("adjacent", False)),
                             ("rail_bits_not_white", links("rail", False)),

@@ -212,6 +212,8 @@ class Game:
     # the Player-Turn's pending list pending last made: (seat, kind, the list); shown again while
     # the same seat is waited for in the same kind of step (a force's moves, say)
     _pending_shown: tuple[str, str, list] | None = None
+    # the VP chart's view entry last made (see _vp_view): shown again while the chart is as it shows
+    _vp_shown: dict[str, list[list]] | None = None
 
     def __init__(self, state: State, data: GameData | None = None, dice: Dice | None = None) -> None:
         # the game's counters: the printed mix and the optional forces its options bring in (001)
@@ -706,8 +708,9 @@ class Game:
         """The odds of ``attack`` strength points against ``defense`` (004 [8.0]: the ratio rounded
         in the defender's favour; below 1:2 no attack may be made, 004 [8.47]; above 6:1 resolved
         at 6:1, 004 [8.48]): for an attack being planned, whose attackers are not yet in place."""
-        if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (attack, defense)):
-            raise IllegalAction("004 [8.0]", "strengths are whole numbers, 0 or more", "bad_request")
+        for x in (attack, defense):
+            if not isinstance(x, int) or isinstance(x, bool) or x < 0:
+                raise IllegalAction("004 [8.0]", "strengths are whole numbers, 0 or more", "bad_request")
         return combat.odds_of(self.ctx, attack, defense)
 
     def attack_strength(self, units: list[int], subversive: bool = False) -> int:
@@ -838,6 +841,16 @@ def _stacks_view(g: Game, seat: str | None) -> list[StackView]:
     return g._stack_views(map(stacks.__getitem__, sorted(stacks)))
 
 
+def _vp_view(g: Game, seat: str | None) -> dict[str, list[list]]:
+    """The VP chart as a view shows it: made again only when the chart (its sections, in their
+    order, and their entries) has changed since it was last shown (a view is read-only; the
+    chart changes only when units are eliminated)."""
+    vp, shown = g.state.vp, g._vp_shown
+    if shown is None or shown != vp or list(shown) != list(vp):
+        shown = g._vp_shown = {k: [list(e) for e in v] for k, v in vp.items()}
+    return shown
+
+
 # What a seat's view holds, entry by entry (see Game.view and rcw.types.View); game modes extend it.
 VIEW_FIELDS: dict[str, Callable[[Game, str | None], Any]] = {
     "mode": lambda g, seat: g.MODE,
@@ -851,7 +864,7 @@ VIEW_FIELDS: dict[str, Callable[[Game, str | None], Any]] = {
     "phasing": lambda g, seat: g.ctx.b.phasing(),
     "pending": lambda g, seat: g.pending,
     "stacks": _stacks_view,
-    "vp": lambda g, seat: {k: [list(e) for e in v] for k, v in g.state.vp.items()},
+    "vp": _vp_view,
     "politburo": lambda g, seat: dict(g.state.politburo),
     "assassins": lambda g, seat: dict(g.state.assassins),
     "control": lambda g, seat: dict(g.state.control),

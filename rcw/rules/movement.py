@@ -440,16 +440,18 @@ def move_problem(ctx: Ctx, a: Move) -> tuple[str, str] | None:
     return None
 
 
-# id of a ``links`` tuple -> (it, the same indexed by ``bit_length()``, the bit of each bit length):
+# id of a ``links`` tuple -> (it, the same indexed by ``bit_length()``, the bit of each bit length,
+# every province):
 # what :meth:`Routes.search` reads for the top province of a layer, without a subtraction and a
 # shift; the last is shared by every ``links`` of as many provinces (``_TOPS``)
-_BY_TOP: dict[int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
+_BY_TOP: dict[int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]] = {}
 _TOPS: dict[int, tuple[int, ...]] = {}
 
 
-def _by_top(links: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``links`` indexed by a province's ``bit.bit_length()`` (one more than its index), and
-    the province's bit by the same (made once for each ``links`` tuple)."""
+def _by_top(links: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """``links`` indexed by a province's ``bit.bit_length()`` (one more than its index), the
+    province's bit by the same, and every province of the map (made once for each ``links``
+    tuple)."""
     got = _BY_TOP.get(id(links))
     if got is None or got[0] is not links:
         if len(_BY_TOP) >= 64:
@@ -458,8 +460,8 @@ def _by_top(links: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         top = _TOPS.get(n)
         if top is None:
             top = _TOPS[n] = (0, *(1 << i for i in range(n)))
-        got = _BY_TOP[id(links)] = (links, (0, *links), top)
-    return got[1], got[2]
+        got = _BY_TOP[id(links)] = (links, (0, *links), top, (1 << n) - 1)
+    return got[1], got[2], got[3]
 
 
 class Routes(Mapping[str, Route]):
@@ -495,29 +497,30 @@ class Routes(Mapping[str, Route]):
                 self._all |= found & ends
                 self._searches.append((rail, links, reached_at, onward, ends))
                 return
-        seen = closed | here
+        above, top, every = _by_top(links)
+        # (sets of provinces held as positive numbers: a negative one costs a copy at every & and |)
+        unseen = start = every & ~(closed | here)   # the provinces not reached yet
+        go = every & ~stops
         reached_at, onward = [here], [here]
         layer = here
         left = steps if steps is not None else len(links)    # (no search is longer than the map)
-        go = ~stops
-        above, top = _by_top(links)
         while left > 0:
             reached = 0                             # the provinces next to those of the layer
             while layer:
                 i = layer.bit_length()              # (its top province, from the top down)
                 reached |= above[i]
                 layer ^= top[i]
-            reached &= ~seen
+            reached &= unseen
             if not reached:
                 break
-            seen |= reached
+            unseen ^= reached
             reached_at.append(reached)
             layer = reached & go
             onward.append(layer)
             if not layer:
                 break
             left -= 1
-        found = seen & ~(closed | here)
+        found = start ^ unseen
         self._all |= found & ends
         self._searches.append((rail, links if back is None else back, reached_at, onward, ends))
         if memo is not None:
@@ -557,7 +560,7 @@ class Routes(Mapping[str, Route]):
         route = self._made.get(province)
         if route is not None:
             return route
-        return self[province] if province in self else default
+        return self[province] if self._bit.get(province, 0) & self._all else default      # (in self)
 
     def __contains__(self, province: object) -> bool:
         try:
