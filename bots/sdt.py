@@ -1706,24 +1706,18 @@ class SDTAgent:
             return None
         chosen: list[Force] = []
         att = 0
-        for fc in lp:                        # those in place first,
-            chosen.append(fc)
-            att += sub_of(fc)
-            if goal is not None:
-                c = col_of(att, dfn)
-                if c is not None and c >= goal:
-                    return c, chosen, RED, posts
         bound = up_plain                     # (the strength of those chosen and those not yet come to)
-        for fc in fp:                        # then those that reach a post
-            if fc.reach is None:
-                self._reach(fc)
-            if not fc.reached & post_bits:
-                if not esc:
-                    bound -= sub_of(fc)
-                    c = col_of(bound, dfn)
-                    if c is None or c < goal:
-                        return None
-                continue
+        for fc in lp + fp:                   # those in place first, then those that reach a post
+            if fc.province not in posts:
+                if fc.reach is None:
+                    self._reach(fc)
+                if not fc.reached & post_bits:
+                    if not esc:
+                        bound -= sub_of(fc)
+                        c = col_of(bound, dfn)
+                        if c is None or c < goal:
+                            return None
+                    continue
             chosen.append(fc)
             att += sub_of(fc)
             if goal is not None:
