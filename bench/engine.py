@@ -12,13 +12,20 @@ measured side by side in that run:
 - ``replay_us_per_action``: microseconds per replayed action (all games);
 - ``clone_us``: microseconds per ``Game.clone()``, sampled along the replays.
 
-    python bench/engine.py [--games 10] [--seed 0] [--max-turns 60] [--repeat 3] [--json]
+The whole measurement is made ``--rounds`` times and each figure printed is the median of its
+rounds (every round's figures are printed too, under ``rounds``): on a shared machine a burst of
+load can tilt one round either way, and the median of three is steadier than any one of them.
+``sdt`` and ``random`` give the details (games, actions, seconds) of the round whose
+``sdt_vs_replay`` is the median (of two middle rounds, the later-sorted one).
+
+    python bench/engine.py [--games 10] [--seed 0] [--max-turns 60] [--repeat 3] [--rounds 3] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 
@@ -82,6 +89,24 @@ def measure(kind: str, games: int, seed: int, max_turns: int, clones: list[float
             "vs_replay": round(played / replayed, 2) if replayed else None}
 
 
+def one_round(games: int, seed: int, max_turns: int, repeat: int) -> dict:
+    """One measurement of every figure (the SDT games, then the random ones, each beside its replays)."""
+    clones: list[float] = []
+    sdt = measure("sdt", games, seed, max_turns, clones, repeat)
+    rnd = measure("random", games, seed, max_turns, clones, repeat)
+    replayed = sdt["replay_seconds"] + rnd["replay_seconds"]
+    return {
+        "sdt_vs_replay": sdt["vs_replay"],
+        "random_vs_replay": rnd["vs_replay"],
+        "replay_us_per_action": round(replayed / (sdt["actions"] + rnd["actions"]) * 1e6, 2),
+        "clone_us": round(sum(clones) / len(clones) * 1e6, 1) if clones else None,
+        "sdt": sdt, "random": rnd,
+    }
+
+
+FIGURES = ("sdt_vs_replay", "random_vs_replay", "replay_us_per_action", "clone_us")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=10, help="games per agent kind (default 10)")
@@ -89,26 +114,30 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-turns", type=int, default=60, help="safety limit on Game-Turns (default 60)")
     p.add_argument("--repeat", type=int, default=3,
                    help="play and replay each game this many times, counting the fastest of each (default 3)")
+    p.add_argument("--rounds", type=int, default=3,
+                   help="make the whole measurement this many times and print each figure's median (default 3)")
     p.add_argument("--json", action="store_true", help="print the measurements as JSON")
     a = p.parse_args(argv)
-    clones: list[float] = []
-    sdt = measure("sdt", a.games, a.seed, a.max_turns, clones, a.repeat)
-    rnd = measure("random", a.games, a.seed, a.max_turns, clones, a.repeat)
-    replayed = sdt["replay_seconds"] + rnd["replay_seconds"]
-    out = {
-        "sdt_vs_replay": sdt["vs_replay"],
-        "random_vs_replay": rnd["vs_replay"],
-        "replay_us_per_action": round(replayed / (sdt["actions"] + rnd["actions"]) * 1e6, 2),
-        "clone_us": round(sum(clones) / len(clones) * 1e6, 1) if clones else None,
-        "sdt": sdt, "random": rnd,
-    }
+    if a.rounds < 1 or a.repeat < 1 or a.games < 1:
+        p.error("--games, --repeat and --rounds must be at least 1")
+    rounds = []
+    for i in range(a.rounds):
+        r = one_round(a.games, a.seed, a.max_turns, a.repeat)
+        rounds.append(r)
+        if not a.json and a.rounds > 1:
+            print(f"round {i + 1}/{a.rounds}: " + ", ".join(f"{k} {r[k]}" for k in FIGURES), flush=True)
+    mid = rounds[sorted(range(len(rounds)), key=lambda i: rounds[i]["sdt_vs_replay"])[len(rounds) // 2]]
+    out = {k: statistics.median(r[k] for r in rounds) for k in FIGURES if mid[k] is not None}
+    out.update({"sdt": mid["sdt"], "random": mid["random"],
+                "rounds": [{k: r[k] for k in FIGURES} for r in rounds]})
     if a.json:
         print(json.dumps(out, indent=2))
         return 0
-    for r in (sdt, rnd):
+    for r in (mid["sdt"], mid["random"]):
         print(f"{r['agents']:>6}: {r['games']} games, {r['actions']} actions, mean {r['mean_game_turns']} Game-Turns: "
               f"played in {r['play_seconds']} s, replayed in {r['replay_seconds']} s ({r['vs_replay']}x)")
-    print(f"replay: {out['replay_us_per_action']} us per action; Game.clone(): {out['clone_us']} us")
+    print(f"replay: {out['replay_us_per_action']} us per action; Game.clone(): {out.get('clone_us')} us"
+          + (f" (medians of {a.rounds} rounds)" if a.rounds > 1 else ""))
     return 0
 
 

@@ -676,14 +676,14 @@ def test_bench_engine_reports_play_against_replay(capsys):
     (``sdt_vs_replay``, ``random_vs_replay``), microseconds per replayed action and per
     ``Game.clone()`` - the figures the README reports."""
     bench = _bench()
-    assert bench.main(["--games", "1", "--max-turns", "2", "--repeat", "2"]) == 0
+    assert bench.main(["--games", "1", "--max-turns", "2", "--repeat", "2", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
     import re
 
     assert re.search(r"^\s*sdt: 1 games, \d+ actions, .* replayed in [\d.]+ s \([\d.]+x\)", out, re.M)
     assert re.search(r"^random: 1 games, \d+ actions", out, re.M)
     assert re.search(r"^replay: [\d.]+ us per action; Game.clone\(\): [\d.]+ us", out, re.M)
-    assert bench.main(["--games", "1", "--max-turns", "2", "--repeat", "1", "--json"]) == 0
+    assert bench.main(["--games", "1", "--max-turns", "2", "--repeat", "1", "--rounds", "1", "--json"]) == 0
     res = json.loads(capsys.readouterr().out)
     assert res["sdt_vs_replay"] > 0 and res["random_vs_replay"] > 0     # (measured, not asserted: a ratio)
     assert res["replay_us_per_action"] > 0 and res["clone_us"] > 0
@@ -691,6 +691,26 @@ def test_bench_engine_reports_play_against_replay(capsys):
         r = res[kind]
         assert r["games"] == r["finished"] == 1 and r["actions"] > 0
         assert abs(r["vs_replay"] - r["play_seconds"] / r["replay_seconds"]) < 0.05 * r["vs_replay"]
+
+
+def test_bench_engine_prints_the_median_of_its_rounds(capsys):
+    """``--rounds N`` makes the whole measurement N times: each figure printed is the median of
+    the rounds' figures, all of which are shown (one burst of load on a shared machine does not
+    make the figure)."""
+    import statistics
+
+    bench = _bench()
+    assert bench.main(["--games", "1", "--max-turns", "2", "--repeat", "1", "--rounds", "3", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert len(res["rounds"]) == 3
+    for k in ("sdt_vs_replay", "random_vs_replay", "replay_us_per_action", "clone_us"):
+        assert res[k] == statistics.median(r[k] for r in res["rounds"])
+    assert res["sdt"]["vs_replay"] == res["sdt_vs_replay"]          # the details are the median round's
+    assert bench.main(["--games", "1", "--max-turns", "2", "--repeat", "1", "--rounds", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "round 1/2: sdt_vs_replay" in out and "round 2/2: " in out and "(medians of 2 rounds)" in out
+    with pytest.raises(SystemExit):
+        bench.main(["--rounds", "0"])
 
 
 @pytest.mark.slow
