@@ -126,8 +126,11 @@ def main(argv: list[str] | None = None) -> int:
         rounds.append(r)
         if not a.json and a.rounds > 1:
             print(f"round {i + 1}/{a.rounds}: " + ", ".join(f"{k} {r[k]}" for k in FIGURES), flush=True)
-    mid = rounds[sorted(range(len(rounds)), key=lambda i: rounds[i]["sdt_vs_replay"])[len(rounds) // 2]]
-    out = {k: statistics.median(r[k] for r in rounds) for k in FIGURES if mid[k] is not None}
+    mid = sorted(rounds, key=lambda r: r["sdt_vs_replay"] or 0.0)[len(rounds) // 2]
+    out = {}
+    for k in FIGURES:                         # (None where a round had nothing to time: no replay, no clone)
+        got = [r[k] for r in rounds if r[k] is not None]
+        out[k] = statistics.median(got) if got else None
     out.update({"sdt": mid["sdt"], "random": mid["random"],
                 "rounds": [{k: r[k] for k in FIGURES} for r in rounds]})
     if a.json:
