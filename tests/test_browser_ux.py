@@ -359,7 +359,7 @@ def test_a_force_moves_to_a_far_province_in_one_click_or_one_drag(server, browse
     of the counter (real touch events, through the DevTools protocol)."""
     from browser_helpers import Player
 
-    g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "bot_seats": ["B", "C"], "options": {"max_turns": 2}})
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "bot_seats": ["B", "C"], "options": {"max_turns": 4}})
     gid = g["game"]
     j = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
     page = new_page(browser, phone)
@@ -425,7 +425,21 @@ def test_a_force_moves_to_a_far_province_in_one_click_or_one_drag(server, browse
         if phone:
             P.tab("map")
         view = st["view"]
-        stack = next(s for s in view["stacks"] if starts[0]["unit"] in s["units"])
+        # a force that can go two provinces or more (the engine's reach, the query the page makes
+        # for a selected stack, asked for every unit that may start a force there); in some games
+        # none can this turn (stopped next to an enemy), and the next turn is tried
+        by_stack: dict[int, tuple[dict, list[int]]] = {}
+        for a in starts:
+            s = next(x for x in view["stacks"] if a["unit"] in x["units"])
+            by_stack.setdefault(s["id"], (s, []))[1].append(a["unit"])
+
+        def goes_far(u: int) -> bool:
+            routes = page.evaluate("(u) => window.rcwApp.ask('reach', {unit: u})", u)
+            return any(len(r["path"]) >= 2 for r in routes.values())
+
+        stack = next((s for s, units in by_stack.values() if all(goes_far(u) for u in units)), None)
+        if stack is None:
+            return False
         counter = f'svg.board g.counter[data-stack="{stack["id"]}"]'
         page.evaluate(f"window.rcwApp.board.centreOn({stack['province']!r}, true)")
         src = uncovered(counter)
