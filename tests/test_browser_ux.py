@@ -434,7 +434,7 @@ def test_a_force_moves_to_a_far_province_in_one_click_or_one_drag(server, browse
             by_stack.setdefault(s["id"], (s, []))[1].append(a["unit"])
 
         def goes_far(u: int) -> bool:
-            routes = page.evaluate("(u) => window.rcwApp.ask('reach', {unit: u})", u)
+            routes = P._ask("reach", unit=u) or {}
             return any(len(r["path"]) >= 2 for r in routes.values())
 
         stack = next((s for s, units in by_stack.values() if all(goes_far(u) for u in units)), None)
