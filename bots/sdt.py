@@ -1629,8 +1629,11 @@ class SDTAgent:
                         return c, chosen, color, None
         need = max(min_col, T.ESCORT_MIN_ODDS)
         for fc in esc:
-            if fc.province != tp and tp not in self._reach(fc):
-                continue
+            if fc.province != tp:
+                if fc.reach is None:
+                    self._reach(fc)
+                if not fc.reached & tb:
+                    continue
             chosen.append(fc)
             att += fc.strength
             c = col_of(att, dfn)
