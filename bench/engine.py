@@ -105,6 +105,7 @@ def one_round(games: int, seed: int, max_turns: int, repeat: int) -> dict:
 
 
 FIGURES = ("sdt_vs_replay", "random_vs_replay", "replay_us_per_action", "clone_us")
+DIGITS = {"sdt_vs_replay": 2, "random_vs_replay": 2, "replay_us_per_action": 2, "clone_us": 1}   # (as each round rounds it)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     out = {}
     for k in FIGURES:                         # (None where a round had nothing to time: no replay, no clone)
         got = [r[k] for r in rounds if r[k] is not None]
-        out[k] = statistics.median(got) if got else None
+        out[k] = round(statistics.median(got), DIGITS[k]) if got else None   # (two middle rounds: their mean)
     out.update({"sdt": mid["sdt"], "random": mid["random"],
                 "rounds": [{k: r[k] for k in FIGURES} for r in rounds]})
     if a.json:

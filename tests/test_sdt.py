@@ -704,8 +704,13 @@ def test_bench_engine_prints_the_median_of_its_rounds(capsys):
     res = json.loads(capsys.readouterr().out)
     assert len(res["rounds"]) == 3
     for k in ("sdt_vs_replay", "random_vs_replay", "replay_us_per_action", "clone_us"):
-        assert res[k] == statistics.median(r[k] for r in res["rounds"])
+        assert res[k] == round(statistics.median(r[k] for r in res["rounds"]), bench.DIGITS[k])
     assert res["sdt"]["vs_replay"] == res["sdt_vs_replay"]          # the details are the median round's
+    assert bench.main(["--games", "1", "--max-turns", "2", "--repeat", "1", "--rounds", "2", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)       # two middle rounds: their mean, rounded as a round's figure is
+    for k in ("sdt_vs_replay", "replay_us_per_action", "clone_us"):
+        assert res[k] == round(sum(r[k] for r in res["rounds"]) / 2, bench.DIGITS[k])
+        assert len(repr(res[k]).split(".")[-1]) <= bench.DIGITS[k]
     assert bench.main(["--games", "1", "--max-turns", "2", "--repeat", "1", "--rounds", "2"]) == 0
     out = capsys.readouterr().out
     assert "round 1/2: sdt_vs_replay" in out and "round 2/2: " in out and "(medians of 2 rounds)" in out
