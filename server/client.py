@@ -326,6 +326,9 @@ class GameClient:
         elif t == "seats":
             self.seats = f["seats"]
             self.status = f["status"]
+            if "legal" in f:                # (the status changed: what this seat may do now)
+                self.legal = f["legal"]
+                self.facts = f.get("facts", {})
         elif t == "deadline":
             self.deadlines = f["deadlines"]
 

@@ -211,8 +211,19 @@ class GameRuntime:
         if notify:
             frame = {"t": "seats", "id": None, "game": self.gid, "seats": public_seats(seats), "status": self.status()}
             data = pack(frame)
+            # the game starts, or waits for players again: what a seat may do changes with it
+            moved = was != self.status() and self.game is not None
+            own: dict[str, tuple[dict, bytes]] = {}         # seat -> its frame, packed once
             for c in list(self.conns):
-                c.send(frame, data)
+                if moved and c.seat is not None:
+                    fd = own.get(c.seat)
+                    if fd is None:
+                        f = dict(frame)
+                        f["legal"], f["facts"] = self._seat_part(c.seat, self.game.view(c.seat))
+                        fd = own[c.seat] = (f, pack(f))
+                    c.send(*fd)
+                else:
+                    c.send(frame, data)
         if was != self.status() or self.driver.driving:
             self.driver.kick()
 
@@ -255,11 +266,18 @@ class GameRuntime:
         """The full picture for one seat (``welcome`` and ``view`` replies); under the lock."""
         g = self.game
         view = g.view(seat)
-        legal = [to_wire(a) for a in g.legal_actions(seat)] if seat and self.status() == "playing" else []
+        legal, seat_facts = self._seat_part(seat, view)
         return {"t": t, "game": self.gid, "seat": seat, "seq": self.seq, "hash": self.hash, "status": self.status(),
-                "view": view, "pending": g.pending, "legal": legal, "facts": facts.seat_facts(g, view, seat, legal),
+                "view": view, "pending": g.pending, "legal": legal, "facts": seat_facts,
                 "seats": public_seats(self.seats), "result": g.result, "pacts": self.proposals.of(seat),
                 "deadlines": self.clock.public()}
+
+    def _seat_part(self, seat: str | None, view: dict, board: dict[str, int] | None = None) -> tuple[list[dict], dict]:
+        """What a frame tells one seat alone: its legal actions (none before the game starts, nor
+        for a spectator) and its facts (section 3.1) in ``view``; ``board``: the stacks'
+        strengths (``facts.strengths``) when the caller has them."""
+        legal = [to_wire(a) for a in self.game.legal_actions(seat)] if seat and self.status() == "playing" else []
+        return legal, facts.seat_facts(self.game, view, seat, legal, board)
 
     def _push_update(self, entry: dict | None, events: list) -> None:
         g = self.game
@@ -271,18 +289,17 @@ class GameRuntime:
                 "status": self.status(), "result": g.result, "why": entry.get("why", []) if entry else []}
         frames: dict[str | None, tuple[dict, bytes]] = {}      # seat -> its frame, packed once
         board: dict[str, int] | None = None                      # the stacks' strengths, the same for all
-        playing = base["status"] == "playing"
         n = 0
         for c in list(self.conns):
             seat = c.seat
             fd = frames.get(seat)
             if fd is None:
                 view = g.view(seat)
-                legal = [to_wire(x) for x in g.legal_actions(seat)] if seat and playing else []
                 if board is None:
                     board = facts.strengths(g, view)
                 f = dict(base)
-                f["view"], f["legal"], f["facts"] = view, legal, facts.seat_facts(g, view, seat, legal, board)
+                f["view"] = view
+                f["legal"], f["facts"] = self._seat_part(seat, view, board)
                 fd = frames[seat] = (f, pack(f))
             if c.send(fd[0], fd[1], count=False):
                 n += 1

@@ -675,6 +675,28 @@ async def test_the_creator_may_choose_quitting_under_14_2_instead(kind):
 
 
 @pytest.mark.parametrize("kind", STORES)
+async def test_seats_that_joined_early_may_act_as_soon_as_the_last_seat_is_filled(kind):
+    """The seats that joined and connected before the game filled up learn what they may do
+    the moment the last seat is taken (the ``seats`` frame carries their legal actions), not
+    only once somebody has acted: here no one has, and each of them ends trading first."""
+    async with serve(kind) as h:
+        g, (a, b) = await h.game(players=3, humans=2)
+        gid = g["game"]
+        ca, cb, spec = await h.connect(gid, a["token"]), await h.connect(gid, b["token"]), await h.connect(gid)
+        assert ca.status == cb.status == "open" and ca.legal == cb.legal == []
+        c = await h.lobby.join(gid, name="last")
+        for x in (ca, cb):
+            await x.wait_for(lambda x: x.status == "playing", 5)
+            assert x.seq == 0 and {"t": "EndTrading", "seat": x.seat} in x.legal
+        await spec.wait_for(lambda x: x.status == "playing", 5)
+        assert spec.legal == []                      # (a spectator may do nothing)
+        await ca.act({"t": "EndTrading"})
+        await cb.act({"t": "EndTrading"})
+        cc = await h.connect(gid, c["token"])
+        assert {"t": "EndTrading", "seat": "C"} in cc.legal and cc.seq == 2
+
+
+@pytest.mark.parametrize("kind", STORES)
 async def test_leaving_before_the_start_reopens_the_seat(kind):
     async with serve(kind) as h:
         g, (a, b) = await h.game(players=3, humans=2)

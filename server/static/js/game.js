@@ -195,6 +195,10 @@ class GameApp {
     } else if (f.t === "seats") {
       this.st.seats = f.seats;
       this.st.status = f.status;
+      if (f.legal) {                      // (the game has started, or waits again: what this seat may do now)
+        this.st.legal = f.legal;
+        this.st.facts = f.facts || {};
+      }
       this.renderSoon();
     } else if (f.t === "msg" || f.t === "channel") {
       this.chat.onPush(f);
