@@ -311,7 +311,10 @@ def test_while_you_were_away(server, browser, phone) -> None:
         window.__vis = 'hidden'; document.dispatchEvent(new Event('visibilitychange')); }""")
     before = int(page.evaluate("document.body.dataset.seq"))
     http(server, "POST", f"/api/games/{gid}/bots", {}, g["admin_token"])
-    page.wait_for_function(f"() => Number(document.body.dataset.logSeq) > {before} + 20")
+    # (twenty actions or more, a force's move among them: the bots' dice decide when the first
+    # comes, and a purge and the trades may fill the first twenty)
+    page.wait_for_function(f"""() => Number(document.body.dataset.logSeq) > {before} + 20
+        && window.rcwApp.log.lines.some((l) => l.cls === "move" && l.seq > {before})""", timeout=120_000)
     page.evaluate("() => { window.__vis = 'visible'; document.dispatchEvent(new Event('visibilitychange')); }")
     away = page.locator(".away")
     away.wait_for()
