@@ -35,6 +35,9 @@ from rcw.bots.match import Match
 from rcw.actions import action_from_wire
 from rcw.game import Game
 
+FIGURES = ("sdt_vs_replay", "random_vs_replay", "replay_us_per_action", "clone_us")
+DIGITS = {"sdt_vs_replay": 2, "random_vs_replay": 2, "replay_us_per_action": 2, "clone_us": 1}   # each figure's rounding
+
 
 def play_seconds(kind: str, seed: int, max_turns: int) -> tuple[float, Game]:
     """Seconds to play one five-player game of ``kind`` agents through the match loop (the
@@ -86,7 +89,7 @@ def measure(kind: str, games: int, seed: int, max_turns: int, clones: list[float
     return {"agents": kind, "games": games, "finished": finished, "actions": actions,
             "mean_game_turns": round(turns / games, 2) if games else 0.0,
             "play_seconds": round(played, 4), "replay_seconds": round(replayed, 4),
-            "vs_replay": round(played / replayed, 2) if replayed else None}
+            "vs_replay": round(played / replayed, DIGITS["sdt_vs_replay"]) if replayed else None}
 
 
 def one_round(games: int, seed: int, max_turns: int, repeat: int) -> dict:
@@ -98,14 +101,10 @@ def one_round(games: int, seed: int, max_turns: int, repeat: int) -> dict:
     return {
         "sdt_vs_replay": sdt["vs_replay"],
         "random_vs_replay": rnd["vs_replay"],
-        "replay_us_per_action": round(replayed / (sdt["actions"] + rnd["actions"]) * 1e6, 2),
-        "clone_us": round(sum(clones) / len(clones) * 1e6, 1) if clones else None,
+        "replay_us_per_action": round(replayed / (sdt["actions"] + rnd["actions"]) * 1e6, DIGITS["replay_us_per_action"]),
+        "clone_us": round(sum(clones) / len(clones) * 1e6, DIGITS["clone_us"]) if clones else None,
         "sdt": sdt, "random": rnd,
     }
-
-
-FIGURES = ("sdt_vs_replay", "random_vs_replay", "replay_us_per_action", "clone_us")
-DIGITS = {"sdt_vs_replay": 2, "random_vs_replay": 2, "replay_us_per_action": 2, "clone_us": 1}   # (as each round rounds it)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in (mid["sdt"], mid["random"]):
         print(f"{r['agents']:>6}: {r['games']} games, {r['actions']} actions, mean {r['mean_game_turns']} Game-Turns: "
               f"played in {r['play_seconds']} s, replayed in {r['replay_seconds']} s ({r['vs_replay']}x)")
-    print(f"replay: {out['replay_us_per_action']} us per action; Game.clone(): {out.get('clone_us')} us"
+    print(f"replay: {out['replay_us_per_action']} us per action; Game.clone(): {out['clone_us']} us"
           + (f" (medians of {a.rounds} rounds)" if a.rounds > 1 else ""))
     return 0
 

@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rcw.server import facts
@@ -208,23 +209,16 @@ class GameRuntime:
         for c in list(self.conns):          # a seat that was left: its connections become spectators
             if c.seat is not None and not self.token_valid(c.seat, c.token or ""):
                 c.seat = c.token = None
+        moved = was != self.status()
         if notify:
             frame = {"t": "seats", "id": None, "game": self.gid, "seats": public_seats(seats), "status": self.status()}
-            data = pack(frame)
-            # the game starts, or waits for players again: what a seat may do changes with it
-            moved = was != self.status() and self.game is not None
-            own: dict[str, tuple[dict, bytes]] = {}         # seat -> its frame, packed once
-            for c in list(self.conns):
-                if moved and c.seat is not None:
-                    fd = own.get(c.seat)
-                    if fd is None:
-                        f = dict(frame)
-                        f["legal"], f["facts"] = self._seat_part(c.seat, self.game.view(c.seat))
-                        fd = own[c.seat] = (f, pack(f))
-                    c.send(*fd)
-                else:
+            if moved and self.game is not None:   # the game starts, or waits again: what a seat may do changes
+                self._send_each(frame, self._seat_news)
+            else:
+                data = pack(frame)
+                for c in list(self.conns):
                     c.send(frame, data)
-        if was != self.status() or self.driver.driving:
+        if moved or self.driver.driving:
             self.driver.kick()
 
     async def seats_changed(self) -> None:
@@ -279,6 +273,14 @@ class GameRuntime:
         legal = [to_wire(a) for a in self.game.legal_actions(seat)] if seat and self.status() == "playing" else []
         return legal, facts.seat_facts(self.game, view, seat, legal, board)
 
+    def _seat_news(self, seat: str | None) -> dict:
+        """A seat's part of a ``seats`` frame when the status changed: its legal actions and facts
+        (nothing for a spectator)."""
+        if seat is None:
+            return {}
+        legal, seat_facts = self._seat_part(seat, self.game.view(seat))
+        return {"legal": legal, "facts": seat_facts}
+
     def _push_update(self, entry: dict | None, events: list) -> None:
         g = self.game
         pending = g.pending
@@ -287,23 +289,32 @@ class GameRuntime:
                 "action": a.get("t"), "by": entry.get("by") if entry else None,
                 "events": entry["ev"] if entry and "ev" in entry else [to_wire(e) for e in events], "hash": self.hash, "pending": pending,
                 "status": self.status(), "result": g.result, "why": entry.get("why", []) if entry else []}
-        frames: dict[str | None, tuple[dict, bytes]] = {}      # seat -> its frame, packed once
         board: dict[str, int] | None = None                      # the stacks' strengths, the same for all
+
+        def own(seat: str | None) -> dict:
+            nonlocal board
+            view = g.view(seat)
+            if board is None:
+                board = facts.strengths(g, view)
+            legal, seat_facts = self._seat_part(seat, view, board)
+            return {"view": view, "legal": legal, "facts": seat_facts}
+
+        n = self._send_each(base, own, count=False)
+        self.hub.metrics.sent(base, n)          # every seat's frame is an "update": counted once
+
+    def _send_each(self, base: dict, own: Callable[[str | None], dict], count: bool = True) -> int:
+        """Send every connection ``base`` with what its seat alone is told, ``own(seat)`` (None:
+        a spectator), made and packed once for each seat; how many frames were queued."""
+        frames: dict[str | None, tuple[dict, bytes]] = {}      # seat -> its frame, packed once
         n = 0
         for c in list(self.conns):
-            seat = c.seat
-            fd = frames.get(seat)
+            fd = frames.get(c.seat)
             if fd is None:
-                view = g.view(seat)
-                if board is None:
-                    board = facts.strengths(g, view)
-                f = dict(base)
-                f["view"] = view
-                f["legal"], f["facts"] = self._seat_part(seat, view, board)
-                fd = frames[seat] = (f, pack(f))
-            if c.send(fd[0], fd[1], count=False):
+                f = {**base, **own(c.seat)}
+                fd = frames[c.seat] = (f, pack(f))
+            if c.send(fd[0], fd[1], count=count):
                 n += 1
-        self.hub.metrics.sent(base, n)          # every seat's frame is an "update": counted once
+        return n
 
     def _after_apply(self, entry: dict, events: list, kind: str = "turn") -> None:
         self.hash = self.game.state_hash()
