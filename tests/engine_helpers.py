@@ -17,7 +17,7 @@ from rcw import actions as A
 from rcw.actions import IllegalAction
 from rcw.data import ANARCHIST, BLUE, GREEN, default, full
 from rcw.game import Game
-from rcw.rules import auxiliary
+from rcw.rules import auxiliary, masses
 from rcw.state import Stack
 
 D = default()
@@ -162,9 +162,10 @@ def every_unit_accounted(g: Game) -> None:
     """Every unit of the game (its options' optional forces too) is exactly once: on the map,
     on the VP chart, removed (withdrawn), or waiting in the Auxiliary Forces Randomizer (its
     own chit ``U:<id>``, or the Freikorps until its markers are drawn, 001) or in the hand of a
-    player placing it (the ``place`` decision)."""
+    player placing it (the ``place`` decision).  With ``masses_no_imperial`` the Czar and the
+    Gold are not in the game (004 Masses [13.0] deleted): they are nowhere."""
     s = g.state
-    seen: list[int] = []
+    seen: list[int] = [g.data.czar, g.data.gold] if masses.no_imperial(g.ctx) else []
     for st in s.stacks.values():
         seen += st.units
     for entries in s.vp.values():

@@ -8,7 +8,7 @@ be made optional or deleted.", "[12.12] Subversive Attacks Doubled. Ignore this 
 from __future__ import annotations
 
 import pytest
-from engine_helpers import blank, dice, phase, put, refused, run, started, uid
+from engine_helpers import blank, dice, every_unit_accounted, phase, play, put, refused, run, started, uid
 
 from rcw import actions as A
 from rcw import options as O
@@ -84,6 +84,20 @@ def test_imperial_units_are_kept_or_deleted(delete):
     g = started(options={**M, "masses_no_imperial": delete})
     on_map = {u for st in g.state.stacks.values() for u in st.units}
     assert (g.data.czar in on_map, g.data.gold in on_map) == (not delete, not delete)
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_without_imperial_units_every_other_unit_is_still_accounted_for(players):
+    """004 Masses [13.0] deleted: random games keep every invariant (units never lost nor
+    duplicated, stacking) from start to finish, the Czar and the Gold never coming into play."""
+    opts = {**M, "masses_no_imperial": True, "max_turns": 8}
+    g = play(players, 3, 3, 20_000, opts, check_every=50)
+    assert g.over
+    ever = {u for st in g.state.stacks.values() for u in st.units} | {e[0] for es in g.state.vp.values() for e in es}
+    assert not ever & {g.data.czar, g.data.gold}
+    g.state.removed.append(g.data.czar)           # a unit turning up where it never was is caught
+    with pytest.raises(AssertionError, match="duplicated"):
+        every_unit_accounted(g)
 
 
 # -- "[13.52] The Tsar may be executed at any time he is controlled by a Red Leader, by the agreement
