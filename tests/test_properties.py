@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from engine_helpers import choose, play
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -35,7 +36,7 @@ def playable(options: dict) -> dict:
     for k, v in options.items():
         o = O.OPTIONS[k]
         on = [j for j, w in out.items() if w != O.OPTIONS[j].default]
-        if v != o.default and (o.requires and not options.get(o.requires)
+        if v != o.default and (o.requires and not out.get(o.requires)
                                or any(j in o.conflicts or k in O.OPTIONS[j].conflicts for j in on)):
             continue
         out[k] = v
@@ -93,15 +94,29 @@ def test_saved_game_continues_identically(game, cont_seed):
     assert back.to_bytes() == g.to_bytes()
 
 
+def holds_with(game: dict, options: dict) -> None:
+    """Random play with ``options``: every unit exactly once and stacking (checked along the
+    way), and the game replays from its seed and actions to the same state."""
+    g = play(**{**game, "options": options}, check_every=50)
+    rec = g.record()
+    again = Game.replay(rec["seed"], rec["actions"], rec["players"], rec["options"])
+    assert again.state_hash() == g.state_hash()
+
+
 @SETTINGS
 @given(games, option_sets)
 def test_any_set_of_options_keeps_the_invariants_and_replays(game, options):
     """With any combination of the optional rules and variants: every unit exactly once,
     stacking holds, and the game is its seed plus its actions."""
-    g = play(**{**game, "options": options}, check_every=50)
-    rec = g.record()
-    again = Game.replay(rec["seed"], rec["actions"], rec["players"], rec["options"])
-    assert again.state_hash() == g.state_hash()
+    holds_with(game, options)
+
+
+@pytest.mark.slow
+@settings(SETTINGS, max_examples=500)
+@given(games, option_sets)
+def test_any_set_of_options_keeps_the_invariants_and_replays_soak(game, options):
+    """The same over 500 games (``pytest -m slow``)."""
+    holds_with(game, options)
 
 
 def test_random_play_reaches_every_kind_of_play():
