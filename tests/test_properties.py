@@ -52,6 +52,15 @@ option_sets = st.fixed_dictionaries(
 ).map(lambda d: playable({**d, "max_turns": 3}))
 
 
+def holds_with(game: dict, options: dict) -> None:
+    """Random play with ``options``: every unit exactly once and stacking (checked along the
+    way), and the game replays from its seed and actions to the same state."""
+    g = play(**{**game, "options": options}, check_every=50)
+    rec = g.record()
+    again = Game.replay(rec["seed"], rec["actions"], rec["players"], rec["options"])
+    assert again.state_hash() == g.state_hash()
+
+
 @SETTINGS
 @given(games)
 def test_units_never_lost_or_duplicated_and_stacking_holds(game):
@@ -63,10 +72,7 @@ def test_units_never_lost_or_duplicated_and_stacking_holds(game):
 @given(games)
 def test_replay_reproduces_the_game(game):
     """Architecture: a game is its seed plus its action list."""
-    g = play(**game, check_every=50)
-    rec = g.record()
-    again = Game.replay(rec["seed"], rec["actions"], rec["players"], rec["options"])
-    assert again.state_hash() == g.state_hash()
+    holds_with(game, game["options"])
 
 
 @SETTINGS
@@ -92,15 +98,6 @@ def test_saved_game_continues_identically(game, cont_seed):
         assert [to_wire(e) for e in g.apply(a)] == [to_wire(e) for e in back.apply(a)]
     assert back.state_hash() == g.state_hash()
     assert back.to_bytes() == g.to_bytes()
-
-
-def holds_with(game: dict, options: dict) -> None:
-    """Random play with ``options``: every unit exactly once and stacking (checked along the
-    way), and the game replays from its seed and actions to the same state."""
-    g = play(**{**game, "options": options}, check_every=50)
-    rec = g.record()
-    again = Game.replay(rec["seed"], rec["actions"], rec["players"], rec["options"])
-    assert again.state_hash() == g.state_hash()
 
 
 @SETTINGS
