@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from engine_helpers import cleared, put, uid, where
 from rcw.bots.simulate import play
-from test_postal import events, send
+from test_postal import events, mv, ready, send, skipped
 
-from rcw.modes import new_game
-from rcw.postal import SubmitOrders
+from rcw.modes import from_record, new_game
+from rcw.postal import SubmitOrders, reports
 
 SHOCK = uid("RU8 SHOCK1")
 
@@ -75,3 +75,62 @@ def test_postal_games_with_all_of_001s_optional_forces(kind):
         for k, v in r["stats"].items():
             stats[k] = stats.get(k, 0) + v
     assert stats.get("roving_attacks", 0) > 0 and stats.get("shock_armies_placed", 0) > 0
+
+
+# -- 001 No Leader Suicide in the postal game ------------------------------------------------------------
+def test_postal_001_no_leader_suicide_a_leader_alone_stopped_by_anothers_move_ends_where_his_orders_leave_him():
+    """A's White force (Kolchak) moves into TVER first; B's Trotsky, alone, ordered VOLO-YARO-TVER-RYAZ to
+    join Lenin there, may not enter TVER now (001 No Leader Suicide 2) and stops in YARO, from
+    where he could still reach Lenin by VLDM (Prohibition 3).  His sheet was accepted with
+    no warning (TVER was empty when it arrived); the Gamesmaster ends his move in YARO, where his
+    orders leave him, and reports the rest of Prohibition 3 as not carried out (before, the
+    adjudication raised the refusal and the game could not go on)."""
+    g = new_game(5, 1, {"mode": "postal", "no_leader_suicide": True})
+    for p in g.seats:
+        g.apply(SubmitOrders(p, 1, "trading", {"orders": []}))
+    cleared(g)
+    put(g, "KALU", "A", "Kolchak", "WU3 OMSK", attach={"WU3 OMSK": "Kolchak"})
+    put(g, "VOLO", "B", "Trotsky")
+    put(g, "RYAZ", "B", "Lenin", "RU8 PETR", attach={"RU8 PETR": "Lenin"})
+    ready(g)
+    trotsky = mv("Trotsky", ["YARO", "TVER", "RYAZ"])
+    assert g.check_sheet("B", {"orders": [trotsky]}) == {"refused": [], "warnings": []}
+    g.load_dice(events(2))
+    send(g, A=[mv("Kolchak", ["TVER"])], B=[trotsky])
+    assert (where(g, "Kolchak"), where(g, "Trotsky"), where(g, "Lenin")) == ("TVER", "YARO", "RYAZ")
+    assert skipped(g) == [("B", 0, "001 No Leader Suicide 2", "illegal_action"),
+                          ("B", 0, "001 No Leader Suicide 3", "illegal_action")]
+    assert g.view(None)["postal"]["phase"] == "second"
+
+
+def test_postal_001_no_leader_suicide_an_order_leaving_a_leader_alone_is_refused_when_the_sheet_arrives():
+    """On the position the sheet is written on, Trotsky ordered alone into YARO, where a loose Red
+    unit stands, must take it (001 No Leader Suicide 3): the order is refused unless it picks it up."""
+    g = new_game(5, 1, {"mode": "postal", "no_leader_suicide": True})
+    for p in g.seats:
+        g.apply(SubmitOrders(p, 1, "trading", {"orders": []}))
+    cleared(g)
+    put(g, "VOLO", "B", "Trotsky")
+    put(g, "YARO", None, "RU8 PETR")
+    ready(g)
+    (r,) = g.check_sheet("B", {"orders": [mv("Trotsky", ["YARO"])]})["refused"]
+    assert (r["index"], r["rule"]) == (0, "001 No Leader Suicide 3") and "takes (Attach) one of them" in r["message"]
+    assert g.check_sheet("B", {"orders": [mv("Trotsky", ["YARO"], pick={"YARO": ["RU8 PETR"]})]}) == {
+        "refused": [], "warnings": []}
+
+
+def test_postal_001_no_leader_suicide_whole_games_the_gamesmaster_resolves_leaders_left_alone():
+    """A postal game with No Leader Suicide where others' moves leave leaders alone by loose units
+    of their colour and short of their friends (seed 7001, found by a soak: the adjudication
+    raised ``EndForce``'s refusal): the Gamesmaster has each take a loose unit (an
+    ``order_amended`` event) or ends his move where his orders leave him; the game finishes and
+    its record replays to the same state."""
+    rec = play(6, 7001, "sdt", 12, with_record=True, options={"no_leader_suicide": True, "additional_draws": True},
+               mode="postal")
+    assert rec["finished"] and rec["illegal"] == 0
+    assert from_record(rec["record"]).state_hash() == rec["hash"]
+    happened = [e for r in reports(rec["record"]) for e in r["happened"]]
+    amended = [e for e in happened if e["kind"] == "order_amended"]
+    assert amended and all("001 No Leader Suicide 3" in e["text"] for e in amended)
+    skipped = [k["rule"] for r in reports(rec["record"]) for k in r["skipped"]]
+    assert "001 No Leader Suicide 3" in skipped

@@ -32,6 +32,13 @@ Readings where the postal rules are silent:
   that moved already) is refused; one refused at a later step is kept, the steps that will be
   skipped noted as warnings (on the start position they are certain to be: postal [5.0]'s
   example force stops in TVER whatever anyone else orders).
+* 001 No Leader Suicide in a postal game: an order that would leave a force of leaders alone
+  where Prohibition 2 D or 3 forbids it to end its move (by loose units of its colour it does not
+  take, short of friendly units it can still reach) is refused when its sheet arrives.  Others'
+  moves can still bring that about at the adjudication; the Gamesmaster then ends the force
+  where its orders leave it, having it take the strongest loose unit there the rules let it take
+  ("takes one of them"; an ``order_amended`` event), and going no further than its orders (the
+  rest of Prohibition 3 reported as an order skipped): the orders are carried out as written.
 * Assassinations (postal [10.0]) are attempted when every seat's movement is done, seat by
   seat, each seat's orders in the order listed: an ``assassinate`` order names its victims
   ("and/or") and the markers to use on each; each victim whose movement route (the province
@@ -48,11 +55,13 @@ from rcw.data import GREEN
 from rcw.postal.base import OrderRun, act_as, active, gm_pick, skipped
 from rcw.postal.gm import do
 from rcw.postal.sheets import of_kind
-from rcw.rules import assassination
+from rcw.rules import assassination, no_suicide
 from rcw.rules.base import Ctx
+from rcw.rules.movement import candidates, finish_force
 
 KINDS = ("move", "merge", "transfer", "emigrate", "czech_exit")
 POSTAL_5 = "004 [17.0] postal [5.0]"
+ENDING = (no_suicide.RULE2, no_suicide.RULE3)     # the rules that may keep a force of leaders alone from ending its move
 
 
 def stack_id(ctx: Ctx, unit: int) -> int:
@@ -137,8 +146,54 @@ def carry_out(ctx: Ctx, seat: str, index: int, o: dict, winners: dict, routes: d
         run.fail(e)
     finally:
         if ctx.s.force is not None:
-            run.ev += do(ctx, A.EndForce(seat))
+            run.ev += _end(run)
     return run.ev
+
+
+def _end(run: OrderRun) -> list[Event]:
+    """The order's force ends its move where the orders leave it.  With 001's No Leader Suicide
+    a leader alone may not end there (Prohibitions 2 D and 3): a sheet checked as it arrives is
+    refused for it, but others' moves can bring it about at the adjudication, where the
+    Gamesmaster resolves it (see the module docstring)."""
+    ctx, seat = run.ctx, run.seat
+    try:
+        return do(ctx, A.EndForce(seat))
+    except IllegalAction as e:
+        if run.checking or e.rule not in ENDING:
+            raise
+    ev: list[Event] = []
+    f = ctx.s.force
+    fs = ctx.s.stacks[f.stack]
+    lo = no_suicide.lone(ctx, fs, f.touched)
+    if lo is not None and lo.stack_problem(fs.province, bool(f.path)):
+        ev += _take_loose(run, fs.province)
+    try:
+        return ev + do(ctx, A.EndForce(seat))
+    except IllegalAction as e:
+        if e.rule not in ENDING:
+            raise
+        run.fail(e, f"going on from {fs.province}")
+    return ev + finish_force(ctx)
+
+
+def _take_loose(run: OrderRun, province: str) -> list[Event]:
+    """001 No Leader Suicide 2 D, 3: "takes (Attach) one of them" - the strongest loose unit the
+    rules let the force's leaders take there (then the lowest identity code), for a seat whose
+    orders took none."""
+    ctx, seat = run.ctx, run.seat
+    units = ctx.data.units
+    offers = sorted((a for a in candidates(ctx, seat) if type(a) is A.Attach and units[a.unit].is_combat),
+                    key=lambda a: (-units[a.unit].strength, a.unit, a.leader))
+    for a in offers:
+        try:
+            ev = do(ctx, a)
+        except IllegalAction:
+            continue
+        return [Event("order_amended", f"{seat}'s order #{run.index + 1} ({run.kind}): {ctx.name(a.leader)} takes "
+                      f"{ctx.name(a.unit)} in {province} before ending his move ({no_suicide.RULE3}: a Leader alone "
+                      f"who comes to loose units of his colour takes one of them)",
+                      {"seat": seat, "index": run.index, "unit": a.unit, "leader": a.leader})] + ev
+    return []
 
 
 def _move(run: OrderRun, o: dict, winners: dict, routes: dict[int, list[str]]) -> None:
