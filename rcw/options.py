@@ -86,7 +86,8 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("no_leader_suicide", bool, False,
            "leaders without combat units attack no combat units and other leaders only at 1:1 or better, enter no "
            "province of another colour (but exceptions A-D), and move toward the nearest friendly units, joining them",
-           "001 No Leader Suicide", group="001", label="No Leader Suicide"),
+           "001 No Leader Suicide", group="001", label="No Leader Suicide",
+           modes=LIVE_AND_POSTAL),     # (the SPI solitaire's non-Red forces attack as 004 [23.11]-[23.17] say)
     # 004 "Russian Civil War for the Masses" (Richard Ware): the variant, and the two deletions the
     # article leaves optional (rcw.rules.masses).
     Option("masses", bool, False,

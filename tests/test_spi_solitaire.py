@@ -143,6 +143,17 @@ def test_game_new_modes_and_seats():
     assert not isinstance(Game.new(5, 3), S.SoloGame)                          # the multi-player game is unchanged
 
 
+def test_no_leader_suicide_is_not_an_option_of_the_solitaire():
+    """001 No Leader Suicide would forbid attacks the non-Red procedures must make (004 [23.11]):
+    a solitaire asked for with it is refused by the options check, naming the games it is
+    played in (before, the setup's first non-Red attack raised the rule's refusal)."""
+    with pytest.raises(A.IllegalAction) as e:
+        new_game(None, 1, {"mode": "spi-solitaire", "no_leader_suicide": True})
+    assert e.value.rule == "options" and "not played in the spi-solitaire game" in e.value.message
+    for mode in ("standard", "postal"):
+        assert new_game(5, 1, {"mode": mode, "no_leader_suicide": True}).state.options["no_leader_suicide"]
+
+
 # ================================================================================================
 # 004 [19.0] sequence of play, 004 [27.31], [27.32]
 # ================================================================================================
