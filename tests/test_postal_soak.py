@@ -10,7 +10,10 @@ from __future__ import annotations
 import argparse
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from rcw.bots.simulate import play, simulate
+from test_properties import SWITCHES, playable
 
 from rcw.modes import from_record
 
@@ -50,3 +53,33 @@ def test_postal_soak(agents, players, games):
     s = summary(agents, players, games)
     check(s)
     assert summary(agents, players, 20) == summary(agents, players, 20)      # same seed, same JSON
+
+
+# any set of the switches the postal game takes (those that change what the postal rules fix, as
+# postal_movement, are dropped: playable)
+postal_options = st.fixed_dictionaries({k: st.booleans() for k in SWITCHES if k != "postal_movement"}).map(
+    lambda d: playable(d, "postal"))
+postal_games = st.tuples(postal_options, st.sampled_from(["sdt", "random"]), st.sampled_from([3, 5, 6]),
+                         st.integers(0, 2**31))
+
+
+def finishes_and_replays(options: dict, agents: str, players: int, seed: int) -> None:
+    rec = play(players, seed, agents, 6, with_record=True, options=options, mode="postal")
+    assert rec["finished"] and rec["illegal"] == 0, rec
+    assert from_record(rec["record"]).state_hash() == rec["hash"]
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(postal_games)
+def test_postal_games_with_any_set_of_options_finish_and_replay(game):
+    """Whole postal games (6 Game-Turns) with any set of the options it takes (001's forces and
+    rules, the critic's suggestions, the deal, our readings): no engine error, no refused agent
+    action, and the record replays to the same state."""
+    finishes_and_replays(*game)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(postal_games)
+def test_postal_games_with_any_set_of_options_soak(game):
+    finishes_and_replays(*game)

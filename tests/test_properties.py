@@ -29,23 +29,24 @@ games = st.fixed_dictionaries({
 })
 
 
-def playable(options: dict) -> dict:
+def playable(options: dict, mode: str = "standard") -> dict:
     """``options`` less those the registry says may not be set with the others (a variant's
-    sub-switch without its variant, the second of two options that exclude each other)."""
+    sub-switch without its variant, the second of two options that exclude each other) or in
+    the game ``mode``."""
     out: dict = {}
     for k, v in options.items():
         o = O.OPTIONS[k]
         on = [j for j, w in out.items() if w != O.OPTIONS[j].default]
-        if v != o.default and (o.requires and not out.get(o.requires)
+        if v != o.default and (o.requires and not out.get(o.requires) or o.modes and mode not in o.modes
                                or any(j in o.conflicts or k in O.OPTIONS[j].conflicts for j in on)):
             continue
         out[k] = v
-    return O.validate(out)
+    return O.validate(out, mode)
 
 
 # every switch of the multi-player game (001's optional forces and rules, the variants printed in
 # 004, our readings and the deal) in any combination the registry allows
-SWITCHES = sorted(k for k, o in O.OPTIONS.items() if o.type is bool and (not o.modes or "standard" in o.modes))
+SWITCHES = sorted(k for k, o in O.OPTIONS.items() if o.type is bool)
 option_sets = st.fixed_dictionaries(
     {k: st.booleans() for k in SWITCHES},
     optional={"leader_movement": st.integers(2, 6)},
