@@ -165,21 +165,24 @@ def _end(run: OrderRun) -> list[Event]:
     f = ctx.s.force
     fs = ctx.s.stacks[f.stack]
     lo = no_suicide.lone(ctx, fs, f.touched)
-    if lo is not None and lo.stack_problem(fs.province, bool(f.path)):
-        ev += _take_loose(run, fs.province)
+    p = lo.stack_problem(fs.province, bool(f.path)) if lo is not None else None
+    if p:
+        ev += _take_loose(run, fs.province, p[0])
     try:
         return ev + do(ctx, A.EndForce(seat))
     except IllegalAction as e:
         if e.rule not in ENDING:
             raise
         run.fail(e, f"going on from {fs.province}")
-    return ev + finish_force(ctx)
+    ev += finish_force(ctx)
+    ctx.b.invalidate()
+    return ev
 
 
-def _take_loose(run: OrderRun, province: str) -> list[Event]:
-    """001 No Leader Suicide 2 D, 3: "takes (Attach) one of them" - the strongest loose unit the
-    rules let the force's leaders take there (then the lowest identity code), for a seat whose
-    orders took none."""
+def _take_loose(run: OrderRun, province: str, rule: str) -> list[Event]:
+    """001 No Leader Suicide 2 D, 3 (``rule``): "takes (Attach) one of them" - the strongest loose
+    unit the rules let the force's leaders take there (then the lowest identity code), for a seat
+    whose orders took none."""
     ctx, seat = run.ctx, run.seat
     units = ctx.data.units
     offers = sorted((a for a in candidates(ctx, seat) if type(a) is A.Attach and units[a.unit].is_combat),
@@ -190,8 +193,8 @@ def _take_loose(run: OrderRun, province: str) -> list[Event]:
         except IllegalAction:
             continue
         return [Event("order_amended", f"{seat}'s order #{run.index + 1} ({run.kind}): {ctx.name(a.leader)} takes "
-                      f"{ctx.name(a.unit)} in {province} before ending his move ({no_suicide.RULE3}: a Leader alone "
-                      f"who comes to loose units of his colour takes one of them)",
+                      f"{ctx.name(a.unit)} in {province} before ending his move ({rule}: a Leader alone who comes "
+                      f"to loose units of his colour takes one of them)",
                       {"seat": seat, "index": run.index, "unit": a.unit, "leader": a.leader})] + ev
     return []
 
