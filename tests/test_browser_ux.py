@@ -586,7 +586,8 @@ def test_one_click_solitaire_against_four_sdt_bots(server, browser, phone) -> No
 def test_one_click_spi_solitaire_as_red(server, browser, phone) -> None:
     """Issue 17, solitaire in the browser: the lobby's one click starts the SPI solitaire
     (004 [18.0]-[28.0]) with the player as Red (seat R) and the engine playing the non-Red side (N);
-    the page offers Red's decisions (no Politburo, Committee or trades in the solitaire)."""
+    the page offers Red's decisions (no Politburo, Committee or trades in the solitaire), the Red
+    Leader Determination Phase's among them (before, the page offered nothing there)."""
     page = new_page(browser, phone)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -606,6 +607,25 @@ def test_one_click_spi_solitaire_as_red(server, browser, phone) -> None:
     page.wait_for_function(f"() => Number(document.body.dataset.seq) > {before}")
     _tab(page, phone, "log")
     assert "Red Random Events roll" in page.locator(".log-list").inner_text()
+    # 004 [24.0] Red Leader Determination: pick a leader, then where he goes; end when done
+    if phone:
+        _tab(page, phone, "orders")
+    phase = "() => rcwApp.st.view.phase"
+    deployed = 0
+    while page.evaluate(phase) == "leaders":
+        assert "Red Leader Determination" in page.locator(".orders .card.phase h3").inner_text()
+        seq = int(page.evaluate("document.body.dataset.seq"))
+        if deployed == 0 and page.locator('.orders [data-act="pick-leader"]').count():
+            page.locator('.orders [data-act="pick-leader"]').first.click()
+            page.locator('.orders [data-act="DeployLeader"]').first.click()
+            deployed += 1
+        else:
+            page.click('.orders [data-act="EndLeaderDeployment"]')
+        page.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
+    info = page.evaluate("() => rcwApp.st.view.solitaire.leaders")
+    assert len(info.get("deployed", [])) == deployed or info.get("skipped")
+    page.wait_for_selector('.orders [data-act="StartForce"]')       # Red's Movement Phase is offered
+    assert page.evaluate(phase) == "movement"
     shot(page, f"spi-solitaire-{seen(phone)}.png")
     assert not errors, errors
     page.context.close()

@@ -19,6 +19,7 @@ const KIND_NAMES = {
   vote: "the end-game vote", purge_approval: "approving a purge", purge_orders: "declaring purges", spoils: "purge spoils",
   counterpurge: "a counterpurge", execution_consent: "an execution order", execution: "the Czar's execution",
   redraw: "keep the marker or draw again", place: "placing a unit drawn", red_terror: "the Red Terror",
+  leaders: "Red Leader Determination",
 };
 export function kindName(k) {
   return KIND_NAMES[k] || String(k).replace(/_/g, " ");
@@ -191,6 +192,8 @@ function phaseCard(app, by, btn, marks) {
         ? h("p.small", "Your forces alone hold a city: you may draw again, or end your Player-Turn (001 Additional Randomizer Draws).") : null,
       by.DrawRandomizer ? btn("Draw from the Randomizer", by.DrawRandomizer[0], { cls: "primary" }) : null,
       by.EndPlayerTurn ? btn("End your Player-Turn", by.EndPlayerTurn[0], { cls: "primary" }) : null);
+  } else if (ph === "leaders") {
+    parts.push(...leaderPicker(app, by, btn, marks));
   } else {
     parts.push(h("h3", PHASE_NAMES[ph] || ph), pendingLine(app));
   }
@@ -199,6 +202,47 @@ function phaseCard(app, by, btn, marks) {
       "Send assassins…"), h("span.small", `${view.assassins[app.seat] || 0} Assassin marker(s)`)));
   }
   return h("section.card.phase", ...parts);
+}
+
+/** The SPI solitaire's Red Leader Determination Phase (004 [24.0]): pick one of the leaders the
+ *  engine lists (its DeployLeader actions), then where he goes - on top of a Red stack holding a
+ *  Red combat unit, or alone in a province (004 [24.11]); as many as the die allows. */
+function leaderPicker(app, by, btn, marks) {
+  const view = app.st.view;
+  const rld = (view.solitaire || {}).leaders || {};
+  const deploys = by.DeployLeader || [];
+  const byLeader = groupBy(deploys, (a) => a.leader);
+  const left = Math.max(0, (rld.allowed || 0) - (rld.deployed || []).length);
+  const out = [h("h3", "Red Leader Determination (004 [24.0])"),
+    h("p", `The die (${rld.die ?? "?"}) allows ${rld.allowed ?? 0} Red leader(s) this Game-Turn; ${left} more may be deployed. `
+      + "A leader goes on top of a Red stack holding a Red combat unit, or alone in a province holding no non-Red unit (004 [24.11]).")];
+  if (!(app.pickedLeader in byLeader)) app.pickedLeader = null;
+  const list = h("div.pick-list");
+  for (const lead of Object.keys(byLeader)) {
+    const u = unit(lead);
+    list.append(h("button.pick" + (String(app.pickedLeader) === lead ? ".selected" : ""), {
+      type: "button", disabled: app.busy, dataset: { act: "pick-leader", unit: lead }, "aria-pressed": String(String(app.pickedLeader) === lead),
+      onclick: () => { app.pickedLeader = lead; app.render(); } }, h("span.pick-main", `${u.name} (${u.strength})`)));
+  }
+  out.push(deploys.length ? list : h("p.small", "No Red leader can be deployed now."));
+  const chosen = app.pickedLeader ? byLeader[app.pickedLeader] : null;
+  if (chosen) {
+    const stacks = stacksById(view);
+    const dest = h("div.dest-list");
+    for (const a of chosen) {
+      const st = a.stack ? stacks[a.stack] : null;
+      if (st) marks.candidates.add(st.id);
+      dest.append(h("button.dest", { type: "button", disabled: app.busy, title: pname(a.province),
+        dataset: { act: "DeployLeader", leader: a.leader, stack: a.stack, province: a.province },
+        onclick: () => { app.pickedLeader = null; app.act(a); } },
+      st ? `${a.province}: on ${stackName(st)}` : `${a.province}: alone`));
+    }
+    out.push(h("div.sub", h("h4", `Deploy ${uname(app.pickedLeader)}`), dest));
+  }
+  if (by.EndLeaderDeployment) {
+    out.push(h("div.row.end", btn(left ? "Deploy no more leaders" : "End Leader Determination", by.EndLeaderDeployment[0], { cls: "primary" })));
+  }
+  return out;
 }
 
 function stacksById(view) {
