@@ -37,6 +37,29 @@ def _page(browser, phone: bool = False):
     return new_page(browser, phone, 15_000)
 
 
+def test_lobby_never_seats_the_creator_in_a_bots_place(server, browser) -> None:
+    """Six players with you in F and a bot in A, then five: F is gone, and your seat falls to the
+    first seat that is not a bot's (B), not to A (before, the game was made with A a bot's and
+    then the creator's join was refused, leaving a game nobody held)."""
+    page = _page(browser)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    page.click('#g-players button[data-players="6"]')
+    page.select_option('select[data-seat-role="F"]', "me")
+    page.select_option('select[data-seat-role="A"]', "bot")
+    page.click('#g-players button[data-players="5"]')
+    assert page.locator('select[data-seat-role="A"]').input_value() == "bot"
+    assert page.locator('select[data-seat-role="B"]').input_value() == "me"
+    page.click("#g-create")
+    page.wait_for_function("() => location.hash.split('/').length === 4 && document.body.dataset.status")
+    gid, seat = page.evaluate("() => location.hash.split('/').slice(2)")
+    info = http(server, "GET", f"/api/games/{gid}")
+    assert seat == "B" and info["seats"]["B"]["kind"] == "human" and info["seats"]["A"]["kind"] == "bot"
+    assert not errors, errors
+    page.context.close()
+
+
 def test_lobby_lists_open_games_on_desktop_and_phone(server, browser) -> None:
     g = http(server, "POST", "/api/games", {"players": 4, "name": "Kazan conference", "bot_seats": ["D"],
                                             "options": {"max_turns": 6}})

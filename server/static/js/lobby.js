@@ -94,8 +94,8 @@ class Lobby {
       for (let n = 3; n <= 6; n++) {
         seg.append(h("button" + (n === f.players ? ".on" : ""), { type: "button", dataset: { players: n }, onclick: () => {
           f.players = n;
-          if (SEATS.indexOf(f.seat) >= n) f.seat = "A";
           for (const b of [...f.bots]) if (SEATS.indexOf(b) >= n) f.bots.delete(b);
+          if (SEATS.indexOf(f.seat) >= n) f.seat = SEATS.slice(0, n).split("").find((x) => !f.bots.has(x)) || null;   // (never a bot's seat)
           renderSeats();
         } }, String(n)));
       }
@@ -224,8 +224,13 @@ class Lobby {
     store.set("name", me);
     const btn = document.getElementById("g-create");
     btn.disabled = true;
+    const remember = (gid) => {
+      const games = store.get("games", []);
+      store.set("games", [gid, ...games.filter((x) => x !== gid)].slice(0, 30));
+    };
+    let g = null;
     try {
-      const g = await api("POST", "/api/games", spec);
+      g = await api("POST", "/api/games", spec);
       store.set("admin:" + g.game, g.admin_token);
       let seat = null;
       if (f.seat) {
@@ -233,12 +238,15 @@ class Lobby {
         holdSeat(g.game, j.seat, j.token, me);
         seat = j.seat;
       } else {
-        const games = store.get("games", []);
-        store.set("games", [g.game, ...games.filter((x) => x !== g.game)].slice(0, 30));
+        remember(g.game);
       }
       location.hash = seat ? `#/g/${g.game}/${seat}` : `#/g/${g.game}`;
     } catch (e) {
       toast(e.message, "error", e.rule ? `Rule ${e.rule}` : e.code);
+      if (g) {                         // (made, but the seat was not taken: the creator goes to it, and keeps it)
+        remember(g.game);
+        location.hash = `#/g/${g.game}`;
+      }
     } finally {
       btn.disabled = false;
     }
