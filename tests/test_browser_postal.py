@@ -158,6 +158,35 @@ def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook
         hooks.server.shutdown()
 
 
+def test_an_open_postal_game_waits_for_its_players_then_shows_the_phases_deadline(browser, server):
+    """A postal game with an open seat: its creator sees the 'Waiting for players' card (the join
+    link, and bots for the open seats), not a desk whose sheet the server would refuse; once the
+    seats are filled the desk shows the phase's deadline (before: 'No deadline' for a game with
+    one, and no way to fill the seats from the page)."""
+    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 3, "bot_seats": ["C"], "deadline": "10m"})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+    page = new_page(browser)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(server + "/")
+        page.evaluate("([gid, token]) => localStorage.setItem('rcw:admin:' + gid, JSON.stringify(token))",
+                      [gid, g["admin_token"]])
+        open_seat(page, server, gid, a["token"], "A", "Anna")
+        card = page.locator(".orders .card", has_text="Waiting for players")
+        card.wait_for()
+        assert "Open: B" in card.inner_text() and page.locator('[data-act="send-sheet"]').count() == 0
+        page.locator('[data-act="fill-bots"]').click()
+        page.locator('[data-act="send-sheet"]').wait_for()
+        assert http(server, "GET", f"/api/games/{gid}")["status"] == "playing"
+        page.locator(".countdown, p.deadline").first.wait_for()
+        assert "No deadline" not in page.locator("p.deadline").inner_text()
+        assert not errors, errors
+    finally:
+        page.context.close()
+
+
 def test_a_pause_civil_disorder_and_the_return_on_a_phone(browser, server):
     """On a 390x844 touch phone: a pause moves the phase's deadline for everyone (the lobby's
     info shows the new time, the page's countdown too); a seat that lets the deadline pass falls

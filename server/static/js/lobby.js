@@ -1,17 +1,12 @@
 // The lobby: create a game (players, options, bots for the seats nobody will take), list and
 // join open games, watch games in progress, and come back to one's own games.
 
-import { h, clear, store, holdSeat, seatsHeld, modal, toast, replace } from "./util.js";
+import { h, clear, store, holdSeat, seatsHeld, modal, toast, replace, fmtSpan } from "./util.js";
 import { D, loadData, SEAT_COLOURS } from "./data.js";
 import { api } from "./net.js";
 import { seatBadge } from "./dialogs.js";
 
 const SEATS = "ABCDEF";
-
-/** A deadline in seconds, in words ("36 h"). */
-function span(sec) {
-  return sec >= 86400 && sec % 86400 === 0 ? `${sec / 86400} d` : sec >= 3600 ? `${Math.round(sec / 360) / 10} h` : `${Math.round(sec / 60)} min`;
-}
 
 export async function startLobby(root) {
   await loadData();
@@ -296,7 +291,7 @@ class Lobby {
   gameRow(g) {
     const held = seatsHeld(g.game);
     const mine = Object.keys(held);
-    const opts = [g.mode === "postal" ? `by post${g.deadline ? `, ${span(g.deadline)} a phase` : ""}` : null, ...(g.option_words || [])]
+    const opts = [g.mode === "postal" ? `by post${g.deadline ? `, ${fmtSpan(g.deadline)} a phase` : ""}` : null, ...(g.option_words || [])]
       .filter(Boolean).join(", ");
     return h("div.game-row", { dataset: { game: g.game, status: g.status } },
       h("div.gr-main",

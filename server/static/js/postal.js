@@ -10,7 +10,7 @@
 // whether a step, an attack, a purge is legal and why not (`check`), the odds of an attack
 // (`attack_options`), the purge odds (`purge_odds`).
 
-import { h, store, toast, modal, notifyBrowser, fmtLeft } from "./util.js";
+import { h, store, toast, modal, notifyBrowser, fmtLeft, fmtSpan } from "./util.js";
 import { unit, uname, pname, isLeader, PHASE_NAMES } from "./data.js";
 import { seatBadge } from "./dialogs.js";
 
@@ -257,8 +257,9 @@ export class PostalDesk {
     const at = this.deadlines[this.phaseKey];
     el.append(h("section.card.postal-phase",
       h("h3", over ? "Game over" : `Game-Turn ${v.turn}: ${PHASE_LABEL[pv.phase] || PHASE_NAMES[pv.phase] || pv.phase}`),
-      over ? null : h("p.deadline", at ? ["Orders due: ", h("span.countdown", { dataset: { at: String(at) } }, fmtLeft(at - Date.now()))] :
-        "No deadline: the phase closes when every sheet is in."),
+      over ? null : h("p.deadline", at ? ["Orders due: ", h("span.countdown", { dataset: { at: String(at) } }, fmtLeft(at - Date.now()))]
+        : (app.st.info || {}).deadline ? `Sheets are due ${fmtSpan(app.st.info.deadline)} after a phase opens.`
+          : "No deadline: the phase closes when every sheet is in."),
       over ? null : h("p.submitted", "Sheets in: ",
         v.seats.map((s) => h("span.sub" + ((pv.submitted || []).includes(s) ? ".in" : ".out"), { dataset: { seat: s },
           title: (pv.submitted || []).includes(s) ? `${s} has sent a sheet` : `${s}'s sheet is awaited` }, seatBadge(s), (pv.submitted || []).includes(s) ? "✓" : "…")))));

@@ -146,6 +146,11 @@ export function fmtLeft(ms) {
   return `${mm}:${String(ss).padStart(2, "0")} left`;
 }
 
+/** A duration in seconds, in words ("36 h", "2 d", "10 min"). */
+export function fmtSpan(sec) {
+  return sec >= 86400 && sec % 86400 === 0 ? `${sec / 86400} d` : sec >= 3600 ? `${Math.round(sec / 360) / 10} h` : `${Math.round(sec / 60)} min`;
+}
+
 /** Every countdown on the page (`.countdown[data-at]`, ms since the epoch), once a second. */
 export function tickCountdowns() {
   for (const el of document.querySelectorAll(".countdown[data-at]")) el.textContent = fmtLeft(Number(el.dataset.at) - Date.now());
