@@ -631,6 +631,31 @@ def test_one_click_spi_solitaire_as_red(server, browser, phone) -> None:
     page.context.close()
 
 
+def test_a_finished_spi_solitaire_tells_its_victory_level_not_victory_points(server, browser) -> None:
+    """The SPI solitaire ends by 004 [28.1]'s levels: the page's game-over card gives the engine's
+    title (e.g. "non-Red Decisive Victory") and reason, and no Victory Point table or ranking
+    (before: "non-Red Victory", the multi-player VP table and "the most non-Red Victory Points")."""
+    g = http(server, "POST", "/api/games", {"mode": "spi-solitaire", "bot_seats": ["R"], "bots": "random"})
+    gid = g["game"]
+    deadline = time.time() + 60
+    while http(server, "GET", f"/api/games/{gid}")["status"] != "over":
+        assert time.time() < deadline, "the random Red player's solitaire did not end"
+        time.sleep(0.2)
+    page = new_page(browser, False)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/#/g/{gid}")
+    card = page.locator(".orders .card.over")
+    card.wait_for()
+    result = page.evaluate("() => rcwApp.st.result || rcwApp.st.view.result")
+    assert result["mode"] == "spi-solitaire" and result["title"]
+    assert card.locator("h3").inner_text() == result["title"]
+    text = card.inner_text()
+    assert result["reason"] in text and "Victory Points" not in text and card.locator("table.scores").count() == 0
+    assert not errors, errors
+    page.context.close()
+
+
 @BOTH
 def test_counters_wear_their_seats_colour_and_the_inspector_folds(server, browser, phone) -> None:
     """Issue 17, readable counters: each player's counters are bordered in the seat's own colour

@@ -9,7 +9,7 @@ import {
 } from "./data.js";
 import { GameConnection, api } from "./net.js";
 import { Board } from "./board.js";
-import { buildOrders, pendingLine, kindName, scoreboard } from "./orders.js";
+import { buildOrders, pendingLine, kindName, finalSummary } from "./orders.js";
 import { Chat } from "./chat.js";
 import { EventLog, LogPane, describeAction } from "./log.js";
 import { seatBadge, stackName, openAssassinDialog } from "./dialogs.js";
@@ -547,10 +547,8 @@ class GameApp {
 
   /** The game has just ended while this page watched: the final scoreboard, the replay below it. */
   showFinalScores() {
-    const r = this.st.result || {};
-    modal(r.winner_color ? `${r.winner_color} Victory` : "The game is over",
-      h("div.final-scores", h("p", r.reason || ""), scoreboard(this),
-        r.winner ? h("p", h("strong", `${this.seatName(r.winner)} (${r.winner}) wins.`)) : h("p", "No side has won.")),
+    const { title, body } = finalSummary(this);
+    modal(title, h("div.final-scores", ...body),
       [{ label: "Close" }, { label: "Replay the game", kind: "primary", dataset: { act: "final-replay" }, onclick: () => { this.openReplay(); } }],
       { cls: "final" });
   }

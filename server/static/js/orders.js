@@ -145,14 +145,28 @@ export function scoreboard(app) {
       cell("Red", p), cell("White", p)))));
 }
 
-function gameOver(app) {
+/** How the game ended, as the engine's result says it: {title, body} (the Orders panel's card and
+ *  the modal shown when it ends).  The multi-player game: the winning colour, the scoreboard and
+ *  the winner by Victory Points (004 [14.0]); the SPI solitaire: its victory level (004 [28.1]),
+ *  which Victory Points do not decide. */
+export function finalSummary(app) {
   const r = app.st.result || app.st.view.result || {};
-  return h("section.card.over",
-    h("h3", r.winner_color ? `${r.winner_color} Victory` : "The game is over"),
-    h("p", r.reason || ""),
-    scoreboard(app),
-    r.winner ? h("p", h("strong", `${app.seatName(r.winner)} (${r.winner}) wins`), ` with the most ${r.winner_color} Victory Points.`)
-      : h("p", "No side has won."),
+  const title = r.title || (r.winner_color ? `${r.winner_color} Victory` : "The game is over");
+  const body = [h("p", r.reason || "")];
+  if (r.mode === "spi-solitaire") {
+    body.push(r.winner ? h("p", h("strong", `${app.seatName(r.winner)} (${r.winner}) wins`), `: ${r.title} on Game-Turn ${r.turn}.`)
+      : h("p", "No side has won."));
+  } else {
+    body.push(scoreboard(app),
+      r.winner ? h("p", h("strong", `${app.seatName(r.winner)} (${r.winner}) wins`), ` with the most ${r.winner_color} Victory Points.`)
+        : h("p", "No side has won."));
+  }
+  return { title, body };
+}
+
+function gameOver(app) {
+  const { title, body } = finalSummary(app);
+  return h("section.card.over", h("h3", title), ...body,
     h("button.btn.primary", { type: "button", dataset: { act: "replay" }, onclick: () => app.openReplay() }, "Replay the game"));
 }
 
