@@ -193,6 +193,15 @@ def pos_committee() -> Game:
     return g
 
 
+def pos_consent() -> Game:
+    """A has consented to a Committee of A and B; B has not (yet): no Committee (004 [11.11])."""
+    g = blank("A")
+    markers(g, A=4, B=5)
+    put(g, "PETR", "A", "Lenin")
+    g.apply(A.JoinCommittee("A", ("A", "B")))
+    return g
+
+
 def pos_assassinate() -> Game:
     g = blank("A")
     put(g, "PETR", "B", "Lenin", "RU8 PETR", attach={"RU8 PETR": "Lenin"})
@@ -236,6 +245,9 @@ CASES = {
     "trade": (pos_trade, "A", '.offers', '[data-act="AcceptTrade"]', None, ["offers", "2 Politburo"]),
     "committee": (pos_committee, "A", ".card.politics", '[data-act="JoinCommittee"]', lambda: A.JoinCommittee("A", ("A", "B")),
                   ["Join a Committee of A, B (9 PM)"]),
+    "consent": (pos_consent, "A", ".card.politics", '[data-act="LeaveCommittee"]', lambda: A.LeaveCommittee("A"),
+                ["There is no Central Committee", "Player A consents to a Committee of A, B (9 PM)",
+                 "Withdraw your consent (to A, B)"]),
 }
 
 SETUP_JS = """async ({view, legal, pending, seat, facts}) => {

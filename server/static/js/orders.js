@@ -669,10 +669,19 @@ function politicsCard(app, by, btn) {
   const pm = (ss) => ss.reduce((a, p) => a + (view.politburo[p] || 0), 0);
   const rows = [];
   rows.push(h("p.small", com.length ? `Central Committee: ${com.join(", ")} (${pm(com)} Politburo markers)` : `There is no Central Committee (members consenting to each other and holding ${(view.limits || {}).committee_markers} Politburo markers, 004 [11.11]).`));
+  // the consents given to Committees not formed yet (004 [11.11]: it forms when its members consent to each other)
+  const consents = Object.entries(view.committee_consent || {});
+  if (!com.length && consents.length) {
+    rows.push(h("ul.consents", consents.map(([p, members]) => h("li", { dataset: { seat: p } }, seatBadge(p), " ",
+      `${app.seatName(p)} consents to a Committee of ${members.join(", ")} (${pm(members)} PM)`))));
+  }
   for (const a of by.JoinCommittee || []) {
     rows.push(btn(`Join a Committee of ${a.members.join(", ")} (${pm(a.members)} PM)`, a, { data: { members: a.members.join("") } }));
   }
-  if (by.LeaveCommittee) rows.push(btn("Leave the Committee", by.LeaveCommittee[0]));
+  if (by.LeaveCommittee) {
+    const mine = (view.committee_consent || {})[seat];
+    rows.push(btn(com.includes(seat) || !mine ? "Leave the Committee" : `Withdraw your consent (to ${mine.join(", ")})`, by.LeaveCommittee[0]));
+  }
   const purges = by.DeclarePurge || [];
   const tools = h("div.row.wrap");
   if (purges.length) {
