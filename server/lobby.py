@@ -230,6 +230,9 @@ class Hub:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < (1 << 63):
             raise ProtocolError("bad_request", "seed must be an integer 0 <= seed < 2**63")
         # The engine judges the number of players and the options (names, types, ranges: rcw.options).
+        count = spec.get("players")
+        if count is not None and (isinstance(count, bool) or not isinstance(count, int)):
+            raise ProtocolError("bad_request", "players must be a whole number (the seats of the game)")
         options = spec.get("options")
         mode = spec.get("mode")             # a game mode of rcw.modes (none: the multi-player game)
         try:
@@ -258,6 +261,8 @@ class Hub:
         # A live game's deadline is for each decision; a postal game's for each phase (minutes to days).
         deadline = duration(spec.get("deadline"), "deadline", 30 * 86400 if options.get("mode") == "postal" else 7 * 86400)
         missing = spec.get("missing", "bot")
+        if "missing" in spec and options.get("mode") != "postal":
+            raise ProtocolError("bad_request", "missing is for postal games (the sheets of the seats that sent none)")
         if missing not in ("bot", "none"):
             raise ProtocolError("bad_request", "missing must be 'bot' (a seat without a sheet at the deadline gets its "
                                 "bot's sheet) or 'none' (no orders)")
@@ -281,6 +286,8 @@ class Hub:
         free = [s for s in seats if s not in first.ENGINE_SEATS]
         if not isinstance(bot_seats, list) or not all(isinstance(s, str) and s in free for s in bot_seats):
             raise ProtocolError("bad_request", f"bot_seats must be a list of seats among {''.join(free)}")
+        if len(set(bot_seats)) != len(bot_seats):
+            raise ProtocolError("bad_request", "bot_seats names a seat twice")
         self.admission.check_games(bool(bot_seats))      # (a refused request costs nothing)
         await self.admission.take("create", addr)
         gid = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
@@ -402,8 +409,10 @@ class Hub:
 
     async def login(self, code: Any, addr: str | None = None) -> dict:
         """An e-mail's one-time login code (rcw.server.notify) for a new device token of its seat."""
+        if not isinstance(code, str) or not code:
+            raise ProtocolError("bad_request", "code missing: the login link's code (a string)")
         await self.admission.take("costly", addr)
-        got = await self.store.take_code("login:" + code) if isinstance(code, str) and 0 < len(code) <= 64 else None
+        got = await self.store.take_code("login:" + code) if len(code) <= 64 else None
         if got is None:
             raise ProtocolError("bad_token", "this login link is not valid (used already, or expired)")
         rt = await self.get(got["game"])

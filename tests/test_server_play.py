@@ -801,10 +801,20 @@ async def test_lobby(kind):
         health = await h.lobby.healthz()
         assert health["status"] == "ok" and health["broker"] == kind and health["version"]
         for bad in ({"players": 2}, {"players": 7}, {"options": {"nope": 1}}, {"options": {"max_turns": "3"}},
-                    {"bots": "genius"}, {"on_leave": "vanish"}, {"deadline": -1}, {"seed": -5}, {"colour": "red"}):
+                    {"bots": "genius"}, {"on_leave": "vanish"}, {"deadline": -1}, {"seed": -5}, {"colour": "red"},
+                    {"players": "5"}, {"bot_seats": ["B", "B"]}, {"missing": "none"}):
             with pytest.raises(ServerError) as e:
                 await h.lobby.create_game(**bad)
             assert e.value.code == "bad_request", bad
+        for bad, says in (({"players": "5"}, "players must be a whole number"), ({"bot_seats": ["B", "B"]}, "twice"),
+                          ({"missing": "none"}, "missing is for postal games")):
+            with pytest.raises(ServerError, match=says):
+                await h.lobby.create_game(**bad)
+        for code in ("", None):
+            with pytest.raises(ServerError, match="code missing") as e:
+                await h.lobby.login(code)
+            assert e.value.code == "bad_request"
+        assert not await h.lobby.list_games()                  # (nothing was made)
         g = await h.lobby.create_game(players=3, name="table 1", options={"max_turns": 2})
         gid = g["game"]
         listed = await h.lobby.list_games()
