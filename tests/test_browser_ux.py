@@ -656,6 +656,34 @@ def test_a_finished_spi_solitaire_tells_its_victory_level_not_victory_points(ser
     page.context.close()
 
 
+def test_a_finished_games_menu_offers_no_seat_to_leave(server, browser) -> None:
+    """Once the game is over its menu offers the replay of the whole game and Verify, and neither
+    'Leave this seat…' nor the turn notifications (there is no seat to leave, no turn to wait for)."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "bot_seats": ["B", "C"],
+                                            "options": {"max_turns": 1}})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+    page = new_page(browser, False, 20_000)
+    open_seat(page, server, gid, a["token"], "A", "Anna")
+    page.click(".menu-btn")
+    assert page.locator('.modal [data-act="leave"]').count() == 1          # (while the game runs)
+    page.keyboard.press("Escape")
+    page.locator('.orders [data-act="EndTrading"]').click()
+    step = "() => { const a = rcwApp.st.legal.find((x) => x.t !== 'Quit'); return a && !rcwApp.busy && rcwApp.act(a); }"
+    while page.evaluate("() => document.body.dataset.status") != "over":   # A plays its first listed step each time
+        page.evaluate(step)
+        page.wait_for_timeout(50)
+    page.locator(".modal.final").wait_for()
+    page.keyboard.press("Escape")
+    page.click(".menu-btn")
+    menu = page.locator(".modal")
+    assert menu.locator('[data-act="leave"]').count() == 0 and menu.locator('[data-act="browser-notify"]').count() == 0
+    assert menu.locator('[data-act="replay"]').inner_text() == "Replay the game"
+    assert menu.locator('[data-act="verify"]').count() == 1
+    assert "A" not in http(server, "GET", f"/api/games/{gid}").get("quit", [])
+    page.context.close()
+
+
 @BOTH
 def test_counters_wear_their_seats_colour_and_the_inspector_folds(server, browser, phone) -> None:
     """Issue 17, readable counters: each player's counters are bordered in the seat's own colour

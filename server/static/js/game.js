@@ -478,11 +478,12 @@ class GameApp {
 
   menu(e) {
     const items = [h("a.btn", { href: "#/" }, "Lobby")];
-    if (this.seat) items.push(h("button.btn", { type: "button", dataset: { act: "leave" }, onclick: () => this.leaveSeat() }, "Leave this seat…"));
+    const over = this.st.status === "over";     // (a finished game has no seat to leave and no turn to wait for)
+    if (this.seat && !over) items.push(h("button.btn", { type: "button", dataset: { act: "leave" }, onclick: () => this.leaveSeat() }, "Leave this seat…"));
     let dlg = null;
-    items.push(h("button.btn", { type: "button", dataset: { act: "replay" }, onclick: () => { dlg.close(); this.openReplay(); } }, "Replay so far"));
-    const over = this.st.status === "over";
-    if (this.seat && typeof Notification !== "undefined" && Notification.permission === "default") {
+    items.push(h("button.btn", { type: "button", dataset: { act: "replay" }, onclick: () => { dlg.close(); this.openReplay(); } },
+      over ? "Replay the game" : "Replay so far"));
+    if (this.seat && !over && typeof Notification !== "undefined" && Notification.permission === "default") {
       items.push(h("button.btn", { type: "button", dataset: { act: "browser-notify" }, onclick: () => { dlg.close(); Notification.requestPermission(); } },
         "Notify me when it is my turn"));
     }
