@@ -681,6 +681,12 @@ def test_a_finished_games_menu_offers_no_seat_to_leave(server, browser) -> None:
     assert menu.locator('[data-act="replay"]').inner_text() == "Replay the game"
     assert menu.locator('[data-act="verify"]').count() == 1
     assert "A" not in http(server, "GET", f"/api/games/{gid}").get("quit", [])
+    # the game ended with its one Game-Turn: the header and the replay's last step both say 1
+    assert page.locator(".turn-num").inner_text() == "1"
+    menu.locator('[data-act="replay"]').click()
+    caption = page.locator(".replay-caption")
+    caption.wait_for()
+    assert "Game-Turn 1 ·" in caption.inner_text(), caption.inner_text()
     page.context.close()
 
 
