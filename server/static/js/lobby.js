@@ -297,7 +297,7 @@ class Lobby {
       h("div.gr-main",
         h("div.gr-name", g.name || `Game ${g.game}`, h("span.small", ` · ${g.players} players${opts ? " · " + opts : ""}`)),
         h("div.gr-seats", Object.entries(g.seats).map(([s, r]) => h("span.seat-chip." + r.kind, { title: r.kind },
-          seatBadge(s), r.kind === "open" ? " open" : ` ${r.name || (r.kind === "bot" ? "bot" : r.kind)}`)))),
+          seatBadge(s), r.kind === "open" ? " open" : r.kind === "bot" ? ` ${r.name ? `${r.name} (bot)` : "bot"}` : ` ${r.name || r.kind}`)))),
       h("div.gr-acts",
         mine.length ? h("a.btn.primary", { href: `#/g/${g.game}/${mine[0]}` }, `Resume (${mine.join(", ")})`) : null,
         g.open && g.open.length && !mine.length ? h("button.btn.primary", { type: "button", dataset: { act: "join", game: g.game }, onclick: () => this.joinDialog(g) }, "Join") : null,
