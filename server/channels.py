@@ -147,7 +147,8 @@ class Channels:
             raise ProtocolError("bad_request", "an empty message")
         prop = None
         if proposal is not None:
-            prop = chat.parse_proposal(proposal, seat, rec, list(rt.seats))
+            prop = chat.parse_proposal(proposal, seat, rec, list(rt.seats),
+                                       engine=[s for s, r in rt.seats.items() if r.get("kind") == "engine"])
             turn = rt.game.turn if rt.game is not None else 1
             if prop["kind"] == "pact" and not turn <= prop["until"] <= turn + chat.MAX_PACT_TURNS:
                 raise ProtocolError("bad_request", f"a pact lasts until a Game-Turn from {turn} (now) to "

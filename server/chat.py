@@ -23,6 +23,9 @@ execution     OrderExecution()                        OrderExecution()          
 pact          (nothing: the engine is not bound)      (the server keeps the pact) (a chat reply only)
 ============  =====================================  ==========================  ======================
 
+No proposal is addressed to an engine seat (``Game.ENGINE_SEATS``, e.g. the SPI solitaire's
+non-Red Player): nothing there would answer it (``engine_seat``, and nothing is posted).
+
 A pact (issue 18) is "no attack on each other's stacks, no purge, no assassination until the
 end of Game-Turn ``until``" between the proposer and ``with``; the server keeps the accepted
 ones (:class:`~rcw.server.proposals.Proposals`), shows them to their parties and announces a
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Collection
 from dataclasses import fields
 from itertools import combinations
 from typing import Any
@@ -126,8 +130,12 @@ def _seat_list(v: Any, name: str, seats: list[str]) -> list[str]:
     return list(v)
 
 
-def parse_proposal(p: Any, poster: str, channel: dict, seats: list[str]) -> dict:
-    """Check a proposal's shape; returns the normalised proposal (with ``to``: addressees)."""
+def parse_proposal(p: Any, poster: str, channel: dict, seats: list[str], engine: Collection[str] = ()) -> dict:
+    """Check a proposal's shape; returns the normalised proposal (with ``to``: addressees).
+    ``engine``: the seats the game mode's own procedures play (``Game.ENGINE_SEATS``, seat
+    records of kind ``engine``, e.g. the SPI solitaire's non-Red Player, 004 [18.0]): they
+    answer no proposal, so none is addressed to them (``engine_seat``; a pact too, which the
+    engine would never see)."""
     if not isinstance(p, dict):
         raise ProtocolError("bad_request", "a proposal must be a map")
     if len(pack(p)) > MAX_PROPOSAL:
@@ -178,6 +186,10 @@ def parse_proposal(p: Any, poster: str, channel: dict, seats: list[str]) -> dict
         to = _seat_list(p.get("to", []), "to", seats)
         out = {"kind": "execution", "to": [m for m in to if m != poster]}
         addressees = out["to"]
+    played = [m for m in addressees if m in engine]
+    if played:
+        raise ProtocolError("engine_seat", f"{', '.join(played)} {'is' if len(played) == 1 else 'are'} played by the "
+                                           f"game's engine (its own procedures), which answers no {kind} proposal")
     outside = [m for m in addressees if m not in members]
     if outside:
         raise ProtocolError("bad_request", f"addressees {outside} are not members of channel {channel['name']!r}")

@@ -136,3 +136,33 @@ def test_a_broken_pact_is_a_notice_in_the_pair_channel(server, browser):
     shot(page, "talk-pact-broken-desktop.png")
     assert not errors, errors
     ctx.close()
+
+
+def test_the_spi_solitaire_offers_no_proposal(server, browser):
+    """The SPI solitaire has no Politburo, Committee or trades (004 [18.0]) and its seat N is the
+    engine, which answers nothing: the chat offers no Propose menu (before, it offered a trade, a
+    pact and a Committee to N, and the pact was posted and never answered), and a proposal the
+    page is asked to send is not sent."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(20_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    page.click('[data-act="solo-spi"]')                   # the lobby's one click: Red (R) against the engine (N)
+    page.wait_for_function("() => document.body.dataset.seat === 'R'")
+    assert page.evaluate("() => Boolean(rcwApp.st.view.solitaire)")
+    page.click('.dtabs .dtab[data-tab="talk"]')
+    for name in ("N-R", "public"):
+        open_channel(page, name)
+        page.locator('.chat-tools [data-act="new-group"]').wait_for()     # (the chat's tools are shown)
+        assert page.locator('[data-act="propose-menu"]').is_hidden()
+        assert page.locator(".propose-menu").is_hidden()
+    sent = page.evaluate("() => rcwApp.chat.propose(['R', 'N'], {kind: 'pact', with: 'N', until: 1})")
+    assert sent is False
+    assert page.locator(".msg-list .proposal").count() == 0
+    for name in ("N-R", "public"):                        # nothing reached the server
+        assert page.evaluate(f"() => rcwApp.conn.request('history', {{channel: {name!r}, after: 0, limit: 500}})"
+                             ".then((r) => r.messages.length)") == 0
+    assert not errors, errors
+    ctx.close()

@@ -590,6 +590,34 @@ async def test_execution_and_purge_proposals_in_chat_become_game_actions(kind):
 
 
 @pytest.mark.parametrize("kind", STORES)
+async def test_no_proposal_is_addressed_to_the_engine_seat_of_the_spi_solitaire(kind):
+    """Seat N of the SPI solitaire is the engine's own procedures (``Game.ENGINE_SEATS``): it
+    answers no proposal, so none may be addressed to it (a pact included, which the engine
+    does not see): the typed error ``engine_seat`` names it, and nothing is posted."""
+    async with serve(kind) as h:
+        g = await h.lobby.create_game(mode="spi-solitaire")
+        assert g["info"]["seats"]["N"] == {"kind": "engine"}
+        r = await h.lobby.join(g["game"], name="Vera")
+        cr = await h.connect(g["game"], r["token"])
+        assert cr.seat == "R" and cr.status == "playing"
+        seq, turn = cr.seq, cr.view["turn"]
+        for channel, proposal in (("N-R", {"kind": "pact", "with": "N", "until": turn}),
+                                  ("public", {"kind": "pact", "with": "N", "until": turn + 1}),
+                                  ("N-R", {"kind": "trade", "to": "N", "give_politburo": 1}),
+                                  ("public", {"kind": "committee", "members": ["R", "N"]}),
+                                  ("N-R", {"kind": "execution", "to": ["N"]})):
+            with pytest.raises(ServerError) as e:
+                await cr.chat(channel, "a pact?", proposal)
+            assert e.value.code == "engine_seat", (proposal, e.value)
+            assert "N" in e.value.message and "engine" in e.value.message
+        for channel in ("N-R", "public"):                   # nothing was posted
+            assert (await cr.request("history", channel=channel, after=0, limit=500))["messages"] == []
+        v = await cr.request("view")
+        assert v["seq"] == seq and v["pacts"] == []
+        assert (await cr.chat("N-R", "plain words are still fine"))["id"] == 1
+
+
+@pytest.mark.parametrize("kind", STORES)
 async def test_a_bot_answers_a_trade_offer_to_a_human_after_the_deadline(kind):
     async with serve(kind) as h:
         g, (a, _b) = await h.game(players=3, humans=2, bot_seats=["C"], seed=0, deadline=0.3)

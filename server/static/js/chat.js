@@ -4,7 +4,9 @@
 // The bots talk (issue 18): their replies carry their reasons (`reply.reason`), a counter-
 // proposal card names the proposal it counters (`counter`: its message id), a broken pact is
 // announced to its victim (`pact_broken`, a message of no seat), and the Propose menu offers
-// trades, pacts and Committees.
+// trades, pacts and Committees.  The SPI solitaire has no negotiation (no Politburo, Committee
+// or trades, 004 [18.0]; its seat N is the engine, which answers nothing): no Propose menu there,
+// and no proposal is sent (the server refuses one addressed to an engine seat: `engine_seat`).
 
 import { h, store, fmtTime, clear, modal, toast, replace } from "./util.js";
 import { unit, uname, pct } from "./data.js";
@@ -31,9 +33,9 @@ export class Chat {
       h("button.btn", { type: "button", role: "menuitem", dataset: { act: "propose-trade" }, onclick: () => this._propose(openTradeDialog) }, "Trade…"),
       h("button.btn", { type: "button", role: "menuitem", dataset: { act: "propose-pact" }, onclick: () => this._propose(openPactDialog) }, "Pact…"),
       h("button.btn", { type: "button", role: "menuitem", dataset: { act: "committee-dialog" }, onclick: () => this._propose(openCommitteeDialog) }, "Central Committee…"));
-    this.tools = h("div.chat-tools",
-      h("button.link", { type: "button", dataset: { act: "propose-menu" }, "aria-haspopup": "menu",
-        onclick: () => { this.proposeMenu.hidden = !this.proposeMenu.hidden; } }, "Propose ▾"),
+    this.proposeBtn = h("button.link", { type: "button", dataset: { act: "propose-menu" }, "aria-haspopup": "menu",
+      onclick: () => { this.proposeMenu.hidden = this.solitaire() || !this.proposeMenu.hidden; } }, "Propose ▾");
+    this.tools = h("div.chat-tools", this.proposeBtn,
       h("button.link", { type: "button", dataset: { act: "new-group" }, onclick: () => this.newGroupDialog() }, "+ group channel"),
       this.proposeMenu);
     this.composer = h("div.composer", this.input, this.sendBtn);
@@ -51,6 +53,16 @@ export class Chat {
     });
     if (globalThis.ResizeObserver) new ResizeObserver(() => { if (this.stuck) this.list.scrollTop = this.list.scrollHeight; }).observe(this.list);
     this.el = h("div.chat-pane", this.tabs, this.head, this.list, this.below, this.composer, this.tools);
+  }
+
+  /** The SPI solitaire (004 [18.0]): nothing to propose, to nobody. */
+  solitaire() {
+    return Boolean((this.app.st.view || {}).solitaire);
+  }
+
+  /** A seat the game's engine plays (the solitaire's N): it answers no proposal. */
+  engineSeat(seat) {
+    return ((this.app.st.seats || {})[seat] || {}).kind === "engine";
   }
 
   /** A proposal dialog from the Propose menu, to the other seat of the pair channel shown. */
@@ -218,6 +230,8 @@ export class Chat {
       i.kind === "pair" && i.members.includes(this.app.seat) ? this._pactBadge(i.members) : null);
     this.composer.hidden = !canPost;
     this.tools.hidden = !this.app.seat;
+    this.proposeBtn.hidden = this.solitaire();         // (no Politburo, Committee or trades: 004 [18.0])
+    if (this.proposeBtn.hidden) this.proposeMenu.hidden = true;
     const msgs = [...c.msgs.values()].sort((a, b) => a.id - b.id);
     const replies = {};
     for (const m of msgs) if (m.reply) (replies[m.reply.msg] ||= []).push(m);
@@ -348,7 +362,8 @@ export class Chat {
     // status per addressee
     const status = (p.addressees || []).map((s) => {
       const a = answered[s];
-      return h("span.ans" + (a === true ? ".yes" : a === false ? ".no" : ""), seatBadge(s), a === true ? " accepted" : a === false ? " declined" : " to answer");
+      return h("span.ans" + (a === true ? ".yes" : a === false ? ".no" : ""), seatBadge(s),
+        a === true ? " accepted" : a === false ? " declined" : this.engineSeat(s) ? " never answers (the engine)" : " to answer");
     });
     let open = seat && (p.addressees || []).includes(seat) && !(seat in answered);
     let closed = null;
@@ -429,6 +444,10 @@ export class Chat {
 
   /** Post a structured proposal to the channel of `members`; true when the server took it. */
   async propose(members, proposal, text = "") {
+    if (this.solitaire()) {
+      toast("The SPI solitaire has no negotiation (004 [18.0]).", "error");
+      return false;
+    }
     this.app.setBusy(true);
     try {
       const channel = await this.channelFor(members);
