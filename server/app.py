@@ -360,9 +360,13 @@ async def event_history(rt: GameRuntime, after: int, limit: int) -> dict:
     async with rt.lock:
         await rt.ensure_current()
         last = rt.seq
+        # how the game was set up (the deal; the SPI solitaire's introduction and the non-Red
+        # Player's first Game-Turn, played before Red's first action): with the first entries
+        setup = [to_wire(e) for e in rt.game.setup_events] if after == 0 and rt.game is not None else None
+    extra = {"setup": setup} if setup else {}
     stop = min(last, after + limit)
     if after >= stop:
-        return {"t": "events", "entries": [], "last": last}
+        return {"t": "events", "entries": [], "last": last, **extra}
     entries = await rt.store.log_range(rt.gid, after, stop)
     if any("ev" not in e for e in entries):
         snap = await rt.store.snapshot_before(rt.gid, after)
@@ -375,7 +379,7 @@ async def event_history(rt: GameRuntime, after: int, limit: int) -> dict:
         a = e["a"]
         out.append({"seq": n, "actor": a.get("seat"), "action": a.get("t"), "by": e.get("by"), "ts": e.get("ts"),
                     "events": e["ev"], "why": e.get("why", [])})
-    return {"t": "events", "entries": out, "last": last}
+    return {"t": "events", "entries": out, "last": last, **extra}
 
 
 def _replay_events(meta: dict, snap: tuple[int, bytes] | None, older: list[dict], entries: list[dict]) -> list[list]:

@@ -606,7 +606,10 @@ def test_one_click_spi_solitaire_as_red(server, browser, phone) -> None:
     page.click('.orders [data-act="RollRandomEvents"]')
     page.wait_for_function(f"() => Number(document.body.dataset.seq) > {before}")
     _tab(page, phone, "log")
-    assert "Red Random Events roll" in page.locator(".log-list").inner_text()
+    log = page.locator(".log-list").inner_text()
+    assert "Red Random Events roll" in log
+    # the log begins with the setup: the solitaire's introduction and the non-Red first Game-Turn
+    assert log.index("you are the Red Player") < log.index("Red Random Events roll") and "Target province of" in log
     # 004 [24.0] Red Leader Determination: pick a leader, then where he goes; end when done
     if phone:
         _tab(page, phone, "orders")

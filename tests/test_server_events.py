@@ -15,6 +15,8 @@ from rcw.server.client import GameClient, Lobby, ServerError
 from rcw.server.store import MemoryStore
 from server_helpers import play_randomly, running_server
 
+from rcw.actions import to_wire
+
 KEYS = ("seq", "actor", "action", "by", "events")
 
 
@@ -96,3 +98,33 @@ async def test_events_mid_game_and_before_hello():
         finally:
             await ca.close()
             await fresh.close()
+
+
+async def test_events_from_the_start_carry_the_setup_the_solitaires_first_non_red_turn_among_them():
+    """``events`` with ``after`` 0 also gives the events of the game's setup (``setup``): the deal,
+    and in the SPI solitaire its introduction and the non-Red Player's whole first Game-Turn,
+    played before Red's first action (before, a page never showed them: its log began with
+    Red's first step).  A later page of the history does not repeat them."""
+    from rcw.modes import new_game
+
+    async with running_server(MemoryStore()) as srv, Lobby(srv.base) as lobby:
+        g = await lobby.create_game(mode="spi-solitaire", seed=11)
+        r = await lobby.join(g["game"], name="Vladimir")
+        c = await GameClient.connect(srv.base, g["game"], r["token"])
+        try:
+            first = await c.request("events", after=0)
+            assert first["entries"] == [] and first["last"] == 0
+            kinds = [e["kind"] for e in first["setup"]]
+            assert kinds[0] == "solitaire" and "nonred_target" in kinds
+            assert first["setup"] == [to_wire(e) for e in new_game(None, 11, {"mode": "spi-solitaire"}).setup_events]
+            await c.act({"t": "RollRandomEvents"})
+            assert "setup" not in await c.request("events", after=1)
+            assert (await c.request("events", after=0))["setup"] == first["setup"]
+        finally:
+            await c.close()
+        g5 = await lobby.create_game(players=3, seed=2)
+        w = await GameClient.connect(srv.base, g5["game"])
+        try:
+            assert [e["kind"] for e in (await w.request("events", after=0))["setup"]] == ["dealt"] * 3
+        finally:
+            await w.close()

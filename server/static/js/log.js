@@ -31,10 +31,15 @@ export class EventLog {
         this.lines = [];
         this.lastSeq = 0;
         this.force = null;
+        this.setupTaken = false;
       }
       try {
-        while (this.lastSeq < seq) {
+        while (this.lastSeq < seq || (this.lastSeq === 0 && !this.setupTaken)) {
           const r = await conn.request("events", { after: this.lastSeq, limit: 500 });
+          if (this.lastSeq === 0 && !this.setupTaken && r.setup && r.setup.length) {   // how the game was set up
+            this.setupTaken = true;
+            this._take({ seq: 0, actor: null, events: r.setup });
+          }
           let took = 0;
           for (const e of r.entries || []) {
             if (e.seq === this.lastSeq + 1) {
