@@ -693,6 +693,33 @@ def test_a_finished_games_menu_offers_no_seat_to_leave(server, browser) -> None:
     page.context.close()
 
 
+def test_a_chooser_opened_by_a_tap_survives_the_click_that_ends_the_tap(server, browser) -> None:
+    """On a touch screen the map opens the overland-or-rail chooser on the tap's pointerup; the
+    click that ends the same tap comes next and lands on the chooser (its backdrop or a button):
+    that first click is let go (``tapGuard``), the player's own next click counts (before, the
+    chooser closed at once, or took a move the player had not chosen).  A chooser opened
+    without the guard closes on a click on its backdrop at once, as before."""
+    page = new_page(browser, True)
+    page.goto(server + "/")
+    page.wait_for_selector(".lobby-main")
+    opened = """async (guard) => {
+      const { modal, h } = await import("/js/util.js");
+      window.__picked = [];
+      modal("Move to Kharkov", h("p", "by rail or overland"),
+            [{ label: "Overland", dataset: { act: "land" }, onclick: () => { window.__picked.push("land"); } }],
+            guard ? { tapGuard: guard } : {});
+      document.querySelector(".modal-back").dispatchEvent(new MouseEvent("click", { bubbles: true }));  // the tap's own click
+      const after = document.querySelectorAll(".modal").length;
+      const btn = document.querySelector('.modal [data-act="land"]');
+      if (btn) btn.dispatchEvent(new MouseEvent("click", { bubbles: true }));                          // the player's click
+      await new Promise((r) => setTimeout(r, 0));
+      return [after, document.querySelectorAll(".modal").length, window.__picked];
+    }"""
+    assert page.evaluate(opened, 0) == [0, 0, []]                # no guard: the backdrop's click closes it
+    assert page.evaluate(opened, 600) == [1, 0, ["land"]]        # guarded: the first click let go, the next one taken
+    page.context.close()
+
+
 @BOTH
 def test_counters_wear_their_seats_colour_and_the_inspector_folds(server, browser, phone) -> None:
     """Issue 17, readable counters: each player's counters are bordered in the seat's own colour

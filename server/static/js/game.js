@@ -90,7 +90,7 @@ class GameApp {
       onStack: (id, prov) => (this.postal && this.postal.onStack(id, prov)) || (id < 0 ? this.select({ province: prov }) : this.select({ stack: id })),
       canDrag: (id) => !!(this.reachInfo && this.reachInfo.routes && this.reachInfo.stackId === id && !this.busy),
       onDrop: (id, code) => this.moveAlong(code),
-      onProvince: (code) => (this.postal && this.postal.onProvince(code)) || this.provinceClick(code),
+      onProvince: (code, e) => (this.postal && this.postal.onProvince(code)) || this.provinceClick(code, e),
       onBlank: () => this.select(null),
       covers: () => [this.inspectEl, this.mapPrompt], // (panels over the map: centreOn keeps provinces clear of them)
     });
@@ -312,14 +312,14 @@ class GameApp {
   }
 
   // -- map interaction -----------------------------------------------------------------------------
-  provinceClick(code) {
+  provinceClick(code, e = null) {
     const mv = this.marks && this.marks.moves && this.marks.moves[code];
     if (mv && !this.replay) {
       if (mv.land && mv.rail) {
         modal(`Move to ${pname(code)}`, h("p", "The force can enter by rail or overland. Rail movement is unlimited along the line but cannot be combined with overland movement (004 [5.5])."), [
           { label: "Overland (1 MP)", kind: "primary", dataset: { act: "Move", rail: "0" }, onclick: () => { this.act(mv.land); } },
           { label: "By rail", dataset: { act: "Move", rail: "1" }, onclick: () => { this.act(mv.rail); } },
-        ]);
+        ], { tapGuard: e && e.pointerType === "touch" ? 600 : 0 });
       } else {
         this.act(mv.land || mv.rail);
       }

@@ -193,6 +193,17 @@ export function modal(title, body, buttons = [], opts = {}) {
     if (e.key === "Escape") close();
   };
   document.addEventListener("keydown", onKey);
+  // A modal opened by a touch's pointerup (opts.tapGuard, ms): the click that ends the same tap
+  // comes after it and lands on the modal (its backdrop, or a button under the finger); it is
+  // not the player's answer, so the first click within tapGuard ms is let go.
+  let guard = opts.tapGuard ? performance.now() + opts.tapGuard : 0;
+  back.addEventListener("click", (e) => {
+    if (guard && performance.now() < guard) {
+      guard = 0;
+      e.stopPropagation();
+      e.preventDefault();
+    }
+  }, true);
   back.addEventListener("click", (e) => {
     if (e.target === back) close();
   });
