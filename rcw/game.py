@@ -34,6 +34,7 @@ from rcw.rules import (
     auxiliary,
     combat,
     historical,
+    masses,
     movement,
     politics,
     quitting,
@@ -592,10 +593,13 @@ class Game:
     def limits(self) -> dict[str, int]:
         """The game's numbers: the stacking limit (004 [7.11]), Movement Allowances (004 [5.0],
         [5.63]; the ``leader_movement`` option), the Politburo markers a Central Committee, an
-        execution order and an end-game vote need (004 [11.11], [13.52], [14.1])."""
+        execution order and an end-game vote need (004 [11.11], [13.52], [14.1]), and whether the
+        Politburo and Purge rules are in play at all (``politburo``: not in the Masses game,
+        004 Masses [11.0], whose Czar is executed by a coalition of Red leadership, [13.52])."""
         return {"stack": movement.STACK_LIMIT, "leader_movement": movement.leader_ma(self.ctx),
                 "blue_green_movement": movement.BLUE_GREEN_MA, "committee_markers": politics.COMMITTEE_MARKERS,
-                "execution_markers": politics.EXECUTION_MARKERS, "vote_markers": victory.VOTE_MARKERS}
+                "execution_markers": politics.EXECUTION_MARKERS, "vote_markers": victory.VOTE_MARKERS,
+                "politburo": masses.politburo_problem(self.ctx, "") is None}
 
     def force_allowance(self) -> int:
         """The Movement Allowance of the force being moved (004 [5.0], [5.63], [5.72]): its

@@ -746,3 +746,25 @@ def test_losses_are_suggested_and_confirmed_with_a_way_back(screen) -> None:
     page.wait_for_function(f"() => window.__sent.length === {len(suggested)}")
     assert page.evaluate("window.__sent") == [to_wire(A.ChooseLoss("A", u)) for u in suggested]
     assert not errors, errors
+
+
+def test_the_masses_game_shows_no_committee_no_purge_and_its_own_execution_rule(screen) -> None:
+    """004 Masses [11.0]: "All the Politburo and Purge rules should be deleted" - the Politics card
+    (which asks the engine: ``limits()["politburo"]``) offers no Committee and shows no Purge
+    Strength, and the Czar dialog explains the article's coalition rule, [13.52] (before: the
+    Committee line with its eight markers, "Propose a Committee…" and the 004 [13.5] text)."""
+    g = empty_map(options={"masses": True})
+    phase(g, "A", "movement")
+    page, errors = screen
+    data = _show_orders(page, g, "A")
+    assert data["view"]["limits"]["politburo"] is False
+    card = page.locator(".prompt-case .card.politics")
+    text = card.inner_text()
+    assert "No Politburo, Central Committee or purges in this game" in text
+    assert "Central Committee (" not in text and "Purge Strength" not in text
+    assert card.locator('[data-act="committee-dialog"]').count() == 0
+    page.evaluate("async () => { const { openCzarDialog } = await import('/js/dialogs.js'); openCzarDialog(window.__app); }")
+    dialog = page.locator(".modal")
+    assert "two thirds of the Red leadership" in dialog.inner_text() and "Politburo markers" not in dialog.inner_text()
+    page.keyboard.press("Escape")
+    assert not errors, errors

@@ -86,6 +86,14 @@ def test_imperial_units_are_kept_or_deleted(delete):
     assert (g.data.czar in on_map, g.data.gold in on_map) == (not delete, not delete)
 
 
+def test_the_engine_tells_its_clients_whether_the_politburo_rules_are_in_play():
+    """004 Masses [11.0] deleted: ``limits()["politburo"]`` says so (the browser then offers no
+    Committee and shows no Purge Strength)."""
+    assert started(options=M).limits()["politburo"] is False
+    assert started().limits()["politburo"] is True
+    assert started(options=M).view("A")["limits"]["politburo"] is False
+
+
 @pytest.mark.parametrize("players", [3, 6])
 def test_without_imperial_units_every_other_unit_is_still_accounted_for(players):
     """004 Masses [13.0] deleted: random games keep every invariant (units never lost nor

@@ -259,8 +259,10 @@ export function openCzarDialog(app) {
   const view = app.st.view;
   const com = view.committee || [];
   const to = com.filter((p) => p !== app.seat);
-  const body = h("div", h("p", `The Central Committee may order the player whose Red leader holds the Czar to execute him; members holding ${(view.limits || {}).execution_markers} Politburo markers must consent (004 [13.5]). The other members are asked in turn.`),
-    h("p.small", `Committee: ${com.join(", ")}`));
+  const body = (view.limits || {}).politburo === false
+    ? h("div", h("p", "The Czar is executed by a coalition of players, his holder among them, who together control at least two thirds of the Red leadership on the map (004 Masses [13.52]). His holder is asked first, then the others who control Red leaders, in turn."))
+    : h("div", h("p", `The Central Committee may order the player whose Red leader holds the Czar to execute him; members holding ${(view.limits || {}).execution_markers} Politburo markers must consent (004 [13.5]). The other members are asked in turn.`),
+      h("p.small", `Committee: ${com.join(", ")}`));
   modal("Order the Czar's execution", body, [
     { label: "Cancel" },
     { label: "Give the order", kind: "primary danger", dataset: { act: "post-execution" }, onclick: async () => {

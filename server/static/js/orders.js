@@ -668,7 +668,12 @@ function politicsCard(app, by, btn) {
   const com = view.committee || [];
   const pm = (ss) => ss.reduce((a, p) => a + (view.politburo[p] || 0), 0);
   const rows = [];
-  rows.push(h("p.small", com.length ? `Central Committee: ${com.join(", ")} (${pm(com)} Politburo markers)` : `There is no Central Committee (members consenting to each other and holding ${(view.limits || {}).committee_markers} Politburo markers, 004 [11.11]).`));
+  const politburo = (view.limits || {}).politburo !== false;     // (the engine's: none in the Masses game, 004 Masses [11.0])
+  if (politburo) {
+    rows.push(h("p.small", com.length ? `Central Committee: ${com.join(", ")} (${pm(com)} Politburo markers)` : `There is no Central Committee (members consenting to each other and holding ${(view.limits || {}).committee_markers} Politburo markers, 004 [11.11]).`));
+  } else {
+    rows.push(h("p.small", "No Politburo, Central Committee or purges in this game (004 Masses [11.0])."));
+  }
   // the consents given to Committees not formed yet (004 [11.11]: it forms when its members consent to each other)
   const consents = Object.entries(view.committee_consent || {});
   if (!com.length && consents.length) {
@@ -688,10 +693,10 @@ function politicsCard(app, by, btn) {
     tools.append(h("button.btn.danger", { type: "button", dataset: { act: "purge-dialog" }, onclick: () => openPurgeDialog(app) }, "Purge…"));
   }
   if (by.OrderExecution && !view.decision) tools.append(h("button.btn", { type: "button", dataset: { act: "czar-dialog" }, onclick: () => openCzarDialog(app) }, "Order the Czar's execution…"));
-  tools.append(h("button.btn", { type: "button", dataset: { act: "committee-dialog" }, onclick: () => openCommitteeDialog(app) }, "Propose a Committee…"));
+  if (politburo) tools.append(h("button.btn", { type: "button", dataset: { act: "committee-dialog" }, onclick: () => openCommitteeDialog(app) }, "Propose a Committee…"));
   tools.append(h("button.btn", { type: "button", dataset: { act: "propose-trade" }, onclick: () => openTradeDialog(app) }, "Propose a trade…"));
   rows.push(tools);
   const me = facts(app).purge;
-  if (me) rows.push(h("p.small", `Your Purge Strength: ${me.leaders} (Red leaders) + ${view.politburo[seat] || 0} (Politburo) = ${me.strength}`));
+  if (me && politburo) rows.push(h("p.small", `Your Purge Strength: ${me.leaders} (Red leaders) + ${view.politburo[seat] || 0} (Politburo) = ${me.strength}`));
   return h("section.card.politics", h("h3", "Politics"), ...rows);
 }
