@@ -610,6 +610,8 @@ def test_one_click_spi_solitaire_as_red(server, browser, phone) -> None:
     assert "Red Random Events roll" in log
     # the log begins with the setup: the solitaire's introduction and the non-Red first Game-Turn
     assert log.index("you are the Red Player") < log.index("Red Random Events roll") and "Target province of" in log
+    credited = page.evaluate("() => rcwApp.log.lines.filter((l) => l.text.startsWith('Target province of')).map((l) => l.seat)")
+    assert credited and set(credited) == {"N"}          # the non-Red Player's lines are its own
     # 004 [24.0] Red Leader Determination: pick a leader, then where he goes; end when done
     if phone:
         _tab(page, phone, "orders")

@@ -244,7 +244,7 @@ def test_markers_drawn_by_red_go_to_the_nonred_player():
     g.state.aux = ["GC:FN"]
     ev = S.draw(g.ctx, "R")
     assert g.state.control == {"FN": "N"} and fn.owner == "N"
-    assert "goes to the non-Red Player (004 [20.12])" in ev[0].text and ev[0].text.startswith("Red draws")
+    assert ev[0].text == "Red draws the Finland control marker — it goes to the non-Red Player, who takes command of 3 units (004 [20.12])"
     g.state.aux = ["GC:PO"]
     red_phase(g, "random_events")
     with dice(g, *DRAW):
@@ -952,3 +952,15 @@ def test_five_hundred_games_to_the_end():
     r["seconds"] = round(time.perf_counter() - t0, 1)
     print("\nSPI solitaire soak:", r)
     assert r["completed"] == 500
+
+
+def test_the_non_red_players_events_name_it_and_reds_draws_name_red():
+    """The non-Red Player's procedures' events name it (``seat`` N), so that a log credits them to
+    it, not to Red, whose action set them off; a marker Red draws names its drawer (``drawn_by``)."""
+    g = new(3)
+    nonred = [e for e in g.setup_events if e.kind.startswith("nonred")]
+    assert nonred and all(e.data["seat"] == "N" for e in nonred)
+    g = empty()
+    g.state.aux = ["GC:FN"]
+    (drew,) = S.draw(g.ctx, "R")
+    assert drew.data["drawn_by"] == "R"

@@ -85,10 +85,10 @@ def nonred_attack(ctx: Ctx, prov: str, group: int) -> list[Event]:
     if (combat.odds_column(att, dfn) or 0) < 1:                          # 004 [23.14], [23.15]
         return [Event("nonred_no_attack", f"Non-Red in {prov}: {adesc} would attack the weakest {whom} force, "
                       f"{tdesc}, but {att} against {dfn} is below 1:1 — no non-Red attack (004 [23.14], [23.15])",
-                      {"province": prov})]
+                      {"province": prov, "seat": NONRED})]
     ev = [Event("nonred_attack", f"Non-Red in {prov}: {adesc} must attack the weakest {whom} force, {tdesc}"
                 + (f" (chosen by die among {tied} equally weak, {rule})" if tied > 1 else f" ({rule})"),
-                {"province": prov, "target": target.id})]
+                {"province": prov, "target": target.id, "seat": NONRED})]
     declare = A.DeclareAttack(NONRED, target.id, False)
     combat.check_declare(ctx, declare)
     ev += combat.do_declare(ctx, declare)
@@ -136,7 +136,7 @@ def nonred_decision(ctx: Ctx) -> list[Event]:
     if dec["kind"] == "loss":
         u = choose_exchange_loss(ctx, dec["units"], dec["need"])
         ev = [Event("nonred_loss", f"Non-Red Exchange loss: {ctx.name(u)} (Blue, then Green, then White units, "
-                    "White leaders last: 004 [23.16])", {"unit": u})]
+                    "White leaders last: 004 [23.16])", {"unit": u, "seat": NONRED})]
         a = A.ChooseLoss(NONRED, u)
         combat.check_loss(ctx, a)
         return ev + combat.do_loss(ctx, a)

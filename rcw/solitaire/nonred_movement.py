@@ -84,7 +84,7 @@ def _leave_loose(ctx: Ctx, st: Stack) -> list[Event]:
         st.attached.pop(x, None)
     ctx.new_stack(st.province, NONRED, rest, {x: 0 for x in rest if d.units[x].is_imperial})
     return [Event("nonred_leave", f"{ctx.names([x for x in rest if not d.units[x].is_imperial])} "
-                  f"(not attached to a leader) stay in {st.province} (004 [18.0])", {"units": rest})]
+                  f"(not attached to a leader) stay in {st.province} (004 [18.0])", {"units": rest, "seat": NONRED})]
 
 
 def move_force(ctx: Ctx, st: Stack) -> list[Event]:
@@ -139,5 +139,5 @@ def move_force(ctx: Ctx, st: Stack) -> list[Event]:
     else:
         text = (f"Non-Red: {force_name(ctx, st)} rolls {die} and moves {'→'.join(path)} toward "
                 f"{d.provinces[target].name}{stop or ' (004 [21.12])'}")
-    ev.append(Event("nonred_move", text, {"stack": st.id, "die": die, "path": path, "target": target}))
+    ev.append(Event("nonred_move", text, {"stack": st.id, "die": die, "path": path, "target": target, "seat": NONRED}))
     return ev

@@ -134,5 +134,5 @@ def nonred_stacking(ctx: Ctx) -> list[Event]:
                 made.append(ns)
             desc = "; ".join(force_name(ctx, ns) for ns in made if ctx.b.fighting_units(ns))
             ev.append(Event("nonred_stack", f"Non-Red stacking in {prov}: {desc} "
-                            f"({'004 [22.1]' if key == 'W' else '004 [22.2]'})", {"province": prov}))
+                            f"({'004 [22.1]' if key == 'W' else '004 [22.2]'})", {"province": prov, "seat": NONRED}))
     return ev

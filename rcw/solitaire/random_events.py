@@ -45,7 +45,9 @@ def draw(ctx: Ctx, who: str) -> list[Event]:
         if text.startswith(f"{NONRED} draws"):
             text = f"{side(who)} draws" + text[len(NONRED) + 6:]
             if who == RED_SEAT and e.kind == "drew":
-                text += " — it goes to the non-Red Player (004 [20.12])"
+                head, took, tail = text.partition(" and takes command of ")
+                text = head + " — it goes to the non-Red Player" + (f", who takes command of {tail}" if took else "") \
+                    + " (004 [20.12])"
             elif who == NONRED and e.kind == "drew":
                 text += " (004 [20.12])"
         out.append(Event(e.kind, text, dict(e.data) | {"drawn_by": who}))

@@ -24,7 +24,7 @@ from collections import deque
 from rcw.actions import Event
 from rcw.data import GameData
 from rcw.rules.base import Ctx
-from rcw.solitaire.base import TARGETS, force_name, pick
+from rcw.solitaire.base import NONRED, TARGETS, force_name, pick
 from rcw.state import Stack
 
 _DIST: dict[tuple[int, str], tuple[object, dict[str, int]]] = {}
@@ -145,7 +145,7 @@ def assign_route(ctx: Ctx, st: Stack, setup: bool = False, target: str | None = 
     who = force_name(ctx, st)
     text = (f"Target province of {who} in {st.province}: {d.provinces[route[-1]].name}, by "
             f"{'-'.join(route)}{tie} (004 [21.13])")
-    return [Event("nonred_target", text, {"stack": st.id, "route": route, "setup": setup})]
+    return [Event("nonred_target", text, {"stack": st.id, "route": route, "setup": setup, "seat": NONRED})]
 
 
 def remaining_route(ctx: Ctx, st: Stack) -> list[str]:

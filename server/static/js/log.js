@@ -104,7 +104,7 @@ export class EventLog {
     const view = frame.view || {};
     // A line is credited to the player the event names (the purger, the attacker, the drawer),
     // not to whoever sent the action that set it off (e.g. the last member approving a purge).
-    const by = (e.kind === "purge" || e.kind === "counterpurge") ? (d.purgers || [])[0] : d.seat;
+    const by = (e.kind === "purge" || e.kind === "counterpurge") ? (d.purgers || [])[0] : (d.drawn_by || d.seat);   // (the SPI solitaire: a marker Red draws goes to N)
     const push = (cls, text, extra = {}) => pushAs(cls, text, typeof by === "string" && by ? { seat: by, ...extra } : extra);
     switch (e.kind) {
       case "turn":
