@@ -153,6 +153,23 @@ def test_a_leader_alone_goes_to_the_nearest_friendly_stack_and_joins_it():
     assert g.stats["leaders_stacked_up"] == 1
 
 
+def test_the_refusal_names_the_friends_nearest_to_the_leader():
+    """The words of a Prohibition 3 refusal: the friendly units nearest to the leader, at their
+    distance (before: every target, each at distance 0 from itself, and "1 provinces")."""
+    g = game()
+    put(g, "KALU", "A", "Kalinin")
+    put(g, "RYAZ", "A", "Sorokin", "RU4 TULA", attach={"RU4 TULA": "Sorokin"})      # KALU-TULA-RYAZ: 2
+    put(g, "VLDV", "A", "Kikvidze", "RU8 PETR", attach={"RU8 PETR": "Kikvidze"})     # far away
+    run(g, A.StartForce("A", uid("Kalinin")))
+    e = refused(g, A.Move("A", "SMOL", False), RULE3)
+    assert "(RYAZ, 2 provinces from KALU)" in e.message and "VLDV" not in e.message
+    run(g, A.Move("A", "TULA", False))
+    e = refused(g, A.Move("A", "OREL", False), RULE3)
+    assert "(RYAZ, 1 province from TULA)" in e.message
+    e = refused(g, A.EndForce("A"), RULE3)
+    assert e.message.endswith("(RYAZ)")
+
+
 def test_a_leader_alone_who_cannot_reach_his_friends_ends_nearer():
     """001 No Leader Suicide 3 "whenever possible": beyond his reach he ends nearer, or stays."""
     g = game()

@@ -247,8 +247,8 @@ def step_problem(ctx: Ctx, fs: Stack, touched, to: str) -> tuple[str, str] | Non
         return p
     here, there = lo.distance(fs.province), lo.distance(to)
     if there != here - 1:
-        return RULE3, (f"a Leader alone moves toward the nearest friendly units ({_nearest(lo)}, {here} provinces "
-                       f"from {fs.province}): {to} is not nearer")
+        return RULE3, (f"a Leader alone moves toward the nearest friendly units ({_nearest(lo, fs.province)}, {here} "
+                       f"province{'s' if here != 1 else ''} from {fs.province}): {to} is not nearer")
     return None
 
 
@@ -264,15 +264,26 @@ def end_problem(ctx: Ctx, fs: Stack, touched, moved: bool, still) -> tuple[str, 
         return p
     if lo.targets and still() & lo.targets:
         return RULE3, (f"a Leader alone goes on to the nearest friendly units he can still reach this Movement Phase "
-                       f"({_nearest(lo)})")
+                       f"({_nearest(lo, fs.province)})")
     return None
 
 
-def _nearest(lo: Lone) -> str:
+def _nearest(lo: Lone, province: str) -> str:
+    """The targets nearest to ``province`` (by the map's distance, as :meth:`Lone.dist` counts it),
+    for a refusal's words."""
     d = lo.ctx.data
-    dist = lo.dist()
-    best = min(dist)
-    return ", ".join(c for i, c in enumerate(d.codes) if dist[i] == best and (1 << i) & lo.targets)
+    links = lo.links(False)
+    seen = layer = d.bit[province]
+    while layer and not layer & lo.targets:
+        reached, rest = 0, layer
+        while rest:
+            low = rest & -rest
+            reached |= links[low.bit_length() - 1]
+            rest ^= low
+        layer = reached & ~seen
+        seen |= reached
+    hit = layer & lo.targets
+    return ", ".join(c for i, c in enumerate(d.codes) if hit >> i & 1)
 
 
 def stack_up(ctx: Ctx, fs: Stack, moved: bool) -> list:
