@@ -768,3 +768,20 @@ def test_the_masses_game_shows_no_committee_no_purge_and_its_own_execution_rule(
     assert "two thirds of the Red leadership" in dialog.inner_text() and "Politburo markers" not in dialog.inner_text()
     page.keyboard.press("Escape")
     assert not errors, errors
+
+
+def test_the_randomizer_card_after_the_draw_says_the_turn_stays_open(screen) -> None:
+    """004 [10.0], [12.13]: once the seat has drawn, its Randomizer card says so and why the turn
+    stays open (before, it still said "Draw one chit…" beside the only button, End your
+    Player-Turn)."""
+    g = blank("A", "randomizer")
+    put(g, "PETR", "A", "Lenin")
+    put(g, "PETR", "B", "Trotsky")                  # a leader A's assassins may go after (004 [10.13])
+    g.state.aux = ["A", "A"]
+    g.apply(A.DrawRandomizer("A"))
+    page, errors = screen
+    data = _show_orders(page, g, "A")
+    assert {a["t"] for a in data["legal"]} >= {"EndPlayerTurn"} and "DrawRandomizer" not in {a["t"] for a in data["legal"]}
+    text = page.locator(".prompt-case .card.phase").inner_text()
+    assert "You have drawn" in text and "Draw one chit" not in text
+    assert not errors, errors

@@ -200,8 +200,10 @@ function phaseCard(app, by, btn, marks) {
   } else if (ph === "combat") {
     parts.push(...(view.attack ? attackPicker(app, by, btn, marks) : combatPicker(app, by, btn, marks)));
   } else if (ph === "randomizer") {
+    const drawn = !by.DrawRandomizer && by.EndPlayerTurn;     // (the draw made: the turn stays open for assassinations)
     parts.push(h("h3", "Randomizer Phase"),
-      h("p", `Draw one chit from the Auxiliary Forces Randomizer (${view.randomizer} in the cup): an Assassin marker, a Blue or Green control marker, or a Blue withdrawal (004 [12.13]).`),
+      drawn ? h("p", "You have drawn from the Auxiliary Forces Randomizer. You may still send assassins (004 [10.0]) before you end your Player-Turn.")
+        : h("p", `Draw one chit from the Auxiliary Forces Randomizer (${view.randomizer} in the cup): an Assassin marker, a Blue or Green control marker, a Blue withdrawal (004 [12.13])${(view.options || {}).anarchists || (view.options || {}).shock_armies || (view.options || {}).freikorps ? ", or one of 001's optional forces" : ""}.`),
       by.DrawRandomizer && by.EndPlayerTurn
         ? h("p.small", "Your forces alone hold a city: you may draw again, or end your Player-Turn (001 Additional Randomizer Draws).") : null,
       by.DrawRandomizer ? btn("Draw from the Randomizer", by.DrawRandomizer[0], { cls: "primary" }) : null,
