@@ -184,7 +184,7 @@ BAD_CREATE = [   # (body, words of the message)
     ({"options": {"mode": "spi-solitaire"}}, "unknown option 'mode'"),
     ({"players": 2}, "3 to 6 players"),
     ({"players": 2**70}, "3 to 6 players"),
-    ({"players": "5"}, "3 to 6 players"),
+    ({"players": "5"}, "players must be a whole number"),
     ({"seed": -1}, "seed must be"),
     ({"seed": 2**63}, "seed must be"),
     ({"seed": "7"}, "seed must be"),

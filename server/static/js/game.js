@@ -577,7 +577,7 @@ class GameApp {
     this.root.dataset.mine = mine ? "1" : "0";
     this.renderHeader();
     this.renderStrip();
-    const { el, marks } = this.postal && this.st.status !== "open" ? this.postal.build() : buildOrders(this);   // (an open game waits for its players)
+    const { el, marks } = this.postal ? this.postal.build() : buildOrders(this);
     this.marks = marks;
     this.updateReach();
     this.shownLegal = st.legal;   // what the Orders panel was built from (tests compare)

@@ -105,7 +105,7 @@ export function pendingLine(app) {
 }
 
 // ==================================================================================================
-function waitingForPlayers(app) {
+export function waitingForPlayers(app) {
   const st = app.st;
   const open = Object.entries(st.seats || {}).filter(([, r]) => r.kind === "open").map(([s]) => s);
   const link = `${location.origin}/#/g/${app.gid}`;

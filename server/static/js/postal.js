@@ -13,6 +13,7 @@
 import { h, store, toast, modal, notifyBrowser, fmtLeft, fmtSpan } from "./util.js";
 import { unit, uname, pname, isLeader, PHASE_NAMES } from "./data.js";
 import { seatBadge } from "./dialogs.js";
+import { waitingForPlayers } from "./orders.js";
 
 const PHASE_LABEL = { trading: "the pre-season trades", first: "First Phase (movement)", second: "Second Phase (combat)" };
 
@@ -252,6 +253,10 @@ export class PostalDesk {
       el.append(h("div.refusal", { role: "alert" }, h("strong", "Refused: "), app.lastError.message,
         app.lastError.rule ? h("span.rule", ` (${app.lastError.rule})`) : null,
         h("button.link", { type: "button", onclick: () => { app.lastError = null; app.render(); } }, "dismiss")));
+    }
+    if (app.st.status === "open") {        // (the game waits for its players: no sheet yet, the notifications already)
+      el.append(waitingForPlayers(app), this.optionsCard());
+      return { el, marks };
     }
     const over = app.st.status === "over" || v.phase === "over";
     const at = this.deadlines[this.phaseKey];
