@@ -185,21 +185,22 @@ def pos_trade() -> Game:
     return g
 
 
-def pos_committee() -> Game:
+def _consented(by: str) -> Game:
+    """A phasing, A and B holding 9 Politburo markers; ``by`` has consented to a Committee of A
+    and B, the other not (yet): no Committee (004 [11.11])."""
     g = blank("A")
     markers(g, A=4, B=5)
     put(g, "PETR", "A", "Lenin")
-    g.apply(A.JoinCommittee("B", ("A", "B")))
+    g.apply(A.JoinCommittee(by, ("A", "B")))
     return g
+
+
+def pos_committee() -> Game:
+    return _consented("B")
 
 
 def pos_consent() -> Game:
-    """A has consented to a Committee of A and B; B has not (yet): no Committee (004 [11.11])."""
-    g = blank("A")
-    markers(g, A=4, B=5)
-    put(g, "PETR", "A", "Lenin")
-    g.apply(A.JoinCommittee("A", ("A", "B")))
-    return g
+    return _consented("A")
 
 
 def pos_assassinate() -> Game:

@@ -203,7 +203,7 @@ function phaseCard(app, by, btn, marks) {
     const drawn = !by.DrawRandomizer && by.EndPlayerTurn;     // (the draw made: the turn stays open for assassinations)
     parts.push(h("h3", "Randomizer Phase"),
       drawn ? h("p", "You have drawn from the Auxiliary Forces Randomizer. You may still send assassins (004 [10.0]) before you end your Player-Turn.")
-        : h("p", `Draw one chit from the Auxiliary Forces Randomizer (${view.randomizer} in the cup): an Assassin marker, a Blue or Green control marker, a Blue withdrawal (004 [12.13])${(view.options || {}).anarchists || (view.options || {}).shock_armies || (view.options || {}).freikorps ? ", or one of 001's optional forces" : ""}.`),
+        : h("p", `Draw one chit from the Auxiliary Forces Randomizer (${view.randomizer} in the cup): an Assassin marker, a Blue or Green control marker, a Blue withdrawal (004 [12.13]), or a unit of 001's optional forces when the game has them.`),
       by.DrawRandomizer && by.EndPlayerTurn
         ? h("p.small", "Your forces alone hold a city: you may draw again, or end your Player-Turn (001 Additional Randomizer Draws).") : null,
       by.DrawRandomizer ? btn("Draw from the Randomizer", by.DrawRandomizer[0], { cls: "primary" }) : null,
