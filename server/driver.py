@@ -51,16 +51,11 @@ from rcw.server.botworker import WorkerError, WorkerGone, agent_seed, bot_reason
 from rcw.server.host import Host
 from rcw.server.protocol import ProtocolError, now_ms
 
-from rcw.actions import Action, DeclineTrade, IllegalAction, OfferTrade, action_from_wire
+from rcw.actions import Action, DeclineTrade, IllegalAction, action_from_wire
 from rcw.game import Game
 from rcw.player import Player
 
 log = logging.getLogger("rcw.server")
-
-# At a deadline: the steps a bot's plan may take that leave the seat's decision open (after them
-# the bot is asked again), and how many of them it may take first.
-OPEN_ENDED = (OfferTrade,)
-SIDE_STEPS = 3
 
 
 class BotTurns:
@@ -536,17 +531,10 @@ class Driver:
             g = rt.game
             if (g is not None and rt.status() == "playing" and self.timed(seat)
                     and seat in {p["seat"] for p in g.pending}):
-                # The bot decides the step the seat owes.  A step of its own plan that leaves the
-                # decision open (a trade offer: the SDT bot's gift of an Assassin marker) is made
-                # and the bot asked again, so that one deadline passed is one step decided.
-                for _ in range(1 + SIDE_STEPS):
-                    t0 = time.perf_counter()
-                    action = await self.bot_action(seat)
-                    rt.hub.metrics.bot_decision.observe(time.perf_counter() - t0)
-                    ok = await self._commit_bot(action, "deadline")
-                    if not ok or type(action) not in OPEN_ENDED or rt.game is None \
-                            or seat not in {p["seat"] for p in rt.game.pending}:
-                        break
+                t0 = time.perf_counter()
+                action = await self.bot_action(seat)
+                rt.hub.metrics.bot_decision.observe(time.perf_counter() - t0)
+                await self._commit_bot(action, "deadline")
                 missed = [seat]
             else:
                 missed = []
