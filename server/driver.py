@@ -51,11 +51,17 @@ from rcw.server.botworker import WorkerError, WorkerGone, agent_seed, bot_reason
 from rcw.server.host import Host
 from rcw.server.protocol import ProtocolError, now_ms
 
-from rcw.actions import Action, DeclineTrade, IllegalAction, action_from_wire
+from rcw.actions import Action, DeclineTrade, IllegalAction, OfferTrade, action_from_wire
 from rcw.game import Game
 from rcw.player import Player
 
 log = logging.getLogger("rcw.server")
+
+# At a deadline: the steps of a bot's own plan that leave the seat's decision open (the SDT
+# bot's gift of an Assassin marker), made as the bot's own (``by: "bot"``) before it decides
+# the step owed; and how many of them it may make first.
+OPEN_ENDED = (OfferTrade,)
+SIDE_STEPS = 3
 
 
 class BotTurns:
@@ -531,15 +537,28 @@ class Driver:
             g = rt.game
             if (g is not None and rt.status() == "playing" and self.timed(seat)
                     and seat in {p["seat"] for p in g.pending}):
-                t0 = time.perf_counter()
-                action = await self.bot_action(seat)
-                rt.hub.metrics.bot_decision.observe(time.perf_counter() - t0)
-                await self._commit_bot(action, "deadline")
+                owed = self._owed(seat)
+                for side in range(SIDE_STEPS + 1):
+                    t0 = time.perf_counter()
+                    action = await self.bot_action(seat)
+                    rt.hub.metrics.bot_decision.observe(time.perf_counter() - t0)
+                    if not (isinstance(action, OPEN_ENDED) and side < SIDE_STEPS):
+                        await self._commit_bot(action, "deadline")
+                        break
+                    # (a step of the bot's plan that is not the one owed: its own, and the bot is
+                    # asked again while the same decision is open, so one deadline decides one step)
+                    if not await self._commit_bot(action, "bot") or self._owed(seat) != owed:
+                        break
                 missed = [seat]
             else:
                 missed = []
         await rt.absence.missed(missed)
         self.kick()
+
+    def _owed(self, seat: str) -> list[str] | None:
+        """The kinds of decision ``seat`` owes now (None: the game is not playing)."""
+        g = self.rt.game
+        return None if g is None or self.rt.status() != "playing" else [p["kind"] for p in g.pending if p["seat"] == seat]
 
     async def _arm_offer_deadlines(self) -> None:
         """With a deadline, a trade offer to a human seat is answered by a bot after it."""

@@ -744,6 +744,60 @@ async def test_a_bot_decides_for_a_human_after_the_deadline(kind):
         assert all(p["actor"] == "A" for p in spec.pushes if p["t"] == "update" and p.get("by") == "deadline")
 
 
+class AsksFirst:
+    """A bot that, before each step it owes, asks another seat for a Politburo Marker (a trade
+    offer, which leaves the step open, as the SDT bot's gift of an Assassin marker does), then
+    plays as the random agent."""
+
+    def __init__(self, seat: str, seed: int = 0) -> None:
+        from rcw.bots.random_agent import RandomAgent
+
+        self.seat, self.inner, self.asked = seat, RandomAgent(seat, seed), set()
+
+    def choose(self, player):
+        from rcw import actions as A
+
+        v = player.view
+        step = (v["turn"], v["phase"], v["phasing"], tuple(p["kind"] for p in player.pending if p["seat"] == self.seat))
+        if step not in self.asked:          # (once a step)
+            self.asked.add(step)
+            for other in v["seats"]:
+                ask = A.OfferTrade(self.seat, other, take_politburo=1)
+                if other != self.seat and player.is_legal(ask):
+                    return ask
+        return self.inner.choose(player)
+
+    def react(self, player):
+        return self.inner.react(player)
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_at_a_deadline_the_bot_decides_the_step_owed_not_only_an_offer_of_its_plan(kind, monkeypatch):
+    """A human seat lets its deadline pass; its bot's plan first offers a trade (which leaves the
+    step open): the offer is pushed as the bot's own and the bot decides the step owed in the same
+    deadline, one deadline missed for it (before, the offer alone was played, and the seat missed
+    a deadline again for the same step)."""
+    from rcw import bots
+
+    monkeypatch.setitem(bots.AGENTS, "asks-first", AsksFirst)
+    async with serve(kind) as h:
+        g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], deadline=0.05, bots="asks-first",
+                               options={"max_turns": 1})
+        spec = await h.connect(g["game"])
+        spec.keep_pushes = True
+
+        def offers(c):
+            return [p for p in c.pushes if p["t"] == "update" and p["actor"] == "A" and p["action"] == "OfferTrade"]
+
+        await spec.wait_for(lambda c: len(offers(c)) >= 3, 30)
+        ups = {p["seq"]: p for p in spec.pushes if p["t"] == "update"}
+        for p in offers(spec):
+            assert p["by"] == "bot", p            # (not a step decided for the seat)
+            if p["seq"] + 1 in ups:
+                nxt = ups[p["seq"] + 1]
+                assert (nxt["actor"], nxt["by"]) == ("A", "deadline") and nxt["action"] != "OfferTrade", (p, nxt)
+
+
 # -- reconnecting ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("kind", STORES)
 async def test_a_reconnecting_client_catches_up_from_its_last_seen_message(kind):
