@@ -27,6 +27,7 @@ from rcw.server.protocol import ProtocolError, now_ms
 NOTABLE = ("combat", "eliminated", "purge_resolved", "assassination", "czar_executed", "execution", "capture",
            "quit", "game_over", "random_event", "spoils")
 DIGEST_LINES = 8
+ARMING = 2.0           # seconds a pause waits for the deadline of a seat that has just become pending
 #: The store record where each process notes the time of its last lease round (its heartbeat):
 #: the seats its connections hold count as present only while it is alive (rcw.server.runtime).
 PROCS = ("_", "procs")
@@ -95,7 +96,8 @@ class Absence:
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= 30 * 86400:
             raise ProtocolError("bad_request", "'seconds' must be a number of seconds (0 < s <= 2592000)")
         allowance = float(rt.meta.get("pause") or 0)
-        if not rt.clock.due:
+        if not rt.clock.due and not (rt.meta.get("deadline") and rt.status() == "playing"
+                                     and await rt.clock.running(ARMING)):
             raise ProtocolError("pause_refused", "no deadline is running: there is nothing to pause")
         ms = int(seconds * 1000)
         used = await rt.store.hash_incr(rt.gid, "paused", seat, ms)

@@ -341,7 +341,7 @@ class Connection:
     async def on_seen(self, f: dict) -> dict:
         """The client showed the seat the game up to action ``seq`` (its last look)."""
         seat = self._seat()
-        await self.rt.absence.seen(seat, min(index(f, "seq"), self.rt.seq))
+        await self.rt.absence.seen(seat, index(f, "seq", hi=self.rt.seq))     # (no later than the game)
         return {"t": "ok"}
 
     async def on_leave(self, f: dict) -> dict:

@@ -17,6 +17,7 @@ clients (docs/protocol.md).
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from rcw.server.protocol import now_ms, pack
@@ -32,11 +33,13 @@ class Clock:
         self.rt = rt
         self.due: dict[str, list[int]] = {}     # key -> [at ms, shift when set]
         self.shift = 0                           # ms the game's deadlines were moved by pauses
+        self._set: asyncio.Event | None = None   # (:meth:`running`'s waiters: set when a key is)
 
     async def load(self) -> None:
         h = await self.rt.store.hash_all(self.rt.gid, RECORD)
         self.shift = int(h.pop(SHIFT, 0) or 0)
         self.due = {k: list(v) for k, v in h.items() if isinstance(v, list) and len(v) == 2}
+        self._wake()
 
     def at(self, key: str) -> int | None:
         """When ``key`` falls due (ms since the epoch), None if it is not set."""
@@ -54,9 +57,27 @@ class Clock:
         if at is None:
             at = now_ms() + int(seconds * 1000)
             self.due[key] = [at, self.shift]
+            self._wake()
             await self.rt.store.hash_put(self.rt.gid, RECORD, {key: self.due[key]})
             await self.changed()
         return at
+
+    def _wake(self) -> None:
+        if self.due and self._set is not None:
+            self._set.set()
+            self._set = None
+
+    async def running(self, timeout: float) -> bool:
+        """Whether a deadline runs, waiting up to ``timeout`` seconds for one to be set (a
+        seat that has just become pending is timed as soon as its process's driver looks)."""
+        if not self.due:
+            if self._set is None:
+                self._set = asyncio.Event()
+            try:
+                await asyncio.wait_for(self._set.wait(), timeout)
+            except asyncio.TimeoutError:
+                pass
+        return bool(self.due)
 
     async def drop(self, keys: list[str]) -> None:
         keys = [k for k in keys if k in self.due]

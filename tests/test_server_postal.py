@@ -7,6 +7,7 @@ changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 
@@ -175,6 +176,30 @@ async def test_a_pause_moves_the_deadline_for_everyone_within_the_allowance(kind
         assert (await b.pause(30))["deadlines"][key] == first + 55_000         # B's own allowance
 
 
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_pause_asked_before_the_first_deadline_is_set_waits_for_it(kind, monkeypatch):
+    """A live game's only human asks for a pause as soon as the game has welcomed them, while
+    the bots still make their first steps and the deadline of the human's first decision is not
+    set yet (each bot step held up here by a fifth of a second): the pause waits for the
+    deadline and moves it (before, it was refused as "no deadline is running")."""
+    from rcw.server.driver import Driver
+
+    arm = Driver._arm_offer_deadlines        # (asked before each bot step, outside the game's lock)
+
+    async def slow(self):
+        await asyncio.sleep(0.2)
+        await arm(self)
+    monkeypatch.setattr(Driver, "_arm_offer_deadlines", slow)
+    async with serve(kind) as srv:
+        g = await srv.lobby.create_game(players=3, bot_seats=["B", "C"], deadline="1h", pause="1h", seed=0)
+        j = await srv.lobby.join(g["game"])
+        a = await srv.connect(g["game"], j["token"])
+        assert "seat:A" not in a.deadlines          # (not set yet when the game welcomed A)
+        r = await a.pause(60)
+        assert r["deadlines"]["seat:A"] > time.time() * 1000 + 3600_000 and r["left"] == 3600 - 60, r
+        await a.wait_for(lambda c: c.deadlines.get("seat:A") == r["deadlines"]["seat:A"], 5)
+
+
 async def test_civil_disorder_after_missed_deadlines_and_the_players_return():
     """After ``disorder_after`` deadlines missed in a row the seat's bot plays it (its sheets
     sent at once, no deadline waits for it); the player takes it back with the seat token."""
@@ -231,6 +256,10 @@ async def test_while_you_were_away():
         assert back.away["lines"][0].endswith("by others)")
         seen = a.seq                            # A's client reports its last look: a new device starts there
         await a.request("seen", seq=seen)
+        assert (await srv.hub.store.hash_all(g["game"], "seen"))["A"] == seen
+        with pytest.raises(ServerError) as e:     # a look beyond the game is refused, the last one kept
+            await a.request("seen", seq=a.seq + 5)
+        assert e.value.code == "bad_request" and "'seq'" in str(e.value)
         assert (await srv.hub.store.hash_all(g["game"], "seen"))["A"] == seen
         again = await srv.connect(g["game"], a.token)
         assert again.away is None or again.away["since"] == seen
