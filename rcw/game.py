@@ -45,7 +45,7 @@ from rcw.rules import (
 )
 from rcw.rules.base import Ctx
 from rcw.state import Stack, State, copy_plain, opposed
-from rcw.types import AttackOption, Capacity, Odds, Pending, Route, Scores, StackView, View
+from rcw.types import AttackOption, Capacity, Limits, Odds, Pending, Route, Scores, StackView, View
 
 SEATS = "ABCDEF"
 STANDARD = "standard"
@@ -590,7 +590,7 @@ class Game:
         return {k: f(self, seat) for k, f in self.VIEW_FIELDS.items()}  # type: ignore[return-value]
 
     # -- what the rules say (one truth for every client) --------------------------------------
-    def limits(self) -> dict[str, int]:
+    def limits(self) -> Limits:
         """The game's numbers: the stacking limit (004 [7.11]), Movement Allowances (004 [5.0],
         [5.63]; the ``leader_movement`` option), the Politburo markers a Central Committee, an
         execution order and an end-game vote need (004 [11.11], [13.52], [14.1]), and whether the

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from rcw.actions import Action, IllegalAction
 from rcw.data import GameData
 from rcw.game import Game, Legal
-from rcw.types import AttackOption, Capacity, Odds, Pending, Route, Scores, StackView, View
+from rcw.types import AttackOption, Capacity, Limits, Odds, Pending, Route, Scores, StackView, View
 
 
 class LazyView(Mapping):
@@ -143,7 +143,7 @@ class Player:
         return check(self.seat, sheet)
 
     # -- the rule queries (see Game) ---------------------------------------------------------
-    def limits(self) -> dict[str, int]:
+    def limits(self) -> Limits:
         return self._game.limits()
 
     def reach(self, unit: int | None = None) -> Mapping[str, Route]:

@@ -53,6 +53,20 @@ class Result(TypedDict, total=False):
     victory: str                 # the SPI solitaire's victory level (004 [28.0])
 
 
+class Limits(TypedDict):
+    """The game's numbers (``Game.limits``): the stacking limit (004 [7.11]), Movement
+    Allowances (004 [5.0], [5.63]), the Politburo markers a Committee, an execution order and an
+    end-game vote need (004 [11.11], [13.52], [14.1]), and whether the Politburo rules are in
+    play (``politburo``: not in the Masses game, 004 Masses [11.0])."""
+    stack: int
+    leader_movement: int
+    blue_green_movement: int
+    committee_markers: int
+    execution_markers: int
+    vote_markers: int
+    politburo: bool
+
+
 class Scores(TypedDict):
     """Red and White Victory Points of every player as the position stands (004 [14.4])."""
     Red: dict[str, int]
@@ -64,7 +78,7 @@ class View(TypedDict, total=False):
     map and the VP chart is open (004 [8.29]); trade offers only to the two players in them."""
     mode: str                    # the game mode ("standard", "spi-solitaire")
     options: dict                # the game's options (rcw.options)
-    limits: dict[str, int]       # stacking limit, Movement Allowances, marker thresholds (Game.limits)
+    limits: Limits               # stacking limit, Movement Allowances, marker thresholds (Game.limits)
     seats: list[str]
     you: str | None
     turn: int

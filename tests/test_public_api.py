@@ -39,3 +39,19 @@ def test_the_typed_view_lists_every_entry_a_view_has():
     assert set(Game.new(5, 1).view("A")) | {"solitaire", "postal"} == keys
     assert set(new_game(1, 1, {"mode": "spi-solitaire"}).view("R")) | {"postal"} == keys
     assert set(new_game(5, 1, {"mode": "postal"}).view("A")) | {"solitaire"} == keys
+
+
+def test_the_typed_limits_are_what_the_game_answers():
+    """rcw.types.Limits documents ``Game.limits()``: the same entries with the types it says
+    (``politburo`` a flag, the rest numbers), in the standard game and the Masses game."""
+    import typing
+
+    from rcw.game import Game
+    from rcw.types import Limits
+
+    hints = typing.get_type_hints(Limits)
+    for options in ({}, {"masses": True}):
+        got = Game.new(5, 1, options).limits()
+        assert set(got) == set(hints)
+        assert all(type(got[k]) is hints[k] for k in hints), (options, got)
+    assert Game.new(5, 1, {"masses": True}).limits()["politburo"] is False
