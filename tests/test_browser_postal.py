@@ -317,3 +317,40 @@ def test_trades_with_leaders_and_a_purge_with_spoils_are_built_in_the_orders_pan
     finally:
         pa.context.close()
         pb.context.close()
+
+
+def test_the_trade_form_is_blank_again_after_add_trade(browser, server):
+    """After "Add trade" the trade is on the sheet and the Trades card is blank for the next one:
+    no leader still chosen, no markers still counted (before, the leaders and numbers of the trade
+    just added stayed chosen, and a second "Add trade" added the same trade again)."""
+    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 5, "bot_seats": ["C", "D", "E"], "seed": 3,
+                                            "deadline": "1h"})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+    http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
+    page = new_page(browser)
+    try:
+        open_seat(page, server, gid, a["token"], "A", "Anna")
+        hands = page.evaluate("() => window.rcwApp.st.view.hands")
+        mine = next(u for u in hands["A"] if 151 <= u < 200)       # (the leaders' ids)
+        theirs = next(u for u in hands["B"] if 151 <= u < 200)
+        card = page.locator(".trade-card")
+        card.locator("summary").click()
+        card.locator('select[aria-label="With"]').select_option("B")
+        card.locator('select[aria-label="Give leaders"]').select_option(str(mine))
+        card.locator('select[aria-label="Take leaders"]').select_option(str(theirs))
+        card.locator('input[aria-label="Give Politburo"]').fill("1")
+        card.locator('[data-act="add-trade"]').click()
+        page.wait_for_selector('.draft-order[data-order="trade"]')
+        assert page.evaluate("window.rcwApp.postal.draft")[0] == {
+            "order": "trade", "with": "B", "give_leaders": [mine], "give_politburo": 1, "give_assassins": 0,
+            "take_leaders": [theirs], "take_politburo": 0, "take_assassins": 0}
+        # the card is still open, with nothing chosen in it but the partner
+        assert card.evaluate("(d) => d.open")
+        for label in ("Give leaders", "Take leaders"):
+            assert card.locator(f'select[aria-label="{label}"] option:checked').count() == 0, label
+        for label in ("Give Politburo", "Give Assassins", "Take Politburo", "Take Assassins"):
+            assert card.locator(f'input[aria-label="{label}"]').input_value() == "0", label
+        assert card.locator('select[aria-label="With"]').input_value() == "B"
+    finally:
+        page.context.close()

@@ -510,9 +510,14 @@ export class PostalDesk {
       h("div.row", "give ", gp, " Politburo ", ga, " Assassin · take ", tp, " Politburo ", ta, " Assassin"),
       Object.keys(hands).length ? h("div.row", "give ", gl, " take ", tl) : null,
       h("div.row",
-        h("button.btn", { type: "button", dataset: { act: "add-trade" }, onclick: () => this.add({ order: "trade", with: withSel.value,
-          give_leaders: picked(gl), give_politburo: Number(gp.value) || 0, give_assassins: Number(ga.value) || 0,
-          take_leaders: picked(tl), take_politburo: Number(tp.value) || 0, take_assassins: Number(ta.value) || 0 }) }, "Add trade"),
+        h("button.btn", { type: "button", dataset: { act: "add-trade" }, onclick: () => {
+          this.add({ order: "trade", with: withSel.value,
+            give_leaders: picked(gl), give_politburo: Number(gp.value) || 0, give_assassins: Number(ga.value) || 0,
+            take_leaders: picked(tl), take_politburo: Number(tp.value) || 0, take_assassins: Number(ta.value) || 0 });
+          // the trade is on the sheet: the form is blank again for the next one (the partner kept)
+          for (const sel of [gl, tl]) for (const o of sel.options) o.selected = false;
+          for (const n of [gp, ga, tp, ta]) n.value = 0;
+        } }, "Add trade"),
         h("button.btn", { type: "button", dataset: { act: "add-gifts" }, onclick: () => this.add({ order: "accept_gifts" }) }, "Accept gifts")));
   }
 
