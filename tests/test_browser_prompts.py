@@ -641,6 +641,26 @@ def test_assassination_dialog_preselects_no_victim_and_marks_your_own_leaders(sc
     assert not errors, errors
 
 
+
+def test_the_assassin_dialog_counts_no_marker_before_a_victim_is_chosen(screen) -> None:
+    """Before a victim is chosen the dialog said "Markers 1 of 1", as if a marker were already
+    committed (and A holds 3).  Now the markers row counts nothing until a victim is chosen; then
+    it offers 1 of the markers that may go against him."""
+    g = pos_assassinate()
+    data = _payload(g, "A")
+    lenin = uid("Lenin")
+    page, errors = screen
+    _show(page, data)
+    page.click('.prompt-case [data-act="assassinate"]')
+    page.locator(".modal").wait_for()
+    row = page.locator('.modal .form-row:has(label:text-is("Markers"))')
+    text = row.inner_text()
+    assert row.locator("input").count() == 0 and " of " not in text, text
+    assert "choose a victim first" in text and "you hold 3 Assassin markers" in text, text
+    page.select_option(".modal select", str(lenin))
+    assert row.locator("input").input_value() == "1" and row.inner_text().strip().endswith("of 3"), row.inner_text()
+    assert not errors, errors
+
 def pos_loss_uncontrolled() -> Game:
     """004 [8.46]: A's six points attack an uncontrolled stack of twelve at 1:2; Ex: A's force is
     gone, and A, the attacker, chooses which of the defender's units make up the six points."""

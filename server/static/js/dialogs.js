@@ -119,6 +119,7 @@ export function openAssassinDialog(app) {
   if (!victims.length) return;
   let victim = null;
   let markers = 1;
+  const held = view.assassins[app.seat] || 0;
   const body = h("div.assassin-dialog");
   const chance = h("div.odds");
   let dlg = null;
@@ -131,8 +132,11 @@ export function openAssassinDialog(app) {
         h("option", { value: "", selected: victim === null }, "— choose the victim —"),
         victims.map((u) => h("option", { value: u, selected: u === victim, dataset: { own: own(u) ? "1" : "0" } },
           `${own(u) ? "YOUR OWN " : ""}${uname(u)} (${unit(u).color} ${unit(u).strength}) in ${where(u).province} — ${own(u) ? "yours" : where(u).owner || "uncontrolled"}`)))),
-      h("div.form-row", h("label", "Markers "), h("input", { type: "number", min: 1, max, value: markers, disabled: victim === null,
-        oninput: (e) => { markers = Math.max(1, Math.min(max, Number(e.target.value) || 1)); render(); } }), h("span.small", ` of ${max}`)),
+      // (how many markers may go depends on the victim: no count before one is chosen)
+      h("div.form-row.markers-row", h("label", "Markers "), victim === null
+        ? h("span.small", `none yet: choose a victim first (you hold ${held} Assassin marker${held === 1 ? "" : "s"})`)
+        : [h("input", { type: "number", min: 1, max, value: markers, "aria-label": "Markers",
+          oninput: (e) => { markers = Math.max(1, Math.min(max, Number(e.target.value) || 1)); render(); } }), h("span.small", ` of ${max}`)]),
       victim !== null && own(victim) ? h("p.warn", "This is one of your own leaders.") : null,
       chance);
     if (victim === null) replace(chance, h("div.small", "Choose a victim to see the chance."));
