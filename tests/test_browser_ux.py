@@ -636,6 +636,64 @@ def test_one_click_spi_solitaire_as_red(server, browser, phone) -> None:
     page.context.close()
 
 
+def _latest_moves(record: dict, seat: str | None) -> tuple[list[tuple[str, str]], set[str]]:
+    """The moves (from, to) not by ``seat`` of the latest Player-Turn in which such a move was
+    made, by the engine's own replay of the record: what the map of ``seat`` (None: a
+    spectator) draws (js/game.js noteMoves); and the kinds of the moves in it."""
+    from rcw.actions import action_from_wire
+    from rcw.modes import new_game
+
+    g = new_game(record["players"], record["seed"], record["options"])
+    trail: list[tuple[str, str]] = []
+    kinds: set[str] = set()
+    old = False
+    for a in record["actions"]:
+        for e in g.apply(action_from_wire(a)):
+            if e.kind == "player_turn":
+                old = True
+            elif e.kind in ("move", "nonred_move") and e.data["seat"] != seat:
+                if old:
+                    trail, kinds, old = [], set(), False
+                kinds.add(e.kind)
+                path = [e.data["from"], e.data["to"]] if e.kind == "move" else e.data["path"]
+                trail += list(zip(path, path[1:]))
+    return trail[-60:], kinds
+
+
+@pytest.mark.parametrize("seat", [None, "R"], ids=["spectator-sdt", "spi-solitaire-red"])
+def test_the_map_shows_the_other_sides_latest_moves(server, browser, seat) -> None:
+    """A turn the bots (or the SPI solitaire's non-Red side) play in one burst of updates is
+    drawn on the map as arrows, not only written in the log: the page sees the moves of the
+    latest Player-Turn in which another side moved, each step an arrow.  (A spectator of a game
+    of three bots; the Red player of the SPI solitaire, whose seat falls into civil disorder at
+    its first deadline so that its bot plays on: its own moves are not drawn.)"""
+    page = new_page(browser, False)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    if seat is None:
+        g = http(server, "POST", "/api/games", {"players": 3, "options": {"max_turns": 1}, "bots": "sdt"})
+        gid = g["game"]
+        page.goto(f"{server}/#/g/{gid}")
+        page.wait_for_function("() => window.rcwApp && rcwApp.st && rcwApp.st.status === 'open'")
+        http(server, "POST", f"/api/games/{gid}/bots", {"admin_token": g["admin_token"]})     # the bots play it all
+    else:
+        g = http(server, "POST", "/api/games", {"mode": "spi-solitaire", "seed": 0, "bots": "random",
+                                                "deadline": 3, "disorder_after": 1})
+        gid = g["game"]
+        j = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+        open_seat(page, server, gid, j["token"], "R", "Anna")
+    page.wait_for_function("() => rcwApp.st.status === 'over'", timeout=90_000)
+    record = http(server, "GET", f"/api/games/{gid}/record")
+    want, kinds = _latest_moves(record, seat)
+    assert kinds == ({"move"} if seat is None else {"nonred_move"}), kinds
+    lines = page.locator("svg.board line.report-move.trail")
+    got = [(lines.nth(i).get_attribute("data-from"), lines.nth(i).get_attribute("data-to")) for i in range(lines.count())]
+    assert got == want
+    shot(page, f"latest-moves-{seat or 'spectator'}.png")
+    assert not errors, errors
+    page.context.close()
+
+
 def test_a_finished_spi_solitaire_tells_its_victory_level_not_victory_points(server, browser) -> None:
     """The SPI solitaire ends by 004 [28.1]'s levels: the page's game-over card gives the engine's
     title (e.g. "non-Red Decisive Victory") and reason, and no Victory Point table or ranking

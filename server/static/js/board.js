@@ -530,12 +530,13 @@ export class Board {
       const pts = p.path.filter((c) => this.boxes[c]).map((c) => `${this.boxes[c].cx},${this.boxes[c].cy}`);
       if (pts.length > 1) path.append(s("polyline", { class: "draft-path" + (p.rail ? " rail" : ""), points: pts.join(" "), "marker-end": "url(#arrow)", "data-order": p.index }));
     }
-    // a postal phase's report (js/postal.js): its moves as arrows, its combats as marks
+    // a postal phase's report (js/postal.js): its moves as arrows, its combats as marks; in a live
+    // game, the other seats' latest moves (js/game.js noteMoves)
     for (const a of m.arrows || []) {
       const f = this.boxes[a.from];
       const t = this.boxes[a.to];
       if (!f || !t) continue;
-      path.append(s("line", { class: "report-move" + (a.rail ? " rail" : ""), x1: f.cx, y1: f.cy, x2: t.cx, y2: t.cy,
+      path.append(s("line", { class: "report-move" + (a.rail ? " rail" : "") + (a.trail ? " trail" : ""), x1: f.cx, y1: f.cy, x2: t.cx, y2: t.cy,
                               "marker-end": "url(#arrow)", "data-from": a.from, "data-to": a.to, "data-seat": a.seat || "" }));
     }
     for (const c of m.blasts || []) {

@@ -18,6 +18,8 @@ import { resultsOf } from "./results.js";
 import { lastSeen, markSeen, summarize, showAway } from "./away.js";
 import { PostalDesk } from "./postal.js";
 
+const TRAIL_MAX = 60;          // the most arrows of other seats' moves the map shows (noteMoves)
+
 export async function startGame(root, gid, seatHint) {
   await loadData();
   const app = new GameApp(root, gid, seatHint);
@@ -54,6 +56,7 @@ class GameApp {
     this.lastError = null;
     this.sel = null;            // {stack} or {province}
     this.snaps = new Map();     // seq -> {view, strengths}, for the replay
+    this.trail = [];            // the other seats' latest moves, as arrows on the map (noteMoves)
     this.answers = new Map();   // "q|args" -> the engine's answer (a promise, then its value) at answersSeq
     this.answersSeq = -1;
     this.replay = null;
@@ -191,6 +194,7 @@ class GameApp {
       if (this.snaps.size > 4000) this.snaps.delete(this.snaps.keys().next().value);
       this.log.add(f);
       if (this.postal) this.postal.onUpdate(f);
+      else this.noteMoves(f);
       this.showResults(f);
       this.noteSeen();
       document.body.dataset.logSeq = String(this.log.lastSeq);
@@ -554,6 +558,23 @@ class GameApp {
     }
   }
 
+  /** The moves of the other seats (the bots', the SPI solitaire's non-Red side, another
+   * player's) drawn as arrows on the map: those of the latest Player-Turn in which another seat
+   * moved, kept until another seat moves in a later one, so that a turn played in one burst of
+   * updates is seen on the map and not only in the log. */
+  noteMoves(f) {
+    for (const e of f.events || []) {
+      const d = e.data || {};
+      if (e.kind === "player_turn") this._trailOld = true;
+      if ((e.kind !== "move" && e.kind !== "nonred_move") || (d.seat === this.seat && this.seat)) continue;
+      if (this._trailOld) this.trail = [];
+      this._trailOld = false;
+      const path = e.kind === "move" ? [d.from, d.to] : d.path || [];
+      for (let i = 1; i < path.length; i++) this.trail.push({ from: path[i - 1], to: path[i], rail: !!d.rail, seat: d.seat, trail: true });
+    }
+    if (this.trail.length > TRAIL_MAX) this.trail.splice(0, this.trail.length - TRAIL_MAX);
+  }
+
   /** The game has just ended while this page watched: the final scoreboard, the replay below it. */
   showFinalScores() {
     const { title, body } = finalSummary(this);
@@ -578,6 +599,7 @@ class GameApp {
     this.renderHeader();
     this.renderStrip();
     const { el, marks } = this.postal ? this.postal.build() : buildOrders(this);
+    if (!this.postal) marks.arrows = this.trail;
     this.marks = marks;
     this.updateReach();
     this.shownLegal = st.legal;   // what the Orders panel was built from (tests compare)
