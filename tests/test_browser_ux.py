@@ -135,6 +135,32 @@ def test_the_header_names_the_phase_once_and_the_seed_placeholder_shows_whole(se
     page.context.close()
 
 
+def test_a_game_address_with_characters_no_game_id_has_says_so(server, browser) -> None:
+    """``#/g/<id>$x!`` opened the game ``<id>`` (the page read the id up to the first character
+    a game id never has, server/lobby.py GAME_ID).  Now such an address opens no game: the page
+    says it is not a game's address, naming it as typed, with the way back to the lobby."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random"})
+    gid = g["game"]
+    page = new_page(browser, False, 20_000)
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    page.goto(f"{server}/#/g/{gid}$x!")
+    box = page.locator(".notfound")
+    box.wait_for()
+    text = box.inner_text()
+    assert f"“{gid}$x!” is not a game's address" in text and "letters, digits, - and _" in text, text
+    assert page.evaluate("() => document.body.dataset.status") is None and not sockets
+    box.locator('a:text("To the lobby")').click()
+    page.locator(".lobby-main").wait_for()
+    # the game's own address still opens it (and a seat letter no game has is refused the same way)
+    page.goto(f"{server}/#/g/{gid}")
+    page.wait_for_function("() => document.body.dataset.status === 'open'")
+    page.goto(f"{server}/#/g/{gid}/Z")
+    page.reload()
+    assert "“" + gid + "/Z” is not a game's address" in page.locator(".notfound").inner_text()
+    page.context.close()
+
+
 def _frames(plays: list[tuple[str, list]]) -> list[dict]:
     """``update`` frames as the server sends them: the acting seat and the action's events."""
     return [{"seq": i + 1, "actor": seat, "events": [{"kind": e.kind, "text": e.text, "data": e.data} for e in ev]}

@@ -25,14 +25,24 @@ async function route() {
     }
     return;
   }
-  const m = /^#\/g\/([A-Za-z0-9_-]{1,40})(?:\/([A-FR]))?/.exec(location.hash);
-  const key = m ? `g:${m[1]}:${m[2] || ""}` : "lobby";
+  // a game's id is what the server makes them of (server/lobby.py GAME_ID): an address with any
+  // other character is no game's, and says so (it once opened the game named by its first letters)
+  const m = /^#\/g\/([A-Za-z0-9_-]{1,40})(?:\/([A-FR]))?\/?$/.exec(location.hash);
+  const bad = !m && /^#\/g\//.test(location.hash);
+  const key = m ? `g:${m[1]}:${m[2] || ""}` : bad ? `bad:${location.hash}` : "lobby";
   if (key === current) return;
   const was = current;
   current = key;
   if (was && was.startsWith("g:")) {
     // leaving a game page: the simplest clean slate is a fresh document
     location.reload();
+    return;
+  }
+  if (bad) {
+    replace(root, h("div.notfound", h("h1", "No such game"),
+      h("p", `“${shown(location.hash.slice(4))}” is not a game's address: a game id has only letters, digits, - and _, `
+        + "and a seat after it is one letter, A to F (R in the SPI solitaire)."),
+      h("a.btn.primary", { href: "#/" }, "To the lobby")));
     return;
   }
   try {
@@ -47,6 +57,15 @@ async function route() {
     console.error(e);
     replace(root, h("div.notfound", h("h1", "Something went wrong"), h("p", String(e && e.message ? e.message : e)),
       h("a.btn.primary", { href: "#/" }, "Back to the lobby")));
+  }
+}
+
+/** A part of the address as typed (%-escapes decoded where they can be). */
+function shown(s) {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
   }
 }
 
