@@ -67,11 +67,13 @@ def pos_force() -> Game:
     return g
 
 
-def pos_capture() -> Game:
+def pos_capture(die: int | None = 1) -> Game:
+    """004 [13.41]: A's Kolchak eliminates Blucher's stack (a die of 1), the Czar with it: A may
+    capture him.  ``die=None``: the attack declared, not yet resolved."""
     g = combat()
     put(g, "EKAT", "B", "Blucher", "RU2 EKAT", "Czar", attach={"RU2 EKAT": "Blucher", "Czar": "Blucher"})
     put(g, "EKAT", "A", "Kolchak", "WU3 OMSK", "WU3 CHEL", attach={"WU3 OMSK": "Kolchak", "WU3 CHEL": "Kolchak"})
-    attack(g, "A", "Blucher", ["Kolchak"], die=1)
+    attack(g, "A", "Blucher", ["Kolchak"], die=die)
     return g
 
 

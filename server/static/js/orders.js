@@ -520,11 +520,13 @@ function decisionCard(app, d, by, btn, marks) {
     parts.push(list);
   } else if (k === "capture") {
     parts.push(h("h3", "Capture an Imperial unit"), h("p", "Every unit stacked with it was eliminated: you may attach it now (004 [13.41])."));
+    const row = h("div.row");           // (spaced apart: on a phone a tap meant for one must not hit the other)
     for (const a of by.CaptureImperial || []) {
       const s = sById[a.stack];
-      parts.push(btn(`Attach the ${uname(a.unit)} to ${a.leader ? uname(a.leader) : s ? stackName(s) : "your force"}`, a, { cls: "primary" }));
+      row.append(btn(`Attach the ${uname(a.unit)} to ${a.leader ? uname(a.leader) : s ? stackName(s) : "your force"}`, a, { cls: "primary" }));
     }
-    if (by.DeclineCapture) parts.push(btn("Leave it", by.DeclineCapture[0]));
+    if (by.DeclineCapture) row.append(btn("Leave it", by.DeclineCapture[0]));
+    parts.push(row);
   } else if (k === "redraw") {
     const what = d.marker === "withdrawal"
       ? `the ${d.force} Withdrawal Marker; that force was totally eliminated`

@@ -1,0 +1,339 @@
+"""The decision prompts answered on a phone: a 390x844 touch page of a real game, tapped.
+
+tests/test_browser_prompts.py checks every prompt's card (its words, odds and the action each
+button sends) in a bare Orders panel.  Here a player holds a seat of a game served by the real
+server, on a phone, and answers the Exchange loss, the capture of the Czar, a purge approval, a
+counterpurge, the Czar's execution order and the end-game vote by tapping, as a person does: the
+map's prompt ("▶ Exchange losses") leads to the Orders tab, the card's buttons are on the screen
+(inside 390x844 once scrolled to, above the tab bar, under no toast, apart from each other, big
+enough for a thumb, and the topmost thing where the finger lands), and the answer is applied: the
+server's game moves on and the page shows it (the card gone, whom the game waits for now, the
+result's toast).
+
+A game reaches these prompts only when the dice say so, so each test builds its position with the
+engine (the builders of test_browser_prompts.py) and plants it in a real server running in this
+process (its own thread and event loop, a MemoryStore) as the game's snapshot at seq 0: the server
+rebuilds its replica from it as it rebuilds any game, then every seat is taken by a person and only
+the page's player acts.  Where the prompt comes from the page's own tap (the Exchange, the capture:
+Resolve, then the prompt under the combat's toast) the position's next die is chosen by its RNG
+state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from browser_helpers import PHONE, http, new_page, open_seat, shot, skip_reason
+from engine_helpers import stack_with, uid
+from rcw.server.store import MemoryStore
+from server_helpers import running_server
+from test_browser_prompts import (
+    pos_attack,
+    pos_capture,
+    pos_counterpurge,
+    pos_execution_consent,
+    pos_purge_approval,
+    pos_vote,
+)
+
+from rcw import actions as A
+from rcw import modes
+from rcw.game import Game
+
+pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
+
+WIDTH, HEIGHT = PHONE["viewport"]["width"], PHONE["viewport"]["height"]
+NAMES = {"A": "Anna", "B": "Boris", "C": "Clara", "D": "Dmitri", "E": "Elena"}
+
+
+# -- a real server in this process, to plant positions in -------------------------------------------
+class Live:
+    """The real aiohttp application (server_helpers.running_server, a MemoryStore) on its own
+    thread and event loop (Playwright's sync API keeps one in this thread)."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self._cm = running_server(MemoryStore())
+        self.running = self.run(self._cm.__aenter__())
+        self.base = self.running.base
+
+    def run(self, coro, timeout: float = 30):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def close(self) -> None:
+        try:
+            self.run(self._cm.__aexit__(None, None, None))
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(10)
+
+    def plant(self, g: Game) -> tuple[str, dict[str, str]]:
+        """A new game of the server whose position is ``g``, every seat taken by a person:
+        (game id, seat -> token)."""
+        gid = http(self.base, "POST", "/api/games", {"players": len(g.state.seats), "seed": 1})["game"]
+        self.run(self._plant(gid, g.to_bytes()))
+        return gid, {s: http(self.base, "POST", f"/api/games/{gid}/join", {"seat": s, "name": NAMES[s]})["token"]
+                     for s in g.state.seats}
+
+    async def _plant(self, gid: str, data: bytes) -> None:
+        # the replica dropped, the position stored as the snapshot at seq 0 (no action logged
+        # yet), the game loaded again from the store: GameRuntime.load rebuilds it from that snapshot
+        hub = self.running.hub
+        old = hub.runtimes.pop(gid)
+        await old.shutdown()
+        await hub.store.save_snapshot(gid, 0, data)
+        await hub.claim(await hub.get(gid))
+
+    def game(self, gid: str) -> tuple[int, Game]:
+        """The server's game now: (seq, a copy of its replica)."""
+        async def read():
+            rt = await self.running.hub.get(gid)
+            async with rt.lock:
+                return rt.seq, modes.from_bytes(rt.game.to_bytes())
+        return self.run(read())
+
+
+@pytest.fixture(scope="module")
+def live():
+    s = Live()
+    yield s
+    s.close()
+
+
+def next_roll(g: Game, action: A.Action, kind: str) -> Game:
+    """``g`` with an RNG state under which ``action`` leads to a ``kind`` decision (tried on copies)."""
+    for r in range(1, 1000):
+        h = Game.from_bytes(g.to_bytes())
+        h.state.rng = r
+        h.apply(action)
+        if (h.state.decision or {}).get("kind") == kind:
+            g.state.rng = r
+            return g
+    raise AssertionError(f"no RNG state gives a {kind} decision")
+
+
+# -- the phone ----------------------------------------------------------------------------------------
+def _phone(browser, live: Live, g: Game, seat: str):
+    """The position ``g`` planted in the server; ``seat``'s player opens it on a phone and sees
+    the map, the game waiting on him.  Returns (page, page errors, game id)."""
+    gid, tokens = live.plant(g)
+    page = new_page(browser, phone=True, timeout=10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_seat(page, live.base, gid, tokens[seat], seat, NAMES[seat])
+    page.wait_for_function("() => document.body.dataset.mine === '1'")
+    assert page.locator(".game").get_attribute("data-mtab") == "map"
+    return page, errors, gid
+
+
+def _boxes_apart(a: dict, b: dict, gap: float = 0) -> bool:
+    return (a["x"] + a["width"] + gap <= b["x"] or b["x"] + b["width"] + gap <= a["x"]
+            or a["y"] + a["height"] + gap <= b["y"] or b["y"] + b["height"] + gap <= a["y"])
+
+
+def _reachable(page, loc) -> dict:
+    """Where a thumb finds ``loc``: scrolled to, wholly on the 390x844 screen, at least 40 px high,
+    above the tab bar (unless in a dialog, which lies over it), under no toast, and the topmost
+    element under its centre (what a tap there reaches).  Returns its box."""
+    loc.scroll_into_view_if_needed()
+    b = loc.bounding_box()
+    what = loc.inner_text().strip().replace("\n", " ") or loc.get_attribute("data-act")
+    assert b is not None, f"{what!r} is not shown"
+    assert b["x"] >= 0 and b["y"] >= 0 and b["x"] + b["width"] <= WIDTH and b["y"] + b["height"] <= HEIGHT, \
+        f"{what!r} at {b} is cut off the {WIDTH}x{HEIGHT} screen"
+    assert b["height"] >= 40, f"{what!r} is {b['height']} px high: too small to tap"
+    if not loc.evaluate("(e) => !!e.closest('.modal')"):
+        nav = page.locator(".mnav").bounding_box()
+        assert nav and b["y"] + b["height"] <= nav["y"], f"{what!r} at {b} is under the tab bar {nav}"
+    _clear_of_toasts(page, loc, repr(what))
+    hit = loc.evaluate("(e, [x, y]) => e.contains(document.elementFromPoint(x, y))", [b["x"] + b["width"] / 2, b["y"] + b["height"] / 2])
+    assert hit, f"something else lies over {what!r} at {b}"
+    return b
+
+
+def _usable(page, card) -> None:
+    """Every button of the prompt is reachable (:func:`_reachable`) and apart from the others
+    (a finger on one never lands on its neighbour: 4 px between them at least)."""
+    buttons = card.locator("button")
+    assert buttons.count() > 0
+    boxes = [(buttons.nth(i).inner_text().replace("\n", " "), _reachable(page, buttons.nth(i))) for i in range(buttons.count())]
+    for i, (n1, b1) in enumerate(boxes):
+        for n2, b2 in boxes[i + 1:]:
+            assert _boxes_apart(b1, b2, 4), f"{n1!r} {b1} and {n2!r} {b2} touch: a tap meant for one may hit the other"
+
+
+def _tap(page, loc) -> None:
+    _reachable(page, loc)
+    loc.tap()
+
+
+def _to_the_orders(page, kind: str):
+    """The player on the map taps its prompt (it names the decision) and the Orders show the card."""
+    prompt = page.locator(".map-prompt")
+    assert kind in prompt.inner_text()
+    _tap(page, prompt)
+    page.locator('.game[data-mtab="orders"]').wait_for()
+
+
+def _clear_of_toasts(page, loc, what: str) -> None:
+    toasts = page.locator(".toast")
+    for i in range(toasts.count()):
+        t, b = toasts.nth(i).bounding_box(), loc.bounding_box()
+        assert t is None or _boxes_apart(b, t), f"a toast {t} ({toasts.nth(i).inner_text()!r}) lies over {what} at {b}"
+
+
+def _prompt(page, kind: str):
+    """The prompt's card on the Orders tab: shown, no toast over any of it (its heading says
+    what is asked), its buttons usable (:func:`_usable`)."""
+    card = page.locator(f'.orders [data-decision="{kind}"]')
+    card.wait_for()
+    assert card.is_visible()
+    _clear_of_toasts(page, card, f"the {kind} prompt")
+    _usable(page, card)
+    return card
+
+
+def _answered(page, seq: int) -> None:
+    page.wait_for_function("(s) => Number(document.body.dataset.seq) >= s", arg=seq)
+
+
+def _waiting_for(page, seat: str, kind: str) -> None:
+    """The page has moved on: no prompt, the Orders say whom the game waits for and on what."""
+    page.locator(".orders .card.decision").wait_for(state="detached")
+    line = page.locator(".orders .card.waiting .pending-line")
+    line.wait_for()
+    assert f"{NAMES[seat]} ({kind})" in line.inner_text()
+    assert page.evaluate("document.body.dataset.mine") == "0"
+
+
+# -- the prompts --------------------------------------------------------------------------------------
+def test_on_a_phone_the_exchange_losses_are_chosen_by_tapping(live, browser) -> None:
+    """The attack resolved at 2:1 rolls Ex (004 [8.45]): under the combat's toast the Exchange
+    card; the suggested loss tapped, confirmed in the dialog, and the units are gone."""
+    g = next_roll(pos_attack(), A.ResolveAttack("A"), "loss")
+    page, errors, gid = _phone(browser, live, g, "A")
+    _to_the_orders(page, "an attack")
+    _tap(page, page.locator('.orders [data-act="ResolveAttack"]'))
+    toast = page.locator(".toast.result")
+    toast.wait_for()
+    assert "Exchange in TVER" in toast.inner_text()
+    card = _prompt(page, "loss")                    # (the toast still up: it covers none of the buttons)
+    _, there = live.game(gid)
+    suggested = there.minimum_loss("A")
+    assert suggested and sorted(int(x) for x in card.locator(".pick.suggested").evaluate_all("(es) => es.map((e) => e.dataset.unit)")) \
+        == sorted(suggested)
+    shot(page, "phone-prompt-loss.png")
+    _tap(page, card.locator('[data-act="suggested-loss"]'))
+    dialog = page.locator(".modal")
+    dialog.wait_for()
+    assert "the Exchange needs 5" in dialog.inner_text()
+    _reachable(page, dialog.locator('[data-act="loss-back"]'))
+    _tap(page, dialog.locator('[data-act="confirm-loss"]'))
+    _answered(page, 1 + len(suggested))
+    seq, there = live.game(gid)
+    assert seq == 1 + len(suggested) and there.state.decision is None and there.pending == [{"seat": "A", "kind": "combat"}]
+    assert all(there.ctx.b.stack_of(u) is None for u in suggested)             # removed from the map
+    assert there.ctx.b.stack_of(uid("Lenin")) is not None                       # (the leader kept)
+    page.locator(".orders .card.decision").wait_for(state="detached")
+    page.locator('.orders [data-act="EndCombat"]').wait_for()                   # back to the Combat Phase
+    assert page.locator(".modal").count() == 0
+    assert not errors, errors
+    page.context.close()
+
+
+def test_on_a_phone_the_czar_is_captured_by_tapping(live, browser) -> None:
+    """Kolchak eliminates the Czar's guard (004 [13.41]): under the combat's toast the capture
+    card; "Attach the Czar to Kolchak" tapped, and the Czar is in Kolchak's stack."""
+    g = next_roll(pos_capture(die=None), A.ResolveAttack("A"), "capture")
+    page, errors, gid = _phone(browser, live, g, "A")
+    _to_the_orders(page, "an attack")
+    _tap(page, page.locator('.orders [data-act="ResolveAttack"]'))
+    page.locator(".toast.result").wait_for()
+    card = _prompt(page, "capture")
+    assert "Capture an Imperial unit" in card.inner_text()
+    shot(page, "phone-prompt-capture.png")
+    _tap(page, card.locator('[data-act="CaptureImperial"]'))
+    _answered(page, 2)
+    seq, there = live.game(gid)
+    assert seq == 2 and there.state.decision is None and there.pending == [{"seat": "A", "kind": "combat"}]
+    assert uid("Czar") in stack_with(there, "Kolchak").units and stack_with(there, "Kolchak").owner == "A"
+    page.locator(".orders .card.decision").wait_for(state="detached")
+    page.locator('.orders [data-act="EndCombat"]').wait_for()
+    assert not errors, errors
+    page.context.close()
+
+
+def test_on_a_phone_a_purge_is_approved_by_tapping(live, browser) -> None:
+    """A proposes the Committee's purge of D (004 [11.23]); B taps Approve: C is asked next."""
+    page, errors, gid = _phone(browser, live, pos_purge_approval(), "B")
+    _to_the_orders(page, "approving a purge")
+    card = _prompt(page, "purge_approval")
+    assert "purge D" in card.inner_text() and "column" in card.inner_text()
+    shot(page, "phone-prompt-purge-approval.png")
+    _tap(page, card.locator('[data-act="ApprovePurge"].primary'))
+    _answered(page, 1)
+    seq, there = live.game(gid)
+    assert seq == 1 and there.pending == [{"seat": "C", "kind": "purge_approval"}]
+    assert there.state.decision["purge"]["target"] == "D"
+    _waiting_for(page, "C", "approving a purge")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_on_a_phone_a_counterpurge_is_made_by_tapping(live, browser) -> None:
+    """The purge of D rolled C (004 [11.24]); D taps "Counterpurge B": the counterpurge is
+    rolled, its result shows in a toast, and play goes on."""
+    page, errors, gid = _phone(browser, live, pos_counterpurge(), "D")
+    _to_the_orders(page, "a counterpurge")
+    card = _prompt(page, "counterpurge")
+    assert "Counterpurge!" in card.inner_text()
+    shot(page, "phone-prompt-counterpurge.png")
+    _tap(page, card.locator('[data-act="Counterpurge"][data-target="B"]'))
+    _answered(page, 1)
+    seq, there = live.game(gid)
+    assert seq == 1 and there.state.decision is None and there.pending == [{"seat": "E", "kind": "movement"}]
+    toast = page.locator('.toast.result[data-result="counterpurge"]')
+    toast.wait_for()
+    assert toast.inner_text().startswith("Counterpurge of B by D")
+    _waiting_for(page, "E", "Movement")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_on_a_phone_the_czars_execution_is_consented_to_by_tapping(live, browser) -> None:
+    """A orders the Czar's execution; B, of the Committee, taps Consent (004 [13.52]): C, who
+    holds the Czar, is to comply or refuse."""
+    page, errors, gid = _phone(browser, live, pos_execution_consent(), "B")
+    _to_the_orders(page, "an execution order")
+    card = _prompt(page, "execution_consent")
+    assert "Execute the Czar?" in card.inner_text()
+    shot(page, "phone-prompt-execution-consent.png")
+    _tap(page, card.locator('[data-act="OrderExecution"].primary'))
+    _answered(page, 1)
+    seq, there = live.game(gid)
+    assert seq == 1 and there.pending == [{"seat": "C", "kind": "execution"}]
+    assert there.state.decision["by"] == ["A", "B"]
+    _waiting_for(page, "C", "the Czar's execution")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_on_a_phone_the_end_game_vote_is_cast_by_tapping(live, browser) -> None:
+    """No White leader is left outside Siberia (004 [14.1]): A taps "End the game"; B votes next."""
+    page, errors, gid = _phone(browser, live, pos_vote(), "A")
+    _to_the_orders(page, "the end-game vote")
+    card = _prompt(page, "vote")
+    assert "End-game vote" in card.inner_text()
+    shot(page, "phone-prompt-vote.png")
+    _tap(page, card.locator('[data-act="VoteEndGame"].primary'))
+    _answered(page, 1)
+    seq, there = live.game(gid)
+    assert seq == 1 and there.pending == [{"seat": "B", "kind": "vote"}]
+    assert there.state.decision["voters"] == ["B", "C"]
+    _waiting_for(page, "B", "the end-game vote")
+    assert not errors, errors
+    page.context.close()
