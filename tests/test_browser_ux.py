@@ -113,6 +113,66 @@ def test_a_toast_never_covers_the_send_button(server, browser, phone) -> None:
     page.context.close()
 
 
+def _as_seat(base: str, gid: str, token: str, act) -> None:
+    """``await act(client)`` with a seat's own WebSocket (rcw.server.client), from a thread of its
+    own (Playwright's sync API keeps an event loop in this one)."""
+    import asyncio
+    import threading
+
+    from rcw.server.client import GameClient
+
+    async def run() -> None:
+        c = await GameClient.connect(base, gid, token)
+        try:
+            await act(c)
+        finally:
+            await c.close()
+
+    t = threading.Thread(target=lambda: asyncio.run(run()))
+    t.start()
+    t.join(30)
+
+
+def test_on_a_phone_a_toast_never_covers_the_waiting_line(server, browser) -> None:
+    """On a phone the toasts showed just under the players' strip, over the top of the Orders
+    pane: there the "Waiting for ..." line, whom the game waits for, was hidden under every toast
+    (a combat's result, a proposal posted).  Now the Orders pane's toasts keep clear of it."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "bot_seats": ["C"]})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"seat": "B", "name": "Boris"})
+    page = new_page(browser, True, 20_000)
+    open_seat(page, server, gid, a["token"])
+    _tab(page, True, "orders")
+    page.locator('.orders [data-act="EndTrading"]').click()
+
+    async def end_trading(c) -> None:
+        await c.act({"t": "EndTrading", "seat": "B"})
+    _as_seat(server, gid, b["token"], end_trading)
+    # Anna plays her first listed step whenever the game waits on her, until it waits on Boris
+    # (who plays no more)
+    step = "() => { const a = rcwApp.st.legal.find((x) => x.t !== 'Quit'); return a && !rcwApp.busy && rcwApp.act(a); }"
+    line = page.locator(".orders .card.waiting .pending-line")
+    deadline = time.time() + 60
+    while not (line.count() and "Boris" in line.inner_text()):
+        assert time.time() < deadline, page.locator(".orders").inner_text()
+        if page.evaluate("() => document.body.dataset.mine") == "1":
+            page.evaluate(step)
+        page.wait_for_timeout(50)
+    assert line.inner_text().startswith("Waiting for")
+    page.evaluate("""async () => { const { toast } = await import('/js/util.js');
+        toast('Exchange in TVER', 'result', 'B attacks at 2:1 with 6 against 3: die 4 → Ex'); }""")
+    t = page.locator(".toast").first
+    t.wait_for()
+    w, tb = line.bounding_box(), t.bounding_box()
+    apart = tb["y"] + tb["height"] <= w["y"] or w["y"] + w["height"] <= tb["y"] or \
+        tb["x"] + tb["width"] <= w["x"] or w["x"] + w["width"] <= tb["x"]
+    assert apart, f"the toast {tb} covers the waiting line {w}"
+    assert 0 <= tb["x"] and tb["x"] + tb["width"] <= 390 and tb["y"] + tb["height"] <= page.locator(".mnav").bounding_box()["y"]
+    shot(page, "toast-waiting-phone.png")
+    page.context.close()
+
+
 @BOTH
 def test_the_header_names_the_phase_once_and_the_seed_placeholder_shows_whole(server, browser, phone) -> None:
     """Issue 17 bug 7: the header showed "Pre-game trading" twice; the seed field's placeholder was clipped."""
