@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 import pytest
 from browser_helpers import DESKTOP, PHONE, http, open_channel, open_seat, shot, skip_reason
@@ -164,5 +165,83 @@ def test_the_spi_solitaire_offers_no_proposal(server, browser):
     for name in ("N-R", "public"):                        # nothing reached the server
         assert page.evaluate(f"() => rcwApp.conn.request('history', {{channel: {name!r}, after: 0, limit: 500}})"
                              ".then((r) => r.messages.length)") == 0
+    assert not errors, errors
+    ctx.close()
+
+
+def _as_seat(base: str, gid: str, token: str, act) -> None:
+    """``await act(client)`` over the seat's own WebSocket (another tab, as it were), from a thread
+    of its own (Playwright's sync API keeps an event loop in this one)."""
+    from rcw.server.client import GameClient
+
+    async def run() -> None:
+        c = await GameClient.connect(base, gid, token)
+        try:
+            await act(c)
+        finally:
+            await c.close()
+
+    failed: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(run())
+        except BaseException as e:  # noqa: BLE001 (reported in the test's thread)
+            failed.append(e)
+    t = threading.Thread(target=target)
+    t.start()
+    t.join(30)
+    assert not failed, failed
+
+
+def test_a_finished_game_offers_no_answer_to_a_committee_invitation(server, browser):
+    """A Committee invitation left unanswered kept its Accept and Decline after the game had
+    ended (while the page watched, and when it was opened again): buttons for an answer the
+    finished game can no longer take.  Now its card says the game is over, and offers none."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "bot_seats": ["C"],
+                                            "options": {"max_turns": 1}})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"seat": "B", "name": "Boris"})
+    ctx = browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(20_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_seat(page, server, gid, b["token"], "B", "Boris")
+
+    async def end_trading(c) -> None:
+        await c.act({"t": "EndTrading", "seat": "A"})
+
+    async def invite(c) -> None:       # (as the chat's Propose menu posts it; not in the pre-game session, 004 [15.33])
+        await c.chat("A-B", "Central Committee of A, B?", {"kind": "committee", "members": ["A", "B"]})
+    _as_seat(server, gid, a["token"], end_trading)
+    page.locator('.orders [data-act="EndTrading"]').click()
+    page.wait_for_function("() => document.body.dataset.phase !== 'trading'")
+    _as_seat(server, gid, a["token"], invite)
+    http(server, "POST", f"/api/games/{gid}/leave", {"token": a["token"]})     # (a bot plays A from now on)
+    page.click('.dtabs .dtab[data-tab="talk"]')
+    open_channel(page, "A-B")
+    card = page.locator('.msg-list .proposal[data-kind="committee"]')
+    card.locator('[data-act="accept"]').wait_for()                  # (while the game runs, B may answer)
+    # Boris plays his first listed step whenever the game waits on him, to the game's end
+    step = "() => { const a = rcwApp.st.legal.find((x) => x.t !== 'Quit'); return a && !rcwApp.busy && rcwApp.act(a); }"
+    deadline = time.time() + 120
+    while page.evaluate("() => document.body.dataset.status") != "over":
+        assert time.time() < deadline, "the game did not end"
+        if page.evaluate("() => document.body.dataset.mine") == "1":
+            page.evaluate(step)
+        page.wait_for_timeout(50)
+    page.locator(".modal.final").wait_for()
+    page.keyboard.press("Escape")
+    for when in ("as the game ended", "opened again"):
+        card.wait_for()
+        assert card.locator("button").count() == 0, f"{when}: {card.inner_text()}"
+        text = card.inner_text()
+        assert "the game is over" in text and "did not answer" in text and "to answer" not in text, f"{when}: {text}"
+        if when == "as the game ended":
+            page.reload()
+            page.click('.dtabs .dtab[data-tab="talk"]')
+            open_channel(page, "A-B")
     assert not errors, errors
     ctx.close()

@@ -359,14 +359,19 @@ export class Chat {
     const counter = p.counter ? h("span.counter-tag", typeof p.counter === "number"
       ? h("button.link", { type: "button", dataset: { act: "goto-msg", msg: p.counter }, onclick: () => this.flash(p.counter) }, `counter-proposal to #${p.counter}`)
       : "counter-proposal") : null;
-    // status per addressee
+    // status per addressee (a finished game takes no more answers: none is asked for)
+    const over = this.app.st.status === "over" || view.phase === "over";
     const status = (p.addressees || []).map((s) => {
       const a = answered[s];
       return h("span.ans" + (a === true ? ".yes" : a === false ? ".no" : ""), seatBadge(s),
-        a === true ? " accepted" : a === false ? " declined" : this.engineSeat(s) ? " never answers (the engine)" : " to answer");
+        a === true ? " accepted" : a === false ? " declined" : this.engineSeat(s) ? " never answers (the engine)" : over ? " did not answer" : " to answer");
     });
     let open = seat && (p.addressees || []).includes(seat) && !(seat in answered);
     let closed = null;
+    if (over && open) {
+      open = false;
+      closed = "the game is over";
+    }
     if (p.kind === "trade" && open) {
       const live = (view.offers || []).some((o) => o.id === p.offer);
       if (!live) {

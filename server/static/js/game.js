@@ -203,7 +203,10 @@ class GameApp {
       if (waits && !this._waitedOn && !this.postal) notifyBrowser(this.gid, "Russian Civil War: your decision", `Game-Turn ${f.view.turn}: the game waits on you`);
       this._waitedOn = waits;
       this.renderSoon();
-      if (ending) this.showFinalScores();
+      if (ending) {
+        this.chat.renderMessages();       // (the proposals' Accept and Decline go: the game takes no more answers)
+        this.showFinalScores();
+      }
     } else if (f.t === "seats") {
       this.st.seats = f.seats;
       this.st.status = f.status;
