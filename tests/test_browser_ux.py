@@ -746,13 +746,31 @@ def _latest_moves(record: dict, seat: str | None) -> tuple[list[tuple[str, str]]
     return trail[-60:], kinds
 
 
+def _red_until_the_non_red_moves(seed: int, choice_seed: int) -> list[dict]:
+    """The SPI solitaire's Red actions (wire form), each picked at random among Red's legal ones
+    (``choice_seed``), until one of them brings a non-Red Player-Turn in which non-Red moves."""
+    import random
+
+    from rcw.actions import to_wire
+    from rcw.modes import new_game
+    from rcw.player import Player
+
+    g, rng, out = new_game(1, seed, {"mode": "spi-solitaire"}), random.Random(choice_seed), []
+    while len(out) < 200:
+        a = rng.choice([a for a in Player(g, "R").legal if a.TYPE != "Quit"])
+        out.append(to_wire(a))
+        if any(e.kind == "nonred_move" for e in g.apply(a)):
+            return out
+    raise AssertionError("no non-Red move")
+
+
 @pytest.mark.parametrize("seat", [None, "R"], ids=["spectator-sdt", "spi-solitaire-red"])
 def test_the_map_shows_the_other_sides_latest_moves(server, browser, seat) -> None:
     """A turn the bots (or the SPI solitaire's non-Red side) play in one burst of updates is
     drawn on the map as arrows, not only written in the log: the page sees the moves of the
     latest Player-Turn in which another side moved, each step an arrow.  (A spectator of a game
-    of three bots; the Red player of the SPI solitaire, whose seat falls into civil disorder at
-    its first deadline so that its bot plays on: its own moves are not drawn.)"""
+    of three bots, to its end; the Red player of the SPI solitaire, who plays until the
+    non-Red side has moved in Game-Turn 2: its own moves are not drawn.)"""
     page = new_page(browser, False)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -762,19 +780,25 @@ def test_the_map_shows_the_other_sides_latest_moves(server, browser, seat) -> No
         page.goto(f"{server}/#/g/{gid}")
         page.wait_for_function("() => window.rcwApp && rcwApp.st && rcwApp.st.status === 'open'")
         http(server, "POST", f"/api/games/{gid}/bots", {"admin_token": g["admin_token"]})     # the bots play it all
+        page.wait_for_function("() => rcwApp.st.status === 'over'", timeout=90_000)
     else:
-        g = http(server, "POST", "/api/games", {"mode": "spi-solitaire", "seed": 0, "bots": "random",
-                                                "deadline": 3, "disorder_after": 1})
+        g = http(server, "POST", "/api/games", {"mode": "spi-solitaire", "seed": 2})
         gid = g["game"]
         j = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
         open_seat(page, server, gid, j["token"], "R", "Anna")
-    page.wait_for_function("() => rcwApp.st.status === 'over'", timeout=90_000)
-    record = http(server, "GET", f"/api/games/{gid}/record")
+        for a in _red_until_the_non_red_moves(2, 0):      # (the engine plays the non-Red side alike)
+            seq = int(page.evaluate("document.body.dataset.seq"))
+            page.wait_for_function("() => document.body.dataset.mine === '1' && !rcwApp.busy")
+            assert page.evaluate("(a) => rcwApp.act(a)", a), a
+            page.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
+    record = http(server, "GET", f"/api/games/{gid}/record", token=g["admin_token"])
     want, kinds = _latest_moves(record, seat)
     assert kinds == ({"move"} if seat is None else {"nonred_move"}), kinds
     lines = page.locator("svg.board line.report-move.trail")
     got = [(lines.nth(i).get_attribute("data-from"), lines.nth(i).get_attribute("data-to")) for i in range(lines.count())]
     assert got == want
+    seen_as = lines.first.evaluate("(l) => { const c = getComputedStyle(l); return [c.stroke, c.strokeWidth, c.opacity]; }")
+    assert seen_as[0] not in ("none", "") and float(seen_as[1].rstrip("px")) >= 2 and float(seen_as[2]) > 0.3, seen_as   # (drawn)
     shot(page, f"latest-moves-{seat or 'spectator'}.png")
     assert not errors, errors
     page.context.close()

@@ -96,3 +96,25 @@ def test_installed_server_serves_the_client_and_nothing_else(installed, tmp_path
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_no_source_file_holds_a_merge_conflict_marker() -> None:
+    """A line left from a merge (``=======`` alone, ``<<<<<<< x``, ``>>>>>>> x``) breaks what it
+    lands in: in the stylesheet one made the browser drop the rule after it (the map's move
+    arrows were drawn with no stroke, unseen)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    marker = re.compile(r"^(?:<{7}|>{7})(?: |$)|^={7}$", re.M)
+    found = []
+    for top in ("rcw", "bots", "server", "data", "docs", "scripts", "bench", "tests", ".ci"):
+        for p in (root / top).rglob("*"):
+            if p.is_file() and p.suffix in (".py", ".js", ".css", ".html", ".md", ".toml", ".json", ".txt", "") \
+                    and "__pycache__" not in p.parts:
+                try:
+                    text = p.read_text(encoding="utf-8")
+                except UnicodeDecodeError:
+                    continue
+                found += [f"{p.relative_to(root)}:{text.count(chr(10), 0, m.start()) + 1}" for m in marker.finditer(text)]
+    assert not found, found
