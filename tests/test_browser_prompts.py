@@ -14,7 +14,7 @@ A sheet of all the prompts is saved as ``artifacts/prompts.png``.
 from __future__ import annotations
 
 import pytest
-from browser_helpers import ARTIFACTS, new_page, shot, skip_reason
+from browser_helpers import ARTIFACTS, new_page, open_seat, shot, skip_reason
 from engine_helpers import attack, committee_abc, dice, form, markers, phase, put, stack_with, uid
 from engine_helpers import blank as empty_map
 from rcw.server import facts
@@ -533,6 +533,78 @@ def test_the_combat_list_offers_the_engines_attacks_never_red_and_white_together
     assert (fight.data["attack"], fight.data["defense"], fight.data["odds"]) == (3, 2, "1:1")
     assert not errors, errors
 
+
+
+def pos_too_strong() -> Game:
+    """A's Lenin (3) alone in TVER with B's Kolchak and two WU3 (8): 3 against 8 is below 1:2,
+    whoever joins (004 [8.47]); in VLDV A's Kikvidze with a unit of 2 (3) and the uncontrolled
+    GU2 VLDV (2), at 1:1."""
+    g = combat("A")
+    put(g, "TVER", "A", "Lenin")
+    put(g, "TVER", "B", "Kolchak", "WU3 OMSK", "WU3 CHEL", attach={"WU3 OMSK": "Kolchak", "WU3 CHEL": "Kolchak"})
+    put(g, "VLDV", "A", "Kikvidze", "RU2 VLDV", attach={"RU2 VLDV": "Kikvidze"})
+    put(g, "VLDV", None, "GU2 VLDV")
+    return g
+
+
+def test_the_combat_list_does_not_offer_an_attack_below_1_2(screen) -> None:
+    """The engine lets A declare an attack on Kolchak's stack, but every stack that may join it
+    makes it less than 1:2 (its odds: column None), and no attack may be made at less than 1:2
+    (004 [8.47]): declared, it could only be called off.  The combat list offered it as a target
+    like any other; now it shows it, says why it cannot be made, and offers no button for it,
+    while the attack at 1:1 is offered as before."""
+    g = pos_too_strong()
+    kol, gu2, lenin = stack_with(g, "Kolchak").id, stack_with(g, "GU2 VLDV").id, stack_with(g, "Lenin").id
+    assert to_wire(A.DeclareAttack("A", kol, False)) in [to_wire(a) for a in g.legal_actions("A")]
+    option = next(o for o in g.attack_options("A") if o["target"] == kol)
+    assert [gr["odds"]["label"] for gr in option["groups"]] == ["below 1:2"]
+    page, errors = screen
+    _show_orders(page, g, "A")
+    strong = page.locator(f'.prompt-case [data-act="DeclareAttack"][data-target="{kol}"]')
+    weak = page.locator(f'.prompt-case [data-act="DeclareAttack"][data-target="{gu2}"]')
+    assert strong.is_disabled() and strong.get_attribute("data-below") == "1"
+    text = strong.inner_text()
+    assert "3 → below 1:2" in text and "whoever joins, no attack may be made at less than 1:2 (004 [8.47])" in text, text
+    assert not weak.is_disabled() and "1:2 (004" not in weak.inner_text()
+    shot(page, f"combat-below-{_vp(page)}.png")
+    # why: declared and joined by Lenin, the engine would only let it be called off
+    g2 = pos_too_strong()
+    g2.apply(A.DeclareAttack("A", kol, False))
+    g2.apply(A.AddAttacker("A", lenin))
+    kinds = {type(a).__name__ for a in g2.legal_actions("A")}
+    assert "ResolveAttack" not in kinds and "CancelAttack" in kinds, kinds
+    _click_and_apply(page, g, f'[data-act="DeclareAttack"][data-target="{gu2}"]')
+    assert g.state.attack is not None and g.state.attack.target == gu2
+    assert not errors, errors
+
+
+def test_the_inspector_offers_no_attack_below_1_2(browser) -> None:
+    """The same attack from the map: the stack card of Kolchak's stack (clicked on the map of a
+    real game in that position) offered "Attack", which declared an attack that could only be
+    called off; now its button says "Attack: below 1:2" and is not to be pressed, while the card
+    of the uncontrolled GU2 offers the attack at 1:1."""
+    from test_browser_prompts_phone import Live
+
+    live = Live()
+    page = None
+    try:
+        g = pos_too_strong()
+        gid, tokens = live.plant(g)
+        page = new_page(browser)
+        open_seat(page, live.base, gid, tokens["A"], "A", "Anna")
+        page.wait_for_function("() => document.body.dataset.mine === '1'")
+        for name, below in (("Kolchak", True), ("GU2 VLDV", False)):
+            st = stack_with(g, name)
+            page.evaluate(f"window.rcwApp.board.centreOn({st.province!r}, true)")
+            page.locator(f'svg g[data-stack="{st.id}"]').first.click()
+            button = page.locator(f'.inspector .stack-card[data-stack="{st.id}"] [data-act="DeclareAttack"]')
+            assert button.is_disabled() == below, name
+            assert button.inner_text() == ("Attack: below 1:2" if below else "Attack"), name
+        shot(page, "inspector-below-desktop.png")
+    finally:
+        if page is not None:
+            page.context.close()
+        live.close()
 
 CARDS_JS = """async ({view, seat, messages}) => {
   const { loadData } = await import("/js/data.js");

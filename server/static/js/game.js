@@ -9,7 +9,7 @@ import {
 } from "./data.js";
 import { GameConnection, api } from "./net.js";
 import { Board } from "./board.js";
-import { buildOrders, pendingLine, kindName, finalSummary } from "./orders.js";
+import { buildOrders, pendingLine, kindName, finalSummary, belowLowestOdds } from "./orders.js";
 import { Chat } from "./chat.js";
 import { EventLog, LogPane, describeAction } from "./log.js";
 import { seatBadge, stackName, openAssassinDialog } from "./dialogs.js";
@@ -847,7 +847,10 @@ class GameApp {
     const acts = [];
     for (const a of legal) {
       if (a.t === "StartForce" && s.units.includes(a.unit)) acts.push([`Move ${uname(a.unit)}`, a]);
-      else if (a.t === "DeclareAttack" && a.target === s.id) acts.push([a.subversive ? "Subversive attack" : "Attack", a]);
+      else if (a.t === "DeclareAttack" && a.target === s.id) {
+        const below = belowLowestOdds(this, a);      // (below 1:2 whoever joins: shown, not offered, 004 [8.47])
+        acts.push([`${a.subversive ? "Subversive attack" : "Attack"}${below ? ": below 1:2" : ""}`, a, below]);
+      }
       else if (a.t === "AddAttacker" && a.stack === s.id) {
         const n = ((this.st.facts.attack || {}).strength || {})[String(s.id)];
         acts.push([`Join the attack${n === undefined ? "" : ` (${n})`}`, a]);
@@ -860,7 +863,7 @@ class GameApp {
       h("summary", h("span.unit-dot.big", { dataset: { color: s.color } }),
         s.owner ? seatBadge(s.owner) : h("span.small", "uncontrolled "), ` ${stackName(s)} `, h("b", String(shownStrength(this.strengths(), s) ?? ""))),
       tree,
-      acts.length || assassins ? h("div.row.wrap", acts.map(([label, a]) => h("button.btn.small", { type: "button", disabled: this.busy,
+      acts.length || assassins ? h("div.row.wrap", acts.map(([label, a, below]) => h("button.btn.small", { type: "button", disabled: this.busy || !!below,
         dataset: { act: a.t }, onclick: () => this.act(a) }, label)),
       assassins ? h("button.btn.small", { type: "button", onclick: () => openAssassinDialog(this) }, "Assassins…") : null) : null);
   }

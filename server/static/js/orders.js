@@ -386,6 +386,14 @@ function optionFor(app, a) {
   return (facts(app).attack_options || []).find((o) => o.target === a.target && !!o.subversive === !!a.subversive);
 }
 
+/** Whether the engine's odds put every group of stacks that may make this attack below the
+ *  lowest column of the Combat Results Table (its `column` null, "below 1:2"): no attack may be
+ *  made at less than 1:2 (004 [8.47]), so, declared, it could only be called off. */
+export function belowLowestOdds(app, a) {
+  const groups = (optionFor(app, a) || {}).groups || [];
+  return groups.length > 0 && groups.every((g) => g.odds.column === null || g.odds.column === undefined);
+}
+
 function combatPicker(app, by, btn, marks) {
   const view = app.st.view;
   const out = [h("h3", "Combat — choose a target")];
@@ -397,20 +405,23 @@ function combatPicker(app, by, btn, marks) {
   for (const a of decl) {
     const t = sById[a.target];
     if (!t) continue;
-    marks.targets.add(t.id);
+    // an attack the engine's odds put below 1:2 whoever joins it is shown, not offered
+    const below = belowLowestOdds(app, a);
+    if (!below) marks.targets.add(t.id);
     const groups = (optionFor(app, a) || {}).groups || [];
     if (groups.length > 1) split = true;
     const dfn = groups.length ? groups[0].odds.defense : shownStrength(facts(app).strengths, t);
     const names = (g) => g.stacks.map((x) => (sById[x] ? stackName(sById[x]) : x)).join(" + ");
-    list.append(h("button.pick" + (a.subversive ? ".subversive" : ""), { type: "button", disabled: app.busy,
+    list.append(h("button.pick" + (a.subversive ? ".subversive" : "") + (below ? ".below" : ""), { type: "button", disabled: app.busy || below,
       dataset: { act: "DeclareAttack", target: t.id, province: t.province, subversive: a.subversive ? "1" : "0",
-        odds: groups.map((g) => g.odds.label).join(" ") }, onclick: () => app.act(a) },
+        odds: groups.map((g) => g.odds.label).join(" "), below: below ? "1" : "0" }, onclick: () => app.act(a) },
       h("span.pick-prov", t.province),
       h("span.pick-main", `${a.subversive ? "Subversive attack on " : "Attack "}${stackName(t)}`,
         h("span.small", ` — ${t.color || "?"}${t.owner ? ", " + t.owner : ", uncontrolled"}, strength ${dfn ?? "?"}`),
         groups.length ? h("span.small.groups", " · with ", groups.map((g, i) => [i ? " or " : "",
           h("span.group", { dataset: { stacks: g.stacks.join(","), odds: g.odds.label } }, `${names(g)}: ${g.odds.attack} → ${g.odds.label}`)]))
-          : null)));
+          : null,
+        below ? h("span.small.warn.below-note", " · whoever joins, no attack may be made at less than 1:2 (004 [8.47])") : null)));
   }
   if (decl.length) out.push(list);
   if (split) out.push(h("p.small", "Stacks of opposing colours may not attack together (004 [8.22]): each group makes its own attack."));
