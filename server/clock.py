@@ -75,7 +75,7 @@ class Clock:
                 self._set = asyncio.Event()
             try:
                 await asyncio.wait_for(self._set.wait(), timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
         return bool(self.due)
 

@@ -742,7 +742,7 @@ def _latest_moves(record: dict, seat: str | None) -> tuple[list[tuple[str, str]]
                     trail, kinds, old = [], set(), False
                 kinds.add(e.kind)
                 path = [e.data["from"], e.data["to"]] if e.kind == "move" else e.data["path"]
-                trail += list(zip(path, path[1:]))
+                trail += list(zip(path, path[1:], strict=False))
     return trail[-60:], kinds
 
 
