@@ -10,12 +10,14 @@ The page exposes a little state for tests: ``document.body.dataset`` carries ``s
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from contextlib import contextmanager
@@ -443,3 +445,31 @@ def open_seat(page, server: str, gid: str, token: str, seat: str = "A", name: st
                   [gid, seat, token, name])
     page.goto(f"{server}/#/g/{gid}/{seat}")
     page.wait_for_function(f"() => document.body.dataset.seat === {seat!r}")
+
+
+def as_seat(base: str, gid: str, token: str, act, timeout: float = 60) -> None:
+    """``await act(client)`` over a seat's own WebSocket (rcw.server.client; another tab, as it
+    were), from a thread of its own (Playwright's sync API keeps an event loop in this one); what
+    it raises is raised here."""
+    from rcw.server.client import GameClient
+
+    async def run() -> None:
+        c = await GameClient.connect(base, gid, token)
+        try:
+            await act(c)
+        finally:
+            await c.close()
+
+    failed: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(run())
+        except BaseException as e:  # noqa: BLE001 (reported in the test's thread)
+            failed.append(e)
+    t = threading.Thread(target=target)
+    t.start()
+    t.join(timeout)
+    assert not t.is_alive(), f"the seat's client took more than {timeout} s"
+    if failed:
+        raise failed[0]

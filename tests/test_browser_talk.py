@@ -10,12 +10,10 @@ and the channel's head says the pact was broken.  Screenshots: ``artifacts/talk-
 
 from __future__ import annotations
 
-import asyncio
-import threading
 import time
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, http, open_channel, open_seat, shot, skip_reason
+from browser_helpers import DESKTOP, PHONE, as_seat, http, open_channel, open_seat, shot, skip_reason
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 
@@ -95,32 +93,15 @@ def test_a_trade_and_a_pact_to_a_bot_are_answered_with_reasons_and_a_counter_car
 
 
 def _attack_b(base: str, gid: str, token: str) -> None:
-    """Seat A, over its own WebSocket (another tab, as it were): to its first Combat Phase and
-    an attack on B's stack (tests/test_server_talk.py); from a thread of its own (Playwright's
-    sync API keeps an event loop in this one)."""
-    from rcw.server.client import GameClient
+    """Seat A, over its own WebSocket: to its first Combat Phase and an attack on B's stack
+    (tests/test_server_talk.py)."""
     from test_server_play import until_free
     from test_server_talk import attack_b
 
-    async def run() -> None:
-        c = await GameClient.connect(base, gid, token)
-        try:
-            assert await until_free({"A": c}) == "A"
-            await attack_b(c)
-        finally:
-            await c.close()
-
-    failed: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            asyncio.run(run())
-        except BaseException as e:  # noqa: BLE001 (reported in the test's thread)
-            failed.append(e)
-    t = threading.Thread(target=target)
-    t.start()
-    t.join(60)
-    assert not failed, failed
+    async def act(c) -> None:
+        assert await until_free({"A": c}) == "A"
+        await attack_b(c)
+    as_seat(base, gid, token, act)
 
 
 def test_a_broken_pact_is_a_notice_in_the_pair_channel(server, browser):
@@ -169,31 +150,6 @@ def test_the_spi_solitaire_offers_no_proposal(server, browser):
     ctx.close()
 
 
-def _as_seat(base: str, gid: str, token: str, act) -> None:
-    """``await act(client)`` over the seat's own WebSocket (another tab, as it were), from a thread
-    of its own (Playwright's sync API keeps an event loop in this one)."""
-    from rcw.server.client import GameClient
-
-    async def run() -> None:
-        c = await GameClient.connect(base, gid, token)
-        try:
-            await act(c)
-        finally:
-            await c.close()
-
-    failed: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            asyncio.run(run())
-        except BaseException as e:  # noqa: BLE001 (reported in the test's thread)
-            failed.append(e)
-    t = threading.Thread(target=target)
-    t.start()
-    t.join(30)
-    assert not failed, failed
-
-
 def test_a_finished_game_offers_no_answer_to_a_committee_invitation(server, browser):
     """A Committee invitation left unanswered kept its Accept and Decline after the game had
     ended (while the page watched, and when it was opened again): buttons for an answer the
@@ -215,10 +171,10 @@ def test_a_finished_game_offers_no_answer_to_a_committee_invitation(server, brow
 
     async def invite(c) -> None:       # (as the chat's Propose menu posts it; not in the pre-game session, 004 [15.33])
         await c.chat("A-B", "Central Committee of A, B?", {"kind": "committee", "members": ["A", "B"]})
-    _as_seat(server, gid, a["token"], end_trading)
+    as_seat(server, gid, a["token"], end_trading)
     page.locator('.orders [data-act="EndTrading"]').click()
     page.wait_for_function("() => document.body.dataset.phase !== 'trading'")
-    _as_seat(server, gid, a["token"], invite)
+    as_seat(server, gid, a["token"], invite)
     http(server, "POST", f"/api/games/{gid}/leave", {"token": a["token"]})     # (a bot plays A from now on)
     page.click('.dtabs .dtab[data-tab="talk"]')
     open_channel(page, "A-B")

@@ -18,7 +18,7 @@ import re
 import time
 
 import pytest
-from browser_helpers import BOTH, http, new_page, open_seat, seen, shot, skip_reason
+from browser_helpers import BOTH, as_seat, http, new_page, open_seat, seen, shot, skip_reason
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 
@@ -113,26 +113,6 @@ def test_a_toast_never_covers_the_send_button(server, browser, phone) -> None:
     page.context.close()
 
 
-def _as_seat(base: str, gid: str, token: str, act) -> None:
-    """``await act(client)`` with a seat's own WebSocket (rcw.server.client), from a thread of its
-    own (Playwright's sync API keeps an event loop in this one)."""
-    import asyncio
-    import threading
-
-    from rcw.server.client import GameClient
-
-    async def run() -> None:
-        c = await GameClient.connect(base, gid, token)
-        try:
-            await act(c)
-        finally:
-            await c.close()
-
-    t = threading.Thread(target=lambda: asyncio.run(run()))
-    t.start()
-    t.join(30)
-
-
 def test_on_a_phone_a_toast_never_covers_the_waiting_line(server, browser) -> None:
     """On a phone the toasts showed just under the players' strip, over the top of the Orders
     pane: there the "Waiting for ..." line, whom the game waits for, was hidden under every toast
@@ -148,7 +128,7 @@ def test_on_a_phone_a_toast_never_covers_the_waiting_line(server, browser) -> No
 
     async def end_trading(c) -> None:
         await c.act({"t": "EndTrading", "seat": "B"})
-    _as_seat(server, gid, b["token"], end_trading)
+    as_seat(server, gid, b["token"], end_trading)
     # Anna plays her first listed step whenever the game waits on her, until it waits on Boris
     # (who plays no more)
     step = "() => { const a = rcwApp.st.legal.find((x) => x.t !== 'Quit'); return a && !rcwApp.busy && rcwApp.act(a); }"
