@@ -533,6 +533,10 @@ class Routes(Mapping[str, Route]):
         b = self._bit.get(province, 0)
         if not b & self._all:
             raise KeyError(province)
+        return self._trace(province, b)
+
+    def _trace(self, province: str, b: int) -> Route:
+        """The route to ``province`` (its bit ``b``, one the searches found), put together and kept."""
         best = 0                     # the first search's route unless a later one is strictly shorter
         for search in self._searches:
             if not search[4] & b:
@@ -560,7 +564,8 @@ class Routes(Mapping[str, Route]):
         route = self._made.get(province)
         if route is not None:
             return route
-        return self[province] if self._bit.get(province, 0) & self._all else default      # (in self)
+        b = self._bit.get(province, 0)
+        return self._trace(province, b) if b & self._all else default
 
     def __contains__(self, province: object) -> bool:
         try:
