@@ -94,6 +94,7 @@ TRADING = (A.OfferTrade, A.AcceptTrade, A.DeclineTrade, A.WithdrawTrade, A.EndTr
 # Actions a seat may take out of turn, whenever they are open to it (answers and political moves).
 OUT_OF_TURN = (A.AcceptTrade, A.DeclineTrade, A.WithdrawTrade, A.JoinCommittee, A.LeaveCommittee, A.DeclarePurge,
                A.OrderExecution)
+SIDE_STEPS = OUT_OF_TURN + (A.OfferTrade,)      # (steps that leave the seat's own decision open: Game.settles)
 
 
 _PLAIN = frozenset((str, int, float, bool, type(None), bytes))
@@ -482,6 +483,13 @@ class Game:
         """The actions open to ``seat`` whoever's turn it is: answers to trade offers, Central
         Committee consents, purge declarations and execution orders (004 [11.0], [13.5], [15.33])."""
         return [a for a in self.legal_actions(seat) if isinstance(a, OUT_OF_TURN)]
+
+    def settles(self, action: Action) -> bool:
+        """Whether ``action`` (a legal one) decides what the game waits on from its seat: an
+        answer to the open decision, or a step of the seat's own play; not a step open to every
+        seat whoever's turn it is (a trade offer or its answer, a Committee consent, a purge
+        declaration, an execution order: 004 [11.0], [13.5], [15.33]), which leaves it open."""
+        return self.state.decision is not None or not isinstance(action, SIDE_STEPS)
 
     def open_questions(self) -> tuple | None:
         """What is open to the seats out of turn (trade offers, Committee consents) and the

@@ -112,6 +112,9 @@ class Player:
     def out_of_turn(self) -> list[Action]:
         return self._game.out_of_turn(self.seat)
 
+    def settles(self, action: Action) -> bool:
+        return self._game.settles(action)
+
     def minimum_loss(self) -> list[int]:
         return self._game.minimum_loss(self.seat)
 

@@ -144,6 +144,7 @@ class AttackOption(TypedDict):
     province: str
     subversive: bool
     groups: list[AttackGroup]    # the strongest first
+    possible: bool               # some group reaches 1:2 (004 [8.47]); else, declared, it may only be called off
 
 
 # -- the postal game (004 [17.0]; rcw.postal, docs/engine.md "Postal games") ------------------------------

@@ -176,6 +176,44 @@ def test_attack_options_never_combine_red_and_white():
     assert e.value.rule == "004 [8.22]"
 
 
+def test_attack_options_say_whether_any_group_reaches_1_2():
+    """004 [8.47]: no attack may be made at less than 1:2.  Lenin (3) may declare an attack on
+    Kolchak's stack (8), but no group reaches 1:2: its option says it is not possible (declared,
+    it could only be called off); Kikvidze's on the lone GU2 is, at 1:1 or better."""
+    g = blank()
+    put(g, "TVER", "A", "Lenin")
+    put(g, "TVER", "B", "Kolchak", "WU3 OMSK", "WU3 CHEL", attach={"WU3 OMSK": "Kolchak", "WU3 CHEL": "Kolchak"})
+    put(g, "VLDV", "A", "Kikvidze", "RU2 VLDV", attach={"RU2 VLDV": "Kikvidze"})
+    put(g, "VLDV", None, "GU2 VLDV")
+    phase(g, "A", "combat")
+    kol, gu2 = stack_with(g, "Kolchak").id, stack_with(g, "GU2 VLDV").id
+    opts = {o["target"]: o for o in g.attack_options("A")}
+    assert opts[kol]["possible"] is False and [gr["odds"]["column"] for gr in opts[kol]["groups"]] == [None]
+    assert opts[gu2]["possible"] is True
+    g.apply(A.DeclareAttack("A", kol))
+    g.apply(A.AddAttacker("A", stack_with(g, "Lenin").id))
+    legal = {type(a).__name__ for a in g.legal_actions("A")}
+    assert "ResolveAttack" not in legal and "CancelAttack" in legal
+
+
+def test_settles_tells_a_step_of_the_seats_own_from_one_that_leaves_it_open():
+    """In the trading session (004 [15.33]) ending it decides what the game waits on from A; a
+    trade offer, or an answer to one, leaves it open (what a server's bot may not do for an
+    absent player at a deadline)."""
+    from rcw.game import Game
+    from rcw.player import Player
+
+    g = Game.new(3, 1)
+    assert g.state.phase == "trading" and g.settles(A.EndTrading("A"))
+    assert not g.settles(A.OfferTrade("A", "B", give_politburo=1))
+    g.apply(A.OfferTrade("B", "A", give_politburo=1))
+    offer = g.offers("A")[0]["id"]
+    p = Player(g, "A")
+    assert p.is_legal(A.AcceptTrade("A", offer)) and not p.settles(A.AcceptTrade("A", offer))
+    assert not p.settles(A.DeclineTrade("A", offer))
+    assert {a.TYPE for a in p.legal if p.settles(a)} - {"Quit"} == {"EndTrading"}
+
+
 def test_hostility_is_the_colour_table():
     """004 [8.11]-[8.15]."""
     g = started()

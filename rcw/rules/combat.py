@@ -168,7 +168,9 @@ def friendly_groups(ctx: Ctx, target_color: str) -> tuple[tuple[str, ...], ...]:
 
 def attack_options(ctx: Ctx, seat: str) -> list[AttackOption]:
     """Every attack ``seat`` may declare now, each with the stacks that may make it: grouped
-    into sets that may attack together (004 [8.22]), the strongest group first."""
+    into sets that may attack together (004 [8.22]), the strongest group first; ``possible``:
+    whether any group reaches the odds of 1:2 an attack needs (004 [8.47]: one that none reaches
+    may be declared, but then only called off)."""
     s = ctx.s
     if s.attack is not None or ctx.b.phasing() != seat or s.phase != "combat" or s.decision is not None:
         return []
@@ -185,7 +187,8 @@ def attack_options(ctx: Ctx, seat: str) -> list[AttackOption]:
         able = [st for st in mine if _attacker_problem(ctx, seat, st, t, a.subversive) is None]
         groups = _groups(ctx, t, able, a.subversive)
         if groups:
-            out.append({"target": t.id, "province": t.province, "subversive": a.subversive, "groups": groups})
+            out.append({"target": t.id, "province": t.province, "subversive": a.subversive, "groups": groups,
+                        "possible": any(g["odds"]["column"] is not None for g in groups)})
     return out
 
 
