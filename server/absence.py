@@ -27,7 +27,7 @@ from rcw.server.protocol import ProtocolError, now_ms
 NOTABLE = ("combat", "eliminated", "purge_resolved", "assassination", "czar_executed", "execution", "capture",
            "quit", "game_over", "random_event", "spoils")
 DIGEST_LINES = 8
-ARMING = 2.0           # seconds a pause waits for the deadline of a seat that has just become pending
+ARMING = 2.0           # seconds a pause waits for the deadline of a decision that has just opened
 #: The store record where each process notes the time of its last lease round (its heartbeat):
 #: the seats its connections hold count as present only while it is alive (rcw.server.runtime).
 PROCS = ("_", "procs")
@@ -96,8 +96,11 @@ class Absence:
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= 30 * 86400:
             raise ProtocolError("bad_request", "'seconds' must be a number of seconds (0 < s <= 2592000)")
         allowance = float(rt.meta.get("pause") or 0)
-        if not rt.clock.due and not (rt.meta.get("deadline") and rt.status() == "playing"
-                                     and await rt.clock.running(ARMING)):
+        if not allowance:
+            raise ProtocolError("pause_refused", "the creator of this game allows no pauses", left=0.0)
+        if self._arming():                    # (a decision has just opened: its deadline comes)
+            await rt.clock.until(lambda: not self._arming(), ARMING)
+        if not rt.clock.due:
             raise ProtocolError("pause_refused", "no deadline is running: there is nothing to pause")
         ms = int(seconds * 1000)
         used = await rt.store.hash_incr(rt.gid, "paused", seat, ms)
@@ -110,6 +113,18 @@ class Absence:
         rt.hub.notifier.game_event(rt, "pause", seat=seat,
                                    text=f"Seat {seat} paused the game for {_span(seconds)}: every deadline moves")
         return {"t": "ok", "deadlines": rt.clock.public(), "left": allowance - used / 1000}
+
+    def _arming(self) -> bool:
+        """Whether a deadline is about to be set: the game has deadlines, and a human seat they
+        time owes a decision that has none yet, or the postal phase open has none yet (the
+        game's driver sets it as soon as it looks)."""
+        rt = self.rt
+        g = rt.game
+        if not rt.meta.get("deadline") or g is None or rt.status() != "playing":
+            return False
+        if rt.postal is not None:
+            return not any(k.startswith("phase:") for k in rt.clock.due)
+        return any(rt.driver.timed(p["seat"]) and f"seat:{p['seat']}" not in rt.clock.due for p in g.pending)
 
     # -- last looks ------------------------------------------------------------------------------
     async def seen(self, seat: str, seq: int) -> None:

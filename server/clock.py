@@ -18,6 +18,7 @@ clients (docs/protocol.md).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from rcw.server.protocol import now_ms, pack
@@ -33,7 +34,7 @@ class Clock:
         self.rt = rt
         self.due: dict[str, list[int]] = {}     # key -> [at ms, shift when set]
         self.shift = 0                           # ms the game's deadlines were moved by pauses
-        self._set: asyncio.Event | None = None   # (:meth:`running`'s waiters: set when a key is)
+        self._set: asyncio.Event | None = None   # (:meth:`until`'s waiters: set when a key is)
 
     async def load(self) -> None:
         h = await self.rt.store.hash_all(self.rt.gid, RECORD)
@@ -63,21 +64,26 @@ class Clock:
         return at
 
     def _wake(self) -> None:
-        if self.due and self._set is not None:
+        if self._set is not None:
             self._set.set()
             self._set = None
 
-    async def running(self, timeout: float) -> bool:
-        """Whether a deadline runs, waiting up to ``timeout`` seconds for one to be set (a
-        seat that has just become pending is timed as soon as its process's driver looks)."""
-        if not self.due:
+    async def until(self, ready: Callable[[], bool], timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for ``ready()``, asked again each time a deadline is set
+        here (by this process's driver, or loaded after another's); its last answer."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not ready():
+            left = end - loop.time()
+            if left <= 0:
+                return False
             if self._set is None:
                 self._set = asyncio.Event()
             try:
-                await asyncio.wait_for(self._set.wait(), timeout)
+                await asyncio.wait_for(self._set.wait(), left)
             except TimeoutError:
-                pass
-        return bool(self.due)
+                return ready()
+        return True
 
     async def drop(self, keys: list[str]) -> None:
         keys = [k for k in keys if k in self.due]

@@ -51,16 +51,15 @@ from rcw.server.botworker import WorkerError, WorkerGone, agent_seed, bot_reason
 from rcw.server.host import Host
 from rcw.server.protocol import ProtocolError, now_ms
 
-from rcw.actions import Action, DeclineTrade, IllegalAction, OfferTrade, action_from_wire
+from rcw.actions import Action, DeclineTrade, IllegalAction, action_from_wire
 from rcw.game import Game
 from rcw.player import Player
 
 log = logging.getLogger("rcw.server")
 
-# At a deadline: the steps of a bot's own plan that leave the seat's decision open (the SDT
-# bot's gift of an Assassin marker), made as the bot's own (``by: "bot"``) before it decides
-# the step owed; and how many of them it may make first.
-OPEN_ENDED = (OfferTrade,)
+# At a deadline the bot's steps that leave the seat's decision open (Game.settles: the SDT bot's
+# gift of an Assassin marker, an answer to another's offer) are not made for an absent player;
+# after this many, the seat's first legal step that decides is played instead.
 SIDE_STEPS = 3
 
 
@@ -325,6 +324,7 @@ class Driver:
             async with rt.lock:
                 if rt.game is None or rt.status() != "playing":
                     break
+                await self._arm_deadlines()       # (a human seat pending is timed from now, while the bots go on)
                 t0 = time.perf_counter()
                 try:
                     step = await self._next_step()
@@ -334,7 +334,6 @@ class Driver:
                 else:
                     if step is None:
                         await self._post_said(None, None, [])
-                        await self._arm_deadlines()
                         self._arm_wait()
                         break
                     if step.kind == "turn" and self.bot_streak >= rt.hub.config.max_bot_streak:
@@ -537,28 +536,36 @@ class Driver:
             g = rt.game
             if (g is not None and rt.status() == "playing" and self.timed(seat)
                     and seat in {p["seat"] for p in g.pending}):
-                owed = self._owed(seat)
-                for side in range(SIDE_STEPS + 1):
+                # The bot decides the step owed, and nothing else: a step that leaves it open
+                # (the SDT bot's gift of an Assassin marker; an answer to another's offer) would
+                # decide nothing and give away what is the player's, so it is not made, and the
+                # bot is asked again.
+                action = None
+                for _ in range(SIDE_STEPS + 1):
                     t0 = time.perf_counter()
                     action = await self.bot_action(seat)
                     rt.hub.metrics.bot_decision.observe(time.perf_counter() - t0)
-                    if not (isinstance(action, OPEN_ENDED) and side < SIDE_STEPS):
-                        await self._commit_bot(action, "deadline")
+                    if rt.game.settles(action):
                         break
-                    # (a step of the bot's plan that is not the one owed: its own, and the bot is
-                    # asked again while the same decision is open, so one deadline decides one step)
-                    if not await self._commit_bot(action, "bot") or self._owed(seat) != owed:
-                        break
-                missed = [seat]
+                    log.info("game %s: at %s's deadline its bot's %s is not made", rt.gid, seat, action.TYPE)
+                else:
+                    action = self._settling(seat)
+                decided = action is not None and await self._commit_bot(action, "deadline")
+                if not decided and (action := self._settling(seat)) is not None:
+                    decided = await self._commit_bot(action, "deadline")      # (the bot's step refused)
+                missed = [seat] if decided else []
             else:
                 missed = []
         await rt.absence.missed(missed)
         self.kick()
 
-    def _owed(self, seat: str) -> list[str] | None:
-        """The kinds of decision ``seat`` owes now (None: the game is not playing)."""
+    def _settling(self, seat: str) -> Action | None:
+        """(Under the lock.)  The first of ``seat``'s legal actions that decides its step
+        (``Game.settles``), other than leaving the game."""
         g = self.rt.game
-        return None if g is None or self.rt.status() != "playing" else [p["kind"] for p in g.pending if p["seat"] == seat]
+        if g is None or self.rt.status() != "playing":
+            return None
+        return next((a for a in Player(g, seat).legal if g.settles(a) and a.TYPE != "Quit"), None)
 
     async def _arm_offer_deadlines(self) -> None:
         """With a deadline, a trade offer to a human seat is answered by a bot after it."""

@@ -178,26 +178,43 @@ async def test_a_pause_moves_the_deadline_for_everyone_within_the_allowance(kind
 
 @pytest.mark.parametrize("kind", STORES)
 async def test_a_pause_asked_before_the_first_deadline_is_set_waits_for_it(kind, monkeypatch):
-    """A live game's only human asks for a pause as soon as the game has welcomed them, while
-    the bots still make their first steps and the deadline of the human's first decision is not
-    set yet (each bot step held up here by a fifth of a second): the pause waits for the
-    deadline and moves it (before, it was refused as "no deadline is running")."""
+    """A live game's only human asks for a pause while the server has not yet set the deadline
+    of their first decision (its driver held up here until the test lets it go): the pause
+    waits for the deadline and moves it (before, it was refused as "no deadline is running");
+    a pause in a game whose creator allows none is refused at once."""
     from rcw.server.driver import Driver
 
-    arm = Driver._arm_offer_deadlines        # (asked before each bot step, outside the game's lock)
+    arm, go, held = Driver._arm_deadlines, asyncio.Event(), []
 
-    async def slow(self):
-        await asyncio.sleep(0.2)
-        await arm(self)
-    monkeypatch.setattr(Driver, "_arm_offer_deadlines", slow)
+    async def slow(self):             # (the real one, once the test lets it go: a driver that is late)
+        if go.is_set():
+            return await arm(self)
+        if not held:
+            async def later():
+                await go.wait()
+                async with self.rt.lock:
+                    await arm(self)
+            held.append(asyncio.ensure_future(later()))
+    monkeypatch.setattr(Driver, "_arm_deadlines", slow)
     async with serve(kind) as srv:
         g = await srv.lobby.create_game(players=3, bot_seats=["B", "C"], deadline="1h", pause="1h", seed=0)
         j = await srv.lobby.join(g["game"])
         a = await srv.connect(g["game"], j["token"])
-        assert "seat:A" not in a.deadlines          # (not set yet when the game welcomed A)
-        r = await a.pause(60)
+        assert "seat:A" not in a.deadlines and a.view["pending"]          # (A owes a decision, not timed yet)
+        asked = asyncio.ensure_future(a.pause(60))
+        await asyncio.sleep(0.3)
+        assert not asked.done()                   # (it waits for the deadline)
+        go.set()
+        r = await asyncio.wait_for(asked, 5)
         assert r["deadlines"]["seat:A"] > time.time() * 1000 + 3600_000 and r["left"] == 3600 - 60, r
         await a.wait_for(lambda c: c.deadlines.get("seat:A") == r["deadlines"]["seat:A"], 5)
+        g2 = await srv.lobby.create_game(players=3, bot_seats=["B", "C"], deadline="1h", seed=0)
+        j2 = await srv.lobby.join(g2["game"])
+        a2 = await srv.connect(g2["game"], j2["token"])
+        t0 = time.monotonic()
+        with pytest.raises(ServerError) as e:
+            await a2.pause(60)
+        assert e.value.code == "pause_refused" and "allows no pauses" in str(e.value) and time.monotonic() - t0 < 1
 
 
 async def test_civil_disorder_after_missed_deadlines_and_the_players_return():
