@@ -464,12 +464,12 @@ def as_seat(base: str, gid: str, token: str, act, timeout: float = 60) -> None:
 
     def target() -> None:
         try:
-            asyncio.run(run())
+            asyncio.run(asyncio.wait_for(run(), timeout))
         except BaseException as e:  # noqa: BLE001 (reported in the test's thread)
             failed.append(e)
-    t = threading.Thread(target=target)
+    t = threading.Thread(target=target, daemon=True)     # (never keeps pytest from ending)
     t.start()
-    t.join(timeout)
+    t.join(timeout + 5)
     assert not t.is_alive(), f"the seat's client took more than {timeout} s"
     if failed:
         raise failed[0]

@@ -557,7 +557,7 @@ def test_the_combat_list_does_not_offer_an_attack_below_1_2(screen) -> None:
     kol, gu2, lenin = stack_with(g, "Kolchak").id, stack_with(g, "GU2 VLDV").id, stack_with(g, "Lenin").id
     assert to_wire(A.DeclareAttack("A", kol, False)) in [to_wire(a) for a in g.legal_actions("A")]
     option = next(o for o in g.attack_options("A") if o["target"] == kol)
-    assert [gr["odds"]["label"] for gr in option["groups"]] == ["below 1:2"]
+    assert [gr["odds"]["label"] for gr in option["groups"]] == ["below 1:2"] and option["possible"] is False
     page, errors = screen
     _show_orders(page, g, "A")
     strong = page.locator(f'.prompt-case [data-act="DeclareAttack"][data-target="{kol}"]')

@@ -198,6 +198,8 @@ def test_a_game_address_with_characters_no_game_id_has_says_so(server, browser) 
     page.goto(f"{server}/#/g/{gid}/Z")       # (leaving a game page, the page loads itself again)
     page.locator(".notfound").wait_for()
     assert "“" + gid + "/Z” is not a game's address" in page.locator(".notfound").inner_text()
+    page.goto(f"{server}/#/g/{gid}/b")       # (a seat letter in lower case is the seat's)
+    page.wait_for_function("() => document.body.dataset.status === 'open' && rcwApp.seatHint === 'B'")
     page.context.close()
 
 
@@ -748,9 +750,10 @@ def _red_until_the_non_red_moves(seed: int, choice_seed: int) -> list[dict]:
 def test_the_map_shows_the_other_sides_latest_moves(server, browser, seat) -> None:
     """A turn the bots (or the SPI solitaire's non-Red side) play in one burst of updates is
     drawn on the map as arrows, not only written in the log: the page sees the moves of the
-    latest Player-Turn in which another side moved, each step an arrow.  (A spectator of a game
-    of three bots, to its end; the Red player of the SPI solitaire, who plays until the
-    non-Red side has moved in Game-Turn 2: its own moves are not drawn.)"""
+    latest Player-Turn in which another side moved, each step an arrow, and sees them again when
+    it is opened again.  (A spectator of a game of three bots, to its end; the Red player of the
+    SPI solitaire, who plays until the non-Red side has moved in Game-Turn 2: the moves the
+    player made are not drawn.)"""
     page = new_page(browser, False)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -780,6 +783,11 @@ def test_the_map_shows_the_other_sides_latest_moves(server, browser, seat) -> No
     seen_as = lines.first.evaluate("(l) => { const c = getComputedStyle(l); return [c.stroke, c.strokeWidth, c.opacity]; }")
     assert seen_as[0] not in ("none", "") and float(seen_as[1].rstrip("px")) >= 2 and float(seen_as[2]) > 0.3, seen_as   # (drawn)
     shot(page, f"latest-moves-{seat or 'spectator'}.png")
+    page.reload()                         # (a page opened again draws them from the game's history)
+    page.wait_for_function(f"() => window.rcwApp && rcwApp.log && rcwApp.log.lastSeq === {len(record['actions'])}")
+    page.wait_for_function(f"() => document.querySelectorAll('svg.board line.report-move.trail').length === {len(want)}")
+    again = [(lines.nth(i).get_attribute("data-from"), lines.nth(i).get_attribute("data-to")) for i in range(lines.count())]
+    assert again == want
     assert not errors, errors
     page.context.close()
 

@@ -107,6 +107,7 @@ def test_no_source_file_holds_a_merge_conflict_marker() -> None:
 
     root = Path(__file__).resolve().parent.parent
     marker = re.compile(r"^(?:<{7}|>{7})(?: |$)|^={7}$", re.M)
+    opening = re.compile(r"^(?:<{7}|>{7})(?: |$)", re.M)      # (Markdown underlines a heading with =)
     found = []
     for top in ("rcw", "bots", "server", "data", "docs", "scripts", "bench", "tests", ".ci"):
         for p in (root / top).rglob("*"):
@@ -116,5 +117,6 @@ def test_no_source_file_holds_a_merge_conflict_marker() -> None:
                     text = p.read_text(encoding="utf-8")
                 except UnicodeDecodeError:
                     continue
-                found += [f"{p.relative_to(root)}:{text.count(chr(10), 0, m.start()) + 1}" for m in marker.finditer(text)]
+                found += [f"{p.relative_to(root)}:{text.count(chr(10), 0, m.start()) + 1}"
+                          for m in (opening if p.suffix == ".md" else marker).finditer(text)]
     assert not found, found

@@ -57,10 +57,12 @@ class GameApp {
     this.sel = null;            // {stack} or {province}
     this.snaps = new Map();     // seq -> {view, strengths}, for the replay
     this.trail = [];            // the other seats' latest moves, as arrows on the map (noteMoves)
+    this._trailOld = false;     // (a Player-Turn has begun since: the next move starts a new trail)
     this.answers = new Map();   // "q|args" -> the engine's answer (a promise, then its value) at answersSeq
     this.answersSeq = -1;
     this.replay = null;
     this.log = new EventLog(gid);
+    this.log.onFrame = (f) => this.noteMoves(f);    // (the history's frames too: a reloaded page shows them)
     this.logPane = new LogPane(this.log);
     this.chat = new Chat(this);
     this.renderSoon = debounceFrame(() => this.render());
@@ -160,6 +162,7 @@ class GameApp {
     this.log.catchUp(this.conn, w.seq).then(() => {
       this.logPane.loading(false);
       this.logPane.render();
+      if (this.trail.length) this.renderSoon();     // (the other sides' moves the history holds, on the map)
       document.body.dataset.logSeq = String(this.log.lastSeq);
       if (!this._awayChecked) {             // reopened: what happened since this browser last looked
         this._awayChecked = true;
@@ -194,7 +197,6 @@ class GameApp {
       if (this.snaps.size > 4000) this.snaps.delete(this.snaps.keys().next().value);
       this.log.add(f);
       if (this.postal) this.postal.onUpdate(f);
-      else this.noteMoves(f);
       this.showResults(f);
       this.noteSeen();
       document.body.dataset.logSeq = String(this.log.lastSeq);
@@ -562,14 +564,16 @@ class GameApp {
   }
 
   /** The moves of the other seats (the bots', the SPI solitaire's non-Red side, another
-   * player's) drawn as arrows on the map: those of the latest Player-Turn in which another seat
-   * moved, kept until another seat moves in a later one, so that a turn played in one burst of
-   * updates is seen on the map and not only in the log. */
+   * player's; and the seat's own that its bot made, at a deadline or in civil disorder) drawn as
+   * arrows on the map: those of the latest Player-Turn in which such a move was made, kept until
+   * another is made in a later one, so that a turn played in one burst of updates is seen on
+   * the map and not only in the log.  Every frame the log takes comes here, its history's too
+   * (js/log.js onFrame): a reloaded page draws them again. */
   noteMoves(f) {
     for (const e of f.events || []) {
       const d = e.data || {};
       if (e.kind === "player_turn") this._trailOld = true;
-      if ((e.kind !== "move" && e.kind !== "nonred_move") || (d.seat === this.seat && this.seat)) continue;
+      if ((e.kind !== "move" && e.kind !== "nonred_move") || (this.seat && d.seat === this.seat && f.by === "player")) continue;
       if (this._trailOld) this.trail = [];
       this._trailOld = false;
       const path = e.kind === "move" ? [d.from, d.to] : d.path || [];

@@ -16,6 +16,7 @@ export class EventLog {
     this.lastSeq = 0;          // every action up to this one is in the log
     this.turn = 1;
     this.queued = new Map();   // updates that arrived before the history behind them
+    this.onFrame = null;       // told of every frame taken, in order: the history's and the live ones
     this.loading = null;
     store.remove("log:" + gid); // (earlier versions kept the log in localStorage)
   }
@@ -88,6 +89,7 @@ export class EventLog {
     }
     for (const e of frame.events || []) this._event(e, frame, push);
     this.lastSeq = frame.seq;
+    if (this.onFrame) this.onFrame(frame);
   }
 
   _drain() {

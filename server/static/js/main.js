@@ -27,9 +27,10 @@ async function route() {
   }
   // a game's id is what the server makes them of (server/lobby.py GAME_ID): an address with any
   // other character is no game's, and says so (it once opened the game named by its first letters)
-  const m = /^#\/g\/([A-Za-z0-9_-]{1,40})(?:\/([A-FR]))?\/?$/.exec(location.hash);
+  const m = /^#\/g\/([A-Za-z0-9_-]{1,40})(?:\/([A-FRa-fr]))?\/?$/.exec(location.hash);    // (a seat in either case)
   const bad = !m && /^#\/g\//.test(location.hash);
-  const key = m ? `g:${m[1]}:${m[2] || ""}` : bad ? `bad:${location.hash}` : "lobby";
+  const seat = m && m[2] ? m[2].toUpperCase() : null;
+  const key = m ? `g:${m[1]}:${seat || ""}` : bad ? `bad:${location.hash}` : "lobby";
   if (key === current) return;
   const was = current;
   current = key;
@@ -39,7 +40,7 @@ async function route() {
     return;
   }
   if (bad) {
-    replace(root, h("div.notfound", h("h1", "No such game"),
+    replace(root, h("div.notfound", h("h1", "Not a game's address"),
       h("p", `“${shown(location.hash.slice(4))}” is not a game's address: a game id has only letters, digits, - and _, `
         + "and a seat after it is one letter, A to F (R in the SPI solitaire)."),
       h("a.btn.primary", { href: "#/" }, "To the lobby")));
@@ -48,7 +49,7 @@ async function route() {
   try {
     if (m) {
       const { startGame } = await import("./game.js");
-      await startGame(root, m[1], m[2] || null);
+      await startGame(root, m[1], seat);
     } else {
       const { startLobby } = await import("./lobby.js");
       await startLobby(root);

@@ -386,12 +386,11 @@ function optionFor(app, a) {
   return (facts(app).attack_options || []).find((o) => o.target === a.target && !!o.subversive === !!a.subversive);
 }
 
-/** Whether the engine's odds put every group of stacks that may make this attack below the
- *  lowest column of the Combat Results Table (its `column` null, "below 1:2"): no attack may be
- *  made at less than 1:2 (004 [8.47]), so, declared, it could only be called off. */
+/** Whether the engine says no group of stacks may make this attack at 1:2 or better (its
+ *  option's `possible` false): no attack may be made at less than 1:2 (004 [8.47]), so,
+ *  declared, it could only be called off. */
 export function belowLowestOdds(app, a) {
-  const groups = (optionFor(app, a) || {}).groups || [];
-  return groups.length > 0 && groups.every((g) => g.odds.column === null || g.odds.column === undefined);
+  return (optionFor(app, a) || {}).possible === false;
 }
 
 function combatPicker(app, by, btn, marks) {

@@ -382,8 +382,14 @@ export class PostalDesk {
   kept(name, make) {
     const pv = this.view.postal;
     const phase = `${this.app.seat}:${pv.turn}:${pv.phase}`;
+    const before = this.cards ? this.cards.made : {};
     if (!this.cards || this.cards.phase !== phase) this.cards = { phase, made: {} };
-    return (this.cards.made[name] ||= make());
+    let card = this.cards.made[name];
+    if (!card) {
+      card = this.cards.made[name] = make();
+      if (before[name] && before[name].open) card.open = true;     // (a card the player has open stays open)
+    }
+    return card;
   }
 
   plotCard() {
