@@ -24,8 +24,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from server_helpers import NO_LIMITS, free_port
+from rcw.server.store import MemoryStore
+from server_helpers import NO_LIMITS, free_port, running_server
 
+from rcw import modes
 from rcw.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -447,6 +449,13 @@ def open_seat(page, server: str, gid: str, token: str, seat: str = "A", name: st
     page.wait_for_function(f"() => document.body.dataset.seat === {seat!r}")
 
 
+# The page plays one step of the seat, to move the game on: the step that ends the phase, the
+# force or the attack if there is one (a first listed step may be an attack that can only be
+# called off, declared again and again), else the first listed one; never Quit.
+PLAY_ON = ("() => { const l = rcwApp.st.legal; const a = l.find((x) => /^End/.test(x.t)) || l.find((x) => x.t !== 'Quit'); "
+           "return a && !rcwApp.busy && rcwApp.act(a); }")
+
+
 def as_seat(base: str, gid: str, token: str, act, timeout: float = 60) -> None:
     """``await act(client)`` over a seat's own WebSocket (rcw.server.client; another tab, as it
     were), from a thread of its own (Playwright's sync API keeps an event loop in this one); what
@@ -473,3 +482,55 @@ def as_seat(base: str, gid: str, token: str, act, timeout: float = 60) -> None:
     assert not t.is_alive(), f"the seat's client took more than {timeout} s"
     if failed:
         raise failed[0]
+
+
+# -- a real server in this process, to plant positions in -------------------------------------------
+NAMES = {"A": "Anna", "B": "Boris", "C": "Clara", "D": "Dmitri", "E": "Elena"}
+
+
+class Live:
+    """The real aiohttp application (server_helpers.running_server, a MemoryStore) on its own
+    thread and event loop (Playwright's sync API keeps one in this thread)."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self._cm = running_server(MemoryStore())
+        self.running = self.run(self._cm.__aenter__())
+        self.base = self.running.base
+
+    def run(self, coro, timeout: float = 30):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def close(self) -> None:
+        try:
+            self.run(self._cm.__aexit__(None, None, None))
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(10)
+
+    def plant(self, g: Game) -> tuple[str, dict[str, str]]:
+        """A new game of the server whose position is ``g``, every seat taken by a person:
+        (game id, seat -> token)."""
+        gid = http(self.base, "POST", "/api/games", {"players": len(g.state.seats), "seed": 1})["game"]
+        self.run(self._plant(gid, g.to_bytes()))
+        return gid, {s: http(self.base, "POST", f"/api/games/{gid}/join", {"seat": s, "name": NAMES[s]})["token"]
+                     for s in g.state.seats}
+
+    async def _plant(self, gid: str, data: bytes) -> None:
+        # the replica dropped, the position stored as the snapshot at seq 0 (no action logged
+        # yet), the game loaded again from the store: GameRuntime.load rebuilds it from that snapshot
+        hub = self.running.hub
+        old = hub.runtimes.pop(gid)
+        await old.shutdown()
+        await hub.store.save_snapshot(gid, 0, data)
+        await hub.claim(await hub.get(gid))
+
+    def game(self, gid: str) -> tuple[int, Game]:
+        """The server's game now: (seq, a copy of its replica)."""
+        async def read():
+            rt = await self.running.hub.get(gid)
+            async with rt.lock:
+                return rt.seq, modes.from_bytes(rt.game.to_bytes())
+        return self.run(read())

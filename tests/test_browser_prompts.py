@@ -567,6 +567,14 @@ def test_the_combat_list_does_not_offer_an_attack_below_1_2(screen) -> None:
     assert "3 → below 1:2" in text and "whoever joins, no attack may be made at less than 1:2 (004 [8.47])" in text, text
     assert not weak.is_disabled() and "1:2 (004" not in weak.inner_text()
     shot(page, f"combat-below-{_vp(page)}.png")
+    # in a list long enough to scroll (made so here), the greyed pick's words never lie over the
+    # next pick: a click on it reaches it (in a game the reason once took the click, a flex item shrunk)
+    page.add_style_tag(content=".pick-list { max-height: 60px !important; }")
+    for b in (strong, weak):
+        assert b.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1"), b.inner_text()
+    weak.scroll_into_view_if_needed()
+    assert weak.evaluate("(e) => { const r = e.getBoundingClientRect(); "
+                         "return e.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }")
     # why: declared and joined by Lenin, the engine would only let it be called off
     g2 = pos_too_strong()
     g2.apply(A.DeclareAttack("A", kol, False))
@@ -583,7 +591,7 @@ def test_the_inspector_offers_no_attack_below_1_2(browser) -> None:
     real game in that position) offered "Attack", which declared an attack that could only be
     called off; now its button says "Attack: below 1:2" and is not to be pressed, while the card
     of the uncontrolled GU2 offers the attack at 1:1."""
-    from test_browser_prompts_phone import Live
+    from browser_helpers import Live
 
     live = Live()
     page = None

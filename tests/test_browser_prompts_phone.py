@@ -21,14 +21,9 @@ state.
 
 from __future__ import annotations
 
-import asyncio
-import threading
-
 import pytest
-from browser_helpers import PHONE, http, new_page, open_seat, shot, skip_reason
+from browser_helpers import NAMES, PHONE, Live, new_page, open_seat, shot, skip_reason
 from engine_helpers import stack_with, uid
-from rcw.server.store import MemoryStore
-from server_helpers import running_server
 from test_browser_prompts import (
     pos_attack,
     pos_capture,
@@ -39,62 +34,11 @@ from test_browser_prompts import (
 )
 
 from rcw import actions as A
-from rcw import modes
 from rcw.game import Game
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 
 WIDTH, HEIGHT = PHONE["viewport"]["width"], PHONE["viewport"]["height"]
-NAMES = {"A": "Anna", "B": "Boris", "C": "Clara", "D": "Dmitri", "E": "Elena"}
-
-
-# -- a real server in this process, to plant positions in -------------------------------------------
-class Live:
-    """The real aiohttp application (server_helpers.running_server, a MemoryStore) on its own
-    thread and event loop (Playwright's sync API keeps one in this thread)."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self._cm = running_server(MemoryStore())
-        self.running = self.run(self._cm.__aenter__())
-        self.base = self.running.base
-
-    def run(self, coro, timeout: float = 30):
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
-
-    def close(self) -> None:
-        try:
-            self.run(self._cm.__aexit__(None, None, None))
-        finally:
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self.thread.join(10)
-
-    def plant(self, g: Game) -> tuple[str, dict[str, str]]:
-        """A new game of the server whose position is ``g``, every seat taken by a person:
-        (game id, seat -> token)."""
-        gid = http(self.base, "POST", "/api/games", {"players": len(g.state.seats), "seed": 1})["game"]
-        self.run(self._plant(gid, g.to_bytes()))
-        return gid, {s: http(self.base, "POST", f"/api/games/{gid}/join", {"seat": s, "name": NAMES[s]})["token"]
-                     for s in g.state.seats}
-
-    async def _plant(self, gid: str, data: bytes) -> None:
-        # the replica dropped, the position stored as the snapshot at seq 0 (no action logged
-        # yet), the game loaded again from the store: GameRuntime.load rebuilds it from that snapshot
-        hub = self.running.hub
-        old = hub.runtimes.pop(gid)
-        await old.shutdown()
-        await hub.store.save_snapshot(gid, 0, data)
-        await hub.claim(await hub.get(gid))
-
-    def game(self, gid: str) -> tuple[int, Game]:
-        """The server's game now: (seq, a copy of its replica)."""
-        async def read():
-            rt = await self.running.hub.get(gid)
-            async with rt.lock:
-                return rt.seq, modes.from_bytes(rt.game.to_bytes())
-        return self.run(read())
 
 
 @pytest.fixture(scope="module")

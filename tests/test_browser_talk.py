@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, as_seat, http, open_channel, open_seat, shot, skip_reason
+from browser_helpers import DESKTOP, PHONE, PLAY_ON, as_seat, http, open_channel, open_seat, shot, skip_reason
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 
@@ -180,13 +180,12 @@ def test_a_finished_game_offers_no_answer_to_a_committee_invitation(server, brow
     open_channel(page, "A-B")
     card = page.locator('.msg-list .proposal[data-kind="committee"]')
     card.locator('[data-act="accept"]').wait_for()                  # (while the game runs, B may answer)
-    # Boris plays his first listed step whenever the game waits on him, to the game's end
-    step = "() => { const a = rcwApp.st.legal.find((x) => x.t !== 'Quit'); return a && !rcwApp.busy && rcwApp.act(a); }"
+    # Boris plays a step (PLAY_ON) whenever the game waits on him, to the game's end
     deadline = time.time() + 120
     while page.evaluate("() => document.body.dataset.status") != "over":
         assert time.time() < deadline, "the game did not end"
         if page.evaluate("() => document.body.dataset.mine") == "1":
-            page.evaluate(step)
+            page.evaluate(PLAY_ON)
         page.wait_for_timeout(50)
     page.locator(".modal.final").wait_for()
     page.keyboard.press("Escape")

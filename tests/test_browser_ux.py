@@ -18,7 +18,7 @@ import re
 import time
 
 import pytest
-from browser_helpers import BOTH, as_seat, http, new_page, open_seat, seen, shot, skip_reason
+from browser_helpers import BOTH, PLAY_ON, as_seat, http, new_page, open_seat, seen, shot, skip_reason
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 
@@ -129,15 +129,14 @@ def test_on_a_phone_a_toast_never_covers_the_waiting_line(server, browser) -> No
     async def end_trading(c) -> None:
         await c.act({"t": "EndTrading", "seat": "B"})
     as_seat(server, gid, b["token"], end_trading)
-    # Anna plays her first listed step whenever the game waits on her, until it waits on Boris
+    # Anna plays a step (PLAY_ON) whenever the game waits on her, until it waits on Boris
     # (who plays no more)
-    step = "() => { const a = rcwApp.st.legal.find((x) => x.t !== 'Quit'); return a && !rcwApp.busy && rcwApp.act(a); }"
     line = page.locator(".orders .card.waiting .pending-line")
     deadline = time.time() + 60
     while not (line.count() and "Boris" in line.inner_text()):
         assert time.time() < deadline, page.locator(".orders").inner_text()
         if page.evaluate("() => document.body.dataset.mine") == "1":
-            page.evaluate(step)
+            page.evaluate(PLAY_ON)
         page.wait_for_timeout(50)
     assert line.inner_text().startswith("Waiting for")
     page.evaluate("""async () => { const { toast } = await import('/js/util.js');
@@ -830,9 +829,8 @@ def test_a_finished_games_menu_offers_no_seat_to_leave(server, browser) -> None:
     assert page.locator('.modal [data-act="leave"]').count() == 1          # (while the game runs)
     page.keyboard.press("Escape")
     page.locator('.orders [data-act="EndTrading"]').click()
-    step = "() => { const a = rcwApp.st.legal.find((x) => x.t !== 'Quit'); return a && !rcwApp.busy && rcwApp.act(a); }"
-    while page.evaluate("() => document.body.dataset.status") != "over":   # A plays its first listed step each time
-        page.evaluate(step)
+    while page.evaluate("() => document.body.dataset.status") != "over":   # A plays a step each time (PLAY_ON)
+        page.evaluate(PLAY_ON)
         page.wait_for_timeout(50)
     page.locator(".modal.final").wait_for()
     page.keyboard.press("Escape")
