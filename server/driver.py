@@ -123,6 +123,7 @@ class Driver:
         self._task: asyncio.Task | None = None
         self._timers: dict[str, asyncio.TimerHandle] = {}         # human seat (postal: the phase) -> its deadline
         self._offer_timers: dict[int, asyncio.TimerHandle] = {}   # offer to a human seat -> its deadline
+        self._firing: set[str] = set()     # clock keys whose deadline has fired, its handler not done yet
         self.match: Match | None = None         # the bots' match loop (rcw.bots.match), while driving
         self.agents: dict[tuple[str, str], Any] = {}
         self.stalled = False                    # the bots gave up until a human acts
@@ -480,7 +481,7 @@ class Driver:
         names = {f"{prefix}{k}" for k in waiting}
         await clock.drop([k for k in clock.due if k.startswith(prefix) and k not in names])
         for k in waiting:
-            if k not in timers:
+            if k not in timers and f"{prefix}{k}" not in self._firing:
                 at = await clock.arm(f"{prefix}{k}", float(self.rt.meta["deadline"]))
                 if k not in timers and self.driving:
                     timers[k] = asyncio.get_running_loop().call_later(max(0.0, (at - now_ms()) / 1000), fired, k)
@@ -496,9 +497,22 @@ class Driver:
                    if self._deadline_on() else set())
         await self._rearm(self._timers, waiting, "seat:", self._deadline_fired)
 
+    def _handle(self, name: str, handler: Callable[[], Any]) -> None:
+        """Run a deadline's handler (``handler()``, a coroutine) once: until it is done, the clock
+        key ``name`` is not timed again (a timer armed meanwhile, from the time passed, would
+        fire at once for the same deadline: a second step decided for one deadline missed)."""
+        self._firing.add(name)
+
+        async def run() -> None:
+            try:
+                await handler()
+            finally:
+                self._firing.discard(name)
+        self.rt.hub.spawn(run())
+
     def _phase_deadline_fired(self, key: str) -> None:
         self._timers.pop(key, None)
-        self.rt.hub.spawn(self._phase_deadline(key))
+        self._handle(f"phase:{key}", lambda: self._phase_deadline(key))
 
     async def _phase_deadline(self, key: str) -> None:
         """A postal phase's deadline passed: the Gamesmaster closes it (rcw.server.postal)."""
@@ -526,7 +540,7 @@ class Driver:
 
     def _deadline_fired(self, seat: str) -> None:
         self._timers.pop(seat, None)
-        self.rt.hub.spawn(self._deadline_step(seat))
+        self._handle(f"seat:{seat}", lambda: self._deadline_step(seat))
 
     async def _deadline_step(self, seat: str) -> None:
         """A human seat let its deadline pass: its bot decides this once (a missed deadline:
@@ -576,7 +590,7 @@ class Driver:
 
     def _offer_deadline_fired(self, oid: int) -> None:
         self._offer_timers.pop(oid, None)
-        self.rt.hub.spawn(self._offer_deadline_step(oid))
+        self._handle(f"offer:{oid}", lambda: self._offer_deadline_step(oid))
 
     async def _offer_deadline_step(self, oid: int) -> None:
         rt = self.rt

@@ -795,6 +795,12 @@ async def test_at_a_deadline_the_bot_decides_the_step_owed_and_gives_nothing_awa
         assert len(steps(spec)) >= 4
         assert not [p for p in spec.pushes if p["t"] == "update" and p["actor"] == "A" and p["action"] == "OfferTrade"]
         await spec.wait_for(lambda c: c.seats["A"].get("missed") == len(steps(c)), 5)      # one miss a step
+        # one step a deadline: never two at once (a timer armed again, from the time passed, while
+        # the bot decided the first, fired at once for the same deadline)
+        got = await spec.request("events", after=0, limit=500)
+        ts = [e["ts"] for e in got["entries"] if e["actor"] == "A" and e["by"] == "deadline"
+              and e["action"] not in ("AcceptTrade", "DeclineTrade")]
+        assert len(ts) == len(steps(spec)) and min(b - a for a, b in zip(ts, ts[1:], strict=False)) >= 45, ts
 
 
 # -- reconnecting ---------------------------------------------------------------------------------------
