@@ -98,8 +98,8 @@ class Absence:
         allowance = float(rt.meta.get("pause") or 0)
         if not allowance:
             raise ProtocolError("pause_refused", "the creator of this game allows no pauses", left=0.0)
-        if self._arming():                    # (a decision has just opened: its deadline comes)
-            await rt.clock.until(lambda: not self._arming(), ARMING)
+        if rt.driver.arming():                # (a decision has just opened: its deadline comes)
+            await rt.clock.until(lambda: not rt.driver.arming(), ARMING)
         if not rt.clock.due:
             raise ProtocolError("pause_refused", "no deadline is running: there is nothing to pause")
         ms = int(seconds * 1000)
@@ -113,18 +113,6 @@ class Absence:
         rt.hub.notifier.game_event(rt, "pause", seat=seat,
                                    text=f"Seat {seat} paused the game for {_span(seconds)}: every deadline moves")
         return {"t": "ok", "deadlines": rt.clock.public(), "left": allowance - used / 1000}
-
-    def _arming(self) -> bool:
-        """Whether a deadline is about to be set: the game has deadlines, and a human seat they
-        time owes a decision that has none yet, or the postal phase open has none yet (the
-        game's driver sets it as soon as it looks)."""
-        rt = self.rt
-        g = rt.game
-        if not rt.meta.get("deadline") or g is None or rt.status() != "playing":
-            return False
-        if rt.postal is not None:
-            return not any(k.startswith("phase:") for k in rt.clock.due)
-        return any(rt.driver.timed(p["seat"]) and f"seat:{p['seat']}" not in rt.clock.due for p in g.pending)
 
     # -- last looks ------------------------------------------------------------------------------
     async def seen(self, seat: str, seq: int) -> None:

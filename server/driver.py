@@ -465,6 +465,17 @@ class Driver:
         rt = self.rt
         return bool(rt.meta.get("deadline")) and self.driving and rt.game is not None and rt.status() == "playing"
 
+    def arming(self) -> bool:
+        """Whether a deadline of the game is about to be set: it has deadlines, and a human seat
+        they time owes a decision that has none yet, or its postal phase has none yet (the
+        driving process sets it as soon as it looks; any process may ask)."""
+        rt = self.rt
+        if not rt.meta.get("deadline") or rt.game is None or rt.status() != "playing":
+            return False
+        if rt.postal is not None:
+            return not any(k.startswith("phase:") for k in rt.clock.due)
+        return any(self.timed(p["seat"]) and f"seat:{p['seat']}" not in rt.clock.due for p in rt.game.pending)
+
     def _cancel_timers(self) -> None:
         for h in list(self._timers.values()) + list(self._offer_timers.values()):
             h.cancel()
