@@ -113,16 +113,22 @@ def test_a_toast_never_covers_the_send_button(server, browser, phone) -> None:
     page.context.close()
 
 
+def _anna_and_boris(server, browser, phone: bool, spec: dict):
+    """A game of ``spec`` with Anna in seat A, her page open, and Boris in seat B (played through
+    the API): (game id, Anna's join, Boris's join, Anna's page)."""
+    gid = http(server, "POST", "/api/games", spec)["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"seat": "B", "name": "Boris"})
+    page = new_page(browser, phone, 20_000)
+    open_seat(page, server, gid, a["token"])
+    return gid, a, b, page
+
+
 def test_on_a_phone_a_toast_never_covers_the_waiting_line(server, browser) -> None:
     """On a phone the toasts showed just under the players' strip, over the top of the Orders
     pane: there the "Waiting for ..." line, whom the game waits for, was hidden under every toast
     (a combat's result, a proposal posted).  Now the Orders pane's toasts keep clear of it."""
-    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "bot_seats": ["C"]})
-    gid = g["game"]
-    a = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
-    b = http(server, "POST", f"/api/games/{gid}/join", {"seat": "B", "name": "Boris"})
-    page = new_page(browser, True, 20_000)
-    open_seat(page, server, gid, a["token"])
+    gid, a, b, page = _anna_and_boris(server, browser, True, {"players": 3, "bots": "random", "bot_seats": ["C"]})
     _tab(page, True, "orders")
     page.locator('.orders [data-act="EndTrading"]').click()
 
@@ -277,12 +283,7 @@ def test_the_chat_stays_on_the_newest_message_and_tells_of_new_ones_below(server
     """Issue 17 bug 5: the chat did not stay on the newest message when the Orders panel grew (on
     a phone: when the on-screen keyboard takes half the screen), and gave no "new messages
     below" hint."""
-    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random"})
-    gid = g["game"]
-    a = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
-    b = http(server, "POST", f"/api/games/{gid}/join", {"seat": "B", "name": "Boris"})
-    page = new_page(browser, phone, 20_000)
-    open_seat(page, server, gid, a["token"])
+    gid, a, b, page = _anna_and_boris(server, browser, phone, {"players": 3, "bots": "random"})
     _tab(page, phone, "talk")
     _say(server, gid, b["token"], [f"Message {i}: the Whites are coming down the Volga, line after line of them." for i in range(14)])
     page.locator('.msg-list .msg:has-text("Message 13")').wait_for()
