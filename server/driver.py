@@ -576,7 +576,7 @@ class Driver:
                 else:
                     action = self._settling(seat)
                 decided = action is not None and await self._commit_bot(action, "deadline")
-                if not decided and (action := self._settling(seat)) is not None:
+                if not decided and (action := self._settling(seat, action)) is not None:
                     decided = await self._commit_bot(action, "deadline")      # (the bot's step refused)
                 missed = [seat] if decided else []
             else:
@@ -584,13 +584,14 @@ class Driver:
         await rt.absence.missed(missed)
         self.kick()
 
-    def _settling(self, seat: str) -> Action | None:
+    def _settling(self, seat: str, refused: Action | None = None) -> Action | None:
         """(Under the lock.)  The first of ``seat``'s legal actions that decides its step
-        (``Game.settles``), other than leaving the game."""
+        (``Game.settles``), other than leaving the game and other than ``refused`` (the step
+        just refused: it is not tried twice)."""
         g = self.rt.game
         if g is None or self.rt.status() != "playing":
             return None
-        return next((a for a in Player(g, seat).legal if g.settles(a) and a.TYPE != "Quit"), None)
+        return next((a for a in Player(g, seat).legal if g.settles(a) and a.TYPE != "Quit" and a != refused), None)
 
     async def _arm_offer_deadlines(self) -> None:
         """With a deadline, a trade offer to a human seat is answered by a bot after it."""

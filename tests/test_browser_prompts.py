@@ -614,6 +614,47 @@ def test_the_inspector_offers_no_attack_below_1_2(browser) -> None:
             page.context.close()
         live.close()
 
+POSTAL_ATTACKS_JS = """async ({view, opts}) => {
+  const { loadData } = await import("/js/data.js");
+  await loadData();
+  const { PostalDesk } = await import("/js/postal.js");
+  const added = [];
+  const app = { seat: "A", gid: "test", st: { view }, known: () => opts, ask: async () => opts, renderSoon() {} };
+  const desk = new PostalDesk(app);
+  desk.add = (o) => added.push(o);
+  window.__added = added;
+  const box = document.createElement("div");
+  box.className = "orders prompt-case";
+  box.append(desk.attackCard({ targets: new Set() }));
+  document.getElementById("app").append(box);
+}"""
+
+
+def test_the_postal_attack_card_offers_no_attack_below_1_2(desk) -> None:
+    """The postal sheet's attack card (its list of the engine's attack options) offered "Lenin
+    at below 1:2" as an order to add like any other; the engine then refused the sheet's order
+    (004 [8.47]).  Now a group the engine gives no odds column is not to be pressed, and the
+    target says why, while the attack at 1:1 is added to the sheet as before."""
+    g = pos_too_strong()
+    kol, gu2 = stack_with(g, "Kolchak").id, stack_with(g, "GU2 VLDV").id
+    opts = g.attack_options("A")
+    assert {o["target"]: o["possible"] for o in opts} == {kol: False, gu2: True}
+    page, errors = desk
+    _reset(page)
+    page.evaluate(f"async (d) => ({POSTAL_ATTACKS_JS})(d)", {"view": g.view("A"), "opts": opts})
+    strong = page.locator(f'.attack-card li[data-target="{kol}"]')
+    weak = page.locator(f'.attack-card li[data-target="{gu2}"]')
+    assert strong.locator("button").count() == 1 and strong.locator("button").is_disabled()
+    assert "below 1:2" in strong.inner_text() and "no attack may be made at less than 1:2 (004 [8.47])" in strong.inner_text()
+    assert not weak.locator("button").is_disabled() and "(004 [8.47])" not in weak.inner_text()
+    strong.locator("button").click(force=True)              # (a press that reaches it anyway adds nothing)
+    assert page.evaluate("window.__added") == []
+    weak.locator("button").click()
+    added = page.evaluate("window.__added")
+    assert [(o["order"], o["target"]) for o in added] == [("attack", uid("GU2 VLDV"))], added
+    assert not errors, errors
+
+
 CARDS_JS = """async ({view, seat, messages}) => {
   const { loadData } = await import("/js/data.js");
   await loadData();

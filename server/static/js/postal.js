@@ -436,10 +436,15 @@ export class PostalDesk {
     for (const o of opts || []) marks.targets.add(o.target);
     return h("section.card.attack-card", h("h3", "Attacks (the engine's odds)"),
       !opts ? h("p.small", "…") : !opts.length ? h("p.small", "No attack is possible from your stacks now.") :
-        h("ul", opts.slice(0, 20).map((o) => h("li", `${pname(o.province)}: ${uname(top(o.target))}${o.subversive ? " (subversive)" : ""} — `,
-          o.groups.slice(0, 3).map((g) => h("button.btn.small", { type: "button", dataset: { act: "add-attack", target: String(o.target) }, onclick: () =>
-            this.add({ order: "attack", target: top(o.target), attackers: g.stacks.map(top), subversive: o.subversive }) },
-          `${g.stacks.map((s) => uname(top(s))).join(" + ")} at ${g.odds.label}`))))));
+        h("ul", opts.slice(0, 20).map((o) => h("li", { dataset: { target: String(o.target), possible: o.possible ? "1" : "0" } },
+          `${pname(o.province)}: ${uname(top(o.target))}${o.subversive ? " (subversive)" : ""} — `,
+          // a group the engine gives no odds column (below 1:2) may not make the attack (004 [8.47])
+          o.groups.slice(0, 3).map((g) => h("button.btn.small", { type: "button", disabled: g.odds.column === null,
+            title: g.odds.column === null ? "no attack may be made at less than 1:2 (004 [8.47])" : null,
+            dataset: { act: "add-attack", target: String(o.target) }, onclick: () =>
+              this.add({ order: "attack", target: top(o.target), attackers: g.stacks.map(top), subversive: o.subversive }) },
+          `${g.stacks.map((s) => uname(top(s))).join(" + ")} at ${g.odds.label}`)),
+          o.possible ? null : h("span.small.why", " whoever joins, no attack may be made at less than 1:2 (004 [8.47])")))));
   }
 
   assassinCard() {
