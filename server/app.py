@@ -340,8 +340,12 @@ class Connection:
 
     async def on_seen(self, f: dict) -> dict:
         """The client showed the seat the game up to action ``seq`` (its last look)."""
-        seat = self._seat()
-        await self.rt.absence.seen(seat, index(f, "seq", hi=self.rt.seq))     # (no later than the game)
+        seat, rt = self._seat(), self.rt
+        seq = f.get("seq")
+        if rt.store.shared and type(seq) is int and seq > rt.seq:
+            async with rt.lock:           # (a page ahead of this replica: another server's; catch up first)
+                await rt.ensure_current()
+        await rt.absence.seen(seat, index(f, "seq", hi=rt.seq))     # (no later than the game)
         return {"t": "ok"}
 
     async def on_leave(self, f: dict) -> dict:

@@ -666,6 +666,46 @@ async def test_chat_limits_hold_across_two_servers_on_one_redis():
         await destroy_prefix(prefix)
 
 
+@needs_redis
+async def test_a_look_reported_to_a_server_behind_the_game_is_kept():
+    """A page that followed the game on one server and reconnects to another (a fail-over)
+    reports its last look (``seen``) there; that server's copy of the game has not heard of the
+    latest actions yet (its notices lost, as when its subscription dropped).  The look was
+    refused as beyond the game (``bad_request``), and the page's "while you were away" began
+    too early; now the server catches its copy up from the shared log first and keeps it."""
+    prefix = unique_prefix("seen")
+    s1, s2 = RedisStore(REDIS_URL, prefix), RedisStore(REDIS_URL, prefix)
+    clients: list[GameClient] = []
+    try:
+        async with running_server(s1) as one, running_server(s2) as two, Lobby(one.base) as lobby:
+            g = await lobby.create_game(players=3, options={"max_turns": 2})
+            gid = g["game"]
+            joined = [await lobby.join(gid) for _ in range(3)]               # three humans, no bot
+            b2 = await GameClient.connect(two.base, gid, joined[1]["token"])   # the game is loaded on two
+            clients.append(b2)
+            rt2 = two.hub.runtimes[gid]
+            await rt2.store.unsubscribe(rt2.topic, rt2._on_game_notice)    # two hears no more of it
+            behind = rt2.seq
+            on_one = [await GameClient.connect(one.base, gid, j["token"]) for j in joined]
+            clients += on_one
+            await asyncio.gather(*(play_randomly(c, random.Random(i), stop_at=behind + 3)
+                                   for i, c in enumerate(on_one)))
+            a1 = on_one[0]
+            await a1.wait_for(lambda c: c.seq >= behind + 3, 5)
+            assert a1.seq > rt2.seq == behind
+            await b2.request("seen", seq=a1.seq)
+            assert rt2.seq >= a1.seq
+            assert (await s1.hash_all(gid, "seen"))["B"] == a1.seq
+            with pytest.raises(ServerError) as e:                           # beyond the game itself: refused
+                await b2.request("seen", seq=rt2.seq + 50)
+            assert e.value.code == "bad_request"
+            assert (await s1.hash_all(gid, "seen"))["B"] == a1.seq
+    finally:
+        for c in clients:
+            await c.close()
+        await destroy_prefix(prefix)
+
+
 # -- seats ----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("kind", STORES)
 async def test_a_player_who_leaves_is_replaced_by_a_bot(kind):
