@@ -197,6 +197,10 @@ class Channels:
             raise ProtocolError("not_a_proposal", f"message {msg_id} carries no proposal")
         if seat not in prop.get("addressees", []):
             raise ProtocolError("not_addressed", f"proposal {msg_id} is not addressed to {seat}")
+        if accept and rt.game is not None:
+            why = chat.no_longer_stands(prop, found[0].get("seat"), rt.game.view(seat))
+            if why:
+                raise ProtocolError("proposal_closed", f"proposal {msg_id} no longer stands: {why}")
         await self._rate(seat)
         seq = None
         for a in chat.answer_actions(prop, seat, accept):

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import fields
 from itertools import combinations
 from typing import Any
@@ -210,6 +210,19 @@ def post_actions(prop: dict, poster: str) -> list[Action]:
     if kind == "pact":
         return []
     return [OrderExecution(poster)]
+
+
+def no_longer_stands(prop: dict, poster: str | None, view: Mapping[str, Any]) -> str | None:
+    """Why a proposal may no longer be accepted (``view``: the game's view now), or None.  A
+    Central Committee invitation stands while its proposer consents to a Committee of exactly
+    its members (004 [11.11]: a consent is to a Committee of those members; a proposer who has
+    since consented to another one, withdrawn or quit invites no one any more).  (Trade offers
+    are the engine's to judge; the browser's card reads this the same way, ``chat.js _card``.)"""
+    if prop.get("kind") == "committee":
+        now = (view.get("committee_consent") or {}).get(poster)
+        if now is None or sorted(now) != sorted(prop.get("members", [])):
+            return f"{poster} no longer consents to a Central Committee of {', '.join(prop.get('members', []))}"
+    return None
 
 
 def answer_actions(prop: dict, seat: str, accept: bool) -> list[Action]:

@@ -717,6 +717,9 @@ def test_proposal_cards_answer_with_accept_and_decline(screen) -> None:
     page.locator('.proposal[data-kind="purge"] .purge-now:has-text("Strength")').wait_for()   # the engine's answer
     titles = [cards.nth(i).locator(".proposal-title").inner_text() for i in range(4)]
     assert [t.split("#")[0].strip().lower() for t in titles] == ["trade offer", "central committee", "purge c", "execute the czar"]
+    # numbered as the replies name them (the message's id), a trade also as the log names it
+    assert [t.split("#")[1].split()[0] for t in titles] == ["1", "2", "3", "4"], titles
+    assert f"Trade #{offer}" in titles[0], titles
     assert "1 Politburo" in cards.nth(0).inner_text() and "1 Assassin" in cards.nth(0).inner_text()
     assert "9 Politburo markers" in cards.nth(1).inner_text()
     assert "Strength" in cards.nth(2).inner_text() and "counterpurge" in cards.nth(2).inner_text()
@@ -731,6 +734,34 @@ def test_proposal_cards_answer_with_accept_and_decline(screen) -> None:
     cards.nth(0).locator('[data-act="accept"]').click()
     assert page.evaluate("window.__sent") == [["decline", {"channel": "A-B", "msg": 4}], ["accept", {"channel": "A-B", "msg": 3}],
                                               ["accept", {"channel": "A-B", "msg": 1}]]
+    assert not errors, errors
+
+
+def test_a_committee_card_its_proposer_no_longer_stands_by_is_closed(desk) -> None:
+    """Found in play: a bot's invitation to a Central Committee of A, B, C, D stayed open with
+    Accept and Decline after the bot had consented to another Committee; accepting made the
+    player consent to a Committee no one else wanted.  A card stands while its proposer's
+    consent (the view's ``committee_consent``) names exactly its members: here A's invitation to
+    A and B does; A's older one to A, B and C, and C's to B and C (C consents to none), do not."""
+    g = blank("A")
+    markers(g, A=4, B=5, C=3)
+    g.apply(A.JoinCommittee("A", ("A", "B")))
+    assert g.view("B")["committee_consent"] == {"A": ["A", "B"]}
+    ts = 1_700_000_000_000
+    card = lambda i, seat, members: {"id": i, "seat": seat, "ts": ts, "text": "", "proposal": {   # noqa: E731
+        "kind": "committee", "members": members, "addressees": [m for m in members if m != seat], "seq": i}}
+    messages = [card(1, "A", ["A", "B", "C"]), card(2, "C", ["B", "C"]), card(3, "A", ["A", "B"])]
+    page, errors = desk
+    _reset(page)
+    ASKED.update(game=g, seat="B")
+    page.evaluate(f"async (d) => ({CARDS_JS})(d)", {"view": g.view("B"), "seat": "B", "messages": messages})
+    cards = {i: page.locator(f'.proposal[data-msg="{i}"]') for i in (1, 2, 3)}
+    for i, who in ((1, "A"), (2, "C")):
+        assert cards[i].locator("[data-act]").count() == 0, i
+        assert f"{who} no longer consents to it" in cards[i].inner_text(), i
+    assert cards[3].locator('[data-act="accept"]').count() == 1 and "no longer" not in cards[3].inner_text()
+    cards[3].locator('[data-act="accept"]').click()
+    assert page.evaluate("window.__sent") == [["accept", {"channel": "A-B", "msg": 3}]]
     assert not errors, errors
 
 

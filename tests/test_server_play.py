@@ -417,6 +417,25 @@ async def test_proposals_in_chat_become_game_actions(kind):
         await ca.wait_for(lambda c: c.seq >= r3["reply"]["seq"], 5)
         assert sorted(ca.view["committee"]) == ["A", "B"]
 
+        # An invitation its proposer no longer stands by: A leaves, then asks B again and takes
+        # it back (A's consent now names no Committee).  Accepting the old card made B consent to
+        # a Committee no one else wanted; now it is refused, nothing applied or posted.
+        left = await ca.act({"t": "LeaveCommittee"})
+        await cb.wait_for(lambda c: c.seq >= left["seq"], 5)
+        p4 = await ca.chat("public", "again?", {"kind": "committee", "members": ["A", "B"]})
+        gone = await ca.act({"t": "LeaveCommittee"})
+        await cb.wait_for(lambda c: c.seq >= gone["seq"] and p4["id"] in c.messages.get("public", {}), 5)
+        assert "A" not in cb.view["committee_consent"] and cb.view["committee"] == []
+        for old in (p3, p4):
+            with pytest.raises(ServerError) as e:
+                await cb.accept("public", old["id"])
+            assert e.value.code == "proposal_closed" and "A no longer consents" in str(e.value)
+        await asyncio.sleep(0.2)                                   # (B's consent, had it been applied, shown by now)
+        assert cb.view["committee"] == [] and cb.view["committee_consent"].get("B") == ["B"]
+        assert not [m for m in cb.messages["public"].values() if (m.get("reply") or {}).get("msg") == p4["id"]]
+        d4 = await cb.decline("public", p4["id"])                  # a decline is always taken
+        assert d4["reply"] == {"msg": p4["id"], "accept": False, "seq": None}
+
 
 SERIES = ("random_events", "movement", "combat", "randomizer")
 

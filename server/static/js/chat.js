@@ -379,6 +379,15 @@ export class Chat {
         closed = "no longer open";
       }
     }
+    // a Committee invitation stands while its proposer consents to exactly those members
+    // (server/chat.py no_longer_stands: the server refuses to accept one that does not)
+    if (p.kind === "committee" && open && view.committee_consent) {
+      const now = view.committee_consent[m.seat];
+      if (!now || [...now].sort().join() !== [...p.members].sort().join()) {
+        open = false;
+        closed = `${m.seat} no longer consents to it`;
+      }
+    }
     if (p.kind === "pact" && open && p.until < (view.turn || 0)) {
       open = false;
       closed = `Game-Turn ${p.until} is over`;
@@ -389,7 +398,9 @@ export class Chat {
     const data = { kind: p.kind, msg: m.id };
     if (p.counter) data.counter = String(p.counter);
     return h("div.proposal" + (p.counter ? ".counter" : ""), { dataset: data },
-      h("div.proposal-title", title, p.offer ? h("span.small", ` #${p.offer}`) : null, counter),
+      // numbered as the chat numbers its messages (a reply says "accepts … proposal #<id>"; a
+      // counter-proposal links "#<id>"); a trade also by the game log's number for it
+      h("div.proposal-title", title, h("span.small.msg-no", ` #${m.id}`), p.offer ? h("span.small", ` · the log's Trade #${p.offer}`) : null, counter),
       m.text && !/^[A-F] proposes a /.test(m.text) ? h("div.msg-text", m.text) : null,
       ...body, h("div.answers", status, closed ? h("span.small", ` · ${closed}`) : null), acts);
   }
