@@ -281,3 +281,54 @@ def test_on_a_phone_the_end_game_vote_is_cast_by_tapping(live, browser) -> None:
     _waiting_for(page, "B", "the end-game vote")
     assert not errors, errors
     page.context.close()
+
+
+# -- the map after the Orders tab ----------------------------------------------------------------------
+def test_on_a_phone_a_force_started_from_the_orders_is_on_the_map_when_it_is_shown(live, browser) -> None:
+    """Found in play: a leader picked on the Orders tab (the map hidden), then the Map tab: the map
+    stayed where it was, the force off the screen, to be looked for.  Now the map brings the
+    force under way into view when it is shown."""
+    from engine_helpers import put
+    from test_browser_prompts import blank
+
+    g = blank("A")
+    put(g, "PETR", "A", "Lenin")
+    put(g, "VLDV", "A", "Trotsky")
+    page, errors, gid = _phone(browser, live, g, "A")
+
+    def on_screen(code: str) -> bool:
+        box = page.locator(f'svg [data-province="{code}"]').first.bounding_box()
+        nav = page.locator(".mnav").bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        return 0 <= x <= WIDTH and 0 <= y <= nav["y"]
+
+    page.evaluate("rcwApp.board.centreOn('PETR', true)")
+    assert on_screen("PETR") and not on_screen("VLDV")           # (the test's premise: Vladivostok far off)
+    page.locator('.mtab[data-tab="orders"]').tap()
+    _tap(page, page.locator(f'.orders [data-act="StartForce"][data-unit="{uid("Trotsky")}"]'))
+    _answered(page, 1)
+    page.locator('.mtab[data-tab="map"]').tap()
+    page.wait_for_function("() => document.querySelector('.game').dataset.mtab === 'map'")
+    page.wait_for_timeout(300)                                    # (a frame or two for the map to move)
+    assert on_screen("VLDV"), "the force under way is off the screen"
+    assert "tap a ringed province" in page.locator(".map-prompt").inner_text()     # (a phone is tapped)
+    shot(page, "phone-force-from-orders.png")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_on_a_phone_opening_a_channel_does_not_bring_up_the_keyboard(live, browser) -> None:
+    """Found in play: every channel tapped put the focus in the message box, which on a phone
+    brings up the keyboard over the messages just opened to read.  On a touch screen the box is
+    focused only when the player taps it (on a desktop it still is, to type at once)."""
+    from test_browser_prompts import blank
+
+    page, errors, gid = _phone(browser, live, blank("A"), "A")
+    page.locator('.mtab[data-tab="talk"]').tap()
+    for channel in ("A-B", "public"):
+        tab = page.locator(f'.chan-tab[data-channel="{channel}"]')
+        tab.tap()
+        page.wait_for_function("(c) => document.querySelector('.chan-tab.on').dataset.channel === c", arg=channel)
+        assert page.evaluate("() => document.activeElement.tagName") != "TEXTAREA", channel
+    assert not errors, errors
+    page.context.close()

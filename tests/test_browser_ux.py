@@ -205,6 +205,11 @@ def test_a_game_address_with_characters_no_game_id_has_says_so(server, browser) 
     assert "“" + gid + "/Z” is not a game's address" in page.locator(".notfound").inner_text()
     page.goto(f"{server}/#/g/{gid}/b")       # (a seat letter in lower case is the seat's)
     page.wait_for_function("() => document.body.dataset.status === 'open' && rcwApp.seatHint === 'B'")
+    # a seat this browser holds no token for: the page says so, and the address names what it shows
+    toast = page.locator(".toast", has_text="does not hold seat B")
+    toast.wait_for()
+    assert "you are watching" in toast.inner_text()
+    assert page.evaluate("location.hash") == f"#/g/{gid}"
     page.context.close()
 
 

@@ -8,7 +8,7 @@
 // or trades, 004 [18.0]; its seat N is the engine, which answers nothing): no Propose menu there,
 // and no proposal is sent (the server refuses one addressed to an engine seat: `engine_seat`).
 
-import { h, store, fmtTime, clear, modal, toast, replace } from "./util.js";
+import { h, store, fmtTime, clear, modal, toast, replace, touchScreen } from "./util.js";
 import { unit, uname, pct } from "./data.js";
 import { seatBadge, answerInto, openTradeDialog, openPactDialog, openCommitteeDialog } from "./dialogs.js";
 
@@ -215,7 +215,8 @@ export class Chat {
     this.current = name;
     this.render();
     this.markRead();
-    this.input.focus({ preventScroll: true });
+    // (not on a touch screen: the focus would bring up the keyboard over the messages just opened)
+    if (!touchScreen()) this.input.focus({ preventScroll: true });
   }
 
   renderMessages() {

@@ -2,7 +2,7 @@
 // (Politburo and Assassin markers, Blue/Green control, VP chart), the map, the Orders panel,
 // negotiation, the event log and the replay.
 
-import { h, clear, store, seatsHeld, holdSeat, dropSeat, toast, modal, debounceFrame, replace, notifyBrowser, fmtLeft, tickCountdowns } from "./util.js";
+import { h, clear, store, seatsHeld, holdSeat, dropSeat, toast, modal, debounceFrame, replace, notifyBrowser, fmtLeft, tickCountdowns, tapWord } from "./util.js";
 import {
   D, loadData, unit, uname, ulabel, pname, SEAT_COLOURS, PHASES, PHASE_NAMES, attachedTo, leadersOf, nationalityName,
   shownStrength,
@@ -86,6 +86,13 @@ class GameApp {
     if (seat) {
       this.seat = seat;
       this.token = held[seat].token;
+    }
+    if (this.seatHint && !held[this.seatHint]) {
+      // an address naming a seat this browser holds no token for: the page shows the seat it
+      // holds (or watches), and says so; the address names what is shown
+      history.replaceState(null, "", `#/g/${this.gid}${seat ? "/" + seat : ""}`);
+      toast(`This browser does not hold seat ${this.seatHint} of this game: `
+        + (seat ? `you play seat ${seat}` : "you are watching"), "info");
     }
     this.chat.setSeat(this.seat);
     this.buildLayout();
@@ -414,6 +421,15 @@ class GameApp {
     this.renderInspector();
   }
 
+  /** The seat's own force under way, or the target of its attack, brought into view. */
+  centreOnMine() {
+    const v = this.st.view;
+    if (!v || this.root.dataset.mine !== "1") return;
+    if (v.force) return this.centreOnForce();
+    const target = v.attack ? v.stacks.find((x) => x.id === v.attack[0]) : null;
+    if (target) this.board.centreOn(target.province);
+  }
+
   centreOnForce() {
     const v = this.st.view;
     if (!v || !v.force || !this.board) return;
@@ -481,7 +497,9 @@ class GameApp {
     if (!quiet) {
       if (t === "talk") this.chat.markRead();
       if (t === "log") requestAnimationFrame(() => this.logPane.render(true));
-      if (t === "map") requestAnimationFrame(() => this.board && this.board.svg && this.renderBoard());
+      // (the map was hidden: a force started, or an attack declared, from the Orders tab could
+      // not be centred on then; it is now, if it lies off the screen)
+      if (t === "map") requestAnimationFrame(() => this.board && this.board.svg && (this.centreOnMine(), this.renderBoard()));
     }
   }
 
@@ -752,7 +770,7 @@ class GameApp {
     }
     const k = (st.pending.find((p) => p.seat === this.seat) || {}).kind;
     this.mapPrompt.hidden = false;
-    replace(this.mapPrompt, "▶ ", h("span.mp-long", "Your decision: "), kindName(k), st.view.force ? h("span", " — click a ringed province") : null);
+    replace(this.mapPrompt, "▶ ", h("span.mp-long", "Your decision: "), kindName(k), st.view.force ? h("span", ` — ${tapWord()} a ringed province`) : null);
   }
 
   updateBadges() {

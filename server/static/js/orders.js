@@ -6,7 +6,7 @@
 // and chance shown is the engine's too: the `facts` the server sends with each state
 // (app.st.facts: attack options and odds, Purge Strengths; docs/protocol.md 3.1).
 
-import { h, modal } from "./util.js";
+import { h, modal, tapWord } from "./util.js";
 import {
   unit, uname, ulabel, pname, crtRow, shownStrength, pct, PHASE_NAMES, attachedTo, isLeader,
 } from "./data.js";
@@ -334,7 +334,7 @@ function forcePicker(app, by, btn, marks) {
   }
   if (moves.length) {
     out.push(h("p.legend-moves", h("span.nowrap", h("span.key.key-land"), " overland (1 MP)"), h("span.nowrap", h("span.key.key-rail"), " by rail"),
-      h("span", "— click a ringed province on the map, or:")));
+      h("span", `— ${tapWord()} a ringed province on the map, or:`)));
     const list = h("div.dest-list");
     for (const code of Object.keys(marks.moves).sort()) {
       const m = marks.moves[code];

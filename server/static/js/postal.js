@@ -10,7 +10,7 @@
 // whether a step, an attack, a purge is legal and why not (`check`), the odds of an attack
 // (`attack_options`), the purge odds (`purge_odds`).
 
-import { h, store, toast, modal, notifyBrowser, fmtLeft, fmtSpan } from "./util.js";
+import { h, store, toast, modal, notifyBrowser, fmtLeft, fmtSpan, tapWord } from "./util.js";
 import { unit, uname, pname, isLeader, PHASE_NAMES } from "./data.js";
 import { seatBadge } from "./dialogs.js";
 import { waitingForPlayers } from "./orders.js";
@@ -418,7 +418,7 @@ export class PostalDesk {
     return h("section.card.plot-card.plotting",
       h("h3", `Plotting ${uname(p.unit)}'s move`),
       p.problem ? h("p.plot-problem", { role: "alert" }, "Refused: ", p.problem) : null,
-      h("p.plot-path", { dataset: { path: p.path.join("-") } }, [p.from, ...p.path].map(pname).join(" → "), " (click the next province)"),
+      h("p.plot-path", { dataset: { path: p.path.join("-") } }, [p.from, ...p.path].map(pname).join(" → "), ` (${tapWord()} the next province)`),
       h("label.chk", h("input", { type: "checkbox", dataset: { act: "rail" }, checked: p.rail, onchange: (e) => { p.rail = e.target.checked; this.recheck(); } }),
         " by rail (004 [5.5]; otherwise overland)"),
       picks, drops,

@@ -239,3 +239,13 @@ export function debounceFrame(fn) {
     });
   };
 }
+
+/** Whether the page is used by touch (a coarse pointer: a phone, a tablet). */
+export function touchScreen() {
+  return !!(window.matchMedia && matchMedia("(pointer: coarse)").matches);
+}
+
+/** "tap" on a touch screen, else "click": what the player does to the map. */
+export function tapWord() {
+  return touchScreen() ? "tap" : "click";
+}
