@@ -673,7 +673,8 @@ class Negotiator:
         for pa in plan.attacks:
             st = ix.get(pa.target)
             if st is not None:
-                where.append(f"{pa.owner + chr(39) + 's ' if pa.owner else 'the '}{st.color} units in {pa.province}")
+                whose = "its own " if pa.owner == me else f"{pa.owner}'s " if pa.owner else "the "
+                where.append(f"{whose}{st.color} units in {pa.province}")
         aim = f"; {me} means to strike {', '.join(dict.fromkeys(where))}" if where else ""
         for p in order:
             if p in self.humans and self.rel(p) <= FRIEND:

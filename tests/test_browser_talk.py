@@ -59,6 +59,8 @@ def test_a_trade_and_a_pact_to_a_bot_are_answered_with_reasons_and_a_counter_car
     # 0), so one Politburo marker asked for nothing (-2 to B) is countered, and a pact accepted.
     ctx, page, errors, _, _ = _open(server, browser, 0, phone)
     assert page.evaluate("() => document.body.dataset.phase") == "trading"
+    # the bot's channel says how to talk to a bot (it reads no plain words)
+    assert "it answers proposals (Propose" in page.locator(".chan-head .bot-hint").inner_text()
 
     # the trade: B's answer with its reason, then its counter card naming the proposal
     _propose(page, "propose-trade")

@@ -306,6 +306,10 @@ def test_bots_tell_their_friends_their_colour_and_cards_go_to_the_human():
     intents = [m for m in t.said if " is Red this turn" in m.text or " is White this turn" in m.text
                or " is Undecided this turn" in m.text]
     assert intents
+    # a bot that means to strike its own units of the other colour says so, not "E's Red units"
+    # as if another player's (found in a QA game)
+    assert any("strike its own " in m.text or ", its own " in m.text for m in intents)
+    assert not [m.text for m in intents if f"{m.seat}'s " in m.text]
 
 
 def test_no_bot_message_depends_on_the_hidden_state():

@@ -226,9 +226,13 @@ export class Chat {
     if (!c) return;
     const i = c.info;
     const canPost = this.app.seat && i.members.includes(this.app.seat);
+    // a bot reads no words: it answers the proposals of the Propose menu (rcw.bots.negotiation)
+    const bot = i.kind === "pair" && i.members.includes(this.app.seat)
+      && i.members.some((s) => s !== this.app.seat && ((this.app.st.seats || {})[s] || {}).kind === "bot");
     replace(this.head, h("span.chan-title", this.title(c)),
       h("span.small", i.kind === "public" ? " · every player reads this" : i.kind === "pair" ? ` · private: ${i.members.join(" and ")} only` : ` · members ${i.members.join(", ")}`),
-      i.kind === "pair" && i.members.includes(this.app.seat) ? this._pactBadge(i.members) : null);
+      i.kind === "pair" && i.members.includes(this.app.seat) ? this._pactBadge(i.members) : null,
+      bot && !this.solitaire() ? h("div.small.bot-hint", "A bot reads no messages: it answers proposals (Propose ▾)") : null);
     this.composer.hidden = !canPost;
     this.tools.hidden = !this.app.seat;
     this.proposeBtn.hidden = this.solitaire();         // (no Politburo, Committee or trades: 004 [18.0])
