@@ -134,6 +134,13 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
     pa.locator('.modal .trade-sides fieldset').first.locator("input[data-leader]").first.check()
     gift = int(pa.locator('.modal .trade-sides fieldset').first.locator("input[data-leader]").first.get_attribute("data-leader"))
     assert gift in hand_a
+    # each leader is shown in its colour, as the Orders panel's hand shows it (Red or White)
+    chips = pa.locator(".modal .trade-sides fieldset").first.locator(".leader-picks .unit-chip").evaluate_all(
+        "(cs) => cs.map((c) => [Number(c.querySelector('input').dataset.leader), c.dataset.color, getComputedStyle(c).backgroundColor])")
+    assert {u for u, _, _ in chips} == set(hand_a) and {c for _, c, _ in chips} <= {"Red", "White"}, chips
+    shade = {c: {bg for _, c2, bg in chips if c2 == c} for c in ("Red", "White")}
+    assert all(len(v) <= 1 for v in shade.values()) and not shade["Red"] & shade["White"], chips
+    assert "rgba(0, 0, 0, 0)" not in shade["Red"] | shade["White"], chips
     pa.click('.modal [data-act="post-trade"]')
     pa.wait_for_selector('.msg .proposal[data-kind="trade"]')
     B.tab("talk")

@@ -173,7 +173,7 @@ export function openTradeDialog(app, preset = {}) {
   const leaderPicks = (who, key) => {
     const hand = ((view.hands || {})[who] || []);
     if (!trading || !hand.length) return null;
-    return h("div.leader-picks", hand.map((u) => h("label.chip", h("input", { type: "checkbox", checked: o[key].includes(u), dataset: { leader: u },
+    return h("div.leader-picks", hand.map((u) => h("label.chip.unit-chip", { dataset: { color: unit(u).color } }, h("input", { type: "checkbox", checked: o[key].includes(u), dataset: { leader: u },
       onchange: (e) => { o[key] = e.target.checked ? [...o[key], u] : o[key].filter((x) => x !== u); } }), ` ${unit(u).name} ${unit(u).strength}`)));
   };
   const render = () => {
