@@ -50,7 +50,7 @@ from server_helpers import running_server  # noqa: E402
 KINDS = ("trade", "committee", "pact", "execution", "purge")
 ME = "A"
 #: Answers a client may get when the engine refuses a proposal or an answer (not errors).
-REFUSALS = ("illegal_action", "bad_request")
+REFUSALS = ("illegal_action", "bad_request", "proposal_closed")     # (a Committee card its bot has since left)
 
 
 class Errors(logging.Handler):

@@ -685,6 +685,16 @@ def test_one_click_spi_solitaire_as_red(server, browser, phone) -> None:
     assert log.index("you are the Red Player") < log.index("Red Random Events roll") and "Target province of" in log
     credited = page.evaluate("() => rcwApp.log.lines.filter((l) => l.text.startsWith('Target province of')).map((l) => l.seat)")
     assert credited and set(credited) == {"N"}          # the non-Red Player's lines are its own
+    # the Players pane gives the solitaire's victory conditions and where they stand (found in a QA
+    # game: they were said only in the log's first line, the pane showed Politburo and VP instead)
+    _tab(page, phone, "players")
+    pane = page.locator(".players-list")
+    pane.locator(".solo-victory").wait_for()
+    text = pane.inner_text()
+    so = page.evaluate("() => rcwApp.st.view.solitaire")
+    assert "Victory (004 [28.0])" in text and "Petrograd or Tver at the end of a Game-Turn" in text, text
+    assert f"Non-Red units left in those regions: {len(so['objective_left'])}" in text, text
+    assert "Politburo" not in text and "VP" not in text, text
     # 004 [24.0] Red Leader Determination: pick a leader, then where he goes; end when done
     if phone:
         _tab(page, phone, "orders")
@@ -797,6 +807,39 @@ def test_the_map_shows_the_other_sides_latest_moves(server, browser, seat) -> No
     page.context.close()
 
 
+def test_the_log_follows_new_lines_after_its_pane_shrinks(server, browser) -> None:
+    """Found in a QA game: the log follows the newest lines only while it is scrolled to the
+    bottom, judged at each render by the distance left below; when the Orders card grew and
+    the log pane shrank under it, that distance grew and the log never followed again (the
+    solitaire's whole non-Red turn arrived out of view).  Now only a reader's scroll stops it.
+    (A finished game's log, then lines of made-up actions fed to it as the server's frames.)"""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "bot_seats": ["A", "B", "C"],
+                                            "options": {"max_turns": 2}})
+    page = new_page(browser, False)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/#/g/{g['game']}")
+    page.wait_for_function("() => document.body.dataset.status === 'over'", timeout=60_000)
+    _tab(page, False, "log")
+    page.wait_for_function("() => document.querySelectorAll('.log-list .log-line').length >= 20")
+    feed = """(k) => { for (let i = 0; i < k; i++) rcwApp.log.add({ seq: rcwApp.log.lastSeq + 1, actor: "A",
+        events: [{ kind: "note", text: `made-up line ${i}`, data: {} }] }); rcwApp.logPane.render(); }"""
+    gap = "() => { const l = document.querySelector('.log-list'); return l.scrollHeight - l.scrollTop - l.clientHeight; }"
+    page.wait_for_function(f"() => ({gap})() < 5")            # (the log opens at its newest lines)
+    page.add_style_tag(content=".log-list { max-height: 90px !important; }")     # (the pane shrinks under it)
+    assert page.evaluate(gap) > 60
+    page.evaluate(feed, 10)
+    page.wait_for_function(f"() => ({gap})() < 5")
+    assert page.locator(".log-list .log-line").last.inner_text().endswith("made-up line 9")
+    # a reader who scrolls up is left where he is
+    page.evaluate("() => { document.querySelector('.log-list').scrollTop = 0; }")
+    page.wait_for_function("() => rcwApp.logPane.stuck === false")
+    page.evaluate(feed, 10)
+    assert page.evaluate("document.querySelector('.log-list').scrollTop") == 0
+    assert not errors, errors
+    page.context.close()
+
+
 def test_a_finished_spi_solitaire_tells_its_victory_level_not_victory_points(server, browser) -> None:
     """The SPI solitaire ends by 004 [28.1]'s levels: the page's game-over card gives the engine's
     title (e.g. "non-Red Decisive Victory") and reason, and no Victory Point table or ranking
@@ -818,6 +861,9 @@ def test_a_finished_spi_solitaire_tells_its_victory_level_not_victory_points(ser
     assert card.locator("h3").inner_text() == result["title"]
     text = card.inner_text()
     assert result["reason"] in text and "Victory Points" not in text and card.locator("table.scores").count() == 0
+    # the header names the same level (it said "non-Red Victory" beside "non-Red Decisive Victory")
+    head = page.locator(".pendbox").inner_text()
+    assert (result["title"] in head) if result.get("winner") else "no winner" in head, head
     assert not errors, errors
     page.context.close()
 

@@ -129,5 +129,5 @@ def take_control(ctx: Ctx, seat: str, nat: str, color: str) -> Event:
             continue
         st.owner = seat
         n += len(mine)
-    return Event("drew", f"{seat} draws the {names[nat]} control marker and takes command of {n} units",
+    return Event("drew", f"{seat} draws the {names[nat]} control marker and takes command of {n} unit{'s' if n != 1 else ''}",
                  {"seat": seat, "chit": f"{'BC' if color == BLUE else 'GC'}:{nat}", "units": n})

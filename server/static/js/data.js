@@ -49,6 +49,8 @@ export const PHASES = [
   ["randomizer", "Randomizer"],
 ];
 export const PHASE_NAMES = { trading: "Pre-game trading", vote: "End-game vote", over: "Game over",
+  leaders: "Red Leader Determination",                                       // the SPI solitaire, 004 [24.0]
+  first: "First Phase (movement)", second: "Second Phase (combat)",          // the postal game, 004 [17.0]
   ...Object.fromEntries(PHASES) };
 
 export function unit(id) {

@@ -693,7 +693,8 @@ class GameApp {
     if (st.status === "open") return h("span.pend", "Waiting for players");
     if (st.status === "over" || st.view.phase === "over") {     // (the phase line says "Game over": here, who won)
       const r = st.result || {};
-      const how = r.winner ? `${this.seatName(r.winner)} wins${r.winner_color ? ` (${r.winner_color} Victory)` : ""}` : "no winner";
+      // (the engine's title where it gives one: "non-Red Decisive Victory", as the end-game card says)
+      const how = r.winner ? `${this.seatName(r.winner)} wins${r.title ? ` (${r.title})` : r.winner_color ? ` (${r.winner_color} Victory)` : ""}` : "no winner";
       return h("span.pend", { dataset: { result: r.winner || "" } }, how);
     }
     const p = st.pending || [];
@@ -792,6 +793,7 @@ class GameApp {
   renderPlayers() {
     const v = this.replay ? this.replay.view : this.st.view;
     if (!v) return;
+    if (v.solitaire) return this.renderSolitaireSides(v);
     const { Red: red = {}, White: white = {} } = v.scores || {};
     const rows = v.seats.map((p) => {
       const rec = (this.st.seats || {})[p] || {};
@@ -802,7 +804,7 @@ class GameApp {
         h("h3", seatBadge(p), ` ${this.seatName(p)}`, h("span.small", ` · ${rec.kind || ""}${rec.bot ? ` (${rec.bot})` : ""}${(v.quit || []).includes(p) ? " · quit" : ""}`)),
         h("div.pl-marks",
           h("span.mk.pm", `☭ ${v.politburo[p] || 0} Politburo`), h("span.mk.am", `† ${v.assassins[p] || 0} Assassins`),
-          h("span.mk", `${lead} leaders on the map`),
+          h("span.mk", `${lead} leader${lead === 1 ? "" : "s"} on the map`),
           (v.committee || []).includes(p) ? h("span.mk.cc", "Central Committee") : null),
         controls.length ? h("div.pl-ctrl", "Controls ", controls.map((n) => h("span.ctl", { dataset: { color: D.blue_names[n] ? "Blue" : "Green" } }, nationalityName(n)))) : null,
         h("div.pl-vp", h("span.small", "VP chart: "), chart.length ? chart.map(([u, up]) => h("span.chip.unit-chip" + (up ? "" : ".facedown"),
@@ -820,6 +822,29 @@ class GameApp {
       if (el) el.scrollIntoView({ block: "nearest" });
       this.focusPlayer = null;
     }
+  }
+
+  /** The SPI solitaire's Players pane: no Politburo, no Victory Points (004 [18.0]); the victory
+   *  conditions instead (004 [28.11]-[28.15]), with where they stand (the engine's read-outs). */
+  renderSolitaireSides(v) {
+    const so = v.solitaire;
+    const left = so.objective_left || [];
+    const held = Object.entries(so.in_targets || {});
+    const regions = (so.objective_regions || []).join(", ");
+    const targets = (so.targets || []).map(pname).join(" or ");
+    replace(this.playersEl, h("div.players-list",
+      h("section.player.solo-victory", { dataset: { seat: "R" } },
+        h("h3", "Victory (004 [28.0])"),
+        h("p", `Red wins by clearing every non-Red unit out of ${regions}: a Decisive Victory by Game-Turn 5, `
+          + `Substantive on Game-Turn 6, Marginal on Game-Turn ${so.last_turn} (004 [28.11], [28.12]).`),
+        h("p", `The non-Red Player wins at once if a non-Red unit stands in ${targets} at the end of a Game-Turn (004 [28.13]); `
+          + `otherwise the game is drawn after Game-Turn ${so.last_turn} (004 [28.15]).`),
+        h("p.solo-left", `Non-Red units left in those regions: ${left.length}`),
+        held.length ? h("p.solo-danger", { role: "alert" }, `⚠ Non-Red units in ${held.map(([p, us]) => `${pname(p)} (${us.length})`).join(", ")}: `
+          + "if they are still there at the end of this Game-Turn, the non-Red Player wins") : null),
+      h("section.player.unassigned", h("h3", "Randomizer"),
+        h("p.small", `${v.randomizer} chits in the cup${v.subversion_doubled ? " · Subversive Attacks doubled this Player-Turn" : ""}`),
+        (v.withdrawn || []).length ? h("p.small", `Withdrawn: ${v.withdrawn.map(nationalityName).join(", ")}`) : null)));
   }
 
   // -- the inspector: any stack, any province (004 [8.29]: everything is open) ----------------------

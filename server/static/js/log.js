@@ -235,6 +235,13 @@ export class LogPane {
     this.el = h("div.log-pane", this.wait, this.list);
     this.rendered = 0;
     this.limit = null;
+    // Whether the reader is at the newest lines (then new ones are followed): changed only when
+    // the list is scrolled, by the reader or by render; not by the pane shrinking under it (the
+    // Orders card growing above it once left the log behind for the rest of the game).
+    this.stuck = true;
+    this.list.addEventListener("scroll", () => {
+      this.stuck = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 60;
+    }, { passive: true });
   }
 
   render(full = false) {
@@ -243,7 +250,7 @@ export class LogPane {
       clear(this.list);
       this.rendered = 0;
     }
-    const stick = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 60;
+    const stick = this.stuck;
     const frag = document.createDocumentFragment();
     for (let i = this.rendered; i < lines.length; i++) frag.append(this._line(lines[i]));
     this.list.append(frag);
