@@ -139,6 +139,15 @@ def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook
             pb.locator('[data-act="replay"]').click()
             pb.wait_for_selector('.report-card[data-phase="trading"][data-index="0"]')
             assert pb.locator(".archive-note").count() == 1    # (the map shows the position after that phase)
+            # ...with the strengths the report gives its stacks (found in a QA game: the archive's
+            # counters were blank, the live map's strengths keyed by other stacks' ids)
+            rep0 = pb.evaluate("() => rcwApp.postal.reports[0].report")
+            want = sorted(st["strength"] for sts in [*rep0["stacks"].values(), rep0["unaligned"]] for st in sts)
+            shown = pb.evaluate("() => Object.values(rcwApp.strengths())")
+            assert sorted(shown) == want and any(want), (shown, want)
+            titles = pb.locator("svg g.counter").evaluate_all(
+                "(gs) => gs.filter((g) => Number(g.dataset.stack) < 0).map((g) => g.querySelector('title').textContent)")
+            assert titles and all(" · strength " in t for t in titles), titles[:3]
             shot(pb, "postal-archive.png")
             # the e-mails: the reports, with a one-time login link that opens Anna's seat elsewhere
             rep = wait_mail(inbox, "anna@example.org", "report of Game-Turn 1, first phase")

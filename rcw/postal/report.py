@@ -14,7 +14,7 @@ Report (data)::
      "happened": [{"kind", "text", "data"}],  # every event of the adjudication, in order
      "skipped": [{"seat", "index", "order", "rule", "code", "message", "step"?}],   # not carried out
      "refused": [{"seat", "index", "order", "rule", "code", "message"}],  # refused when the sheet came
-     "stacks": {seat: [stack]}, "unaligned": [stack],   # stack: {"province", "units", "attached"}
+     "stacks": {seat: [stack]}, "unaligned": [stack],   # stack: {"province", "units", "attached", "strength"}
      "vp": {section: [unit]}, "politburo": {seat: n}, "assassins": {seat: n},
      "control": {nationality: seat}, "withdrawn": [nationality], "randomizer": n,
      "turn_now": 1, "phase_now": "second"}   # the phase whose orders are collected next
@@ -25,6 +25,7 @@ from __future__ import annotations
 from rcw.actions import Event
 from rcw.data import GameData
 from rcw.postal.base import PHASE_NAMES
+from rcw.rules import combat
 from rcw.rules.base import Ctx
 from rcw.state import UNASSIGNED, copy_plain
 
@@ -32,8 +33,11 @@ NEXT = {"deal": "trading", "trading": "first", "first": "second", "second": "fir
 QUIET = ("postal_step",)          # events shown as headings, not as lines
 
 
-def _stack(st) -> dict:
-    return {"province": st.province, "units": list(st.units), "attached": {str(k): v for k, v in st.attached.items()}}
+def _stack(ctx: Ctx, st) -> dict:
+    """A stack as the report shows it, with the combat strength it defends with (004 [8.26],
+    the number on its counter: what a map of the report draws)."""
+    return {"province": st.province, "units": list(st.units), "attached": {str(k): v for k, v in st.attached.items()},
+            "strength": combat.strength(ctx, ctx.b.fighting_units(st))}
 
 
 def build(ctx: Ctx, turn: int, phase: str, events: list[Event]) -> dict:
@@ -41,7 +45,7 @@ def build(ctx: Ctx, turn: int, phase: str, events: list[Event]) -> dict:
     stacks: dict[str, list[dict]] = {p: [] for p in s.seats}
     unaligned = []
     for st in sorted(s.stacks.values(), key=lambda x: (x.province, x.id)):
-        (stacks[st.owner] if st.owner in stacks else unaligned).append(_stack(st))
+        (stacks[st.owner] if st.owner in stacks else unaligned).append(_stack(ctx, st))
     return {
         "turn": turn, "phase": phase,
         "happened": [{"kind": e.kind, "text": e.text, "data": copy_plain(e.data)} for e in events],

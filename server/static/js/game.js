@@ -743,7 +743,8 @@ class GameApp {
 
   /** The engine's strengths of the stacks shown (of the replayed position in a replay). */
   strengths() {
-    return (this.replay ? this.replay.strengths : this.st.facts.strengths) || {};
+    if (this.replay) return this.replay.strengths || {};
+    return (this.postal && this.postal.shownStrengths()) || this.st.facts.strengths || {};
   }
 
   /** Before deployment: the dealt leaders, faint, where they will deploy (004 [15.5]). */

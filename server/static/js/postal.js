@@ -583,12 +583,21 @@ export class PostalDesk {
     if (this.at === null) return view;
     const rep = this.reports[this.at].report;
     const stacks = [];
+    const strengths = {};        // the engine's strength of each stack as the report gives it, by the ids made here
     let id = -1;
-    for (const [seat, list] of Object.entries(rep.stacks || {})) {
-      for (const s of list) stacks.push({ id: id--, province: s.province, owner: seat, units: s.units, attached: s.attached || {}, color: (unit(s.units[0]) || {}).color });
-    }
-    for (const s of rep.unaligned || []) stacks.push({ id: id--, province: s.province, owner: null, units: s.units, attached: s.attached || {}, color: (unit(s.units[0]) || {}).color });
+    const add = (s, owner) => {
+      strengths[String(id)] = s.strength;
+      stacks.push({ id: id--, province: s.province, owner, units: s.units, attached: s.attached || {}, color: (unit(s.units[0]) || {}).color });
+    };
+    for (const [seat, list] of Object.entries(rep.stacks || {})) for (const s of list) add(s, seat);
+    for (const s of rep.unaligned || []) add(s, null);
+    this.boardStrengths = strengths;
     return { ...view, stacks, vp: rep.vp || view.vp, control: rep.control || view.control };
+  }
+
+  /** The strengths of the stacks :meth:`boardView` shows: a past report's own, or null (the live map's). */
+  shownStrengths() {
+    return this.at === null ? null : this.boardStrengths || {};
   }
 
   // -- absences and notifications ------------------------------------------------------------------------------
