@@ -797,6 +797,12 @@ def test_the_map_shows_the_other_sides_latest_moves(server, browser, seat) -> No
     assert got == want
     seen_as = lines.first.evaluate("(l) => { const c = getComputedStyle(l); return [c.stroke, c.strokeWidth, c.opacity]; }")
     assert seen_as[0] not in ("none", "") and float(seen_as[1].rstrip("px")) >= 2 and float(seen_as[2]) > 0.3, seen_as   # (drawn)
+    # each in its mover's seat colour, as the seat's badge (found in a QA game: all one red, the
+    # non-Red Player's moves read as Red's own)
+    colours = lines.evaluate_all("(ls) => ls.map((l) => [l.dataset.seat, getComputedStyle(l).stroke])")
+    badge = page.evaluate("() => Object.fromEntries([...document.querySelectorAll('.seat-badge[data-seat]')]"
+                          ".map((b) => [b.dataset.seat, getComputedStyle(b).backgroundColor]))")
+    assert colours and all(seat in badge and stroke == badge[seat] for seat, stroke in colours), (colours, badge)
     shot(page, f"latest-moves-{seat or 'spectator'}.png")
     page.reload()                         # (a page opened again draws them from the game's history)
     page.wait_for_function(f"() => window.rcwApp && rcwApp.log && rcwApp.log.lastSeq === {len(record['actions'])}")

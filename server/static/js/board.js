@@ -537,7 +537,9 @@ export class Board {
       const t = this.boxes[a.to];
       if (!f || !t) continue;
       path.append(s("line", { class: "report-move" + (a.rail ? " rail" : "") + (a.trail ? " trail" : ""), x1: f.cx, y1: f.cy, x2: t.cx, y2: t.cy,
-                              "marker-end": "url(#arrow)", "data-from": a.from, "data-to": a.to, "data-seat": a.seat || "" }));
+                              "marker-end": "url(#arrow)", "data-from": a.from, "data-to": a.to, "data-seat": a.seat || "",
+                              // (in the mover's seat colour, as its badge: whose move it was)
+                              style: SEAT_COLOURS[a.seat] ? `stroke: ${SEAT_COLOURS[a.seat]}` : null }));
     }
     for (const c of m.blasts || []) {
       const b = this.boxes[c.province];
