@@ -68,6 +68,11 @@ def test_a_game_created_from_the_lobby_gets_the_options_ticked(server, browser, 
     page.click(".menu-btn")
     text = page.locator(".modal").inner_text()
     assert "options: " + ", ".join(O.words(TICKED)) in text
+    # ...and what each changes, with its source (they were names alone: found in a QA game)
+    for name in TICKED:
+        o = O.OPTIONS[name]
+        item = page.locator(f'.modal .option-list li[data-option="{name}"]')
+        assert o.help in item.inner_text() and o.source in item.inner_text(), name
     shot(page, f"lobby-options-menu-{'phone' if phone else 'desktop'}.png")
     assert not errors
     ctx.close()

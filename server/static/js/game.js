@@ -37,6 +37,18 @@ function snapshot(v, facts) {
 }
 
 
+/** The game's options in play, each with its help and source (the lobby's words for it). */
+function optionList(options) {
+  const known = D.options || {};
+  const rows = Object.entries(options || {}).filter(([k, v]) => known[k] && v !== null && k !== "mode")
+    .map(([k, v]) => {
+      const o = known[k];
+      return h("li", { dataset: { option: k } }, h("b", o.label || k), v === true ? "" : v === false ? ": off" : `: ${v}`,
+        o.help ? ` — ${o.help}` : "", o.source ? h("span.small", ` (${o.source})`) : null);
+    });
+  return rows.length ? h("ul.option-list", rows) : null;
+}
+
 /** The Game-Turn to show for a view: a game ended by its ``max_turns`` option ended with that
  *  Game-Turn (the engine's marker has moved on to the next, which is never played). */
 function turnShown(v, info) {
@@ -529,6 +541,8 @@ class GameApp {
     const opts = info.option_words || [];      // the options in words (rcw.options.words)
     const body = h("div.menu-body", h("p.small", `Game ${this.gid}${info.name ? ` “${info.name}”` : ""} · ${info.players} players · bots: ${info.bots}`
       + (opts.length ? ` · options: ${opts.join(", ")}` : "")),
+    // each option in play with what it changes and where the rule comes from (data.json's options, from rcw.options)
+    optionList(info.options),
     info.commitment ? h("p.small.commitment", { title: "SHA-256 of the secret seed, published when the game was created; the seed is revealed when the game ends (Verify)" },
       `Dice commitment: ${info.commitment.slice(0, 24)}…`) : null, ...items);
     void e;
