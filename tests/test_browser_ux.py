@@ -685,6 +685,16 @@ def test_one_click_spi_solitaire_as_red(server, browser, phone) -> None:
     assert log.index("you are the Red Player") < log.index("Red Random Events roll") and "Target province of" in log
     credited = page.evaluate("() => rcwApp.log.lines.filter((l) => l.text.startsWith('Target province of')).map((l) => l.seat)")
     assert credited and set(credited) == {"N"}          # the non-Red Player's lines are its own
+    # ...all of them, its attacks and losses too, which the rules of every game make (in a QA game,
+    # from Game-Turn 2 on, they carried Red's badge: the engine plays that turn inside Red's action)
+    turns = page.evaluate("() => rcwApp.log.lines.map((l) => [l.cls, l.text, l.seat])")
+    nonred, wrong = False, []
+    for cls, text, seat in turns:
+        if cls == "pturn":
+            nonred = text.startswith("N")
+        elif nonred and seat != "N":
+            wrong.append((text, seat))
+    assert not wrong, wrong[:5]
     # the Players pane gives the solitaire's victory conditions and where they stand (found in a QA
     # game: they were said only in the log's first line, the pane showed Politburo and VP instead)
     _tab(page, phone, "players")

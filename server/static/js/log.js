@@ -15,6 +15,7 @@ export class EventLog {
     this.force = null;         // the force being moved: {seat, names, start, rail, n}
     this.lastSeq = 0;          // every action up to this one is in the log
     this.turn = 1;
+    this.pturn = null;         // whose Player-Turn it is (its player_turn event)
     this.queued = new Map();   // updates that arrived before the history behind them
     this.onFrame = null;       // told of every frame taken, in order: the history's and the live ones
     this.loading = null;
@@ -106,7 +107,11 @@ export class EventLog {
     const view = frame.view || {};
     // A line is credited to the player the event names (the purger, the attacker, the drawer),
     // not to whoever sent the action that set it off (e.g. the last member approving a purge).
-    const by = (e.kind === "purge" || e.kind === "counterpurge") ? (d.purgers || [])[0] : (d.drawn_by || d.seat);   // (the SPI solitaire: a marker Red draws goes to N)
+    if (e.kind === "player_turn") this.pturn = d.seat;
+    // (the SPI solitaire: a marker Red draws goes to N; and the engine plays the non-Red
+    // Player-Turn, N's, inside Red's last action: its attacks and losses are N's, not Red's)
+    const by = (e.kind === "purge" || e.kind === "counterpurge") ? (d.purgers || [])[0]
+      : (d.drawn_by || d.seat || (this.pturn === "N" ? "N" : null));
     const push = (cls, text, extra = {}) => pushAs(cls, text, typeof by === "string" && by ? { seat: by, ...extra } : extra);
     switch (e.kind) {
       case "turn":
