@@ -218,7 +218,9 @@ def pos_assassinate() -> Game:
 #: kind -> (builder, seat, the card's marker, the button clicked, the action it must send, what the card must say)
 CASES = {
     "loss": (pos_loss, "A", '[data-decision="loss"]', f'[data-act="ChooseLoss"][data-unit="{uid("RU3 KALU")}"]',
-             lambda: A.ChooseLoss("A", uid("RU3 KALU")), ["Exchange", "at least 5 strength"]),
+             lambda: A.ChooseLoss("A", uid("RU3 KALU")), ["Exchange", "at least 5 strength",
+                                                           # (RU4 and RU3, 7 points: Lenin and RU3 would be 6)
+                                                           "Suggested: RU4 TULA, RU3 KALU (7 points)", "the leaders are kept"]),
     "attack": (pos_attack, "A", ".card.phase", '[data-act="ResolveAttack"]', lambda: A.ResolveAttack("A"),
                ["10 : 5", "2:1", "Defender eliminated", "Resolve at 2:1"]),
     "force": (pos_force, "A", ".card.phase", f'[data-act="Attach"][data-unit="{uid("RU3 KALU")}"]',

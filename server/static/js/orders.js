@@ -523,7 +523,12 @@ function decisionCard(app, d, by, btn, marks) {
     }
     if (suggested.length) {
       const pts = suggested.reduce((n, u) => n + unit(u).strength, 0);
-      parts.push(h("p.small", `The least loss that does it: ${suggested.map(uname).join(", ")} (${pts} point${pts === 1 ? "" : "s"}).`),
+      // (the engine's suggestion keeps leaders, Victory Points and purge strength, when combat
+      // units alone make up the need: not always the fewest points, so it says so)
+      const kept = (by.ChooseLoss || []).some((a) => unit(a.unit).kind === "leader" && !suggested.includes(a.unit));
+      parts.push(h("p.small", { dataset: { act: "loss-why" } }, `Suggested: ${suggested.map(uname).join(", ")} (${pts} point${pts === 1 ? "" : "s"}), `
+        + (kept ? "the least loss of combat units that makes up the need: the leaders are kept (Victory Points, purge strength)."
+          : "the least loss that makes up the need.")),
         h("button.btn.primary", { type: "button", disabled: app.busy, dataset: { act: "suggested-loss" }, onclick: () => confirmLoss(app, suggested, d.need) },
           `Remove the suggested unit${suggested.length > 1 ? "s" : ""}…`));
     }
