@@ -177,11 +177,13 @@ def test_a_finished_game_offers_no_answer_to_a_committee_invitation(server, brow
     page.locator('.orders [data-act="EndTrading"]').click()
     page.wait_for_function("() => document.body.dataset.phase !== 'trading'")
     as_seat(server, gid, a["token"], invite)
-    http(server, "POST", f"/api/games/{gid}/leave", {"token": a["token"]})     # (a bot plays A from now on)
     page.click('.dtabs .dtab[data-tab="talk"]')
     open_channel(page, "A-B")
     card = page.locator('.msg-list .proposal[data-kind="committee"]')
     card.locator('[data-act="accept"]').wait_for()                  # (while the game runs, B may answer)
+    # (a bot plays A from now on: once it leaves that Committee, the card no longer stands, so
+    # it is looked at first)
+    http(server, "POST", f"/api/games/{gid}/leave", {"token": a["token"]})
     # Boris plays a step (PLAY_ON) whenever the game waits on him, to the game's end
     deadline = time.time() + 120
     while page.evaluate("() => document.body.dataset.status") != "over":
