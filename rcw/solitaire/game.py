@@ -27,10 +27,10 @@ from rcw.game import HANDLERS, Game
 from rcw.rng import MASK, Dice
 from rcw.rules import auxiliary, combat, movement
 from rcw.solitaire import red, turn
-from rcw.solitaire.base import LAST_TURN, MODE, NONRED, OBJECTIVE_REGIONS, RED_SEAT, TARGETS
+from rcw.solitaire.base import LAST_TURN, MODE, NONRED, RED_SEAT
 from rcw.solitaire.routes import remaining_route, route_of, route_unit
 from rcw.solitaire.setup import setup
-from rcw.solitaire.victory import nonred_in_targets, objective_units
+from rcw.solitaire.victory import conditions, nonred_in_targets, objective_units
 from rcw.state import State
 
 ALLOWED = (A.RollRandomEvents, A.StartForce, A.JoinForce, A.Attach, A.Detach, A.Move, A.EndForce, A.Merge,
@@ -161,9 +161,7 @@ def _solitaire(g: SoloGame, seat: str | None) -> dict:
         "red_dead": list(s.solo.get("dead", [])),          # Red leaders eliminated: they never come back (004 [24.13])
         "routes": routes, "objective_left": objective_units(ctx),
         "in_targets": dict(nonred_in_targets(ctx)),
-        # what the victory conditions name (004 [28.11], [28.13]): Red clears these regions of
-        # non-Red units; a non-Red unit in one of the targets at a Game-Turn's end wins for it
-        "objective_regions": list(OBJECTIVE_REGIONS), "targets": list(TARGETS),
+        "victory": conditions(ctx.data),                # the conditions in words (004 [28.11]-[28.15])
     }
 
 

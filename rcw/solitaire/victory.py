@@ -17,7 +17,7 @@ from __future__ import annotations
 from rcw.actions import Event
 from rcw.data import RED
 from rcw.rules.base import Ctx
-from rcw.solitaire.base import MODE, NONRED, OBJECTIVE_REGIONS, RED_SEAT, TARGETS
+from rcw.solitaire.base import LAST_TURN, MODE, NONRED, OBJECTIVE_REGIONS, RED_SEAT, TARGETS
 from rcw.state import copy_plain
 
 LEVELS = {"red_decisive": "Red Decisive Victory", "red_substantive": "Red Substantive Victory",
@@ -42,6 +42,19 @@ def nonred_in_targets(ctx: Ctx) -> dict[str, list[int]]:
         if us:
             out[p] = sorted(us)
     return out
+
+
+def conditions(data) -> list[str]:
+    """The victory conditions in words (004 [28.11]-[28.15]), for a player to read: the levels
+    by :func:`red_level`, the regions, the targets and the last Game-Turn named as the rules do."""
+    turns = range(1, LAST_TURN + 1)
+    first = {lv: min(t for t in turns if red_level(t) == lv) for lv in ("red_decisive", "red_substantive", "red_marginal")}
+    names = " or ".join(data.provinces[p].name for p in TARGETS)
+    return [f"Red wins by clearing every non-Red unit out of {', '.join(OBJECTIVE_REGIONS)}: a Decisive Victory by "
+            f"Game-Turn {first['red_substantive'] - 1}, Substantive on Game-Turn {first['red_substantive']}, Marginal on "
+            f"Game-Turn {first['red_marginal']} (004 [28.11], [28.12]).",
+            f"The non-Red Player wins at once if a non-Red unit stands in {names} at the end of a Game-Turn "
+            f"(004 [28.13]); otherwise the game is drawn after Game-Turn {LAST_TURN} (004 [28.15])."]
 
 
 def red_level(turn: int) -> str:

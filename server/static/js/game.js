@@ -845,15 +845,10 @@ class GameApp {
     const so = v.solitaire;
     const left = so.objective_left || [];
     const held = Object.entries(so.in_targets || {});
-    const regions = (so.objective_regions || []).join(", ");
-    const targets = (so.targets || []).map(pname).join(" or ");
     replace(this.playersEl, h("div.players-list",
       h("section.player.solo-victory", { dataset: { seat: "R" } },
         h("h3", "Victory (004 [28.0])"),
-        h("p", `Red wins by clearing every non-Red unit out of ${regions}: a Decisive Victory by Game-Turn 5, `
-          + `Substantive on Game-Turn 6, Marginal on Game-Turn ${so.last_turn} (004 [28.11], [28.12]).`),
-        h("p", `The non-Red Player wins at once if a non-Red unit stands in ${targets} at the end of a Game-Turn (004 [28.13]); `
-          + `otherwise the game is drawn after Game-Turn ${so.last_turn} (004 [28.15]).`),
+        (so.victory || []).map((t) => h("p", t)),   // (the engine's words for its conditions)
         h("p.solo-left", `Non-Red units left in those regions: ${left.length}`),
         held.length ? h("p.solo-danger", { role: "alert" }, `⚠ Non-Red units in ${held.map(([p, us]) => `${pname(p)} (${us.length})`).join(", ")}: `
           + "if they are still there at the end of this Game-Turn, the non-Red Player wins") : null),
