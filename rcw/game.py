@@ -609,6 +609,12 @@ class Game:
                 "execution_markers": politics.EXECUTION_MARKERS, "vote_markers": victory.VOTE_MARKERS,
                 "politburo": masses.politburo_problem(self.ctx, "") is None}
 
+    def consents_to(self, seat: str, members: Iterable[str]) -> bool:
+        """Whether ``seat`` consents now to a Central Committee of exactly ``members``, in any
+        order (004 [11.11]; :func:`rcw.rules.politics.consents_to`): what an invitation to that
+        Committee from ``seat`` stands on."""
+        return politics.consents_to(self.ctx, seat, list(members))
+
     def force_allowance(self) -> int:
         """The Movement Allowance of the force being moved (004 [5.0], [5.63], [5.72]): its
         leaders' (the ``leader_movement`` option, or 2 + the lowest rating with

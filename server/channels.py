@@ -198,7 +198,7 @@ class Channels:
         if seat not in prop.get("addressees", []):
             raise ProtocolError("not_addressed", f"proposal {msg_id} is not addressed to {seat}")
         if accept and rt.game is not None:
-            why = chat.no_longer_stands(prop, found[0].get("seat"), rt.game.view(seat))
+            why = chat.no_longer_stands(prop, found[0].get("seat"), rt.game)
             if why:
                 raise ProtocolError("proposal_closed", f"proposal {msg_id} no longer stands: {why}")
         await self._rate(seat)

@@ -36,12 +36,15 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from dataclasses import fields
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rcw.server.protocol import MAX_PROPOSAL, ProtocolError, pack
+
+if TYPE_CHECKING:
+    from rcw.game import Game
 
 from rcw.actions import (
     AcceptTrade,
@@ -212,16 +215,16 @@ def post_actions(prop: dict, poster: str) -> list[Action]:
     return [OrderExecution(poster)]
 
 
-def no_longer_stands(prop: dict, poster: str | None, view: Mapping[str, Any]) -> str | None:
-    """Why a proposal may no longer be accepted (``view``: the game's view now), or None.  A
-    Central Committee invitation stands while its proposer consents to a Committee of exactly
-    its members (004 [11.11]: a consent is to a Committee of those members; a proposer who has
-    since consented to another one, withdrawn or quit invites no one any more).  (Trade offers
-    are the engine's to judge; the browser's card reads this the same way, ``chat.js _card``.)"""
+def no_longer_stands(prop: dict, poster: str | None, game: Game) -> str | None:
+    """Why a proposal may no longer be accepted, or None.  A Central Committee invitation stands
+    while its proposer consents to a Committee of exactly its members (the engine's
+    ``Game.consents_to``, 004 [11.11]: a proposer who has since consented to another one,
+    withdrawn or quit invites no one any more).  (Trade offers are the engine's to judge; the
+    browser's card reads the view's consents the same way, ``chat.js _card``.)"""
     if prop.get("kind") == "committee":
-        now = (view.get("committee_consent") or {}).get(poster)
-        if now is None or sorted(now) != sorted(prop.get("members", [])):
-            return f"{poster} no longer consents to a Central Committee of {', '.join(prop.get('members', []))}"
+        members = prop.get("members", [])
+        if poster is None or not game.consents_to(poster, members):
+            return f"{poster} no longer consents to a Central Committee of {', '.join(members)}"
     return None
 
 

@@ -330,6 +330,21 @@ def test_committee_withdrawal_dissolves_below_eight_and_reforms():
     refused(g, A.LeaveCommittee("D"), "004 [11.12]")
 
 
+def test_an_invitation_stands_while_its_proposer_consents_to_exactly_its_members():
+    """004 [11.11]: a consent is to a Committee of those members, in any order; what a chat
+    invitation to a Committee stands on (``Game.consents_to``, asked by the server)."""
+    g = blank("A")
+    markers(g, A=4, B=4, C=2)
+    g.apply(A.JoinCommittee("A", ("A", "B")))
+    assert g.consents_to("A", ["B", "A"]) and g.consents_to("A", ("A", "B"))
+    assert not g.consents_to("A", ["A", "B", "C"]) and not g.consents_to("A", ["A"])
+    assert not g.consents_to("B", ["A", "B"])                  # B has not consented
+    g.apply(A.JoinCommittee("A", ("A", "B", "C")))             # A invites another Committee now
+    assert not g.consents_to("A", ["A", "B"]) and g.consents_to("A", ["C", "B", "A"])
+    g.apply(A.LeaveCommittee("A"))                             # withdrawn: A invites no one
+    assert not g.consents_to("A", ["A", "B", "C"])
+
+
 def test_committee_follows_the_markers_and_quitting():
     g = blank("A")
     s = g.state

@@ -263,6 +263,14 @@ def do_join(ctx: Ctx, a: JoinCommittee) -> list[Event]:
     return ev + sync(ctx)
 
 
+def consents_to(ctx: Ctx, seat: str, members) -> bool:
+    """Whether ``seat`` consents now to a Central Committee of exactly ``members`` (004 [11.11]:
+    a consent is to a Committee of those members, in any order; one given to another Committee,
+    withdrawn, or a player who has quit consents to none)."""
+    now = ctx.s.committee_consent.get(seat)
+    return now is not None and seat not in ctx.s.quit and set(now) == set(members) and len(now) == len(members)
+
+
 def check_leave(ctx: Ctx, a: LeaveCommittee) -> None:
     if _decision(ctx):
         raise ctx.illegal("004 [11.12]", "not while a purge or an execution order is being resolved", "decision_pending")

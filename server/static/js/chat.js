@@ -385,7 +385,8 @@ export class Chat {
       }
     }
     // a Committee invitation stands while its proposer consents to exactly those members
-    // (server/chat.py no_longer_stands: the server refuses to accept one that does not)
+    // in any order (the engine's Game.consents_to, 004 [11.11], read here from the view's
+    // consents; the server asks the engine and refuses to accept one that does not stand)
     if (p.kind === "committee" && open && view.committee_consent) {
       const now = view.committee_consent[m.seat];
       if (!now || [...now].sort().join() !== [...p.members].sort().join()) {
