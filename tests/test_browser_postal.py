@@ -16,7 +16,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from browser_helpers import NO_LIMITS_ARGS, http, new_page, open_seat, rcw_server, shot, skip_reason
+from browser_helpers import NO_LIMITS_ARGS, as_seat, http, new_page, open_seat, rcw_server, shot, skip_reason
 from test_server_notify import Inbox, body, link
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
@@ -362,5 +362,99 @@ def test_the_trade_form_is_blank_again_after_add_trade(browser, server):
         for label in ("Give Politburo", "Give Assassins", "Take Politburo", "Take Assassins"):
             assert card.locator(f'input[aria-label="{label}"]').input_value() == "0", label
         assert card.locator('select[aria-label="With"]').input_value() == "B"
+    finally:
+        page.context.close()
+
+
+def test_a_stacks_move_takes_its_other_leaders_and_the_sheet_says_when_it_changed_since_sent(browser, server):
+    """Found in a QA game (seed 4: Anna's SMOL stack holds Slavin, Zinoviev and RU6 SMOL under
+    Zinoviev).  Clicking the stack plotted Slavin's move alone: Zinoviev and his unit stayed
+    behind while the card offered to drop them on the way (a drop the engine refused), and it
+    offered to pick up leaders elsewhere (refused: a leader joins a force where it starts, 004
+    [5.26]).  Now the stack's other leaders move with it (``join``; a box to leave one behind),
+    what the force carries is what it offers to drop, and no leader is offered as a pick-up.
+    Then the sheet: changed after it was sent, it no longer says "sent" but that the sheet sent
+    counts; sent by the last player whose sheet is out, it says the phase is carried out at once,
+    and asks first when orders of it are refused.  (And the assassination card of a player with
+    no Assassin marker says so instead of offering an order the engine refuses.)"""
+    from rcw.data import default
+
+    d = default()
+    uid = {d.units[u].label: u for u in d.units}
+    slavin, zinoviev, ru6 = uid["RL1 Slavin"], uid["RL2 Zinoviev"], uid["RU6 SMOL"]
+    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 5, "bot_seats": list("CDE"), "bots": "random",
+                                            "seed": 4, "deadline": "1h"})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
+
+    async def boris_sends(c) -> None:
+        await c.sheet([])
+    page = new_page(browser)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        open_seat(page, server, gid, a["token"], "A", "Anna")
+        page.locator('[data-act="send-sheet"]').wait_for()
+        assert page.locator(".last-note").count() == 0                # (Boris's sheet is out too)
+        as_seat(server, gid, b["token"], boris_sends)
+        page.locator(".last-note").wait_for()                         # Anna's is the last
+        page.locator('[data-act="send-sheet"]').click()               # (an empty sheet: nothing refused, no question)
+        page.wait_for_function("() => window.rcwApp.st.view.postal.phase === 'first'")
+        # (Anna holds no Assassin marker: the card says so, and offers no order the engine refuses)
+        assert page.evaluate("() => rcwApp.st.view.assassins.A") == 0
+        page.locator(".assassin-card summary").click()
+        assert "no Assassin marker" in page.locator(".assassin-card .no-assassins").inner_text()
+        assert page.locator('[data-act="add-assassination"]').count() == 0
+        # the First Phase: Anna clicks her SMOL stack
+        st = page.evaluate(f"() => rcwApp.st.view.stacks.find((s) => s.units.includes({slavin}))")
+        assert st["province"] == "SMOL" and set(st["units"]) == {slavin, zinoviev, ru6}
+        page.evaluate("window.rcwApp.board.centreOn('SMOL', true)")
+        page.locator(f'svg g[data-stack="{st["id"]}"]').first.click()
+        page.wait_for_function("() => window.rcwApp.postal.plot && window.rcwApp.postal.plot.routes")
+        card = page.locator(".plot-card.plotting")
+        assert card.locator(f'input[data-join="{zinoviev}"]').is_checked()
+        assert "Zinoviev" in card.locator(".joins").inner_text() and "RU6 SMOL" in card.locator(".joins").inner_text()
+        drops = {int(x) for x in card.locator("select[data-drop]").evaluate_all("(ss) => ss.map((s) => s.dataset.drop)")}
+        assert drops == {zinoviev, ru6}
+        picks = card.locator("input[data-pick]").evaluate_all("(ps) => ps.map((p) => Number(p.dataset.pick))")
+        assert not [u for u in picks if d.units[u].is_leader], picks
+        routes = page.evaluate("() => window.rcwApp.postal.plot.routes")
+        dest = sorted(k for k, r in routes.items() if len(r["path"]) == 1)[0]
+        page.locator(f'svg g.reach-target[data-province="{dest}"]').first.click()
+        page.wait_for_function(f"() => document.body.dataset.plotPath === {dest!r}")
+        page.locator('[data-act="add-move"]').click()
+        page.wait_for_selector(".draft-order.ok")
+        order = page.evaluate("() => window.rcwApp.postal.draft[0]")
+        assert order["unit"] == slavin and order["join"] == [zinoviev], order
+        assert "(with Zinoviev)" in page.locator(".draft-order .d-text").inner_text()
+        # sent; then changed: the page says the sheet sent counts until it is sent again
+        page.locator('[data-act="send-sheet"]').click()
+        page.wait_for_selector(".sent-badge")
+        assert page.locator(".unsent-badge").count() == 0
+        page.locator('[data-act="delete-order"]').click()
+        page.locator(".unsent-badge").wait_for()
+        assert page.locator(".sent-badge").count() == 0
+        page.evaluate(f"() => window.rcwApp.postal.add({json.dumps(order)})")     # (the move again, as sent)
+        page.wait_for_selector(".sent-badge")
+        assert page.locator(".unsent-badge").count() == 0
+        as_seat(server, gid, b["token"], boris_sends)                 # (the phase is carried out: the three move)
+        page.wait_for_function("() => window.rcwApp.st.view.postal.phase === 'second'")
+        moved = page.evaluate(f"() => rcwApp.st.view.stacks.find((s) => s.units.includes({slavin}))")
+        assert moved["province"] == dest and {zinoviev, ru6} <= set(moved["units"]), moved
+        # the Second Phase: Boris sends first; Anna's sheet holds an order the engine refuses
+        as_seat(server, gid, b["token"], boris_sends)
+        page.locator(".last-note").wait_for()
+        page.evaluate(f"() => window.rcwApp.postal.add({{ order: 'attack', attackers: [{slavin}], target: 99999 }})")
+        page.wait_for_selector(".draft-order.bad")
+        page.locator('[data-act="send-sheet"]').click()
+        page.locator(".modal").wait_for()
+        assert "cannot be changed after" in page.locator(".modal").inner_text()
+        page.locator(".modal .btn", has_text="Keep editing").click()
+        assert page.evaluate("window.rcwApp.st.view.postal.phase") == "second"
+        page.locator('[data-act="send-sheet"]').click()
+        page.locator('.modal [data-act="confirm-send"]').click()
+        page.wait_for_function("() => window.rcwApp.st.view.postal.phase !== 'second'")
+        assert not errors, errors
     finally:
         page.context.close()

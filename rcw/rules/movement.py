@@ -180,7 +180,8 @@ def check_attach(ctx: Ctx, a: Attach) -> None:
         raise ctx.illegal("004 [5.13]", f"{ctx.name(a.unit)} is not in {fs.province} outside the force")
     leaders = ctx.b.leaders_of(fs)
     if u.is_leader:
-        raise ctx.illegal("004 [5.26]", "leaders join a force with JoinForce")
+        raise ctx.illegal("004 [5.26]", f"{ctx.name(a.unit)} is a leader: a leader is not picked up, he moves with "
+                          "the force from where it starts (he joins it before it moves)")
     p = anarchists.alone_problem(ctx, fs, st)
     if p:
         raise ctx.illegal(*p)
@@ -256,9 +257,9 @@ def check_detach(ctx: Ctx, a: Detach) -> None:
     if u.is_leader:
         rest = [x for x in rest if fs.attached.get(x) != a.unit]
         if not [x for x in rest if ctx.data.units[x].is_leader]:
-            raise ctx.illegal("004 [5.0]", "the last leader of a force ends its move with EndForce instead")
+            raise ctx.illegal("004 [5.0]", "the force's last leader is not dropped: the force ends its move where it is instead")
     elif not rest:
-        raise ctx.illegal("004 [5.0]", "the force's last unit ends its move with EndForce instead")
+        raise ctx.illegal("004 [5.0]", "the force's last unit is not dropped: the force ends its move where it is instead")
 
 
 def do_detach(ctx: Ctx, a: Detach) -> list[Event]:

@@ -28,7 +28,8 @@ function describe(o) {
     case "move": {
       const picks = Object.entries(o.pick || {}).map(([p, us]) => `picking up ${[].concat(us).map((x) => n(Array.isArray(x) ? x[0] : x)).join(", ")} in ${p}`);
       const drops = Object.entries(o.drop || {}).map(([p, us]) => `dropping ${[].concat(us).map(n).join(", ")} in ${p}`);
-      return `${n(o.unit)}: ${(o.path || []).join("–") || "stays"}${o.rail ? " by rail" : " overland"}` +
+      const joined = (o.join || []).length ? ` (with ${o.join.map(n).join(", ")})` : "";
+      return `${n(o.unit)}${joined}: ${(o.path || []).join("–") || "stays"}${o.rail ? " by rail" : " overland"}` +
         (picks.length || drops.length ? ` (${[...picks, ...drops].join("; ")})` : "");
     }
     case "attack": return `${(o.attackers || []).map(n).join(" + ")} attack${o.subversive ? " (subversive)" : ""} ${n(o.target)}`;
@@ -102,10 +103,15 @@ export class PostalDesk {
     const v = this.view;
     const key = `draft:${this.app.gid}:${this.app.seat}:${v.turn}:${v.postal.phase}`;
     if (key === this.draftKey) return;
-    if (this.draftKey) store.remove(this.draftKey);     // (that phase is closed: its draft goes)
+    if (this.draftKey) {                                // (that phase is closed: its draft goes)
+      store.remove(this.draftKey);
+      store.remove(this.draftKey + ":sent");
+    }
     this.draftKey = key;
     const sent = (v.postal.sheet || []).map(([, o]) => o);
     this.draft = store.get(key, null) || sent;
+    // the draft as this page last sent it (a sheet sent from elsewhere: the draft is that sheet)
+    this.sentJson = store.get(key + ":sent", null) ?? JSON.stringify(this.draft);
     this.plot = null;
     this.verdicts = null;
     this.check();
@@ -141,6 +147,8 @@ export class PostalDesk {
       const r = await this.app.conn.request("sheet", { turn: v.turn, phase: v.postal.phase, sheet: { orders: this.draft } });
       this.sent = r;
       store.set(this.draftKey, this.draft);
+      this.sentJson = JSON.stringify(this.draft);
+      store.set(this.draftKey + ":sent", this.sentJson);
       toast(r.rejected.length ? `Sheet sent: ${r.rejected.length} order(s) refused` : `Sheet sent (${r.sheet.length} order${r.sheet.length === 1 ? "" : "s"})`,
         r.rejected.length ? "error" : "ok");
     } catch (e) {
@@ -169,7 +177,10 @@ export class PostalDesk {
     const st = v.stacks.find((s) => s.id === id);
     if (!st || st.owner !== this.app.seat) return false;
     const u = this.mover(st);
-    this.plot = { unit: u, stack: st.id, from: st.province, path: [], rail: false, pick: {}, drop: {}, problem: null, routes: null };
+    // (004 [17.0]: "the path of each stack": the stack's other leaders, with the units attached to
+    // them, move with the first unless the player leaves them out, 004 [5.26])
+    const join = st.units.filter((x) => x !== u && isLeader(x));
+    this.plot = { unit: u, stack: st.id, from: st.province, path: [], rail: false, join, pick: {}, drop: {}, problem: null, routes: null };
     this.app.ask("reach", { unit: u }).then((routes) => {
       if (this.plot && this.plot.unit === u) {
         this.plot.routes = routes;
@@ -193,6 +204,7 @@ export class PostalDesk {
 
   plotOrder(p = this.plot) {
     const o = { order: "move", unit: p.unit, path: [...p.path], rail: p.rail };
+    if (p.join.length) o.join = [...p.join];
     const pick = Object.fromEntries(Object.entries(p.pick).filter(([, us]) => us.length));
     const drop = Object.fromEntries(Object.entries(p.drop).filter(([, us]) => us.length));
     if (Object.keys(pick).length) o.pick = pick;
@@ -319,13 +331,33 @@ export class PostalDesk {
           } }, "✕")));
     }));
     const rejected = pv.rejected || [];
+    const changed = sent && JSON.stringify(this.draft) !== this.sentJson;
+    const last = this.lastToSend();
     return h("section.card.sheet-card",
-      h("h3", "Your order sheet", sent ? h("span.sent-badge", { dataset: { sent: "1" } }, " — sent ✓") : null),
+      h("h3", "Your order sheet", sent && !changed ? h("span.sent-badge", { dataset: { sent: "1" } }, " — sent ✓") : null),
+      changed ? h("p.unsent-badge", { role: "status" }, "Changed since you sent it: the sheet you sent counts until you send it again.") : null,
       this.draft.length ? list : h("p.small", "No orders yet. Plot moves on the map, or add orders below; an empty sheet is a valid sheet."),
       rejected.length ? h("div.rejected", h("strong", "Refused when sent: "), rejected.map((r) => h("div", `#${r.index + 1} ${r.order}: ${r.message} (${r.rule})`))) : null,
       h("div.row",
-        h("button.btn.primary", { type: "button", dataset: { act: "send-sheet" }, disabled: this.app.busy, onclick: () => this.send() },
-          sent ? "Send again (replaces the last)" : "Send the sheet")));
+        h("button.btn.primary", { type: "button", dataset: { act: "send-sheet" }, disabled: this.app.busy, onclick: () => this.confirmSend(checked) },
+          sent ? "Send again (replaces the last)" : "Send the sheet")),
+      last ? h("p.small.last-note", "The other players' sheets are in: sending yours carries out the phase at once, and it cannot be changed after.") : null);
+  }
+
+  /** Whether every other player's sheet is in: this seat's closes the phase when sent. */
+  lastToSend() {
+    const pending = this.app.st.pending || [];
+    return pending.length === 1 && pending[0].seat === this.app.seat;
+  }
+
+  /** Send the sheet; when it closes the phase at once and orders of it are refused or cut short,
+   *  ask first (they cannot be mended after). */
+  confirmSend(checked) {
+    const bad = (checked || []).filter((vd) => vd && (!vd.ok || vd.step !== undefined)).length;
+    if (!this.lastToSend() || !bad) return this.send();
+    modal("Send the sheet now?", h("p", `${bad} of your orders ${bad === 1 ? "is" : "are"} refused or cut short (marked in red). `
+      + "The other players' sheets are in, so sending carries out the phase at once: the sheet cannot be changed after."),
+    [{ label: "Keep editing" }, { label: "Send it as it is", kind: "primary", dataset: { act: "confirm-send" }, onclick: () => { this.send(); } }]);
   }
 
   /** The draft's moves on the map, each as far as the engine would take it (check's `path`). */
@@ -347,7 +379,7 @@ export class PostalDesk {
       this.draft.splice(i, 1);
       this.save();
       this.plot = { unit: o.unit, stack: st ? st.id : null, from: st ? st.province : (o.path || [])[0], path: [...(o.path || [])],
-                    rail: !!o.rail, pick: { ...(o.pick || {}) }, drop: { ...(o.drop || {}) }, problem: null, routes: null };
+                    rail: !!o.rail, join: [...(o.join || [])], pick: { ...(o.pick || {}) }, drop: { ...(o.drop || {}) }, problem: null, routes: null };
       this.app.ask("reach", { unit: o.unit }).then((r) => { if (this.plot) { this.plot.routes = r; this.app.renderSoon(); } }).catch(() => {});
       this.app.renderSoon();
       return;
@@ -399,10 +431,22 @@ export class PostalDesk {
         h("p.small", "Click one of your stacks on the map, then the provinces of its path one by one (pick-ups and drops on the way); the engine checks each step."));
     }
     const v = this.view;
-    const moving = (v.stacks.find((s) => s.id === p.stack) || { units: [p.unit] }).units;
+    const start = v.stacks.find((s) => s.id === p.stack) || { units: [p.unit], attached: {} };
+    const attached = start.attached || {};
+    const under = (l) => start.units.filter((x) => attached[x] === l);        // (the units attached to l: they go with him)
+    const others = start.units.filter((x) => x !== p.unit && isLeader(x));
+    const loose = start.units.filter((x) => !isLeader(x) && !(String(x) in attached));
+    const joins = others.length ? h("div.joins", h("span", "Moving with him: "), others.map((l) => h("label.chk",
+      h("input", { type: "checkbox", dataset: { join: String(l) }, checked: p.join.includes(l), onchange: (e) => {
+        if (e.target.checked) p.join.push(l); else p.join.splice(p.join.indexOf(l), 1);
+        this.recheck();
+      } }), uname(l), under(l).length ? ` (${under(l).map(uname).join(", ")})` : ""))) : null;
     const along = [p.from, ...p.path];
+    // pick-ups: combat and Imperial units (a leader is never picked up, 004 [5.26]); in the start
+    // province the units of its own stack attached to no leader too
     const picks = along.map((prov) => {
-      const here = v.stacks.filter((s) => s.province === prov && s.owner === this.app.seat && s.id !== p.stack).flatMap((s) => s.units);
+      const here = v.stacks.filter((s) => s.province === prov && s.owner === this.app.seat && s.id !== p.stack).flatMap((s) => s.units)
+        .concat(prov === p.from ? loose : []).filter((u) => !isLeader(u));
       if (!here.length) return null;
       return h("div.pick", h("span", `Pick up in ${pname(prov)}: `), here.map((u) => h("label.chk", h("input", { type: "checkbox", dataset: { pick: String(u), province: prov },
         checked: (p.pick[prov] || []).includes(u), onchange: (e) => {
@@ -411,7 +455,9 @@ export class PostalDesk {
           this.app.renderSoon();
         } }), uname(u))));
     });
-    const drops = moving.filter((u) => u !== p.unit).map((u) => h("label.drop", `Drop ${uname(u)} in `, h("select", { dataset: { drop: String(u) }, onchange: (e) => {
+    // the force: the leader and his units, the leaders who move with him and theirs, what it picks up
+    const moving = [...under(p.unit), ...p.join.flatMap((l) => [l, ...under(l)]), ...Object.values(p.pick).flat()];
+    const drops = moving.map((u) => h("label.drop", `Drop ${uname(u)} in `, h("select", { dataset: { drop: String(u) }, onchange: (e) => {
       for (const l of Object.values(p.drop)) if (l.includes(u)) l.splice(l.indexOf(u), 1);
       if (e.target.value) (p.drop[e.target.value] ||= []).push(u);
     } }, h("option", { value: "" }, "(keep)"), along.map((prov) => h("option", { value: prov, selected: (p.drop[prov] || []).includes(u) }, pname(prov))))));
@@ -421,7 +467,7 @@ export class PostalDesk {
       h("p.plot-path", { dataset: { path: p.path.join("-") } }, [p.from, ...p.path].map(pname).join(" → "), ` (${tapWord()} the next province)`),
       h("label.chk", h("input", { type: "checkbox", dataset: { act: "rail" }, checked: p.rail, onchange: (e) => { p.rail = e.target.checked; this.recheck(); } }),
         " by rail (004 [5.5]; otherwise overland)"),
-      picks, drops,
+      joins, picks, drops,
       h("div.row",
         h("button.btn.primary", { type: "button", dataset: { act: "add-move" }, onclick: () => this.finishPlot() }, "Add to sheet"),
         h("button.btn", { type: "button", onclick: () => { if (p.path.length) { p.path.pop(); p.problem = null; this.app.renderSoon(); } } }, "Undo step"),
@@ -452,7 +498,12 @@ export class PostalDesk {
     const me = this.app.seat;
     const victims = v.stacks.filter((s) => s.owner && s.owner !== me).flatMap((s) => s.units.filter(isLeader));
     const sel = h("select", { multiple: true, size: 4, "aria-label": "Victims" }, victims.map((u) => h("option", { value: String(u) }, `${uname(u)} (${(v.stacks.find((s) => s.units.includes(u)) || {}).province})`)));
-    const n = h("input", { type: "number", min: 1, max: 9, value: 1, "aria-label": "Markers" });
+    const held = (v.assassins || {})[me] || 0;
+    if (!held) {
+      return h("details.card.assassin-card", h("summary", "Assassination (postal [10.0])"),
+        h("p.small.no-assassins", "You hold no Assassin marker: you can send no assassins (004 [10.12])."));
+    }
+    const n = h("input", { type: "number", min: 1, max: held, value: 1, "aria-label": "Markers" });
     return h("details.card.assassin-card", h("summary", "Assassination (postal [10.0])"),
       h("p.small", "Victims whose route meets the final province of one of your leaders (and/or); the engine judges it."), sel,
       h("label", " markers ", n),
