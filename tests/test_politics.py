@@ -309,6 +309,9 @@ def test_committee_needs_unanimous_consent_and_eight_markers():
     assert "only 2 Politburo markers" in e.message
     refused(g, A.JoinCommittee("B", ("A", "E")), "004 [11.11]")           # must include himself
     refused(g, A.JoinCommittee("A", ("A", "E")), "004 [11.11]")           # already
+    markers(g, B=1)
+    e = refused(g, A.JoinCommittee("B", ("B", "C")), "004 [11.11]")
+    assert "hold only 1 Politburo marker;" in e.message                    # (not "1 Politburo markers")
 
 
 def test_committee_withdrawal_dissolves_below_eight_and_reforms():

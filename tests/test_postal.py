@@ -10,7 +10,7 @@ from engine_helpers import D, cleared, put, refused, section, uid, where
 from rcw import actions as A
 from rcw.actions import IllegalAction
 from rcw.modes import from_bytes, from_record, new_game
-from rcw.postal import GM, ClosePhase, SubmitOrders
+from rcw.postal import GM, ClosePhase, SubmitOrders, report
 from rcw.rules.sequence import take_snapshot
 from rcw.state import UNASSIGNED
 
@@ -548,6 +548,13 @@ def test_postal_close_phase_is_the_gamesmasters_and_takes_sheets_for_the_missing
     ev = g.apply(ClosePhase(GM, 1, "first", {"B": {"orders": [mv("Trotsky", ["RYAZ"])]}}))
     assert ev[0].kind == "phase_closed" and ev[0].data["missing"] == ["B", "C", "D", "E"]
     assert (where(g, "Lenin"), where(g, "Trotsky"), g.phase) == ("NOVG", "RYAZ", "second")
+    # the report says so, in words (found in a QA game: "The Gamesmaster closes first of Game-Turn 1"
+    # in the log only, and nothing of it in the report)
+    text = report.render(g.view("A")["postal"]["report"], g.data)
+    assert ("The deadline has passed: the Gamesmaster closes the First Phase of Game-Turn 1; no sheet from B: the "
+            "sheet written for it at the deadline is used; no sheet from C, D, E: no orders") in text
+    assert g.apply(SubmitOrders("A", 1, "second", {"orders": []}))[0].text == \
+        "A has sent its orders for the Second Phase of Game-Turn 1"
 
 
 def test_postal_a_late_sheet_and_the_live_games_actions_are_refused():

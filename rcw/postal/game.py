@@ -28,7 +28,7 @@ from rcw.actions import Action, Event, IllegalAction, Plain
 from rcw.data import GameData
 from rcw.game import Game
 from rcw.postal import sequence
-from rcw.postal.base import GM, MODE, act_as, active, book
+from rcw.postal.base import GM, MODE, PHASE_NAMES, act_as, active, book
 from rcw.postal.sheets import ClosePhase, SubmitOrders, check_phase, orders_of
 from rcw.postal.validate import check_sheet, scratch
 from rcw.rng import Dice
@@ -51,7 +51,8 @@ def do_submit(ctx: Ctx, a: SubmitOrders) -> list[Event]:
     b["rejected"][a.seat] = rejected
     b["warnings"][a.seat] = warnings
     ev = [Event("orders_submitted", f"{a.seat} {'sends a new sheet' if again else 'has sent its orders'} for "
-                f"{a.phase} of Game-Turn {a.turn}", {"seat": a.seat, "turn": a.turn, "phase": a.phase, "replaced": again})]
+                f"{PHASE_NAMES.get(a.phase, a.phase)} of Game-Turn {a.turn}",
+                {"seat": a.seat, "turn": a.turn, "phase": a.phase, "replaced": again})]
     if sequence.complete(ctx):
         ev += sequence.adjudicate(ctx)
     return ev
@@ -76,10 +77,16 @@ def do_close(ctx: Ctx, a: ClosePhase) -> list[Event]:
     for seat in missing:
         b["sheets"][seat], b["rejected"][seat], b["warnings"][seat] = check_sheet(
             ctx, seat, a.phase, given.get(seat, {"orders": []}))
-    ev = [Event("phase_closed", f"The Gamesmaster closes {a.phase} of Game-Turn {a.turn}"
-                + (f"; no sheet from {', '.join(p for p in missing if p not in given)}" if
-                   any(p not in given for p in missing) else ""), {"turn": a.turn, "phase": a.phase, "missing": missing})]
-    return ev + sequence.adjudicate(ctx)
+    none = [p for p in missing if p not in given]
+    written = [p for p in missing if p in given]
+    ev = [Event("phase_closed", f"The deadline has passed: the Gamesmaster closes {PHASE_NAMES.get(a.phase, a.phase)} "
+                f"of Game-Turn {a.turn}"
+                + (f"; no sheet from {', '.join(written)}: the sheet{'s' if len(written) > 1 else ''} written for "
+                   f"{'them' if len(written) > 1 else 'it'} at the deadline {'are' if len(written) > 1 else 'is'} used"
+                   if written else "")
+                + (f"; no sheet from {', '.join(none)}: no orders" if none else ""),
+                {"turn": a.turn, "phase": a.phase, "missing": missing})]
+    return ev + sequence.adjudicate(ctx, ev)
 
 
 def do_quit(ctx: Ctx, a: A.Quit) -> list[Event]:
@@ -102,15 +109,10 @@ class PostalGame(Game):
     @classmethod
     def _options(cls, options: Any) -> dict:
         """The options of the multi-player game; ``postal_movement`` is always on (004 [17.0]
-        postal [5.0])."""
+        postal [5.0]: the option's ``fixed`` value in this mode, :func:`rcw.options.validate`)."""
         if options is None or isinstance(options, dict):
             options = {"mode": MODE, **(options or {})}
-        opts = super()._options(options)
-        if opts.get("postal_movement") is False:
-            raise IllegalAction("options", "the postal game always judges movement on the start positions "
-                                "(004 [17.0] postal [5.0]): postal_movement may not be false", "bad_request")
-        opts["postal_movement"] = True
-        return opts
+        return super()._options(options)
 
     @classmethod
     def new(cls, players: int | None = None, seed: int = 0, options: dict | None = None,

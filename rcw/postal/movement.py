@@ -56,7 +56,7 @@ from rcw.postal.base import OrderRun, act_as, active, gm_pick, skipped
 from rcw.postal.gm import do
 from rcw.postal.sheets import of_kind
 from rcw.rules import assassination, no_suicide
-from rcw.rules.base import Ctx
+from rcw.rules.base import Ctx, counted
 from rcw.rules.movement import candidates, finish_force
 
 KINDS = ("move", "merge", "transfer", "emigrate", "czech_exit")
@@ -280,7 +280,7 @@ def check_assassinate(ctx: Ctx, seat: str, o: dict) -> None:
         raise IllegalAction("004 [17.0] postal [10.0]", "name at least one leader to assassinate", "bad_order")
     held = ctx.s.assassins.get(seat, 0)
     if held < o["markers"]:
-        raise IllegalAction("004 [10.12]", f"{seat} holds only {held} Assassin markers")
+        raise IllegalAction("004 [10.12]", f"{seat} holds only {counted(held, 'Assassin marker')}")
     for v in o["victims"]:
         u = ctx.data.units.get(v)
         if u is None or not u.is_leader:
@@ -311,7 +311,7 @@ def assassinations(ctx: Ctx, sheets: dict, routes: dict[int, list[str]]) -> list
                     continue
                 if ctx.s.assassins.get(seat, 0) < o["markers"]:
                     ev.append(skipped(ctx, seat, i, "assassinate", IllegalAction(
-                        "004 [10.12]", f"{seat} holds only {ctx.s.assassins.get(seat, 0)} Assassin markers now"),
+                        "004 [10.12]", f"{seat} holds only {counted(ctx.s.assassins.get(seat, 0), 'Assassin marker')} now"),
                         f"against {ctx.name(v)}"))
                     continue
                 act_as(ctx, seat, "movement")

@@ -46,7 +46,7 @@ from rcw.postal.gm import answer, do
 from rcw.postal.movement import holds_gold
 from rcw.postal.sheets import of_kind, standing
 from rcw.rules import movement, politics, sequence, setup
-from rcw.rules.base import Ctx
+from rcw.rules.base import Ctx, counted
 
 POSTAL_4 = "004 [17.0] postal [4.2]"
 POSTAL_11 = "004 [17.0] postal [11.0]"
@@ -190,7 +190,7 @@ def check_purge(ctx: Ctx, seat: str, o: dict) -> None:
     if any(p not in parts for p in o["shares"]) or (len(parts) == 1 and any(p != seat for p in o["shares"])):
         raise IllegalAction("004 [11.23]", "the spoils may be divided only among the participants")
     if o["markers"] is not None and o["markers"] > s.politburo.get(seat, 0):
-        raise IllegalAction("004 [11.0]", f"{seat} holds only {s.politburo.get(seat, 0)} Politburo markers")
+        raise IllegalAction("004 [11.0]", f"{seat} holds only {counted(s.politburo.get(seat, 0), 'Politburo marker')}")
 
 
 def assigned(ctx: Ctx, sheets: dict) -> dict[tuple[str, int], int]:

@@ -79,7 +79,7 @@ def render(rep: dict, data: GameData) -> str:
     for e in rep["happened"]:
         if e["kind"] == "report":
             continue
-        if e["kind"] in QUIET or e["kind"] == "adjudication":
+        if e["kind"] in QUIET or e["kind"] in ("adjudication", "phase_closed"):
             out.append(f"  {e['text']}")
         elif e["kind"] != "order_skipped":
             out.append(f"    - {e['text']}")

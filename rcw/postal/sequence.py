@@ -72,8 +72,10 @@ def step(text: str, phase: str, n: int) -> Event:
     return Event("postal_step", text, {"phase": phase, "step": n})
 
 
-def adjudicate(ctx: Ctx) -> list[Event]:
-    """The Gamesmaster adjudicates the phase whose orders are in, reports it and opens the next."""
+def adjudicate(ctx: Ctx, before: list[Event] | None = None) -> list[Event]:
+    """The Gamesmaster adjudicates the phase whose orders are in, reports it and opens the next.
+    ``before``: the events that closed the phase, reported first (the deadline's, the sheets
+    written for those who sent none); they are the caller's to return."""
     s = ctx.s
     b = book(ctx)
     phase, turn = b["phase"], s.turn
@@ -86,7 +88,7 @@ def adjudicate(ctx: Ctx) -> list[Event]:
         ev += _first(ctx, sheets)
     else:
         ev += _second(ctx, sheets)
-    rep = report.build(ctx, turn, phase, ev)
+    rep = report.build(ctx, turn, phase, (before or []) + ev)
     b["report"] = rep
     ev.append(Event("report", report.title(rep), rep))
     if s.phase != "over":

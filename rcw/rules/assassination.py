@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rcw.actions import Action, Assassinate, Event
 from rcw.rules import historical
-from rcw.rules.base import Ctx
+from rcw.rules.base import Ctx, counted
 
 
 def check(ctx: Ctx, a: Assassinate) -> None:
@@ -18,7 +18,7 @@ def check(ctx: Ctx, a: Assassinate) -> None:
     if a.markers < 1:
         raise ctx.illegal("004 [10.12]", "at least one Assassin marker must be used")
     if s.assassins.get(a.seat, 0) < a.markers:
-        raise ctx.illegal("004 [10.12]", f"{a.seat} holds only {s.assassins.get(a.seat, 0)} Assassin markers")
+        raise ctx.illegal("004 [10.12]", f"{a.seat} holds only {counted(s.assassins.get(a.seat, 0), 'Assassin marker')}")
     u = d.units.get(a.victim)
     if u is None or not u.is_leader:
         raise ctx.illegal("004 [10.13]", "only leaders may be assassinated (never the Czar)")

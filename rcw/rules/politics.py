@@ -84,7 +84,7 @@ from rcw.actions import (
 )
 from rcw.data import RED
 from rcw.rules import masses
-from rcw.rules.base import Ctx
+from rcw.rules.base import Ctx, counted
 from rcw.state import copy_plain
 
 TERROR = "004 critique (DeBaun)"   # the Red Terror (option red_terror, rcw.rules.historical)
@@ -249,7 +249,7 @@ def check_join(ctx: Ctx, a: JoinCommittee) -> None:
             raise ctx.illegal("004 [14.2]", f"{p} has left the game")
     n = _pm(ctx, members)
     if n < COMMITTEE_MARKERS:
-        raise ctx.illegal("004 [11.11]", f"{', '.join(_canon(ctx, members))} hold only {n} Politburo markers; "
+        raise ctx.illegal("004 [11.11]", f"{', '.join(_canon(ctx, members))} hold only {counted(n, 'Politburo marker')}; "
                           f"a Central Committee needs {COMMITTEE_MARKERS}")
     if s.committee_consent.get(a.seat) == _canon(ctx, members):
         raise ctx.illegal("004 [11.11]", f"{a.seat} already consents to that Committee")

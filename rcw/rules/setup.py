@@ -7,7 +7,7 @@ from __future__ import annotations
 from rcw.actions import AcceptTrade, Action, DeclineTrade, EndTrading, Event, OfferTrade, WithdrawTrade
 from rcw.data import BLUE, GREEN
 from rcw.rules import auxiliary, balanced_deal, historical, masses, sequence
-from rcw.rules.base import LENIN, TROTSKY, Ctx
+from rcw.rules.base import LENIN, TROTSKY, Ctx, counted
 from rcw.state import Stack
 
 
@@ -73,9 +73,9 @@ def _check_holdings(ctx: Ctx, seat: str, leaders, pm: int, am: int) -> None:
         if lid not in s.hand.get(seat, []):
             raise ctx.illegal("004 [15.33]", f"{seat} does not hold leader {lid}")
     if s.politburo.get(seat, 0) < pm:
-        raise ctx.illegal("004 [11.0]", f"{seat} holds only {s.politburo.get(seat, 0)} Politburo markers")
+        raise ctx.illegal("004 [11.0]", f"{seat} holds only {counted(s.politburo.get(seat, 0), 'Politburo marker')}")
     if s.assassins.get(seat, 0) < am:
-        raise ctx.illegal("004 [10.0]", f"{seat} holds only {s.assassins.get(seat, 0)} Assassin markers")
+        raise ctx.illegal("004 [10.0]", f"{seat} holds only {counted(s.assassins.get(seat, 0), 'Assassin marker')}")
 
 
 def do_offer(ctx: Ctx, a: OfferTrade) -> list[Event]:
