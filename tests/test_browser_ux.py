@@ -824,6 +824,66 @@ def test_the_map_shows_the_other_sides_latest_moves(server, browser, seat) -> No
     page.context.close()
 
 
+def _red_until_his_combat_phase(seed: int) -> list[dict]:
+    """The SPI solitaire's Red actions (wire form), the first legal one each time but Quit and
+    EndCombat, until Red may end his first Combat Phase."""
+    from rcw.actions import to_wire
+    from rcw.modes import new_game
+    from rcw.player import Player
+
+    g, out = new_game(1, seed, {"mode": "spi-solitaire"}), []
+    while len(out) < 200:
+        legal = Player(g, "R").legal
+        if g.state.phase == "combat" and any(a.TYPE == "EndCombat" for a in legal):
+            return out
+        a = next(a for a in legal if a.TYPE not in ("Quit", "EndCombat"))
+        out.append(to_wire(a))
+        g.apply(a)
+    raise AssertionError("no Combat Phase")
+
+
+def test_ending_reds_combat_phase_with_non_red_units_in_petrograd_is_asked_first(server, browser) -> None:
+    """Found in a QA game: Red ended his Combat Phase of Game-Turn 1 with Rodzyanko still in
+    Petrograd and lost at once (004 [28.13]: a non-Red unit in Petrograd or Tver at the end of a
+    Game-Turn is the non-Red Player's Decisive Victory), with no word of it by the button.  Now
+    the Orders panel says so (the engine's ``solitaire.in_targets``) and the button asks first."""
+    g = http(server, "POST", "/api/games", {"mode": "spi-solitaire", "seed": 2})
+    gid = g["game"]
+    j = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+    page = new_page(browser, False)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_seat(page, server, gid, j["token"], "R", "Anna")
+    for a in _red_until_his_combat_phase(2):
+        seq = int(page.evaluate("document.body.dataset.seq"))
+        page.wait_for_function("() => document.body.dataset.mine === '1' && !rcwApp.busy")
+        assert page.evaluate("(a) => rcwApp.act(a)", a), a
+        page.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
+    end = page.locator('.orders [data-act="EndCombat"]')
+    end.wait_for()
+    warning = page.locator(".orders .solo-danger").inner_text()
+    assert "Petrograd" in warning and "004 [28.13]" in warning, warning
+    seq = page.evaluate("document.body.dataset.seq")
+    end.click()
+    page.locator(".modal").wait_for()
+    assert "Petrograd" in page.locator(".modal").inner_text()
+    page.locator(".modal .btn", has_text="Go on attacking").click()          # nothing is sent
+    assert page.locator(".modal").count() == 0 and page.evaluate("document.body.dataset.seq") == seq
+    end.click()
+    page.locator('.modal [data-act="confirm-end-combat"]').click()
+    for _ in range(20):                   # (Red's Randomizer Phase, then the non-Red Player-Turn: the end)
+        page.wait_for_function("() => document.body.dataset.status === 'over' "
+                               "|| (document.body.dataset.mine === '1' && !rcwApp.busy)", timeout=30_000)
+        if page.evaluate("document.body.dataset.status") == "over":
+            break
+        seq = int(page.evaluate("document.body.dataset.seq"))
+        page.evaluate("() => rcwApp.act(rcwApp.st.legal.find((a) => a.t !== 'Quit'))")
+        page.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
+    assert "non-Red" in http(server, "GET", f"/api/games/{gid}")["result"]["title"]
+    assert not errors, errors
+    page.context.close()
+
+
 def test_the_log_follows_new_lines_after_its_pane_shrinks(server, browser) -> None:
     """Found in a QA game: the log follows the newest lines only while it is scrolled to the
     bottom, judged at each render by the distance left below; when the Orders card grew and

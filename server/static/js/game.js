@@ -9,7 +9,7 @@ import {
 } from "./data.js";
 import { GameConnection, api } from "./net.js";
 import { Board } from "./board.js";
-import { buildOrders, pendingLine, kindName, finalSummary, belowLowestOdds } from "./orders.js";
+import { buildOrders, pendingLine, kindName, finalSummary, belowLowestOdds, soloDanger } from "./orders.js";
 import { Chat } from "./chat.js";
 import { EventLog, LogPane, describeAction } from "./log.js";
 import { seatBadge, stackName, openAssassinDialog } from "./dialogs.js";
@@ -844,14 +844,12 @@ class GameApp {
   renderSolitaireSides(v) {
     const so = v.solitaire;
     const left = so.objective_left || [];
-    const held = Object.entries(so.in_targets || {});
     replace(this.playersEl, h("div.players-list",
       h("section.player.solo-victory", { dataset: { seat: "R" } },
         h("h3", "Victory (004 [28.0])"),
         (so.victory || []).map((t) => h("p", t)),   // (the engine's words for its conditions)
         h("p.solo-left", `Non-Red units left in those regions: ${left.length}`),
-        held.length ? h("p.solo-danger", { role: "alert" }, `⚠ Non-Red units in ${held.map(([p, us]) => `${pname(p)} (${us.length})`).join(", ")}: `
-          + "if they are still there at the end of this Game-Turn, the non-Red Player wins") : null),
+        soloDanger(v) ? h("p.solo-danger", { role: "alert" }, soloDanger(v)) : null),
       h("section.player.unassigned", h("h3", "Randomizer"),
         h("p.small", `${v.randomizer} chits in the cup${v.subversion_doubled ? " · Subversive Attacks doubled this Player-Turn" : ""}`),
         (v.withdrawn || []).length ? h("p.small", `Withdrawn: ${v.withdrawn.map(nationalityName).join(", ")}`) : null)));

@@ -44,7 +44,7 @@ export function buildOrders(app) {
     const b = h("button.btn" + (opts.cls ? "." + opts.cls.trim().split(/\s+/).join(".") : ""), {
       type: "button", disabled: app.busy, title: opts.title || "",
       dataset: { act: action.t, ...(opts.data || {}) },
-      onclick: () => app.act(action),
+      onclick: opts.onclick || (() => app.act(action)),
     }, label);
     return b;
   };
@@ -425,8 +425,27 @@ function combatPicker(app, by, btn, marks) {
   if (decl.length) out.push(list);
   if (split) out.push(h("p.small", "Stacks of opposing colours may not attack together (004 [8.22]): each group makes its own attack."));
   if (view.subversion_doubled) out.push(h("p.small.warn", "Subversive Attacks are doubled this Player-Turn (004 [12.12])."));
-  if (by.EndCombat) out.push(h("div.row.end", btn("End Combat Phase", by.EndCombat[0], { cls: "primary" })));
+  if (by.EndCombat) {
+    // the SPI solitaire: Red's Combat Phase is his last chance this Game-Turn to clear Petrograd
+    // and Tver (004 [28.13]); ending it with non-Red units there is asked first
+    const danger = soloDanger(view);
+    if (danger) out.push(h("p.solo-danger", { role: "alert" }, danger));
+    const ask = () => modal("End the Combat Phase?", h("p", danger), [
+      { label: "Go on attacking" },
+      { label: "End it", kind: "primary danger", dataset: { act: "confirm-end-combat" }, onclick: () => { app.act(by.EndCombat[0]); } }]);
+    out.push(h("div.row.end", btn("End Combat Phase", by.EndCombat[0], { cls: "primary", onclick: danger ? ask : null })));
+  }
   return out;
+}
+
+/** The SPI solitaire: the warning while non-Red units stand in Petrograd or Tver (the engine's
+ *  ``solitaire.in_targets``), or null: if they are there at the end of the Game-Turn, the
+ *  non-Red Player wins (004 [28.13]). */
+export function soloDanger(view) {
+  const held = Object.entries((view.solitaire && view.solitaire.in_targets) || {});
+  if (!held.length) return null;
+  return `⚠ Non-Red units in ${held.map(([p, us]) => `${pname(p)} (${us.length})`).join(", ")}: `
+    + "if they are still there at the end of this Game-Turn, the non-Red Player wins (004 [28.13])";
 }
 
 function attackPicker(app, by, btn, marks) {
