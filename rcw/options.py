@@ -32,6 +32,7 @@ class Option:
     conflicts: tuple[str, ...] = ()   # options that may not be on together with this one
     note: str = ""        # a tag the interface shows with it ("a critic's suggestion")
     modes: tuple[str, ...] = ()   # the game modes it is played in (:mod:`rcw.modes`; none named: every mode)
+    fixed: tuple[tuple[str, Any], ...] = ()   # (mode, value): in that mode it is always that value
 
     @property
     def words(self) -> str:
@@ -135,7 +136,7 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
            label="White evacuation from ports", note=CRITIC, modes=STANDARD),
     Option("postal_movement", bool, False,
            "judge the stop-on-entering rule on the positions at the start of the Game-Turn", "004 [17.0] [5.0]",
-           label="postal movement"),
+           label="postal movement", fixed=(("postal", True),)),
     # Two readings the rulebook allows (docs/rules-coverage.md, "Readings"); the defaults are
     # the engine's reading.
     Option("white_green_combine", bool, False,
@@ -188,7 +189,19 @@ def validate(options: Any, mode: str = "standard") -> dict:
         if o.modes and mode not in o.modes:
             raise IllegalAction("options", f"option {k} is not played in the {mode} game (only in: {', '.join(o.modes)})",
                                 "bad_request")
+    for o in OPTIONS.values():                 # an option the mode fixes (e.g. the postal game's postal movement)
+        for m, v in o.fixed:
+            if m != mode:
+                continue
+            if o.name in out and out[o.name] != v:
+                raise IllegalAction("options", f"option {o.name} is always {_value_words(v)} in the {mode} game "
+                                    f"({o.source}): it may not be {_value_words(out[o.name])}", "bad_request")
+            out[o.name] = v
     return out
+
+
+def _value_words(v: Any) -> str:
+    return ("on" if v else "off") if isinstance(v, bool) else str(v)
 
 
 def parse(name: str, text: str) -> Any:
@@ -226,4 +239,4 @@ def describe() -> dict[str, dict]:
     return {o.name: {"type": o.type.__name__, "default": o.default, "help": o.help, "source": o.source,
                      "min": o.minimum, "max": o.maximum, "group": o.group, "label": o.words,
                      "requires": o.requires or None, "conflicts": list(o.conflicts), "note": o.note,
-                     "modes": list(o.modes)} for o in OPTIONS.values()}
+                     "modes": list(o.modes), "fixed": dict(o.fixed)} for o in OPTIONS.values()}

@@ -130,3 +130,35 @@ def test_a_game_with_001s_options_from_the_lobby_has_makhno_on_the_board(server,
     shot(page, f"lobby-001-makhno-{'phone' if phone else 'desktop'}.png")
     assert not errors, errors
     ctx.close()
+
+
+def test_play_by_post_shows_the_options_the_postal_game_fixes_or_does_not_play(server, browser) -> None:
+    """Found in a QA game: with "Play by post" ticked, "Postal movement" still showed unticked
+    although the postal game always plays it (004 [17.0] postal [5.0]).  Now an option the mode
+    fixes (the registry's ``fixed``) shows its value, ticked and locked, and one the mode does not
+    play (``modes``) is off and locked, each saying so; unticking "Play by post" gives them back."""
+    page = new_page(browser, False, 20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    page.click("details.options summary")
+    page.click("details.postal-options summary")
+    pm, terror = page.locator("#g-opt-postal_movement"), page.locator("#g-opt-red_terror")
+    assert not pm.is_checked() and pm.is_enabled() and terror.is_enabled()
+    terror.set_checked(True)
+    page.locator("#g-postal").set_checked(True)
+    assert pm.is_checked() and pm.is_disabled()
+    assert "always on by post" in page.locator('.form-row.opt[data-option="postal_movement"]').inner_text()
+    assert not terror.is_checked() and terror.is_disabled()
+    assert "not played by post" in page.locator('.form-row.opt[data-option="red_terror"]').inner_text()
+    unplayed = [n for n, o in O.OPTIONS.items() if o.modes and "postal" not in o.modes]
+    assert all(page.locator(f"#g-opt-{n}").is_disabled() for n in unplayed), unplayed
+    page.locator("#g-postal").set_checked(False)                     # back to the live game
+    assert not pm.is_checked() and pm.is_enabled() and terror.is_enabled()
+    assert page.locator('.form-row.opt[data-option="postal_movement"] .opt-mode').inner_text() == ""
+    page.locator("#g-postal").set_checked(True)
+    page.click("#g-create")                                          # (the engine fixes it: nothing is sent)
+    page.wait_for_function("() => window.rcwApp && window.rcwApp.st && window.rcwApp.st.view")
+    assert page.evaluate("() => rcwApp.st.view.options")["postal_movement"] is True
+    assert not errors, errors
+    page.context.close()

@@ -74,7 +74,7 @@ class Lobby {
       deadline: h("select#g-deadline", [["", "none"], ["60", "1 minute"], ["300", "5 minutes"], ["3600", "1 hour"], ["86400", "1 day"]].map(([v, t]) => h("option", { value: v }, t))),
       seed: h("input#g-seed", { type: "number", min: 0, placeholder: "random" }),
       // by post (004 [17.0], issue 16): a deadline per phase, pauses, civil disorder, a webhook
-      postal: h("input#g-postal", { type: "checkbox" }),
+      postal: h("input#g-postal", { type: "checkbox", onchange: () => this.syncOptions && this.syncOptions() }),
       phase: h("select#g-phase", [["", "none (when every sheet is in)"], ["10m", "10 minutes"], ["1h", "1 hour"], ["12h", "12 hours"], ["1d", "1 day"],
         ["36h", "36 hours"], ["3d", "3 days"]].map(([v, t]) => h("option", { value: v, selected: v === "1d" }, t))),
       pause: h("select#g-pause", [["", "none"], ["1d", "1 day"], ["3d", "3 days"], ["7d", "a week"]].map(([v, t]) => h("option", { value: v }, t))),
@@ -135,7 +135,7 @@ class Lobby {
       h("p.hint", "“open” seats are for people you invite with the game's link; “bot” seats are played by the computer."),
       h("details.options", h("summary", "Options"),
         row("Bots", f.kind),
-        this.optionGroups(),
+        this.optionGroups(f),
         row("If a player leaves", f.onLeave),
         row("Decision deadline", f.deadline, "a bot decides for a slow player"),
         row("Seed", f.seed, "for a repeatable deal")),
@@ -150,17 +150,31 @@ class Lobby {
 
   /** Every game option of the engine's registry (data.json's `options`, from rcw.options.describe()),
    *  in the groups of `option_groups`: a switch or a number each, with its help and source; a
-   *  variant's sub-switches wait for their variant, options that exclude each other are not both on. */
-  optionGroups() {
+   *  variant's sub-switches wait for their variant, options that exclude each other are not both on;
+   *  with "Play by post" ticked (the form ``f``), an option the postal game fixes shows its value,
+   *  and one it does not play is off (the registry's `fixed` and `modes`). */
+  optionGroups(f) {
     const inputs = this.optionInputs = {};
+    const notes = {};
     const groups = D.option_groups || {};
-    const sync = () => {
+    const sync = this.syncOptions = () => {
+      const mode = f && f.postal.checked ? "postal" : "standard";
       for (const [name, el] of Object.entries(inputs)) {
         const o = D.options[name];
         const parent = o.requires ? inputs[o.requires] : null;
         const conflict = (o.conflicts || []).some((c) => inputs[c] && inputs[c].checked);
-        el.disabled = (parent && !parent.checked) || conflict;
-        if (el.disabled && el.type === "checkbox") el.checked = o.default;
+        const fixed = (o.fixed || {})[mode];
+        const unplayed = (o.modes || []).length && !o.modes.includes(mode);
+        el.disabled = (parent && !parent.checked) || conflict || fixed !== undefined || !!unplayed;
+        if (fixed !== undefined) {
+          if (el.type === "checkbox") el.checked = !!fixed; else el.value = fixed;
+          el.dataset.fixed = "1";
+        } else if (el.dataset.fixed || (el.disabled && el.type === "checkbox")) {   // (back to its default)
+          if (el.type === "checkbox") el.checked = o.default; else el.value = o.default;
+          delete el.dataset.fixed;
+        }
+        notes[name].textContent = fixed !== undefined ? ` always ${fixed === true ? "on" : fixed === false ? "off" : fixed} by post`
+          : unplayed ? " not played by post" : "";
       }
     };
     const sections = [];
@@ -174,9 +188,10 @@ class Lobby {
           ? h("input", { id, type: "checkbox", checked: !!o.default, dataset: { option: name }, onchange: sync })
           : h("input", { id, type: "number", min: o.min ?? undefined, max: o.max ?? undefined, value: o.default, dataset: { option: name } });
         inputs[name] = el;
+        notes[name] = h("span.opt-mode");
         const label = o.label.charAt(0).toUpperCase() + o.label.slice(1);
         return h("div.form-row.opt" + (o.requires ? ".sub" : ""), { dataset: { option: name } },
-          h("label", { for: id }, label), el,
+          h("label", { for: id }, label), el, notes[name],
           o.note ? h("span.opt-note", o.note) : null,
           h("span.hint", o.help, h("span.opt-source", ` — ${o.source}`)));
       });
