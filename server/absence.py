@@ -128,22 +128,35 @@ class Absence:
         if since is None or since >= rt.seq:
             return None
         entries = await rt.store.log_range(rt.gid, since)
-        others = [e for e in entries if e["a"].get("seat") != seat]
-        if not others:
+        lines = digest_lines(entries, seat)
+        if lines is None:
             return None
-        lines = [f"{len(entries)} action{'s' if len(entries) != 1 else ''} since you looked "
-                 f"({len(others)} by others)"]
-        notable = []
-        for e in entries:
-            for ev in e.get("ev", ()):
-                k = ev.get("kind")
-                if k == "report":
-                    d = ev["data"]
-                    notable.append(f"Game-Turn {d['turn']}, {d['phase']} phase adjudicated: the report is in the archive")
-                elif k in NOTABLE and ev.get("text"):
-                    notable.append(ev["text"])
-        lines += notable[-(DIGEST_LINES - 1):]
         return {"since": since, "seq": rt.seq, "lines": lines}
+
+
+def digest_lines(entries: list[dict], seat: str, limit: int = DIGEST_LINES) -> list[str] | None:
+    """The digest of log ``entries`` (the store's: ``a`` the action, ``ev`` its events) for
+    ``seat``, at most ``limit`` lines: how many actions, then the latest notable events (a report
+    by its title), the first of them saying how many earlier ones were left out; None when only
+    ``seat`` acted."""
+    others = [e for e in entries if e["a"].get("seat") != seat]
+    if not others:
+        return None
+    lines = [f"{len(entries)} action{'s' if len(entries) != 1 else ''} since you looked "
+             f"({len(others)} by others)"]
+    notable = []
+    for e in entries:
+        for ev in e.get("ev", ()):
+            k = ev.get("kind")
+            if k == "report":               # (its text is the report's title: "Report of Game-Turn 1, the ...")
+                notable.append(f"{ev.get('text') or 'A report'}: in the archive")
+            elif k in NOTABLE and ev.get("text"):
+                notable.append(ev["text"])
+    room = limit - 1
+    if len(notable) > room:                 # (the latest; and a word that there was more)
+        left = len(notable) - (room - 1)
+        notable = [f"… {left} earlier event{'s' if left != 1 else ''}: see the log"] + notable[-(room - 1):]
+    return lines + notable
 
 
 def _span(seconds: float) -> str:

@@ -423,8 +423,12 @@ def test_a_stacks_move_takes_its_other_leaders_and_the_sheet_says_when_it_change
         dest = sorted(k for k, r in routes.items() if len(r["path"]) == 1)[0]
         page.locator(f'svg g.reach-target[data-province="{dest}"]').first.click()
         page.wait_for_function(f"() => document.body.dataset.plotPath === {dest!r}")
+        # the map says a move is being plotted, and how far (on a phone, the Orders tab is elsewhere)
+        page.wait_for_function(f"() => (document.querySelector('.map-prompt[data-plotting]') || {{}}).textContent"
+                               f"?.includes('Plotting Slavin\\'s move: SMOL→{dest}')")
         page.locator('[data-act="add-move"]').click()
         page.wait_for_selector(".draft-order.ok")
+        assert page.locator(".map-prompt[data-plotting]").count() == 0
         order = page.evaluate("() => window.rcwApp.postal.draft[0]")
         assert order["unit"] == slavin and order["join"] == [zinoviev], order
         assert "(with Zinoviev)" in page.locator(".draft-order .d-text").inner_text()
@@ -447,6 +451,13 @@ def test_a_stacks_move_takes_its_other_leaders_and_the_sheet_says_when_it_change
         page.locator(".last-note").wait_for()
         page.evaluate(f"() => window.rcwApp.postal.add({{ order: 'attack', attackers: [{slavin}], target: 99999 }})")
         page.wait_for_selector(".draft-order.bad")
+        # (its edit dialog keeps a text that is no JSON, with the reason, instead of losing it)
+        page.locator('.draft-order.bad [data-act="edit-order"]').click()
+        page.locator(".modal textarea.order-json").fill('{"order": "attack", "target": 99999,')
+        page.locator('.modal [data-act="keep-order"]').click()
+        assert "Not an order yet" in page.locator(".modal .order-json-error").inner_text()
+        assert page.locator(".modal textarea.order-json").input_value().endswith("99999,")
+        page.locator(".modal .btn", has_text="Cancel").click()
         page.locator('[data-act="send-sheet"]').click()
         page.locator(".modal").wait_for()
         assert "cannot be changed after" in page.locator(".modal").inner_text()

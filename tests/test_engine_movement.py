@@ -255,7 +255,8 @@ def test_stop_on_entering_another_colour(occupant, owner, stops):
         g.apply(A.StartForce("A", lead("Lenin")))
         ev = g.apply(A.Move("A", "NOVG", rail))
         assert any(e.kind == "stop" for e in ev) == stops
-        if stops:
+        if stops:                   # (the line names the force: a log sums its move up only at its end)
+            assert [e.text for e in ev if e.kind == "stop"][0].startswith("Lenin (A) enters NOVG, which holds units")
             refused(g, A.Move("A", "TVER", rail), "004 [5.27]")
             g.apply(A.EndForce("A"))
         else:

@@ -269,7 +269,7 @@ async def test_while_you_were_away():
         await a.wait_for(lambda c: phase(c) == (1, "second"), 15)
         back = await srv.connect(g["game"], b.token)
         assert back.away is not None and back.away["since"] < back.seq
-        assert any("phase adjudicated" in line for line in back.away["lines"]), back.away
+        assert "Report of Game-Turn 1, the First Phase (movement): in the archive" in back.away["lines"], back.away
         assert back.away["lines"][0].endswith("by others)")
         seen = a.seq                            # A's client reports its last look: a new device starts there
         await a.request("seen", seq=seen)
@@ -280,3 +280,20 @@ async def test_while_you_were_away():
         assert (await srv.hub.store.hash_all(g["game"], "seen"))["A"] == seen
         again = await srv.connect(g["game"], a.token)
         assert again.away is None or again.away["since"] == seen
+
+
+def test_while_you_were_away_says_when_it_leaves_earlier_events_out():
+    """Found in a QA game: the digest showed only its latest lines, the first of them an epidemic's
+    loss in the middle of a report, with no word that earlier ones were left out."""
+    from rcw.server.absence import NOTABLE, digest_lines
+
+    kind = next(iter(NOTABLE))
+    entries = [{"a": {"seat": "B"}, "ev": [{"kind": kind, "text": f"event {i}"}]} for i in range(12)]
+    entries.append({"a": {"seat": "GM"}, "ev": [{"kind": "report", "text": "Report of Game-Turn 1, the Second Phase (combat)"}]})
+    lines = digest_lines(entries, "A", limit=8)
+    assert len(lines) == 8 and lines[0] == "13 actions since you looked (13 by others)"
+    assert lines[1] == "… 7 earlier events: see the log"          # (13 notable: 6 shown after it)
+    assert lines[2:] == [f"event {i}" for i in range(7, 12)] + ["Report of Game-Turn 1, the Second Phase (combat): in the archive"]
+    few = digest_lines(entries[:3], "A", limit=8)
+    assert few == ["3 actions since you looked (3 by others)", "event 0", "event 1", "event 2"]
+    assert digest_lines([{"a": {"seat": "A"}, "ev": []}], "A") is None

@@ -720,11 +720,12 @@ def do_move(ctx: Ctx, a: Move) -> list[Event]:
         f.mp += 1
     ctx.b.invalidate()
     how = "by rail" if a.rail else f"overland ({f.mp} MP)"
-    ev = [Event("move", f"{ctx.names(ctx.b.leaders_of(fs) or fs.units[:1])} ({a.seat}) moves {frm}→{a.to} {how}",
+    who = ctx.names(ctx.b.leaders_of(fs) or fs.units[:1])
+    ev = [Event("move", f"{who} ({a.seat}) moves {frm}→{a.to} {how}",
                 {"seat": a.seat, "from": frm, "to": a.to, "rail": a.rail, "stack": fs.id})]
-    if _blockers(ctx, f, fs):
-        ev.append(Event("stop", f"{a.to} holds units of another colour: the force must stop there (004 [5.27])",
-                        {"province": a.to}))
+    if _blockers(ctx, f, fs):           # (a line of its own in a log that sums the move up at its end)
+        ev.append(Event("stop", f"{who} ({a.seat}) enters {a.to}, which holds units of another colour: "
+                        "the force must stop there (004 [5.27])", {"province": a.to, "seat": a.seat}))
     return ev
 
 

@@ -786,6 +786,14 @@ class GameApp {
     }
     const k = (st.pending.find((p) => p.seat === this.seat) || {}).kind;
     this.mapPrompt.hidden = false;
+    const plot = this.postal && this.postal.plot;
+    if (plot) {          // (a postal move being plotted: where it goes so far; the Orders tab adds it to the sheet)
+      this.mapPrompt.dataset.plotting = "1";
+      replace(this.mapPrompt, "▶ ", h("span.mp-long", `Plotting ${uname(plot.unit)}'s move: `), [plot.from, ...plot.path].join("→"),
+        h("span", ` — ${tapWord()} the next province, or here to add it to the sheet`));
+      return;
+    }
+    delete this.mapPrompt.dataset.plotting;
     replace(this.mapPrompt, "▶ ", h("span.mp-long", "Your decision: "), kindName(k), st.view.force ? h("span", ` — ${tapWord()} a ringed province`) : null);
   }
 

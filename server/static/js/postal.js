@@ -149,7 +149,7 @@ export class PostalDesk {
       store.set(this.draftKey, this.draft);
       this.sentJson = JSON.stringify(this.draft);
       store.set(this.draftKey + ":sent", this.sentJson);
-      toast(r.rejected.length ? `Sheet sent: ${r.rejected.length} order(s) refused` : `Sheet sent (${r.sheet.length} order${r.sheet.length === 1 ? "" : "s"})`,
+      toast(r.rejected.length ? `Sheet sent: ${r.rejected.length} order${r.rejected.length === 1 ? "" : "s"} refused` : `Sheet sent (${r.sheet.length} order${r.sheet.length === 1 ? "" : "s"})`,
         r.rejected.length ? "error" : "ok");
     } catch (e) {
       this.app.showError(e);
@@ -384,16 +384,26 @@ export class PostalDesk {
       this.app.renderSoon();
       return;
     }
-    const ta = h("textarea.order-json", { rows: 6, "aria-label": "The order" }, JSON.stringify(o, null, 1));
-    modal("Edit the order", ta, [{ label: "Cancel" }, { label: "Keep", kind: "primary", onclick: () => {
-      try {
-        this.draft[i] = JSON.parse(ta.value);
+    const ta = h("textarea.order-json", { rows: 10, "aria-label": "The order", spellcheck: "false" }, JSON.stringify(o, null, 1));
+    const why = h("p.order-json-error", { role: "alert" });
+    modal("Edit the order", h("div", h("p.small", "The order as the sheet holds it (JSON); the engine judges it when kept."), ta, why),
+      [{ label: "Cancel" }, { label: "Keep", kind: "primary", dataset: { act: "keep-order" }, onclick: () => {
+        let order;
+        try {
+          order = JSON.parse(ta.value);
+        } catch (e) {
+          why.textContent = `Not an order yet: ${e.message}. Mend it, or Cancel.`;   // (the dialog stays, the text too)
+          return true;
+        }
+        if (!order || typeof order !== "object" || Array.isArray(order) || typeof order.order !== "string") {
+          why.textContent = 'An order is an object with its kind in "order", e.g. {"order": "trade", ...}.';
+          return true;
+        }
+        this.draft[i] = order;
         this.save();
         this.app.renderSoon();
-      } catch (e) {
-        toast(`Not an order: ${e.message}`, "error");
-      }
-    } }]);
+        return undefined;
+      } }]);
   }
 
   builders(marks) {
