@@ -164,7 +164,8 @@ def value(options: dict, name: str) -> Any:
 def validate(options: Any, mode: str = "standard") -> dict:
     """The options as given, checked: known names, values of the right type and range, a
     variant's sub-switches with their variant, no two options that exclude each other, and
-    (``mode``: the game mode, :mod:`rcw.modes`) each in a mode it is played in (``Option.modes``)."""
+    (``mode``: the game mode, :mod:`rcw.modes`) each in a mode it is played in (``Option.modes``);
+    an option the mode fixes (``Option.fixed``) is set to its value, and refused at any other."""
     if not isinstance(options, dict):
         raise IllegalAction("options", "options must be a map of option names to values", "bad_request")
     out = {}

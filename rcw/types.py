@@ -170,7 +170,7 @@ class PostalReport(TypedDict, total=False):
     """The Gamesmaster's report of a phase (rcw.postal.report; the ``report`` event)."""
     turn: int
     phase: str                   # "deal", "trading", "first" or "second": the phase reported
-    happened: list[dict]         # every event of the adjudication: {kind, text, data}
+    happened: list[dict]         # every event of the adjudication (after the deadline's phase_closed, if any): {kind, text, data}
     skipped: list[OrderError]    # orders (or steps) not carried out
     refused: list[OrderError]    # orders refused when their sheet arrived
     stacks: dict[str, list[dict]]   # seat -> [{province, units (top to bottom), attached}]

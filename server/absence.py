@@ -152,7 +152,7 @@ def digest_lines(entries: list[dict], seat: str, limit: int = DIGEST_LINES) -> l
                 notable.append(f"{ev.get('text') or 'A report'}: in the archive")
             elif k in NOTABLE and ev.get("text"):
                 notable.append(ev["text"])
-    room = limit - 1
+    room = max(limit, 3) - 1                 # (the count, the word of what was left out, one event at least)
     if len(notable) > room:                 # (the latest; and a word that there was more)
         left = len(notable) - (room - 1)
         notable = [f"… {left} earlier event{'s' if left != 1 else ''}: see the log"] + notable[-(room - 1):]

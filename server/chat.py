@@ -223,7 +223,9 @@ def no_longer_stands(prop: dict, poster: str | None, game: Game) -> str | None:
     browser's card reads the view's consents the same way, ``chat.js _card``.)"""
     if prop.get("kind") == "committee":
         members = prop.get("members", [])
-        if poster is None or not game.consents_to(poster, members):
+        if poster is None:
+            return "it names no proposer"
+        if not game.consents_to(poster, members):
             return f"{poster} no longer consents to a Central Committee of {', '.join(members)}"
     return None
 

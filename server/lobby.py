@@ -245,6 +245,7 @@ class Hub:
                 first = modes.new_game(spec.get("players", 5), seed, options)
         except IllegalAction as e:
             raise ProtocolError("bad_request", e.message, rule=e.rule) from None
+        options = dict(first.state.options)     # (as the engine plays them: those its mode fixes too)
         seats = list(first.seats)
         players = len(seats)
         standard = "mode" not in options

@@ -868,9 +868,11 @@ def test_ending_reds_combat_phase_with_non_red_units_in_petrograd_is_asked_first
     page.locator(".modal").wait_for()
     assert "Petrograd" in page.locator(".modal").inner_text()
     page.locator(".modal .btn", has_text="Go on attacking").click()          # nothing is sent
+    page.evaluate("() => rcwApp.conn.request('ping', {})")                   # (a round trip: a send would be in by now)
     assert page.locator(".modal").count() == 0 and page.evaluate("document.body.dataset.seq") == seq
     end.click()
     page.locator('.modal [data-act="confirm-end-combat"]').click()
+    page.wait_for_function(f"() => document.body.dataset.seq !== {seq!r}")
     for _ in range(20):                   # (Red's Randomizer Phase, then the non-Red Player-Turn: the end)
         page.wait_for_function("() => document.body.dataset.status === 'over' "
                                "|| (document.body.dataset.mine === '1' && !rcwApp.busy)", timeout=30_000)

@@ -134,3 +134,18 @@ def test_postal_001_no_leader_suicide_whole_games_the_gamesmaster_resolves_leade
     assert amended and all("001 No Leader Suicide" in e["text"] and "takes one of them" in e["text"] for e in amended)
     skipped = [k["rule"] for r in reports(rec["record"]) for k in r["skipped"]]
     assert "001 No Leader Suicide 3" in skipped
+
+
+def test_the_postal_game_always_plays_postal_movement():
+    """004 [17.0] postal [5.0]: the stop on entering is judged on the start positions in every
+    postal game; the option registry says so (``Option.fixed``) and ``rcw.options.validate`` sets
+    it, or refuses a postal game without it, naming the rule."""
+    from rcw import options as O
+    from rcw.actions import IllegalAction
+
+    assert O.validate({}, "postal") == {"postal_movement": True} and O.validate({}) == {}
+    assert new_game(5, 1, {"mode": "postal"}).state.options["postal_movement"] is True
+    with pytest.raises(IllegalAction) as e:
+        new_game(5, 1, {"mode": "postal", "postal_movement": False})
+    assert e.value.code == "bad_request" and "always on in the postal game (004 [17.0] [5.0])" in e.value.message
+    assert O.describe()["postal_movement"]["fixed"] == {"postal": True}

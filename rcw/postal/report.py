@@ -11,7 +11,8 @@ Report (data)::
     {"turn": 1, "phase": "first",            # the phase adjudicated ("trading": the pre-season trades,
                                               # "deal": the Initial Forces dealt, postal [15.0])
      "hands": {seat: {"leaders", "politburo", "assassins"}},   # the deal report only
-     "happened": [{"kind", "text", "data"}],  # every event of the adjudication, in order
+     "happened": [{"kind", "text", "data"}],  # every event of the adjudication, in order (after the
+                                              # deadline's phase_closed when the deadline closed it)
      "skipped": [{"seat", "index", "order", "rule", "code", "message", "step"?}],   # not carried out
      "refused": [{"seat", "index", "order", "rule", "code", "message"}],  # refused when the sheet came
      "stacks": {seat: [stack]}, "unaligned": [stack],   # stack: {"province", "units", "attached", "strength"}

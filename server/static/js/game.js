@@ -780,17 +780,17 @@ class GameApp {
 
   renderPrompt(mine) {
     const st = this.st;
-    if (!mine) {
+    const plot = this.postal && this.postal.plot;      // (a sheet sent may be revised: shown then too)
+    if (!mine && !plot) {
       this.mapPrompt.hidden = true;
       return;
     }
     const k = (st.pending.find((p) => p.seat === this.seat) || {}).kind;
     this.mapPrompt.hidden = false;
-    const plot = this.postal && this.postal.plot;
     if (plot) {          // (a postal move being plotted: where it goes so far; the Orders tab adds it to the sheet)
       this.mapPrompt.dataset.plotting = "1";
       replace(this.mapPrompt, "▶ ", h("span.mp-long", `Plotting ${uname(plot.unit)}'s move: `), [plot.from, ...plot.path].join("→"),
-        h("span", ` — ${tapWord()} the next province, or here to add it to the sheet`));
+        h("span", ` — ${tapWord()} the next province, or here for the Orders`));
       return;
     }
     delete this.mapPrompt.dataset.plotting;

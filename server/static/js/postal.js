@@ -28,7 +28,8 @@ function describe(o) {
     case "move": {
       const picks = Object.entries(o.pick || {}).map(([p, us]) => `picking up ${[].concat(us).map((x) => n(Array.isArray(x) ? x[0] : x)).join(", ")} in ${p}`);
       const drops = Object.entries(o.drop || {}).map(([p, us]) => `dropping ${[].concat(us).map(n).join(", ")} in ${p}`);
-      const joined = (o.join || []).length ? ` (with ${o.join.map(n).join(", ")})` : "";
+      const join = [].concat(o.join || []);
+      const joined = join.length ? ` (with ${join.map(n).join(", ")})` : "";
       return `${n(o.unit)}${joined}: ${(o.path || []).join("–") || "stays"}${o.rail ? " by rail" : " overland"}` +
         (picks.length || drops.length ? ` (${[...picks, ...drops].join("; ")})` : "");
     }
@@ -103,15 +104,13 @@ export class PostalDesk {
     const v = this.view;
     const key = `draft:${this.app.gid}:${this.app.seat}:${v.turn}:${v.postal.phase}`;
     if (key === this.draftKey) return;
-    if (this.draftKey) {                                // (that phase is closed: its draft goes)
-      store.remove(this.draftKey);
-      store.remove(this.draftKey + ":sent");
-    }
+    // (the drafts of closed phases go, this page's or one left by a page closed meanwhile)
+    const mine = `draft:${this.app.gid}:${this.app.seat}:`;
+    for (const k of store.keys(mine)) if (k !== key && k !== key + ":sent") store.remove(k);
     this.draftKey = key;
     const sent = (v.postal.sheet || []).map(([, o]) => o);
     this.draft = store.get(key, null) || sent;
-    // the draft as this page last sent it (a sheet sent from elsewhere: the draft is that sheet)
-    this.sentJson = store.get(key + ":sent", null) ?? JSON.stringify(this.draft);
+    this.sentMark = store.get(key + ":sent", null);    // {draft, server}: the draft as sent, the sheet the server kept
     this.plot = null;
     this.verdicts = null;
     this.check();
@@ -144,11 +143,20 @@ export class PostalDesk {
     const v = this.view;
     this.app.setBusy(true);
     try {
-      const r = await this.app.conn.request("sheet", { turn: v.turn, phase: v.postal.phase, sheet: { orders: this.draft } });
+      const was = this.sentMark;
+      this.sentMark = { draft: JSON.stringify(this.draft), server: null };   // (before the reply: its push may come first)
+      let r;
+      try {
+        r = await this.app.conn.request("sheet", { turn: v.turn, phase: v.postal.phase, sheet: { orders: this.draft } });
+      } catch (e) {
+        this.sentMark = was;
+        throw e;
+      }
       this.sent = r;
       store.set(this.draftKey, this.draft);
-      this.sentJson = JSON.stringify(this.draft);
-      store.set(this.draftKey + ":sent", this.sentJson);
+      this.sentMark.server = JSON.stringify(r.sheet || []);
+      store.set(this.draftKey + ":sent", this.sentMark);
+      this.app.renderSoon();
       toast(r.rejected.length ? `Sheet sent: ${r.rejected.length} order${r.rejected.length === 1 ? "" : "s"} refused` : `Sheet sent (${r.sheet.length} order${r.sheet.length === 1 ? "" : "s"})`,
         r.rejected.length ? "error" : "ok");
     } catch (e) {
@@ -178,8 +186,10 @@ export class PostalDesk {
     if (!st || st.owner !== this.app.seat) return false;
     const u = this.mover(st);
     // (004 [17.0]: "the path of each stack": the stack's other leaders, with the units attached to
-    // them, move with the first unless the player leaves them out, 004 [5.26])
-    const join = st.units.filter((x) => x !== u && isLeader(x));
+    // them, move with the first unless the player leaves them out, 004 [5.26]; not one the sheet
+    // moves already, whom the engine would refuse)
+    const ordered = new Set(this.draft.filter((o) => o.order === "move").flatMap((o) => [o.unit, ...[].concat(o.join || [])]));
+    const join = st.units.filter((x) => x !== u && isLeader(x) && !ordered.has(x));
     this.plot = { unit: u, stack: st.id, from: st.province, path: [], rail: false, join, pick: {}, drop: {}, problem: null, routes: null };
     this.app.ask("reach", { unit: u }).then((routes) => {
       if (this.plot && this.plot.unit === u) {
@@ -212,7 +222,9 @@ export class PostalDesk {
     return o;
   }
 
-  /** One more province on the path: kept if the engine takes it, else refused with its reason. */
+  /** One more province on the path: kept if the engine takes the force there, else refused
+   *  with its reason; a step of the order that is not a province's (a leader who cannot join, a
+   *  pick-up) is shown as a warning on the order, the path kept. */
   async step(code) {
     const p = this.plot;
     p.path.push(code);
@@ -221,25 +233,41 @@ export class PostalDesk {
     const verdict = await this.check(this.plotOrder(p));
     if (this.plot !== p) return;
     const mine = verdict && verdict[verdict.length - 1];
-    if (mine && (!mine.ok || mine.step !== undefined)) {
+    if (!this.reaches(mine, p.path.length)) {
       p.path.pop();
-      p.problem = `${pname(code)}: ${mine.message}${mine.rule ? ` (${mine.rule})` : ""}`;
+      p.problem = `${pname(code)}: ${mine ? mine.message : "not checked"}${mine && mine.rule ? ` (${mine.rule})` : ""}`;
       document.body.dataset.plotRefused = String(Number(document.body.dataset.plotRefused || 0) + 1);
+    } else {
+      p.problem = this.warning(mine);
     }
     document.body.dataset.plotPath = p.path.join("-");
     this.app.renderSoon();
   }
 
-  /** The path plotted, judged again (by rail or overland changed): the steps refused are dropped. */
+  /** Whether the engine's verdict on the plotted order takes the force all of its ``n`` steps. */
+  reaches(vd, n) {
+    return !!vd && vd.ok && (vd.step === undefined || (vd.path || []).length >= n);
+  }
+
+  /** A step of the order the engine refused that is not the path's (joining, picking up), or null. */
+  warning(vd) {
+    return vd && vd.ok && vd.step !== undefined ? `${vd.step}: ${vd.message}${vd.rule ? ` (${vd.rule})` : ""}` : null;
+  }
+
+  /** The path plotted, judged again (by rail or overland, or who moves with it, changed): the
+   *  steps refused are dropped, and what else the engine refuses is said. */
   async recheck() {
     const p = this.plot;
     p.problem = null;
-    while (p.path.length) {
+    for (;;) {
       const verdict = await this.check(this.plotOrder(p));
       if (this.plot !== p) return;
       const mine = verdict && verdict[verdict.length - 1];
-      if (!mine || (mine.ok && mine.step === undefined)) break;
-      p.problem = `${pname(p.path[p.path.length - 1])}: ${mine.message}${mine.rule ? ` (${mine.rule})` : ""}`;
+      if (!p.path.length || this.reaches(mine, p.path.length)) {
+        p.problem = mine && !mine.ok ? `${mine.message}${mine.rule ? ` (${mine.rule})` : ""}` : this.warning(mine);
+        break;
+      }
+      p.problem = `${pname(p.path[p.path.length - 1])}: ${mine ? mine.message : "not checked"}${mine && mine.rule ? ` (${mine.rule})` : ""}`;
       p.path.pop();
     }
     document.body.dataset.plotPath = p.path.join("-");
@@ -331,7 +359,7 @@ export class PostalDesk {
           } }, "✕")));
     }));
     const rejected = pv.rejected || [];
-    const changed = sent && JSON.stringify(this.draft) !== this.sentJson;
+    const changed = sent && this.changedSinceSent();
     const last = this.lastToSend();
     return h("section.card.sheet-card",
       h("h3", "Your order sheet", sent && !changed ? h("span.sent-badge", { dataset: { sent: "1" } }, " — sent ✓") : null),
@@ -344,6 +372,17 @@ export class PostalDesk {
       last ? h("p.small.last-note", "The other players' sheets are in: sending yours carries out the phase at once, and it cannot be changed after.") : null);
   }
 
+  /** Whether the draft differs from the sheet the server holds (sent from this page: the draft
+   *  as it was sent, while the server still holds that sheet; else the server's own sheet, which
+   *  a draft taken from it equals). */
+  changedSinceSent() {
+    const pv = this.view.postal;
+    const draft = JSON.stringify(this.draft);
+    const mark = this.sentMark;
+    if (mark && (mark.server === null || mark.server === JSON.stringify(pv.sheet || []))) return draft !== mark.draft;
+    return draft !== JSON.stringify((pv.sheet || []).map(([, o]) => o));
+  }
+
   /** Whether every other player's sheet is in: this seat's closes the phase when sent. */
   lastToSend() {
     const pending = this.app.st.pending || [];
@@ -352,9 +391,15 @@ export class PostalDesk {
 
   /** Send the sheet; when it closes the phase at once and orders of it are refused or cut short,
    *  ask first (they cannot be mended after). */
-  confirmSend(checked) {
+  async confirmSend(checked) {
+    if (!this.lastToSend()) return this.send();
+    const key = JSON.stringify(this.draft);
+    if (!checked || !this.verdicts || this.verdicts.key !== key) {       // (clicked before the verdict came)
+      await this.check();
+      checked = this.verdicts && this.verdicts.key === key ? this.verdicts.orders : null;
+    }
     const bad = (checked || []).filter((vd) => vd && (!vd.ok || vd.step !== undefined)).length;
-    if (!this.lastToSend() || !bad) return this.send();
+    if (!bad) return this.send();
     modal("Send the sheet now?", h("p", `${bad} of your orders ${bad === 1 ? "is" : "are"} refused or cut short (marked in red). `
       + "The other players' sheets are in, so sending carries out the phase at once: the sheet cannot be changed after."),
     [{ label: "Keep editing" }, { label: "Send it as it is", kind: "primary", dataset: { act: "confirm-send" }, onclick: () => { this.send(); } }]);
@@ -379,7 +424,7 @@ export class PostalDesk {
       this.draft.splice(i, 1);
       this.save();
       this.plot = { unit: o.unit, stack: st ? st.id : null, from: st ? st.province : (o.path || [])[0], path: [...(o.path || [])],
-                    rail: !!o.rail, join: [...(o.join || [])], pick: { ...(o.pick || {}) }, drop: { ...(o.drop || {}) }, problem: null, routes: null };
+                    rail: !!o.rail, join: [].concat(o.join || []), pick: { ...(o.pick || {}) }, drop: { ...(o.drop || {}) }, problem: null, routes: null };
       this.app.ask("reach", { unit: o.unit }).then((r) => { if (this.plot) { this.plot.routes = r; this.app.renderSoon(); } }).catch(() => {});
       this.app.renderSoon();
       return;
@@ -444,19 +489,23 @@ export class PostalDesk {
     const start = v.stacks.find((s) => s.id === p.stack) || { units: [p.unit], attached: {} };
     const attached = start.attached || {};
     const under = (l) => start.units.filter((x) => attached[x] === l);        // (the units attached to l: they go with him)
-    const others = start.units.filter((x) => x !== p.unit && isLeader(x));
-    const loose = start.units.filter((x) => !isLeader(x) && !(String(x) in attached));
+    const led = isLeader(p.unit);           // (else a Blue or Green force: its stack's units move as one, 004 [5.6], [5.7])
+    const mine = (s) => s.owner === this.app.seat;
+    // who may move with him: the other leaders of his stack and of the seat's stacks beside it (004 [5.26])
+    const others = led ? v.stacks.filter((s) => s.province === p.from && mine(s)).flatMap((s) => s.units)
+      .filter((x) => x !== p.unit && isLeader(x)) : [];
+    const underAny = (l) => v.stacks.filter((s) => s.province === p.from).flatMap((s) => s.units.filter((x) => (s.attached || {})[x] === l));
     const joins = others.length ? h("div.joins", h("span", "Moving with him: "), others.map((l) => h("label.chk",
       h("input", { type: "checkbox", dataset: { join: String(l) }, checked: p.join.includes(l), onchange: (e) => {
         if (e.target.checked) p.join.push(l); else p.join.splice(p.join.indexOf(l), 1);
         this.recheck();
-      } }), uname(l), under(l).length ? ` (${under(l).map(uname).join(", ")})` : ""))) : null;
+      } }), uname(l), underAny(l).length ? ` (${underAny(l).map(uname).join(", ")})` : ""))) : null;
     const along = [p.from, ...p.path];
-    // pick-ups: combat and Imperial units (a leader is never picked up, 004 [5.26]); in the start
-    // province the units of its own stack attached to no leader too
+    // pick-ups: combat and Imperial units attached to no leader, the seat's or no one's (a leader
+    // is never picked up, 004 [5.26]; the engine judges the rest as each step is added)
+    const free = (s) => s.units.filter((u) => !isLeader(u) && !(String(u) in (s.attached || {})));
     const picks = along.map((prov) => {
-      const here = v.stacks.filter((s) => s.province === prov && s.owner === this.app.seat && s.id !== p.stack).flatMap((s) => s.units)
-        .concat(prov === p.from ? loose : []).filter((u) => !isLeader(u));
+      const here = v.stacks.filter((s) => s.province === prov && (mine(s) || !s.owner) && (s.id !== p.stack || led)).flatMap(free);
       if (!here.length) return null;
       return h("div.pick", h("span", `Pick up in ${pname(prov)}: `), here.map((u) => h("label.chk", h("input", { type: "checkbox", dataset: { pick: String(u), province: prov },
         checked: (p.pick[prov] || []).includes(u), onchange: (e) => {
@@ -466,7 +515,8 @@ export class PostalDesk {
         } }), uname(u))));
     });
     // the force: the leader and his units, the leaders who move with him and theirs, what it picks up
-    const moving = [...under(p.unit), ...p.join.flatMap((l) => [l, ...under(l)]), ...Object.values(p.pick).flat()];
+    const moving = led ? [...under(p.unit), ...p.join.flatMap((l) => [l, ...underAny(l)]), ...Object.values(p.pick).flat()]
+      : [...start.units.filter((x) => x !== p.unit && !isLeader(x)), ...Object.values(p.pick).flat()];
     const drops = moving.map((u) => h("label.drop", `Drop ${uname(u)} in `, h("select", { dataset: { drop: String(u) }, onchange: (e) => {
       for (const l of Object.values(p.drop)) if (l.includes(u)) l.splice(l.indexOf(u), 1);
       if (e.target.value) (p.drop[e.target.value] ||= []).push(u);
@@ -509,12 +559,9 @@ export class PostalDesk {
     const victims = v.stacks.filter((s) => s.owner && s.owner !== me).flatMap((s) => s.units.filter(isLeader));
     const sel = h("select", { multiple: true, size: 4, "aria-label": "Victims" }, victims.map((u) => h("option", { value: String(u) }, `${uname(u)} (${(v.stacks.find((s) => s.units.includes(u)) || {}).province})`)));
     const held = (v.assassins || {})[me] || 0;
-    if (!held) {
-      return h("details.card.assassin-card", h("summary", "Assassination (postal [10.0])"),
-        h("p.small.no-assassins", "You hold no Assassin marker: you can send no assassins (004 [10.12])."));
-    }
-    const n = h("input", { type: "number", min: 1, max: held, value: 1, "aria-label": "Markers" });
+    const n = h("input", { type: "number", min: 1, max: 9, value: 1, "aria-label": "Markers" });
     return h("details.card.assassin-card", h("summary", "Assassination (postal [10.0])"),
+      h("p.small.held", { dataset: { held: String(held) } }, `You hold ${held} Assassin marker${held === 1 ? "" : "s"} now.`),
       h("p.small", "Victims whose route meets the final province of one of your leaders (and/or); the engine judges it."), sel,
       h("label", " markers ", n),
       h("button.btn", { type: "button", dataset: { act: "add-assassination" }, onclick: () => {

@@ -100,6 +100,19 @@ export const store = {
   remove(key) {
     try { LS.removeItem("rcw:" + key); } catch { /* ignore */ }
   },
+  /** The keys (without "rcw:") that begin with ``prefix``. */
+  keys(prefix) {
+    try {
+      const out = [];
+      for (let i = 0; i < LS.length; i++) {
+        const k = LS.key(i);
+        if (k && k.startsWith("rcw:" + prefix)) out.push(k.slice(4));
+      }
+      return out;
+    } catch {
+      return [];
+    }
+  },
 };
 
 /** Seats this browser holds: {gid: {A: {token, name, joined}, ...}} */
