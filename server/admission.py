@@ -18,6 +18,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -86,7 +89,8 @@ class Admission:
         thread would hold the interpreter lock the event loop needs."""
         n = max(1, self.hub.config.costly_workers)
         if self.pool is None:
-            self.pool = concurrent.futures.ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("forkserver"))
+            self.pool = concurrent.futures.ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("forkserver"),
+                                                               initializer=exit_with, initargs=(os.getpid(),))
         if self.waiting >= 8 * n:
             self.hub.metrics.limited("rebuild")
             raise ProtocolError("busy", "the server is rebuilding many past views; retry later")
@@ -95,3 +99,20 @@ class Admission:
             return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
         finally:
             self.waiting -= 1
+
+
+def exit_with(server_pid: int, every: float = 1.0) -> None:
+    """A rebuild worker's initializer: the worker exits once the server process ``server_pid`` is
+    gone.  A server stopped cleanly shuts its pool down; one killed (kill -9, the OOM killer)
+    cannot, and its workers would otherwise live on under init, holding the forkserver and the
+    resource tracker alive with them (about 70 MB a crash)."""
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            try:
+                os.kill(server_pid, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:         # (the number is another user's process now: gone too)
+                os._exit(0)
+    threading.Thread(target=watch, name="rcw-exit-with-server", daemon=True).start()

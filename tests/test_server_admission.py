@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import time
 
 import aiohttp
@@ -17,7 +18,7 @@ from rcw.server.client import GameClient, Lobby, ServerError
 from rcw.server.config import Config
 from rcw.server.protocol import pack
 from rcw.server.store import RedisStore
-from server_helpers import REDIS_URL, destroy_prefix, redis_reachable, running_server, unique_prefix
+from server_helpers import REDIS_URL, ServerProcess, destroy_prefix, redis_reachable, running_server, unique_prefix
 
 pytestmark = pytest.mark.skipif(not redis_reachable(), reason="no Redis on 127.0.0.1:6379")
 
@@ -166,3 +167,54 @@ async def test_caps_on_live_games_and_bot_games_answer_busy():
             assert r.status == 503
         assert len(await lobby.list_games("all")) == 3
         assert (await lobby.game(bots["game"]))["status"] in ("playing", "over")
+
+
+def _descendants(pid: int) -> set[int]:
+    """The processes under ``pid`` (children, theirs...), read from /proc."""
+    parent: dict[int, int] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                stat = open(f"/proc/{d}/stat").read()          # noqa: SIM115 - read at once
+                parent[int(d)] = int(stat.rsplit(")", 1)[1].split()[1])
+    out, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        kids = [c for c, pp in parent.items() if pp == p]
+        out.update(kids)
+        todo += kids
+    return out
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process tree from /proc")
+async def test_a_killed_server_leaves_no_worker_processes_behind():
+    """Found by an operator's QA: after a kill -9 of ``rcw serve``, the processes that rebuild past
+    views (a forkserver, its worker, the resource tracker: about 70 MB) lived on under init.  Now
+    every process the server started is gone within seconds of it."""
+    srv = ServerProcess("--bot-workers", "1")
+    kids: set[int] = set()
+    try:
+        await srv.start()
+        async with Lobby(srv.base) as lobby:
+            g, w = await finished_game(lobby)
+            await w.close()
+            await lobby._call("GET", f"/api/games/{g['game']}/view", params={"seq": "3"}, token=g["admin_token"])
+        kids = _descendants(srv.proc.pid)
+        assert len(kids) >= 3, kids                   # (the bot worker, the forkserver and its worker at least)
+        srv.proc.kill()                               # (not srv.kill(): its wait lasts while any of them holds stdout)
+        deadline = time.time() + 10
+        while any(os.path.exists(f"/proc/{k}") and "zombie" not in _state(k) for k in kids):
+            assert time.time() < deadline, [(k, _state(k)) for k in kids if os.path.exists(f"/proc/{k}")]
+            await asyncio.sleep(0.2)
+    finally:
+        for k in kids:                                # (left behind: not to outlive the test)
+            with contextlib.suppress(OSError):
+                os.kill(k, 9)
+        await asyncio.wait_for(srv.stop(), 20)
+
+
+def _state(pid: int) -> str:
+    try:
+        return open(f"/proc/{pid}/status").read().split("State:", 1)[1].split("\n", 1)[0].strip().lower()  # noqa: SIM115
+    except (OSError, IndexError):
+        return "gone"
