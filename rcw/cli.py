@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 
 from rcw import __version__
@@ -199,7 +201,12 @@ def main(argv: list[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return 2
-    return int(func(args) or 0)
+    try:
+        return int(func(args) or 0)
+    except BrokenPipeError:                 # (the reader went away: `rcw options | head`)
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - (no flush error at exit)
+        return 0
 
 
 if __name__ == "__main__":

@@ -80,7 +80,7 @@ class Admission:
         cfg = self.hub.config
         if cfg.max_bot_games and self.bot_games() >= cfg.max_bot_games:
             self.hub.metrics.limited("bot_games")
-            raise ProtocolError("busy", f"this server runs bots in {cfg.max_bot_games} games already; retry later")
+            raise ProtocolError("busy", f"this server runs bots in {cfg.max_bot_games} game{'s' if cfg.max_bot_games != 1 else ''} already; retry later")
 
     # -- CPU work off the event loop -------------------------------------------------------------
     async def offload(self, fn: Callable[..., T], *args: Any) -> T:

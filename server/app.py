@@ -27,7 +27,9 @@ import asyncio
 import collections
 import contextlib
 import logging
+import math
 import struct
+import time
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +56,7 @@ from rcw.server.protocol import (
     unpack_frame,
 )
 from rcw.server.runtime import GameRuntime
-from rcw.server.store import Store
+from rcw.server.store import STORE_DOWN, Store
 
 from rcw.actions import IllegalAction, action_from_wire, to_wire
 
@@ -64,10 +66,24 @@ HUB = web.AppKey("hub", Hub)
 #: Largest lobby request body (bytes); a longer one is refused with ``body_too_large`` (413).
 MAX_BODY = 64 * 1024
 
+_store_down_said = 0.0
+
+
+def unavailable(e: BaseException) -> ProtocolError:
+    """The ``unavailable`` error for a request that met the store down; one warning line every
+    30 s at most (an outage is not a traceback per request)."""
+    global _store_down_said
+    now = time.monotonic()
+    if now - _store_down_said >= 30:
+        _store_down_said = now
+        log.warning("the game store cannot be reached (%s): requests are answered 'unavailable'", e)
+    return ProtocolError("unavailable", "the game store cannot be reached just now; retry later")
+
+
 HTTP_STATUS = {"bad_request": 400, "bad_frame": 400, "unknown_game": 404, "bad_token": 403, "forbidden": 403,
                "bad_email": 400, "bad_webhook": 400, "no_email": 409, "not_postal": 409, "pause_refused": 409,
                "seat_taken": 409, "game_full": 409, "illegal_action": 409, "not_started": 409, "busy": 503,
-               "rate_limited": 429, "internal": 500, "not_found": 404, "method_not_allowed": 405,
+               "rate_limited": 429, "unavailable": 503, "internal": 500, "not_found": 404, "method_not_allowed": 405,
                "body_too_large": 413}
 
 
@@ -199,6 +215,8 @@ class Connection:
             self.send(e.frame(rid))
         except IllegalAction as e:
             self.send(error_frame(rid, "illegal_action", e.message, rule=e.rule, engine_code=e.code))
+        except STORE_DOWN as e:
+            self.send(unavailable(e).frame(rid))
         except Exception:
             log.exception("request failed")
             self.send(error_frame(rid, "internal", "server error (logged)"))
@@ -454,7 +472,10 @@ async def ws_handler(request: web.Request) -> web.WebSocketResponse:
 
 def _json_error(e: ProtocolError) -> web.Response:
     body = {"error": {"code": e.code, "message": e.message, "rule": e.rule, **e.extra}}
-    return web.json_response(body, status=HTTP_STATUS.get(e.code, 400))
+    r = web.json_response(body, status=HTTP_STATUS.get(e.code, 400))
+    if isinstance(e.extra.get("retry_after"), int | float):       # (HTTP's own way to say it too, RFC 9110)
+        r.headers["Retry-After"] = str(max(1, math.ceil(e.extra["retry_after"])))
+    return r
 
 
 async def _body(request: web.Request, known: tuple[str, ...] | None = None) -> dict:
@@ -513,6 +534,8 @@ async def errors_middleware(request: web.Request, handler):
         if e.status < 400:
             raise
         return _http_error(request, e)
+    except STORE_DOWN as e:
+        return _json_error(unavailable(e))
     except Exception:
         log.exception("HTTP request failed: %s %s", request.method, request.path)
         return _json_error(ProtocolError("internal", "server error (logged)"))

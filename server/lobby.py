@@ -31,7 +31,7 @@ from rcw.server.notify import Notifier, check_webhook_target, check_webhook_url
 from rcw.server.protocol import ProtocolError, now_ms
 from rcw.server.runtime import GameRuntime
 from rcw.server.seats import OPEN, public_seats, seats_status, token_hash
-from rcw.server.store import Store
+from rcw.server.store import STORE_DOWN, Backoff, Store
 
 from rcw import __version__, modes, verify
 from rcw import options as O
@@ -161,13 +161,19 @@ class Hub:
             return rt
 
     async def _lease_loop(self) -> None:
+        down = Backoff("lease round")        # (Redis away: a line a minute and backing off, not a traceback a round)
         while True:
             try:
                 await self._lease_round()
             except asyncio.CancelledError:
                 raise
+            except STORE_DOWN as e:
+                await down.wait(e)
+                continue
             except Exception:
                 log.exception("lease round failed")
+            else:
+                down.ok()
             await asyncio.sleep(self.config.lease_ttl / 3)
 
     async def _lease_round(self) -> None:
@@ -245,7 +251,7 @@ class Hub:
                 first = modes.new_game(spec.get("players", 5), seed, options)
         except IllegalAction as e:
             raise ProtocolError("bad_request", e.message, rule=e.rule) from None
-        options = dict(first.state.options)     # (as the engine plays them: those its mode fixes too)
+        options = first.options                 # (as the engine plays them: those its mode fixes too)
         seats = list(first.seats)
         players = len(seats)
         standard = "mode" not in options

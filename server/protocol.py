@@ -82,6 +82,8 @@ ERRORS: dict[str, str] = {
     "no_email": "this server sends no e-mail (started without --smtp)",
     "bad_webhook": "the webhook is not an http(s) URL, or its host is a loopback or private address the operator "
                    "does not allow",
+    "unavailable": "the game store (Redis) cannot be reached just now; the request may not have been applied: "
+                   "retry later",
     "internal": "a server error (logged); nothing was changed",
 }
 

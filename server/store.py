@@ -59,6 +59,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
+import redis.exceptions
 from rcw.server.protocol import pack, unpack
 
 log = logging.getLogger("rcw.server.store")
@@ -398,6 +399,37 @@ class MemoryStore(Store):
         return ok
 
 
+#: What an operation meets while Redis cannot be reached (an outage, not a fault of the server).
+STORE_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, ConnectionError)
+
+
+class Backoff:
+    """A loop's retries while Redis fails: 0.5 s, doubling up to 10 s, and one warning line at the
+    first failure and every 60 s of an outage (not a traceback twice a second), one info line
+    when it works again."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.delay = 0.0
+        self.said = 0.0
+        self.since = 0.0
+
+    async def wait(self, e: BaseException, then: str = "retrying") -> None:
+        now = time.monotonic()
+        if not self.delay:
+            self.since = now
+        if now - self.said >= 60:
+            self.said = now
+            log.warning("%s failed (%s: %s); %s, waiting up to 10 s between tries", self.what, type(e).__name__, e, then)
+        self.delay = min(max(self.delay * 2, 0.5), 10.0)
+        await asyncio.sleep(self.delay)
+
+    def ok(self) -> None:
+        if self.delay:
+            log.info("%s works again after %.0f s", self.what, time.monotonic() - self.since)
+            self.delay = self.said = 0.0
+
+
 def _safe_call(cb: Callback, data: bytes) -> None:
     try:
         cb(data)
@@ -618,15 +650,16 @@ class RedisStore(Store):
                 await self.r.aclose()
 
     async def _read_loop(self) -> None:
+        failing = Backoff("pub/sub read")
         while True:
             try:
                 m = await self.ps.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("pub/sub read failed; retrying")
-                await asyncio.sleep(0.5)
+            except Exception as e:
+                await failing.wait(e)
                 continue
+            failing.ok()
             if not m or m.get("type") != "message":
                 continue
             self.dispatch(m["channel"], m["data"])
@@ -927,16 +960,17 @@ class _ShardSubscriber:
         self.nodes.clear()
 
     async def _read_loop(self, name: str, ps: Any) -> None:
+        failing = Backoff(f"sharded pub/sub read from {name}")
         while True:
             try:
                 m = await ps.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
             except Exception as e:
-                log.warning("sharded pub/sub read from %s failed (%s); re-placing its topics", name, e)
-                await asyncio.sleep(0.5)
+                await failing.wait(e, "re-placing its topics")
                 await self._replace(name)
                 continue
+            failing.ok()
             if not m:
                 continue
             kind = m.get("type")

@@ -102,3 +102,23 @@ def test_simulate_refuses_a_bad_option_with_the_registrys_words():
     r = subprocess.run([sys.executable, "-m", "rcw.cli", "simulate", "--games", "1", "--option", "nope=1"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "unknown option 'nope'" in r.stderr
+
+
+@pytest.mark.parametrize("args, says", [
+    (["serve", "--port", "99999"], "argument --port: 99999 is out of range (0-65535)"),
+    (["serve", "--bot-workers", "-1"], "argument --bot-workers: -1 is below 0"),
+    (["serve", "--snapshot-every", "0"], "argument --snapshot-every: 0 is below 1"),
+    (["simulate", "--games", "-1"], "argument --games: -1: at least 1"),
+])
+def test_the_command_line_refuses_numbers_out_of_range_with_a_usage_error(args, says):
+    """Found by an operator's QA: ``--port 99999`` ended in a traceback, ``--bot-workers -1`` and
+    ``--games -1`` were taken ("0/-1 games completed")."""
+    r = subprocess.run([sys.executable, "-m", "rcw.cli", *args], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_a_reader_that_goes_away_ends_the_listing_quietly():
+    """``rcw options | head -1``: no BrokenPipeError traceback when the reader stops reading."""
+    r = subprocess.run(f"{sys.executable} -m rcw.cli options | head -1", shell=True, capture_output=True, text=True,
+                       timeout=60)
+    assert r.stdout.strip() and "Traceback" not in r.stderr and "BrokenPipe" not in r.stderr, r.stderr

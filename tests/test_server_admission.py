@@ -136,6 +136,7 @@ async def test_costly_requests_and_game_creation_are_rate_limited_and_change_not
         assert e.value.code == "rate_limited"
         async with aiohttp.ClientSession() as s, s.get(f"{srv.base}/api/games/{gid}/record") as r:
             assert r.status == 429 and (await r.json())["error"]["code"] == "rate_limited"
+            assert int(r.headers["Retry-After"]) >= 1            # (HTTP's header too, found by an operator's QA)
         # creation: the first game above and one more pass, the third is refused and not created
         n_games = len(await lobby.list_games("all"))
         await lobby.create_game(players=3)

@@ -1,0 +1,69 @@
+"""A Redis outage, as an operator meets it (found by an operator's QA): the lobby and the sockets
+answer the typed ``unavailable`` (HTTP 503) instead of ``internal`` with a traceback per request,
+the pub/sub reader backs off and says so in a line or two instead of a traceback twice a second,
+and all works again when Redis is back.  A redis-server of the test's own on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+import subprocess
+import time
+
+import aiohttp
+import pytest
+from rcw.server.client import GameClient, Lobby, ServerError
+from rcw.server.store import RedisStore
+from server_helpers import free_port, running_server, unique_prefix
+
+pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
+
+
+def _redis(port: int) -> subprocess.Popen:
+    p = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    end = time.monotonic() + 20
+    while subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True, text=True).stdout.strip() != "PONG":
+        assert time.monotonic() < end, "redis-server did not start"
+        time.sleep(0.05)
+    return p
+
+
+async def test_a_redis_outage_is_answered_unavailable_and_logged_in_a_few_lines(caplog) -> None:
+    port = free_port()
+    redis = _redis(port)
+    try:
+        store = RedisStore(f"redis://127.0.0.1:{port}/0", unique_prefix("outage"))
+        async with running_server(store) as srv, Lobby(srv.base) as lobby:
+            g = await lobby.create_game(players=3)
+            c = await GameClient.connect(srv.base, g["game"])
+            redis.terminate()
+            redis.wait(10)
+            caplog.clear()
+            caplog.set_level(logging.INFO)
+            async with aiohttp.ClientSession() as s:
+                for _ in range(5):
+                    async with s.get(f"{srv.base}/api/games") as r:
+                        assert r.status == 503, await r.text()
+                        assert (await r.json())["error"]["code"] == "unavailable"
+            with pytest.raises(ServerError) as e:            # (a socket's request too)
+                await c.request("events", after=0, limit=10)
+            assert e.value.code == "unavailable"
+            await asyncio.sleep(3)
+            errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+            warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+            assert not errors, errors[:3]
+            assert 1 <= len(warnings) <= 4, warnings
+            redis = _redis(port)                             # back (empty: nothing was saved)
+            end = time.monotonic() + 20
+            while True:
+                async with aiohttp.ClientSession() as s, s.get(f"{srv.base}/api/games") as r:
+                    if r.status == 200:
+                        break
+                assert time.monotonic() < end, "the lobby did not come back"
+                await asyncio.sleep(0.2)
+            await c.close()
+    finally:
+        redis.terminate()
+        redis.wait(10)
