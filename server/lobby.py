@@ -71,6 +71,11 @@ def _token() -> str:
             return t
 
 
+#: A process whose lease rounds stopped this long ago is forgotten from the processes' hash
+#: (``P {g:_}:h:procs``, one entry a process start), swept at most this often (ms).
+PROCS_SWEEP_MS = 600_000
+
+
 class Hub:
     """Everything one server process knows: its runtimes, its store, its limits."""
 
@@ -78,6 +83,7 @@ class Hub:
         self.store = store
         self.config = config or Config()
         self.proc = secrets.token_hex(6)
+        self._procs_swept = 0
         self.runtimes: dict[str, GameRuntime] = {}
         self.conns: set[Any] = set()
         self.tasks: set[asyncio.Task] = set()
@@ -178,7 +184,14 @@ class Hub:
 
     async def _lease_round(self) -> None:
         # (this process is alive: the seats its connections hold count as present, rcw.server.runtime)
-        await self.store.hash_put(PROCS[0], PROCS[1], {self.proc: now_ms()})
+        now = now_ms()
+        await self.store.hash_put(PROCS[0], PROCS[1], {self.proc: now})
+        if now - self._procs_swept >= PROCS_SWEEP_MS:     # (processes gone long since: forgotten)
+            self._procs_swept = now
+            procs = await self.store.hash_all(*PROCS)
+            gone = {p: None for p, seen in procs.items() if not isinstance(seen, int) or now - seen > PROCS_SWEEP_MS}
+            if gone:
+                await self.store.hash_put(PROCS[0], PROCS[1], gone)
         live = await self.store.game_ids(live_only=True)
         live_set = set(live)
         # Renew what we drive first (cheap), so that loading new games cannot starve renewals.

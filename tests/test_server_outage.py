@@ -67,3 +67,21 @@ async def test_a_redis_outage_is_answered_unavailable_and_logged_in_a_few_lines(
     finally:
         redis.terminate()
         redis.wait(10)
+
+
+async def test_processes_long_gone_are_swept_from_the_processes_hash() -> None:
+    """Found by an operator's QA: ``P {g:_}:h:procs`` gained an entry at every process start and
+    never lost one.  A lease round sweeps out the processes silent for ten minutes (and keeps
+    those alive)."""
+    from rcw.server.absence import PROCS
+    from rcw.server.lobby import PROCS_SWEEP_MS
+    from rcw.server.store import MemoryStore
+
+    store = MemoryStore()
+    async with running_server(store) as srv:
+        now = int(time.time() * 1000)
+        await store.hash_put(*PROCS, {"old": now - PROCS_SWEEP_MS - 60_000, "peer": now - 5_000})
+        srv.hub._procs_swept = 0
+        await srv.hub._lease_round()
+        procs = await store.hash_all(*PROCS)
+        assert "old" not in procs and "peer" in procs and srv.hub.proc in procs, procs
