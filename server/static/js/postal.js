@@ -15,6 +15,11 @@ import { unit, uname, pname, isLeader, PHASE_NAMES } from "./data.js";
 import { seatBadge } from "./dialogs.js";
 import { waitingForPlayers } from "./orders.js";
 
+/** A verdict's reason (the `check` query's, per order): the engine's message and its rule case. */
+const why = (vd) => (vd ? `${vd.message}${vd.rule ? ` (${vd.rule})` : ""}` : "not checked");
+/** Whether the engine carries an order out whole: not refused, no step of it refused. */
+const whole = (vd) => vd.ok && vd.step === undefined;
+
 const PHASE_LABEL = { trading: "the pre-season trades", first: "First Phase (movement)", second: "Second Phase (combat)" };
 
 /** Whether the game on the page is a postal game. */
@@ -152,7 +157,6 @@ export class PostalDesk {
         this.sentMark = was;
         throw e;
       }
-      this.sent = r;
       store.set(this.draftKey, this.draft);
       this.sentMark.server = JSON.stringify(r.sheet || []);
       store.set(this.draftKey + ":sent", this.sentMark);
@@ -235,7 +239,7 @@ export class PostalDesk {
     const mine = verdict && verdict[verdict.length - 1];
     if (!this.reaches(mine, p.path.length)) {
       p.path.pop();
-      p.problem = `${pname(code)}: ${mine ? mine.message : "not checked"}${mine && mine.rule ? ` (${mine.rule})` : ""}`;
+      p.problem = `${pname(code)}: ${why(mine)}`;
       document.body.dataset.plotRefused = String(Number(document.body.dataset.plotRefused || 0) + 1);
     } else {
       p.problem = this.warning(mine);
@@ -246,12 +250,12 @@ export class PostalDesk {
 
   /** Whether the engine's verdict on the plotted order takes the force all of its ``n`` steps. */
   reaches(vd, n) {
-    return !!vd && vd.ok && (vd.step === undefined || (vd.path || []).length >= n);
+    return !!vd && vd.ok && (whole(vd) || (vd.path || []).length >= n);
   }
 
   /** A step of the order the engine refused that is not the path's (joining, picking up), or null. */
   warning(vd) {
-    return vd && vd.ok && vd.step !== undefined ? `${vd.step}: ${vd.message}${vd.rule ? ` (${vd.rule})` : ""}` : null;
+    return vd && vd.ok && !whole(vd) ? `${vd.step}: ${why(vd)}` : null;
   }
 
   /** The path plotted, judged again (by rail or overland, or who moves with it, changed): the
@@ -264,10 +268,10 @@ export class PostalDesk {
       if (this.plot !== p) return;
       const mine = verdict && verdict[verdict.length - 1];
       if (!p.path.length || this.reaches(mine, p.path.length)) {
-        p.problem = mine && !mine.ok ? `${mine.message}${mine.rule ? ` (${mine.rule})` : ""}` : this.warning(mine);
+        p.problem = mine && !mine.ok ? why(mine) : this.warning(mine);
         break;
       }
-      p.problem = `${pname(p.path[p.path.length - 1])}: ${mine ? mine.message : "not checked"}${mine && mine.rule ? ` (${mine.rule})` : ""}`;
+      p.problem = `${pname(p.path[p.path.length - 1])}: ${why(mine)}`;
       p.path.pop();
     }
     document.body.dataset.plotPath = p.path.join("-");
@@ -345,9 +349,9 @@ export class PostalDesk {
     };
     const list = h("ol.draft", this.draft.map((o, i) => {
       const vd = checked && checked[i];
-      return h("li.draft-order" + (vd ? (vd.ok && vd.step === undefined ? ".ok" : ".bad") : ""), { dataset: { order: o.order, index: i } },
+      return h("li.draft-order" + (vd ? (whole(vd) ? ".ok" : ".bad") : ""), { dataset: { order: o.order, index: i } },
         h("span.d-text", describe(o)),
-        vd && (!vd.ok || vd.step !== undefined) ? h("span.d-why", ` — ${vd.ok ? `stops${vd.path && vd.path.length ? ` in ${pname(vd.path[vd.path.length - 1])}` : " where it is"}: ` : "refused: "}${vd.message} (${vd.rule})`) : null,
+        vd && !whole(vd) ? h("span.d-why", ` — ${vd.ok ? `stops${vd.path && vd.path.length ? ` in ${pname(vd.path[vd.path.length - 1])}` : " where it is"}: ` : "refused: "}${vd.message} (${vd.rule})`) : null,
         h("span.d-tools",
           h("button.icon", { type: "button", title: "Up", "aria-label": "Move up", onclick: () => move(i, -1) }, "↑"),
           h("button.icon", { type: "button", title: "Down", "aria-label": "Move down", onclick: () => move(i, 1) }, "↓"),
@@ -398,7 +402,7 @@ export class PostalDesk {
       await this.check();
       checked = this.verdicts && this.verdicts.key === key ? this.verdicts.orders : null;
     }
-    const bad = (checked || []).filter((vd) => vd && (!vd.ok || vd.step !== undefined)).length;
+    const bad = (checked || []).filter((vd) => vd && !whole(vd)).length;
     if (!bad) return this.send();
     modal("Send the sheet now?", h("p", `${bad} of your orders ${bad === 1 ? "is" : "are"} refused or cut short (marked in red). `
       + "The other players' sheets are in, so sending carries out the phase at once: the sheet cannot be changed after."),
@@ -486,20 +490,19 @@ export class PostalDesk {
         h("p.small", "Click one of your stacks on the map, then the provinces of its path one by one (pick-ups and drops on the way); the engine checks each step."));
     }
     const v = this.view;
-    const start = v.stacks.find((s) => s.id === p.stack) || { units: [p.unit], attached: {} };
-    const attached = start.attached || {};
-    const under = (l) => start.units.filter((x) => attached[x] === l);        // (the units attached to l: they go with him)
+    const start = v.stacks.find((s) => s.id === p.stack) || { units: [p.unit] };
     const led = isLeader(p.unit);           // (else a Blue or Green force: its stack's units move as one, 004 [5.6], [5.7])
     const mine = (s) => s.owner === this.app.seat;
     // who may move with him: the other leaders of his stack and of the seat's stacks beside it (004 [5.26])
     const others = led ? v.stacks.filter((s) => s.province === p.from && mine(s)).flatMap((s) => s.units)
       .filter((x) => x !== p.unit && isLeader(x)) : [];
-    const underAny = (l) => v.stacks.filter((s) => s.province === p.from).flatMap((s) => s.units.filter((x) => (s.attached || {})[x] === l));
+    // (the units attached to leader l, in the start province: they go with him)
+    const under = (l) => v.stacks.filter((s) => s.province === p.from).flatMap((s) => s.units.filter((x) => (s.attached || {})[x] === l));
     const joins = others.length ? h("div.joins", h("span", "Moving with him: "), others.map((l) => h("label.chk",
       h("input", { type: "checkbox", dataset: { join: String(l) }, checked: p.join.includes(l), onchange: (e) => {
         if (e.target.checked) p.join.push(l); else p.join.splice(p.join.indexOf(l), 1);
         this.recheck();
-      } }), uname(l), underAny(l).length ? ` (${underAny(l).map(uname).join(", ")})` : ""))) : null;
+      } }), uname(l), under(l).length ? ` (${under(l).map(uname).join(", ")})` : ""))) : null;
     const along = [p.from, ...p.path];
     // pick-ups: combat and Imperial units attached to no leader, the seat's or no one's (a leader
     // is never picked up, 004 [5.26]; the engine judges the rest as each step is added)
@@ -515,7 +518,7 @@ export class PostalDesk {
         } }), uname(u))));
     });
     // the force: the leader and his units, the leaders who move with him and theirs, what it picks up
-    const moving = led ? [...under(p.unit), ...p.join.flatMap((l) => [l, ...underAny(l)]), ...Object.values(p.pick).flat()]
+    const moving = led ? [...under(p.unit), ...p.join.flatMap((l) => [l, ...under(l)]), ...Object.values(p.pick).flat()]
       : [...start.units.filter((x) => x !== p.unit && !isLeader(x)), ...Object.values(p.pick).flat()];
     const drops = moving.map((u) => h("label.drop", `Drop ${uname(u)} in `, h("select", { dataset: { drop: String(u) }, onchange: (e) => {
       for (const l of Object.values(p.drop)) if (l.includes(u)) l.splice(l.indexOf(u), 1);
