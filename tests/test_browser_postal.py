@@ -474,3 +474,47 @@ def test_a_stacks_move_takes_its_other_leaders_and_the_sheet_says_when_it_change
         assert not errors, errors
     finally:
         page.context.close()
+
+
+def test_the_move_plotter_follows_a_far_ring_and_rings_where_the_force_may_go_on_to(browser, server):
+    """The rings of a plotted move are the engine's answer for the whole force from where its path
+    leaves it (``check``'s offers: who joins counts, and what the path has spent): before, they
+    were the leader's alone and only before the first step.  A ring further than the next
+    province takes the engine's route there, every step of it."""
+    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 5, "bot_seats": list("CDE"), "bots": "random",
+                                            "seed": 4})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
+
+    async def boris_sends(c) -> None:
+        await c.sheet([])
+    page = new_page(browser)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        open_seat(page, server, gid, a["token"], "A", "Anna")
+        as_seat(server, gid, b["token"], boris_sends)
+        page.locator('[data-act="send-sheet"]').click()
+        page.wait_for_function("() => window.rcwApp.st.view.postal.phase === 'first'")
+        st = page.evaluate("() => rcwApp.st.view.stacks.find((s) => s.owner === 'A' && s.province === 'SMOL')")
+        page.evaluate("window.rcwApp.board.centreOn('SMOL', true)")
+        page.locator(f'svg g[data-stack="{st["id"]}"]').first.click()
+        page.wait_for_function("() => window.rcwApp.postal.plot && window.rcwApp.postal.plot.routes")
+        routes = page.evaluate("() => window.rcwApp.postal.plot.routes")
+        far = sorted((k for k, r in routes.items() if len(r["path"]) == 2 and not r["rail"]))[0]
+        page.locator(f'svg g.reach-target[data-province="{far}"]').first.click()
+        want = "-".join(routes[far]["path"])
+        page.wait_for_function(f"() => document.body.dataset.plotPath === {want!r} && window.rcwApp.postal.plot.routes")
+        assert page.evaluate("() => window.rcwApp.postal.plot.rail") is False
+        onward = page.evaluate("() => window.rcwApp.postal.plot.routes")
+        # two provinces overland spent of the leaders' five (004 [5.0]): three left, overland only (004 [5.53])
+        assert onward and max(len(r["path"]) for r in onward.values()) <= 3 and not any(r["rail"] for r in onward.values())
+        page.wait_for_function(f"() => document.querySelectorAll('svg g.reach-target').length === {len(onward)}")
+        page.locator('[data-act="add-move"]').click()
+        page.wait_for_selector(".draft-order.ok")
+        order = page.evaluate("() => window.rcwApp.postal.draft[0]")
+        assert order["path"] == routes[far]["path"] and not order["rail"]
+        assert not errors, errors
+    finally:
+        page.context.close()

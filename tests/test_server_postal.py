@@ -16,6 +16,8 @@ from rcw.server.client import GameClient, Lobby, ServerError
 from rcw.server.config import Config
 from server_helpers import kind_store, redis_reachable, running_server
 
+from rcw.data import default
+
 needs_redis = pytest.mark.skipif(not redis_reachable(), reason="no Redis on 127.0.0.1:6379")
 STORES = ["memory", pytest.param("redis", marks=needs_redis)]
 
@@ -140,6 +142,28 @@ async def test_bad_sheets_get_typed_errors_and_change_nothing():
             with pytest.raises(ServerError) as e:
                 await c.request(t, sheet={}, turn=1, phase="first")
             assert e.value.code == "not_postal"
+
+
+async def test_the_check_query_offers_a_plotted_move_what_the_engine_lets_it_take_along():
+    """A draft judged over the socket (``query check``): a kept move's verdict carries the
+    engine's offers (``Game.check_sheet(offers=True)``): who may join it, what it may drop and
+    pick up on its path, where it may go on to; the page's move plotter shows these."""
+    async with serve() as srv:
+        g, (a, b) = await postal_game(srv)
+        await a.wait_for(lambda c: set("CDE") <= set(c.view["postal"]["submitted"]), 10)
+        await a.sheet([])
+        await b.sheet([])
+        await a.wait_for(lambda c: phase(c) == (1, "first"), 10)
+        leader = default().units
+        mine = [st for st in a.view["stacks"] if st["owner"] == "A"]
+        st, lead = next((st, u) for st in mine for u in st["units"] if leader[u].is_leader)
+        (vd,) = (await a.query("check", sheet={"orders": [{"order": "move", "unit": lead, "path": []}]}))["orders"]
+        assert vd["ok"] and set(vd["offers"]) == {"join", "drop", "pick", "reach"}
+        assert vd["offers"]["reach"] == await a.query("reach", unit=lead)      # (alone: the leader and his units)
+        assert {j["leader"] for j in vd["offers"]["join"]} <= {u for s in mine if s["province"] == st["province"] for u in s["units"]}
+        assert set(vd["offers"]["drop"]) == {st["province"]}
+        (bad,) = (await a.query("check", sheet={"orders": [{"order": "move", "unit": 99999, "path": []}]}))["orders"]
+        assert not bad["ok"] and "offers" not in bad
 
 
 async def test_a_sheet_after_the_deadline_is_refused():

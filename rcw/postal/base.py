@@ -75,8 +75,10 @@ class OrderRun:
     carried out as far as it goes).  A refusal that stops the whole order is the caller's to
     raise: at the adjudication it is reported, on arrival it refuses the order."""
 
-    def __init__(self, ctx: Ctx, seat: str, index: int, kind: str, warnings: list | None = None) -> None:
+    def __init__(self, ctx: Ctx, seat: str, index: int, kind: str, warnings: list | None = None,
+                 offers: dict | None = None) -> None:
         self.ctx, self.seat, self.index, self.kind, self.warnings = ctx, seat, index, kind, warnings
+        self.offers = offers       # (a sheet being checked for its writer: what a move may take along)
         self.ev: list[Event] = []
 
     @property

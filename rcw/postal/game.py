@@ -158,21 +158,33 @@ class PostalGame(Game):
         return None
 
     # -- queries ----------------------------------------------------------------------------------------
-    def check_sheet(self, seat: str, sheet: Any) -> dict[str, list[dict]]:
+    def check_sheet(self, seat: str, sheet: Any, offers: bool = False) -> dict[str, Any]:
         """What ``SubmitOrders`` would make of ``sheet`` now, without sending it: ``refused``, the
         orders it would leave out, and ``warnings``, the steps of kept orders the rules refuse
         (each an error: ``index``, ``order``, ``rule``, ``code``, ``message``, and ``step`` for a
         warning, with ``at`` for a move's step: the province where the force stops;
         :mod:`rcw.postal.validate`).  A sheet that is not one is refused
-        (:class:`IllegalAction`)."""
+        (:class:`IllegalAction`).
+
+        ``offers``: the answer also has ``offers``, for each ``move`` order kept, by its index,
+        what its force may take along as the rules judge it where the order takes it (what a
+        sheet's writer is offered while plotting a move): ``join``, the leaders who may join it
+        as it starts, each ``{"leader", "with"}`` (the units attached to him, 004 [5.26]);
+        ``drop`` and ``pick``, by province of its path (the start included), the units it may drop
+        and pick up there (004 [5.13]); ``reach``, where it may go on to from where the order
+        leaves it, with a route each (as :meth:`reach`)."""
         s = self.state
         if seat not in s.seats or seat in s.quit:
             raise IllegalAction("004 [15.21]", f"no active seat {seat!r} in this game", "unknown_seat")
         if s.phase == "over":
             raise IllegalAction("004 [14.1]", "the game is over", "game_over")
+        offered: dict[int, dict] | None = {} if offers else None
         _, refused, warnings = check_sheet(self.ctx, seat, s.postal["phase"],
-                                           sheet.data if isinstance(sheet, Plain) else sheet, where=True)
-        return {"refused": refused, "warnings": warnings}
+                                           sheet.data if isinstance(sheet, Plain) else sheet, where=True, offers=offered)
+        out: dict[str, Any] = {"refused": refused, "warnings": warnings}
+        if offered is not None:
+            out["offers"] = offered
+        return out
 
     def rehearsal(self, seat: str, seed: int):
         """A copy of the phase whose orders are collected, in which ``seat`` plays its Movement

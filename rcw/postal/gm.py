@@ -78,14 +78,17 @@ def answer_one(ctx: Ctx) -> list[Event]:
     return do(ctx, _answer(ctx, ctx.s.decision, {}))
 
 
+def legal(ctx: Ctx, action: Action) -> bool:
+    """Whether the rules take ``action`` now (its check alone: nothing changes)."""
+    try:
+        HANDLERS[type(action)][0](ctx, action)
+    except IllegalAction:
+        return False
+    return True
+
+
 def _first_ok(ctx: Ctx, cands: list[Action]) -> Action | None:
-    for a in cands:
-        try:
-            HANDLERS[type(a)][0](ctx, a)
-        except IllegalAction:
-            continue
-        return a
-    return None
+    return next((a for a in cands if legal(ctx, a)), None)
 
 
 def _answer(ctx: Ctx, d: dict, losses: dict[str, list[int]]) -> Action:

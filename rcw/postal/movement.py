@@ -53,11 +53,11 @@ from rcw import actions as A
 from rcw.actions import Event, IllegalAction
 from rcw.data import GREEN
 from rcw.postal.base import OrderRun, act_as, active, gm_pick, skipped
-from rcw.postal.gm import do
+from rcw.postal.gm import do, legal
 from rcw.postal.sheets import of_kind
 from rcw.rules import assassination, no_suicide
 from rcw.rules.base import Ctx, counted
-from rcw.rules.movement import candidates, finish_force
+from rcw.rules.movement import candidates, finish_force, reach
 
 KINDS = ("move", "merge", "transfer", "emigrate", "czech_exit")
 POSTAL_5 = "004 [17.0] postal [5.0]"
@@ -120,11 +120,12 @@ def pickups(ctx: Ctx, sheets: dict) -> tuple[dict[int, tuple[str, int, int]], li
 
 # -- carrying out one order -------------------------------------------------------------------------------
 def carry_out(ctx: Ctx, seat: str, index: int, o: dict, winners: dict, routes: dict[int, list[str]],
-              warnings: list | None = None) -> list[Event]:
+              warnings: list | None = None, offers: dict | None = None) -> list[Event]:
     """Carry out one movement-portion order of ``seat`` (see the module docstring).  Checking a
     sheet (``warnings`` given): an order that cannot be begun is refused (:class:`IllegalAction`),
-    the steps refused later are noted in ``warnings``."""
-    run = OrderRun(ctx, seat, index, o["order"], warnings)
+    the steps refused later are noted in ``warnings``; ``offers`` (a dict) is filled with what a
+    ``move`` order may take along (:func:`_offer`)."""
+    run = OrderRun(ctx, seat, index, o["order"], warnings, offers)
     act_as(ctx, seat, "movement")
     try:
         kind = o["order"]
@@ -204,6 +205,7 @@ def _move(run: OrderRun, o: dict, winners: dict, routes: dict[int, list[str]]) -
     st = ctx.b.stack_of(o["unit"]) if o["unit"] in ctx.data.units else None
     start = st.province if st is not None else "?"
     run.ev += do(ctx, A.StartForce(seat, o["unit"]))        # refused: the whole order is (a leader is named)
+    _offer(run, start)
     for j in o["join"]:
         try:
             run.ev += do(ctx, A.JoinForce(seat, j))
@@ -214,18 +216,44 @@ def _move(run: OrderRun, o: dict, winners: dict, routes: dict[int, list[str]]) -
         routes.setdefault(lead, [start])
     _at(run, o, start, winners)
     here = start
-    for to in o["path"]:
-        try:
-            run.ev += do(ctx, A.Move(seat, to, o["rail"]))
-        except IllegalAction as e:
-            rest = o["path"][o["path"].index(to):]
-            run.fail(e, f"the move {here}->{to}" + (f" (and on to {rest[-1]})" if len(rest) > 1 else ""), here)
-            return
-        here = to
-        fs = ctx.s.stacks[ctx.s.force.stack]
-        for lead in ctx.b.leaders_of(fs):
-            routes.setdefault(lead, [start]).append(to)
-        _at(run, o, to, winners)
+    try:
+        for to in o["path"]:
+            try:
+                run.ev += do(ctx, A.Move(seat, to, o["rail"]))
+            except IllegalAction as e:
+                rest = o["path"][o["path"].index(to):]
+                run.fail(e, f"the move {here}->{to}" + (f" (and on to {rest[-1]})" if len(rest) > 1 else ""), here)
+                return
+            here = to
+            fs = ctx.s.stacks[ctx.s.force.stack]
+            for lead in ctx.b.leaders_of(fs):
+                routes.setdefault(lead, [start]).append(to)
+            _at(run, o, to, winners)
+    finally:
+        if run.offers is not None:           # (where the force may go on to from where it stands)
+            run.offers["reach"] = dict(reach(ctx))
+
+
+def _offer(run: OrderRun, province: str, o: dict | None = None) -> None:
+    """What the force of a ``move`` order being checked may take along, as the rules judge it on
+    the scratch copy (for the writer of the sheet, ``Game.check_sheet(offers=True)``): right after
+    it starts (``o`` None) the leaders who may join it (004 [5.26]) with the units attached to
+    each, ``join``: ``[{"leader", "with"}]``; in each province it is in, before its drops there,
+    the units it may drop (``drop``, 004 [5.13]) and the units it may pick up (``pick``, 004
+    [5.13], [5.26]: unattached units, leaders never), those it drops there left out."""
+    ctx, seat, out = run.ctx, run.seat, run.offers
+    if out is None:
+        return
+    if o is None:
+        joins = [a.leader for a in candidates(ctx, seat) if type(a) is A.JoinForce and legal(ctx, a)]
+        out["join"] = [{"leader": j, "with": ctx.b.attached_to(ctx.b.stack_of(j), j)} for j in joins]
+        return
+    cands = candidates(ctx, seat)
+    dropped = set(o["drop"].get(province, []))
+    drop = [a.unit for a in cands if type(a) is A.Detach and legal(ctx, a)]
+    pick = list(dict.fromkeys(a.unit for a in cands if type(a) is A.Attach and a.unit not in dropped and legal(ctx, a)))
+    out.setdefault("drop", {})[province] = drop
+    out.setdefault("pick", {})[province] = pick
 
 
 def _name(ctx: Ctx, u: int) -> str:
@@ -235,6 +263,7 @@ def _name(ctx: Ctx, u: int) -> str:
 def _at(run: OrderRun, o: dict, province: str, winners: dict) -> None:
     """In a province the force is in: drop, then pick up (004 [5.13])."""
     ctx, seat = run.ctx, run.seat
+    _offer(run, province, o)
     for u in o["drop"].get(province, []):
         try:
             run.ev += do(ctx, A.Detach(seat, u))

@@ -46,10 +46,13 @@ def scratch(ctx: Ctx) -> Ctx:
         s.postal = keep
 
 
-def check_sheet(ctx: Ctx, seat: str, phase: str, sheet, where: bool = False) -> tuple[list[list], list[dict], list[dict]]:
+def check_sheet(ctx: Ctx, seat: str, phase: str, sheet, where: bool = False,
+                offers: dict | None = None) -> tuple[list[list], list[dict], list[dict]]:
     """(the accepted orders as ``[index, order]`` pairs, the refused ones as errors, the warnings).
     ``where``: a warning about a move's step says where the force stops (``at``); the warnings a
-    sent sheet keeps in the game do not (``Game.check_sheet`` answers with it)."""
+    sent sheet keeps in the game do not (``Game.check_sheet`` answers with it).  ``offers``: a
+    dict filled, for each ``move`` order kept, with what its force may take along
+    (:func:`rcw.postal.movement.carry_out`), by its index."""
     raw = orders_of(sheet)
     sim = scratch(ctx)
     accepted: list[list] = []
@@ -67,12 +70,15 @@ def check_sheet(ctx: Ctx, seat: str, phase: str, sheet, where: bool = False) -> 
             if n["order"] in PLAYED:
                 keep = sim.s.clone()
                 said: list[dict] = []
+                offered = {} if offers is not None and n["order"] == "move" else None
                 try:
-                    _play(sim, seat, i, n, said)
+                    _play(sim, seat, i, n, said, offered)
                 except IllegalAction:
                     sim = Ctx(ctx.data, keep)
                     raise
                 warnings += said
+                if offered is not None:
+                    offers[i] = offered
             else:
                 _judge(sim, seat, n)
         except IllegalAction as e:
@@ -84,7 +90,7 @@ def check_sheet(ctx: Ctx, seat: str, phase: str, sheet, where: bool = False) -> 
     return accepted, rejected, warnings
 
 
-def _play(sim: Ctx, seat: str, i: int, n: dict, warnings: list[dict]) -> None:
+def _play(sim: Ctx, seat: str, i: int, n: dict, warnings: list[dict], offers: dict | None = None) -> None:
     kind = n["order"]
     if kind == "attack":
         attack(sim, seat, i, n, warnings)
@@ -92,7 +98,7 @@ def _play(sim: Ctx, seat: str, i: int, n: dict, warnings: list[dict]) -> None:
         check_steal(sim, seat, n)
         do_steal(sim, seat, n)
     else:
-        carry_out(sim, seat, i, n, {}, {}, warnings)
+        carry_out(sim, seat, i, n, {}, {}, warnings, offers)
 
 
 def _judge(sim: Ctx, seat: str, n: dict) -> None:

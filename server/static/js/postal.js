@@ -189,19 +189,23 @@ export class PostalDesk {
     const st = v.stacks.find((s) => s.id === id);
     if (!st || st.owner !== this.app.seat) return false;
     const u = this.mover(st);
+    const p = this.plot = { unit: u, stack: st.id, from: st.province, path: [], rail: false, join: [], pick: {}, drop: {},
+                            problem: null, routes: null, offers: null };
     // (004 [17.0]: "the path of each stack": the stack's other leaders, with the units attached to
-    // them, move with the first unless the player leaves them out, 004 [5.26]; not one the sheet
-    // moves already, whom the engine would refuse)
-    const ordered = new Set(this.draft.filter((o) => o.order === "move").flatMap((o) => [o.unit, ...[].concat(o.join || [])]));
-    const join = st.units.filter((x) => x !== u && isLeader(x) && !ordered.has(x));
-    this.plot = { unit: u, stack: st.id, from: st.province, path: [], rail: false, join, pick: {}, drop: {}, problem: null, routes: null };
-    this.app.ask("reach", { unit: u }).then((routes) => {
-      if (this.plot && this.plot.unit === u) {
-        this.plot.routes = routes;
-        document.body.dataset.reach = String(Object.keys(routes).length);
-        this.app.renderSoon();
+    // them, move with the first unless the player leaves them out, 004 [5.26]: those the engine
+    // lets join, not one the sheet moves already)
+    this.check(this.plotOrder(p)).then(async (verdict) => {
+      let mine = verdict && verdict[verdict.length - 1];
+      if (this.plot !== p) return;
+      p.join = ((mine && mine.offers && mine.offers.join) || []).map((j) => j.leader).filter((l) => st.units.includes(l));
+      if (p.join.length) {
+        verdict = await this.check(this.plotOrder(p));
+        if (this.plot !== p) return;
+        mine = verdict && verdict[verdict.length - 1];
       }
-    }).catch(() => {});
+      p.problem = mine && !mine.ok ? why(mine) : this.warning(mine);
+      this.offered(p, mine);
+    });
     this.app.select({ stack: st.id });
     this.app.renderSoon();
     return true;
@@ -212,8 +216,23 @@ export class PostalDesk {
     if (!p || this.app.replay) return false;
     const last = p.path.length ? p.path[p.path.length - 1] : p.from;
     if (code === last) return true;
+    const route = p.routes && p.routes[code];
+    if (route && (route.path.length > 1 || (!p.path.length && route.rail !== p.rail))) {
+      this.follow(route);            // (a ring further on: the engine's route there, step by step)
+      return true;
+    }
     this.step(code);
     return true;
+  }
+
+  /** The engine's route to a province of the reach rings added to the path (by rail or overland
+   *  as it goes, when the path is still empty), then judged again. */
+  follow(route) {
+    const p = this.plot;
+    if (!p.path.length) p.rail = !!route.rail;
+    p.path.push(...route.path);
+    p.routes = null;
+    this.recheck();
   }
 
   plotOrder(p = this.plot) {
@@ -233,18 +252,33 @@ export class PostalDesk {
     const p = this.plot;
     p.path.push(code);
     p.problem = null;
+    const before = p.routes;       // (the rings of where it stood, until the verdict says where it is)
+    p.routes = null;
     this.app.renderSoon();
     const verdict = await this.check(this.plotOrder(p));
     if (this.plot !== p) return;
     const mine = verdict && verdict[verdict.length - 1];
     if (!this.reaches(mine, p.path.length)) {
       p.path.pop();
+      p.routes = before;
       p.problem = `${pname(code)}: ${why(mine)}`;
       document.body.dataset.plotRefused = String(Number(document.body.dataset.plotRefused || 0) + 1);
     } else {
       p.problem = this.warning(mine);
+      this.offered(p, mine);
     }
     document.body.dataset.plotPath = p.path.join("-");
+    this.app.renderSoon();
+  }
+
+  /** The engine's offers for the plotted move, from its verdict (``check``): who may join the
+   *  force, what it may drop and pick up in each province of its path, and where it may go on to
+   *  from where the path leaves it (the reach rings). */
+  offered(p, vd) {
+    if (!vd || !vd.offers) return;
+    p.offers = vd.offers;
+    p.routes = vd.offers.reach || {};
+    document.body.dataset.reach = String(Object.keys(p.routes).length);
     this.app.renderSoon();
   }
 
@@ -269,6 +303,7 @@ export class PostalDesk {
       const mine = verdict && verdict[verdict.length - 1];
       if (!p.path.length || this.reaches(mine, p.path.length)) {
         p.problem = mine && !mine.ok ? why(mine) : this.warning(mine);
+        this.offered(p, mine);
         break;
       }
       p.problem = `${pname(p.path[p.path.length - 1])}: ${why(mine)}`;
@@ -330,8 +365,8 @@ export class PostalDesk {
     this.drawDraft(marks);
     if (this.plot) {
       marks.path = [this.plot.from, ...this.plot.path];
-      marks.reach = this.plot.path.length ? null : this.plot.routes;     // (where it may end; each step is judged)
-      marks.reachFrom = this.plot.from;
+      marks.reach = this.plot.routes;          // (where it may go on to; each step is judged)
+      marks.reachFrom = marks.path[marks.path.length - 1];
     }
     return { el, marks };
   }
@@ -428,8 +463,9 @@ export class PostalDesk {
       this.draft.splice(i, 1);
       this.save();
       this.plot = { unit: o.unit, stack: st ? st.id : null, from: st ? st.province : (o.path || [])[0], path: [...(o.path || [])],
-                    rail: !!o.rail, join: [].concat(o.join || []), pick: { ...(o.pick || {}) }, drop: { ...(o.drop || {}) }, problem: null, routes: null };
-      this.app.ask("reach", { unit: o.unit }).then((r) => { if (this.plot) { this.plot.routes = r; this.app.renderSoon(); } }).catch(() => {});
+                    rail: !!o.rail, join: [].concat(o.join || []), pick: { ...(o.pick || {}) }, drop: { ...(o.drop || {}) },
+                    problem: null, routes: null, offers: null };
+      this.recheck();              // (the engine's offers and reach for it, the path as far as it goes)
       this.app.renderSoon();
       return;
     }
@@ -489,41 +525,35 @@ export class PostalDesk {
       return h("section.card.plot-card", h("h3", "Moves"),
         h("p.small", "Click one of your stacks on the map, then the provinces of its path one by one (pick-ups and drops on the way); the engine checks each step."));
     }
-    const v = this.view;
-    const start = v.stacks.find((s) => s.id === p.stack) || { units: [p.unit] };
-    const led = isLeader(p.unit);           // (else a Blue or Green force: its stack's units move as one, 004 [5.6], [5.7])
-    const mine = (s) => s.owner === this.app.seat;
-    // who may move with him: the other leaders of his stack and of the seat's stacks beside it (004 [5.26])
-    const others = led ? v.stacks.filter((s) => s.province === p.from && mine(s)).flatMap((s) => s.units)
-      .filter((x) => x !== p.unit && isLeader(x)) : [];
-    // (the units attached to leader l, in the start province: they go with him)
-    const under = (l) => v.stacks.filter((s) => s.province === p.from).flatMap((s) => s.units.filter((x) => (s.attached || {})[x] === l));
-    const joins = others.length ? h("div.joins", h("span", "Moving with him: "), others.map((l) => h("label.chk",
-      h("input", { type: "checkbox", dataset: { join: String(l) }, checked: p.join.includes(l), onchange: (e) => {
-        if (e.target.checked) p.join.push(l); else p.join.splice(p.join.indexOf(l), 1);
+    const offers = p.offers || {};
+    // who may move with him: the leaders the engine lets join the force as it starts (004 [5.26]),
+    // each with the units attached to him
+    const joins = (offers.join || []).length ? h("div.joins", h("span", "Moving with him: "), offers.join.map((j) => h("label.chk",
+      h("input", { type: "checkbox", dataset: { join: String(j.leader) }, checked: p.join.includes(j.leader), onchange: (e) => {
+        if (e.target.checked) p.join.push(j.leader); else p.join.splice(p.join.indexOf(j.leader), 1);
         this.recheck();
-      } }), uname(l), under(l).length ? ` (${under(l).map(uname).join(", ")})` : ""))) : null;
+      } }), uname(j.leader), j.with.length ? ` (${j.with.map(uname).join(", ")})` : ""))) : null;
     const along = [p.from, ...p.path];
-    // pick-ups: combat and Imperial units attached to no leader, the seat's or no one's (a leader
-    // is never picked up, 004 [5.26]; the engine judges the rest as each step is added)
-    const free = (s) => s.units.filter((u) => !isLeader(u) && !(String(u) in (s.attached || {})));
+    // pick-ups and drops: what the engine says the force may pick up and drop in each province of
+    // its path (004 [5.13]); the order's own unit is the one it is of, never dropped from it here
+    const offeredIn = (what, prov) => (offers[what] || {})[prov] || [];
     const picks = along.map((prov) => {
-      const here = v.stacks.filter((s) => s.province === prov && (mine(s) || !s.owner) && (s.id !== p.stack || led)).flatMap(free);
+      const here = offeredIn("pick", prov);
       if (!here.length) return null;
       return h("div.pick", h("span", `Pick up in ${pname(prov)}: `), here.map((u) => h("label.chk", h("input", { type: "checkbox", dataset: { pick: String(u), province: prov },
         checked: (p.pick[prov] || []).includes(u), onchange: (e) => {
           const l = (p.pick[prov] ||= []);
           if (e.target.checked) l.push(u); else l.splice(l.indexOf(u), 1);
-          this.app.renderSoon();
+          this.recheck();
         } }), uname(u))));
     });
-    // the force: the leader and his units, the leaders who move with him and theirs, what it picks up
-    const moving = led ? [...under(p.unit), ...p.join.flatMap((l) => [l, ...under(l)]), ...Object.values(p.pick).flat()]
-      : [...start.units.filter((x) => x !== p.unit && !isLeader(x)), ...Object.values(p.pick).flat()];
+    const moving = [...new Set(along.flatMap((prov) => offeredIn("drop", prov)))].filter((u) => u !== p.unit);
     const drops = moving.map((u) => h("label.drop", `Drop ${uname(u)} in `, h("select", { dataset: { drop: String(u) }, onchange: (e) => {
       for (const l of Object.values(p.drop)) if (l.includes(u)) l.splice(l.indexOf(u), 1);
       if (e.target.value) (p.drop[e.target.value] ||= []).push(u);
-    } }, h("option", { value: "" }, "(keep)"), along.map((prov) => h("option", { value: prov, selected: (p.drop[prov] || []).includes(u) }, pname(prov))))));
+      this.recheck();
+    } }, h("option", { value: "" }, "(keep)"), along.filter((prov) => offeredIn("drop", prov).includes(u))
+      .map((prov) => h("option", { value: prov, selected: (p.drop[prov] || []).includes(u) }, pname(prov))))));
     return h("section.card.plot-card.plotting",
       h("h3", `Plotting ${uname(p.unit)}'s move`),
       p.problem ? h("p.plot-problem", { role: "alert" }, "Refused: ", p.problem) : null,
@@ -533,7 +563,7 @@ export class PostalDesk {
       joins, picks, drops,
       h("div.row",
         h("button.btn.primary", { type: "button", dataset: { act: "add-move" }, onclick: () => this.finishPlot() }, "Add to sheet"),
-        h("button.btn", { type: "button", onclick: () => { if (p.path.length) { p.path.pop(); p.problem = null; this.app.renderSoon(); } } }, "Undo step"),
+        h("button.btn", { type: "button", onclick: () => { if (p.path.length) { p.path.pop(); this.recheck(); } } }, "Undo step"),
         h("button.btn", { type: "button", onclick: () => { this.plot = null; this.app.select(null); this.app.renderSoon(); } }, "Cancel")));
   }
 
