@@ -237,6 +237,30 @@ def test_postal_10_0_assassination_only_where_routes_meet():
     assert section(g, "Tukhachevsky") == "A" and where(g, "Trotsky") == "PETR"
 
 
+def test_postal_4_2_an_assassination_may_use_the_markers_its_sheets_trades_bring_first():
+    """postal [4.2]: the First Phase's trades come before its movement and the assassinations in
+    it.  A holds one Assassin marker and orders three against Tukhachevsky, with a trade taking
+    two from C: the sheet is not refused on arrival (it was: the count ignored the trade), and
+    with C's matching order the attempt is made with three.  Without the trade it is refused."""
+    g = board()
+    put(g, "TVER", "A", "Smirnov")
+    put(g, "PETR", "B", "Tukhachevsky")
+    g.state.assassins.update(A=1, C=2)
+    ready(g)
+    hit = {"order": "assassinate", "victims": [uid("Tukhachevsky")], "markers": 3}
+    (r,) = g.check_sheet("A", {"orders": [hit]})["refused"]
+    assert r["rule"] == "004 [10.12]" and "holds only 1 Assassin marker" in r["message"]
+    take = {"order": "trade", "with": "C", "take_assassins": 2}
+    assert g.check_sheet("A", {"orders": [hit, take]}) == {"refused": [], "warnings": []}
+    (r,) = g.check_sheet("A", {"orders": [hit, {**take, "take_assassins": 1}]})["refused"]
+    assert "and its trades take 1 more" in r["message"]
+    g.load_dice([6, 6] + events(2))
+    ev = send(g, A=[hit, take], B=[mv("Tukhachevsky", ["NOVG", "TVER", "RYAZ"])],
+              C=[{"order": "trade", "with": "A", "give_assassins": 2}])
+    (a,) = [e for e in ev if e.kind == "assassination"]
+    assert a.data["victim"] == uid("Tukhachevsky") and a.data["markers"] == 3
+
+
 # =====================================================================================
 # Combat (postal [8.0])
 # =====================================================================================

@@ -302,14 +302,16 @@ def movement(ctx: Ctx, sheets: dict) -> tuple[list[Event], dict[int, list[str]]]
     return ev, routes
 
 
-def check_assassinate(ctx: Ctx, seat: str, o: dict) -> None:
+def check_assassinate(ctx: Ctx, seat: str, o: dict, coming: float = 0) -> None:
     """An assassination order as written (004 [10.12], [10.13], [10.16]); whether it is
-    attempted is known only when everyone has moved (postal [10.0])."""
+    attempted is known only when everyone has moved (postal [10.0]).  ``coming``: the markers
+    the sheet's own trades may bring first (postal [4.2]); the count at the attempt decides."""
     if not o["victims"]:
         raise IllegalAction("004 [17.0] postal [10.0]", "name at least one leader to assassinate", "bad_order")
     held = ctx.s.assassins.get(seat, 0)
-    if held < o["markers"]:
-        raise IllegalAction("004 [10.12]", f"{seat} holds only {counted(held, 'Assassin marker')}")
+    if held + coming < o["markers"]:
+        more = f" and its trades take {int(coming)} more" if coming else ""
+        raise IllegalAction("004 [10.12]", f"{seat} holds only {counted(held, 'Assassin marker')}{more}")
     for v in o["victims"]:
         u = ctx.data.units.get(v)
         if u is None or not u.is_leader:

@@ -8,7 +8,9 @@ it (movement, attacks and Gold thefts are played there: a move the rules refuse 
 an attack that cannot be declared or resolved, is refused; orders later on the sheet see the
 seat's earlier orders carried out).  What depends on the other seats' orders (a trade's match,
 whether a purge is compatible, who wins a unit claimed twice, whether an assassination's
-condition is met) is judged at the adjudication.
+condition is met) is judged at the adjudication; an assassination asking more Assassin markers
+than the seat holds is refused only if the sheet's own trades cannot bring the rest first
+(postal [4.2]: the trades come before the movement; a sheet accepting gifts may get any number).
 
 A refused order is left out and reported as data (``index`` on the sheet, ``order`` kind, the
 ``rule`` case, an error ``code``, the ``message``); the rest of the sheet is kept.  An order the
@@ -59,6 +61,7 @@ def check_sheet(ctx: Ctx, seat: str, phase: str, sheet, where: bool = False,
     rejected: list[dict] = []
     warnings: list[dict] = []
     seen: set[str] = set()
+    coming = _assassins_coming(raw, phase)
     for i, o in enumerate(raw):
         kind = o.get("order") if isinstance(o, dict) else None
         try:
@@ -80,7 +83,7 @@ def check_sheet(ctx: Ctx, seat: str, phase: str, sheet, where: bool = False,
                 if offered is not None:
                     offers[i] = offered
             else:
-                _judge(sim, seat, n)
+                _judge(sim, seat, n, coming)
         except IllegalAction as e:
             rejected.append(order_error(i, str(kind), e))
             continue
@@ -101,12 +104,31 @@ def _play(sim: Ctx, seat: str, i: int, n: dict, warnings: list[dict], offers: di
         carry_out(sim, seat, i, n, {}, {}, warnings, offers)
 
 
-def _judge(sim: Ctx, seat: str, n: dict) -> None:
+def _assassins_coming(raw: list, phase: str) -> float:
+    """The Assassin markers a sheet's own trades may bring before its assassinations are
+    attempted (postal [4.2]: the phase's trades come first, wherever the sheet lists them):
+    those its ``trade`` orders take, or no limit if it accepts gifts (what others give is theirs
+    to write).  Whether they come is known at the adjudication, which counts the markers held
+    at the attempt (postal [10.0])."""
+    coming = 0.0
+    for o in raw:
+        try:
+            n = normalize(o, phase)
+        except IllegalAction:
+            continue
+        if n["order"] == "trade":
+            coming += n["take_assassins"]
+        elif n["order"] == "accept_gifts":
+            return float("inf")
+    return coming
+
+
+def _judge(sim: Ctx, seat: str, n: dict, coming: float = 0) -> None:
     kind, s = n["order"], sim.s
     if kind == "trade":
         check_trade(sim, seat, n)
     elif kind == "assassinate":
-        check_assassinate(sim, seat, n)
+        check_assassinate(sim, seat, n, coming)
     elif kind == "purge":
         check_purge(sim, seat, n)
     elif kind == "execute_czar":
