@@ -664,6 +664,10 @@ def test_rcw_report_replays_a_record_or_sheets_and_prints_a_phase(tmp_path, caps
     assert main(["report", str(bad)]) == 1
     assert "action 1 (SubmitOrders)" in capsys.readouterr().err
     assert main(["report", str(tmp_path / "missing.json")]) == 2
+    live = tmp_path / "live.json"              # (a live game's record, options {}: no report, said so)
+    live.write_text(json.dumps(from_record({"seed": 5, "players": 5, "options": {}, "actions": []}).record()))
+    assert main(["report", str(live)]) == 1
+    assert "not a postal game: the record is of the multi-player game (no mode)" in capsys.readouterr().err
 
 
 def test_postal_5_0_a_pick_up_may_name_the_leader_who_takes_it():

@@ -236,9 +236,12 @@ def reports(record: dict) -> list[dict]:
     order.  An action the rules refuse raises :class:`IllegalAction` (naming it by its place)."""
     if not isinstance(record, dict) or "seed" not in record:
         raise IllegalAction("004 [17.0]", "a record has a seed and the actions (or sheets) of the game", "bad_request")
-    opts = record.get("options") or {"mode": MODE}
+    opts = record.get("options", {"mode": MODE})       # (sheets alone: a postal game)
     if not isinstance(opts, dict) or opts.get("mode") != MODE:
-        raise IllegalAction("options", f"not a postal game (mode {opts.get('mode') if isinstance(opts, dict) else opts!r})",
+        what = (f"its options are {opts!r}" if not isinstance(opts, dict) else
+                f"the record is of a game of mode {opts['mode']!r}" if opts.get("mode") else
+                "the record is of the multi-player game (no mode)")
+        raise IllegalAction("options", f"not a postal game: {what}; only a postal game (mode 'postal') has reports",
                             "bad_request")
     if "actions" in record:
         actions = list(record["actions"])
