@@ -515,6 +515,9 @@ def split_redis_url(url: str) -> tuple[str, bool | None]:
     scheme, sep, rest = url.partition("://")
     if sep and scheme.lower() in CLUSTER_SCHEMES:
         return f"{CLUSTER_SCHEMES[scheme.lower()]}://{rest}", True
+    if not sep or scheme.lower() not in ("redis", "rediss", "unix"):
+        raise ValueError(f"Redis URL {url!r} must start with redis://, rediss:// or unix:// (a single Redis, "
+                         "or a cluster found by asking it), or redis+cluster:// or rediss+cluster:// (a Redis Cluster)")
     return url, None
 
 

@@ -171,6 +171,8 @@ def test_cluster_urls_and_slots():
     assert split_redis_url("redis+cluster://h:7000") == ("redis://h:7000", True)
     assert split_redis_url("rediss+cluster://u:p@h:7000/0") == ("rediss://u:p@h:7000/0", True)
     assert split_redis_url("redis://h:6379/0") == ("redis://h:6379/0", None)       # asks the server
+    with pytest.raises(ValueError, match=r"redis\+cluster://"):                    # (the error names every scheme)
+        split_redis_url("http://h:6379")
     assert RedisStore("redis+cluster://h:1").cluster and RedisStore("redis://h:1").cluster is None
     from redis.crc import key_slot
 
