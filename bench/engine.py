@@ -84,7 +84,7 @@ def measure(kind: str, games: int, seed: int, max_turns: int, clones: list[float
         played += best_play
         replayed += best_replay
         actions += n
-        turns += g.turn
+        turns += g.turns_played
         finished += g.over
     return {"agents": kind, "games": games, "finished": finished, "actions": actions,
             "mean_game_turns": round(turns / games, 2) if games else 0.0,

@@ -46,7 +46,7 @@ def play(players: int, seed: int, agent_kind: str, max_turns: int, max_actions: 
     reason = r.get("reason", "")
     ended = "rules" if g.over and r.get("winner_color") else ("limit" if g.over and "turn limit" in reason else
                                                               ("other" if g.over else "unfinished"))
-    return {"seed": seed, "turns": g.turn, "actions": steps, "illegal": m.refused,
+    return {"seed": seed, "turns": g.turns_played, "actions": steps, "illegal": m.refused,
             "outcome": (r.get("winner_color") or "none").lower(), "winner": r.get("winner"),
             "finished": g.over, "ended": ended, "stats": g.stats, "hash": g.state_hash(),
             **({"record": g.record()} if with_record else {})}

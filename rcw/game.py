@@ -573,7 +573,15 @@ class Game:
 
     @property
     def turn(self) -> int:
+        """The Game-Turn marker (004 [4.2]); see :attr:`turns_played` for a game that is over."""
         return self.state.turn
+
+    @property
+    def turns_played(self) -> int:
+        """The Game-Turn under way, or the last one played once the game is over (a game ended by
+        its turn limit has moved the marker on to a turn it never plays); what the view's
+        ``turn`` shows."""
+        return sequence.turns_played(self.ctx)
 
     @property
     def phase(self) -> str:
@@ -876,7 +884,7 @@ VIEW_FIELDS: dict[str, Callable[[Game, str | None], Any]] = {
     "limits": lambda g, seat: g.limits(),
     "seats": lambda g, seat: list(g.state.seats),
     "you": lambda g, seat: seat,
-    "turn": lambda g, seat: g.state.turn,
+    "turn": lambda g, seat: g.turns_played,
     "phase": lambda g, seat: g.state.phase,
     "order": lambda g, seat: list(g.state.order),
     "phasing": lambda g, seat: g.ctx.b.phasing(),

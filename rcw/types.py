@@ -81,7 +81,7 @@ class View(TypedDict, total=False):
     limits: Limits               # stacking limit, Movement Allowances, marker thresholds (Game.limits)
     seats: list[str]
     you: str | None
-    turn: int
+    turn: int                    # the Game-Turn under way, or the last played (Game.turns_played)
     phase: str
     order: list[str]             # Player-Turn order this Game-Turn
     phasing: str | None

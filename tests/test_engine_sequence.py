@@ -101,3 +101,21 @@ def test_a_game_ended_by_the_turn_limit_announces_no_game_turn_it_never_plays() 
     assert g.over and kinds[-1] == "game_over"
     assert [e.data["turn"] for e in seen if e.kind == "turn"] == [2]
     assert g.turn == 3 and g.result["reason"] == "turn limit 2 reached"
+
+
+
+def test_a_game_ended_by_the_turn_limit_shows_the_last_game_turn_it_played() -> None:
+    """Found by an operator: a game of `rcw simulate --max-turns 3` reported 4 Game-Turns (the
+    marker moved on to the turn never played), and the page kept its own copy of the turn limit to
+    show the right one.  ``Game.turns_played`` and the view's ``turn`` say the last turn played;
+    ``Game.turn`` is the marker, as the rules move it."""
+    from rcw.bots.simulate import play
+
+    from rcw.modes import from_record
+
+    got = play(3, 11, "random", 2, with_record=True)
+    assert got["ended"] == "limit" and got["turns"] == 2
+    g = from_record({**got["record"], "actions": got["record"]["actions"][:5]})
+    assert not g.over and g.turns_played == g.view(None)["turn"] == g.turn == 1     # (under way: the marker)
+    g = from_record(got["record"])
+    assert g.over and g.turn == 3 and g.turns_played == g.view("A")["turn"] == 2

@@ -111,6 +111,15 @@ def end_game_turn(ctx: Ctx) -> list[Event]:
     return ev + interphase(ctx)
 
 
+def turns_played(ctx: Ctx) -> int:
+    """The Game-Turn under way, or the last one played once the game is over: a game ended by
+    its turn limit (the ``max_turns`` option) has moved the Game-Turn marker on to a turn it never
+    plays (:func:`interphase`)."""
+    s = ctx.s
+    limit = s.options.get("max_turns")
+    return limit if s.phase == "over" and limit and s.turn > limit else s.turn
+
+
 def interphase(ctx: Ctx) -> list[Event]:
     s = ctx.s
     finished = s.turn

@@ -49,13 +49,6 @@ function optionList(options) {
   return rows.length ? h("ul.option-list", rows) : null;
 }
 
-/** The Game-Turn to show for a view: a game ended by its ``max_turns`` option ended with that
- *  Game-Turn (the engine's marker has moved on to the next, which is never played). */
-function turnShown(v, info) {
-  const max = info.options && info.options.max_turns;
-  return max && v.phase === "over" ? Math.min(v.turn, max) : v.turn;
-}
-
 class GameApp {
   constructor(root, gid, seatHint) {
     this.root = root;
@@ -686,7 +679,7 @@ class GameApp {
     const curIdx = order.indexOf(cur);
     const phaseIdx = PHASES.findIndex(([k]) => k === v.phase);
     replace(this.headEl, 
-      h("div.turnbox", { title: "Game-Turn" }, h("span.turn-label", "Turn"), h("span.turn-num", String(turnShown(v, info))),
+      h("div.turnbox", { title: "Game-Turn" }, h("span.turn-label", "Turn"), h("span.turn-num", String(v.turn)),
         info.options && info.options.max_turns ? h("span.turn-of", `/${info.options.max_turns}`) : null),
       h("div.seqbox",
         // (with no Player-Turn order yet, the phase below names what happens: said once, not twice)
@@ -1037,7 +1030,7 @@ class GameApp {
         h("button.btn.small", { type: "button", "aria-label": "Forward", onclick: () => this.replayTo(r.at + 1) }, "▶▶"),
         slider,
         h("button.btn.small", { type: "button", dataset: { act: "close-replay" }, onclick: () => this.closeReplay() }, "Close")),
-      h("div.replay-caption", h("b", `Step ${r.at} / ${r.max}`), ` · Game-Turn ${r.view ? turnShown(r.view, this.st.info || {}) : "?"} · ${what}`,
+      h("div.replay-caption", h("b", `Step ${r.at} / ${r.max}`), ` · Game-Turn ${r.view ? r.view.turn : "?"} · ${what}`,
         a && said.length ? h("span.small", ` — ${said.slice(0, 2).join("; ")}${said.length > 2 ? "; …" : ""}`) : null,
         r.shown !== r.at ? h("span.small.warn", ` (map as at step ${r.shown}: this page did not see that position)`) : null));
   }
