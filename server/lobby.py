@@ -322,6 +322,8 @@ class Hub:
         await self.store.create_game(gid, meta, seat_recs, chat.initial_channels(seats))
         rt = await self.get(gid)
         await self.claim(rt)
+        log.info("game %s created: %s, %d seats, bots (%s) in %s, deadline %s", gid, options.get("mode") or "multi-player",
+                 players, bot_kind, "".join(bot_seats) or "no seat", f"{deadline} s" if deadline else "none")
         return {"game": gid, "admin_token": admin, "info": rt.info()}
 
     async def list_games(self, status: str = "open") -> list[dict]:
@@ -367,6 +369,8 @@ class Hub:
             rec = {"kind": "human", "name": name or f"Player {want}", "token": token_hash(token), "joined": now_ms()}
             if await self.store.cas_seat(rt.gid, want, OPEN, rec):
                 await rt.seats_changed()
+                log.info("game %s: seat %s joined%s", rt.gid, want,
+                         "" if seats_status(rt.seats) == "open" else "; every seat is taken")
                 return {"game": rt.gid, "seat": want, "token": token, "info": rt.info()}
         raise ProtocolError("busy", "the seats changed too often; retry")
 
@@ -396,6 +400,8 @@ class Hub:
                 filled.append(s)
         await rt.seats_changed()
         await self.claim(rt)
+        if filled:
+            log.info("game %s: bots (%s) in %s", rt.gid, kind, "".join(filled))
         return {"game": rt.gid, "filled": filled, "info": rt.info()}
 
     async def leave(self, gid: Any, token: Any) -> dict:
@@ -417,6 +423,8 @@ class Hub:
             raise ProtocolError("busy", "the seat changed; retry")
         await rt.seats_changed()
         await self.claim(rt)
+        log.info("game %s: seat %s left (%s)", rt.gid, seat, {"reopened": "the seat is open again", "quit": "it quits the game",
+                                                              "bot": "a bot plays it"}[how])
         return {"game": rt.gid, "seat": seat, "now": how}
 
     async def reclaim(self, gid: Any, token: Any) -> dict:

@@ -328,6 +328,9 @@ class GameRuntime:
         if self.game.over and not self._over_marked:
             self._over_marked = True
             self.hub.spawn(self.store.mark_over(self.gid))
+            r = self.game.result or {}
+            log.info("game %s is over after %d actions, Game-Turn %d: %s", self.gid, self.seq, self.game.turns_played,
+                     r.get("reason") or "ended")
         self.touch()
         self.driver.kick()
 

@@ -999,3 +999,25 @@ async def test_an_all_bot_game_plays_itself_and_a_finished_game_is_unloaded_then
         c = await h.connect(gid)                        # loaded again from the store
         assert c.status == "over" and c.seq > 0 and c.result
         assert (await h.lobby.record(gid))["actions"]
+
+
+async def test_the_log_says_when_a_game_is_made_taken_left_and_over(caplog):
+    """An operator reads a game's life in the server's log: created (mode, seats, bots,
+    deadline), each seat joined, a seat left and what became of it, and the end with its reason
+    (found by an operator QA pass: the log said nothing of any of it)."""
+    import logging
+
+    caplog.set_level(logging.INFO, logger="rcw.server")
+    async with serve("memory") as h:
+        g = await h.lobby.create_game(players=3, bot_seats=["B", "C"], bots="random", options={"max_turns": 1})
+        gid = g["game"]
+        j = await h.lobby.join(gid, name="Anna")
+        await h.lobby.leave(gid, j["token"])                  # (playing: a bot takes the seat)
+        c = await h.connect(gid)
+        await c.wait_for(lambda c: c.view.get("phase") == "over", 60)
+        await asyncio.sleep(0.2)
+    said = [r.getMessage() for r in caplog.records if r.name == "rcw.server" and gid in r.getMessage()]
+    assert any(m.startswith(f"game {gid} created: multi-player, 3 seats, bots (random) in BC, deadline none") for m in said), said
+    assert f"game {gid}: seat A joined; every seat is taken" in said, said
+    assert f"game {gid}: seat A left (a bot plays it)" in said, said
+    assert any(m.startswith(f"game {gid} is over after ") and "Game-Turn 1: turn limit 1 reached" in m for m in said), said
