@@ -210,8 +210,8 @@ async def serve(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m server serve ...`` (the same as ``rcw serve ...``)."""
-    p = argparse.ArgumentParser(prog="python -m server", description="The Russian Civil War game server and its "
+    """``python -m rcw.server serve ...`` (the same as ``rcw serve ...``)."""
+    p = argparse.ArgumentParser(prog="python -m rcw.server", description="The Russian Civil War game server and its "
                                                                       "terminal client.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     add_parser(sub)

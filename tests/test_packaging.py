@@ -67,6 +67,14 @@ def test_installed_commands_work_from_any_directory(installed, tmp_path):
     r = _run(bin_, "simulate", "--mode", "postal", "--agents", "sdt", "--games", "1", "--max-turns", "2", "--json",
              cwd=tmp_path)
     assert r.returncode == 0 and json.loads(r.stdout)["completed"] == 1, r.stderr
+    # (python -m rcw, and python -m rcw.server, as the docs give them: the installed names, from anywhere)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    r = subprocess.run([str(bin_ / "python"), "-m", "rcw", "data", "check", "--json"], capture_output=True, text=True,
+                       cwd=tmp_path, env=env, timeout=120)
+    assert r.returncode == 0 and json.loads(r.stdout)["provinces"] == 80, r.stderr
+    r = subprocess.run([str(bin_ / "python"), "-m", "rcw.server", "serve", "--help"], capture_output=True, text=True,
+                       cwd=tmp_path, env=env, timeout=120)
+    assert r.returncode == 0 and r.stdout.startswith("usage: python -m rcw.server serve"), (r.stdout, r.stderr)
 
 
 def test_installed_server_serves_the_client_and_nothing_else(installed, tmp_path):
