@@ -269,7 +269,7 @@ class SPISolo:
                  "forces are moved by the solitaire rules, and every non-Red action is explained as it happens.")
         self.say("Type h at any prompt for help.")
         if self.resumed:
-            self.say(f"(resumed: the saved game has been replayed — Game-Turn {g.turn})")
+            self.say(f"(resumed: the saved game has been replayed — Game-Turn {g.turns_played})")
         else:
             self.explain(g.setup_events)
         while not g.over:

@@ -137,7 +137,7 @@ class Player:
             raise IllegalAction("004 [17.0]", "only a postal game's phases are rehearsed", "unsupported")
         return rehearse(self.seat, seed)
 
-    def check_sheet(self, sheet, offers: bool = False) -> dict:
+    def check_sheet(self, sheet, offers: bool | int = False) -> dict:
         """The postal game (004 [17.0]): what sending ``sheet`` would refuse and warn of
         (``PostalGame.check_sheet``, with its moves' ``offers`` if asked), without sending it."""
         check = getattr(self._game, "check_sheet", None)

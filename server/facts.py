@@ -96,19 +96,19 @@ def seat_facts(g: Game, view: dict, seat: str | None, legal: list[dict], board: 
 
 
 # -- query frames -------------------------------------------------------------------------------
-def check(g: Game, seat: str | None, sheet: dict) -> dict:
+def check(g: Game, seat: str | None, sheet: dict, offers: int | None = None) -> dict:
     """A postal seat's draft sheet judged without sending it (``Game.check_sheet``, 004 [17.0]):
     ``refused`` and ``warnings`` as the engine gives them, and ``orders``, each order's verdict
     (``ok``; a refused one's ``rule`` and ``message``; a kept order's refused ``step``; a kept
     move's ``path``, the provinces it would pass: up to where the engine stops it, ``at``; and
-    its ``offers``, what its force may take along and where it may go on to, the engine's
-    answer the move plotter shows)."""
+    with ``offers`` (an order's index) that move's ``offers``, what its force may take along and
+    where it may go on to, the engine's answer the move plotter shows)."""
     if seat is None:
         raise ProtocolError("not_your_seat", "a spectator has no sheet to check")
     if not hasattr(g, "check_sheet"):
         raise ProtocolError("not_postal", "only a postal game takes order sheets")
-    got = g.check_sheet(seat, sheet, offers=True)
-    offers = got.pop("offers")
+    got = g.check_sheet(seat, sheet, offers=False if offers is None else offers)
+    offered = got.pop("offers", {})
     refused = {r["index"]: r for r in got["refused"]}
     warned = {w["index"]: w for w in got["warnings"]}
     orders = []
@@ -123,8 +123,8 @@ def check(g: Game, seat: str | None, sheet: dict) -> dict:
             path = list(o["path"])
             at = (warned.get(i) or {}).get("at")
             v["path"] = path[:path.index(at) + 1] if at in path else [] if at else path
-        if i in offers:
-            v["offers"] = offers[i]
+        if i in offered:
+            v["offers"] = offered[i]
         orders.append(v)
     return {**got, "orders": orders}
 
@@ -187,5 +187,5 @@ def _answer(g: Game, seat: str | None, q: str, f: dict) -> Any:
     if q == "scores":
         return g.scores()
     if q == "check":
-        return check(g, seat, field(f, "sheet", dict))
+        return check(g, seat, field(f, "sheet", dict), field(f, "offers", int, None))
     raise ProtocolError("bad_request", f"unknown query {q[:40]!r} (known: {', '.join(QUERIES)})")

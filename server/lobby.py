@@ -423,8 +423,8 @@ class Hub:
             raise ProtocolError("busy", "the seat changed; retry")
         await rt.seats_changed()
         await self.claim(rt)
-        log.info("game %s: seat %s left (%s)", rt.gid, seat, {"reopened": "the seat is open again", "quit": "it quits the game",
-                                                              "bot": "a bot plays it"}[how])
+        log.info("game %s: seat %s left (%s)", rt.gid, seat, "the game is over" if rt.game is not None and rt.game.over else
+                 {"reopened": "the seat is open again", "quit": "it quits the game", "bot": "a bot plays it"}[how])
         return {"game": rt.gid, "seat": seat, "now": how}
 
     async def reclaim(self, gid: Any, token: Any) -> dict:

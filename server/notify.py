@@ -284,7 +284,7 @@ class Notifier:
         if rt.meta.get("webhook"):
             self.hub.spawn(self._post(rt, {"game": rt.gid, "name": rt.meta.get("name", ""), "event": event,
                                            "seat": seat, "text": text, "link": self.game_link(rt.gid),
-                                           "turn": g.turn if g else None, "phase": g.phase if g else None,
+                                           "turn": g.turns_played if g else None, "phase": g.phase if g else None,
                                            "ts": now_ms()}))
         for s in to if to is not None else list(rt.prefs):
             self.hub.spawn(self.email_seat(rt, s, want, subject or text.split("\n", 1)[0][:120], text))

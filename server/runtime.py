@@ -171,7 +171,7 @@ class GameRuntime:
                 "webhook": bool(self.meta.get("webhook")), "deadlines": self.clock.public(),
                 "created": self.meta["created"], "seq": self.seq, "hash": self.hash,
                 "commitment": self.meta.get("commitment"),
-                "turn": g.turn if g else None, "phase": g.phase if g else None,
+                "turn": g.turns_played if g else None, "phase": g.phase if g else None,
                 "result": g.result if g else None}
 
     def has_bot_work(self) -> bool:
@@ -328,9 +328,6 @@ class GameRuntime:
         if self.game.over and not self._over_marked:
             self._over_marked = True
             self.hub.spawn(self.store.mark_over(self.gid))
-            r = self.game.result or {}
-            log.info("game %s is over after %d actions, Game-Turn %d: %s", self.gid, self.seq, self.game.turns_played,
-                     r.get("reason") or "ended")
         self.touch()
         self.driver.kick()
 
@@ -381,6 +378,10 @@ class GameRuntime:
             if ok:
                 self.seq = before + 1
                 self._after_apply(entry, events, kind)
+                if self.game.over:            # (logged by the process that wrote the last action: once)
+                    r = self.game.result or {}
+                    log.info("game %s is over after %d actions, Game-Turn %d: %s", self.gid, self.seq,
+                             self.game.turns_played, r.get("reason") or "ended")
                 if self._snap is not None and self._snap[0] == self.seq:   # (the writer stores the snapshot)
                     self.hub.spawn(self.store.save_snapshot(self.gid, self.seq, self._snap[1]))
                 self.hub.metrics.action(by, time.perf_counter() - t0)

@@ -518,3 +518,63 @@ def test_the_move_plotter_follows_a_far_ring_and_rings_where_the_force_may_go_on
         assert not errors, errors
     finally:
         page.context.close()
+
+
+def test_clicks_made_while_the_engine_is_asked_wait_for_its_verdict(browser, server):
+    """Found by the review: a click made while a verdict was awaited worked on the plot as it was
+    before it: two quick steps left no rings; "Add to sheet" at once left the stack's other
+    leader behind; Undo step, then a ring of where it stood, showed the old rings.  The plot's
+    questions are now asked one at a time, each on the plot the one before left."""
+    from rcw.data import default
+
+    d = default()
+    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 5, "bot_seats": list("CDE"), "bots": "random",
+                                            "seed": 4})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
+
+    async def boris_sends(c) -> None:
+        await c.sheet([])
+    page = new_page(browser)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    fresh = """async () => { const P = rcwApp.postal, p = P.plot;
+        const v = await P.app.conn.request("query", { q: "check", sheet: { orders: [P.plotOrder(p)] }, offers: 0 });
+        return { path: p.path, shown: Object.keys(p.routes || {}).sort(),
+                 fresh: Object.keys(v.answer.orders[0].offers.reach).sort() }; }"""
+    try:
+        open_seat(page, server, gid, a["token"], "A", "Anna")
+        as_seat(server, gid, b["token"], boris_sends)
+        page.locator('[data-act="send-sheet"]').click()
+        page.wait_for_function("() => (window.rcwApp.postal.draftKey || '').endsWith(':first')")   # (its panel drawn)
+        st = page.evaluate("() => rcwApp.st.view.stacks.find((s) => s.owner === 'A' && s.province === 'SMOL')")
+        leaders = [u for u in st["units"] if d.units[u].is_leader]
+        assert len(leaders) == 2
+        # "Add to sheet" before the first verdict: the stack's other leader still goes along
+        page.evaluate(f"() => {{ rcwApp.postal.onStack({st['id']}, 'SMOL'); rcwApp.postal.finishPlot(); }}")
+        page.wait_for_function("() => window.rcwApp.postal.draft.length === 1")
+        order = page.evaluate("() => window.rcwApp.postal.draft[0]")
+        assert order["join"] == [u for u in leaders if u != order["unit"]], order
+        page.evaluate("() => { rcwApp.postal.draft = []; rcwApp.postal.save(); }")
+        # two quick steps: both judged, the rings those of where the second leaves the force
+        page.evaluate(f"() => rcwApp.postal.onStack({st['id']}, 'SMOL')")
+        page.wait_for_function("() => window.rcwApp.postal.plot && window.rcwApp.postal.plot.routes")
+        routes = page.evaluate("() => window.rcwApp.postal.plot.routes")
+        one, two = next(r["path"] for _, r in sorted(routes.items()) if len(r["path"]) == 2 and not r["rail"])
+        page.evaluate("() => { rcwApp.postal.plot = null; }")
+        page.evaluate(f"() => {{ rcwApp.postal.onStack({st['id']}, 'SMOL'); rcwApp.postal.onProvince({one!r}); "
+                      f"rcwApp.postal.onProvince({two!r}); }}")
+        page.wait_for_function(f"() => document.body.dataset.plotPath === '{one}-{two}' && rcwApp.postal.plot.busy === 0")
+        got = page.evaluate(fresh)
+        assert got["shown"] and got["shown"] == got["fresh"], got
+        # Undo step and at once a ring of where it stood: judged after the undo, on its rings
+        page.locator(".plot-card button", has_text="Undo step").click()
+        three = next(x for x in sorted(d.provinces[one].adjacent) if x not in ("SMOL", two))
+        page.evaluate(f"() => rcwApp.postal.onProvince({three!r})")
+        page.wait_for_function("() => rcwApp.postal.plot.busy === 0")
+        got = page.evaluate(fresh)
+        assert got["path"] == [one, three] and got["shown"] == got["fresh"], got
+        assert not errors, errors
+    finally:
+        page.context.close()

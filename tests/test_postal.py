@@ -253,7 +253,14 @@ def test_postal_4_2_an_assassination_may_use_the_markers_its_sheets_trades_bring
     take = {"order": "trade", "with": "C", "take_assassins": 2}
     assert g.check_sheet("A", {"orders": [hit, take]}) == {"refused": [], "warnings": []}
     (r,) = g.check_sheet("A", {"orders": [hit, {**take, "take_assassins": 1}]})["refused"]
-    assert "and its trades take 1 more" in r["message"]
+    assert "and its trades may bring 1 more" in r["message"]
+    # (a trade the rules refuse, or markers the partner does not hold, bring nothing; found by the review)
+    for bad in ({**take, "with": "A"}, {**take, "with": "D"}):
+        refused = g.check_sheet("A", {"orders": [hit, bad]})["refused"]
+        assert [r["rule"] for r in refused if r["index"] == 0] == ["004 [10.12]"], refused
+    assert g.check_sheet("A", {"orders": [hit, {"order": "accept_gifts", "from": ["C"]}]})["refused"] == []
+    (r,) = g.check_sheet("A", {"orders": [hit, {"order": "accept_gifts", "from": ["D"]}]})["refused"]
+    assert r["index"] == 0
     g.load_dice([6, 6] + events(2))
     ev = send(g, A=[hit, take], B=[mv("Tukhachevsky", ["NOVG", "TVER", "RYAZ"])],
               C=[{"order": "trade", "with": "A", "give_assassins": 2}])

@@ -17,7 +17,9 @@ def names(g, units) -> list[str]:
 
 
 def offers(g, seat: str, *orders: dict) -> dict:
-    got = g.check_sheet(seat, {"orders": list(orders)}, offers=True)
+    """The offers of the last of ``orders`` (a move), asked for by its index."""
+    got = g.check_sheet(seat, {"orders": list(orders)}, offers=len(orders) - 1)
+    assert list(got["offers"]) == [len(orders) - 1]
     return got["offers"][len(orders) - 1]
 
 
@@ -39,6 +41,19 @@ def test_a_moves_offers_name_the_leaders_who_may_join_and_what_it_may_drop_and_p
     # what the order drops in a province is not offered back to it there
     o = offers(g, "A", mv("Lenin", ["NOVG"], drop={"NOVG": [uid("RU8 PETR")]}))
     assert "RU8 PETR" not in names(g, o["pick"]["NOVG"])
+
+
+def test_a_pick_up_that_fits_only_after_the_forces_drop_there_is_offered():
+    """004 [5.13]: in a province the force drops, then picks up; Sablin (Leadership 1, one unit
+    attached) may take KAZA's unit in NOVG only once he has dropped PETR's there (found by the
+    review: the offer was made before the drops)."""
+    g = board()
+    put(g, "PETR", "A", "Sablin", "RU8 PETR", attach={"RU8 PETR": "Sablin"})
+    put(g, "NOVG", None, "RU2 KAZA")
+    ready(g)
+    assert offers(g, "A", mv("Sablin", ["NOVG"]))["pick"]["NOVG"] == []
+    swap = offers(g, "A", mv("Sablin", ["NOVG"], drop={"NOVG": [uid("RU8 PETR")]}))
+    assert names(g, swap["pick"]["NOVG"]) == ["RU2 KAZA"]
 
 
 def test_a_leader_an_earlier_order_of_the_sheet_moves_is_not_offered_to_join():
@@ -75,3 +90,8 @@ def test_offers_are_asked_for_only_the_answer_without_them_is_as_before():
     got = g.check_sheet("A", {"orders": [mv("Lenin", ["NOVG"]), {"order": "merge", "unit": uid("Lenin"), "into": 1}]},
                         offers=True)
     assert list(got["offers"]) == [0]                       # (moves only; a refused order has none)
+    put(g, "TVER", "A", "Trotsky")
+    ready(g)
+    two = {"orders": [mv("Lenin", ["NOVG"]), mv("Trotsky", [])]}
+    assert list(g.check_sheet("A", two, offers=True)["offers"]) == [0, 1]
+    assert list(g.check_sheet("A", two, offers=1)["offers"]) == [1]  # (the one asked for: the move plotted)

@@ -158,7 +158,7 @@ class PostalGame(Game):
         return None
 
     # -- queries ----------------------------------------------------------------------------------------
-    def check_sheet(self, seat: str, sheet: Any, offers: bool = False) -> dict[str, Any]:
+    def check_sheet(self, seat: str, sheet: Any, offers: bool | int = False) -> dict[str, Any]:
         """What ``SubmitOrders`` would make of ``sheet`` now, without sending it: ``refused``, the
         orders it would leave out, and ``warnings``, the steps of kept orders the rules refuse
         (each an error: ``index``, ``order``, ``rule``, ``code``, ``message``, and ``step`` for a
@@ -166,8 +166,9 @@ class PostalGame(Game):
         :mod:`rcw.postal.validate`).  A sheet that is not one is refused
         (:class:`IllegalAction`).
 
-        ``offers``: the answer also has ``offers``, for each ``move`` order kept, by its index,
-        what its force may take along as the rules judge it where the order takes it (what a
+        ``offers``: the answer also has ``offers``, for each ``move`` order kept (True) or the one
+        of that index (an int), by its index, what its force may take along as the rules judge it
+        where the order takes it (what a
         sheet's writer is offered while plotting a move): ``join``, the leaders who may join it
         as it starts, each ``{"leader", "with"}`` (the units attached to him, 004 [5.26]);
         ``drop`` and ``pick``, by province of its path (the start included), the units it may drop
@@ -178,9 +179,10 @@ class PostalGame(Game):
             raise IllegalAction("004 [15.21]", f"no active seat {seat!r} in this game", "unknown_seat")
         if s.phase == "over":
             raise IllegalAction("004 [14.1]", "the game is over", "game_over")
-        offered: dict[int, dict] | None = {} if offers else None
-        _, refused, warnings = check_sheet(self.ctx, seat, s.postal["phase"],
-                                           sheet.data if isinstance(sheet, Plain) else sheet, where=True, offers=offered)
+        offered: dict[int, dict] | None = {} if offers is not False else None
+        only = None if isinstance(offers, bool) else offers
+        _, refused, warnings = check_sheet(self.ctx, seat, s.postal["phase"], sheet.data if isinstance(sheet, Plain) else sheet,
+                                           where=True, offers=offered, only=only)
         out: dict[str, Any] = {"refused": refused, "warnings": warnings}
         if offered is not None:
             out["offers"] = offered
@@ -236,7 +238,11 @@ def reports(record: dict) -> list[dict]:
     order.  An action the rules refuse raises :class:`IllegalAction` (naming it by its place)."""
     if not isinstance(record, dict) or "seed" not in record:
         raise IllegalAction("004 [17.0]", "a record has a seed and the actions (or sheets) of the game", "bad_request")
-    opts = record.get("options", {"mode": MODE})       # (sheets alone: a postal game)
+    opts = record.get("options")
+    if opts is None:                                   # (none given: a postal game's)
+        opts = {"mode": MODE}
+    elif isinstance(opts, dict) and "sheets" in record and "actions" not in record and not opts.get("mode"):
+        opts = {**opts, "mode": MODE}                  # (sheets to try out: the postal game, with these options)
     if not isinstance(opts, dict) or opts.get("mode") != MODE:
         what = (f"its options are {opts!r}" if not isinstance(opts, dict) else
                 f"the record is of a game of mode {opts['mode']!r}" if opts.get("mode") else

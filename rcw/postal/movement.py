@@ -205,7 +205,7 @@ def _move(run: OrderRun, o: dict, winners: dict, routes: dict[int, list[str]]) -
     st = ctx.b.stack_of(o["unit"]) if o["unit"] in ctx.data.units else None
     start = st.province if st is not None else "?"
     run.ev += do(ctx, A.StartForce(seat, o["unit"]))        # refused: the whole order is (a leader is named)
-    _offer(run, start)
+    _offer(run, "join")
     for j in o["join"]:
         try:
             run.ev += do(ctx, A.JoinForce(seat, j))
@@ -234,26 +234,26 @@ def _move(run: OrderRun, o: dict, winners: dict, routes: dict[int, list[str]]) -
             run.offers["reach"] = dict(reach(ctx))
 
 
-def _offer(run: OrderRun, province: str, o: dict | None = None) -> None:
+def _offer(run: OrderRun, what: str, province: str = "", o: dict | None = None) -> None:
     """What the force of a ``move`` order being checked may take along, as the rules judge it on
-    the scratch copy (for the writer of the sheet, ``Game.check_sheet(offers=True)``): right after
-    it starts (``o`` None) the leaders who may join it (004 [5.26]) with the units attached to
-    each, ``join``: ``[{"leader", "with"}]``; in each province it is in, before its drops there,
-    the units it may drop (``drop``, 004 [5.13]) and the units it may pick up (``pick``, 004
-    [5.13], [5.26]: unattached units, leaders never), those it drops there left out."""
+    the scratch copy (for the writer of the sheet, ``Game.check_sheet(offers=i)``): ``what``
+    ``"join"``, right after it starts, the leaders who may join it (004 [5.26]) with the units
+    attached to each, ``[{"leader", "with"}]``; ``"drop"``, in a province it is in, before its
+    drops there, the units it may drop (004 [5.13]); ``"pick"``, after them, the units it may pick
+    up there (004 [5.13], [5.26]: unattached units, leaders never), those it dropped left out."""
     ctx, seat, out = run.ctx, run.seat, run.offers
     if out is None:
         return
-    if o is None:
-        joins = [a.leader for a in candidates(ctx, seat) if type(a) is A.JoinForce and legal(ctx, a)]
-        out["join"] = [{"leader": j, "with": ctx.b.attached_to(ctx.b.stack_of(j), j)} for j in joins]
-        return
     cands = candidates(ctx, seat)
-    dropped = set(o["drop"].get(province, []))
-    drop = [a.unit for a in cands if type(a) is A.Detach and legal(ctx, a)]
-    pick = list(dict.fromkeys(a.unit for a in cands if type(a) is A.Attach and a.unit not in dropped and legal(ctx, a)))
-    out.setdefault("drop", {})[province] = drop
-    out.setdefault("pick", {})[province] = pick
+    if what == "join":
+        joins = [a.leader for a in cands if type(a) is A.JoinForce and legal(ctx, a)]
+        out["join"] = [{"leader": j, "with": ctx.b.attached_to(ctx.b.stack_of(j), j)} for j in joins]
+    elif what == "drop":
+        out.setdefault("drop", {})[province] = [a.unit for a in cands if type(a) is A.Detach and legal(ctx, a)]
+    else:
+        dropped = set(o["drop"].get(province, [])) if o else set()
+        out.setdefault("pick", {})[province] = list(dict.fromkeys(
+            a.unit for a in cands if type(a) is A.Attach and a.unit not in dropped and legal(ctx, a)))
 
 
 def _name(ctx: Ctx, u: int) -> str:
@@ -263,12 +263,13 @@ def _name(ctx: Ctx, u: int) -> str:
 def _at(run: OrderRun, o: dict, province: str, winners: dict) -> None:
     """In a province the force is in: drop, then pick up (004 [5.13])."""
     ctx, seat = run.ctx, run.seat
-    _offer(run, province, o)
+    _offer(run, "drop", province)
     for u in o["drop"].get(province, []):
         try:
             run.ev += do(ctx, A.Detach(seat, u))
         except IllegalAction as e:
             run.fail(e, f"dropping {_name(ctx, u)} in {province}")
+    _offer(run, "pick", province, o)
     for u in o["pick"].get(province, []):
         u, named = (u[0], u[1]) if isinstance(u, list) else (u, None)
         w = winners.get(u)
@@ -302,7 +303,7 @@ def movement(ctx: Ctx, sheets: dict) -> tuple[list[Event], dict[int, list[str]]]
     return ev, routes
 
 
-def check_assassinate(ctx: Ctx, seat: str, o: dict, coming: float = 0) -> None:
+def check_assassinate(ctx: Ctx, seat: str, o: dict, coming: int = 0) -> None:
     """An assassination order as written (004 [10.12], [10.13], [10.16]); whether it is
     attempted is known only when everyone has moved (postal [10.0]).  ``coming``: the markers
     the sheet's own trades may bring first (postal [4.2]); the count at the attempt decides."""
@@ -310,7 +311,7 @@ def check_assassinate(ctx: Ctx, seat: str, o: dict, coming: float = 0) -> None:
         raise IllegalAction("004 [17.0] postal [10.0]", "name at least one leader to assassinate", "bad_order")
     held = ctx.s.assassins.get(seat, 0)
     if held + coming < o["markers"]:
-        more = f" and its trades take {int(coming)} more" if coming else ""
+        more = f" and its trades may bring {coming} more" if coming else ""
         raise IllegalAction("004 [10.12]", f"{seat} holds only {counted(held, 'Assassin marker')}{more}")
     for v in o["victims"]:
         u = ctx.data.units.get(v)

@@ -10,7 +10,8 @@ seat's earlier orders carried out).  What depends on the other seats' orders (a 
 whether a purge is compatible, who wins a unit claimed twice, whether an assassination's
 condition is met) is judged at the adjudication; an assassination asking more Assassin markers
 than the seat holds is refused only if the sheet's own trades cannot bring the rest first
-(postal [4.2]: the trades come before the movement; a sheet accepting gifts may get any number).
+(postal [4.2]: the trades come before the movement): the trades the rules take, as far as the
+partners hold the markers, and the gifts it accepts, as far as the givers hold them.
 
 A refused order is left out and reported as data (``index`` on the sheet, ``order`` kind, the
 ``rule`` case, an error ``code``, the ``message``); the rest of the sheet is kept.  An order the
@@ -49,19 +50,19 @@ def scratch(ctx: Ctx) -> Ctx:
 
 
 def check_sheet(ctx: Ctx, seat: str, phase: str, sheet, where: bool = False,
-                offers: dict | None = None) -> tuple[list[list], list[dict], list[dict]]:
+                offers: dict | None = None, only: int | None = None) -> tuple[list[list], list[dict], list[dict]]:
     """(the accepted orders as ``[index, order]`` pairs, the refused ones as errors, the warnings).
     ``where``: a warning about a move's step says where the force stops (``at``); the warnings a
     sent sheet keeps in the game do not (``Game.check_sheet`` answers with it).  ``offers``: a
-    dict filled, for each ``move`` order kept, with what its force may take along
-    (:func:`rcw.postal.movement.carry_out`), by its index."""
+    dict filled, for each ``move`` order kept (``only``: the one of that index), with what its
+    force may take along (:func:`rcw.postal.movement.carry_out`), by its index."""
     raw = orders_of(sheet)
     sim = scratch(ctx)
     accepted: list[list] = []
     rejected: list[dict] = []
     warnings: list[dict] = []
     seen: set[str] = set()
-    coming = _assassins_coming(raw, phase)
+    coming = _assassins_coming(ctx, seat, raw, phase)
     for i, o in enumerate(raw):
         kind = o.get("order") if isinstance(o, dict) else None
         try:
@@ -73,7 +74,7 @@ def check_sheet(ctx: Ctx, seat: str, phase: str, sheet, where: bool = False,
             if n["order"] in PLAYED:
                 keep = sim.s.clone()
                 said: list[dict] = []
-                offered = {} if offers is not None and n["order"] == "move" else None
+                offered = {} if offers is not None and n["order"] == "move" and only in (None, i) else None
                 try:
                     _play(sim, seat, i, n, said, offered)
                 except IllegalAction:
@@ -104,26 +105,29 @@ def _play(sim: Ctx, seat: str, i: int, n: dict, warnings: list[dict], offers: di
         carry_out(sim, seat, i, n, {}, {}, warnings, offers)
 
 
-def _assassins_coming(raw: list, phase: str) -> float:
+def _assassins_coming(ctx: Ctx, seat: str, raw: list, phase: str) -> int:
     """The Assassin markers a sheet's own trades may bring before its assassinations are
-    attempted (postal [4.2]: the phase's trades come first, wherever the sheet lists them):
-    those its ``trade`` orders take, or no limit if it accepts gifts (what others give is theirs
-    to write).  Whether they come is known at the adjudication, which counts the markers held
-    at the attempt (postal [10.0])."""
-    coming = 0.0
+    attempted (postal [4.2]: the phase's trades come first, wherever the sheet lists them): what
+    its ``trade`` orders the rules take now ask for, as far as each partner holds them, and, if
+    it accepts gifts, what the givers it accepts hold.  Whether they come is known at the
+    adjudication, which counts the markers held at the attempt (postal [10.0])."""
+    held = ctx.s.assassins
+    others = [p for p in ctx.s.seats if p != seat and p not in ctx.s.quit]
+    coming = 0
     for o in raw:
         try:
             n = normalize(o, phase)
+            if n["order"] == "trade":
+                check_trade(ctx, seat, n)
+                coming += min(n["take_assassins"], held.get(n["with"], 0))
+            elif n["order"] == "accept_gifts":
+                coming += sum(held.get(p, 0) for p in others if not n["from"] or p in n["from"])
         except IllegalAction:
             continue
-        if n["order"] == "trade":
-            coming += n["take_assassins"]
-        elif n["order"] == "accept_gifts":
-            return float("inf")
-    return coming
+    return min(coming, sum(held.get(p, 0) for p in others))
 
 
-def _judge(sim: Ctx, seat: str, n: dict, coming: float = 0) -> None:
+def _judge(sim: Ctx, seat: str, n: dict, coming: int = 0) -> None:
     kind, s = n["order"], sim.s
     if kind == "trade":
         check_trade(sim, seat, n)

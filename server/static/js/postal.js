@@ -59,7 +59,7 @@ export class PostalDesk {
     this.draft = [];
     this.draftKey = null;
     this.verdicts = null;        // the engine's verdict on the draft (check), for draftJSON
-    this.plot = null;            // the move being plotted: {unit, stack, from, path, rail, pick, drop, problem}
+    this.plot = null;            // the move being plotted: {unit, stack, from, path, rail, join, pick, drop, problem, unchecked, routes, offers, queue, busy}
     this.reports = [];           // the archive (the `reports` frame), oldest first
     this.at = null;              // the archive's report shown (its index), or null: the latest, live position
     this.showReport = true;      // draw the last report on the map
@@ -131,7 +131,9 @@ export class PostalDesk {
     const orders = extra ? [...this.draft, extra] : this.draft;
     const key = JSON.stringify(orders);
     try {
-      const a = await this.app.ask("check", { sheet: { orders } });
+      // (the move being plotted, last: with the engine's offers for it)
+      const a = await this.app.ask("check", extra ? { sheet: { orders }, offers: orders.length - 1 } : { sheet: { orders } });
+      this.checkError = null;
       if (!extra) {
         this.verdicts = { key, orders: a.orders };
         document.body.dataset.draftChecked = key.length.toString();
@@ -139,6 +141,7 @@ export class PostalDesk {
       }
       return a.orders;
     } catch (e) {
+      this.checkError = e.message || String(e);
       if (!extra) this.app.showError(e);
       return null;
     }
@@ -190,49 +193,67 @@ export class PostalDesk {
     if (!st || st.owner !== this.app.seat) return false;
     const u = this.mover(st);
     const p = this.plot = { unit: u, stack: st.id, from: st.province, path: [], rail: false, join: [], pick: {}, drop: {},
-                            problem: null, routes: null, offers: null };
+                            problem: null, routes: null, offers: null, queue: Promise.resolve(), busy: 0 };
     // (004 [17.0]: "the path of each stack": the stack's other leaders, with the units attached to
     // them, move with the first unless the player leaves them out, 004 [5.26]: those the engine
     // lets join, not one the sheet moves already)
-    this.check(this.plotOrder(p)).then(async (verdict) => {
-      let mine = verdict && verdict[verdict.length - 1];
-      if (this.plot !== p) return;
-      p.join = ((mine && mine.offers && mine.offers.join) || []).map((j) => j.leader).filter((l) => st.units.includes(l));
-      if (p.join.length) {
-        verdict = await this.check(this.plotOrder(p));
-        if (this.plot !== p) return;
-        mine = verdict && verdict[verdict.length - 1];
-      }
-      p.problem = mine && !mine.ok ? why(mine) : this.warning(mine);
-      this.offered(p, mine);
+    this.plotTask(p, async () => {
+      const first = await this.judge(p);
+      if (!first) return;
+      p.join = ((first.offers && first.offers.join) || []).map((j) => j.leader).filter((l) => st.units.includes(l));
+      if (p.join.length) await this.recheck();
+      else this.settle(p, first);
     });
     this.app.select({ stack: st.id });
     this.app.renderSoon();
     return true;
   }
 
+  /** Run ``fn`` on the plot once the plot's earlier tasks are done: steps, rechecks and far rings
+   *  are judged one at a time, each on the plot as the one before left it (a click made while a
+   *  verdict is awaited waits for it). */
+  plotTask(p, fn) {
+    p.busy += 1;
+    this.app.renderSoon();
+    p.queue = p.queue.then(() => (this.plot === p ? fn() : null)).catch((e) => { p.unchecked = String(e.message || e); })
+      .finally(() => { p.busy -= 1; this.app.renderSoon(); });
+    return p.queue;
+  }
+
+  /** The engine's verdict on the plotted order (the ``check`` query, with its offers), or null
+   *  when it could not be asked (then said on the plot: the path is kept as it is). */
+  async judge(p) {
+    const verdict = await this.check(this.plotOrder(p));
+    if (this.plot !== p) return null;
+    if (!verdict) {
+      p.unchecked = this.checkError || "the server did not answer";
+      return null;
+    }
+    p.unchecked = null;
+    return verdict[verdict.length - 1];
+  }
+
   onProvince(code) {
     const p = this.plot;
     if (!p || this.app.replay) return false;
-    const last = p.path.length ? p.path[p.path.length - 1] : p.from;
-    if (code === last) return true;
-    const route = p.routes && p.routes[code];
-    if (route && (route.path.length > 1 || (!p.path.length && route.rail !== p.rail))) {
-      this.follow(route);            // (a ring further on: the engine's route there, step by step)
-      return true;
-    }
-    this.step(code);
+    this.plotTask(p, () => this.toward(code));
     return true;
   }
 
-  /** The engine's route to a province of the reach rings added to the path (by rail or overland
-   *  as it goes, when the path is still empty), then judged again. */
-  follow(route) {
+  /** A province clicked while plotting: the next step, or a ring further on, which takes the
+   *  engine's route there (by rail or overland as it goes, when the path is still empty). */
+  async toward(code) {
     const p = this.plot;
-    if (!p.path.length) p.rail = !!route.rail;
-    p.path.push(...route.path);
-    p.routes = null;
-    this.recheck();
+    const last = p.path.length ? p.path[p.path.length - 1] : p.from;
+    if (code === last) return;
+    const route = p.routes && p.routes[code];
+    if (route && (route.path.length > 1 || (!p.path.length && route.rail !== p.rail))) {
+      if (!p.path.length) p.rail = !!route.rail;
+      p.path.push(...route.path);
+      await this.recheck();
+      return;
+    }
+    await this.step(code);
   }
 
   plotOrder(p = this.plot) {
@@ -247,7 +268,7 @@ export class PostalDesk {
 
   /** One more province on the path: kept if the engine takes the force there, else refused
    *  with its reason; a step of the order that is not a province's (a leader who cannot join, a
-   *  pick-up) is shown as a warning on the order, the path kept. */
+   *  pick-up) is shown as a warning on the order, the path kept.  (A plot task.) */
   async step(code) {
     const p = this.plot;
     p.path.push(code);
@@ -255,30 +276,32 @@ export class PostalDesk {
     const before = p.routes;       // (the rings of where it stood, until the verdict says where it is)
     p.routes = null;
     this.app.renderSoon();
-    const verdict = await this.check(this.plotOrder(p));
+    const mine = await this.judge(p);
     if (this.plot !== p) return;
-    const mine = verdict && verdict[verdict.length - 1];
     if (!this.reaches(mine, p.path.length)) {
       p.path.pop();
       p.routes = before;
-      p.problem = `${pname(code)}: ${why(mine)}`;
-      document.body.dataset.plotRefused = String(Number(document.body.dataset.plotRefused || 0) + 1);
+      if (mine) {
+        p.problem = `${pname(code)}: ${why(mine)}`;
+        document.body.dataset.plotRefused = String(Number(document.body.dataset.plotRefused || 0) + 1);
+      }
     } else {
-      p.problem = this.warning(mine);
-      this.offered(p, mine);
+      this.settle(p, mine);
     }
     document.body.dataset.plotPath = p.path.join("-");
     this.app.renderSoon();
   }
 
-  /** The engine's offers for the plotted move, from its verdict (``check``): who may join the
-   *  force, what it may drop and pick up in each province of its path, and where it may go on to
-   *  from where the path leaves it (the reach rings). */
-  offered(p, vd) {
-    if (!vd || !vd.offers) return;
-    p.offers = vd.offers;
-    p.routes = vd.offers.reach || {};
-    document.body.dataset.reach = String(Object.keys(p.routes).length);
+  /** The engine's verdict on the plotted order taken in: what it refuses, and its offers: who
+   *  may join the force, what it may drop and pick up in each province of its path, and where it
+   *  may go on to from where the path leaves it (the reach rings). */
+  settle(p, vd) {
+    p.problem = !vd.ok ? why(vd) : this.warning(vd);
+    if (vd.offers) {
+      p.offers = vd.offers;
+      p.routes = vd.offers.reach || {};
+      document.body.dataset.reach = String(Object.keys(p.routes).length);
+    }
     this.app.renderSoon();
   }
 
@@ -293,28 +316,38 @@ export class PostalDesk {
   }
 
   /** The path plotted, judged again (by rail or overland, or who moves with it, changed): the
-   *  steps refused are dropped, and what else the engine refuses is said. */
+   *  steps refused are dropped, and what else the engine refuses is said; when the engine could
+   *  not be asked, the path is kept and that is said.  (A plot task.) */
   async recheck() {
     const p = this.plot;
     p.problem = null;
+    const before = p.routes;
+    p.routes = null;                // (the rings of the path as it was are no guide now)
+    let dropped = null;
     for (;;) {
-      const verdict = await this.check(this.plotOrder(p));
+      const mine = await this.judge(p);
       if (this.plot !== p) return;
-      const mine = verdict && verdict[verdict.length - 1];
-      if (!p.path.length || this.reaches(mine, p.path.length)) {
-        p.problem = mine && !mine.ok ? why(mine) : this.warning(mine);
-        this.offered(p, mine);
+      if (!mine) {
+        p.routes = before;
         break;
       }
-      p.problem = `${pname(p.path[p.path.length - 1])}: ${why(mine)}`;
+      if (!p.path.length || this.reaches(mine, p.path.length)) {
+        this.settle(p, mine);
+        if (dropped && mine.ok) p.problem = dropped;
+        break;
+      }
+      dropped = `${pname(p.path[p.path.length - 1])}: ${why(mine)}`;
       p.path.pop();
     }
     document.body.dataset.plotPath = p.path.join("-");
     this.app.renderSoon();
   }
 
-  finishPlot() {
-    const o = this.plotOrder();
+  async finishPlot() {
+    const p = this.plot;
+    await p.queue;                  // (the last click's verdict first: its joins, its steps)
+    if (this.plot !== p) return;
+    const o = this.plotOrder(p);
     this.plot = null;
     this.app.select(null);
     this.add(o);
@@ -464,8 +497,8 @@ export class PostalDesk {
       this.save();
       this.plot = { unit: o.unit, stack: st ? st.id : null, from: st ? st.province : (o.path || [])[0], path: [...(o.path || [])],
                     rail: !!o.rail, join: [].concat(o.join || []), pick: { ...(o.pick || {}) }, drop: { ...(o.drop || {}) },
-                    problem: null, routes: null, offers: null };
-      this.recheck();              // (the engine's offers and reach for it, the path as far as it goes)
+                    problem: null, routes: null, offers: null, queue: Promise.resolve(), busy: 0 };
+      this.plotTask(this.plot, () => this.recheck());   // (the engine's offers and reach for it, the path as far as it goes)
       this.app.renderSoon();
       return;
     }
@@ -530,8 +563,11 @@ export class PostalDesk {
     // each with the units attached to him
     const joins = (offers.join || []).length ? h("div.joins", h("span", "Moving with him: "), offers.join.map((j) => h("label.chk",
       h("input", { type: "checkbox", dataset: { join: String(j.leader) }, checked: p.join.includes(j.leader), onchange: (e) => {
-        if (e.target.checked) p.join.push(j.leader); else p.join.splice(p.join.indexOf(j.leader), 1);
-        this.recheck();
+        const on = e.target.checked;
+        this.plotTask(p, () => {
+          if (on) p.join.push(j.leader); else p.join.splice(p.join.indexOf(j.leader), 1);
+          return this.recheck();
+        });
       } }), uname(j.leader), j.with.length ? ` (${j.with.map(uname).join(", ")})` : ""))) : null;
     const along = [p.from, ...p.path];
     // pick-ups and drops: what the engine says the force may pick up and drop in each province of
@@ -542,28 +578,43 @@ export class PostalDesk {
       if (!here.length) return null;
       return h("div.pick", h("span", `Pick up in ${pname(prov)}: `), here.map((u) => h("label.chk", h("input", { type: "checkbox", dataset: { pick: String(u), province: prov },
         checked: (p.pick[prov] || []).includes(u), onchange: (e) => {
-          const l = (p.pick[prov] ||= []);
-          if (e.target.checked) l.push(u); else l.splice(l.indexOf(u), 1);
-          this.recheck();
+          const on = e.target.checked;
+          this.plotTask(p, () => {
+            const l = (p.pick[prov] ||= []);
+            if (on) l.push(u); else l.splice(l.indexOf(u), 1);
+            return this.recheck();
+          });
         } }), uname(u))));
     });
     const moving = [...new Set(along.flatMap((prov) => offeredIn("drop", prov)))].filter((u) => u !== p.unit);
     const drops = moving.map((u) => h("label.drop", `Drop ${uname(u)} in `, h("select", { dataset: { drop: String(u) }, onchange: (e) => {
-      for (const l of Object.values(p.drop)) if (l.includes(u)) l.splice(l.indexOf(u), 1);
-      if (e.target.value) (p.drop[e.target.value] ||= []).push(u);
-      this.recheck();
+      const where = e.target.value;
+      this.plotTask(p, () => {
+        for (const l of Object.values(p.drop)) if (l.includes(u)) l.splice(l.indexOf(u), 1);
+        if (where) (p.drop[where] ||= []).push(u);
+        return this.recheck();
+      });
     } }, h("option", { value: "" }, "(keep)"), along.filter((prov) => offeredIn("drop", prov).includes(u))
       .map((prov) => h("option", { value: prov, selected: (p.drop[prov] || []).includes(u) }, pname(prov))))));
     return h("section.card.plot-card.plotting",
       h("h3", `Plotting ${uname(p.unit)}'s move`),
       p.problem ? h("p.plot-problem", { role: "alert" }, "Refused: ", p.problem) : null,
+      p.unchecked ? h("p.plot-problem.unchecked", { role: "alert" }, "Not checked: ", p.unchecked, " (try again)") : null,
       h("p.plot-path", { dataset: { path: p.path.join("-") } }, [p.from, ...p.path].map(pname).join(" → "), ` (${tapWord()} the next province)`),
-      h("label.chk", h("input", { type: "checkbox", dataset: { act: "rail" }, checked: p.rail, onchange: (e) => { p.rail = e.target.checked; this.recheck(); } }),
+      h("label.chk", h("input", { type: "checkbox", dataset: { act: "rail" }, checked: p.rail, onchange: (e) => {
+        const on = e.target.checked;
+        this.plotTask(p, () => { p.rail = on; return this.recheck(); });
+      } }),
         " by rail (004 [5.5]; otherwise overland)"),
       joins, picks, drops,
       h("div.row",
-        h("button.btn.primary", { type: "button", dataset: { act: "add-move" }, onclick: () => this.finishPlot() }, "Add to sheet"),
-        h("button.btn", { type: "button", onclick: () => { if (p.path.length) { p.path.pop(); this.recheck(); } } }, "Undo step"),
+        h("button.btn.primary", { type: "button", dataset: { act: "add-move" }, disabled: !p.offers,
+          title: p.offers ? null : "waiting for the engine's verdict", onclick: () => this.finishPlot() }, p.busy ? "Add to sheet (checking…)" : "Add to sheet"),
+        h("button.btn", { type: "button", onclick: () => this.plotTask(p, () => {
+          if (!p.path.length) return null;
+          p.path.pop();
+          return this.recheck();
+        }) }, "Undo step"),
         h("button.btn", { type: "button", onclick: () => { this.plot = null; this.app.select(null); this.app.renderSoon(); } }, "Cancel")));
   }
 
