@@ -220,7 +220,7 @@ def no_longer_stands(prop: dict, poster: str | None, game: Game) -> str | None:
     while its proposer consents to a Committee of exactly its members (the engine's
     ``Game.consents_to``, 004 [11.11]: a proposer who has since consented to another one,
     withdrawn or quit invites no one any more).  (Trade offers are the engine's to judge; the
-    browser's card reads the view's consents the same way, ``chat.js _card``.)"""
+    browser's card asks the engine the same, the ``consents`` query.)"""
     if prop.get("kind") == "committee":
         members = prop.get("members", [])
         if poster is None:

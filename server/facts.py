@@ -21,7 +21,8 @@ from rcw.game import Game
 #: At most this many stacks in one hypothetical attack (``query`` ``odds``).
 MAX_STACKS = 64
 #: The kinds of ``query`` and what each asks of the engine.
-QUERIES = ("odds", "attack_options", "purge_odds", "assassination", "reach", "capacity", "stack", "scores", "check")
+QUERIES = ("odds", "attack_options", "purge_odds", "assassination", "reach", "capacity", "stack", "scores", "check",
+           "consents")
 
 
 # -- facts sent with the state frames ---------------------------------------------------------------
@@ -188,4 +189,6 @@ def _answer(g: Game, seat: str | None, q: str, f: dict) -> Any:
         return g.scores()
     if q == "check":
         return check(g, seat, field(f, "sheet", dict), field(f, "offers", int, None))
+    if q == "consents":
+        return g.consents_to(_seat(g, f, "seat"), _seats(g, f, "members"))
     raise ProtocolError("bad_request", f"unknown query {q[:40]!r} (known: {', '.join(QUERIES)})")

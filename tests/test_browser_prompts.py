@@ -661,14 +661,20 @@ CARDS_JS = """async ({view, seat, messages}) => {
   const { loadData } = await import("/js/data.js");
   await loadData();
   const { Chat } = await import("/js/chat.js");
-  const sent = [];
+  const sent = [], answers = new Map(), asked = [];
   const app = { gid: "cards", seat, st: { view }, busy: false, seatName: (s) => `Player ${s}`,
     conn: { request: async (t, f) => { sent.push([t, f]); return {}; } },
-    ask: async (q, args) => {   // the server's facts.answer on the position the test built
-      const r = await window.__rcwQuery({ t: "query", q, ...args });
-      if (r.error) throw new Error(r.error);
-      return r.answer;
+    ask: (q, args) => {   // the server's facts.answer on the position the test built
+      const got = window.__rcwQuery({ t: "query", q, ...args }).then((r) => {
+        if (r.error) throw new Error(r.error);
+        answers.set(`${q}|${JSON.stringify(args)}`, r.answer);
+        return r.answer;
+      });
+      asked.push(got);
+      return got;
     },
+    known: (q, args) => answers.get(`${q}|${JSON.stringify(args)}`),   // (an answer had: the page's cache)
+    renderSoon() {},
     setBusy() {}, showError(e) { sent.push(["error", e.message]); }, updateBadges() {}, talkVisible: () => true, showTalk() {} };
   window.__sent = sent;
   const chat = new Chat(app);
@@ -678,6 +684,8 @@ CARDS_JS = """async ({view, seat, messages}) => {
   chat.current = "A-B";
   for (const msg of messages) chat.onPush({ t: "msg", channel: "A-B", msg });
   chat.render();
+  await Promise.allSettled(asked);      // (the engine's answers in, the cards drawn again with them)
+  chat.renderMessages();
   const box = document.createElement("div");
   box.className = "side";
   box.style.cssText = "width: min(420px, 100%); height: 760px; display: flex; flex-direction: column; position: static";

@@ -128,6 +128,8 @@ async def _check(base: str, lobby: Lobby, g: dict, cs: dict[str, GameClient], sp
     st0 = view["stacks"][0]["id"]
     assert await c.query("stack", stack=st0) == {"stack": st0, "defense": eng.defense(st0), "attack_units": eng.attack_units(st0)}
     assert await c.query("scores") == eng.scores() == view["scores"]
+    for s_ in seats:                           # (a chat Committee invitation stands while its proposer consents)
+        assert await c.query("consents", seat=s_, members=seats[:2]) == eng.consents_to(s_, seats[:2])
     r = await c.request("query", q="scores")
     assert r["t"] == "answer" and r["q"] == "scores" and r["seq"] == c.seq
 
@@ -156,6 +158,8 @@ async def _check(base: str, lobby: Lobby, g: dict, cs: dict[str, GameClient], sp
         ({"q": "stack", "stack": -5}, "004 [8.0]"),
         ({"q": "reach"}, "004 [5.0]"),                                         # no force being moved
         ({"q": "attack_options", "seat": "Q"}, None),
+        ({"q": "consents", "seat": seat, "members": "AB"}, None),
+        ({"q": "consents", "seat": "Q", "members": [seat]}, None),
     ]
     # two stacks of opposing colours, if the position has them: they may not attack together
     colours = {}

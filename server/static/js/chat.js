@@ -384,12 +384,14 @@ export class Chat {
         closed = "no longer open";
       }
     }
-    // a Committee invitation stands while its proposer consents to exactly those members
-    // in any order (the engine's Game.consents_to, 004 [11.11], read here from the view's
-    // consents; the server asks the engine and refuses to accept one that does not stand)
-    if (p.kind === "committee" && open && view.committee_consent) {
-      const now = view.committee_consent[m.seat];
-      if (!now || [...now].sort().join() !== [...p.members].sort().join()) {
+    // a Committee invitation stands while its proposer consents to exactly those members (the
+    // engine's answer, the `consents` query, 004 [11.11]; until it comes the card stays open, and
+    // the server refuses an acceptance of one that no longer stands)
+    if (p.kind === "committee" && open && this.app.ask) {
+      const args = { seat: m.seat, members: p.members };
+      const stands = this.app.known("consents", args);
+      if (stands === undefined) this.app.ask("consents", args).then(() => this.app.renderSoon()).catch(() => {});
+      else if (!stands) {
         open = false;
         closed = `${m.seat} no longer consents to it`;
       }
