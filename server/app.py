@@ -478,9 +478,10 @@ def _json_error(e: ProtocolError) -> web.Response:
     return r
 
 
-async def _body(request: web.Request, known: tuple[str, ...] | None = None) -> dict:
+async def _body(request: web.Request, known: tuple[str, ...] | None = None, hints: dict[str, str] | None = None) -> dict:
     """The request's JSON object (``{}`` without a body); with ``known``, a field not in it is
-    refused (``bad_request``), so that a misspelt field is not silently ignored."""
+    refused (``bad_request``), so that a misspelt field is not silently ignored (``hints``: what
+    to say of a field name one may expect here, e.g. another request's)."""
     if not request.can_read_body:
         return {}
     try:
@@ -492,7 +493,9 @@ async def _body(request: web.Request, known: tuple[str, ...] | None = None) -> d
     if known is not None:
         extra = sorted(set(data) - set(known))
         if extra:
-            raise ProtocolError("bad_request", f"unknown fields {extra} (known: {', '.join(known)})")
+            hint = next((hints[f] for f in extra if hints and f in hints), None)
+            raise ProtocolError("bad_request", f"unknown fields {extra} (known: {', '.join(known)})"
+                                + (f": {hint}" if hint else ""))
     return data
 
 
@@ -573,7 +576,8 @@ async def join(request: web.Request) -> web.Response:
 
 
 async def bots(request: web.Request) -> web.Response:
-    b = await _body(request, ("admin_token", "kind", "seats"))
+    b = await _body(request, ("admin_token", "kind", "seats"), {"token": "the game's admin token goes in 'admin_token' "
+                                                                        "(or an 'Authorization: Bearer' header)"})
     token = b.get("admin_token") or _bearer(request)
     return web.json_response(await request.app[HUB].fill_bots(request.match_info["gid"], token, b.get("kind"),
                                                               b.get("seats"), request.remote))

@@ -239,6 +239,8 @@ async def test_bad_join_bots_and_leave_bodies_change_no_seat(kind):
             (f"/api/games/{gid}/bots", {"seats": "B"}, {"Authorization": f"Bearer {admin}"}, "seats must be a list"),
             (f"/api/games/{gid}/bots", {"seat": ["B"]}, {"Authorization": f"Bearer {admin}"}, "unknown fields ['seat']"),
             (f"/api/games/{gid}/leave", {"tok": seat["token"]}, {}, "unknown fields ['tok']"),
+            # (a seat's field name: the error says where the admin token goes; operator QA)
+            (f"/api/games/{gid}/bots", {"token": admin}, {}, "the game's admin token goes in 'admin_token'"),
         ]
         for path, body, headers, says in bad:
             status, got, _ = await http(base, "POST", path, json=body, headers=headers)
