@@ -578,3 +578,78 @@ def test_clicks_made_while_the_engine_is_asked_wait_for_its_verdict(browser, ser
         assert not errors, errors
     finally:
         page.context.close()
+
+
+def test_a_leader_left_behind_gets_his_own_move_and_an_edit_keeps_its_place_on_the_sheet(browser, server):
+    """QA of the move plotter: a stack's second click plotted its first leader again (refused:
+    he had moved), so a leader left behind could not be moved; changing a move took it off the
+    sheet at once (Cancel lost it) and put it back last (by post the moves are carried out in the
+    sequence listed, 004 [17.0]); the map said nothing of a refused step (on a phone the Orders
+    tab, which did, is elsewhere)."""
+    from rcw.data import default
+
+    d = default()
+    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 5, "bot_seats": list("CDE"), "bots": "random",
+                                            "seed": 4})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
+
+    async def boris_sends(c) -> None:
+        await c.sheet([])
+    page = new_page(browser)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    card = page.locator(".plot-card.plotting")
+    try:
+        open_seat(page, server, gid, a["token"], "A", "Anna")
+        as_seat(server, gid, b["token"], boris_sends)
+        page.locator('[data-act="send-sheet"]').click()
+        page.wait_for_function("() => (window.rcwApp.postal.draftKey || '').endsWith(':first')")
+        st = page.evaluate("() => rcwApp.st.view.stacks.find((s) => s.owner === 'A' && s.province === 'SMOL')")
+        first, second = [u for u in st["units"] if d.units[u].is_leader]
+        page.evaluate("window.rcwApp.board.centreOn('SMOL', true)")
+        # the first leader moves alone: his companion left behind
+        page.locator(f'svg g[data-stack="{st["id"]}"]').first.click()
+        card.locator(f'input[data-join="{second}"]').wait_for()
+        card.locator(f'input[data-join="{second}"]').set_checked(False)
+        page.wait_for_function("() => window.rcwApp.postal.plot.busy === 0 && !window.rcwApp.postal.plot.join.length")
+        dest = sorted(k for k, r in page.evaluate("() => window.rcwApp.postal.plot.routes").items()
+                      if len(r["path"]) == 1 and not r["rail"])[0]
+        page.locator(f'svg g.reach-target[data-province="{dest}"]').first.click()
+        page.wait_for_function(f"() => document.body.dataset.plotPath === {dest!r} && window.rcwApp.postal.plot.busy === 0")
+        page.locator('[data-act="add-move"]').click()
+        page.wait_for_function("() => window.rcwApp.postal.draft.length === 1")
+        # a second click on the stack (still in SMOL on the map): the leader left behind
+        page.evaluate("window.rcwApp.board.centreOn('SMOL', true)")
+        page.locator(f'svg g[data-stack="{st["id"]}"]').first.click()
+        page.wait_for_function(f"() => window.rcwApp.postal.plot && window.rcwApp.postal.plot.unit === {second}")
+        assert f"Plotting {d.units[second].name}'s move" in card.locator("h3").inner_text()
+        page.wait_for_function("() => window.rcwApp.postal.plot.busy === 0 && window.rcwApp.postal.plot.routes")
+        assert not card.locator(".plot-problem").count(), card.inner_text()
+        routes = page.evaluate("() => window.rcwApp.postal.plot.routes")
+        there = sorted(k for k, r in routes.items() if len(r["path"]) == 1 and not r["rail"])[-1]
+        page.locator(f'svg g.reach-target[data-province="{there}"]').first.click()
+        page.wait_for_function(f"() => document.body.dataset.plotPath === {there!r} && window.rcwApp.postal.plot.busy === 0")
+        page.locator('[data-act="add-move"]').click()
+        page.wait_for_function("() => window.rcwApp.postal.draft.length === 2")
+        sheet = page.evaluate("() => window.rcwApp.postal.draft")
+        assert [o["unit"] for o in sheet] == [first, second] and sheet[1]["path"] == [there], sheet
+        # change order #1, then Cancel: the sheet as it was
+        page.locator('.draft-order[data-index="0"] [data-act="edit-order"]').click()
+        page.wait_for_function("() => window.rcwApp.postal.plot && window.rcwApp.postal.plot.busy === 0")
+        assert card.locator("h3").inner_text().startswith("Changing order #1")
+        card.locator(".btn", has_text="Cancel").click()
+        assert page.evaluate("() => window.rcwApp.postal.draft") == sheet
+        # change it again, and add it: it keeps its place (#1)
+        page.locator('.draft-order[data-index="0"] [data-act="edit-order"]').click()
+        page.wait_for_function("() => window.rcwApp.postal.plot && window.rcwApp.postal.plot.busy === 0")
+        card.locator(".btn", has_text="Undo step").click()
+        page.wait_for_function("() => window.rcwApp.postal.plot.busy === 0 && !window.rcwApp.postal.plot.path.length")
+        page.locator('[data-act="add-move"]').click()
+        page.wait_for_function("() => !window.rcwApp.postal.plot")
+        now = page.evaluate("() => window.rcwApp.postal.draft")
+        assert [o["unit"] for o in now] == [first, second] and now[0]["path"] == [] and now[1] == sheet[1], now
+        assert not errors, errors
+    finally:
+        page.context.close()

@@ -95,3 +95,24 @@ def test_offers_are_asked_for_only_the_answer_without_them_is_as_before():
     two = {"orders": [mv("Lenin", ["NOVG"]), mv("Trotsky", [])]}
     assert list(g.check_sheet("A", two, offers=True)["offers"]) == [0, 1]
     assert list(g.check_sheet("A", two, offers=1)["offers"]) == [1]  # (the one asked for: the move plotted)
+
+
+def test_the_offers_say_whether_the_force_may_go_by_rail_and_ring_the_way_it_goes():
+    """004 [5.51]-[5.53]: only a Red or White force with a leader goes by rail, one way or the
+    other for the whole move.  The plotter shows the "by rail" box only where the engine says the
+    force may use it (QA: it was offered to a Green stack), and with it ticked before the first
+    step the rings are the rail routes (QA: the tick changed nothing and the first click undid it)."""
+    g = board()
+    put(g, "PETR", "A", "Lenin", "RU8 PETR", attach={"RU8 PETR": "Lenin"})
+    put(g, "KHAR", "B", "GU2 KHAR/UK")
+    g.state.control["UK"] = "B"
+    ready(g)
+    either = offers(g, "A", mv("Lenin", []))
+    by_rail = offers(g, "A", mv("Lenin", [], rail=True))
+    assert either["rail"] and by_rail["rail"]
+    assert by_rail["reach"] and all(r["rail"] for r in by_rail["reach"].values())
+    assert {p for p, r in either["reach"].items() if r["rail"]} < set(by_rail["reach"])     # (and those overland is as short to)
+    overland = offers(g, "A", mv("Lenin", ["NOVG"]))
+    assert overland["rail"] is False                              # (it went overland: overland it goes on)
+    green = offers(g, "B", mv("GU2 KHAR/UK", []))
+    assert green["rail"] is False and green["reach"] and not any(r["rail"] for r in green["reach"].values())

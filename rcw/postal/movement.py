@@ -57,7 +57,7 @@ from rcw.postal.gm import do, legal
 from rcw.postal.sheets import of_kind
 from rcw.rules import assassination, no_suicide
 from rcw.rules.base import Ctx, counted
-from rcw.rules.movement import candidates, finish_force, reach
+from rcw.rules.movement import candidates, finish_force, rail_open, reach
 
 KINDS = ("move", "merge", "transfer", "emigrate", "czech_exit")
 POSTAL_5 = "004 [17.0] postal [5.0]"
@@ -230,8 +230,9 @@ def _move(run: OrderRun, o: dict, winners: dict, routes: dict[int, list[str]]) -
                 routes.setdefault(lead, [start]).append(to)
             _at(run, o, to, winners)
     finally:
-        if run.offers is not None:           # (where the force may go on to from where it stands)
-            run.offers["reach"] = dict(reach(ctx))
+        if run.offers is not None:           # (where the force may go on to from where it stands, the way it goes)
+            run.offers["reach"] = dict(reach(ctx, mode="rail" if o["rail"] else ""))
+            run.offers["rail"] = rail_open(ctx)
 
 
 def _offer(run: OrderRun, what: str, province: str = "", o: dict | None = None) -> None:

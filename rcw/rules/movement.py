@@ -107,7 +107,7 @@ def do_start(ctx: Ctx, a: StartForce) -> list[Event]:
     # stop it (004 [5.27] is judged on entering; see also 004 [29.0] "hot knife").
     s.force = Force(force_stack.id, st.province, touched=list(group))
     s.moved += [x for x in group if x not in s.moved]
-    return [Event("force", f"{a.seat} picks up a force in {st.province}: {ctx.names(group)}",
+    return [Event("force", f"{a.seat} forms a force in {st.province}: {ctx.names(group)}",
                   {"seat": a.seat, "units": group, "province": st.province})]
 
 
@@ -390,6 +390,18 @@ def allowance(ctx: Ctx, units) -> int:
     return BLUE_GREEN_MA
 
 
+def rail_open(ctx: Ctx) -> bool:
+    """Whether the force being moved may go (on) by rail: a Red or White force with a leader that
+    began its move in a rail province not disrupted, and has not moved overland (004 [5.51]-[5.53],
+    001 Anarchists)."""
+    f = ctx.s.force
+    if f is None or f.mode == "overland":
+        return False
+    fs = ctx.s.stacks[f.stack]
+    has_leader = any(ctx.data.units[u].kind == "leader" for u in fs.units)
+    return rails_ok(ctx, force_color(ctx, fs), has_leader, f.start) is None
+
+
 def rails_ok(ctx: Ctx, color: str, has_leader: bool, start: str) -> tuple[str, str] | None:
     """004 [5.51], [5.52]: rail movement is for Red and White forces with a leader that begin
     their move in a rail province (not one an Anarchist unit disrupts, 001 Anarchists)."""
@@ -597,10 +609,12 @@ class Routes(Mapping[str, Route]):
         return f"Routes({dict(self)!r})"
 
 
-def reach(ctx: Ctx, unit: int | None = None) -> Routes:
+def reach(ctx: Ctx, unit: int | None = None, mode: str = "") -> Routes:
     """Where a force can end its move this Movement Phase, with one route each (004 [5.2]-[5.5]):
     the moving force from where it stands (``unit`` None), or the force ``StartForce(unit)``
     would pick up (a leader with his attached units, or a Blue/Green stack) as if it moved now.
+    ``mode`` ("rail", "overland"): a force that has not moved yet as if it moved that way (004
+    [5.53]: one or the other, never both).
 
     Exactly the moves :func:`move_problem` allows: overland one province a Movement Point up to
     the allowance, or by rail without limit for a Red or White force with a leader that began in
@@ -618,7 +632,7 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
             raise ctx.illegal("004 [5.0]", "no force is being moved: name the unit that would start one", "no_force")
         fs = s.stacks[f.stack]
         units, here = list(fs.units), fs.province
-        start, mode, mp = f.start, f.mode, f.mp
+        start, mode, mp = f.start, f.mode or mode, f.mp
         color = force_color(ctx, fs)
         seat, touched = fs.owner, f.touched
         if f.path and _blockers(ctx, f, fs):
@@ -641,7 +655,7 @@ def reach(ctx: Ctx, unit: int | None = None) -> Routes:
         else:
             raise ctx.illegal("004 [5.22]", "combat units move only with a leader of their colour (or as a Blue/Green force)")
         here = start = st.province
-        mode, mp = "", 0
+        mp = 0
         color = ctx.b.color_of(lead, st) if lead else ""
         closed = bit[here]
         seat, touched = st.owner, units

@@ -783,6 +783,7 @@ class GameApp {
     if (plot) {          // (a postal move being plotted: where it goes so far; the Orders tab adds it to the sheet)
       this.mapPrompt.dataset.plotting = "1";
       replace(this.mapPrompt, "▶ ", h("span.mp-long", `Plotting ${uname(plot.unit)}'s move: `), [plot.from, ...plot.path].join("→"),
+        plot.problem ? h("span.mp-problem", ` — refused: ${plot.problem}`) : null,     // (on a phone the Orders tab is elsewhere)
         h("span", ` — ${tapWord()} the next province, or here for the Orders`));
       return;
     }

@@ -10,7 +10,7 @@
 // whether a step, an attack, a purge is legal and why not (`check`), the odds of an attack
 // (`attack_options`), the purge odds (`purge_odds`).
 
-import { h, store, toast, modal, notifyBrowser, fmtLeft, fmtSpan, tapWord } from "./util.js";
+import { h, store, toast, modal, notifyBrowser, fmtLeft, fmtSpan, tapWord, touchScreen } from "./util.js";
 import { unit, uname, pname, isLeader, PHASE_NAMES } from "./data.js";
 import { seatBadge } from "./dialogs.js";
 import { waitingForPlayers } from "./orders.js";
@@ -126,13 +126,14 @@ export class PostalDesk {
     this.check();
   }
 
-  /** The engine's verdict on the draft (and the move being plotted, last). */
-  async check(extra = null) {
-    const orders = extra ? [...this.draft, extra] : this.draft;
+  /** The engine's verdict on the draft (and the move being plotted: last, or in the place ``at``
+   *  of the order it is an edit of). */
+  async check(extra = null, at = null) {
+    const orders = !extra ? this.draft : at === null ? [...this.draft, extra] : this.draft.map((o, j) => (j === at ? extra : o));
     const key = JSON.stringify(orders);
     try {
-      // (the move being plotted, last: with the engine's offers for it)
-      const a = await this.app.ask("check", extra ? { sheet: { orders }, offers: orders.length - 1 } : { sheet: { orders } });
+      // (with the engine's offers for the move being plotted)
+      const a = await this.app.ask("check", extra ? { sheet: { orders }, offers: at === null ? orders.length - 1 : at } : { sheet: { orders } });
       this.checkError = null;
       if (!extra) {
         this.verdicts = { key, orders: a.orders };
@@ -180,9 +181,13 @@ export class PostalDesk {
   }
 
   // -- plotting a move on the map ------------------------------------------------------------------------
+  /** The unit whose move a click on ``stack`` plots: its first leader the sheet does not move
+   *  yet (so a second click plots the move of a leader left behind), else its first unit. */
   mover(stack) {
-    const leader = stack.units.find((u) => isLeader(u));
-    return leader !== undefined ? leader : stack.units[0];
+    const ordered = new Set(this.draft.filter((o) => o.order === "move").flatMap((o) => [o.unit, ...[].concat(o.join || [])]));
+    const leaders = stack.units.filter((u) => isLeader(u));
+    const free = leaders.find((u) => !ordered.has(u));
+    return free !== undefined ? free : leaders.length ? leaders[0] : stack.units[0];
   }
 
   onStack(id, prov) {
@@ -193,7 +198,7 @@ export class PostalDesk {
     if (!st || st.owner !== this.app.seat) return false;
     const u = this.mover(st);
     const p = this.plot = { unit: u, stack: st.id, from: st.province, path: [], rail: false, join: [], pick: {}, drop: {},
-                            problem: null, routes: null, offers: null, queue: Promise.resolve(), busy: 0 };
+                            problem: null, routes: null, offers: null, queue: Promise.resolve(), busy: 0, editing: null };
     // (004 [17.0]: "the path of each stack": the stack's other leaders, with the units attached to
     // them, move with the first unless the player leaves them out, 004 [5.26]: those the engine
     // lets join, not one the sheet moves already)
@@ -223,14 +228,14 @@ export class PostalDesk {
   /** The engine's verdict on the plotted order (the ``check`` query, with its offers), or null
    *  when it could not be asked (then said on the plot: the path is kept as it is). */
   async judge(p) {
-    const verdict = await this.check(this.plotOrder(p));
+    const verdict = await this.check(this.plotOrder(p), p.editing);
     if (this.plot !== p) return null;
     if (!verdict) {
       p.unchecked = this.checkError || "the server did not answer";
       return null;
     }
     p.unchecked = null;
-    return verdict[verdict.length - 1];
+    return verdict[p.editing === null ? verdict.length - 1 : p.editing];
   }
 
   onProvince(code) {
@@ -350,7 +355,13 @@ export class PostalDesk {
     const o = this.plotOrder(p);
     this.plot = null;
     this.app.select(null);
-    this.add(o);
+    if (p.editing !== null && this.draft[p.editing] === p.was) {     // (an edit: in its place on the sheet, 004 [17.0]:
+      this.draft[p.editing] = o;                                    // the moves are carried out in the sequence listed)
+      this.save();
+      this.app.renderSoon();
+    } else {
+      this.add(o);
+    }
   }
 
   // -- the panel ---------------------------------------------------------------------------------------------
@@ -485,19 +496,20 @@ export class PostalDesk {
     this.draft.forEach((o, i) => {
       const vd = checked[i];
       const st = o.order === "move" && vd && vd.ok && this.view.stacks.find((x) => x.units.includes(o.unit));
-      if (st && vd.path && vd.path.length) marks.plans.push({ path: [st.province, ...vd.path], rail: !!o.rail, index: i });
+      if (st && vd.path && vd.path.length && !(this.plot && this.plot.editing === i)) {     // (not the one being changed)
+        marks.plans.push({ path: [st.province, ...vd.path], rail: !!o.rail, index: i });
+      }
     });
   }
 
   edit(i) {
     const o = this.draft[i];
     if (o.order === "move") {
+      // (the order stays on the sheet, in its place, until the edit is added; Cancel leaves it as it was)
       const st = this.view.stacks.find((s) => s.units.includes(o.unit));
-      this.draft.splice(i, 1);
-      this.save();
       this.plot = { unit: o.unit, stack: st ? st.id : null, from: st ? st.province : (o.path || [])[0], path: [...(o.path || [])],
                     rail: !!o.rail, join: [].concat(o.join || []), pick: { ...(o.pick || {}) }, drop: { ...(o.drop || {}) },
-                    problem: null, routes: null, offers: null, queue: Promise.resolve(), busy: 0 };
+                    problem: null, routes: null, offers: null, queue: Promise.resolve(), busy: 0, editing: i, was: o };
       this.plotTask(this.plot, () => this.recheck());   // (the engine's offers and reach for it, the path as far as it goes)
       this.app.renderSoon();
       return;
@@ -556,7 +568,7 @@ export class PostalDesk {
     const p = this.plot;
     if (!p) {
       return h("section.card.plot-card", h("h3", "Moves"),
-        h("p.small", "Click one of your stacks on the map, then the provinces of its path one by one (pick-ups and drops on the way); the engine checks each step."));
+        h("p.small", `${touchScreen() ? "Tap one of your stacks on the map (the Map tab)" : "Click one of your stacks on the map"}, then the provinces of its path one by one (pick-ups and drops on the way); the engine checks each step. A second ${tapWord()} on a stack plots the move of a leader it leaves behind.`));
     }
     const offers = p.offers || {};
     // who may move with him: the leaders the engine lets join the force as it starts (004 [5.26]),
@@ -597,15 +609,16 @@ export class PostalDesk {
     } }, h("option", { value: "" }, "(keep)"), along.filter((prov) => offeredIn("drop", prov).includes(u))
       .map((prov) => h("option", { value: prov, selected: (p.drop[prov] || []).includes(u) }, pname(prov))))));
     return h("section.card.plot-card.plotting",
-      h("h3", `Plotting ${uname(p.unit)}'s move`),
+      h("h3", p.editing === null ? `Plotting ${uname(p.unit)}'s move` : `Changing order #${p.editing + 1}: ${uname(p.unit)}'s move`),
       p.problem ? h("p.plot-problem", { role: "alert" }, "Refused: ", p.problem) : null,
       p.unchecked ? h("p.plot-problem.unchecked", { role: "alert" }, "Not checked: ", p.unchecked, " (try again)") : null,
       h("p.plot-path", { dataset: { path: p.path.join("-") } }, [p.from, ...p.path].map(pname).join(" → "), ` (${tapWord()} the next province)`),
-      h("label.chk", h("input", { type: "checkbox", dataset: { act: "rail" }, checked: p.rail, onchange: (e) => {
+      // (offered where the engine says the force may go by rail, 004 [5.51]-[5.53]; or ticked already)
+      offers.rail || p.rail ? h("label.chk", h("input", { type: "checkbox", dataset: { act: "rail" }, checked: p.rail, onchange: (e) => {
         const on = e.target.checked;
         this.plotTask(p, () => { p.rail = on; return this.recheck(); });
       } }),
-        " by rail (004 [5.5]; otherwise overland)"),
+        " by rail (004 [5.5]; otherwise overland)") : null,
       joins, picks, drops,
       h("div.row",
         h("button.btn.primary", { type: "button", dataset: { act: "add-move" }, disabled: !p.offers,
