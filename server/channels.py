@@ -156,6 +156,9 @@ class Channels:
         await self._rate(seat)
         if prop is not None:
             for a in chat.post_actions(prop, seat):
+                if chat.done_already(a, rt.game):       # (invited again: the consent stands already)
+                    prop["seq"] = rt.seq
+                    continue
                 seq, events = await rt.submit(a, by="chat")
                 prop["seq"] = seq
                 for e in events:
@@ -204,7 +207,8 @@ class Channels:
         await self._rate(seat)
         seq = None
         for a in chat.answer_actions(prop, seat, accept):
-            seq, _ = await rt.submit(a, by="chat")
+            if not chat.done_already(a, rt.game):
+                seq, _ = await rt.submit(a, by="chat")
         verb = "accepts" if accept else "declines"
         msg: dict = {"seat": seat, "ts": now_ms(), "text": f"{seat} {verb} {prop['kind']} proposal #{msg_id}",
                      "reply": {"msg": msg_id, "accept": bool(accept), "seq": seq}}

@@ -230,6 +230,14 @@ def no_longer_stands(prop: dict, poster: str | None, game: Game) -> str | None:
     return None
 
 
+def done_already(a: Action, game: Game | None) -> bool:
+    """Whether ``a``, a proposal's or an answer's action, is done already: a consent to a Central
+    Committee its seat consents to now (``Game.consents_to``, 004 [11.11]).  Inviting again to
+    the Committee one consents to, or accepting an invitation to it, asks nothing of the game
+    (the engine would refuse the consent given twice)."""
+    return isinstance(a, JoinCommittee) and game is not None and game.consents_to(a.seat, a.members)
+
+
 def answer_actions(prop: dict, seat: str, accept: bool) -> list[Action]:
     """The addressee's action(s) for an accept or decline."""
     kind = prop["kind"]

@@ -204,3 +204,42 @@ def test_a_finished_game_offers_no_answer_to_a_committee_invitation(server, brow
             open_channel(page, "A-B")
     assert not errors, errors
     ctx.close()
+
+
+def test_a_committee_card_closes_when_its_proposer_withdraws_while_the_page_watches(server, browser):
+    """QA: the bots' Committee invitations kept their Accept and Decline after the bots had
+    withdrawn their consent (the card was drawn again only when a message came; Accept then got
+    proposal_closed, and the card still offered it).  Now the game's news of a consent redraws
+    the cards, each asking the engine whether it still stands (the consents query)."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "bot_seats": ["C"]})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"seat": "B", "name": "Boris"})
+    ctx = browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(20_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_seat(page, server, gid, b["token"], "B", "Boris")
+
+    async def end_trading(c) -> None:
+        await c.act({"t": "EndTrading", "seat": "A"})
+
+    async def invite(c) -> None:
+        await c.chat("A-B", "Central Committee of A, B?", {"kind": "committee", "members": ["A", "B"]})
+
+    async def withdraw(c) -> None:
+        await c.act({"t": "LeaveCommittee", "seat": "A"})
+    as_seat(server, gid, a["token"], end_trading)
+    page.locator('.orders [data-act="EndTrading"]').click()
+    page.wait_for_function("() => document.body.dataset.phase !== 'trading'")
+    as_seat(server, gid, a["token"], invite)
+    page.click('.dtabs .dtab[data-tab="talk"]')
+    open_channel(page, "A-B")
+    card = page.locator('.msg-list .proposal[data-kind="committee"]')
+    card.locator('[data-act="accept"]').wait_for()
+    as_seat(server, gid, a["token"], withdraw)
+    page.wait_for_function("() => { const c = document.querySelector('.msg-list .proposal[data-kind=\"committee\"]');"
+                           " return c && !c.querySelector('[data-act]') && c.textContent.includes('A no longer consents to it'); }")
+    assert not errors, errors
+    ctx.close()

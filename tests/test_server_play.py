@@ -416,6 +416,13 @@ async def test_proposals_in_chat_become_game_actions(kind):
         r3 = await cb.accept("public", p3["id"])
         await ca.wait_for(lambda c: c.seq >= r3["reply"]["seq"], 5)
         assert sorted(ca.view["committee"]) == ["A", "B"]
+        # Asked again while both consent (QA: "A already consents to that Committee" refused the
+        # post, then B's accept): posted and accepted, nothing asked of the game
+        again = await ca.chat("public", "still with me?", {"kind": "committee", "members": ["A", "B"]})
+        assert "seq" in again["proposal"]
+        yes = await cb.accept("public", again["id"])
+        assert yes["reply"] == {"msg": again["id"], "accept": True, "seq": None}          # (no action: none needed)
+        assert sorted(ca.view["committee"]) == ["A", "B"]
 
         # An invitation its proposer no longer stands by: A leaves, then asks B again and takes
         # it back (A's consent now names no Committee).  Accepting the old card made B consent to

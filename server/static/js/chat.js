@@ -219,6 +219,16 @@ export class Chat {
     if (!touchScreen()) this.input.focus({ preventScroll: true });
   }
 
+  /** The messages drawn again at the next frame (once however often it is asked: the engine's
+   *  answers about the cards, the game's news of the proposals). */
+  renderMessagesSoon() {
+    if (this._soon) return;
+    this._soon = requestAnimationFrame(() => {
+      this._soon = null;
+      this.renderMessages();
+    });
+  }
+
   renderMessages() {
     const c = this.channels.get(this.current);
     const top = this.list.scrollTop;
@@ -390,7 +400,7 @@ export class Chat {
     if (p.kind === "committee" && open && this.app.ask) {
       const args = { seat: m.seat, members: p.members };
       const stands = this.app.known("consents", args);
-      if (stands === undefined) this.app.ask("consents", args).then(() => this.app.renderSoon()).catch(() => {});
+      if (stands === undefined) this.app.ask("consents", args).then(() => this.renderMessagesSoon()).catch(() => {});
       else if (!stands) {
         open = false;
         closed = `${m.seat} no longer consents to it`;
@@ -435,6 +445,7 @@ export class Chat {
       return true;
     } catch (e) {
       this.app.showError(e);
+      if (e.code === "proposal_closed") this.renderMessagesSoon();    // (the card: no longer standing, as the engine says)
       return false;
     } finally {
       this.app.setBusy(false);

@@ -49,6 +49,10 @@ function optionList(options) {
   return rows.length ? h("ul.option-list", rows) : null;
 }
 
+/** The game's events after which a chat proposal card may no longer stand (its offer answered or
+ *  withdrawn, its proposer's Committee consent changed). */
+const PROPOSAL_NEWS = new Set(["committee", "committee_consent", "committee_leave", "trade", "trade_declined", "trade_withdrawn"]);
+
 class GameApp {
   constructor(root, gid, seatHint) {
     this.root = root;
@@ -217,6 +221,8 @@ class GameApp {
       if (waits && !this._waitedOn && !this.postal) notifyBrowser(this.gid, "Russian Civil War: your decision", `Game-Turn ${f.view.turn}: the game waits on you`);
       this._waitedOn = waits;
       this.renderSoon();
+      // (a Committee consent or a trade offer changed: the proposal cards in chat may stand no more)
+      if ((f.events || []).some((e) => PROPOSAL_NEWS.has(e.kind))) this.chat.renderMessagesSoon();
       if (ending) {
         this.chat.renderMessages();       // (the proposals' Accept and Decline go: the game takes no more answers)
         this.showFinalScores();

@@ -294,7 +294,7 @@ export function describeAction(a) {
   const s = a.seat;
   switch (a.t) {
     case "Move": return `${s} moves to ${a.to}${a.rail ? " by rail" : ""}`;
-    case "StartForce": return `${s} picks up a force with ${uname(a.unit)}`;
+    case "StartForce": return `${s} forms a force with ${uname(a.unit)}`;
     case "Attach": return `${s} attaches ${uname(a.unit)}`;
     case "Detach": return `${s} drops ${uname(a.unit)}`;
     case "DeclareAttack": return `${s} declares ${a.subversive ? "a Subversive Attack" : "an attack"}`;
