@@ -243,3 +243,37 @@ def test_a_committee_card_closes_when_its_proposer_withdraws_while_the_page_watc
                            " return c && !c.querySelector('[data-act]') && c.textContent.includes('A no longer consents to it'); }")
     assert not errors, errors
     ctx.close()
+
+
+def test_a_committee_proposed_in_a_group_channel_starts_with_its_members_ticked(server, browser):
+    """QA: "Central Committee…" from the Propose menu of a group channel of A, B and C ticked A
+    alone; the channel's members are whom one means.  (And the dialog no longer says nobody
+    purges a Committee's members: a member may be counterpurged, 004 [11.14].)"""
+    g = http(server, "POST", "/api/games", {"players": 4, "bots": "random", "bot_seats": ["D"]})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
+    http(server, "POST", f"/api/games/{gid}/join", {"seat": "B", "name": "Boris"})
+    http(server, "POST", f"/api/games/{gid}/join", {"seat": "C", "name": "Clara"})
+    ctx = browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(20_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_seat(page, server, gid, a["token"], "A", "Anna")
+    got: dict = {}
+
+    async def group(c) -> None:
+        got.update(await c.open_channel(["B", "C"], "the three of us"))
+    as_seat(server, gid, a["token"], group)
+    name = got["name"]
+    page.click('.dtabs .dtab[data-tab="talk"]')
+    page.locator(f'.chan-tab[data-channel="{name}"]').wait_for()
+    open_channel(page, name)
+    page.click('[data-act="propose-menu"]')
+    page.click('[data-act="committee-dialog"]')
+    ticked = page.locator(".modal input[data-member]").evaluate_all(
+        "(xs) => xs.filter((x) => x.checked).map((x) => x.dataset.member)")
+    assert ticked == ["A", "B", "C"], ticked
+    assert "may be counterpurged (004 [11.14])" in page.locator(".modal").inner_text()
+    assert not errors, errors
+    ctx.close()

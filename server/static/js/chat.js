@@ -70,7 +70,7 @@ export class Chat {
     this.proposeMenu.hidden = true;
     const c = this.channels.get(this.current);
     const other = c && c.info.kind === "pair" ? c.info.members.find((m) => m !== this.app.seat) : undefined;
-    open(this.app, { to: other });
+    open(this.app, { to: other, members: c && c.info.kind !== "public" ? c.info.members : [] });
   }
 
   toBottom() {

@@ -205,16 +205,17 @@ export function openTradeDialog(app, preset = {}) {
   ], { cls: "wide" });
 }
 
-export function openCommitteeDialog(app) {
+export function openCommitteeDialog(app, preset = {}) {
   const view = app.st.view;
   const seat = app.seat;
-  const members = new Set([seat]);
+  // (opened in a pair or group channel: its members ticked)
+  const members = new Set([seat, ...(preset.members || []).filter((p) => view.seats.includes(p) && !(view.quit || []).includes(p))]);
   const body = h("div.committee-dialog");
   const need = (view.limits || {}).committee_markers;
   const render = () => {
     const pm = [...members].reduce((a, p) => a + (view.politburo[p] || 0), 0);
     replace(body, 
-      h("p", `A Central Committee is a set of players who all consent to exactly each other's membership and together hold at least ${need} Politburo markers (004 [11.11]). Only its members purge, and nobody purges them.`),
+      h("p", `A Central Committee is a set of players who all consent to exactly each other's membership and together hold at least ${need} Politburo markers (004 [11.11]). Only its members purge, and none of them may be purged while a member, though a member may be counterpurged (004 [11.14]).`),
       h("div.member-picks", view.seats.filter((p) => !(view.quit || []).includes(p)).map((p) => h("label.chip",
         h("input", { type: "checkbox", checked: members.has(p), disabled: p === seat, dataset: { member: p },
           onchange: (e) => { if (e.target.checked) members.add(p); else members.delete(p); render(); } }),
