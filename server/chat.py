@@ -23,6 +23,11 @@ execution     OrderExecution()                        OrderExecution()          
 pact          (nothing: the engine is not bound)      (the server keeps the pact) (a chat reply only)
 ============  =====================================  ==========================  ======================
 
+A committee proposal or acceptance by a seat that consents to exactly that Committee already
+applies nothing (the engine's only objection would be that, ``already_consents``): an invitation
+asked again is posted (its ``seq`` the position it is asked at) and accepted (the reply's
+``seq`` null).
+
 No proposal is addressed to an engine seat (``Game.ENGINE_SEATS``, e.g. the SPI solitaire's
 non-Red Player): nothing there would answer it (``engine_seat``, and nothing is posted).
 
@@ -231,11 +236,14 @@ def no_longer_stands(prop: dict, poster: str | None, game: Game) -> str | None:
 
 
 def done_already(a: Action, game: Game | None) -> bool:
-    """Whether ``a``, a proposal's or an answer's action, is done already: a consent to a Central
-    Committee its seat consents to now (``Game.consents_to``, 004 [11.11]).  Inviting again to
-    the Committee one consents to, or accepting an invitation to it, asks nothing of the game
-    (the engine would refuse the consent given twice)."""
-    return isinstance(a, JoinCommittee) and game is not None and game.consents_to(a.seat, a.members)
+    """Whether ``a``, a proposal's or an answer's action, is done already: the engine refuses it
+    for that alone (``already_consents``: a consent to the Central Committee its seat consents to
+    now, 004 [11.11]).  Inviting again to the Committee one consents to, or accepting an
+    invitation to it, then asks nothing of the game; any other refusal stands."""
+    if not isinstance(a, JoinCommittee) or game is None:
+        return False
+    why = game.why_illegal(a)
+    return why is not None and why.code == "already_consents"
 
 
 def answer_actions(prop: dict, seat: str, accept: bool) -> list[Action]:

@@ -476,13 +476,11 @@ def test_a_stacks_move_takes_its_other_leaders_and_the_sheet_says_when_it_change
         page.context.close()
 
 
-def test_the_move_plotter_follows_a_far_ring_and_rings_where_the_force_may_go_on_to(browser, server):
-    """The rings of a plotted move are the engine's answer for the whole force from where its path
-    leaves it (``check``'s offers: who joins counts, and what the path has spent): before, they
-    were the leader's alone and only before the first step.  A ring further than the next
-    province takes the engine's route there, every step of it."""
+def first_phase(browser, server, seed: int = 4):
+    """A postal game of seed ``seed`` in its First Phase, Anna's (A) page open on it (Boris, B,
+    sent his empty sheet; bots in C, D and E): (the page, the list its page errors go to)."""
     g = http(server, "POST", "/api/games", {"mode": "postal", "players": 5, "bot_seats": list("CDE"), "bots": "random",
-                                            "seed": 4})
+                                            "seed": seed})
     gid = g["game"]
     a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
     b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
@@ -492,11 +490,20 @@ def test_the_move_plotter_follows_a_far_ring_and_rings_where_the_force_may_go_on
     page = new_page(browser)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    open_seat(page, server, gid, a["token"], "A", "Anna")
+    as_seat(server, gid, b["token"], boris_sends)
+    page.locator('[data-act="send-sheet"]').click()
+    page.wait_for_function("() => (window.rcwApp.postal.draftKey || '').endsWith(':first')")   # (its panel drawn)
+    return page, errors
+
+
+def test_the_move_plotter_follows_a_far_ring_and_rings_where_the_force_may_go_on_to(browser, server):
+    """The rings of a plotted move are the engine's answer for the whole force from where its path
+    leaves it (``check``'s offers: who joins counts, and what the path has spent): before, they
+    were the leader's alone and only before the first step.  A ring further than the next
+    province takes the engine's route there, every step of it."""
+    page, errors = first_phase(browser, server)
     try:
-        open_seat(page, server, gid, a["token"], "A", "Anna")
-        as_seat(server, gid, b["token"], boris_sends)
-        page.locator('[data-act="send-sheet"]').click()
-        page.wait_for_function("() => window.rcwApp.st.view.postal.phase === 'first'")
         st = page.evaluate("() => rcwApp.st.view.stacks.find((s) => s.owner === 'A' && s.province === 'SMOL')")
         page.evaluate("window.rcwApp.board.centreOn('SMOL', true)")
         page.locator(f'svg g[data-stack="{st["id"]}"]').first.click()
@@ -528,26 +535,12 @@ def test_clicks_made_while_the_engine_is_asked_wait_for_its_verdict(browser, ser
     from rcw.data import default
 
     d = default()
-    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 5, "bot_seats": list("CDE"), "bots": "random",
-                                            "seed": 4})
-    gid = g["game"]
-    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
-    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
-
-    async def boris_sends(c) -> None:
-        await c.sheet([])
-    page = new_page(browser)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page, errors = first_phase(browser, server)
     fresh = """async () => { const P = rcwApp.postal, p = P.plot;
         const v = await P.app.conn.request("query", { q: "check", sheet: { orders: [P.plotOrder(p)] }, offers: 0 });
         return { path: p.path, shown: Object.keys(p.routes || {}).sort(),
                  fresh: Object.keys(v.answer.orders[0].offers.reach).sort() }; }"""
     try:
-        open_seat(page, server, gid, a["token"], "A", "Anna")
-        as_seat(server, gid, b["token"], boris_sends)
-        page.locator('[data-act="send-sheet"]').click()
-        page.wait_for_function("() => (window.rcwApp.postal.draftKey || '').endsWith(':first')")   # (its panel drawn)
         st = page.evaluate("() => rcwApp.st.view.stacks.find((s) => s.owner === 'A' && s.province === 'SMOL')")
         leaders = [u for u in st["units"] if d.units[u].is_leader]
         assert len(leaders) == 2
@@ -589,23 +582,9 @@ def test_a_leader_left_behind_gets_his_own_move_and_an_edit_keeps_its_place_on_t
     from rcw.data import default
 
     d = default()
-    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 5, "bot_seats": list("CDE"), "bots": "random",
-                                            "seed": 4})
-    gid = g["game"]
-    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
-    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
-
-    async def boris_sends(c) -> None:
-        await c.sheet([])
-    page = new_page(browser)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page, errors = first_phase(browser, server)
     card = page.locator(".plot-card.plotting")
     try:
-        open_seat(page, server, gid, a["token"], "A", "Anna")
-        as_seat(server, gid, b["token"], boris_sends)
-        page.locator('[data-act="send-sheet"]').click()
-        page.wait_for_function("() => (window.rcwApp.postal.draftKey || '').endsWith(':first')")
         st = page.evaluate("() => rcwApp.st.view.stacks.find((s) => s.owner === 'A' && s.province === 'SMOL')")
         first, second = [u for u in st["units"] if d.units[u].is_leader]
         page.evaluate("window.rcwApp.board.centreOn('SMOL', true)")
@@ -650,6 +629,18 @@ def test_a_leader_left_behind_gets_his_own_move_and_an_edit_keeps_its_place_on_t
         page.wait_for_function("() => !window.rcwApp.postal.plot")
         now = page.evaluate("() => window.rcwApp.postal.draft")
         assert [o["unit"] for o in now] == [first, second] and now[0]["path"] == [] and now[1] == sheet[1], now
+        # changing #2 while #1 is deleted (review): the change lands on the order it changes, now #1
+        page.locator('.draft-order[data-index="1"] [data-act="edit-order"]').click()
+        page.wait_for_function("() => window.rcwApp.postal.plot && window.rcwApp.postal.plot.busy === 0")
+        page.locator('.draft-order[data-index="0"] [data-act="delete-order"]').click()
+        page.wait_for_function("() => window.rcwApp.postal.draft.length === 1")
+        assert card.locator("h3").inner_text().startswith("Changing order #1")
+        card.locator(".btn", has_text="Undo step").click()
+        page.wait_for_function("() => window.rcwApp.postal.plot.busy === 0 && !window.rcwApp.postal.plot.path.length")
+        page.locator('[data-act="add-move"]').click()
+        page.wait_for_function("() => !window.rcwApp.postal.plot")
+        now = page.evaluate("() => window.rcwApp.postal.draft")
+        assert [(o["unit"], o["path"]) for o in now] == [(second, [])], now
         assert not errors, errors
     finally:
         page.context.close()

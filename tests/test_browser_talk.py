@@ -152,12 +152,13 @@ def test_the_spi_solitaire_offers_no_proposal(server, browser):
     ctx.close()
 
 
-def test_a_finished_game_offers_no_answer_to_a_committee_invitation(server, browser):
-    """A Committee invitation left unanswered kept its Accept and Decline after the game had
-    ended (while the page watched, and when it was opened again): buttons for an answer the
-    finished game can no longer take.  Now its card says the game is over, and offers none."""
-    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "bot_seats": ["C"],
-                                            "options": {"max_turns": 1}})
+def _invited(server: str, browser, options: dict | None = None):
+    """A three-seat game (Anna A, Boris B, a bot in C) past its trading session, Boris's page on
+    the A-B channel showing Anna's invitation to a Central Committee of A and B, which he may
+    accept: (the page, its page errors, Anna's seat as joined, with the game's id)."""
+    # (seed 0: A and B hold 12 Politburo markers, enough for a Committee, 004 [11.11])
+    g = http(server, "POST", "/api/games", {"players": 3, "seed": 0, "bots": "random", "bot_seats": ["C"],
+                                            "options": options or {}})
     gid = g["game"]
     a = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
     b = http(server, "POST", f"/api/games/{gid}/join", {"seat": "B", "name": "Boris"})
@@ -179,8 +180,16 @@ def test_a_finished_game_offers_no_answer_to_a_committee_invitation(server, brow
     as_seat(server, gid, a["token"], invite)
     page.click('.dtabs .dtab[data-tab="talk"]')
     open_channel(page, "A-B")
-    card = page.locator('.msg-list .proposal[data-kind="committee"]')
-    card.locator('[data-act="accept"]').wait_for()                  # (while the game runs, B may answer)
+    page.locator('.msg-list .proposal[data-kind="committee"] [data-act="accept"]').wait_for()   # (B may answer)
+    return page, errors, {**a, "game": gid}
+
+
+def test_a_finished_game_offers_no_answer_to_a_committee_invitation(server, browser):
+    """A Committee invitation left unanswered kept its Accept and Decline after the game had
+    ended (while the page watched, and when it was opened again): buttons for an answer the
+    finished game can no longer take.  Now its card says the game is over, and offers none."""
+    page, errors, a = _invited(server, browser, {"max_turns": 1})
+    gid, card = a["game"], page.locator('.msg-list .proposal[data-kind="committee"]')
     # (a bot plays A from now on: once it leaves that Committee, the card no longer stands, so
     # it is looked at first)
     http(server, "POST", f"/api/games/{gid}/leave", {"token": a["token"]})
@@ -203,7 +212,7 @@ def test_a_finished_game_offers_no_answer_to_a_committee_invitation(server, brow
             page.click('.dtabs .dtab[data-tab="talk"]')
             open_channel(page, "A-B")
     assert not errors, errors
-    ctx.close()
+    page.context.close()
 
 
 def test_a_committee_card_closes_when_its_proposer_withdraws_while_the_page_watches(server, browser):
@@ -211,38 +220,15 @@ def test_a_committee_card_closes_when_its_proposer_withdraws_while_the_page_watc
     withdrawn their consent (the card was drawn again only when a message came; Accept then got
     proposal_closed, and the card still offered it).  Now the game's news of a consent redraws
     the cards, each asking the engine whether it still stands (the consents query)."""
-    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "bot_seats": ["C"]})
-    gid = g["game"]
-    a = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
-    b = http(server, "POST", f"/api/games/{gid}/join", {"seat": "B", "name": "Boris"})
-    ctx = browser.new_context(viewport=DESKTOP)
-    ctx.set_default_timeout(20_000)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    open_seat(page, server, gid, b["token"], "B", "Boris")
-
-    async def end_trading(c) -> None:
-        await c.act({"t": "EndTrading", "seat": "A"})
-
-    async def invite(c) -> None:
-        await c.chat("A-B", "Central Committee of A, B?", {"kind": "committee", "members": ["A", "B"]})
+    page, errors, a = _invited(server, browser)
 
     async def withdraw(c) -> None:
         await c.act({"t": "LeaveCommittee", "seat": "A"})
-    as_seat(server, gid, a["token"], end_trading)
-    page.locator('.orders [data-act="EndTrading"]').click()
-    page.wait_for_function("() => document.body.dataset.phase !== 'trading'")
-    as_seat(server, gid, a["token"], invite)
-    page.click('.dtabs .dtab[data-tab="talk"]')
-    open_channel(page, "A-B")
-    card = page.locator('.msg-list .proposal[data-kind="committee"]')
-    card.locator('[data-act="accept"]').wait_for()
-    as_seat(server, gid, a["token"], withdraw)
+    as_seat(server, a["game"], a["token"], withdraw)
     page.wait_for_function("() => { const c = document.querySelector('.msg-list .proposal[data-kind=\"committee\"]');"
                            " return c && !c.querySelector('[data-act]') && c.textContent.includes('A no longer consents to it'); }")
     assert not errors, errors
-    ctx.close()
+    page.context.close()
 
 
 def test_a_committee_proposed_in_a_group_channel_starts_with_its_members_ticked(server, browser):

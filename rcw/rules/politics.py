@@ -252,7 +252,7 @@ def check_join(ctx: Ctx, a: JoinCommittee) -> None:
         raise ctx.illegal("004 [11.11]", f"{', '.join(_canon(ctx, members))} hold only {counted(n, 'Politburo marker')}; "
                           f"a Central Committee needs {COMMITTEE_MARKERS}")
     if s.committee_consent.get(a.seat) == _canon(ctx, members):
-        raise ctx.illegal("004 [11.11]", f"{a.seat} already consents to that Committee")
+        raise ctx.illegal("004 [11.11]", f"{a.seat} already consents to that Committee", "already_consents")
 
 
 def do_join(ctx: Ctx, a: JoinCommittee) -> list[Event]:

@@ -50,8 +50,9 @@ function optionList(options) {
 }
 
 /** The game's events after which a chat proposal card may no longer stand (its offer answered or
- *  withdrawn, its proposer's Committee consent changed). */
-const PROPOSAL_NEWS = new Set(["committee", "committee_consent", "committee_leave", "trade", "trade_declined", "trade_withdrawn"]);
+ *  withdrawn, its proposer's Committee consent changed, its proposer gone). */
+const PROPOSAL_NEWS = new Set(["committee", "committee_consent", "committee_leave", "trade", "trade_declined", "trade_withdrawn",
+  "quit"]);     // (a player who quits takes back his offers and consents, 004 [14.2])
 
 class GameApp {
   constructor(root, gid, seatHint) {

@@ -198,7 +198,7 @@ export class PostalDesk {
     if (!st || st.owner !== this.app.seat) return false;
     const u = this.mover(st);
     const p = this.plot = { unit: u, stack: st.id, from: st.province, path: [], rail: false, join: [], pick: {}, drop: {},
-                            problem: null, routes: null, offers: null, queue: Promise.resolve(), busy: 0, editing: null };
+                            problem: null, routes: null, offers: null, queue: Promise.resolve(), busy: 0, was: null };
     // (004 [17.0]: "the path of each stack": the stack's other leaders, with the units attached to
     // them, move with the first unless the player leaves them out, 004 [5.26]: those the engine
     // lets join, not one the sheet moves already)
@@ -228,14 +228,15 @@ export class PostalDesk {
   /** The engine's verdict on the plotted order (the ``check`` query, with its offers), or null
    *  when it could not be asked (then said on the plot: the path is kept as it is). */
   async judge(p) {
-    const verdict = await this.check(this.plotOrder(p), p.editing);
+    const at = this.editing(p);
+    const verdict = await this.check(this.plotOrder(p), at);
     if (this.plot !== p) return null;
     if (!verdict) {
       p.unchecked = this.checkError || "the server did not answer";
       return null;
     }
     p.unchecked = null;
-    return verdict[p.editing === null ? verdict.length - 1 : p.editing];
+    return verdict[at === null ? verdict.length - 1 : at];
   }
 
   onProvince(code) {
@@ -259,6 +260,13 @@ export class PostalDesk {
       return;
     }
     await this.step(code);
+  }
+
+  /** Where on the sheet the order the plot changes is now (it may have moved up or down), or
+   *  null: a new move, or the order it changed is gone (then it is added as a new one). */
+  editing(p) {
+    const i = p.was ? this.draft.indexOf(p.was) : -1;
+    return i < 0 ? null : i;
   }
 
   plotOrder(p = this.plot) {
@@ -355,8 +363,9 @@ export class PostalDesk {
     const o = this.plotOrder(p);
     this.plot = null;
     this.app.select(null);
-    if (p.editing !== null && this.draft[p.editing] === p.was) {     // (an edit: in its place on the sheet, 004 [17.0]:
-      this.draft[p.editing] = o;                                    // the moves are carried out in the sequence listed)
+    const at = this.editing(p);
+    if (at !== null) {                // (an edit: in its place on the sheet, 004 [17.0]: the moves
+      this.draft[at] = o;             // are carried out in the sequence listed)
       this.save();
       this.app.renderSoon();
     } else {
@@ -496,7 +505,7 @@ export class PostalDesk {
     this.draft.forEach((o, i) => {
       const vd = checked[i];
       const st = o.order === "move" && vd && vd.ok && this.view.stacks.find((x) => x.units.includes(o.unit));
-      if (st && vd.path && vd.path.length && !(this.plot && this.plot.editing === i)) {     // (not the one being changed)
+      if (st && vd.path && vd.path.length && !(this.plot && this.plot.was === o)) {     // (not the one being changed)
         marks.plans.push({ path: [st.province, ...vd.path], rail: !!o.rail, index: i });
       }
     });
@@ -509,7 +518,7 @@ export class PostalDesk {
       const st = this.view.stacks.find((s) => s.units.includes(o.unit));
       this.plot = { unit: o.unit, stack: st ? st.id : null, from: st ? st.province : (o.path || [])[0], path: [...(o.path || [])],
                     rail: !!o.rail, join: [].concat(o.join || []), pick: { ...(o.pick || {}) }, drop: { ...(o.drop || {}) },
-                    problem: null, routes: null, offers: null, queue: Promise.resolve(), busy: 0, editing: i, was: o };
+                    problem: null, routes: null, offers: null, queue: Promise.resolve(), busy: 0, was: o };
       this.plotTask(this.plot, () => this.recheck());   // (the engine's offers and reach for it, the path as far as it goes)
       this.app.renderSoon();
       return;
@@ -609,7 +618,7 @@ export class PostalDesk {
     } }, h("option", { value: "" }, "(keep)"), along.filter((prov) => offeredIn("drop", prov).includes(u))
       .map((prov) => h("option", { value: prov, selected: (p.drop[prov] || []).includes(u) }, pname(prov))))));
     return h("section.card.plot-card.plotting",
-      h("h3", p.editing === null ? `Plotting ${uname(p.unit)}'s move` : `Changing order #${p.editing + 1}: ${uname(p.unit)}'s move`),
+      h("h3", this.editing(p) === null ? `Plotting ${uname(p.unit)}'s move` : `Changing order #${this.editing(p) + 1}: ${uname(p.unit)}'s move`),
       p.problem ? h("p.plot-problem", { role: "alert" }, "Refused: ", p.problem) : null,
       p.unchecked ? h("p.plot-problem.unchecked", { role: "alert" }, "Not checked: ", p.unchecked, " (try again)") : null,
       h("p.plot-path", { dataset: { path: p.path.join("-") } }, [p.from, ...p.path].map(pname).join(" → "), ` (${tapWord()} the next province)`),
