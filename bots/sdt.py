@@ -2958,7 +2958,8 @@ class PoliticsAdapter:
         """We refused ``ph``'s Committee, which did not form and is withdrawn: "a new Central
         Committee is formed by those players not on the original Central Committee.  The same
         procedure is used as stated above" (see the class).  We note the new Committee's
-        players and convener; if we are the convener we roll for the others and call it."""
+        players and convener; if we are the convener we roll for the others and call it (a human
+        player among them is invited instead: he answers for himself, the bot's die does not)."""
         key = (ph, turn)
         cons = view["committee_consent"]
         if any(ph in members for members in self.formed_seen):
@@ -2982,6 +2983,10 @@ class PoliticsAdapter:
         members, rolls = [me], []
         for p in left:
             if p == me:
+                continue
+            if p in ag.talk.humans:            # (a player answers for himself: invited, no die for him)
+                members.append(p)
+                rolls.append(f"{p} is invited (a player answers for himself)")
                 continue
             rel = ag.relation(me, p)
             die = ag.die()

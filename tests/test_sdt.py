@@ -1170,6 +1170,27 @@ def test_second_committee_is_formed_with_its_die_rolls():
     assert not any(isinstance(a, A.JoinCommittee) and a.seat == "D" for a in got)
 
 
+def test_second_committee_invites_a_human_player_instead_of_rolling_for_him():
+    """QA of a live game: the convener of the new Committee rolled for the human players left out
+    too ("A joins (rolled 5, PCT 3)"), deciding for them, and the log said so.  The article's
+    procedure is for the bots' own table; a human player answers for himself: D (a human here) is
+    invited with no die rolled for him, and C and E join on B's dice (2 against 2, 3 against 3)."""
+    g, m, bots = _left_out_game(dict(A=3, B=3, C=3, D=2, E=3), {"AB": 7, "AC": 4, "AD": 4, "AE": 4,
+                                                                 "BC": 2, "BD": 5, "BE": 3},
+                                "BCE", {"B": [2, 3]})
+    for b in bots.values():
+        b.meet(["A", "D"])
+    assert _answers(m) == []
+    m.apply("A", A.LeaveCommittee("A"), by_agent=False)
+    got = _answers(m)
+    bcde = ("B", "C", "D", "E")
+    assert got[:3] == [A.JoinCommittee("B", bcde), A.JoinCommittee("C", bcde), A.JoinCommittee("E", bcde)]
+    assert g.view("B")["committee"] == []                  # (D has not answered: no Committee yet)
+    notes = bots["B"].take_notes()
+    assert any("C joins (rolled 2, PCT 2); D is invited (a player answers for himself); E joins (rolled 3, PCT 3)" in n
+               for n in notes), notes
+
+
 def test_second_committee_needs_eight_markers_after_its_rolls():
     """The same rolls decide the new Committee's markers: with only D joining B (4 + 3 < 8)
     there is no Committee and nobody consents."""
