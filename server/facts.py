@@ -67,7 +67,8 @@ def seat_facts(g: Game, view: dict, seat: str | None, legal: list[dict], board: 
       of stacks that may make it together and their odds;
     - ``attack``: while the seat declares an attack, :func:`attack`;
     - ``purge``: the seat's own Purge Strength (``strength``, ``column``, ``leaders``) during the
-      Player-Turn series;
+      Player-Turn series, and ``done: true`` once it has taken part in a purge this Game-Turn
+      (004 [11.13]: no other until the next; ``Game.purged``);
     - ``purge_decision``: the purge the seat is asked to approve, or its counterpurge (:func:`purge`);
     - ``loss``: while the seat chooses Exchange losses, the least loss that satisfies it
       (``suggested``: units; :meth:`Game.minimum_loss`).
@@ -86,6 +87,8 @@ def seat_facts(g: Game, view: dict, seat: str | None, legal: list[dict], board: 
             out["attack"] = attack(g, view, legal)
     mine = purge(g, [seat])
     out["purge"] = {"strength": mine["strength"], "column": mine["column"], "leaders": mine["purgers"][0]["leaders"]}
+    if seat in g.purged():
+        out["purge"]["done"] = True
     if d is not None and d["seat"] == seat:
         if d["kind"] == "purge_approval":
             out["purge_decision"] = purge(g, list(d["purge"]["purgers"]), target=d["purge"]["target"])

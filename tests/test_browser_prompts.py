@@ -955,6 +955,24 @@ def test_the_masses_game_shows_no_committee_no_purge_and_its_own_execution_rule(
     assert not errors, errors
 
 
+def test_a_committee_that_has_purged_is_told_why_it_has_no_purge_button(screen) -> None:
+    """QA of a live game: in Game-Turn 2 the Committee of A and B had no Purge button, rightly
+    (004 [11.13]: one purge a player a Game-Turn), and nothing said why.  The Politics card says
+    so when the engine has A among this Game-Turn's purgers (the seat's facts: ``purge.done``)."""
+    g = committee_abc()                                    # (A, B and C form the Committee)
+    page, errors = screen
+    data = _show_orders(page, g, "A")
+    assert "done" not in data["facts"]["purge"]
+    assert page.locator(".prompt-case .card.politics .purged-note").count() == 0
+    g.state.purged_this_turn, g.state.purge_turn = ["A", "B", "C"], g.state.turn    # (as after their purge of D)
+    assert g.purged() == ["A", "B", "C"] and not any(a.TYPE == "DeclarePurge" for a in g.legal_actions("A"))
+    data = _show_orders(page, g, "A")
+    assert data["facts"]["purge"]["done"] is True
+    note = page.locator(".prompt-case .card.politics .purged-note")
+    assert "no other until the next (004 [11.13])" in note.inner_text()
+    assert not errors, errors
+
+
 def test_the_randomizer_card_after_the_draw_says_the_turn_stays_open(screen) -> None:
     """004 [10.0], [12.13]: once the seat has drawn, its Randomizer card says so and why the turn
     stays open (before, it still said "Draw one chit…" beside the only button, End your

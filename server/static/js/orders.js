@@ -736,5 +736,8 @@ function politicsCard(app, by, btn) {
   rows.push(tools);
   const me = facts(app).purge;
   if (me && politburo) rows.push(h("p.small", `Your Purge Strength: ${me.leaders} (Red leaders) + ${view.politburo[seat] || 0} (Politburo) = ${me.strength}`));
+  if (me && me.done && !purges.length) {        // (the engine's word: why there is no Purge… button)
+    rows.push(h("p.small.purged-note", "You have taken part in a purge this Game-Turn: no other until the next (004 [11.13])."));
+  }
   return h("section.card.politics", h("h3", "Politics"), ...rows);
 }
