@@ -161,7 +161,7 @@ async def test_the_check_query_offers_a_plotted_move_what_the_engine_lets_it_tak
         (plain,) = (await a.query("check", sheet=draft))["orders"]
         assert plain["ok"] and "offers" not in plain                 # (asked for by the order's index only)
         (vd,) = (await a.query("check", sheet=draft, offers=0))["orders"]
-        assert vd["ok"] and set(vd["offers"]) == {"join", "drop", "pick", "reach"}
+        assert vd["ok"] and set(vd["offers"]) == {"join", "drop", "pick", "reach", "rail"}
         assert vd["offers"]["reach"] == await a.query("reach", unit=lead)      # (alone: the leader and his units)
         assert {j["leader"] for j in vd["offers"]["join"]} <= {u for s in mine if s["province"] == st["province"] for u in s["units"]}
         assert set(vd["offers"]["drop"]) == {st["province"]}

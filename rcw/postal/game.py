@@ -173,7 +173,8 @@ class PostalGame(Game):
         as it starts, each ``{"leader", "with"}`` (the units attached to him, 004 [5.26]);
         ``drop`` and ``pick``, by province of its path (the start included), the units it may drop
         and pick up there (004 [5.13]); ``reach``, where it may go on to from where the order
-        leaves it, with a route each (as :meth:`reach`)."""
+        leaves it, with a route each (as :meth:`reach`; by rail only, before its first step, if
+        the order says rail); ``rail``, whether it may (still) go by rail (004 [5.51]-[5.53])."""
         s = self.state
         if seat not in s.seats or seat in s.quit:
             raise IllegalAction("004 [15.21]", f"no active seat {seat!r} in this game", "unknown_seat")
