@@ -603,7 +603,8 @@ def test_a_leader_left_behind_gets_his_own_move_and_an_edit_keeps_its_place_on_t
         page.evaluate("window.rcwApp.board.centreOn('SMOL', true)")
         page.locator(f'svg g[data-stack="{st["id"]}"]').first.click()
         page.wait_for_function(f"() => window.rcwApp.postal.plot && window.rcwApp.postal.plot.unit === {second}")
-        assert f"Plotting {d.units[second].name}'s move" in card.locator("h3").inner_text()
+        page.wait_for_function(f"() => (document.querySelector('.plot-card.plotting h3') || {{}}).textContent"
+                               f"?.includes(\"Plotting {d.units[second].name}'s move\")")
         page.wait_for_function("() => window.rcwApp.postal.plot.busy === 0 && window.rcwApp.postal.plot.routes")
         assert not card.locator(".plot-problem").count(), card.inner_text()
         routes = page.evaluate("() => window.rcwApp.postal.plot.routes")
@@ -617,7 +618,8 @@ def test_a_leader_left_behind_gets_his_own_move_and_an_edit_keeps_its_place_on_t
         # change order #1, then Cancel: the sheet as it was
         page.locator('.draft-order[data-index="0"] [data-act="edit-order"]').click()
         page.wait_for_function("() => window.rcwApp.postal.plot && window.rcwApp.postal.plot.busy === 0")
-        assert card.locator("h3").inner_text().startswith("Changing order #1")
+        page.wait_for_function("() => (document.querySelector('.plot-card.plotting h3') || {}).textContent"
+                               "?.startsWith('Changing order #1')")
         card.locator(".btn", has_text="Cancel").click()
         assert page.evaluate("() => window.rcwApp.postal.draft") == sheet
         # change it again, and add it: it keeps its place (#1)
@@ -634,7 +636,8 @@ def test_a_leader_left_behind_gets_his_own_move_and_an_edit_keeps_its_place_on_t
         page.wait_for_function("() => window.rcwApp.postal.plot && window.rcwApp.postal.plot.busy === 0")
         page.locator('.draft-order[data-index="0"] [data-act="delete-order"]').click()
         page.wait_for_function("() => window.rcwApp.postal.draft.length === 1")
-        assert card.locator("h3").inner_text().startswith("Changing order #1")
+        page.wait_for_function("() => (document.querySelector('.plot-card.plotting h3') || {}).textContent"
+                               "?.startsWith('Changing order #1')")
         card.locator(".btn", has_text="Undo step").click()
         page.wait_for_function("() => window.rcwApp.postal.plot.busy === 0 && !window.rcwApp.postal.plot.path.length")
         page.locator('[data-act="add-move"]').click()
