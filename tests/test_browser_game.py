@@ -147,7 +147,10 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
     open_channel(pb, "A-B")
     card = pb.locator('.proposal[data-kind="trade"]')
     card.wait_for()
-    assert "Trade offer" in card.inner_text()
+    # titled by the game's number for the offer, as the Orders panel lists it
+    offer_id = A.state()["view"]["offers"][0]["id"]
+    assert f"Trade #{offer_id} · message #" in card.inner_text()
+    assert f"#{offer_id} " in pb.locator(f'.orders li.offer[data-offer="{offer_id}"]').text_content()
     before = B.seq()
     card.locator('[data-act="accept"]').click()
     B.wait_seq_after(before)

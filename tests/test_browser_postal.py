@@ -415,18 +415,23 @@ def test_a_stacks_move_takes_its_other_leaders_and_the_sheet_says_when_it_change
         assert card.locator(f'input[data-join="{zinoviev}"]').is_checked()
         assert "Zinoviev" in card.locator(".joins").inner_text() and "RU6 SMOL" in card.locator(".joins").inner_text()
         drops = lambda: {int(x) for x in card.locator("select[data-drop]").evaluate_all("(ss) => ss.map((s) => s.dataset.drop)")}  # noqa: E731
-        assert drops() == {zinoviev, ru6}
-        card.locator(f'input[data-join="{zinoviev}"]').set_checked(False)          # (left behind: nothing of his to drop)
-        page.wait_for_function("() => !document.querySelector('.plot-card select[data-drop]')")
+        # (no drop in SMOL for them: unticking him leaves him and his unit there)
+        assert drops() == set()
+        card.locator(f'input[data-join="{zinoviev}"]').set_checked(False)          # (left behind)
+        page.wait_for_function(f"() => !window.rcwApp.postal.plot.join.includes({zinoviev}) && !window.rcwApp.postal.plot.busy")
         card.locator(f'input[data-join="{zinoviev}"]').set_checked(True)
-        page.wait_for_function("() => document.querySelectorAll('.plot-card select[data-drop]').length === 2")
-        assert drops() == {zinoviev, ru6}
+        page.wait_for_function(f"() => window.rcwApp.postal.plot.join.includes({zinoviev}) && !window.rcwApp.postal.plot.busy")
         picks = card.locator("input[data-pick]").evaluate_all("(ps) => ps.map((p) => Number(p.dataset.pick))")
         assert not [u for u in picks if d.units[u].is_leader], picks
         routes = page.evaluate("() => window.rcwApp.postal.plot.routes")
         dest = sorted(k for k, r in routes.items() if len(r["path"]) == 1)[0]
         page.locator(f'svg g.reach-target[data-province="{dest}"]').first.click()
         page.wait_for_function(f"() => document.body.dataset.plotPath === {dest!r}")
+        # on the way, the two may be dropped (in {dest}, not in SMOL)
+        page.wait_for_function("() => document.querySelectorAll('.plot-card select[data-drop]').length === 2")
+        assert drops() == {zinoviev, ru6}
+        places = card.locator("select[data-drop] option").evaluate_all("(os) => os.map((o) => o.value)")
+        assert set(places) == {"", dest}, places
         # the map says a move is being plotted, and how far (on a phone, the Orders tab is elsewhere)
         page.wait_for_function(f"() => (document.querySelector('.map-prompt[data-plotting]') || {{}}).textContent"
                                f"?.includes('Plotting Slavin\\'s move: SMOL→{dest}')")

@@ -657,6 +657,47 @@ def test_the_postal_attack_card_offers_no_attack_below_1_2(desk) -> None:
     assert not errors, errors
 
 
+POSTAL_PLOT_JS = """async ({view, plot}) => {
+  const { loadData } = await import("/js/data.js");
+  await loadData();
+  const { PostalDesk } = await import("/js/postal.js");
+  const app = { seat: "A", gid: "test", st: { view }, known: () => undefined, ask: async () => ({}), renderSoon() {}, select() {} };
+  const desk = new PostalDesk(app);
+  desk.plot = { stack: 1, rail: false, pick: {}, drop: {}, problem: null, unchecked: null, routes: {}, queue: Promise.resolve(), busy: 0, was: null, ...plot };
+  const box = document.createElement("div");
+  box.className = "orders prompt-case";
+  box.append(desk.plotCard());
+  document.getElementById("app").append(box);
+}"""
+
+
+def test_the_postal_plot_card_tells_alike_units_apart_and_leaves_a_joining_leader_to_his_box(desk) -> None:
+    """The plot card of a postal move (QA): the three Polish Green units all read "GU8 POLA/PO",
+    and their drop lists read alike too; now they are numbered.  A leader offered to move with
+    the force was offered a drop in the province the move starts from as well, which is what
+    unticking him does; now his drops are offered along the path only."""
+    g = Game.new(5, 4)
+    page, errors = desk
+    _reset(page)
+    lenin, trotsky, ru = uid("Lenin"), uid("Trotsky"), uid("RU6 SMOL")
+    plot = {"unit": 411, "from": "POLA", "path": ["LITH"], "join": [], "offers": {
+        "drop": {"POLA": [412, 413], "LITH": [412, 413]}, "pick": {"LITH": [414]}}}
+    page.evaluate(f"async (d) => ({POSTAL_PLOT_JS})(d)", {"view": g.view("A"), "plot": plot})
+    card = page.locator(".plot-card.plotting")
+    names = card.locator("label.drop").evaluate_all("(ls) => ls.map((l) => l.firstChild.textContent)")
+    assert names == ["Drop GU8 POLA/PO (1) in ", "Drop GU8 POLA/PO (2) in "], names
+    _reset(page)
+    plot = {"unit": lenin, "from": "MOSC", "path": ["TVER"], "join": [trotsky], "offers": {
+        "join": [{"leader": trotsky, "with": [ru]}], "drop": {"MOSC": [trotsky, ru], "TVER": [trotsky, ru]}}}
+    page.evaluate(f"async (d) => ({POSTAL_PLOT_JS})(d)", {"view": g.view("A"), "plot": plot})
+    card = page.locator(".plot-card.plotting")
+    assert card.locator(f'input[data-join="{trotsky}"]').is_checked()
+    places = {int(u): card.locator(f'select[data-drop="{u}"] option').evaluate_all("(os) => os.map((o) => o.value)")
+              for u in (trotsky, ru)}
+    assert places == {trotsky: ["", "TVER"], ru: ["", "TVER"]}, places
+    assert not errors, errors
+
+
 CARDS_JS = """async ({view, seat, messages}) => {
   const { loadData } = await import("/js/data.js");
   await loadData();
@@ -726,10 +767,11 @@ def test_proposal_cards_answer_with_accept_and_decline(screen) -> None:
     assert cards.count() == 4
     page.locator('.proposal[data-kind="purge"] .purge-now:has-text("Strength")').wait_for()   # the engine's answer
     titles = [cards.nth(i).locator(".proposal-title").inner_text() for i in range(4)]
-    assert [t.split("#")[0].strip().lower() for t in titles] == ["trade offer", "central committee", "purge c", "execute the czar"]
-    # numbered as the replies name them (the message's id), a trade also as the log names it
-    assert [t.split("#")[1].split()[0] for t in titles] == ["1", "2", "3", "4"], titles
-    assert f"Trade #{offer}" in titles[0], titles
+    assert [t.split("#")[0].strip().lower() for t in titles] == ["trade", "central committee", "purge c", "execute the czar"]
+    # numbered as the replies name them (the message's id); a trade is titled by the number the
+    # log and the Orders panel give it, its message number after it
+    assert [t.split("#")[-1].split()[0] for t in titles] == ["1", "2", "3", "4"], titles
+    assert titles[0].startswith(f"Trade #{offer} · message #1"), titles
     assert "1 Politburo" in cards.nth(0).inner_text() and "1 Assassin" in cards.nth(0).inner_text()
     assert "9 Politburo markers" in cards.nth(1).inner_text()
     assert "Strength" in cards.nth(2).inner_text() and "counterpurge" in cards.nth(2).inner_text()

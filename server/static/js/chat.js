@@ -417,8 +417,10 @@ export class Chat {
     if (p.counter) data.counter = String(p.counter);
     return h("div.proposal" + (p.counter ? ".counter" : ""), { dataset: data },
       // numbered as the chat numbers its messages (a reply says "accepts … proposal #<id>"; a
-      // counter-proposal links "#<id>"); a trade also by the game log's number for it
-      h("div.proposal-title", title, h("span.small.msg-no", ` #${m.id}`), p.offer ? h("span.small", ` · the log's Trade #${p.offer}`) : null, counter),
+      // counter-proposal links "#<id>"); a trade is titled by the game's number for it, the one
+      // the Orders panel and the log give, and its message number follows as "message #<id>"
+      h("div.proposal-title", p.offer ? `Trade #${p.offer}` : title,
+        h("span.small.msg-no", p.offer ? ` · message #${m.id}` : ` #${m.id}`), counter),
       m.text && !/^[A-F] proposes a /.test(m.text) ? h("div.msg-text", m.text) : null,
       ...body, h("div.answers", status, closed ? h("span.small", ` · ${closed}`) : null), acts);
   }

@@ -27,6 +27,20 @@ export function isPostal(app) {
   return !!(app.st.view && app.st.view.postal);
 }
 
+/** Units' names for a list of them, told apart where two read alike ("Green 1-3 (1)",
+ *  "Green 1-3 (2)"): a Map of unit -> name. */
+function distinctNames(units) {
+  const count = new Map();
+  for (const u of units) count.set(uname(u), (count.get(uname(u)) || 0) + 1);
+  const seen = new Map();
+  return new Map(units.map((u) => {
+    const n = uname(u);
+    if (count.get(n) < 2) return [u, n];
+    seen.set(n, (seen.get(n) || 0) + 1);
+    return [u, `${n} (${seen.get(n)})`];
+  }));
+}
+
 function describe(o) {
   const n = (u) => (u === undefined || u === null ? "?" : uname(u));
   switch (o.order) {
@@ -594,6 +608,7 @@ export class PostalDesk {
     // pick-ups and drops: what the engine says the force may pick up and drop in each province of
     // its path (004 [5.13]); the order's own unit is the one it is of, never dropped from it here
     const offeredIn = (what, prov) => (offers[what] || {})[prov] || [];
+    const named = distinctNames([...new Set([...along.flatMap((prov) => offeredIn("pick", prov)), ...along.flatMap((prov) => offeredIn("drop", prov))])]);
     const picks = along.map((prov) => {
       const here = offeredIn("pick", prov);
       if (!here.length) return null;
@@ -605,17 +620,21 @@ export class PostalDesk {
             if (on) l.push(u); else l.splice(l.indexOf(u), 1);
             return this.recheck();
           });
-        } }), uname(u))));
+        } }), named.get(u))));
     });
-    const moving = [...new Set(along.flatMap((prov) => offeredIn("drop", prov)))].filter((u) => u !== p.unit);
-    const drops = moving.map((u) => h("label.drop", `Drop ${uname(u)} in `, h("select", { dataset: { drop: String(u) }, onchange: (e) => {
+    // (a leader offered to move with him, or a unit with such a leader, is left in the start by
+    // unticking him above: his drops are offered further on only)
+    const joining = new Set((offers.join || []).flatMap((j) => [j.leader, ...j.with]));
+    const dropsAt = (u) => along.filter((prov) => offeredIn("drop", prov).includes(u) && !(prov === p.from && joining.has(u)));
+    const moving = [...new Set(along.flatMap((prov) => offeredIn("drop", prov)))].filter((u) => u !== p.unit && dropsAt(u).length);
+    const drops = moving.map((u) => h("label.drop", `Drop ${named.get(u)} in `, h("select", { dataset: { drop: String(u) }, onchange: (e) => {
       const where = e.target.value;
       this.plotTask(p, () => {
         for (const l of Object.values(p.drop)) if (l.includes(u)) l.splice(l.indexOf(u), 1);
         if (where) (p.drop[where] ||= []).push(u);
         return this.recheck();
       });
-    } }, h("option", { value: "" }, "(keep)"), along.filter((prov) => offeredIn("drop", prov).includes(u))
+    } }, h("option", { value: "" }, "(keep)"), dropsAt(u)
       .map((prov) => h("option", { value: prov, selected: (p.drop[prov] || []).includes(u) }, pname(prov))))));
     return h("section.card.plot-card.plotting",
       h("h3", this.editing(p) === null ? `Plotting ${uname(p.unit)}'s move` : `Changing order #${this.editing(p) + 1}: ${uname(p.unit)}'s move`),
