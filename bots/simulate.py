@@ -16,6 +16,7 @@ from rcw.bots.match import Match
 
 from rcw import options as O
 from rcw.actions import IllegalAction
+from rcw.cliargs import whole
 from rcw.modes import new_game
 
 STAT_KEYS = ("attacks", "subversive_attacks", "epidemic_losses", "replacements", "assassination_attempts",
@@ -150,24 +151,13 @@ def run(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
-def _at_least_one(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{n}: at least 1")
-    return n
-
-
 def add_parser(sub) -> None:
     p = sub.add_parser("simulate", help="play whole games between computer players and print a summary",
                        description="Play whole games headless; every agent picks among the legal actions. "
                                    "The same arguments give the same result (apart from 'seconds').")
     p.add_argument("--agents", default="random", choices=sorted(AGENTS) + ["mixed"], help="which agents play (default random)")
     p.add_argument("--players", type=int, default=5, choices=range(3, 7), metavar="N", help="players per game, 3-6 (default 5)")
-    p.add_argument("--games", type=_at_least_one, default=10, metavar="G", help="number of games (default 10)")
+    p.add_argument("--games", type=whole(1), default=10, metavar="G", help="number of games (default 10)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the first game; game i uses S+i (default 0)")
     p.add_argument("--max-turns", type=int, default=30, metavar="T",
                    help="stop a game with no victor after T Game-Turns (default 30; 0 = no limit, as in the rules)")

@@ -11,6 +11,8 @@ import logging
 import signal
 import sys
 
+from rcw.cliargs import whole
+
 DESCRIPTION = """\
 Run the Russian Civil War game server: an HTTP JSON lobby (/api/games), one WebSocket per
 client for play and chat (/ws, msgpack frames; see docs/protocol.md), /healthz, and the
@@ -38,18 +40,6 @@ errors by code, action and chat latency, bot decision time, Redis round trips, l
 
 
 
-def _whole(lo: int, hi: int | None = None):
-    """An argparse type: a whole number from ``lo`` (to ``hi``), else a usage error naming the range."""
-    def parse(text: str) -> int:
-        try:
-            n = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if n < lo or (hi is not None and n > hi):
-            raise argparse.ArgumentTypeError(f"{n} is out of range ({lo}-{hi})" if hi is not None else f"{n} is below {lo}")
-        return n
-    return parse
-
 def add_parser(sub) -> None:
     """``serve`` (the server) and ``play`` (a terminal client for it)."""
     from rcw.server import play
@@ -67,7 +57,7 @@ def _add_serve(sub) -> None:
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
-    p.add_argument("--port", type=_whole(0, 65535), default=8080, help="TCP port (default 8080; 0 picks a free port)")
+    p.add_argument("--port", type=whole(0, 65535), default=8080, help="TCP port (default 8080; 0 picks a free port)")
     p.add_argument("--redis", metavar="URL", default=None,
                    help="Redis URL, e.g. redis://127.0.0.1:6379/0, or a Redis Cluster: redis+cluster://HOST:PORT "
                         "(any node; a plain redis:// URL of a cluster node is detected too) (default: none, the "
@@ -98,16 +88,16 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
                         "and per token, sustained; 0: no limit (default 2)")
     p.add_argument("--costly-burst", type=float, default=20.0, metavar="N",
                    help="costly requests in a burst (default 20)")
-    p.add_argument("--max-games", type=_whole(0), default=200, metavar="N",
+    p.add_argument("--max-games", type=whole(0), default=200, metavar="N",
                    help="live games loaded in this process; creating one more answers busy; 0: no cap (default 200)")
-    p.add_argument("--max-bot-games", type=_whole(0), default=20, metavar="N",
+    p.add_argument("--max-bot-games", type=whole(0), default=20, metavar="N",
                    help="games with bot seats whose bots run in this process; creating (or filling with bots) one "
                         "more answers busy, and other processes take over the rest; 0: no cap (default 20)")
-    p.add_argument("--bot-workers", type=_whole(0), default=None, metavar="N",
+    p.add_argument("--bot-workers", type=whole(0), default=None, metavar="N",
                    help="worker processes where the bots decide, off the event loop; each game always goes to "
                         "the same one; 0: the bots decide in the event loop (default: one per core but one, "
                         f"at least one; here {_default_workers()})")
-    p.add_argument("--snapshot-every", type=_whole(1), default=100, metavar="N",
+    p.add_argument("--snapshot-every", type=whole(1), default=100, metavar="N",
                    help="store a snapshot of each game every N actions: a replica or a past view is rebuilt from "
                         "the nearest one (default 100)")
     p.add_argument("--smtp", metavar="URL", default=None,

@@ -370,6 +370,10 @@ def test_results_show_as_toasts_over_the_map_and_flash_their_province(server, br
     first = why.first
     assert first.locator(".seat-dot").get_attribute("data-seat") in "ABCDE"
     assert not re.match(r"^[A-E]: ", first.locator(".log-text").inner_text())
+    # (their tables' short names are spelled out: "rolls 4 on the Strategy Determination Table:
+    # … (PCM 6)" names the Political Control Marker on hover or a long press)
+    pcm = page.locator('.log-list .log-line.why abbr:text-is("PCM")').first
+    assert pcm.get_attribute("title").startswith("Political Control Marker"), pcm.get_attribute("title")
     page.context.close()
 
 

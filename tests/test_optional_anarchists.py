@@ -120,6 +120,31 @@ def test_the_control_marker_brings_an_eliminated_makhno_back():
     assert g.stats["makhno_returns"] == 1
 
 
+def test_the_control_marker_brings_makhno_back_only_before_game_turn_6():
+    """001 Anarchists: Anarchist Control Marker - Makhno comes back on the marker only if "the
+    current Game Turn is not 6 or later".  Eliminated by the Roving Attack that ends Game-Turn 5
+    (the Interphase of Game-Turn 5: to the unassigned section, Elimination (a)), he is not
+    brought back by a draw of the marker in Game-Turn 6, which still gives its drawer every
+    Anarchist unit on the map; Elimination (a) brings him back at the Replacement Segment."""
+    g = anarchy_game()
+    keep_the_game_going(g)
+    g.state.turn = 5
+    put(g, "YEKA", None, "AU6 Makhno")
+    put(g, "KHAR", "B", "WU6 KHAR")                # 6 against 6: 1:1
+    with dice(g, 5):                               # (the CRT's Ae at 1:1)
+        end_game_turn(g)
+    assert g.state.turn == 6 and g.ctx.b.on_vp_chart(MAKHNO) == UNASSIGNED
+    ev = draw(g, "C", "AN")
+    assert g.ctx.b.stack_of(MAKHNO) is None and g.ctx.b.on_vp_chart(MAKHNO) == UNASSIGNED
+    assert not any(e.kind == "makhno_returns" for e in ev)
+    assert next(e for e in ev if e.kind == "drew").data["chit"] == "AN" and g.state.aux == ["AN"]
+    with dice(g, 1):                               # (back, he roves against WU6 KHAR again)
+        ev = end_game_turn(g)                      # (the Interphase of Game-Turn 6)
+    back = next(e for e in ev if e.kind == "makhno_returns")
+    assert back.data["province"] == "YEKA" and back.data["seat"] is None
+    assert [e.kind for e in ev].index("makhno_returns") < [e.kind for e in ev].index("roving")
+
+
 def test_a_small_anarchist_drawn_is_placed_by_its_drawer_under_his_control():
     """001 Anarchists: Other Anarchist Units - "If drawn, they may be placed anywhere by the
     drawing player, and are under his control"; 001 Anarchists: 4 - "The presence of any units

@@ -108,7 +108,7 @@ def test_simulate_refuses_a_bad_option_with_the_registrys_words():
     (["serve", "--port", "99999"], "argument --port: 99999 is out of range (0-65535)"),
     (["serve", "--bot-workers", "-1"], "argument --bot-workers: -1 is below 0"),
     (["serve", "--snapshot-every", "0"], "argument --snapshot-every: 0 is below 1"),
-    (["simulate", "--games", "-1"], "argument --games: -1: at least 1"),
+    (["simulate", "--games", "-1"], "argument --games: -1 is below 1"),
 ])
 def test_the_command_line_refuses_numbers_out_of_range_with_a_usage_error(args, says):
     """Found by an operator's QA: ``--port 99999`` ended in a traceback, ``--bot-workers -1`` and

@@ -8,8 +8,9 @@ What 001 says, paragraph by paragraph, and where the engine does it:
   each is placed by the drawer, under his control (:mod:`rcw.rules.auxiliary`, the ``place``
   decision; :func:`placements`).
 * *Anarchist Control Marker*: in the Randomizer; its drawer takes control of every Anarchist
-  unit on the map, Makhno eliminated before Game-Turn 6 comes back to Yekaterinoslav under him,
-  and the marker goes back into the Randomizer at once (:func:`take_control`).
+  unit on the map, Makhno eliminated comes back to Yekaterinoslav under him if the current
+  Game-Turn is not 6 or later, and the marker goes back into the Randomizer at once
+  (:func:`take_control`).
 * *Moving Anarchist Units*: Movement Allowance 4 (:data:`MOVEMENT_ALLOWANCE`), never by rail;
   Makhno only in his area (:func:`area`), the others only within Russia (:func:`entry_problem`).
   1. An Anarchist unit disrupts rail movement from, to and through its province
@@ -204,11 +205,13 @@ def placements(ctx: Ctx) -> list[str]:
 def take_control(ctx: Ctx, seat: str) -> list[Event]:
     """The Anarchist Control Marker drawn: its drawer controls every Anarchist unit on the map,
     Makhno comes back to Yekaterinoslav if he was eliminated before Game-Turn 6, and the marker
-    goes back into the Randomizer."""
+    goes back into the Randomizer.  Makhno comes back on the marker only while "the current Game
+    Turn is not 6 or later": one eliminated in the Interphase that ends Game-Turn 5 (the Roving
+    Attack) waits in the unassigned section for the Replacement Segment, Elimination (a)."""
     s = ctx.s
     m = makhno(ctx)
     ev: list[Event] = []
-    if ctx.b.on_vp_chart(m) == UNASSIGNED:
+    if ctx.b.on_vp_chart(m) == UNASSIGNED and s.turn <= LAST_RETURN_TURN:
         home = ctx.data.units[m].province
         place(ctx, m, home, seat)
         ctx.bump("makhno_returns")

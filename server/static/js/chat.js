@@ -10,6 +10,7 @@
 
 import { h, store, fmtTime, clear, modal, toast, replace, touchScreen } from "./util.js";
 import { unit, uname, pct } from "./data.js";
+import { glossed } from "./log.js";
 import { seatBadge, answerInto, openTradeDialog, openPactDialog, openCommitteeDialog } from "./dialogs.js";
 
 export class Chat {
@@ -270,7 +271,7 @@ export class Chat {
     const mine = m.seat === this.app.seat;
     const li = h("li.msg" + (mine ? ".mine" : "") + (m.reply ? ".reply" : ""), { dataset: { id: m.id, seat: m.seat } },
       h("div.msg-head", seatBadge(m.seat), h("span.msg-who", this.app.seatName(m.seat)), h("span.msg-time", fmtTime(m.ts))),
-      m.proposal || m.reply ? null : h("div.msg-text", m.text));
+      m.proposal || m.reply ? null : h("div.msg-text", glossed(m.text)));
     if (m.proposal) li.append(this._card(m, replies, c));
     if (m.reply) li.append(...this._reply(m).filter(Boolean));
     return li;

@@ -8,6 +8,25 @@ import { D, uname, unit } from "./data.js";
 export const RESULT_WORDS = { De: "defender eliminated", Ae: "attacker eliminated", Ex: "exchange" };
 const MAX_SHOWN = 3000; // lines kept in the page (the oldest go first)
 
+/** The strategy tables' short names (004's "Solitaire for Fanatics") that the bots' reasons
+ *  and chat use, spelled out on hover or a long press. */
+export const TABLE_WORDS = {
+  PIT: "Political Indicator Table: each player's Red and White leaders' strength",
+  PCM: "Political Control Marker: Red leaders' strength minus White leaders' (6 or more: Red; below 1: White; between: Undecided)",
+  PCT: "Player Cooperation Table: how friendly a bot is to another player, 2 (friendliest) to 7 (most hostile)",
+  SDT: "Strategy Determination Table: a bot's roll for how many attacks it makes this Player-Turn, and at what odds",
+  APT: "Attack Priority Table: the order in which a bot of its colour picks its targets",
+  VST: "Vindictive Strategy Table: which player a vindictive bot attacks",
+};
+const TABLE_RE = new RegExp(`\\b(${Object.keys(TABLE_WORDS).join("|")})\\b`);
+
+/** ``text`` as nodes, each table's short name an <abbr> that spells it out. */
+export function glossed(text) {
+  const parts = String(text).split(TABLE_RE);
+  if (parts.length === 1) return text;
+  return parts.map((s, i) => (i % 2 ? h("abbr", { title: TABLE_WORDS[s] }, s) : s));
+}
+
 export class EventLog {
   constructor(gid) {
     this.gid = gid;
@@ -272,7 +291,7 @@ export class LogPane {
   _line(l) {
     return h("li.log-line." + l.cls, { dataset: { seq: l.seq }, title: l.title || `#${l.seq}` },
       l.seat && !["turn", "pturn"].includes(l.cls) ? h("span.seat-dot", { dataset: { seat: l.seat } }, l.seat) : null,
-      h("span.log-text", l.text));
+      h("span.log-text", l.cls === "why" ? glossed(l.text) : l.text));
   }
 
   /** In replay: dim lines after `seq`, scroll to the last one shown. */
