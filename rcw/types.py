@@ -59,7 +59,8 @@ class Limits(TypedDict):
     end-game vote need (004 [11.11], [13.52], [14.1]), and whether the Politburo rules are in
     play (``politburo``: not in the Masses game, 004 Masses [11.0])."""
     stack: int
-    leader_movement: int
+    leader_movement: int       # (the ``leader_movement`` option; with 001's ``reduced_leader_movement``
+                               # a force's is 2 + its lowest Leadership rating: ``force_allowance``, ``reach``)
     blue_green_movement: int
     committee_markers: int
     execution_markers: int
