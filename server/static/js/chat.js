@@ -48,8 +48,15 @@ export class Chat {
     this.shown = { channel: null, last: 0 };
     this.below = h("button.new-below", { type: "button", hidden: true, dataset: { act: "new-below" }, onclick: () => this.toBottom() },
       "New messages below ↓");
+    // (only a scroll up lets go of the newest message: a scroll event that comes after the list
+    // shrank, before the ResizeObserver has brought it down again, finds it short of the bottom
+    // with its scrollTop unchanged, and must not let go)
+    let lastTop = 0;
     this.list.addEventListener("scroll", () => {
-      this.stuck = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
+      const top = this.list.scrollTop;
+      if (this.list.scrollHeight - top - this.list.clientHeight < 40) this.stuck = true;
+      else if (top < lastTop) this.stuck = false;
+      lastTop = top;
       if (this.stuck) this.below.hidden = true;
     });
     if (globalThis.ResizeObserver) new ResizeObserver(() => { if (this.stuck) this.list.scrollTop = this.list.scrollHeight; }).observe(this.list);
