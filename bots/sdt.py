@@ -631,6 +631,7 @@ class TurnPlan:
     merges_done: bool = False
     merge_queue: list | None = None
     dead: set = field(default_factory=set)      # stacks merged away
+    stacked: set = field(default_factory=set)   # leaders 001 No Leader Suicide 3 took to friends (tried once)
     move_ix: Index | None = None                # the end of movement, merges applied: our stacks and
                                                 # our attacks' targets (the map if we assassinate)
     combat_ix: Index | None = None
@@ -2495,7 +2496,36 @@ class SDTAgent:
                             ix.merged(m.stack, m.into)
                     return m
             plan.merges_done = True
-        return self.acts.EndMovement
+        duty = self._stacking_duty(player, kind)
+        return duty if duty is not None else self.acts.EndMovement
+
+    def _stacking_duty(self, player, kind: str) -> A.Action | None:
+        """001 No Leader Suicide 3: our leaders alone that the engine says must be stacked with
+        the nearest friendly units before the Movement Phase ends (``leaders_to_stack``; none
+        without the option): merged with the stack beside them, or moved by the engine's route,
+        taking a loose unit where they stand; each tried once."""
+        plan, me = self.plan, self.seat
+        for d in player.leaders_to_stack():
+            lead = d["leader"]
+            if lead in plan.stacked:
+                continue
+            plan.stacked.add(lead)
+            name = self._facts().name(lead)
+            if d["do"] == "merge":
+                a = A.Merge(me, d["stack"], d["into"])
+                if self._ok(a):
+                    self.note(f"stacks {name} with the friendly units beside him (No Leader Suicide 3)")
+                    return a
+                continue
+            if d["do"] == "attach":
+                plan.orders.append(Order(lead, None, attach_start=list(d["units"][:1]),
+                                         why="a leader alone takes a loose unit beside him (No Leader Suicide 3)"))
+            else:
+                dest = d["to"][0]
+                plan.orders.append(Order(lead, dest, route=player.reach(lead).get(dest),
+                                         why="a leader alone goes to the nearest friendly units (No Leader Suicide 3)"))
+            return self._movement_step(player, kind)
+        return None
 
     def _force_step(self) -> A.Action | None:
         """The next step of the force under way (:attr:`cur`)."""

@@ -45,7 +45,7 @@ from rcw.rules import (
 )
 from rcw.rules.base import Ctx
 from rcw.state import Stack, State, copy_plain, opposed
-from rcw.types import AttackOption, Capacity, Limits, Odds, Pending, Route, Scores, StackView, View
+from rcw.types import AttackOption, Capacity, Limits, Odds, Pending, Route, Scores, StackingDuty, StackView, View
 
 SEATS = "ABCDEF"
 STANDARD = "standard"
@@ -631,6 +631,13 @@ class Game:
         if f is None:
             raise IllegalAction("004 [5.0]", "no force is being moved", "no_force")
         return movement.allowance(self.ctx, self.state.stacks[f.stack].units)
+
+    def leaders_to_stack(self, seat: str) -> list[StackingDuty]:
+        """001 No Leader Suicide 3: ``seat``'s stacks of leaders alone that must be stacked with the
+        nearest available friendly units before its Movement Phase ends (``EndMovement`` is refused
+        until then), each with what to do (:class:`rcw.types.StackingDuty`); none without the
+        option (:func:`rcw.rules.no_suicide.duties`)."""
+        return [dict(d) for d in movement.stacking_duties(self.ctx, seat)]  # type: ignore[misc]
 
     def reach(self, unit: int | None = None) -> Mapping[str, Route]:
         """Where a force can end its move this Movement Phase, with a route to each: the force

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from rcw.actions import Action, IllegalAction
 from rcw.data import GameData
 from rcw.game import Game, Legal
-from rcw.types import AttackOption, Capacity, Limits, Odds, Pending, Route, Scores, StackView, View
+from rcw.types import AttackOption, Capacity, Limits, Odds, Pending, Route, Scores, StackingDuty, StackView, View
 
 
 class LazyView(Mapping):
@@ -151,6 +151,10 @@ class Player:
 
     def reach(self, unit: int | None = None) -> Mapping[str, Route]:
         return self._game.reach(unit)
+
+    def leaders_to_stack(self) -> list[StackingDuty]:
+        """This seat's leaders alone that 001 No Leader Suicide 3 moves before its Movement Phase ends."""
+        return self._game.leaders_to_stack(self.seat)
 
     def stacks_of(self, seat: str | None = None) -> list[StackView]:
         """The stacks ``seat`` (default: this seat) controls, as the view shows them."""

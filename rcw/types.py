@@ -117,6 +117,21 @@ class Route(TypedDict):
     rail: bool
 
 
+class StackingDuty(TypedDict, total=False):
+    """001 No Leader Suicide 3 (``Game.leaders_to_stack``): a stack of leaders alone that must be
+    stacked with the nearest available friendly units before the Movement Phase ends.  ``do``:
+    "merge" (with the stack ``into``, in its province), "attach" (one of ``units``, loose units of
+    its colour there, taken by a force of ``leader``) or "move" (``leader``'s force to one of
+    ``to``, the provinces of the nearest such units it can reach, ``Game.reach(leader)``)."""
+    leader: int
+    stack: int
+    province: str
+    do: str
+    into: int
+    units: list[int]
+    to: list[str]
+
+
 class Capacity(TypedDict):
     """004 [5.14], [13.22], [13.25]: how many combat units a leader may have attached."""
     own: int                     # slots for combat units (his value, +2 with the Czar for a White leader, +2 with the Gold)

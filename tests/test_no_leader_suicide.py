@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import blank, phase, put, refused, run, uid, where
+from engine_helpers import blank, phase, put, refused, run, stack_with, uid, where
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -184,12 +184,69 @@ def test_a_leader_alone_who_cannot_reach_his_friends_ends_nearer():
     for p in here[dest]["path"]:
         run(g, A.Move("A", p, here[dest]["rail"]))
     assert g.is_legal(A.EndForce("A"))
-    # staying put is not moving: a leader alone is free to stay
+    # beyond his reach he may stay, too: the Movement Phase ends with him where he stands
+    g1 = game()
+    put(g1, "KALU", "A", "Kalinin")
+    put(g1, "OMSK", "A", "Kolchak")
+    put(g1, "VLDV", "A", "Kikvidze")
+    assert g1.leaders_to_stack("A") == [] and g1.is_legal(A.EndMovement("A"))
+    run(g1, A.StartForce("A", uid("Kalinin")))
+    assert g1.is_legal(A.EndForce("A")) and g1.is_legal(A.EndMovement("A"))
+    # within his reach (by rail, with no White unit in the way) "whenever possible ... must be
+    # moved": staying put is refused, as a force and as the end of the phase
     g2 = game()
     put(g2, "KALU", "A", "Kalinin")
     put(g2, "VLDV", "A", "Kikvidze")
+    assert [(d["leader"], d["do"], d["to"]) for d in g2.leaders_to_stack("A")] == \
+        [(uid("Kalinin"), "move", ["VLDV"]), (uid("Kikvidze"), "move", ["KALU"])]      # (each the other's nearest)
+    e = refused(g2, A.EndMovement("A"), RULE3)
+    assert "Kalinin" in e.message and "(VLDV)" in e.message
     run(g2, A.StartForce("A", uid("Kalinin")))
-    assert g2.is_legal(A.EndForce("A")) and g2.is_legal(A.EndMovement("A"))
+    refused(g2, A.EndForce("A"), RULE3)
+    refused(g2, A.EndMovement("A"), RULE3)
+    for p in g2.reach()["VLDV"]["path"]:
+        run(g2, A.Move("A", p, True))
+    run(g2, A.EndForce("A"))                                   # (stacked with Kikvidze: both done)
+    assert stack_with(g2, "Kalinin") is stack_with(g2, "Kikvidze")
+    assert g2.leaders_to_stack("A") == [] and g2.is_legal(A.EndMovement("A"))
+
+
+def test_a_leader_alone_beside_friends_is_stacked_with_them_before_the_phase_ends():
+    """001 No Leader Suicide 3 "Whenever possible, a Leader *alone* must be moved to and stacked
+    with the nearest available friendly unit(s)" (the audit: a leader alone beside a friendly
+    stack of his own in his province, or with friends in reach, was free to stay): the Movement
+    Phase does not end until he is stacked with them: a Merge, or a force of him that ends
+    where it stands; standing with loose units of his colour, he takes one."""
+    g = game()
+    put(g, "KALU", "A", "Kalinin")
+    friends = put(g, "KALU", "A", "Sorokin", "RU4 TULA", attach={"RU4 TULA": "Sorokin"})
+    alone = stack_with(g, "Kalinin")
+    assert [(d["do"], d.get("into")) for d in g.leaders_to_stack("A")] == [("merge", friends.id)]
+    e = refused(g, A.EndMovement("A"), RULE3)
+    assert "Kalinin" in e.message and "Merge" in e.message
+    g2 = g.clone()
+    run(g, A.Merge("A", alone.id, friends.id))
+    assert g.leaders_to_stack("A") == [] and g.is_legal(A.EndMovement("A"))
+    run(g2, A.StartForce("A", uid("Kalinin")))            # (or a force of him, ended at once)
+    run(g2, A.EndForce("A"))
+    assert stack_with(g2, "Kalinin") is stack_with(g2, "Sorokin") and g2.is_legal(A.EndMovement("A"))
+    # loose units of his colour where he stands: he takes one (a force of him, Attach)
+    g = game()
+    put(g, "KALU", "A", "Kalinin")
+    loose = put(g, "KALU", None, "RU4 PSKO").units[0]
+    assert [(d["do"], d.get("units")) for d in g.leaders_to_stack("A")] == [("attach", [loose])]
+    refused(g, A.EndMovement("A"), RULE3)
+    run(g, A.StartForce("A", uid("Kalinin")))
+    e = refused(g, A.EndForce("A"), RULE3)
+    assert "takes (Attach)" in e.message
+    run(g, A.Attach("A", loose, uid("Kalinin")))
+    run(g, A.EndForce("A"))
+    assert g.leaders_to_stack("A") == [] and g.is_legal(A.EndMovement("A"))
+    # without the option, nothing of the kind
+    g = blank()
+    put(g, "KALU", "A", "Kalinin")
+    put(g, "KALU", "A", "Sorokin", "RU4 TULA", attach={"RU4 TULA": "Sorokin"})
+    assert g.leaders_to_stack("A") == [] and g.is_legal(A.EndMovement("A"))
 
 
 def test_a_leader_alone_with_his_friends_does_not_leave_them_alone():

@@ -120,3 +120,29 @@ def test_from_game_turn_6_the_bot_attacks_anarchists_first_its_own_too():
         assert got == want, turn
     assert T.ANARCHY_TURN == 6
     assert stack_with(g, "AU6 Makhno").owner == "A"
+
+
+def test_the_bot_stacks_its_leaders_alone_with_their_nearest_friends_before_its_movement_phase_ends():
+    """001 No Leader Suicide 3 "Whenever possible, a Leader *alone* must be moved to and stacked
+    with the nearest available friendly unit(s)": the engine refuses the end of the Movement
+    Phase until it is done (``Game.leaders_to_stack``), and the SDT bot carries out what its
+    plan left undone, every step of it legal: Kalinin alone in KALU goes to Sorokin's stack in
+    RYAZ, Kamenev alone in PETR merges with Trotsky's stack there."""
+    g = blank(options={"no_leader_suicide": True})
+    put(g, "KALU", "A", "Kalinin")
+    put(g, "RYAZ", "A", "Sorokin", "RU4 TULA", attach={"RU4 TULA": "Sorokin"})
+    put(g, "PETR", "A", "Kamenev")
+    put(g, "PETR", "A", "Trotsky", "RU6 SMOL", attach={"RU6 SMOL": "Trotsky"})
+    assert [(d["leader"], d["do"], d.get("to")) for d in g.leaders_to_stack("A")] == \
+        [(uid("Kalinin"), "move", ["RYAZ"]), (uid("Kamenev"), "merge", None)]
+    bot = agent(g, "A", rolls=[2] * 20)
+    plan = bot.make_plan(Player(g, "A"))
+    plan.orders.clear()                              # (a plan that moves none of them, nor merges them)
+    plan.merges_done = True
+    while g.phase == "movement":
+        act = bot.choose(Player(g, "A"))
+        assert g.is_legal(act), (act, g.why_illegal(act))
+        g.apply(act)
+    assert g.leaders_to_stack("A") == []
+    assert stack_with(g, "Kalinin") is stack_with(g, "Sorokin") and stack_with(g, "Kamenev") is stack_with(g, "Trotsky")
+    assert sum("No Leader Suicide 3" in n for n in bot.notes) == 2, bot.notes

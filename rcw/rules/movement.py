@@ -760,6 +760,12 @@ def end_problem(ctx: Ctx) -> tuple[str, str] | None:
     return no_suicide.end_problem(ctx, ctx.s.stacks[f.stack], f.touched, bool(f.path), lambda: reach(ctx).bits)
 
 
+def stacking_duties(ctx: Ctx, seat: str, first: bool = False) -> list[dict]:
+    """001 No Leader Suicide 3: what ``seat``'s leaders alone must do before the Movement Phase
+    ends (:func:`rcw.rules.no_suicide.duties`, with this module's reach; ``first``: the first)."""
+    return no_suicide.duties(ctx, seat, lambda leader: reach(ctx, leader), first)
+
+
 def finish_force(ctx: Ctx) -> list[Event]:
     f = ctx.s.force
     fs = ctx.s.stacks[f.stack]
@@ -767,7 +773,7 @@ def finish_force(ctx: Ctx) -> list[Event]:
     route = "-".join([f.start] + f.path)
     ev = [Event("force_done", f"Force ends its move in {fs.province} (route {route})",
                 {"stack": fs.id, "route": [f.start] + f.path})]
-    return ev + no_suicide.stack_up(ctx, fs, bool(f.path))            # 001 No Leader Suicide 3
+    return ev + no_suicide.stack_up(ctx, fs)            # 001 No Leader Suicide 3
 
 
 def do_end_force(ctx: Ctx, a: EndForce) -> list[Event]:

@@ -30,7 +30,10 @@ observed".  The rule's three prohibitions, as the engine reads them (docs/varian
    it can still reach one this Movement Phase (its Movement Points or rail, the stop rule,
    prohibition 2), it may not end its move short of it; and a force that ends its move with
    them is stacked with them: it joins their stack (as a Merge, 004 [5.41]) or must first
-   attach one of the loose units.  A force of leaders alone that has not moved is free to stay.
+   attach one of the loose units.  "Whenever possible ... must be moved": the Movement Phase
+   does not end while a stack of the Phasing Player's leaders alone that has not moved can be
+   stacked with such units (:func:`duties`; ``Game.leaders_to_stack``), and a force of leaders
+   alone that has not moved ends its move as one that has.
 
 Every refusal is an :class:`~rcw.actions.IllegalAction` citing ``001 No Leader Suicide 1``,
 ``2`` or ``3``.  The engine's ``reach`` and ``attack_options`` follow the rule, so clients that
@@ -255,17 +258,89 @@ def step_problem(ctx: Ctx, fs: Stack, touched, to: str) -> tuple[str, str] | Non
 def end_problem(ctx: Ctx, fs: Stack, touched, moved: bool, still) -> tuple[str, str] | None:
     """Prohibitions 2 and 3 when the force ``fs`` would end its move where it stands: it takes a
     loose unit first (D, 3), and it goes on to the nearest friendly units while it can still
-    reach them (``still()``: the provinces it may still end its move in, the engine's reach)."""
+    reach them (``still()``: the provinces it may still end its move in, the engine's reach).
+    A force that has not moved is held to 3 as well ("Whenever possible ... must be moved"):
+    standing with loose units of its colour it takes one, and it may not stay short of friendly
+    units it can reach."""
     lo = lone(ctx, fs, touched)
-    if lo is None or not moved:
+    if lo is None:
         return None
-    p = lo.stack_problem(fs.province, moved)
-    if p:
-        return p
+    if moved:
+        p = lo.stack_problem(fs.province, moved)
+        if p:
+            return p
+    elif lo.loose & ctx.data.bit[fs.province] and not lo.friends & ctx.data.bit[fs.province]:
+        return RULE3, (f"a Leader alone standing with loose units of his colour in {fs.province} takes (Attach) one "
+                       "of them before he ends his move")
     if lo.targets and still() & lo.targets:
         return RULE3, (f"a Leader alone goes on to the nearest friendly units he can still reach this Movement Phase "
                        f"({_nearest(lo, fs.province)})")
     return None
+
+
+def duties(ctx: Ctx, seat: str, reach, first: bool = False) -> list[dict]:
+    """Prohibition 3 as a duty of ``seat``'s Movement Phase: "Whenever possible, a Leader *alone*
+    must be moved to and stacked with the nearest available friendly unit(s)".  Each stack of
+    ``seat``'s of leaders alone that no unit of has moved this phase (not the force being moved)
+    and that can be stacked with available friendly units now: ``do`` "merge" (a friendly stack
+    with room stands in its province: ``into``), "attach" (loose units of its colour it may take
+    stand there: ``units``) or "move" (``to``: the provinces of the nearest such units its
+    leader can reach this phase, by ``reach(leader)``, the engine's reach).  In stack order;
+    ``first``: the first one only (whether the phase may end)."""
+    if not on(ctx):
+        return []
+    s = ctx.s
+    moving = s.force.stack if s.force is not None else None
+    memo = ctx.b.searches()                    # (asked at every check of EndMovement: once a position)
+    key = ("duties", seat, s.turn, moving, len(s.moved))
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = [[], _duties(ctx, seat, moving, reach)]
+    done, todo = got
+    for duty in todo:
+        done.append(duty)
+        if first:
+            break
+    return done[:1] if first else done
+
+
+def _duties(ctx: Ctx, seat: str, moving: int | None, reach):
+    s, d = ctx.s, ctx.data
+    moved = set(s.moved)
+    for st in sorted((st for st in s.stacks.values() if st.owner == seat), key=lambda st: st.id):
+        if st.id == moving or not alone(ctx, st.units) or not moved.isdisjoint(st.units):
+            continue
+        lo = lone(ctx, st)
+        if lo is None or not lo.targets:
+            continue
+        leader = min(u for u in st.units if d.units[u].kind == "leader")
+        here = d.bit[st.province]
+        duty = {"leader": leader, "stack": st.id, "province": st.province}
+        if here & lo.friends:
+            into = min(x.id for x in ctx.b.stacks_in(st.province) if x.id != st.id and lo._friend(x, st.units))
+            yield {**duty, "do": "merge", "into": into}
+        elif here & lo.loose:
+            units = sorted(u for x in ctx.b.stacks_in(st.province) if x.id != st.id and x.owner in (None, seat)
+                           for u in x.units if lo._attachable(x, u))
+            yield {**duty, "do": "attach", "units": units}
+        else:
+            r = reach(leader)
+            hit = r.bits & lo.targets
+            if hit:
+                near = min(len(r[p]["path"]) for p in r if d.bit[p] & hit)
+                yield {**duty, "do": "move", "to": sorted(p for p in r if d.bit[p] & hit and len(r[p]["path"]) == near)}
+
+
+def duty_problem(duty: dict, name) -> tuple[str, str]:
+    """The refusal of ending the Movement Phase while ``duty`` (:func:`duties`) is not done."""
+    who = name(duty["leader"])
+    if duty["do"] == "merge":
+        return RULE3, f"{who}, a Leader alone, stacks with the friendly stack in {duty['province']} first (Merge)"
+    if duty["do"] == "attach":
+        return RULE3, (f"{who}, a Leader alone, takes (Attach) one of the loose units of his colour in "
+                       f"{duty['province']} first")
+    return RULE3, (f"{who}, a Leader alone, is moved to the nearest friendly units he can reach "
+                   f"({', '.join(duty['to'])}) first")
 
 
 def _nearest(lo: Lone, province: str) -> str:
@@ -286,13 +361,13 @@ def _nearest(lo: Lone, province: str) -> str:
     return ", ".join(c for i, c in enumerate(d.codes) if hit >> i & 1)
 
 
-def stack_up(ctx: Ctx, fs: Stack, moved: bool) -> list:
+def stack_up(ctx: Ctx, fs: Stack) -> list:
     """Prohibition 3's "stacked with": a force of leaders alone that ends its move where a friendly
-    stack with room stands joins it (as a Merge, 004 [5.41])."""
+    stack with room stands joins it (as a Merge, 004 [5.41]), moved or not."""
     from rcw.actions import Event
 
     lo = lone(ctx, fs)
-    if lo is None or not moved or not ctx.data.bit[fs.province] & lo.friends:
+    if lo is None or not ctx.data.bit[fs.province] & lo.friends:
         return []
     into = min((st for st in ctx.b.stacks_in(fs.province) if st.id != fs.id and lo._friend(st, fs.units)),
                key=lambda st: st.id)

@@ -19,7 +19,7 @@ from rcw.actions import (
     RollRandomEvents,
     VoteEndGame,
 )
-from rcw.rules import additional_draws, auxiliary, historical, randomizer, replacement, victory
+from rcw.rules import additional_draws, auxiliary, historical, no_suicide, randomizer, replacement, victory
 from rcw.rules.base import Ctx
 from rcw.state import copy_plain
 
@@ -159,6 +159,8 @@ def check_end_movement(ctx: Ctx, a: EndMovement) -> None:
     p = movement.end_problem(ctx)              # (ending the phase ends the force's move)
     if p:
         raise ctx.illegal(*p)
+    for duty in movement.stacking_duties(ctx, a.seat, first=True):     # 001 No Leader Suicide 3
+        raise ctx.illegal(*no_suicide.duty_problem(duty, ctx.name))
 
 
 def do_end_movement(ctx: Ctx, a: EndMovement) -> list[Event]:
