@@ -22,7 +22,7 @@ from rcw.game import Game
 MAX_STACKS = 64
 #: The kinds of ``query`` and what each asks of the engine.
 QUERIES = ("odds", "attack_options", "purge_odds", "assassination", "reach", "capacity", "stack", "scores", "check",
-           "consents")
+           "consents", "leaders_to_stack")
 
 
 # -- facts sent with the state frames ---------------------------------------------------------------
@@ -194,4 +194,6 @@ def _answer(g: Game, seat: str | None, q: str, f: dict) -> Any:
         return check(g, seat, field(f, "sheet", dict), field(f, "offers", int, None))
     if q == "consents":
         return g.consents_to(_seat(g, f, "seat"), _seats(g, f, "members"))
+    if q == "leaders_to_stack":
+        return g.leaders_to_stack(_seat(g, f, "seat", seat))
     raise ProtocolError("bad_request", f"unknown query {q[:40]!r} (known: {', '.join(QUERIES)})")

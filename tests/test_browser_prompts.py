@@ -1030,3 +1030,48 @@ def test_the_randomizer_card_after_the_draw_says_the_turn_stays_open(screen) -> 
     text = page.locator(".prompt-case .card.phase").inner_text()
     assert "You have drawn" in text and "Draw one chit" not in text
     assert not errors, errors
+
+
+def test_the_movement_card_says_which_leaders_alone_must_be_stacked_before_the_phase_ends(browser) -> None:
+    """001 No Leader Suicide 3 as a duty: while Kalinin alone in KALU can reach Sorokin's stack
+    in RYAZ, and Kamenev stands alone beside Trotsky's stack in PETR, the engine refuses the end
+    of A's Movement Phase; the Orders panel, which offered the button only when the engine allows
+    it, said nothing of why it was gone.  Now it lists what is left to do, from the engine's
+    ``leaders_to_stack`` query, and the End button comes back once it is done."""
+    from browser_helpers import Live
+
+    g = empty_map(options={"no_leader_suicide": True})
+    put(g, "KALU", "A", "Kalinin")
+    put(g, "RYAZ", "A", "Sorokin", "RU4 TULA", attach={"RU4 TULA": "Sorokin"})
+    put(g, "PETR", "A", "Kamenev")
+    put(g, "PETR", "A", "Trotsky", "RU6 SMOL", attach={"RU6 SMOL": "Trotsky"})
+    assert not g.is_legal(A.EndMovement("A"))
+    live = Live()
+    page = None
+    try:
+        gid, tokens = live.plant(g)
+        page = new_page(browser)
+        open_seat(page, live.base, gid, tokens["A"], "A", "Anna")
+        duties = page.locator(".orders .duties li")
+        duties.first.wait_for()
+        lines = duties.all_inner_texts()
+        assert len(lines) == 2 and "Kalinin" in lines[0] and g.data.provinces["RYAZ"].name in lines[0], lines
+        assert "Kamenev" in lines[1] and "Stack" in lines[1], lines
+        assert page.locator('.orders [data-act="EndMovement"]').count() == 0
+        # done: Kamenev stacked with Trotsky's stack (the Other orders' button), Kalinin moved there
+        page.locator(".orders details.other summary").click()
+        page.locator('.orders [data-act="Merge"]', has_text="Kamenev").click()
+        page.wait_for_function("() => document.querySelectorAll('.orders .duties li').length === 1")
+        kalinin = uid("Kalinin")
+        page.locator(f'.orders [data-act="StartForce"][data-unit="{kalinin}"]').click()
+        for p in ("TULA", "RYAZ"):
+            page.wait_for_function(f"() => !window.rcwApp.busy && (window.rcwApp.st.legal || []).some((a) => a.t === 'Move' && a.to === {p!r})")
+            assert page.evaluate(f"() => window.rcwApp.act({{ t: 'Move', seat: 'A', to: {p!r}, rail: false }})") is not False
+            page.wait_for_function(f"() => window.rcwApp.st.view.stacks.some((s) => s.province === {p!r} && s.units.includes({kalinin}))")
+        page.locator('.orders [data-act="EndForce"]').click()
+        page.locator('.orders [data-act="EndMovement"]').wait_for()
+        assert page.locator(".orders .duties").count() == 0
+    finally:
+        if page is not None:
+            page.context.close()
+        live.close()

@@ -130,6 +130,8 @@ async def _check(base: str, lobby: Lobby, g: dict, cs: dict[str, GameClient], sp
     assert await c.query("scores") == eng.scores() == view["scores"]
     for s_ in seats:                           # (a chat Committee invitation stands while its proposer consents)
         assert await c.query("consents", seat=s_, members=seats[:2]) == eng.consents_to(s_, seats[:2])
+    assert await c.query("leaders_to_stack") == eng.leaders_to_stack(seat) == []     # (001 No Leader Suicide: off)
+    assert await spec.query("leaders_to_stack", seat=other) == []
     r = await c.request("query", q="scores")
     assert r["t"] == "answer" and r["q"] == "scores" and r["seq"] == c.seq
 
@@ -160,6 +162,7 @@ async def _check(base: str, lobby: Lobby, g: dict, cs: dict[str, GameClient], sp
         ({"q": "attack_options", "seat": "Q"}, None),
         ({"q": "consents", "seat": seat, "members": "AB"}, None),
         ({"q": "consents", "seat": "Q", "members": [seat]}, None),
+        ({"q": "leaders_to_stack", "seat": "Q"}, None),
     ]
     # two stacks of opposing colours, if the position has them: they may not attack together
     colours = {}

@@ -11,7 +11,7 @@ import {
   unit, uname, ulabel, pname, crtRow, shownStrength, pct, PHASE_NAMES, attachedTo, isLeader,
 } from "./data.js";
 import { seatBadge, stackName, purgeOddsTable, openPurgeDialog, openAssassinDialog, openTradeDialog,
-  openCommitteeDialog, openCzarDialog } from "./dialogs.js";
+  openCommitteeDialog, openCzarDialog, answerInto } from "./dialogs.js";
 
 const KIND_NAMES = {
   trading: "pre-game trading", random_events: "Random Events", movement: "Movement", force: "moving a force",
@@ -308,7 +308,25 @@ function movementPicker(app, by, btn, marks) {
   for (const a of by.Evacuate || []) other.push(btn(`Evacuate ${uname(a.unit)} (out of the game: the critic's evacuation)`, a));
   if (other.length) out.push(h("details.other", h("summary", `Other orders (${other.length})`), h("div.stack-col", other)));
   if (by.EndMovement) out.push(h("div.row.end", btn("End Movement Phase", by.EndMovement[0], { cls: "primary" })));
+  else if (view.options && view.options.no_leader_suicide) out.push(stackingDuties(app));
   return out;
+}
+
+/** Why the Movement Phase may not end yet (001 No Leader Suicide 3): the engine's list of the
+ *  seat's leaders alone to be stacked with the nearest friendly units first (`leaders_to_stack`). */
+function stackingDuties(app) {
+  const el = h("div.duties", { role: "status" });
+  const line = (d) => {
+    const who = `${uname(d.leader)} (alone in ${pname(d.province)})`;
+    if (d.do === "merge") return h("li", `${who}: stack him with your units there (Other orders: Stack …)`);
+    if (d.do === "attach") return h("li", `${who}: take one of the loose units there — ${d.units.map(ulabel).join(", ")} (move him, then attach)`);
+    return h("li", `${who}: move him to the nearest friendly units he can reach — ${d.to.map(pname).join(", ")}`);
+  };
+  answerInto(app, el, "leaders_to_stack", { seat: app.seat }, (ds) => (ds.length
+    ? [h("p.small", "Before the Movement Phase ends (001 No Leader Suicide 3: a leader alone is moved to and stacked with the nearest friendly units):"),
+      h("ul.duty-list", ds.map(line))]
+    : h("p.small", "The Movement Phase cannot end yet.")));
+  return el;
 }
 
 function forcePicker(app, by, btn, marks) {
