@@ -603,11 +603,12 @@ class Walk:
     """The force under way (an :class:`Order` carried out): the units it attaches at the start,
     the provinces left on its route, the units it attaches at its destination."""
 
-    __slots__ = ("order", "lead", "start", "path", "rail", "i", "dest", "rerouted")
+    __slots__ = ("order", "lead", "start", "path", "rail", "i", "dest", "rerouted", "stacking")
 
     def __init__(self, order: Order, lead: int, path: list[str], rail: bool) -> None:
         self.order, self.lead, self.path, self.rail, self.i = order, lead, path, rail, 0
         self.start, self.dest, self.rerouted = list(order.attach_start), list(order.attach_dest), False
+        self.stacking = False         # (001 No Leader Suicide 3 asked for its way on: once)
 
 
 @dataclass
@@ -632,6 +633,7 @@ class TurnPlan:
     merge_queue: list | None = None
     dead: set = field(default_factory=set)      # stacks merged away
     stacked: set = field(default_factory=set)   # leaders 001 No Leader Suicide 3 took to friends (tried once)
+    nls: bool = False                           # 001 No Leader Suicide is played
     move_ix: Index | None = None                # the end of movement, merges applied: our stacks and
                                                 # our attacks' targets (the map if we assassinate)
     combat_ix: Index | None = None
@@ -1333,6 +1335,7 @@ class SDTAgent:
         roll = self.die()
         row = T.SDT[roll]
         plan = TurnPlan(view["turn"], row, color)
+        plan.nls = bool(view["options"].get("no_leader_suicide"))
         self.plan = plan
         self.politics.reset()
         order = self.friendliness(view)
@@ -2522,7 +2525,8 @@ class SDTAgent:
                                          why="a leader alone takes a loose unit beside him (No Leader Suicide 3)"))
             else:
                 dest = d["to"][0]
-                plan.orders.append(Order(lead, dest, route=player.reach(lead).get(dest),
+                plan.orders.append(Order(lead, dest, attach_dest=list(d["take"].get(dest, [])[:1]),
+                                         route=player.reach(lead).get(dest),
                                          why="a leader alone goes to the nearest friendly units (No Leader Suicide 3)"))
             return self._movement_step(player, kind)
         return None
@@ -2558,7 +2562,33 @@ class SDTAgent:
                 return a
             if o.steal:
                 self._refused.add((o.lead, u))          # the Gold may not take this one: never sought again
+        if self.plan.nls and not w.stacking and not self._ok(self.acts.EndForce):
+            w.stacking = True
+            step = self._force_duty(w)
+            if step is not None:
+                return step
         return self.acts.EndForce
+
+    def _force_duty(self, w: Walk) -> A.Action | None:
+        """001 No Leader Suicide 3 for a force of leaders alone the engine will not let end its move
+        here (``leaders_to_stack``, the force's entry): it takes a loose unit where it stands, or
+        goes on by the engine's route to the nearest friendly units."""
+        for d in self.p.leaders_to_stack():
+            if not d["force"]:
+                continue
+            if d["do"] == "attach":
+                a = A.Attach(self.seat, d["units"][0], w.lead)
+                return a if self._ok(a) else None
+            if d["do"] == "move":
+                dest = d["to"][0]
+                route = self.p.reach().get(dest)
+                if route:
+                    self.note(f"moves {self._facts().name(w.lead)} on to {dest}: a leader alone goes to the nearest "
+                              "friendly units (No Leader Suicide 3)")
+                    w.path, w.rail, w.i = list(route["path"]), bool(route["rail"]), 0
+                    w.dest = list(d["take"].get(dest, [])[:1])
+                    return self._force_step()
+        return None
 
     # -- combat ------------------------------------------------------------------------------------
     def _combat_step(self, player, kind: str) -> A.Action | None:

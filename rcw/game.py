@@ -16,6 +16,7 @@ Other game modes (the SPI solitaire) subclass :class:`Game` and register in :mod
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import chain, compress
@@ -637,7 +638,7 @@ class Game:
         nearest available friendly units before its Movement Phase ends (``EndMovement`` is refused
         until then), each with what to do (:class:`rcw.types.StackingDuty`); none without the
         option (:func:`rcw.rules.no_suicide.duties`)."""
-        return [dict(d) for d in movement.stacking_duties(self.ctx, seat)]  # type: ignore[misc]
+        return copy.deepcopy(movement.stacking_duties(self.ctx, seat))  # type: ignore[return-value]
 
     def reach(self, unit: int | None = None) -> Mapping[str, Route]:
         """Where a force can end its move this Movement Phase, with a route to each: the force

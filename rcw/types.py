@@ -122,14 +122,18 @@ class StackingDuty(TypedDict, total=False):
     stacked with the nearest available friendly units before the Movement Phase ends.  ``do``:
     "merge" (with the stack ``into``, in its province), "attach" (one of ``units``, loose units of
     its colour there, taken by a force of ``leader``) or "move" (``leader``'s force to one of
-    ``to``, the provinces of the nearest such units it can reach, ``Game.reach(leader)``)."""
+    ``to``, the provinces of the nearest such units it can reach, ``Game.reach(leader)``; ``take``:
+    province of ``to`` -> the loose units there, one of which it takes, where no friendly stack
+    stands).  ``force``: the force being moved (it may not end its move yet; ``Game.reach()``)."""
     leader: int
     stack: int
     province: str
+    force: bool
     do: str
     into: int
     units: list[int]
     to: list[str]
+    take: dict[str, list[int]]
 
 
 class Capacity(TypedDict):

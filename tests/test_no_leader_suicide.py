@@ -249,6 +249,37 @@ def test_a_leader_alone_beside_friends_is_stacked_with_them_before_the_phase_end
     assert g.leaders_to_stack("A") == [] and g.is_legal(A.EndMovement("A"))
 
 
+def test_no_way_round_the_duty_of_a_leader_alone():
+    """001 No Leader Suicide 3 (the review of the duty): a Leader alone who was handed the Gold
+    (TransferImperial) has still not moved; one that a force takes along is dropped (Detach)
+    only where a friendly stack stands for him to join, and is stacked with it there; two
+    leaders stacked together are stacked with friendly units ("even if only other Leaders")."""
+    g = game()
+    put(g, "KUBA", "A", "Deniken", "Gold", "WU8 DON", attach={"Gold": "Deniken", "WU8 DON": "Deniken"})
+    krasnov = put(g, "TSAR", "A", "Krasnov")
+    put(g, "ASTR", "A", "Wrangel", "WU6 KHAR", attach={"WU6 KHAR": "Wrangel"})
+    assert [(d["leader"], d["do"]) for d in g.leaders_to_stack("A")] == [(uid("Krasnov"), "move")]
+    run(g, A.TransferImperial("A", uid("Gold"), krasnov.id, uid("Krasnov")))
+    assert [(d["leader"], d["do"]) for d in g.leaders_to_stack("A")] == [(uid("Krasnov"), "move")]
+    refused(g, A.EndMovement("A"), RULE3)
+    # dropped by a force: only where a friendly stack stands, and stacked with it
+    g = game()
+    put(g, "KALU", "A", "Kalinin")
+    put(g, "KALU", "A", "Sorokin", "RU4 TULA", attach={"RU4 TULA": "Sorokin"})
+    put(g, "TULA", "A", "Trotsky", "RU6 SMOL", attach={"RU6 SMOL": "Trotsky"})
+    run(g, A.StartForce("A", uid("Sorokin")))
+    run(g, A.JoinForce("A", uid("Kalinin")))
+    refused(g, A.Detach("A", uid("Kalinin")), RULE3)                 # (alone in KALU, the force gone on)
+    run(g, A.Move("A", "TULA", False))
+    run(g, A.Detach("A", uid("Kalinin")))                             # (Trotsky's stack there: he joins it)
+    assert stack_with(g, "Kalinin") is stack_with(g, "Trotsky")
+    # two leaders alone stacked together: no duty
+    g = game()
+    put(g, "KALU", "A", "Kalinin", "Kamenev")
+    put(g, "TULA", "A", "Sorokin", "RU4 TULA", attach={"RU4 TULA": "Sorokin"})
+    assert g.leaders_to_stack("A") == [] and g.is_legal(A.EndMovement("A"))
+
+
 def test_a_leader_alone_with_his_friends_does_not_leave_them_alone():
     g = game()
     put(g, "KALU", "A", "Kalinin", "Yeserov")

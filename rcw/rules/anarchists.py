@@ -204,7 +204,7 @@ def placements(ctx: Ctx) -> list[str]:
 
 def take_control(ctx: Ctx, seat: str) -> list[Event]:
     """The Anarchist Control Marker drawn: its drawer controls every Anarchist unit on the map,
-    Makhno comes back to Yekaterinoslav if he was eliminated before Game-Turn 6, and the marker
+    an eliminated Makhno (in the unassigned section) comes back to Yekaterinoslav, and the marker
     goes back into the Randomizer.  Makhno comes back on the marker only while "the current Game
     Turn is not 6 or later": one eliminated in the Interphase that ends Game-Turn 5 (the Roving
     Attack) waits in the unassigned section for the Replacement Segment, Elimination (a)."""

@@ -258,6 +258,9 @@ def check_detach(ctx: Ctx, a: Detach) -> None:
         rest = [x for x in rest if fs.attached.get(x) != a.unit]
         if not [x for x in rest if ctx.data.units[x].is_leader]:
             raise ctx.illegal("004 [5.0]", "the force's last leader is not dropped: the force ends its move where it is instead")
+        p = no_suicide.detach_problem(ctx, fs, [a.unit] + ctx.b.attached_to(fs, a.unit))
+        if p:                                                # 001 No Leader Suicide 3
+            raise ctx.illegal(*p)
     elif not rest:
         raise ctx.illegal("004 [5.0]", "the force's last unit is not dropped: the force ends its move where it is instead")
 
@@ -276,8 +279,9 @@ def do_detach(ctx: Ctx, a: Detach) -> list[Event]:
     elif u.color == GREEN and not u.is_leader and ctx.b.leaders_of(fs) and ctx.data.units[ctx.b.leaders_of(fs)[0]].color != GREEN:
         holder = s.control.get(u.nationality)               # a stolen Green unit reverts (004 [13.26])
         owner = holder if holder not in s.quit else None
-    ctx.new_stack(fs.province, owner, group, att)
-    return [Event("detach", f"{ctx.names(group)} left in {fs.province}", {"units": group, "province": fs.province})]
+    left = ctx.new_stack(fs.province, owner, group, att)
+    ev = [Event("detach", f"{ctx.names(group)} left in {fs.province}", {"units": group, "province": fs.province})]
+    return ev + (no_suicide.stack_up(ctx, left, (fs.id,)) if u.is_leader else [])    # 001 No Leader Suicide 3
 
 
 # -- moving ----------------------------------------------------------------------------------------------

@@ -280,19 +280,23 @@ def end_problem(ctx: Ctx, fs: Stack, touched, moved: bool, still) -> tuple[str, 
 
 def duties(ctx: Ctx, seat: str, reach, first: bool = False) -> list[dict]:
     """Prohibition 3 as a duty of ``seat``'s Movement Phase: "Whenever possible, a Leader *alone*
-    must be moved to and stacked with the nearest available friendly unit(s)".  Each stack of
-    ``seat``'s of leaders alone that no unit of has moved this phase (not the force being moved)
-    and that can be stacked with available friendly units now: ``do`` "merge" (a friendly stack
-    with room stands in its province: ``into``), "attach" (loose units of its colour it may take
-    stand there: ``units``) or "move" (``to``: the provinces of the nearest such units its
-    leader can reach this phase, by ``reach(leader)``, the engine's reach).  In stack order;
-    ``first``: the first one only (whether the phase may end)."""
-    if not on(ctx):
+    must be moved to and stacked with the nearest available friendly unit(s)".  A Leader alone
+    is one leader with no other unit but Imperial ones (leaders stacked together are stacked with
+    friendly units, "even if only other Leaders").  Each such stack of ``seat``'s whose leader has
+    not moved this phase and that can be stacked with available friendly units now: ``do``
+    "merge" (a friendly stack with room stands in its province: ``into``), "attach" (loose units
+    of its colour it may take stand there: ``units``) or "move" (``to``: the provinces of the
+    nearest such units its leader can reach this phase, by ``reach(leader)``, the engine's reach;
+    ``take``: province -> the loose units there, where no friendly stack stands, one of which it
+    takes).  The force being moved (``force`` true), if it is of leaders alone and may not end its
+    move where it stands, too ("attach" or "move", by ``reach(None)``).  In stack order; ``first``: the first
+    one only (whether the phase may end); none outside ``seat``'s Movement Phase."""
+    if not on(ctx) or ctx.s.phase != "movement" or ctx.b.phasing() != seat:
         return []
     s = ctx.s
     moving = s.force.stack if s.force is not None else None
     memo = ctx.b.searches()                    # (asked at every check of EndMovement: once a position)
-    key = ("duties", seat, s.turn, moving, len(s.moved))
+    key = ("duties", seat)
     got = memo.get(key)
     if got is None:
         got = memo[key] = [[], _duties(ctx, seat, moving, reach)]
@@ -308,27 +312,54 @@ def _duties(ctx: Ctx, seat: str, moving: int | None, reach):
     s, d = ctx.s, ctx.data
     moved = set(s.moved)
     for st in sorted((st for st in s.stacks.values() if st.owner == seat), key=lambda st: st.id):
-        if st.id == moving or not alone(ctx, st.units) or not moved.isdisjoint(st.units):
+        if not alone(ctx, st.units):
             continue
-        lo = lone(ctx, st)
+        leaders = [u for u in st.units if d.units[u].kind == "leader"]
+        touched = s.force.touched if st.id == moving else ()
+        if st.id != moving and (len(leaders) != 1 or leaders[0] in moved):
+            continue
+        lo = lone(ctx, st, touched)
         if lo is None or not lo.targets:
             continue
-        leader = min(u for u in st.units if d.units[u].kind == "leader")
         here = d.bit[st.province]
-        duty = {"leader": leader, "stack": st.id, "province": st.province}
+        duty = {"leader": leaders[0], "stack": st.id, "province": st.province, "force": st.id == moving}
         if here & lo.friends:
+            if st.id == moving:
+                continue                           # (ending its move there stacks it with them)
             into = min(x.id for x in ctx.b.stacks_in(st.province) if x.id != st.id and lo._friend(x, st.units))
             yield {**duty, "do": "merge", "into": into}
         elif here & lo.loose:
-            units = sorted(u for x in ctx.b.stacks_in(st.province) if x.id != st.id and x.owner in (None, seat)
-                           for u in x.units if lo._attachable(x, u))
-            yield {**duty, "do": "attach", "units": units}
+            yield {**duty, "do": "attach", "units": _loose_in(ctx, lo, st.province, st.id, seat)}
         else:
-            r = reach(leader)
+            r = reach(None if st.id == moving else leaders[0])
             hit = r.bits & lo.targets
             if hit:
                 near = min(len(r[p]["path"]) for p in r if d.bit[p] & hit)
-                yield {**duty, "do": "move", "to": sorted(p for p in r if d.bit[p] & hit and len(r[p]["path"]) == near)}
+                to = sorted(p for p in r if d.bit[p] & hit and len(r[p]["path"]) == near)
+                take = {p: _loose_in(ctx, lo, p, st.id, seat) for p in to if not d.bit[p] & lo.friends}
+                yield {**duty, "do": "move", "to": to, "take": take}
+
+
+def _loose_in(ctx: Ctx, lo: Lone, province: str, own: int, seat: str) -> list[int]:
+    """The loose units of its colour the force of leaders alone ``lo`` may take in ``province``."""
+    return sorted(u for x in ctx.b.stacks_in(province) if x.id != own and x.owner in (None, seat)
+                  for u in x.units if lo._attachable(x, u))
+
+
+def detach_problem(ctx: Ctx, fs: Stack, group: list[int]) -> tuple[str, str] | None:
+    """Prohibition 3 when the force ``fs`` drops ``group`` (a leader and his attached units): a
+    Leader alone, stacked with friendly units while he moves with the force, is dropped only
+    where a friendly stack with room (not the force) stands for him to join (:func:`stack_up`)."""
+    if not on(ctx) or not alone(ctx, group):
+        return None
+    lo = of(ctx, fs.owner, ctx.data.units[group[0]].color, group, ctx.s.force.touched if ctx.s.force else ())
+    if _friends_here(ctx, lo, fs.province, (fs.id,)):
+        return None
+    if ctx.data.bit[fs.province] & lo.loose:
+        return RULE3, (f"{ctx.name(group[0])}, a Leader alone, is not left in {fs.province}: he takes (Attach) one "
+                       "of the loose units of his colour there first")
+    return RULE3, (f"{ctx.name(group[0])}, a Leader alone, is not left in {fs.province}: no friendly stack stands "
+                   "there for him to join, and the force he moves with is one")
 
 
 def duty_problem(duty: dict, name) -> tuple[str, str]:
@@ -361,16 +392,25 @@ def _nearest(lo: Lone, province: str) -> str:
     return ", ".join(c for i, c in enumerate(d.codes) if hit >> i & 1)
 
 
-def stack_up(ctx: Ctx, fs: Stack) -> list:
+def _friends_here(ctx: Ctx, lo: Lone, province: str, besides=()) -> list[Stack]:
+    """The friendly stacks with room for ``lo`` in ``province`` (not those of ``besides``), by id."""
+    return sorted((st for st in ctx.b.stacks_in(province) if st.id not in besides and lo._friend(st, lo.units)),
+                  key=lambda st: st.id)
+
+
+def stack_up(ctx: Ctx, fs: Stack, besides=()) -> list:
     """Prohibition 3's "stacked with": a force of leaders alone that ends its move where a friendly
-    stack with room stands joins it (as a Merge, 004 [5.41]), moved or not."""
+    stack with room stands joins it (as a Merge, 004 [5.41]), moved or not; so does a Leader alone
+    a force drops there (``besides``: the force's stack)."""
     from rcw.actions import Event
 
     lo = lone(ctx, fs)
     if lo is None or not ctx.data.bit[fs.province] & lo.friends:
         return []
-    into = min((st for st in ctx.b.stacks_in(fs.province) if st.id != fs.id and lo._friend(st, fs.units)),
-               key=lambda st: st.id)
+    here = _friends_here(ctx, lo, fs.province, (fs.id, *besides))
+    if not here:
+        return []
+    into = here[0]
     into.units += fs.units
     into.attached.update(fs.attached)
     del ctx.s.stacks[fs.id]
