@@ -415,8 +415,8 @@ def test_a_stacks_move_takes_its_other_leaders_and_the_sheet_says_when_it_change
         assert card.locator(f'input[data-join="{zinoviev}"]').is_checked()
         assert "Zinoviev" in card.locator(".joins").inner_text() and "RU6 SMOL" in card.locator(".joins").inner_text()
         drops = lambda: {int(x) for x in card.locator("select[data-drop]").evaluate_all("(ss) => ss.map((s) => s.dataset.drop)")}  # noqa: E731
-        # (no drop in SMOL for them: unticking him leaves him and his unit there)
-        assert drops() == set()
+        # (no drop in SMOL for Zinoviev: unticking him leaves him there; his unit may stay as he goes)
+        assert drops() == {ru6}
         card.locator(f'input[data-join="{zinoviev}"]').set_checked(False)          # (left behind)
         page.wait_for_function(f"() => !window.rcwApp.postal.plot.join.includes({zinoviev}) && !window.rcwApp.postal.plot.busy")
         card.locator(f'input[data-join="{zinoviev}"]').set_checked(True)
@@ -430,8 +430,9 @@ def test_a_stacks_move_takes_its_other_leaders_and_the_sheet_says_when_it_change
         # on the way, the two may be dropped (in {dest}, not in SMOL)
         page.wait_for_function("() => document.querySelectorAll('.plot-card select[data-drop]').length === 2")
         assert drops() == {zinoviev, ru6}
-        places = card.locator("select[data-drop] option").evaluate_all("(os) => os.map((o) => o.value)")
-        assert set(places) == {"", dest}, places
+        places = {int(s): card.locator(f'select[data-drop="{s}"] option').evaluate_all("(os) => os.map((o) => o.value)")
+                  for s in (zinoviev, ru6)}
+        assert places == {zinoviev: ["", dest], ru6: ["", "SMOL", dest]}, places
         # the map says a move is being plotted, and how far (on a phone, the Orders tab is elsewhere)
         page.wait_for_function(f"() => (document.querySelector('.map-prompt[data-plotting]') || {{}}).textContent"
                                f"?.includes('Plotting Slavin\\'s move: SMOL→{dest}')")

@@ -291,7 +291,7 @@ export class Chat {
     const head = reason && m.text.endsWith(`: ${reason}`) ? m.text.slice(0, -reason.length - 2) : m.text;
     return [h("div.msg-text", h("button.link.msg-ref", { type: "button", dataset: { act: "goto-msg", msg: r.msg },
       title: `Show proposal #${r.msg}`, onclick: () => this.flash(r.msg) }, head)),
-      reason ? h("div.reply-reason", { dataset: { accept: r.accept ? "1" : "0" } }, reason) : null];
+      reason ? h("div.reply-reason", { dataset: { accept: r.accept ? "1" : "0" } }, glossed(reason)) : null];
   }
 
   /** A pact broken (a message of no seat, to its victim): a notice, not a player's words. */
@@ -429,7 +429,7 @@ export class Chat {
       // the Orders panel and the log give, and its message number follows as "message #<id>"
       h("div.proposal-title", p.offer ? `Trade #${p.offer}` : title,
         h("span.small.msg-no", p.offer ? ` · message #${m.id}` : ` #${m.id}`), counter),
-      m.text && !/^[A-F] proposes a /.test(m.text) ? h("div.msg-text", m.text) : null,
+      m.text && !/^[A-F] proposes a /.test(m.text) ? h("div.msg-text", glossed(m.text)) : null,
       ...body, h("div.answers", status, closed ? h("span.small", ` · ${closed}`) : null), acts);
   }
 

@@ -2,17 +2,18 @@
 // rail with 3 units"; "Purge of B by A+E: strength 29, roll 2, 3 points"), rebuilt from the
 // server's `events` history on every (re)connection, and the replay caption.
 
-import { h, store, clear } from "./util.js";
+import { h, store, clear, toast } from "./util.js";
 import { D, uname, unit } from "./data.js";
 
 export const RESULT_WORDS = { De: "defender eliminated", Ae: "attacker eliminated", Ex: "exchange" };
 const MAX_SHOWN = 3000; // lines kept in the page (the oldest go first)
 
 /** The strategy tables' short names (004's "Solitaire for Fanatics") that the bots' reasons
- *  and chat use, spelled out on hover or a long press. */
+ *  and chat use, spelled out on hover, and in a toast on a tap, a click or Enter (they take the
+ *  keyboard's focus). */
 export const TABLE_WORDS = {
   PIT: "Political Indicator Table: each player's Red and White leaders' strength",
-  PCM: "Political Control Marker: Red leaders' strength minus White leaders' (6 or more: Red; below 1: White; between: Undecided)",
+  PCM: "Political Control Marker: Red leaders' strength minus White leaders' (below 1: White; above a band of Undecided that narrows each Game-Turn and is gone from Game-Turn 6: Red)",
   PCT: "Player Cooperation Table: how friendly a bot is to another player, 2 (friendliest) to 7 (most hostile)",
   SDT: "Strategy Determination Table: a bot's roll for how many attacks it makes this Player-Turn, and at what odds",
   APT: "Attack Priority Table: the order in which a bot of its colour picks its targets",
@@ -24,7 +25,9 @@ const TABLE_RE = new RegExp(`\\b(${Object.keys(TABLE_WORDS).join("|")})\\b`);
 export function glossed(text) {
   const parts = String(text).split(TABLE_RE);
   if (parts.length === 1) return text;
-  return parts.map((s, i) => (i % 2 ? h("abbr", { title: TABLE_WORDS[s] }, s) : s));
+  const tell = (s) => toast(s, "info", TABLE_WORDS[s]);
+  return parts.map((s, i) => (i % 2 ? h("abbr", { title: TABLE_WORDS[s], tabindex: 0, onclick: () => tell(s),
+    onkeydown: (e) => { if (e.key === "Enter") tell(s); } }, s) : s));
 }
 
 export class EventLog {

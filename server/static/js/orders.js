@@ -315,12 +315,17 @@ function movementPicker(app, by, btn, marks) {
 /** Why the Movement Phase may not end yet (001 No Leader Suicide 3): the engine's list of the
  *  seat's leaders alone to be stacked with the nearest friendly units first (`leaders_to_stack`). */
 function stackingDuties(app) {
-  const el = h("div.duties", { role: "status" });
+  const el = h("div.duties");
   const line = (d) => {
-    const who = `${uname(d.leader)} (alone in ${pname(d.province)})`;
+    const who = d.force ? `${uname(d.leader)}'s force (leaders alone, in ${pname(d.province)})` : `${uname(d.leader)} (alone in ${pname(d.province)})`;
     if (d.do === "merge") return h("li", `${who}: stack him with your units there (Other orders: Stack …)`);
-    if (d.do === "attach") return h("li", `${who}: take one of the loose units there — ${d.units.map(ulabel).join(", ")} (move him, then attach)`);
-    return h("li", `${who}: move him to the nearest friendly units he can reach — ${d.to.map(pname).join(", ")}`);
+    if (d.do === "attach") {
+      return h("li", `${who}: pick up one of the loose units there — ${d.units.map(ulabel).join(", ")}` +
+        (d.force ? "" : " (choose him as a force, then Pick up)"));
+    }
+    const take = Object.entries(d.take || {}).filter(([, us]) => us.length);
+    return h("li", `${who}: ${d.force ? "go on" : "move him"} to the nearest friendly units he can reach — ${d.to.map(pname).join(", ")}` +
+      (take.length ? `; where only loose units stand, pick one up (${take.map(([p, us]) => `${pname(p)}: ${us.map(ulabel).join(", ")}`).join("; ")})` : ""));
   };
   answerInto(app, el, "leaders_to_stack", { seat: app.seat }, (ds) => (ds.length
     ? [h("p.small", "Before the Movement Phase ends (001 No Leader Suicide 3: a leader alone is moved to and stacked with the nearest friendly units):"),
@@ -377,6 +382,7 @@ function forcePicker(app, by, btn, marks) {
   if (by.EndForce) ends.push(btn("Halt here", by.EndForce[0], { cls: "primary", title: "End this force's move" }));
   if (by.EndMovement) ends.push(btn("End Movement Phase", by.EndMovement[0]));
   out.push(h("div.row.end", ends));
+  if (!by.EndForce && (view.options || {}).no_leader_suicide) out.push(stackingDuties(app));   // (why it may not halt here)
   for (const a of by.Emigrate || []) out.push(btn(`The ${uname(a.unit)} emigrates from ${fs ? fs.province : ""}`, a));
   return out;
 }

@@ -608,7 +608,8 @@ export class PostalDesk {
     // pick-ups and drops: what the engine says the force may pick up and drop in each province of
     // its path (004 [5.13]); the order's own unit is the one it is of, never dropped from it here
     const offeredIn = (what, prov) => (offers[what] || {})[prov] || [];
-    const named = distinctNames([...new Set([...along.flatMap((prov) => offeredIn("pick", prov)), ...along.flatMap((prov) => offeredIn("drop", prov))])]);
+    const named = distinctNames([...new Set([...along.flatMap((prov) => offeredIn("pick", prov)), ...along.flatMap((prov) => offeredIn("drop", prov))])]
+      .filter((u) => u !== p.unit));
     const picks = along.map((prov) => {
       const here = offeredIn("pick", prov);
       if (!here.length) return null;
@@ -622,9 +623,9 @@ export class PostalDesk {
           });
         } }), named.get(u))));
     });
-    // (a leader offered to move with him, or a unit with such a leader, is left in the start by
-    // unticking him above: his drops are offered further on only)
-    const joining = new Set((offers.join || []).flatMap((j) => [j.leader, ...j.with]));
+    // (a leader offered to move with him is left in the start by unticking him above: his drops
+    // are offered further on only; his units may be left there as he moves on)
+    const joining = new Set((offers.join || []).map((j) => j.leader));
     const dropsAt = (u) => along.filter((prov) => offeredIn("drop", prov).includes(u) && !(prov === p.from && joining.has(u)));
     const moving = [...new Set(along.flatMap((prov) => offeredIn("drop", prov)))].filter((u) => u !== p.unit && dropsAt(u).length);
     const drops = moving.map((u) => h("label.drop", `Drop ${named.get(u)} in `, h("select", { dataset: { drop: String(u) }, onchange: (e) => {

@@ -15,7 +15,7 @@ export function resultsOf(frame) {
     const d = e.data || {};
     if (e.kind === "combat") {
       out.push({ kind: "combat", title: `${resultWords(d.result)} in ${d.province}`,
-        detail: `${d.seat} attacks at ${d.odds}${d.subversive ? " (subversive)" : ""}: die ${d.die} → ${d.result} (Combat Results Table)`, provinces: [d.province] });
+        detail: `${d.seat} attacks at ${d.odds}${d.subversive ? " (subversive)" : ""}: die ${d.die} on the Combat Results Table → ${d.result}`, provinces: [d.province] });
     } else if (e.kind === "purge" || e.kind === "counterpurge") {
       const roll = (d.dice || []).reduce((a, b) => a + b, 0);
       const what = d.result === "C" ? "Counterpurge!" : `${d.result} point${d.result === "1" ? "" : "s"}`;
