@@ -238,7 +238,7 @@ def test_a_leader_alone_beside_friends_is_stacked_with_them_before_the_phase_end
     refused(g, A.EndMovement("A"), RULE3)
     run(g, A.StartForce("A", uid("Kalinin")))
     e = refused(g, A.EndForce("A"), RULE3)
-    assert "takes (Attach)" in e.message
+    assert e.message.startswith("Kalinin, without combat units, first picks up (Attach)")
     run(g, A.Attach("A", loose, uid("Kalinin")))
     run(g, A.EndForce("A"))
     assert g.leaders_to_stack("A") == [] and g.is_legal(A.EndMovement("A"))

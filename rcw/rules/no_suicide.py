@@ -270,12 +270,16 @@ def end_problem(ctx: Ctx, fs: Stack, touched, moved: bool, still) -> tuple[str, 
         if p:
             return p
     elif lo.loose & ctx.data.bit[fs.province] and not lo.friends & ctx.data.bit[fs.province]:
-        return RULE3, (f"a Leader alone standing with loose units of his colour in {fs.province} takes (Attach) one "
-                       "of them before he ends his move")
+        return RULE3, (f"{_who(ctx, fs)}, without combat units, first picks up (Attach) one of the loose units of "
+                       f"his colour in {fs.province}")
     if lo.targets and still() & lo.targets:
-        return RULE3, (f"a Leader alone goes on to the nearest friendly units he can still reach this Movement Phase "
-                       f"({_nearest(lo, fs.province)})")
+        return RULE3, (f"{_who(ctx, fs)}, without combat units, goes on to the nearest friendly units he can still "
+                       f"reach this Movement Phase ({_nearest(lo, fs.province)})")
     return None
+
+
+def _who(ctx: Ctx, fs: Stack) -> str:
+    return ctx.names([u for u in fs.units if ctx.data.units[u].kind == "leader"] or fs.units[:1])
 
 
 def duties(ctx: Ctx, seat: str, reach, first: bool = False) -> list[dict]:
@@ -358,20 +362,20 @@ def detach_problem(ctx: Ctx, fs: Stack, group: list[int]) -> tuple[str, str] | N
     if ctx.data.bit[fs.province] & lo.loose:
         return RULE3, (f"{ctx.name(group[0])}, a Leader alone, is not left in {fs.province}: he takes (Attach) one "
                        "of the loose units of his colour there first")
-    return RULE3, (f"{ctx.name(group[0])}, a Leader alone, is not left in {fs.province}: no friendly stack stands "
-                   "there for him to join, and the force he moves with is one")
+    return RULE3, (f"{ctx.name(group[0])}, a Leader alone, stays with the force: no other friendly stack stands in "
+                   f"{fs.province} for him to join")
 
 
 def duty_problem(duty: dict, name) -> tuple[str, str]:
     """The refusal of ending the Movement Phase while ``duty`` (:func:`duties`) is not done."""
     who = name(duty["leader"])
     if duty["do"] == "merge":
-        return RULE3, f"{who}, a Leader alone, stacks with the friendly stack in {duty['province']} first (Merge)"
+        return RULE3, f"first stack {who}, a Leader alone, with the friendly stack beside him in {duty['province']} (Merge)"
     if duty["do"] == "attach":
-        return RULE3, (f"{who}, a Leader alone, takes (Attach) one of the loose units of his colour in "
-                       f"{duty['province']} first")
-    return RULE3, (f"{who}, a Leader alone, is moved to the nearest friendly units he can reach "
-                   f"({', '.join(duty['to'])}) first")
+        return RULE3, (f"first have {who}, a Leader alone, pick up (Attach) one of the loose units of his colour in "
+                       f"{duty['province']}")
+    return RULE3, (f"first move {who}, a Leader alone, to the nearest friendly units he can reach "
+                   f"({', '.join(duty['to'])})")
 
 
 def _nearest(lo: Lone, province: str) -> str:

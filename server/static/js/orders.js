@@ -273,6 +273,8 @@ function movementPicker(app, by, btn, marks) {
   const starts = by.StartForce || [];
   const rows = groupBy(starts, (a) => (stackOf(view, a.unit) || {}).province || "?");
   const out = [h("h3", "Movement — choose a force")];
+  // (why there is no End button, first: 001 No Leader Suicide 3's duties, from the engine)
+  if (!by.EndMovement && (view.options || {}).no_leader_suicide) out.push(stackingDuties(app));
   out.push(h("p.small", "Pick a leader (with the units attached to him) or a Blue/Green force, then click where it goes. Forces move one at a time."));
   const list = h("div.pick-list");
   for (const prov of Object.keys(rows).sort()) {
@@ -308,7 +310,6 @@ function movementPicker(app, by, btn, marks) {
   for (const a of by.Evacuate || []) other.push(btn(`Evacuate ${uname(a.unit)} (out of the game: the critic's evacuation)`, a));
   if (other.length) out.push(h("details.other", h("summary", `Other orders (${other.length})`), h("div.stack-col", other)));
   if (by.EndMovement) out.push(h("div.row.end", btn("End Movement Phase", by.EndMovement[0], { cls: "primary" })));
-  else if (view.options && view.options.no_leader_suicide) out.push(stackingDuties(app));
   return out;
 }
 
@@ -317,18 +318,18 @@ function movementPicker(app, by, btn, marks) {
 function stackingDuties(app) {
   const el = h("div.duties");
   const line = (d) => {
-    const who = d.force ? `${uname(d.leader)}'s force (leaders alone, in ${pname(d.province)})` : `${uname(d.leader)} (alone in ${pname(d.province)})`;
+    const who = d.force ? `${uname(d.leader)}, moving without troops (now in ${pname(d.province)})` : `${uname(d.leader)} (without troops in ${pname(d.province)})`;
     if (d.do === "merge") return h("li", `${who}: stack him with your units there (Other orders: Stack …)`);
     if (d.do === "attach") {
       return h("li", `${who}: pick up one of the loose units there — ${d.units.map(ulabel).join(", ")}` +
         (d.force ? "" : " (choose him as a force, then Pick up)"));
     }
     const take = Object.entries(d.take || {}).filter(([, us]) => us.length);
-    return h("li", `${who}: ${d.force ? "go on" : "move him"} to the nearest friendly units he can reach — ${d.to.map(pname).join(", ")}` +
+    return h("li", `${who}: ${d.force ? "continue" : "move him"} to the nearest friendly units he can reach — ${d.to.map(pname).join(", ")}` +
       (take.length ? `; where only loose units stand, pick one up (${take.map(([p, us]) => `${pname(p)}: ${us.map(ulabel).join(", ")}`).join("; ")})` : ""));
   };
   answerInto(app, el, "leaders_to_stack", { seat: app.seat }, (ds) => (ds.length
-    ? [h("p.small", "Before the Movement Phase ends (001 No Leader Suicide 3: a leader alone is moved to and stacked with the nearest friendly units):"),
+    ? [h("p.small", "Before the Movement Phase ends (optional rule No Leader Suicide: a leader without troops must join the nearest friendly units he can reach, even other leaders):"),
       h("ul.duty-list", ds.map(line))]
     : h("p.small", "The Movement Phase cannot end yet.")));
   return el;
@@ -370,7 +371,7 @@ function forcePicker(app, by, btn, marks) {
     }
     out.push(list);
   } else {
-    out.push(h("p.small", "The force can go no further."));
+    out.push(h("p.small", "No further move is open to this force now."));
   }
   const pick = [];
   for (const a of by.JoinForce || []) pick.push(btn(`${uname(a.leader)} joins the force`, a, { data: { unit: a.leader } }));
@@ -382,7 +383,7 @@ function forcePicker(app, by, btn, marks) {
   if (by.EndForce) ends.push(btn("Halt here", by.EndForce[0], { cls: "primary", title: "End this force's move" }));
   if (by.EndMovement) ends.push(btn("End Movement Phase", by.EndMovement[0]));
   out.push(h("div.row.end", ends));
-  if (!by.EndForce && (view.options || {}).no_leader_suicide) out.push(stackingDuties(app));   // (why it may not halt here)
+  if ((!by.EndForce || !by.EndMovement) && (view.options || {}).no_leader_suicide) out.push(stackingDuties(app));   // (why it may not halt, or end the phase)
   for (const a of by.Emigrate || []) out.push(btn(`The ${uname(a.unit)} emigrates from ${fs ? fs.province : ""}`, a));
   return out;
 }
