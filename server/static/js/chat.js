@@ -8,7 +8,7 @@
 // or trades, 004 [18.0]; its seat N is the engine, which answers nothing): no Propose menu there,
 // and no proposal is sent (the server refuses one addressed to an engine seat: `engine_seat`).
 
-import { h, store, fmtTime, clear, modal, toast, replace, touchScreen } from "./util.js";
+import { h, store, fmtTime, clear, modal, toast, replace, touchScreen, followBottom } from "./util.js";
 import { unit, uname, pct } from "./data.js";
 import { glossed } from "./log.js";
 import { seatBadge, answerInto, openTradeDialog, openPactDialog, openCommitteeDialog } from "./dialogs.js";
@@ -44,21 +44,10 @@ export class Chat {
     // The list stays on the newest message while the reader is there, whatever resizes it (the
     // Orders panel growing, a phone turning); a reader scrolled up is not yanked down, and is
     // told when new messages arrive below.
-    this.stuck = true;
     this.shown = { channel: null, last: 0 };
     this.below = h("button.new-below", { type: "button", hidden: true, dataset: { act: "new-below" }, onclick: () => this.toBottom() },
       "New messages below ↓");
-    // (only a scroll up lets go of the newest message: a scroll event that comes after the list
-    // shrank, before the ResizeObserver has brought it down again, finds it short of the bottom
-    // with its scrollTop unchanged, and must not let go)
-    let lastTop = 0;
-    this.list.addEventListener("scroll", () => {
-      const top = this.list.scrollTop;
-      if (this.list.scrollHeight - top - this.list.clientHeight < 40) this.stuck = true;
-      else if (top < lastTop) this.stuck = false;
-      lastTop = top;
-      if (this.stuck) this.below.hidden = true;
-    });
+    followBottom(this, this.list, 40, () => { this.below.hidden = true; });
     if (globalThis.ResizeObserver) new ResizeObserver(() => { if (this.stuck) this.list.scrollTop = this.list.scrollHeight; }).observe(this.list);
     this.el = h("div.chat-pane", this.tabs, this.head, this.list, this.below, this.composer, this.tools);
   }

@@ -2,7 +2,7 @@
 // rail with 3 units"; "Purge of B by A+E: strength 29, roll 2, 3 points"), rebuilt from the
 // server's `events` history on every (re)connection, and the replay caption.
 
-import { h, store, clear, toast } from "./util.js";
+import { h, store, clear, toast, followBottom } from "./util.js";
 import { D, uname, unit } from "./data.js";
 
 export const RESULT_WORDS = { De: "defender eliminated", Ae: "attacker eliminated", Ex: "exchange" };
@@ -265,10 +265,7 @@ export class LogPane {
     // Whether the reader is at the newest lines (then new ones are followed): changed only when
     // the list is scrolled, by the reader or by render; not by the pane shrinking under it (the
     // Orders card growing above it once left the log behind for the rest of the game).
-    this.stuck = true;
-    this.list.addEventListener("scroll", () => {
-      this.stuck = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 60;
-    }, { passive: true });
+    followBottom(this, this.list, 60);
   }
 
   render(full = false) {

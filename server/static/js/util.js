@@ -178,6 +178,24 @@ export function plural(n, one, many = one + "s") {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** Keep ``owner.stuck`` true while ``list`` shows its newest (bottom) content, for the owner to
+ *  follow new content then: a scroll that reaches within ``slack`` px of the bottom sets it, and
+ *  only a scroll up clears it.  (A scroll event that comes after the list shrank, before it was
+ *  brought down again, finds it short of the bottom with its scrollTop unchanged: it must not let
+ *  go; ci-local saw one do so, in the chat and in the log.)  ``onStuck``: called on such a scroll
+ *  while stuck. */
+export function followBottom(owner, list, slack, onStuck = null) {
+  let lastTop = 0;
+  owner.stuck = true;
+  list.addEventListener("scroll", () => {
+    const top = list.scrollTop;
+    if (list.scrollHeight - top - list.clientHeight < slack) owner.stuck = true;
+    else if (top < lastTop) owner.stuck = false;
+    lastTop = top;
+    if (owner.stuck && onStuck) onStuck();
+  }, { passive: true });
+}
+
 let toastBox = null;
 /** A short message in the corner; kind: "error" | "info" | "ok". */
 export function toast(text, kind = "info", detail = "") {
