@@ -634,8 +634,8 @@ class Game:
         return movement.allowance(self.ctx, self.state.stacks[f.stack].units)
 
     def leaders_to_stack(self, seat: str) -> list[StackingDuty]:
-        """001 No Leader Suicide 3: ``seat``'s stacks of leaders alone that must be stacked with the
-        nearest available friendly units before its Movement Phase ends (``EndMovement`` is refused
+        """001 No Leader Suicide 3: ``seat``'s Leaders alone who must be stacked with the nearest
+        available friendly units before its Movement Phase ends (``EndMovement`` is refused
         until then), each with what to do (:class:`rcw.types.StackingDuty`); none without the
         option (:func:`rcw.rules.no_suicide.duties`)."""
         return copy.deepcopy(movement.stacking_duties(self.ctx, seat))  # type: ignore[return-value]

@@ -118,8 +118,9 @@ class Route(TypedDict):
 
 
 class StackingDuty(TypedDict, total=False):
-    """001 No Leader Suicide 3 (``Game.leaders_to_stack``): a stack of leaders alone that must be
-    stacked with the nearest available friendly units before the Movement Phase ends.  ``do``:
+    """001 No Leader Suicide 3 (``Game.leaders_to_stack``): a Leader alone (one leader, no troops)
+    who must be stacked with the nearest available friendly units before the Movement Phase ends,
+    or the force being moved if it may not end its move yet.  ``do``:
     "merge" (with the stack ``into``, in its province), "attach" (one of ``units``, loose units of
     its colour there, taken by a force of ``leader``) or "move" (``leader``'s force to one of
     ``to``, the provinces of the nearest such units it can reach, ``Game.reach(leader)``; ``take``:

@@ -330,8 +330,7 @@ def _duties(ctx: Ctx, seat: str, moving: int | None, reach):
         if here & lo.friends:
             if st.id == moving:
                 continue                           # (ending its move there stacks it with them)
-            into = min(x.id for x in ctx.b.stacks_in(st.province) if x.id != st.id and lo._friend(x, st.units))
-            yield {**duty, "do": "merge", "into": into}
+            yield {**duty, "do": "merge", "into": _friends_here(ctx, lo, st.province, (st.id,))[0].id}
         elif here & lo.loose:
             yield {**duty, "do": "attach", "units": _loose_in(ctx, lo, st.province, st.id, seat)}
         else:
