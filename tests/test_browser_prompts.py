@@ -1076,3 +1076,35 @@ def test_the_movement_card_says_which_leaders_alone_must_be_stacked_before_the_p
         if page is not None:
             page.context.close()
         live.close()
+
+
+def test_a_refusal_names_the_provinces_as_the_map_does(browser) -> None:
+    """The engine's refusals name provinces by code ("KALU is not adjacent to RYAZ"); the toast
+    and the Orders panel's refusal read them by the names printed under the codes on the map
+    (QA: a refusal in codes sent a new player hunting the map for "KALU")."""
+    from browser_helpers import Live
+
+    g = empty_map()
+    put(g, "KALU", "A", "Kalinin")
+    kalinin = uid("Kalinin")
+    g.apply(A.StartForce("A", kalinin))
+    refusal = g.why_illegal(A.Move("A", "VORO", False))
+    assert refusal is not None and "KALU" in refusal.message, refusal
+    live = Live()
+    page = None
+    try:
+        gid, tokens = live.plant(g)
+        page = new_page(browser)
+        open_seat(page, live.base, gid, tokens["A"], "A", "Anna")
+        page.wait_for_function("() => !window.rcwApp.busy && (window.rcwApp.st.legal || []).some((a) => a.t === 'Move')")
+        page.evaluate("() => window.rcwApp.act({ t: 'Move', seat: 'A', to: 'VORO', rail: false })")
+        toast = page.locator(".toast.error").first
+        toast.wait_for()
+        names = [g.data.provinces[p].name for p in ("KALU", "VORO")]
+        for text in (toast.inner_text(), page.locator(".orders .refusal").inner_text()):
+            assert all(n in text for n in names) and "KALU" not in text and "VORO" not in text, text
+        assert "Rule 004 [5.24]" in toast.inner_text()
+    finally:
+        if page is not None:
+            page.context.close()
+        live.close()

@@ -80,6 +80,11 @@ export function pname(code) {
   const p = D.provinces[code];
   return p ? p.name : code;
 }
+/** An engine message as a player reads it: the provinces it names by code ("ARCH") by their
+ *  names on the map ("Archangel"); any other word is left as it is. */
+export function placeNames(text) {
+  return String(text ?? "").replace(/\b[A-Z]{4}\b/g, (w) => (D.provinces && D.provinces[w] ? D.provinces[w].name : w));
+}
 export function nationalityName(nat) {
   return D.blue_names[nat] || D.green_names[nat] || nat;
 }

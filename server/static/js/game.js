@@ -4,7 +4,7 @@
 
 import { h, clear, store, seatsHeld, holdSeat, dropSeat, toast, modal, debounceFrame, replace, notifyBrowser, fmtLeft, tickCountdowns, tapWord } from "./util.js";
 import {
-  D, loadData, unit, uname, ulabel, pname, SEAT_COLOURS, PHASES, PHASE_NAMES, attachedTo, leadersOf, nationalityName,
+  D, loadData, unit, uname, ulabel, pname, placeNames, SEAT_COLOURS, PHASES, PHASE_NAMES, attachedTo, leadersOf, nationalityName,
   shownStrength,
 } from "./data.js";
 import { GameConnection, api } from "./net.js";
@@ -294,8 +294,9 @@ class GameApp {
 
   showError(e) {
     const rule = e.rule || (e.frame && e.frame.rule) || null;
-    this.lastError = { message: e.message, rule, code: e.code };
-    toast(e.message, "error", rule ? `Rule ${rule}` : e.code || "");
+    const message = placeNames(e.message);
+    this.lastError = { message, rule, code: e.code };
+    toast(message, "error", rule ? `Rule ${rule}` : e.code || "");
     this.renderSoon();
   }
 

@@ -11,12 +11,12 @@
 // (`attack_options`), the purge odds (`purge_odds`).
 
 import { h, store, toast, modal, notifyBrowser, fmtLeft, fmtSpan, tapWord, touchScreen } from "./util.js";
-import { unit, uname, pname, isLeader, PHASE_NAMES } from "./data.js";
+import { unit, uname, pname, placeNames, isLeader, PHASE_NAMES } from "./data.js";
 import { seatBadge } from "./dialogs.js";
 import { waitingForPlayers } from "./orders.js";
 
 /** A verdict's reason (the `check` query's, per order): the engine's message and its rule case. */
-const why = (vd) => (vd ? `${vd.message}${vd.rule ? ` (${vd.rule})` : ""}` : "not checked");
+const why = (vd) => (vd ? `${placeNames(vd.message)}${vd.rule ? ` (${vd.rule})` : ""}` : "not checked");
 /** Whether the engine carries an order out whole: not refused, no step of it refused. */
 const whole = (vd) => vd.ok && vd.step === undefined;
 
@@ -453,7 +453,7 @@ export class PostalDesk {
       const vd = checked && checked[i];
       return h("li.draft-order" + (vd ? (whole(vd) ? ".ok" : ".bad") : ""), { dataset: { order: o.order, index: i } },
         h("span.d-text", describe(o)),
-        vd && !whole(vd) ? h("span.d-why", ` — ${vd.ok ? `stops${vd.path && vd.path.length ? ` in ${pname(vd.path[vd.path.length - 1])}` : " where it is"}: ` : "refused: "}${vd.message} (${vd.rule})`) : null,
+        vd && !whole(vd) ? h("span.d-why", ` — ${vd.ok ? `stops${vd.path && vd.path.length ? ` in ${pname(vd.path[vd.path.length - 1])}` : " where it is"}: ` : "refused: "}${placeNames(vd.message)} (${vd.rule})`) : null,
         h("span.d-tools",
           h("button.icon", { type: "button", title: "Up", "aria-label": "Move up", onclick: () => move(i, -1) }, "↑"),
           h("button.icon", { type: "button", title: "Down", "aria-label": "Move down", onclick: () => move(i, 1) }, "↓"),
@@ -471,7 +471,7 @@ export class PostalDesk {
       h("h3", "Your order sheet", sent && !changed ? h("span.sent-badge", { dataset: { sent: "1" } }, " — sent ✓") : null),
       changed ? h("p.unsent-badge", { role: "status" }, "Changed since you sent it: the sheet you sent counts until you send it again.") : null,
       this.draft.length ? list : h("p.small", "No orders yet. Plot moves on the map, or add orders below; an empty sheet is a valid sheet."),
-      rejected.length ? h("div.rejected", h("strong", "Refused when sent: "), rejected.map((r) => h("div", `#${r.index + 1} ${r.order}: ${r.message} (${r.rule})`))) : null,
+      rejected.length ? h("div.rejected", h("strong", "Refused when sent: "), rejected.map((r) => h("div", `#${r.index + 1} ${r.order}: ${placeNames(r.message)} (${r.rule})`))) : null,
       h("div.row",
         h("button.btn.primary", { type: "button", dataset: { act: "send-sheet" }, disabled: this.app.busy, onclick: () => this.confirmSend(checked) },
           sent ? "Send again (replaces the last)" : "Send the sheet")),
