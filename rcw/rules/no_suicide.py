@@ -265,13 +265,10 @@ def end_problem(ctx: Ctx, fs: Stack, touched, moved: bool, still) -> tuple[str, 
     lo = lone(ctx, fs, touched)
     if lo is None:
         return None
-    if moved:
-        p = lo.stack_problem(fs.province, moved)
-        if p:
-            return p
-    elif lo.loose & ctx.data.bit[fs.province] and not lo.friends & ctx.data.bit[fs.province]:
-        return RULE3, (f"{_who(ctx, fs)}, without combat units, first picks up (Attach) one of the loose units of "
-                       f"his colour in {fs.province}")
+    p = lo.stack_problem(fs.province, True)       # (loose units to take there, and no friendly stack)
+    if p:
+        return p if moved else (RULE3, f"{_who(ctx, fs)}, without combat units, first picks up (Attach) one of "
+                                       f"the loose units of his colour in {fs.province}")
     if lo.targets and still() & lo.targets:
         return RULE3, (f"{_who(ctx, fs)}, without combat units, goes on to the nearest friendly units he can still "
                        f"reach this Movement Phase ({_nearest(lo, fs.province)})")
