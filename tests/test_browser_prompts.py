@@ -1058,11 +1058,18 @@ def test_the_movement_card_says_which_leaders_alone_must_be_stacked_before_the_p
         assert len(lines) == 2 and "Kalinin" in lines[0] and g.data.provinces["RYAZ"].name in lines[0], lines
         assert "Kamenev" in lines[1] and "Stack" in lines[1], lines
         assert page.locator('.orders [data-act="EndMovement"]').count() == 0
+        # and on the map: the two leaders' counters are marked (the Key says what the mark means)
+        marked = lambda: page.evaluate("() => [...document.querySelectorAll('svg.board .counter.duty')].map((c) => c.dataset.province).sort()")
+        page.wait_for_function("() => document.querySelectorAll('svg.board .counter.duty').length === 2")
+        assert marked() == ["KALU", "PETR"], marked()
+        assert "No Leader Suicide" in page.locator('svg.board .counter.duty[data-province="KALU"] title').text_content()
         # done: Kamenev stacked with Trotsky's stack (the Other orders' button), Kalinin moved there
         # (opened and pressed at once: the panel is drawn again, closed, at every frame)
         page.evaluate("""() => { const d = document.querySelector('.orders details.other'); d.open = true;
           [...d.querySelectorAll('[data-act="Merge"]')].find((b) => b.textContent.includes('Kamenev')).click(); }""")
         page.wait_for_function("() => document.querySelectorAll('.orders .duties li').length === 1")
+        page.wait_for_function("() => document.querySelectorAll('svg.board .counter.duty').length === 1")
+        assert marked() == ["KALU"], marked()
         kalinin = uid("Kalinin")
         page.locator(f'.orders [data-act="StartForce"][data-unit="{kalinin}"]').click()
         for p in ("TULA", "RYAZ"):
@@ -1072,6 +1079,7 @@ def test_the_movement_card_says_which_leaders_alone_must_be_stacked_before_the_p
         page.locator('.orders [data-act="EndForce"]').click()
         page.locator('.orders [data-act="EndMovement"]').wait_for()
         assert page.locator(".orders .duties").count() == 0
+        assert marked() == [], marked()
     finally:
         if page is not None:
             page.context.close()

@@ -33,7 +33,7 @@ export class Board {
     this.vb = null;
     this.full = null;
     this.svg = null;
-    this.marks = { moves: {}, targets: new Set(), attackers: new Set(), candidates: new Set(), path: null,
+    this.marks = { moves: {}, targets: new Set(), attackers: new Set(), candidates: new Set(), duty: new Set(), path: null,
                    selected: null, force: null, province: null };
   }
 
@@ -129,8 +129,8 @@ export class Board {
     // the counters, drawn as on the map
     const lead = (col) => Object.keys(D.units).map(Number).find((u) => unit(u).kind === "leader" && unit(u).color === col);
     const combat = (col) => Object.keys(D.units).map(Number).find((u) => unit(u).kind === "combat" && unit(u).color === col);
-    const sample = (st, str, text) => {
-      const g = this._counter({ attached: {}, province: "", ...st }, 4, 4, { strengths: { [st.id]: str } });
+    const sample = (st, str, text, marks = {}) => {
+      const g = this._counter({ attached: {}, province: "", ...st }, 4, 4, { strengths: { [st.id]: str }, ...marks });
       for (const a of ["tabindex", "role", "data-stack", "data-province"]) g.removeAttribute(a);
       g.querySelector("title").remove();
       return h("li", s("svg", { viewBox: `0 0 ${CW + 9} ${CH + 9}`, class: "key-counter", "aria-hidden": "true" }, g), h("span", text));
@@ -144,6 +144,9 @@ export class Board {
       sample({ id: 2, owner: "B", color: "White", units: two }, 7, "two leaders (2★) of Player B"),
       sample({ id: 3, owner: "", color: "Blue", units: [combat("Blue")] }, 2, "an uncontrolled stack (no letter)"),
       sample({ id: 4, owner: "C", color: "Red", units: [lead("Red")], ghost: true }, "", "dealt, not yet deployed (the pre-game session)"),
+      sample({ id: 5, owner: "A", color: "Red", units: [lead("Red")] }, 5,
+        "a leader without troops who must still join the nearest friendly units before the Movement Phase ends (optional rule No Leader Suicide)",
+        { duty: new Set([5]) }),
       h("li", s("svg", { viewBox: `0 0 ${CW + 9} ${CH + 9}`, class: "key-counter", "aria-hidden": "true" }, more),
         h("span", "more stacks in the province: click it to fan them all out"))),
       h("p.key-colours", Object.entries(COUNTER_COLOURS).map(([c]) =>
@@ -453,7 +456,8 @@ export class Board {
   // -- drawing --------------------------------------------------------------------------------------
   /**
    * view: the engine view; marks: {moves: {CODE: {rail, land}}, targets: Set(stackId),
-   * attackers: Set, candidates: Set, path: [codes], selected: stackId, force: stackId, province: CODE,
+   * attackers: Set, candidates: Set, duty: Set (stacks of leaders alone the rules say must still be
+   * stacked, 001 No Leader Suicide 3), path: [codes], selected: stackId, force: stackId, province: CODE,
    * strengths: {stackId: the engine's strength, shown on the counter}}
    */
   render(view, marks = {}) {
@@ -555,7 +559,8 @@ export class Board {
     const byProv = {};
     for (const st of view.stacks) if (this.boxes[st.province]) (byProv[st.province] ||= []).push(st);
     const rank = (st) => (m.force === st.id || m.selected === st.id ? 0
-      : (m.targets && m.targets.has(st.id)) || (m.attackers && m.attackers.has(st.id)) || (m.candidates && m.candidates.has(st.id)) ? 1
+      : (m.duty && m.duty.has(st.id)) || (m.targets && m.targets.has(st.id)) || (m.attackers && m.attackers.has(st.id))
+        || (m.candidates && m.candidates.has(st.id)) ? 1
         : st.owner && st.owner === m.me ? 2 : 3);
     for (const list of Object.values(byProv)) {
       list.sort((a, b) => rank(a) - rank(b) || (a.owner || "~").localeCompare(b.owner || "~") || a.id - b.id);
@@ -691,9 +696,12 @@ export class Board {
     if (m.targets && m.targets.has(st.id)) cls.push("target");
     if (m.attackers && m.attackers.has(st.id)) cls.push("attacker");
     if (m.candidates && m.candidates.has(st.id)) cls.push("candidate");
+    const duty = m.duty && m.duty.has(st.id);
+    if (duty) cls.push("duty");
     const owner = st.owner ? `${st.owner}` : "uncontrolled";
     const title = `${owner === "uncontrolled" ? "Uncontrolled" : "Player " + owner} · ${col || "Imperial"}${str === "" ? "" : ` · strength ${str}`}\n` +
-      st.units.map(ulabel).join(", ") + `\n${pname(st.province)}`;
+      st.units.map(ulabel).join(", ") + `\n${pname(st.province)}` +
+      (duty ? "\nMust be stacked with the nearest friendly units before the Movement Phase ends (No Leader Suicide)" : "");
     const g = s("g", { class: cls.join(" "), "data-stack": st.id, "data-owner": st.owner || "", "data-color": col,
                        "data-province": st.province, transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`,
                        tabindex: 0, role: "button" },     // (its accessible name: the <title>, in words)
@@ -710,6 +718,7 @@ export class Board {
     if (leaders.length) {
       g.append(s("text", { class: "c-lead", x: CW - 1.8, y: 9, fill: k.star }, leaders.length > 1 ? `${leaders.length}★` : "★"));
     }
+    if (duty) g.append(s("circle", { class: "c-duty", cx: CW - 4.6, cy: CH - 4.6, r: 4.4 }), s("text", { class: "c-duty-mark", x: CW - 4.6, y: CH - 1.6 }, "!"));
     const imp = st.units.filter((u) => unit(u).kind === "imperial");
     const gold = counterColours("");
     imp.forEach((u, i) => {

@@ -38,7 +38,7 @@ export function buildOrders(app) {
   const seat = app.seat;
   const legal = st.legal || [];
   const by = groupBy(legal, (a) => a.t);
-  const marks = { moves: {}, targets: new Set(), attackers: new Set(), candidates: new Set(), path: null, force: null };
+  const marks = { moves: {}, targets: new Set(), attackers: new Set(), candidates: new Set(), duty: new Set(), path: null, force: null };
   const el = h("div.orders-body");
   const btn = (label, action, opts = {}) => {
     const b = h("button.btn" + (opts.cls ? "." + opts.cls.trim().split(/\s+/).join(".") : ""), {
@@ -274,7 +274,7 @@ function movementPicker(app, by, btn, marks) {
   const rows = groupBy(starts, (a) => (stackOf(view, a.unit) || {}).province || "?");
   const out = [h("h3", "Movement — choose a force")];
   // (why there is no End button, first: 001 No Leader Suicide 3's duties, from the engine)
-  if (!by.EndMovement && (view.options || {}).no_leader_suicide) out.push(stackingDuties(app));
+  if (!by.EndMovement && (view.options || {}).no_leader_suicide) out.push(stackingDuties(app, marks));
   out.push(h("p.small", "Pick a leader (with the units attached to him) or a Blue/Green force, then click where it goes. Forces move one at a time."));
   const list = h("div.pick-list");
   for (const prov of Object.keys(rows).sort()) {
@@ -314,9 +314,14 @@ function movementPicker(app, by, btn, marks) {
 }
 
 /** Why the Movement Phase may not end yet (001 No Leader Suicide 3): the engine's list of the
- *  seat's leaders alone to be stacked with the nearest friendly units first (`leaders_to_stack`). */
-function stackingDuties(app) {
+ *  seat's leaders alone to be stacked with the nearest friendly units first (`leaders_to_stack`),
+ *  their stacks marked on the map (`marks.duty`; the map is drawn again when the answer comes). */
+function stackingDuties(app, marks) {
   const el = h("div.duties");
+  const args = { seat: app.seat };
+  const known = app.known ? app.known("leaders_to_stack", args) : undefined;
+  if (known) for (const d of known) marks.duty.add(d.stack);
+  else if (app.ask) app.ask("leaders_to_stack", args).then((ds) => { if (ds.length) app.renderSoon(); }, () => {});
   const line = (d) => {
     const who = d.force ? `${uname(d.leader)}, moving without troops (now in ${pname(d.province)})` : `${uname(d.leader)} (without troops in ${pname(d.province)})`;
     if (d.do === "merge") return h("li", `${who}: stack him with your units there (Other orders: Stack …)`);
@@ -328,7 +333,7 @@ function stackingDuties(app) {
     return h("li", `${who}: ${d.force ? "continue" : "move him"} to the nearest friendly units he can reach — ${d.to.map(pname).join(", ")}` +
       (take.length ? `; where only loose units stand, pick one up (${take.map(([p, us]) => `${pname(p)}: ${us.map(ulabel).join(", ")}`).join("; ")})` : ""));
   };
-  answerInto(app, el, "leaders_to_stack", { seat: app.seat }, (ds) => (ds.length
+  answerInto(app, el, "leaders_to_stack", args, (ds) => (ds.length
     ? [h("p.small", "Before the Movement Phase ends (optional rule No Leader Suicide: a leader without troops must join the nearest friendly units he can reach, even other leaders):"),
       h("ul.duty-list", ds.map(line))]
     : h("p.small", "The Movement Phase cannot end yet.")));
@@ -383,7 +388,7 @@ function forcePicker(app, by, btn, marks) {
   if (by.EndForce) ends.push(btn("Halt here", by.EndForce[0], { cls: "primary", title: "End this force's move" }));
   if (by.EndMovement) ends.push(btn("End Movement Phase", by.EndMovement[0]));
   out.push(h("div.row.end", ends));
-  if ((!by.EndForce || !by.EndMovement) && (view.options || {}).no_leader_suicide) out.push(stackingDuties(app));   // (why it may not halt, or end the phase)
+  if ((!by.EndForce || !by.EndMovement) && (view.options || {}).no_leader_suicide) out.push(stackingDuties(app, marks));   // (why it may not halt, or end the phase)
   for (const a of by.Emigrate || []) out.push(btn(`The ${uname(a.unit)} emigrates from ${fs ? fs.province : ""}`, a));
   return out;
 }
