@@ -13,6 +13,8 @@ A sheet of all the prompts is saved as ``artifacts/prompts.png``.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 from browser_helpers import ARTIFACTS, new_page, open_seat, shot, skip_reason
 from engine_helpers import attack, committee_abc, dice, form, markers, phase, put, stack_with, uid
@@ -25,6 +27,25 @@ from rcw.actions import to_wire
 from rcw.game import Game
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
+
+
+@contextmanager
+def planted(browser, g: Game, seat: str = "A"):
+    """The position ``g`` planted in a real server of this process; ``seat``'s player opens it on
+    the desktop: the page (closed, with the server, afterwards)."""
+    from browser_helpers import NAMES, Live
+
+    live = Live()
+    page = None
+    try:
+        gid, tokens = live.plant(g)
+        page = new_page(browser)
+        open_seat(page, live.base, gid, tokens[seat], seat, NAMES[seat])
+        yield page
+    finally:
+        if page is not None:
+            page.context.close()
+        live.close()
 
 
 # -- positions ---------------------------------------------------------------------------------------
@@ -593,15 +614,8 @@ def test_the_inspector_offers_no_attack_below_1_2(browser) -> None:
     real game in that position) offered "Attack", which declared an attack that could only be
     called off; now its button says "Attack: below 1:2" and is not to be pressed, while the card
     of the uncontrolled GU2 offers the attack at 1:1."""
-    from browser_helpers import Live
-
-    live = Live()
-    page = None
-    try:
-        g = pos_too_strong()
-        gid, tokens = live.plant(g)
-        page = new_page(browser)
-        open_seat(page, live.base, gid, tokens["A"], "A", "Anna")
+    g = pos_too_strong()
+    with planted(browser, g) as page:
         page.wait_for_function("() => document.body.dataset.mine === '1'")
         for name, below in (("Kolchak", True), ("GU2 VLDV", False)):
             st = stack_with(g, name)
@@ -611,10 +625,6 @@ def test_the_inspector_offers_no_attack_below_1_2(browser) -> None:
             assert button.is_disabled() == below, name
             assert button.inner_text() == ("Attack: below 1:2" if below else "Attack"), name
         shot(page, "inspector-below-desktop.png")
-    finally:
-        if page is not None:
-            page.context.close()
-        live.close()
 
 POSTAL_ATTACKS_JS = """async ({view, opts}) => {
   const { loadData } = await import("/js/data.js");
@@ -1038,20 +1048,13 @@ def test_the_movement_card_says_which_leaders_alone_must_be_stacked_before_the_p
     of A's Movement Phase; the Orders panel, which offered the button only when the engine allows
     it, said nothing of why it was gone.  Now it lists what is left to do, from the engine's
     ``leaders_to_stack`` query, and the End button comes back once it is done."""
-    from browser_helpers import Live
-
     g = empty_map(options={"no_leader_suicide": True})
     put(g, "KALU", "A", "Kalinin")
     put(g, "RYAZ", "A", "Sorokin", "RU4 TULA", attach={"RU4 TULA": "Sorokin"})
     put(g, "PETR", "A", "Kamenev")
     put(g, "PETR", "A", "Trotsky", "RU6 SMOL", attach={"RU6 SMOL": "Trotsky"})
     assert not g.is_legal(A.EndMovement("A"))
-    live = Live()
-    page = None
-    try:
-        gid, tokens = live.plant(g)
-        page = new_page(browser)
-        open_seat(page, live.base, gid, tokens["A"], "A", "Anna")
+    with planted(browser, g) as page:
         duties = page.locator(".orders .duties li")
         duties.first.wait_for()
         lines = duties.all_inner_texts()
@@ -1059,7 +1062,9 @@ def test_the_movement_card_says_which_leaders_alone_must_be_stacked_before_the_p
         assert "Kamenev" in lines[1] and "Stack" in lines[1], lines
         assert page.locator('.orders [data-act="EndMovement"]').count() == 0
         # and on the map: the two leaders' counters are marked (the Key says what the mark means)
-        marked = lambda: page.evaluate("() => [...document.querySelectorAll('svg.board .counter.duty')].map((c) => c.dataset.province).sort()")
+        def marked() -> list[str]:
+            return page.evaluate("() => [...document.querySelectorAll('svg.board .counter.duty')].map((c) => c.dataset.province).sort()")
+
         page.wait_for_function("() => document.querySelectorAll('svg.board .counter.duty').length === 2")
         assert marked() == ["KALU", "PETR"], marked()
         assert "No Leader Suicide" in page.locator('svg.board .counter.duty[data-province="KALU"] title').text_content()
@@ -1080,30 +1085,19 @@ def test_the_movement_card_says_which_leaders_alone_must_be_stacked_before_the_p
         page.locator('.orders [data-act="EndMovement"]').wait_for()
         assert page.locator(".orders .duties").count() == 0
         assert marked() == [], marked()
-    finally:
-        if page is not None:
-            page.context.close()
-        live.close()
 
 
 def test_a_refusal_names_the_provinces_as_the_map_does(browser) -> None:
     """The engine's refusals name provinces by code ("KALU is not adjacent to RYAZ"); the toast
     and the Orders panel's refusal read them by the names printed under the codes on the map
     (QA: a refusal in codes sent a new player hunting the map for "KALU")."""
-    from browser_helpers import Live
-
     g = empty_map()
     put(g, "KALU", "A", "Kalinin")
     kalinin = uid("Kalinin")
     g.apply(A.StartForce("A", kalinin))
     refusal = g.why_illegal(A.Move("A", "VORO", False))
     assert refusal is not None and "KALU" in refusal.message, refusal
-    live = Live()
-    page = None
-    try:
-        gid, tokens = live.plant(g)
-        page = new_page(browser)
-        open_seat(page, live.base, gid, tokens["A"], "A", "Anna")
+    with planted(browser, g) as page:
         page.wait_for_function("() => !window.rcwApp.busy && (window.rcwApp.st.legal || []).some((a) => a.t === 'Move')")
         page.evaluate("() => window.rcwApp.act({ t: 'Move', seat: 'A', to: 'VORO', rail: false })")
         toast = page.locator(".toast.error").first
@@ -1112,7 +1106,3 @@ def test_a_refusal_names_the_provinces_as_the_map_does(browser) -> None:
         for text in (toast.inner_text(), page.locator(".orders .refusal").inner_text()):
             assert all(n in text for n in names) and "KALU" not in text and "VORO" not in text, text
         assert "Rule 004 [5.24]" in toast.inner_text()
-    finally:
-        if page is not None:
-            page.context.close()
-        live.close()
