@@ -217,6 +217,24 @@ def test_winner_and_ranking():
     assert r["winner"] == "A" and r["ranking"][:2] == ["A", "B"]
 
 
+def test_players_tied_with_the_most_victory_points_share_the_win():
+    """004 [2.0], [14.0]: "the Player with the largest number of Victory Points is judged the
+    winner"; nothing covers a tie.  The engine named the earlier seat letter alone (an audit's
+    finding); now the players tied with the most share the win: ``winners`` names them all and
+    ``winner`` (one player with the most) is None."""
+    g = blank()
+    put(g, "TVER", "B", "Sytin")                         # 1 Red VP each (004 [14.41])
+    put(g, "TULA", "A", "Kamenev")
+    put(g, "VLDV", "C", "Dieterichs", "WU2 VLDV")        # White only in Siberia: Red Victory (004 [14.1] 2)
+    end_turn(g)
+    r = g.result
+    assert r["winner_color"] == "Red" and r["scores"]["A"] == r["scores"]["B"] == 1, r
+    assert r["winners"] == ["A", "B"] and r["winner"] is None and r["ranking"][:2] == ["A", "B"]
+    g2 = vp_game()                                        # one with the most: he alone
+    r2 = victory.result(g2.ctx, "Red", "test")
+    assert r2["winners"] == [r2["winner"]] == ["A"]
+
+
 def test_14_0_only_the_victorious_colours_points_count():
     """004 [14.0] General Rule: a Red victory ranks the players by Red Victory Points only, a
     White victory by White ones; the defeated colour's points are ignored."""
@@ -313,10 +331,21 @@ def test_no_quitting_in_the_middle_of_a_decision():
 
 @pytest.mark.parametrize("seat", ["A", "B"])
 def test_quit_during_trading(seat):
+    """A player may quit in the pre-game trading session; his Politburo and Assassin markers go
+    to the Auxiliary Forces Randomizer (004 [14.23]), "the same container" as the Initial one
+    (004 [15.23]), and stay there when it is filled at deployment (they were thrown away)."""
     from rcw.game import Game
     g = Game.new(3, 5)
+    s = g.state
+    held = (s.politburo[seat], s.assassins[seat])
     g.apply(A.Quit(seat))
     for p in "ABC":
         if p != seat:
             g.apply(A.EndTrading(p))
-    assert g.state.phase == "random_events" and seat not in g.state.order
+    assert s.phase == "random_events" and seat not in s.order
+    m = g.data.markers
+    assert sum(s.politburo.values()) + s.aux.count("P") == m.politburo == 15
+    assert sum(s.assassins.values()) + s.aux.count("A") == m.assassin == 15
+    assert s.aux.count("P") == held[0] and s.politburo[seat] == s.assassins[seat] == 0
+    if seat == "A":
+        assert held == (2, 1)                  # (seed 5: the quitter had markers to lose)

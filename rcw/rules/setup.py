@@ -271,9 +271,10 @@ def deploy(ctx: Ctx) -> list[Event]:
         else:
             ctx.new_stack(u.province, p, [lid])
     s.hand = {}
-    # 004 [15.23]: the Auxiliary Forces Randomizer.
+    # 004 [15.23]: the Auxiliary Forces Randomizer, "the same container" as the Initial one: the
+    # markers of a player who quit in the trading session are in it already (004 [14.23]).
     m = d.markers
     s.aux = ([f"BC:{n}" for n in m.blue_control] + [f"WD:{n}" for n in historical.withdrawal_markers(ctx)]
-             + [f"GC:{n}" for n in m.green_control] + ["A"] * (m.assassin - m.assassin_initial))
+             + [f"GC:{n}" for n in m.green_control] + ["A"] * (m.assassin - m.assassin_initial)) + s.aux
     ev = [Event("deployed", f"Forces deployed: {len(s.stacks)} stacks on the map", {"stacks": len(s.stacks)})]
     return ev + auxiliary.deploy(ctx)                       # the optional forces of 001
