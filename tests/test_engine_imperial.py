@@ -387,6 +387,50 @@ def test_defender_captures_when_the_attackers_die():
     assert czar_stack(g).owner == "B"
 
 
+def test_an_imperial_unit_alone_before_the_combat_is_not_offered_as_a_capture():
+    """004 [13.41] lets the opposing force attach an Imperial unit when "all of the combat and/or
+    Leader units stacked with" it are eliminated in combat; one that stood alone already is
+    nobody's (004 [13.42]) and is attached only in a Movement Phase (004 [13.14]).  The Gold
+    alone in EKAT was offered to the winner of any combat there (an audit's finding): after
+    Kolchak's De on a Red unit beside it, and to the defender after an Ae of a stack that
+    carried nothing."""
+    g = blank()
+    put(g, "EKAT", None, "Gold", attach={"Gold": ""})
+    put(g, "EKAT", "B", "RU2 EKAT")
+    put(g, "EKAT", "A", "Kolchak", "WU3 OMSK", "WU3 CHEL", attach={"WU3 OMSK": "Kolchak", "WU3 CHEL": "Kolchak"})
+    phase(g, "A", "combat")
+    ev = attack(g, "A", "RU2 EKAT", ["Kolchak"], die=1)                 # De
+    assert any(e.kind == "combat" and e.data["result"] == "De" for e in ev)
+    assert not any(e.kind == "capture_offer" for e in ev) and g.state.decision is None
+    assert stack_with(g, "Gold").owner is None
+
+    g = blank()
+    put(g, "EKAT", None, "Gold", attach={"Gold": ""})
+    put(g, "EKAT", "B", "Blucher", "RU2 EKAT", attach={"RU2 EKAT": "Blucher"})
+    put(g, "EKAT", "A", "Kolchak", "WU3 OMSK", attach={"WU3 OMSK": "Kolchak"})
+    phase(g, "A", "combat")
+    ev = attack(g, "A", "Blucher", ["Kolchak"], die=6)                   # Ae
+    assert any(e.kind == "combat" and e.data["result"] == "Ae" for e in ev)
+    assert not any(e.kind == "capture_offer" for e in ev) and g.state.decision is None
+
+
+def test_a_capture_after_exchange_losses_offers_only_the_imperial_unit_of_the_eliminated_stack():
+    """004 [13.41] after an Exchange whose losses the owner chooses (004 [8.44]): the capture is
+    offered once the losses are taken, of the Czar whose guard they eliminated, not of the Gold
+    that stood alone in the province before."""
+    g = blank()
+    put(g, "EKAT", None, "Gold", attach={"Gold": ""})
+    put(g, "EKAT", "B", "Blucher", "RU2 EKAT", "Czar", attach={"RU2 EKAT": "Blucher", "Czar": "Blucher"})
+    put(g, "EKAT", "A", "Kolchak", "WU3 OMSK", "WU3 CHEL", attach={"WU3 OMSK": "Kolchak", "WU3 CHEL": "Kolchak"})
+    phase(g, "A", "combat")
+    attack(g, "A", "Blucher", ["Kolchak"], die=3)                        # 8 vs 3 at 2:1: Ex
+    d = g.state.decision
+    assert d is not None and d["kind"] == "loss" and d["seat"] == "A", d
+    g.apply(A.ChooseLoss("A", uid("WU3 OMSK")))                          # (3 strength points)
+    d = g.state.decision
+    assert d is not None and d["kind"] == "capture" and d["units"] == [CZAR], d
+
+
 def test_czar_never_eliminated():
     """004 [13.51]: not by combat, not by epidemic."""
     g = blank()

@@ -384,6 +384,7 @@ def do_resolve(ctx: Ctx, a: ResolveAttack) -> list[Event]:
     stacks = [s.stacks[x] for x in at.attackers]
     attackers = [u for st in stacks for u in attack_units(ctx, st)]
     defenders = ctx.b.fighting_units(t)
+    held = (_imperials(ctx, [t]), _imperials(ctx, stacks))     # each side's Imperial units (004 [13.41])
     doubled = at.subversive and s.subversion_doubled
     att, dfn = strength(ctx, attackers, doubled), strength(ctx, defenders)
     col = odds_column(att, dfn)
@@ -413,11 +414,11 @@ def do_resolve(ctx: Ctx, a: ResolveAttack) -> list[Event]:
     if res == "De":
         for u in defenders:
             ctx.eliminate(u, d_section, ev, "combat")
-        ev += _offer_capture(ctx, t.id, seat, [x.id for x in stacks if x.id in s.stacks], province)
+        ev += _offer_capture(ctx, t.id, seat, [x.id for x in stacks if x.id in s.stacks], province, held[0])
     elif res == "Ae":
         for u in attackers:
             ctx.eliminate(u, a_section, ev, "combat")
-        ev += _after_attacker_loss(ctx, stacks, defender_owner, t.id, province)
+        ev += _after_attacker_loss(ctx, stacks, defender_owner, t.id, province, held[1])
     else:                                                      # Ex (004 [8.43])
         if dfn <= att:
             for u in defenders:
@@ -436,30 +437,42 @@ def do_resolve(ctx: Ctx, a: ResolveAttack) -> list[Event]:
         else:
             s.decision = {"kind": "loss", "seat": chooser, "need": need, "units": list(losers),
                           "section": section, "target": t.id, "attackers": [x.id for x in stacks],
-                          "defender_owner": defender_owner, "province": province, "attacker": seat}
+                          "defender_owner": defender_owner, "province": province, "attacker": seat,
+                          "imperials": [list(held[0]), list(held[1])]}
             ev.append(Event("exchange", f"{chooser} must remove at least {need} strength points from {ctx.names(losers)}",
                             {"seat": chooser, "need": need, "units": list(losers)}))
             return ev
-        ev += _offer_capture(ctx, t.id, seat, [x.id for x in stacks if x.id in s.stacks], province)
-        ev += _after_attacker_loss(ctx, stacks, defender_owner, t.id, province)
+        ev += _offer_capture(ctx, t.id, seat, [x.id for x in stacks if x.id in s.stacks], province, held[0])
+        ev += _after_attacker_loss(ctx, stacks, defender_owner, t.id, province, held[1])
     return ev
 
 
-def _orphan_imperials(ctx: Ctx, province: str) -> list[int]:
+def _imperials(ctx: Ctx, stacks) -> list[int]:
+    """The Imperial units in ``stacks`` (one side of a combat, before it is resolved)."""
+    units = ctx.data.units
+    return [u for st in stacks for u in st.units if units[u].is_imperial]
+
+
+def _orphan_imperials(ctx: Ctx, province: str, among) -> list[int]:
+    """004 [13.41]: those of the Imperial units ``among`` (the other side's in the combat) whom
+    the combat left alone in ``province``, all the units stacked with them eliminated; not an
+    Imperial unit that stood alone there before (004 [13.14], [13.42]: attached in a Movement
+    Phase only).  ``among`` None: any alone there (a loss decision saved before it was kept)."""
     out = []
     for st in ctx.b.stacks_in(province):
         if st.owner is None and all(ctx.data.units[u].is_imperial for u in st.units):
-            out += st.units
+            out += st.units if among is None else [u for u in st.units if u in among]
     return out
 
 
-def _offer_capture(ctx: Ctx, target_id: int, capturer: str | None, stacks: list[int], province: str) -> list[Event]:
-    """004 [13.41]: when every unit stacked with an Imperial unit is eliminated, the opposing
-    force may attach it at once."""
+def _offer_capture(ctx: Ctx, target_id: int, capturer: str | None, stacks: list[int], province: str,
+                   among) -> list[Event]:
+    """004 [13.41]: when every unit stacked with an Imperial unit of the defender (``among``) is
+    eliminated, the opposing force may attach it at once."""
     s = ctx.s
     if ctx.s.decision is not None or capturer is None:
         return []
-    orphans = [u for u in _orphan_imperials(ctx, province)]
+    orphans = _orphan_imperials(ctx, province, among)
     live = [x for x in stacks if x in s.stacks and s.stacks[x].province == province and ctx.b.fighting_units(s.stacks[x])
             and not anarchists.alone_problem(ctx, s.stacks[x])]         # (an Anarchist unit carries nothing, 001)
     if orphans and live and target_id not in s.stacks or (orphans and live and not ctx.b.fighting_units(s.stacks.get(target_id, Stack(0, "", None, [])))):
@@ -469,7 +482,10 @@ def _offer_capture(ctx: Ctx, target_id: int, capturer: str | None, stacks: list[
     return []
 
 
-def _after_attacker_loss(ctx: Ctx, stacks: list[Stack], defender_owner: str | None, target_id: int, province: str) -> list[Event]:
+def _after_attacker_loss(ctx: Ctx, stacks: list[Stack], defender_owner: str | None, target_id: int, province: str,
+                         among) -> list[Event]:
+    """004 [13.41] the other way: the attackers' Imperial units (``among``) left alone by the
+    combat may be attached by the defending force."""
     s = ctx.s
     wiped = [x for x in stacks if x.id not in s.stacks or not ctx.b.fighting_units(x)]
     if not wiped or defender_owner is None or target_id not in s.stacks:
@@ -478,7 +494,7 @@ def _after_attacker_loss(ctx: Ctx, stacks: list[Stack], defender_owner: str | No
         return []
     if s.decision is not None or anarchists.alone_problem(ctx, s.stacks[target_id]):
         return []
-    orphans = _orphan_imperials(ctx, province)
+    orphans = _orphan_imperials(ctx, province, among)
     if orphans:
         s.decision = {"kind": "capture", "seat": defender_owner, "units": orphans, "stacks": [target_id]}
         return [Event("capture_offer", f"{defender_owner} may capture the {ctx.names(orphans)} in {province}",
@@ -525,9 +541,10 @@ def do_loss(ctx: Ctx, a: ChooseLoss) -> list[Event]:
     if d["need"] > 0 and d["units"]:
         return ev
     s.decision = None
-    ev += _offer_capture(ctx, d["target"], d["attacker"], d["attackers"], d["province"])
+    held = d.get("imperials") or (None, None)
+    ev += _offer_capture(ctx, d["target"], d["attacker"], d["attackers"], d["province"], held[0])
     ev += _after_attacker_loss(ctx, [s.stacks[x] if x in s.stacks else Stack(x, "", None, []) for x in d["attackers"]],
-                               d["defender_owner"], d["target"], d["province"])
+                               d["defender_owner"], d["target"], d["province"], held[1])
     return ev
 
 
