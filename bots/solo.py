@@ -556,7 +556,9 @@ class Solo:
             rows = [[p, str(scores.get(p, 0))] for p in r.get("ranking", sorted(scores))]
             self.say(f"{color} Victory.  Final {color} Victory Points:")
             self.show(rows, ["player", "VP"])
-            self.say(f"Winner: {r.get('winner')}" + ("  — that's you!" if r.get("winner") == HUMAN else ""))
+            ws = r.get("winners") or ([r["winner"]] if r.get("winner") else [])
+            self.say(("Winners (tied): " if len(ws) > 1 else "Winner: ") + (", ".join(ws) or "none")
+                     + ("  — that's you!" if HUMAN in ws else ""))
             self.say("FINAL SCORE " + " ".join(f"{p}={scores.get(p, 0)}" for p in sorted(scores)))
         else:
             now = self.g.scores()

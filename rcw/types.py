@@ -47,7 +47,8 @@ class Result(TypedDict, total=False):
     winner_color: str | None     # "Red", "White" or None (no victor)
     reason: str
     scores: dict[str, int]       # Victory Points of the winning colour (004 [14.4])
-    winner: str | None
+    winner: str | None           # the one player with the most Victory Points (None: none, or a shared win)
+    winners: list[str]           # every player with the most (a tie shares the win: 004 [14.0] is silent)
     ranking: list[str]
     turn: int
     victory: str                 # the SPI solitaire's victory level (004 [28.0])

@@ -293,8 +293,9 @@ class Session:
     def finish(self) -> None:
         r = self.c.result or {}
         self.say(f"\n=== The game is over === {r.get('reason', '')}", "bold")
-        if r.get("winner"):
-            self.say(f"Winner: {r['winner']} ({r.get('winner_color')})")
+        ws = r.get("winners") or ([r["winner"]] if r.get("winner") else [])
+        if ws:
+            self.say(f"{'Winners (tied)' if len(ws) > 1 else 'Winner'}: {', '.join(ws)} ({r.get('winner_color')})")
 
     # -- what the player types -------------------------------------------------------------------
     async def command(self, line: str) -> bool:

@@ -1106,3 +1106,24 @@ def test_a_refusal_names_the_provinces_as_the_map_does(browser) -> None:
         for text in (toast.inner_text(), page.locator(".orders .refusal").inner_text()):
             assert all(n in text for n in names) and "KALU" not in text and "VORO" not in text, text
         assert "Rule 004 [5.24]" in toast.inner_text()
+
+
+def test_a_tie_for_the_most_victory_points_is_a_shared_win(browser) -> None:
+    """004 [14.0] names "the Player with the largest number of Victory Points" the winner and is
+    silent on a tie; the engine named the earlier seat letter alone.  Now Anna (A) and Boris (B),
+    1 Red Victory Point each when the Red Victory comes with A's draw, share the win: the final
+    card and the header say so, and both rows of the scoreboard are the winners'."""
+    g = blank("A", "randomizer")
+    s = g.state
+    s.order, s.current, s.aux = ["B", "C", "D", "E", "A"], 4, ["A"]    # A draws last: the Game-Turn ends
+    put(g, "TVER", "B", "Sytin")
+    put(g, "TULA", "A", "Kamenev")
+    put(g, "VLDV", "C", "Dieterichs", "WU2 VLDV")                       # White only in Siberia (004 [14.1] 2)
+    with planted(browser, g) as page:
+        page.locator('.orders [data-act="DrawRandomizer"]').click()
+        final = page.locator(".modal.final")
+        final.wait_for()
+        text = final.inner_text()
+        assert "Anna (A) and Boris (B) share the win" in text and "1 each" in text, text
+        assert final.locator("tbody tr.winner").evaluate_all("(rs) => rs.map((r) => r.dataset.seat)") == ["A", "B"]
+        assert "share the win" in page.locator(".pendbox").inner_text()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rcw.actions import Event, Quit
-from rcw.rules import anarchists
+from rcw.rules import anarchists, victory
 from rcw.rules.base import Ctx
 
 
@@ -55,7 +55,7 @@ def do(ctx: Ctx, a: Quit) -> list[Event]:
         s.decision["voters"].remove(a.seat)
     if not ctx.b.active_seats():
         s.phase = "over"
-        s.result = {"winner_color": None, "reason": "every player has quit", "scores": {}, "winner": None, "ranking": []}
+        s.result = victory.result(ctx, None, "every player has quit")
         return ev + [Event("game_over", "Every player has left; the game ends", {})]
     if was_phasing:                                          # 004 [14.24]
         s.force = s.attack = None

@@ -41,7 +41,7 @@ def start_game_turn(ctx: Ctx) -> list[Event]:
     active = ctx.b.active_seats()
     if not active:
         s.phase = "over"
-        s.result = {"winner_color": None, "reason": "every player has quit", "scores": {}, "winner": None}
+        s.result = victory.result(ctx, None, "every player has quit")
         return [Event("game_over", "Every player has left; the game ends without a victor", {})]
     first = active[ctx.below(len(active))]
     if drawn(ctx):

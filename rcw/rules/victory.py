@@ -97,7 +97,12 @@ def result(ctx: Ctx, color: str | None, reason: str) -> dict:
     s = ctx.s
     scores = score(ctx, color) if color else {}
     live = {p: v for p, v in scores.items() if p not in s.quit}        # 004 [14.21]
-    winner = max(sorted(live), key=lambda p: live[p]) if live else None
+    # 004 [2.0], [14.0]: "the Player with the largest number of Victory Points is judged the
+    # winner"; the rules say nothing of a tie: the players tied with the most share the win
+    # (``winners``; ``winner`` only when one has the most alone).
+    top = max(live.values()) if live else None
+    winners = sorted(p for p, v in live.items() if v == top)
     ranking = sorted(live, key=lambda p: (-live[p], p))
-    return {"winner_color": color, "reason": reason, "scores": scores, "winner": winner,
+    return {"winner_color": color, "reason": reason, "scores": scores,
+            "winner": winners[0] if len(winners) == 1 else None, "winners": winners,
             "ranking": ranking, "turn": s.turn}

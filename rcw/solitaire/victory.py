@@ -72,9 +72,9 @@ def finish(ctx: Ctx, victory: str, reason: str) -> list[Event]:
     winner_color = "Red" if victory.startswith("red") else ("non-Red" if victory == "nonred_decisive" else None)
     level = {"red_decisive": "Decisive", "red_substantive": "Substantive", "red_marginal": "Marginal",
              "nonred_decisive": "Decisive"}.get(victory)
+    winner = RED_SEAT if winner_color == "Red" else (NONRED if winner_color else None)
     s.result = {"mode": MODE, "victory": victory, "level": level, "title": LEVELS[victory],
-                "winner_color": winner_color,
-                "winner": RED_SEAT if winner_color == "Red" else (NONRED if winner_color else None),
+                "winner_color": winner_color, "winner": winner, "winners": [winner] if winner else [],
                 "reason": reason, "turn": s.turn, "scores": {}, "ranking": [],
                 "objective_left": len(objective_units(ctx))}
     return [Event("game_over", f"{LEVELS[victory]}: {reason}", copy_plain(s.result))]

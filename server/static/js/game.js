@@ -9,7 +9,7 @@ import {
 } from "./data.js";
 import { GameConnection, api } from "./net.js";
 import { Board } from "./board.js";
-import { buildOrders, pendingLine, kindName, finalSummary, belowLowestOdds, soloDanger } from "./orders.js";
+import { buildOrders, pendingLine, kindName, finalSummary, belowLowestOdds, soloDanger, winnersOf, winnersLine } from "./orders.js";
 import { Chat } from "./chat.js";
 import { EventLog, LogPane, describeAction } from "./log.js";
 import { seatBadge, stackName, openAssassinDialog } from "./dialogs.js";
@@ -709,8 +709,9 @@ class GameApp {
     if (st.status === "over" || st.view.phase === "over") {     // (the phase line says "Game over": here, who won)
       const r = st.result || {};
       // (the engine's title where it gives one: "non-Red Decisive Victory", as the end-game card says)
-      const how = r.winner ? `${this.seatName(r.winner)} wins${r.title ? ` (${r.title})` : r.winner_color ? ` (${r.winner_color} Victory)` : ""}` : "no winner";
-      return h("span.pend", { dataset: { result: r.winner || "" } }, how);
+      const ws = winnersOf(r);
+      const how = ws.length ? `${winnersLine(this, r)}${r.title ? ` (${r.title})` : r.winner_color ? ` (${r.winner_color} Victory)` : ""}` : "no winner";
+      return h("span.pend", { dataset: { result: ws.join(",") } }, how);
     }
     const p = st.pending || [];
     if (!p.length) return h("span.pend", "—");

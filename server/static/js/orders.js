@@ -126,6 +126,19 @@ function copy(text) {
   if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
 }
 
+/** The players the engine's result names winners: one, or those who share the win (tied with
+ *  the most Victory Points; 004 [14.0] is silent on a tie), or none. */
+export function winnersOf(r) {
+  return r.winners || (r.winner ? [r.winner] : []);
+}
+
+/** "Anna (A) wins" or "Anna (A) and Boris (B) share the win". */
+export function winnersLine(app, r) {
+  const ws = winnersOf(r);
+  const who = ws.map((p) => `${app.seatName(p)} (${p})`);
+  return ws.length > 1 ? `${who.slice(0, -1).join(", ")} and ${who[who.length - 1]} share the win` : `${who[0]} wins`;
+}
+
 /** The final scoreboard (004 [14.0]): every player's Red and White Victory Points as the engine
  * counts them (`view.scores`), the winning colour, the ranking by it (the engine's `result`). */
 export function scoreboard(app) {
@@ -140,7 +153,7 @@ export function scoreboard(app) {
     h("thead", h("tr", col ? h("th", { scope: "col" }, "Rank") : null, h("th", { scope: "col" }, "Player"),
       h("th.num" + (col === "Red" ? ".win-col" : ""), { scope: "col" }, "Red VP"),
       h("th.num" + (col === "White" ? ".win-col" : ""), { scope: "col" }, "White VP"))),
-    h("tbody", ranking.map((p) => h("tr" + (p === r.winner ? ".winner" : ""), { dataset: { seat: p } },
+    h("tbody", ranking.map((p) => h("tr" + (winnersOf(r).includes(p) ? ".winner" : ""), { dataset: { seat: p } },
       col ? h("td", String(rank(p))) : null, h("td", seatBadge(p), " ", app.seatName(p), (v.quit || []).includes(p) ? h("span.small", " (left)") : null),
       cell("Red", p), cell("White", p)))));
 }
@@ -154,11 +167,14 @@ export function finalSummary(app) {
   const title = r.title || (r.winner_color ? `${r.winner_color} Victory` : "The game is over");
   const body = [h("p", r.reason || "")];
   if (r.mode === "spi-solitaire") {
-    body.push(r.winner ? h("p", h("strong", `${app.seatName(r.winner)} (${r.winner}) wins`), `: ${r.title} on Game-Turn ${r.turn}.`)
+    body.push(r.winner ? h("p", h("strong", winnersLine(app, r)), `: ${r.title} on Game-Turn ${r.turn}.`)
       : h("p", "No side has won."));
   } else {
+    const ws = winnersOf(r);
     body.push(scoreboard(app),
-      r.winner ? h("p", h("strong", `${app.seatName(r.winner)} (${r.winner}) wins`), ` with the most ${r.winner_color} Victory Points.`)
+      ws.length ? h("p", h("strong", winnersLine(app, r)), ws.length > 1
+        ? `, tied with the most ${r.winner_color} Victory Points (${(r.scores || {})[ws[0]] ?? 0} each).`
+        : ` with the most ${r.winner_color} Victory Points.`)
         : h("p", "No side has won."));
   }
   return { title, body };
