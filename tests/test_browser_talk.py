@@ -263,3 +263,63 @@ def test_a_committee_proposed_in_a_group_channel_starts_with_its_members_ticked(
     assert "may be counterpurged (004 [11.14])" in page.locator(".modal").inner_text()
     assert not errors, errors
     ctx.close()
+
+
+def test_a_trade_card_follows_the_game_however_the_offer_is_settled(server, browser):
+    """QA: a trade proposed in chat and then withdrawn from the Orders panel left the cards saying
+    "B to answer" for ever, and one accepted with the Orders panel's button (a bare AcceptTrade:
+    no reply in chat) still read "A to answer" on the proposer's card while the log said the
+    trade was made.  The cards now follow the game's own events: "withdrawn by A", and the seat
+    that accepted, whatever way the answer came."""
+    g = http(server, "POST", "/api/games", {"players": 3, "seed": 0, "bots": "random", "bot_seats": ["C"]})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"seat": "B", "name": "Boris"})
+    ctx = browser.new_context(viewport=DESKTOP)
+    ctx.set_default_timeout(20_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_seat(page, server, gid, b["token"], "B", "Boris")
+    page.click('.dtabs .dtab[data-tab="talk"]')
+    open_channel(page, "A-B")
+    offers: list[int] = []
+
+    async def propose(c) -> None:      # (as the chat's Propose menu posts it)
+        m = await c.chat("A-B", "", {"kind": "trade", "to": "B", "give_politburo": 1})
+        offers.append(m["proposal"]["offer"])
+
+    async def withdraw(c) -> None:     # (the Orders panel's Withdraw: an action, no reply in chat)
+        await c.act({"t": "WithdrawTrade", "seat": "A", "offer": offers[0]})
+
+    def card(offer: int):
+        return page.locator(f'.msg-list .proposal[data-kind="trade"]:has-text("Trade #{offer} ")')
+
+    as_seat(server, gid, a["token"], propose)
+    card(offers[0]).locator('[data-act="accept"]').wait_for()
+    as_seat(server, gid, a["token"], withdraw)
+    page.wait_for_function(f"() => [...document.querySelectorAll('.msg-list .proposal[data-kind=\"trade\"]')]"
+                           f".some((c) => c.textContent.includes('Trade #{offers[0]} ') && c.textContent.includes('withdrawn by A'))")
+    text = card(offers[0]).inner_text()
+    assert card(offers[0]).locator("button").count() == 0 and "to answer" not in text, text
+
+    # B accepts the next one with a bare action (as the Orders panel may send it): the card says so
+    as_seat(server, gid, a["token"], propose)
+    card(offers[1]).locator('[data-act="accept"]').wait_for()
+
+    async def accept(c) -> None:
+        await c.act({"t": "AcceptTrade", "seat": "B", "offer": offers[1]})
+    as_seat(server, gid, b["token"], accept)
+    page.wait_for_function(f"() => [...document.querySelectorAll('.msg-list .proposal[data-kind=\"trade\"]')]"
+                           f".some((c) => c.textContent.includes('Trade #{offers[1]} ') && c.querySelector('.ans.yes'))")
+    text = card(offers[1]).inner_text()
+    assert "accepted" in text and "to answer" not in text and card(offers[1]).locator("button").count() == 0, text
+    # a reloaded page reads the same from the game's history
+    page.reload()
+    page.click('.dtabs .dtab[data-tab="talk"]')
+    open_channel(page, "A-B")
+    page.wait_for_function("() => [...document.querySelectorAll('.msg-list .proposal[data-kind=\"trade\"]')]"
+                           ".some((c) => c.textContent.includes('withdrawn by A'))")
+    assert "accepted" in card(offers[1]).inner_text()
+    assert not errors, errors
+    ctx.close()

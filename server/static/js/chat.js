@@ -335,6 +335,11 @@ export class Chat {
     const view = this.app.st.view || {};
     const seat = this.app.seat;
     const answered = Object.fromEntries(replies.map((r) => [r.seat, r.reply.accept]));
+    // a trade settled however it was (the Orders panel, a withdrawal): the game's word, from its log
+    const fate = p.kind === "trade" && this.app.log && this.app.log.fates ? this.app.log.fates.get(p.offer) : undefined;
+    if (fate && (fate.fate === "accepted" || fate.fate === "declined") && fate.by && !(fate.by in answered)) {
+      answered[fate.by] = fate.fate === "accepted";
+    }
     let title = "";
     let body = [];
     if (p.kind === "trade") {
@@ -373,10 +378,13 @@ export class Chat {
       : "counter-proposal") : null;
     // status per addressee (a finished game takes no more answers: none is asked for)
     const over = this.app.st.status === "over" || view.phase === "over";
+    // (a trade the game no longer holds open takes no answer, whoever looks at its card)
+    const gone = p.kind === "trade" && !(view.offers || []).some((o) => o.id === p.offer);
     const status = (p.addressees || []).map((s) => {
       const a = answered[s];
       return h("span.ans" + (a === true ? ".yes" : a === false ? ".no" : ""), seatBadge(s),
-        a === true ? " accepted" : a === false ? " declined" : this.engineSeat(s) ? " never answers (the engine)" : over ? " did not answer" : " to answer");
+        a === true ? " accepted" : a === false ? " declined" : this.engineSeat(s) ? " never answers (the engine)"
+          : over || gone ? " did not answer" : " to answer");
     });
     let open = seat && (p.addressees || []).includes(seat) && !(seat in answered);
     let closed = null;
@@ -384,12 +392,12 @@ export class Chat {
       open = false;
       closed = "the game is over";
     }
-    if (p.kind === "trade" && open) {
-      const live = (view.offers || []).some((o) => o.id === p.offer);
-      if (!live) {
-        open = false;
-        closed = "no longer open";
-      }
+    if (fate && fate.fate === "withdrawn") {
+      open = false;
+      closed = `withdrawn by ${fate.by || m.seat}`;
+    } else if (gone && !over && !Object.keys(answered).length) {
+      open = false;
+      closed = "no longer open";
     }
     // a Committee invitation stands while its proposer consents to exactly those members (the
     // engine's answer, the `consents` query, 004 [11.11]; until it comes the card stays open, and

@@ -51,7 +51,7 @@ function optionList(options) {
 
 /** The game's events after which a chat proposal card may no longer stand (its offer answered or
  *  withdrawn, its proposer's Committee consent changed, its proposer gone). */
-const PROPOSAL_NEWS = new Set(["committee", "committee_consent", "committee_leave", "trade", "trade_declined", "trade_withdrawn",
+const PROPOSAL_NEWS = new Set(["committee", "committee_consent", "committee_leave", "trade_offered", "trade", "trade_declined", "trade_withdrawn",
   "quit"]);     // (a player who quits takes back his offers and consents, 004 [14.2])
 
 class GameApp {
@@ -72,6 +72,7 @@ class GameApp {
     this.answersSeq = -1;
     this.replay = null;
     this.log = new EventLog(gid);
+    this.log.onFate = () => this.chat && this.chat.renderMessagesSoon();     // (a trade card follows the game)
     this.log.onFrame = (f) => this.noteMoves(f);    // (the history's frames too: a reloaded page shows them)
     this.logPane = new LogPane(this.log);
     this.chat = new Chat(this);

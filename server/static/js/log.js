@@ -39,6 +39,8 @@ export class EventLog {
     this.turn = 1;
     this.pturn = null;         // whose Player-Turn it is (its player_turn event)
     this.queued = new Map();   // updates that arrived before the history behind them
+    this.fates = new Map();    // trade offer id -> {fate: "accepted" | "declined" | "withdrawn", by: seat}
+    this.onFate = null;        // told of each offer settled (the chat's trade cards follow the game)
     this.onFrame = null;       // told of every frame taken, in order: the history's and the live ones
     this.loading = null;
     store.remove("log:" + gid); // (earlier versions kept the log in localStorage)
@@ -53,6 +55,7 @@ export class EventLog {
     const run = async () => {
       if (this.lastSeq > seq) {     // cannot happen with one game id; start again if it does
         this.lines = [];
+        this.fates.clear();
         this.lastSeq = 0;
         this.force = null;
         this.setupTaken = false;
@@ -113,6 +116,17 @@ export class EventLog {
     for (const e of frame.events || []) this._event(e, frame, push);
     this.lastSeq = frame.seq;
     if (this.onFrame) this.onFrame(frame);
+  }
+
+  /** A trade offer's fate as the game's events tell it, whichever way it was answered (a chat
+   *  card, the Orders panel, a bot, a deadline). */
+  _settled(e, frame) {
+    const fate = { trade: "accepted", trade_declined: "declined", trade_withdrawn: "withdrawn" }[e.kind];
+    const d = e.data || {};
+    const id = d.offer && typeof d.offer === "object" ? d.offer.id : d.offer;
+    if (!fate || id == null) return;
+    this.fates.set(id, { fate, by: e.kind === "trade" ? d.offer.to : frame.actor || null });
+    if (this.onFate) this.onFate(id);
   }
 
   _drain() {
@@ -240,6 +254,7 @@ export class EventLog {
       case "trade_offered":
       case "trade_declined":
       case "trade_withdrawn":
+        this._settled(e, frame);
         push("trade", e.text);
         return;
       case "game_over":
