@@ -535,6 +535,12 @@ class Negotiator:
         self.say(text + f": {describe_terms(_terms_of(act))}", act.to, card=card)
 
     # -- Committees ----------------------------------------------------------------------------------
+    def proposed(self, members) -> None:
+        """A human has (again) proposed the Central Committee of ``members`` to us: a new card,
+        answered anew even if an earlier one of the same members was (docs/protocol.md
+        section 5)."""
+        self.replied.discard("committee:" + ",".join(sorted(members)))
+
     def note_roll(self, proposer: str, turn: int, die: int, rel: int) -> None:
         self.rolled[(proposer, turn)] = (die, rel)
 

@@ -952,6 +952,7 @@ class SDTAgent:
                 self._committee_news(k, d)
                 if k == "committee_consent" and d.get("seat") in self.talk.humans \
                         and self.seat in (d.get("members") or ()):
+                    self.talk.proposed(d["members"])
                     self._pol_dirty = True     # a human's proposal to us: answered with a reason
             elif k == "player_turn":
                 self._phasing, self._turn = d.get("seat"), d.get("turn", self._turn)

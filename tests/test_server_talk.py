@@ -99,6 +99,33 @@ async def test_every_proposal_kind_to_a_bot_is_answered_with_a_reason_within_a_s
         assert events_of(ca, "purge_approved")
 
 
+@IN_PROCESS
+async def test_a_committee_the_bot_refused_is_answered_again_when_proposed_again():
+    """docs/protocol.md section 5: "a Committee proposed again later is answered again".  QA:
+    the SDT bot B refused A's Committee of A and B (its Purge Cooperation roll); A proposed A
+    and C, then A and B again, and B never answered the second card (it still counted the first
+    answer, since a Committee without B had not shown it A's change of mind)."""
+    async with serve("memory") as h:
+        g, (a, c) = await h.game(players=3, humans=2, bot_seats=["B"], seed=0, options={"max_turns": 3})
+        gid = g["game"]
+        ca, cc = await h.connect(gid, a["token"]), await h.connect(gid, c["token"])
+        await free_for("A", {"A": ca, "C": cc})
+        if ca.view["phase"] == "random_events":
+            await ca.act({"t": "RollRandomEvents"})
+            await ca.wait_for(lambda c: c.view["phase"] == "movement", 5)
+        bot_b = runtime(h, gid).driver.agents[("B", "sdt")]
+        turn = ca.view["turn"]
+        bot_b.politics.willing[("A", turn)] = False        # (its roll, forced: the test is of the answers)
+        bot_b.talk.note_roll("A", turn, 1, bot_b.relation("A", "B"))
+        first = await ca.chat("A-B", "", {"kind": "committee", "members": ["A", "B"]})
+        r = await reply_within(ca, "A-B", first["id"])
+        assert r["seat"] == "B" and r["reply"]["accept"] is False and "rolled 1" in r["reply"]["reason"], r
+        await ca.chat("A-C", "", {"kind": "committee", "members": ["A", "C"]})
+        again = await ca.chat("A-B", "", {"kind": "committee", "members": ["A", "B"]})
+        r = await reply_within(ca, "A-B", again["id"])
+        assert r["seat"] == "B" and r["reply"]["accept"] is False and "rolled 1" in r["reply"]["reason"], r
+
+
 @pytest.mark.parametrize("kind", STORES)
 async def test_a_bots_committee_invitation_to_a_human_becomes_a_central_committee(kind):
     """The Purge Cooperation step of a bot with a human seat: its invitation comes as a card in
