@@ -94,6 +94,18 @@ def test_a_trade_and_a_pact_to_a_bot_are_answered_with_reasons_and_a_counter_car
     ctx.close()
 
 
+def _to_combat(base: str, gid: str, token: str) -> None:
+    """Seat A, over its own WebSocket: to its first Combat Phase."""
+    from test_server_play import until_free
+
+    async def act(c) -> None:
+        assert await until_free({"A": c}) == "A"
+        while c.view["phase"] != "combat":
+            await c.act(next(x for x in c.legal if x["t"].startswith("End") or x["t"] == "RollRandomEvents"))
+            await c.wait_for(lambda c: any(p["seat"] == "A" for p in c.pending), 10)
+    as_seat(base, gid, token, act)
+
+
 def _attack_b(base: str, gid: str, token: str) -> None:
     """Seat A, over its own WebSocket: to its first Combat Phase and an attack on B's stack
     (tests/test_server_talk.py)."""
@@ -112,6 +124,15 @@ def test_a_broken_pact_is_a_notice_in_the_pair_channel(server, browser):
     _propose(page, "propose-pact")
     page.click('.modal [data-act="post-pact"]')
     page.locator('.msg-list .reply-reason[data-accept="1"]').wait_for()
+    # QA: nothing warned before the attack.  Now, in A's Combat Phase, the Orders panel's attack
+    # on B's stack says it breaks the pact (and the attacks on others do not)
+    _to_combat(server, gid, token)
+    page.locator('.orders [data-act="DeclareAttack"]').first.wait_for()
+    for b in page.locator('.orders [data-act="DeclareAttack"]').all():
+        owner = page.evaluate("(id) => (rcwApp.st.view.stacks.find((s) => s.id === id) || {}).owner", int(b.get_attribute("data-target")))
+        text = b.inner_text()
+        assert ("breaks your pact with B (until the end of Game-Turn" in text) == (owner == "B"), (owner, text)
+    assert page.locator(".orders .pact-note").count() >= 1
     _attack_b(server, gid, token)
     note = page.locator(".msg-list .msg.notice.pact-broken")
     note.wait_for()

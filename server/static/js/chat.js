@@ -321,6 +321,15 @@ export class Chat {
     return out;
   }
 
+  /** The pact in force between this page's seat and ``seat`` (not broken, its last Game-Turn
+   *  not over), or null: attacking, purging or assassinating across it breaks it. */
+  pactWith(seat) {
+    const me = this.app.seat;
+    const turn = (this.app.st.view || {}).turn || 0;
+    if (!me || !seat || seat === me) return null;
+    return this.pacts().find((p) => !p.broken && p.until >= turn && [p.a, p.b].includes(me) && [p.a, p.b].includes(seat)) || null;
+  }
+
   _pactBadge(members) {
     const turn = (this.app.st.view || {}).turn || 0;
     const ps = this.pacts().filter((p) => members.includes(p.a) && members.includes(p.b) && (p.broken || p.until >= turn));

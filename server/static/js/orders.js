@@ -439,6 +439,13 @@ export function belowLowestOdds(app, a) {
   return (optionFor(app, a) || {}).possible === false;
 }
 
+/** A warning on an attack at a stack of a seat this one has a pact with (the pacts made in chat:
+ *  the rules do not bind them, but a broken one is announced to its victim and bots remember). */
+export function pactNote(app, owner) {
+  const p = app.chat && app.chat.pactWith ? app.chat.pactWith(owner) : null;
+  return p ? h("span.small.warn.pact-note", ` · breaks your pact with ${owner} (until the end of Game-Turn ${p.until})`) : null;
+}
+
 function combatPicker(app, by, btn, marks) {
   const view = app.st.view;
   const out = [h("h3", "Combat — choose a target")];
@@ -466,7 +473,8 @@ function combatPicker(app, by, btn, marks) {
         groups.length ? h("span.small.groups", " · with ", groups.map((g, i) => [i ? " or " : "",
           h("span.group", { dataset: { stacks: g.stacks.join(","), odds: g.odds.label } }, `${names(g)}: ${g.odds.attack} → ${g.odds.label}`)]))
           : null,
-        below ? h("span.small.warn.below-note", " · whoever joins, no attack may be made at less than 1:2 (004 [8.47])") : null)));
+        below ? h("span.small.warn.below-note", " · whoever joins, no attack may be made at less than 1:2 (004 [8.47])") : null,
+        pactNote(app, t.owner))));
   }
   if (decl.length) out.push(list);
   if (split) out.push(h("p.small", "Stacks of opposing colours may not attack together (004 [8.22]): each group makes its own attack."));
