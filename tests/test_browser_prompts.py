@@ -1127,3 +1127,29 @@ def test_a_tie_for_the_most_victory_points_is_a_shared_win(browser) -> None:
         assert "Anna (A) and Boris (B) share the win" in text and "1 each" in text, text
         assert final.locator("tbody tr.winner").evaluate_all("(rs) => rs.map((r) => r.dataset.seat)") == ["A", "B"]
         assert "share the win" in page.locator(".pendbox").inner_text()
+
+
+def test_an_assassination_toast_shows_the_sum_the_engine_made(desk) -> None:
+    """QA: the toast read "roll 6+2, total 6", which looks wrong: 004 [10.0] adds one for each
+    marker beyond the first and takes away the victim's value.  The engine's event now carries
+    those terms and the threshold, and the toast shows the whole sum as the log does."""
+    from engine_helpers import dice as planted_dice
+
+    g = blank("A", "randomizer")
+    put(g, "PETR", "A", "Lenin")
+    put(g, "PETR", "B", "Kolchak")
+    g.state.assassins["A"] = 2
+    kolchak = uid("Kolchak")
+    with planted_dice(g, 6, 2):
+        ev = next(e for e in g.apply(A.Assassinate("A", kolchak, 2)) if e.kind == "assassination")
+    d = ev.data
+    assert (d["dice"], d["extra"], d["value"]) == ([6, 2], 1, g.data.units[kolchak].strength)
+    page, errors = desk
+    got = page.evaluate("""async (e) => { const { loadData } = await import("/js/data.js"); await loadData();
+      const { resultsOf } = await import("/js/results.js"); return resultsOf({ events: [e] }); }""",
+                        {"t": "event", "kind": ev.kind, "text": ev.text, "data": ev.data})
+    assert len(got) == 1, got
+    total = 6 + 2 + 1 - g.data.units[kolchak].strength
+    assert f"roll 6+2 +1 (markers) − {g.data.units[kolchak].strength} (Kolchak's value) = {total}" in got[0]["detail"], got
+    assert f"{g.data.tables.assassination_success} or more needed" in got[0]["detail"], got
+    assert not errors, errors

@@ -43,7 +43,7 @@ def do(ctx: Ctx, a: Assassinate) -> list[Event]:
     text = (f"{a.seat} sends {a.markers} assassin{'s' if a.markers > 1 else ''} against {d.units[a.victim].name} "
             f"in {st.province}: roll {d1}+{d2}, +{a.markers - 1} - {value} = {total}")
     data = {"seat": a.seat, "victim": a.victim, "owner": owner, "markers": a.markers, "dice": [d1, d2], "total": total,
-            "province": st.province}
+            "province": st.province, "extra": a.markers - 1, "value": value, "need": d.tables.assassination_success}
     if total >= d.tables.assassination_success:                        # 004 [10.0]
         ev = [Event("assassination", text + ": success", {**data, "success": True})]
         ctx.eliminate(a.victim, a.seat, ev, "assassination")            # 004 [10.21]

@@ -23,7 +23,9 @@ export function resultsOf(frame) {
         detail: `strength ${d.strength}, column ${d.column}, roll ${(d.dice || []).join("+")} = ${roll}`, provinces: [] });
     } else if (e.kind === "assassination") {
       out.push({ kind: "assassination", title: `Assassins ${d.success ? "kill" : "miss"} ${uname(d.victim)}`,
-        detail: `${d.seat}: roll ${(d.dice || []).join("+")}, total ${d.total}${d.success ? "" : ": the markers pass on"}`,
+        // the engine's terms (004 [10.0]): the dice, +1 for each marker beyond the first, less the victim's value
+        detail: `${d.seat}: roll ${(d.dice || []).join("+")}` + (d.value === undefined ? "" : `${d.extra ? ` +${d.extra} (markers)` : ""} − ${d.value} (${uname(d.victim)}'s value)`)
+          + ` = ${d.total}${d.need === undefined ? "" : `, ${d.need} or more needed`}${d.success ? "" : ": the markers pass on"}`,
         provinces: d.province ? [d.province] : [] });
     } else if (e.kind === "random_event" && d.result === "epidemic") {
       out.push({ kind: "epidemic", title: `Epidemic in ${(d.provinces || []).join(", ")}`, detail: `rolled ${(d.roll || []).join("-")}`,
