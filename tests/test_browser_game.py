@@ -168,6 +168,16 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
     pb.click(".modal-foot .btn >> text=Cancel")
     B.tab("orders")
     assert "holds only" in pb.locator(".refusal").inner_text()
+    # mended and posted, the offer is taken: the refusal of the earlier try goes (QA: it stayed)
+    pb.click('.orders [data-act="propose-trade"]')
+    pb.locator('.modal .trade-sides fieldset').first.locator("input[data-leader]").first.check()
+    pb.click('.modal [data-act="post-trade"]')
+    pb.wait_for_function("() => (window.rcwApp.st.view.offers || []).some((o) => o.from === 'B')")
+    B.tab("orders")
+    pb.wait_for_function("() => !document.querySelector('.orders .refusal')")
+    mine = pb.evaluate("() => window.rcwApp.st.view.offers.find((o) => o.from === 'B').id")
+    pb.click(f'.orders li.offer[data-offer="{mine}"] [data-act="WithdrawTrade"]')
+    pb.wait_for_function("() => !(window.rcwApp.st.view.offers || []).some((o) => o.from === 'B')")
 
     # -- messages: public, private pairs both ways, a group channel; and each player writes
     #    privately to a bot what the other page must never show ---------------------------------------

@@ -506,6 +506,10 @@ export class Chat {
       const c = this.channels.get(channel);
       if (c && r.msg) c.msgs.set(r.msg.id, r.msg);
       this.current = channel;
+      if (this.app.lastError) {           // (a refusal of an earlier try no longer stands: this one was taken)
+        this.app.lastError = null;
+        this.app.renderSoon();
+      }
       this.app.showTalk();
       this.render();
       toast("Proposal posted", "ok");

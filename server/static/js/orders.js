@@ -725,14 +725,19 @@ function offersCard(app, by, btn) {
     const acc = (by.AcceptTrade || []).find((a) => a.offer === o.id);
     const dec = (by.DeclineTrade || []).find((a) => a.offer === o.id);
     const wd = (by.WithdrawTrade || []).find((a) => a.offer === o.id);
-    const msg = app.chat ? app.chat.proposalForOffer(o.id) : null;
+    // (answered on its chat card when the page has it, looked for at the click: the card's
+    // message may come after the offer's state frame)
+    const answer = (yes, a) => () => {
+      const msg = app.chat ? app.chat.proposalForOffer(o.id) : null;
+      return msg ? app.chat.answer(msg.channel, msg.id, yes) : app.act(a);
+    };
     return h("li.offer", { dataset: { offer: o.id } },
       h("div", tradeText(o, app)),
       h("div.row",
         acc ? h("button.btn.primary", { type: "button", disabled: app.busy, dataset: { act: "AcceptTrade", offer: o.id },
-          onclick: () => (msg ? app.chat.answer(msg.channel, msg.id, true) : app.act(acc)) }, "Accept") : null,
+          onclick: answer(true, acc) }, "Accept") : null,
         dec ? h("button.btn", { type: "button", disabled: app.busy, dataset: { act: "DeclineTrade", offer: o.id },
-          onclick: () => (msg ? app.chat.answer(msg.channel, msg.id, false) : app.act(dec)) }, "Decline") : null,
+          onclick: answer(false, dec) }, "Decline") : null,
         wd ? btn("Withdraw", wd) : null));
   });
   return h("section.card", h("h3", "Trade offers"), h("ul.offers", rows));
