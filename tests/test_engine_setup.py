@@ -102,8 +102,8 @@ def test_trade_markers_and_refusals():
     refused(g, A.OfferTrade("A", "Z", give_politburo=1), "004 [15.33]")
     refused(g, A.OfferTrade("A", "B"), "004 [15.33]")                           # nothing
     refused(g, A.OfferTrade("A", "B", give_leaders=(s.hand["B"][0],)), "004 [15.33]")
-    refused(g, A.OfferTrade("A", "B", give_politburo=s.politburo["A"] + 1), "004 [11.0]")
-    refused(g, A.OfferTrade("A", "B", give_assassins=s.assassins["A"] + 1), "004 [10.0]")
+    refused(g, A.OfferTrade("A", "B", give_politburo=s.politburo["A"] + 1), "004 [15.33]")
+    refused(g, A.OfferTrade("A", "B", give_assassins=s.assassins["A"] + 1), "004 [15.33]")
     refused(g, A.OfferTrade("A", "B", give_politburo=-1), "004 [15.33]")
     refused(g, A.OfferTrade("A", "B", give_leaders=(a_lead, a_lead)), "004 [15.33]")
     g.apply(A.OfferTrade("A", "B", give_leaders=(a_lead,)))
