@@ -344,3 +344,26 @@ def test_a_trade_card_follows_the_game_however_the_offer_is_settled(server, brow
     assert "accepted" in card(offers[1]).inner_text()
     assert not errors, errors
     ctx.close()
+
+
+def test_a_pact_for_a_game_turn_gone_by_is_refused_in_the_dialog(server, browser):
+    """QA: a pact typed "until 2" in Game-Turn 4 was posted as Game-Turn 4 without a word, and
+    the server's refusal of one too far ahead showed the raw code "bad_request" under its
+    message.  Now the dialog says why and stays open, and a refusal's toast shows its message
+    (and a rule case when it has one), never a protocol code."""
+    ctx, page, errors, gid, token = _open(server, browser, 5, False)
+    _propose(page, "propose-pact")
+    page.fill('.modal input[data-field="until"]', "0")
+    page.click('.modal [data-act="post-pact"]')
+    toast = page.locator(".toast.error").last
+    toast.wait_for()
+    assert "Game-Turn 0 is over" in toast.inner_text(), toast.inner_text()
+    assert page.locator('.modal [data-act="post-pact"]').count() == 1            # the dialog stays
+    assert page.locator('.msg-list .proposal[data-kind="pact"]').count() == 0    # nothing posted
+    page.fill('.modal input[data-field="until"]', "999")
+    page.click('.modal [data-act="post-pact"]')
+    page.wait_for_function("() => [...document.querySelectorAll('.toast.error')].some((t) => t.textContent.includes('a pact lasts until a Game-Turn from'))")
+    texts = page.locator(".toast.error").all_inner_texts()
+    assert texts and not any("bad_request" in t for t in texts), texts
+    assert not errors, errors
+    ctx.close()

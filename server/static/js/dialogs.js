@@ -249,14 +249,19 @@ export function openPactDialog(app, preset = {}) {
         onclick: () => { o.with = p; render(); } }, seatBadge(p), " ", app.seatName(p))))),
       h("div.form-row", h("label", { for: "pact-until" }, "Until the end of Game-Turn "),
         h("input#pact-until", { type: "number", min: view.turn || 1, value: o.until, dataset: { field: "until" },
-          oninput: (e) => { o.until = Math.max(view.turn || 1, Number(e.target.value) || 0); } })),
+          oninput: (e) => { o.until = Number(e.target.value) || 0; } })),
       h("p.small", `Now: Game-Turn ${view.turn || 1}. The proposal is posted in your private channel; the other player answers it there.`));
   };
   render();
   modal("Propose a pact", body, [
     { label: "Cancel" },
-    { label: "Propose the pact", kind: "primary", dataset: { act: "post-pact" }, onclick: async () =>
-      ((await app.chat.propose([seat, o.with], { kind: "pact", with: o.with, until: o.until }, "")) ? undefined : true) },
+    { label: "Propose the pact", kind: "primary", dataset: { act: "post-pact" }, onclick: async () => {
+      if (o.until < (view.turn || 1)) {      // (said, not mended silently: QA saw "until 2" posted as 4)
+        toast(`A pact runs at least to the end of this Game-Turn, ${view.turn || 1}: Game-Turn ${o.until} is over.`, "error");
+        return true;
+      }
+      return (await app.chat.propose([seat, o.with], { kind: "pact", with: o.with, until: o.until }, "")) ? undefined : true;
+    } },
   ]);
 }
 

@@ -297,7 +297,7 @@ class GameApp {
     const rule = e.rule || (e.frame && e.frame.rule) || null;
     const message = placeNames(e.message);
     this.lastError = { message, rule, code: e.code };
-    toast(message, "error", rule ? `Rule ${rule}` : e.code || "");
+    toast(message, "error", rule ? `Rule ${rule}` : "");     // (a code such as bad_request says nothing to a player)
     this.renderSoon();
   }
 
