@@ -173,6 +173,14 @@ def test_the_spi_solitaire_offers_no_proposal(server, browser):
     ctx.close()
 
 
+TOASTS_SEEN = """document.addEventListener("DOMContentLoaded", () => {
+  window.__toasts = [];
+  new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)
+    if (n.classList && n.classList.contains("toast")) window.__toasts.push([n.className, n.textContent]); })
+    .observe(document.body, { childList: true, subtree: true });
+});"""   # (every toast shown, kept: a toast goes after a few seconds, a loaded machine may be slower)
+
+
 def _invited(server: str, browser, options: dict | None = None):
     """A three-seat game (Anna A, Boris B, a bot in C) past its trading session, Boris's page on
     the A-B channel showing Anna's invitation to a Central Committee of A and B, which he may
@@ -188,6 +196,7 @@ def _invited(server: str, browser, options: dict | None = None):
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script(TOASTS_SEEN)
     open_seat(page, server, gid, b["token"], "B", "Boris")
 
     async def end_trading(c) -> None:
@@ -367,3 +376,24 @@ def test_a_pact_for_a_game_turn_gone_by_is_refused_in_the_dialog(server, browser
     assert texts and not any("bad_request" in t for t in texts), texts
     assert not errors, errors
     ctx.close()
+
+
+def test_an_invitation_to_a_committee_is_told_at_once_and_offered_in_the_orders_panel(server, browser):
+    """QA: a bot's invitation to a Central Committee was a card in a side channel and a line
+    "Join a Committee…" among others; the Committee without the human purged him seconds later.
+    Now a proposal put to the seat comes as a toast as it arrives (a click opens its card), and
+    the Orders panel's Politics card puts the invitation first, with its Join button and why it
+    matters (004 [11.14])."""
+    page, errors, a = _invited(server, browser)
+    page.wait_for_function("() => (window.__toasts || []).some(([c]) => c.includes('invite'))")
+    text = next(t for c, t in page.evaluate("window.__toasts") if "invite" in c)
+    assert "Anna (A) invites you to a Central Committee of A, B" in text and "cannot be purged (004 [11.14])" in text, text
+    inv = page.locator('.orders .politics .invitation[data-seat="A"]')
+    inv.wait_for()
+    assert "invites you to a Central Committee of A, B" in inv.inner_text()
+    join = inv.locator('[data-act="JoinCommittee"]')
+    assert join.count() == 1 and page.locator('.orders [data-act="JoinCommittee"][data-members="AB"]').count() == 1
+    join.click()
+    page.wait_for_function("() => (window.rcwApp.st.view.committee || []).length === 2")
+    assert not errors, errors
+    page.context.close()

@@ -8,7 +8,7 @@
 // or trades, 004 [18.0]; its seat N is the engine, which answers nothing): no Propose menu there,
 // and no proposal is sent (the server refuses one addressed to an engine seat: `engine_seat`).
 
-import { h, store, fmtTime, clear, modal, toast, replace, touchScreen, followBottom } from "./util.js";
+import { h, store, fmtTime, clear, modal, toast, replace, touchScreen, followBottom, notifyBrowser } from "./util.js";
 import { unit, uname, pct } from "./data.js";
 import { glossed } from "./log.js";
 import { seatBadge, answerInto, openTradeDialog, openPactDialog, openCommitteeDialog } from "./dialogs.js";
@@ -121,15 +121,46 @@ export class Chat {
   onPush(f) {
     if (f.t === "msg") {
       const c = this.channels.get(f.channel) || this._chan({ name: f.channel, kind: "group", members: [], title: "" });
+      const fresh = !c.msgs.has(f.msg.id);
       c.msgs.set(f.msg.id, f.msg);
       if (f.channel === this.current) this.renderMessages();
       this.renderTabs();
       this.app.updateBadges();
+      if (fresh) this._invited(f.channel, f.msg);
     } else if (f.t === "channel") {
       this._chan(f.channel);
       this.renderTabs();
       this.app.updateBadges();
     }
+  }
+
+  /** A proposal put to this page's seat as it comes (QA: a bot's Committee invitation, and the
+   *  purge that followed it seconds later, went unseen in a side channel): a toast that opens its
+   *  card, and the browser's notification when the page is hidden. */
+  _invited(channel, m) {
+    const p = m.proposal;
+    const me = this.app.seat;
+    if (!p || !me || m.seat === me || !(p.addressees || []).includes(me)) return;
+    const who = `${this.app.seatName(m.seat)} (${m.seat})`;
+    const what = {
+      committee: [`${who} invites you to a Central Committee of ${(p.members || []).join(", ")}`,
+        "A member of the Central Committee cannot be purged (004 [11.14]). Answer on its card in Talk."],
+      trade: [`${who} offers you a trade`, "Answer on its card in Talk, or in Orders."],
+      pact: [`${who} proposes a pact until the end of Game-Turn ${p.until}`, "Answer on its card in Talk."],
+      purge: [`${who} asks you to purge ${p.target} together`, "Answer on its card in Talk."],
+      execution: [`${who} asks you to order the Czar's execution`, "Answer on its card in Talk."],
+    }[p.kind];
+    if (!what) return;
+    const t = toast(what[0], "info", what[1]);
+    t.classList.add("invite");
+    t.dataset.msg = m.id;
+    t.addEventListener("click", () => {      // (the toast goes on a click: to the card it tells of)
+      this.current = channel;
+      this.app.showTalk();
+      this.render();
+      this.flash(m.id);
+    });
+    notifyBrowser(this.app.gid, "Russian Civil War: a proposal to you", what[0]);
   }
 
   unread(name) {

@@ -772,12 +772,28 @@ function politicsCard(app, by, btn) {
     rows.push(h("p.small", "No Politburo, Central Committee or purges in this game (004 Masses [11.0])."));
   }
   // the consents given to Committees not formed yet (004 [11.11]: it forms when its members consent to each other)
+  // (those that invite this seat are told below, as invitations)
   const consents = Object.entries(view.committee_consent || {});
-  if (!com.length && consents.length) {
-    rows.push(h("ul.consents", consents.map(([p, members]) => h("li", { dataset: { seat: p } }, seatBadge(p), " ",
+  const others = consents.filter(([p, members]) => p === seat || !members.includes(seat));
+  if (!com.length && others.length) {
+    rows.push(h("ul.consents", others.map(([p, members]) => h("li", { dataset: { seat: p } }, seatBadge(p), " ",
       `${app.seatName(p)} consents to a Committee of ${members.join(", ")} (${pm(members)} PM)`))));
   }
+  // the invitations to this seat first, each with its Join (QA: a bot's invitation, in a side
+  // channel, went unseen until its Committee without us had purged us)
+  const key = (ms) => [...ms].sort().join(",");
+  const shown = new Set();
+  for (const [p, members] of com.length ? [] : consents) {
+    if (p === seat || !members.includes(seat)) continue;
+    const a = (by.JoinCommittee || []).find((j) => key(j.members) === key(members));
+    if (a) shown.add(key(members));
+    rows.push(h("div.invitation", { dataset: { seat: p } },
+      h("p", seatBadge(p), ` ${app.seatName(p)} invites you to a Central Committee of ${members.join(", ")} (${pm(members)} PM). `,
+        h("span.small", "A member cannot be purged (004 [11.14]).")),
+      a ? btn(`Join ${app.seatName(p)}'s Committee`, a, { cls: "primary", data: { members: a.members.join("") } }) : null));
+  }
   for (const a of by.JoinCommittee || []) {
+    if (shown.has(key(a.members))) continue;
     rows.push(btn(`Join a Committee of ${a.members.join(", ")} (${pm(a.members)} PM)`, a, { data: { members: a.members.join("") } }));
   }
   if (by.LeaveCommittee) {
