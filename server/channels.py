@@ -209,8 +209,7 @@ class Channels:
         for a in chat.answer_actions(prop, seat, accept):
             if not chat.done_already(a, rt.game):
                 seq, _ = await rt.submit(a, by="chat")
-        verb = "accepts" if accept else "declines"
-        msg: dict = {"seat": seat, "ts": now_ms(), "text": f"{seat} {verb} {prop['kind']} proposal #{msg_id}",
+        msg: dict = {"seat": seat, "ts": now_ms(), "text": chat.reply_text(seat, accept, prop, prop["kind"], msg_id),
                      "reply": {"msg": msg_id, "accept": bool(accept), "seq": seq}}
         if prop["kind"] == "pact" and accept:          # (kept with the game before the reply is posted)
             msg["reply"]["pact"] = await rt.proposals.keep_pact(name, msg_id, prop, found[0].get("seat"), seat)

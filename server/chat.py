@@ -246,6 +246,15 @@ def done_already(a: Action, game: Game | None) -> bool:
     return why is not None and why.code == "already_consents"
 
 
+def reply_text(seat: str, accept: bool, prop: dict | None, kind: str, mid: int) -> str:
+    """A reply's words: "B accepts Trade #1 (proposal #3)" for a trade, by the game's number for
+    the offer (the card's title, the Orders panel's and the log's), else "B declines committee
+    proposal #3"."""
+    verb = "accepts" if accept else "declines"
+    offer = prop.get("offer") if prop else None
+    return f"{seat} {verb} Trade #{offer} (proposal #{mid})" if kind == "trade" and offer else f"{seat} {verb} {kind} proposal #{mid}"
+
+
 def answer_actions(prop: dict, seat: str, accept: bool) -> list[Action]:
     """The addressee's action(s) for an accept or decline."""
     kind = prop["kind"]

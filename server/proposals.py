@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 
 from rcw.bots.negotiation import Break, Pact, PactBook
+from rcw.server import chat
 from rcw.server.chat import pair_name
 from rcw.server.host import Host
 from rcw.server.protocol import now_ms
@@ -240,13 +241,12 @@ class Proposals:
         rec = rt.channels.records.get(name)
         if rec is None or rt.closed:
             return
-        verb = "accepts" if accept else "declines"
-        text = f"{seat} {verb} {kind} proposal #{mid}" + (f": {reason}" if reason else "")
+        got = self._by_msg.get((name, mid))
+        text = chat.reply_text(seat, accept, got[1] if got else None, kind, mid) + (f": {reason}" if reason else "")
         msg = {"seat": seat, "ts": now_ms(), "text": text[:2000],
                "reply": {"msg": mid, "accept": accept, "seq": seq, "by": by}}
         if reason:
             msg["reply"]["reason"] = reason
-        got = self._by_msg.get((name, mid))
         if kind == "pact" and accept and got is not None and got[2]:
             msg["reply"]["pact"] = await self.keep_pact(name, mid, got[1], got[2], seat)
         await rt.store.chat_append(rt.gid, name, msg, rt.store.topic(rec["secret"], rt.gid))

@@ -65,6 +65,8 @@ async def test_every_proposal_kind_to_a_bot_is_answered_with_a_reason_within_a_s
         trade = await ca.chat("A-B", "", {"kind": "trade", "to": "B", "take_politburo": 3})
         r = await reply_within(ca, "A-B", trade["id"])
         assert r["seat"] == "B" and r["reply"]["accept"] is False and "worth" in r["reply"]["reason"]
+        # named by the game's number for the offer, as its card, the Orders panel and the log name it
+        assert r["text"].startswith(f"B declines Trade #{trade['proposal']['offer']} (proposal #{trade['id']}): "), r["text"]
 
         pact = await ca.chat("A-B", "", {"kind": "pact", "with": "B", "until": 2})
         r = await reply_within(ca, "A-B", pact["id"])
