@@ -400,7 +400,8 @@ class Negotiator:
         return [p for p, c in row.items() if c <= FRIEND]
 
     def why_rel(self, other: str) -> str:
-        """The PCT in words: 'cooperation 6 of 7: you attacked C twice'."""
+        """The PCT in words: 'PCT 6 with A (2 friendliest, 7 most hostile): A attacked C twice'
+        (QA: "cooperation 7 of 7" read as the most cooperation, where 7 is the least)."""
         c = self.rel(other)
         bits = []
         for act, n in sorted(self.agent.table.acts.get((other, self.me), {}).items()):
@@ -408,7 +409,7 @@ class Negotiator:
             bits.append(f"attacked {self.me} {times}" if act == "attack" else f"made {n} {act} attempt"
                         f"{'s' if n > 1 else ''} against {self.me}" if act != "gift" else f"gave {self.me} {n} marker"
                         f"{'s' if n > 1 else ''}")
-        s = f"cooperation {c} of 7 with {other}"
+        s = f"PCT {c} with {other} (2 friendliest, 7 most hostile)"
         return s + (f": {other} {', '.join(bits)}" if bits else "")
 
     # -- trades --------------------------------------------------------------------------------------
@@ -562,7 +563,7 @@ class Negotiator:
                 # (said with every join, answered before or not: the server posts one answer a
                 # proposal and seat, and a join without its reason would be the one)
                 die, rel = self.rolled.get((p, turn), (None, self.rel(p)))
-                why = f"rolled {die}, at least {rel}, its cooperation with {p} (Purge Cooperation)" if die \
+                why = f"rolled {die}, at least {rel}, its PCT with {p} (Purge Cooperation)" if die \
                     else f"a member of the Committee {p} calls ({self.why_rel(p)})"
                 self._reply(p, key, True, f"{me} joins: {why}")
                 continue
@@ -575,7 +576,7 @@ class Negotiator:
                                           f"({self.why_rel(p)})")
             elif (p, turn) in self.rolled and self.agent.politics.willing.get((p, turn)) is False:
                 die, rel = self.rolled[(p, turn)]
-                self._reply(p, key, False, f"{me} refuses: rolled {die}, less than {rel}, its cooperation with {p} "
+                self._reply(p, key, False, f"{me} refuses: rolled {die}, less than {rel}, its PCT with {p} "
                                            f"(Purge Cooperation: {self.why_rel(p)})")
             elif not live or p != ph or p not in members:
                 self._reply(p, key, False, f"{me} declines: it answers a Central Committee in its convener's "

@@ -68,7 +68,7 @@ def test_a_trade_and_a_pact_to_a_bot_are_answered_with_reasons_and_a_counter_car
     page.fill('.modal [data-field="take_politburo"]', "1")
     ask_id, reason = _posted_and_answered(page, "post-trade", '.proposal[data-kind="trade"]:not(.counter)')
     assert reason.get_attribute("data-accept") == "0"
-    assert reason.inner_text().startswith("B counters: worth -2 to B") and "cooperation 3 of 7 with A" in reason.inner_text()
+    assert reason.inner_text().startswith("B counters: worth -2 to B") and "PCT 3 with A (2 friendliest, 7 most hostile)" in reason.inner_text()
     card = page.locator(f'.proposal.counter[data-counter="{ask_id}"]')
     card.wait_for()
     assert card.locator(".counter-tag").inner_text() == f"counter-proposal to #{ask_id}"

@@ -163,7 +163,7 @@ def test_a_valuable_trade_is_accepted_with_its_reason(position):
     oid = _offer(t, to, give_politburo=3, take_politburo=1)          # worth 6 - 2 = 4 to the bot
     assert t.answer(to) == A.AcceptTrade(to, oid)
     (r,) = _replies(t, f"trade:{oid}")
-    assert r.accept is True and r.to == HUMAN and "worth" in r.text and "cooperation" in r.text
+    assert r.accept is True and r.to == HUMAN and "worth" in r.text and "PCT" in r.text
 
 
 def test_a_poor_trade_is_declined_with_its_reason(position):
@@ -278,7 +278,7 @@ def test_a_bot_answers_a_pact_by_its_table():
     for col, accept in ((2, True), (4, True), (6, False)):
         t.pct[frozenset((HUMAN, "B"))] = col
         msg = m.consider("B", {"kind": "pact", "with": [HUMAN, "B"], "until": 3, "seat": HUMAN}, "pact:x")
-        assert msg.accept is accept and msg.answers == "pact:x" and f"cooperation {col} of 7" in msg.text
+        assert msg.accept is accept and msg.answers == "pact:x" and f"PCT {col} with" in msg.text
     t.pct[frozenset((HUMAN, "B"))] = 5
     msg = m.consider("B", {"kind": "pact", "with": [HUMAN, "B"], "until": 3, "seat": HUMAN}, "pact:y")
     assert msg.accept is False and msg.card and msg.card["kind"] == "pact" and msg.card["until"] == g.turn

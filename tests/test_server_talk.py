@@ -70,7 +70,7 @@ async def test_every_proposal_kind_to_a_bot_is_answered_with_a_reason_within_a_s
 
         pact = await ca.chat("A-B", "", {"kind": "pact", "with": "B", "until": 2})
         r = await reply_within(ca, "A-B", pact["id"])
-        assert r["seat"] == "B" and r["reply"]["reason"] and "cooperation" in r["reply"]["reason"]
+        assert r["seat"] == "B" and r["reply"]["reason"] and "PCT" in r["reply"]["reason"]
 
         # The bot joins A's Committee (its own die roll, forced here: the test is of the answer)
         bot_b = runtime(h, gid).driver.agents[("B", "sdt")]
@@ -210,8 +210,8 @@ async def test_a_near_trade_is_countered_by_a_card_that_names_it_and_can_be_acce
 
 
 def cooperation(reason: str) -> int:
-    """The PCT column a bot's reason gives ('cooperation 6 of 7 with A...')."""
-    m = re.search(r"cooperation (\d) of 7", reason)
+    """The PCT column a bot's reason gives ('PCT 6 with A (2 friendliest, 7 most hostile)...')."""
+    m = re.search(r"PCT (\d) with [A-F] \(2 friendliest, 7 most hostile\)", reason)
     assert m, reason
     return int(m.group(1))
 
