@@ -257,6 +257,8 @@ def test_a_committee_card_closes_when_its_proposer_withdraws_while_the_page_watc
     as_seat(server, a["game"], a["token"], withdraw)
     page.wait_for_function("() => { const c = document.querySelector('.msg-list .proposal[data-kind=\"committee\"]');"
                            " return c && !c.querySelector('[data-act]') && c.textContent.includes('A no longer consents to it'); }")
+    text = page.locator('.msg-list .proposal[data-kind="committee"]').inner_text()
+    assert "did not answer" in text and "to answer" not in text, text       # (QA: it read as still open)
     assert not errors, errors
     page.context.close()
 
@@ -395,5 +397,26 @@ def test_an_invitation_to_a_committee_is_told_at_once_and_offered_in_the_orders_
     assert join.count() == 1 and page.locator('.orders [data-act="JoinCommittee"][data-members="AB"]').count() == 1
     join.click()
     page.wait_for_function("() => (window.rcwApp.st.view.committee || []).length === 2")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_proposer_withdraws_a_trade_on_its_card(server, browser):
+    """QA: the only Withdraw of a trade proposed in chat was in the Orders panel.  The proposer's
+    card offers it too while the engine lists the step; pressed, the card says so."""
+    page, errors, a = _invited(server, browser)
+    gid = a["game"]
+    offers: list[int] = []
+
+    async def propose(c) -> None:     # (Boris's own seat, over another connection: his page shows it)
+        m = await c.chat("A-B", "", {"kind": "trade", "to": "A", "give_politburo": 1})
+        offers.append(m["proposal"]["offer"])
+    b_token = page.evaluate("() => window.rcwApp.token")
+    as_seat(server, gid, b_token, propose)
+    button = page.locator(f'.msg-list .proposal[data-kind="trade"] [data-act="WithdrawTrade"][data-offer="{offers[0]}"]')
+    button.click()
+    page.wait_for_function("() => !(window.rcwApp.st.view.offers || []).length")
+    page.wait_for_function("() => [...document.querySelectorAll('.msg-list .proposal[data-kind=\"trade\"]')]"
+                           ".some((c) => c.textContent.includes('withdrawn by B') && !c.querySelector('button'))")
     assert not errors, errors
     page.context.close()

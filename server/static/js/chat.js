@@ -420,12 +420,6 @@ export class Chat {
     const over = this.app.st.status === "over" || view.phase === "over";
     // (a trade the game no longer holds open takes no answer, whoever looks at its card)
     const gone = p.kind === "trade" && !(view.offers || []).some((o) => o.id === p.offer);
-    const status = (p.addressees || []).map((s) => {
-      const a = answered[s];
-      return h("span.ans" + (a === true ? ".yes" : a === false ? ".no" : ""), seatBadge(s),
-        a === true ? " accepted" : a === false ? " declined" : this.engineSeat(s) ? " never answers (the engine)"
-          : over || gone ? " did not answer" : " to answer");
-    });
     let open = seat && (p.addressees || []).includes(seat) && !(seat in answered);
     let closed = null;
     if (over && open) {
@@ -455,9 +449,22 @@ export class Chat {
       open = false;
       closed = `Game-Turn ${p.until} is over`;
     }
+    // (a card closed for whatever reason asks no one for an answer: QA read "A to answer · C no
+    // longer consents to it" as a question still open)
+    const status = (p.addressees || []).map((s) => {
+      const a = answered[s];
+      return h("span.ans" + (a === true ? ".yes" : a === false ? ".no" : ""), seatBadge(s),
+        a === true ? " accepted" : a === false ? " declined" : this.engineSeat(s) ? " never answers (the engine)"
+          : over || gone || closed ? " did not answer" : " to answer");
+    });
+    // the proposer of a trade still open withdraws it here too (the engine lists the step)
+    const withdraw = p.kind === "trade" && m.seat === seat && !gone
+      ? (this.app.st.legal || []).find((a) => a.t === "WithdrawTrade" && a.offer === p.offer) : null;
     const acts = open ? h("div.row",
       h("button.btn.primary", { type: "button", disabled: this.app.busy, dataset: { act: "accept", msg: m.id }, onclick: () => this.answer(c.info.name, m.id, true) }, "Accept"),
-      h("button.btn", { type: "button", disabled: this.app.busy, dataset: { act: "decline", msg: m.id }, onclick: () => this.answer(c.info.name, m.id, false) }, "Decline")) : null;
+      h("button.btn", { type: "button", disabled: this.app.busy, dataset: { act: "decline", msg: m.id }, onclick: () => this.answer(c.info.name, m.id, false) }, "Decline"))
+      : withdraw ? h("div.row", h("button.btn", { type: "button", disabled: this.app.busy, dataset: { act: "WithdrawTrade", offer: p.offer },
+        onclick: () => this.app.act(withdraw) }, "Withdraw the offer")) : null;
     const data = { kind: p.kind, msg: m.id };
     if (p.counter) data.counter = String(p.counter);
     return h("div.proposal" + (p.counter ? ".counter" : ""), { dataset: data },
