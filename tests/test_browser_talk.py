@@ -420,3 +420,31 @@ def test_the_proposer_withdraws_a_trade_on_its_card(server, browser):
                            ".some((c) => c.textContent.includes('withdrawn by B') && !c.querySelector('button'))")
     assert not errors, errors
     page.context.close()
+
+
+def test_on_a_phone_the_channel_tabs_are_one_row_that_scrolls(server, browser):
+    """QA: with three group channels the phone's channel tabs took three rows (a quarter of the
+    screen).  They are one row that scrolls sideways, and the open channel's tab is in view."""
+    ctx, page, errors, gid, token = _open(server, browser, 0, True)
+
+    async def groups(c) -> None:
+        for members in (["B", "C"], ["B"], ["C"]):
+            await c.open_channel(members, title=f"Committee {', '.join(['A', *members])} and friends")
+    as_seat(server, gid, token, groups)
+    page.wait_for_function("() => document.querySelectorAll('.chan-tab[data-kind=\"group\"]').length === 3")
+    box = page.evaluate("""() => { const t = document.querySelector('.chan-tabs'); const b = t.querySelector('.chan-tab');
+      return [t.clientHeight, b.offsetHeight, t.scrollWidth, t.clientWidth]; }""")
+    assert box[0] < 2 * box[1] + 12, box                 # one row of tabs
+    assert box[2] > box[3], box                          # that scrolls
+    last = page.locator('.chan-tab[data-kind="group"]').last
+    last.scroll_into_view_if_needed()
+    last.click()
+    page.wait_for_function("""() => { const t = document.querySelector('.chan-tabs'), b = t.querySelector('.chan-tab.on');
+      return b && b.dataset.kind === 'group' && b.offsetLeft >= t.scrollLeft && b.offsetLeft + b.offsetWidth <= t.scrollLeft + t.clientWidth + 1; }""")
+    first = page.locator(".chan-tab").first         # (and back to the first: the row scrolls back)
+    first.scroll_into_view_if_needed()
+    first.click()
+    page.wait_for_function("""() => { const t = document.querySelector('.chan-tabs'), b = t.querySelector('.chan-tab.on');
+      return b && b.offsetLeft >= t.scrollLeft && b.offsetLeft + b.offsetWidth <= t.scrollLeft + t.clientWidth + 1; }""")
+    assert not errors, errors
+    ctx.close()

@@ -237,6 +237,13 @@ export class Chat {
       if (this.tabs.children[i] !== b) this.tabs.insertBefore(b, this.tabs.children[i] || null);
     });
     while (this.tabs.children.length > want.length) this.tabs.lastElementChild.remove();
+    // (on a phone the tabs are one row that scrolls sideways: the open one is kept in view)
+    const on = this.tabEls.get(this.current);
+    const t = this.tabs;
+    if (on && t.scrollWidth > t.clientWidth
+        && (on.offsetLeft < t.scrollLeft || on.offsetLeft + on.offsetWidth > t.scrollLeft + t.clientWidth)) {
+      t.scrollLeft = Math.max(0, on.offsetLeft - 8);
+    }
   }
 
   show(name) {
