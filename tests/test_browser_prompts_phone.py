@@ -25,6 +25,7 @@ import pytest
 from browser_helpers import NAMES, PHONE, Live, new_page, open_seat, shot, skip_reason
 from engine_helpers import stack_with, uid
 from test_browser_prompts import (
+    blank,
     pos_attack,
     pos_capture,
     pos_counterpurge,
@@ -330,5 +331,19 @@ def test_on_a_phone_opening_a_channel_does_not_bring_up_the_keyboard(live, brows
         tab.tap()
         page.wait_for_function("(c) => document.querySelector('.chan-tab.on').dataset.channel === c", arg=channel)
         assert page.evaluate("() => document.activeElement.tagName") != "TEXTAREA", channel
+    assert not errors, errors
+    page.context.close()
+
+
+def test_on_a_phone_the_players_strip_shows_there_is_more_of_it(live, browser) -> None:
+    """QA: on a phone the players' strip scrolls sideways with no hint, the last players off the
+    screen.  Its far edge now fades while there is more of it, and not once scrolled to its end."""
+    page, errors, _gid = _phone(browser, live, blank("A"), "A")
+    strip = page.locator(".strip")
+    assert strip.locator(".pcard").count() == 5
+    assert page.evaluate("() => { const s = document.querySelector('.strip'); return s.scrollWidth > s.clientWidth; }")
+    page.wait_for_function("() => document.querySelector('.strip').classList.contains('more')")
+    page.evaluate("() => { const s = document.querySelector('.strip'); s.scrollLeft = s.scrollWidth; s.dispatchEvent(new Event('scroll')); }")
+    page.wait_for_function("() => !document.querySelector('.strip').classList.contains('more')")
     assert not errors, errors
     page.context.close()

@@ -745,6 +745,12 @@ class GameApp {
         com.has(p) ? h("span.mk.cc", { title: "Central Committee member" }, "CC") : null),
       controls.length ? h("span.pc-ctrl", controls.map((n) => h("span.ctl", { dataset: { color: D.blue_names[n] ? "Blue" : "Green" }, title: `${nationalityName(n)} control marker` }, n))) : null));
     }
+    // (the strip scrolls sideways where it is wider than the screen: its far edge fades while
+    // there is more of it, QA found the players off-screen on a phone with no hint)
+    const s = this.stripEl;
+    const more = () => s.classList.toggle("more", s.scrollLeft + s.clientWidth < s.scrollWidth - 2);
+    s.onscroll = more;
+    requestAnimationFrame(more);
   }
 
   renderBoard() {
