@@ -448,3 +448,22 @@ def test_on_a_phone_the_channel_tabs_are_one_row_that_scrolls(server, browser):
       return b && b.offsetLeft >= t.scrollLeft && b.offsetLeft + b.offsetWidth <= t.scrollLeft + t.clientWidth + 1; }""")
     assert not errors, errors
     ctx.close()
+
+
+def test_a_message_says_how_long_it_may_be_as_it_nears_the_limit(server, browser):
+    """QA: a pasted 2 100-character message was cut to 2 000 without a word.  The composer counts
+    the characters as the message nears the limit and says so when the rest was cut."""
+    ctx, page, errors, gid, token = _open(server, browser, 0, False)
+    count = page.locator(".composer .msg-count")
+    page.fill(".msg-input", "x" * 100)
+    assert count.is_hidden()
+    page.fill(".msg-input", "x" * 1900)
+    assert count.inner_text() == "1900 / 2000"
+    page.fill(".msg-input", "x" * 2100)
+    assert page.evaluate("() => document.querySelector('.msg-input').value.length") == 2000
+    assert "the rest was cut" in count.inner_text()
+    page.press(".msg-input", "Enter")
+    page.wait_for_function("() => [...document.querySelectorAll('.msg-list .msg')].some((m) => m.textContent.includes('x'.repeat(2000)))")
+    assert count.is_hidden()
+    assert not errors, errors
+    ctx.close()

@@ -13,6 +13,8 @@ import { unit, uname, pct } from "./data.js";
 import { glossed } from "./log.js";
 import { seatBadge, answerInto, openTradeDialog, openPactDialog, openCommitteeDialog } from "./dialogs.js";
 
+const MAX_TEXT = 2000;      // (the server's limit on a message, docs/protocol.md)
+
 export class Chat {
   constructor(app) {
     this.app = app;
@@ -23,7 +25,7 @@ export class Chat {
     this.tabs = h("div.chan-tabs", { role: "tablist" });
     this.list = h("ol.msg-list", { "aria-live": "polite", tabindex: 0, "aria-label": "Messages" });
     this.input = h("textarea.msg-input", { rows: 2, placeholder: "Write to this channel… (Enter sends)", "aria-label": "Message",
-      maxlength: 2000, onkeydown: (e) => {
+      maxlength: MAX_TEXT, onkeydown: (e) => {
         if (e.key === "Enter" && !e.shiftKey) {
           e.preventDefault();
           this.send();
@@ -39,7 +41,15 @@ export class Chat {
     this.tools = h("div.chat-tools", this.proposeBtn,
       h("button.link", { type: "button", dataset: { act: "new-group" }, onclick: () => this.newGroupDialog() }, "+ group channel"),
       this.proposeMenu);
-    this.composer = h("div.composer", this.input, this.sendBtn);
+    // (how long a message may be, said as it nears the limit: a paste past it is cut, QA found that silent)
+    this.count = h("span.msg-count.small", { hidden: true, "aria-live": "polite" });
+    this.input.addEventListener("input", () => {
+      const n = this.input.value.length;
+      this.count.hidden = n < MAX_TEXT - 200;
+      this.count.classList.toggle("full", n >= MAX_TEXT);
+      this.count.textContent = n >= MAX_TEXT ? `${MAX_TEXT} characters: the most a message holds (the rest was cut)` : `${n} / ${MAX_TEXT}`;
+    });
+    this.composer = h("div.composer", this.input, this.sendBtn, this.count);
     this.head = h("div.chan-head");
     // The list stays on the newest message while the reader is there, whatever resizes it (the
     // Orders panel growing, a phone turning); a reader scrolled up is not yanked down, and is
@@ -491,6 +501,7 @@ export class Chat {
     try {
       const r = await this.app.conn.request("chat", { channel: this.current, text });
       this.input.value = "";
+      this.count.hidden = true;
       const c = this.channels.get(this.current);
       if (c && r.msg) c.msgs.set(r.msg.id, r.msg);
       this.renderMessages();
