@@ -333,6 +333,31 @@ def test_committee_withdrawal_dissolves_below_eight_and_reforms():
     refused(g, A.LeaveCommittee("D"), "004 [11.12]")
 
 
+def test_a_member_who_consents_to_another_committee_withdraws_from_the_sitting_one():
+    """004 [11.12]: "The only effective course of action by which an individual member may object
+    ... is to withdraw his own membership"; the rest remain the Committee if they still meet
+    004 [11.11].  A member's consent to a different Committee is such a withdrawal: C's proposal
+    of C, D, E left no Committee at all, though A and B still consent to each other and hold 8
+    (an audit's finding), as they are after C's LeaveCommittee."""
+    g = blank("A")
+    s = g.state
+    markers(g, A=4, B=4, C=1, D=4, E=3)
+    form(g, "A", "B", "C")
+    g.apply(A.JoinCommittee("C", ("C", "D", "E")))
+    assert s.committee == ["A", "B"] and s.committee_consent["C"] == ["C", "D", "E"]
+    assert g.is_legal(A.DeclarePurge("A", "D", ("A",)))
+    # a member who invites a newcomer leaves the rest as they would be without him
+    g = blank("A")
+    s = g.state
+    markers(g, A=8, B=1, C=1)
+    form(g, "A", "B")
+    g.apply(A.JoinCommittee("B", ("A", "B", "C")))
+    assert s.committee == ["A"]                                  # A alone holds 8 (004 [11.11])
+    g.apply(A.JoinCommittee("C", ("A", "B", "C")))
+    g.apply(A.JoinCommittee("A", ("A", "B", "C")))
+    assert s.committee == ["A", "B", "C"]
+
+
 def test_an_invitation_stands_while_its_proposer_consents_to_exactly_its_members():
     """004 [11.11]: a consent is to a Committee of those members, in any order; what a chat
     invitation to a Committee stands on (``Game.consents_to``, asked by the server)."""

@@ -256,7 +256,12 @@ def check_join(ctx: Ctx, a: JoinCommittee) -> None:
 
 
 def do_join(ctx: Ctx, a: JoinCommittee) -> list[Event]:
+    """004 [11.11]; a consent to another Committee withdraws the one given before (004 [11.12]:
+    a member objects only by withdrawing his own membership, and the rest remain the Committee
+    if they still meet 004 [11.11]; one member's new consent used to dissolve it for all)."""
     members = _canon(ctx, a.members)
+    if a.seat in ctx.s.committee_consent:
+        _withdraw(ctx, a.seat)
     ctx.s.committee_consent[a.seat] = members
     ev = [Event("committee_consent", f"{a.seat} consents to a Central Committee of {', '.join(members)}",
                 {"seat": a.seat, "members": members})]
