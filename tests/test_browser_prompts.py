@@ -1154,3 +1154,36 @@ def test_an_assassination_toast_shows_the_sum_the_engine_made(desk) -> None:
     assert f"roll 6+2 +1 (markers) − {g.data.units[kolchak].strength} (Kolchak's value) = {total}" in got[0]["detail"], got
     assert f"{g.data.tables.assassination_success} or more needed" in got[0]["detail"], got
     assert not errors, errors
+
+
+SEEN_TOASTS = """() => { window.__toasts = []; new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)
+  if (n.classList && n.classList.contains("toast")) window.__toasts.push([n.dataset.result || "", n.textContent]); })
+  .observe(document.body, { childList: true, subtree: true }); }"""
+
+
+def test_the_seats_own_roll_and_draw_are_told_where_it_looks(browser) -> None:
+    """QA: a player's Random Events roll and Randomizer draw were told only in the log; the page
+    went straight on to the next phase (004 [12.13]: the result is "immediately effected").  Now
+    each comes as a toast with the engine's words, as combats do."""
+    g = blank("A", "random_events")
+    put(g, "PETR", "A", "Lenin")
+    for r in range(1, 500):                   # (an RNG state whose roll is no epidemic: those were told already)
+        h = Game.from_bytes(g.to_bytes())
+        h.state.rng = r
+        if not any(e.kind == "random_event" and e.data.get("result") == "epidemic" for e in h.apply(A.RollRandomEvents("A"))):
+            g.state.rng = r
+            break
+    with planted(browser, g) as page:
+        page.evaluate(SEEN_TOASTS)
+        page.locator('.orders [data-act="RollRandomEvents"]').click()
+        page.wait_for_function("() => window.__toasts.some(([k]) => k === 'draw')")
+        title = next(t for k, t in page.evaluate("window.__toasts") if k == "draw")
+        assert title.startswith("A rolls ") and "Random Events Table (004 [12.0])" in title, title
+    g = blank("A", "randomizer")                  # the Randomizer Phase's draw (004 [4.2] A.4)
+    g.state.aux = ["P"]
+    with planted(browser, g) as page:
+        page.evaluate(SEEN_TOASTS)
+        page.locator('.orders [data-act="DrawRandomizer"]').click()
+        page.wait_for_function("() => window.__toasts.some(([k]) => k === 'draw')")
+        title = next(t for k, t in page.evaluate("window.__toasts") if k == "draw")
+        assert title.startswith("A draws a Politburo marker") and "Auxiliary Forces Randomizer (004 [12.13])" in title, title

@@ -587,7 +587,7 @@ class GameApp {
   /** A live update's combats, purges, assassinations and epidemics: a toast over the map with
    * the dice and the result, and the province flashing (js/results.js). */
   showResults(f) {
-    for (const r of resultsOf(f)) {
+    for (const r of resultsOf(f, this.seat)) {
       const t = toast(r.title, "result", r.detail);
       t.dataset.result = r.kind;
       const shown = document.querySelectorAll(".toast.result");

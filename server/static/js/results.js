@@ -8,11 +8,24 @@ import { RESULT_WORDS } from "./log.js";
 
 const resultWords = (r) => (RESULT_WORDS[r] ? RESULT_WORDS[r][0].toUpperCase() + RESULT_WORDS[r].slice(1) : r);
 
-/** The results of one update frame: [{kind, title, detail, provinces, good}]. */
-export function resultsOf(frame) {
+/** What the seat's own roll or draw gave (QA: a player's Random Events roll and Randomizer draw
+ *  were told only in the log, the page going straight on to the next phase; 004 [12.13]: the
+ *  result is "immediately effected"): the engine's words of its random event (other than an
+ *  epidemic, a result for all) and of the markers drawn, kept or redrawn. */
+const RANDOMIZER = "the Auxiliary Forces Randomizer (004 [12.13])";
+const OWN_DRAWS = { random_event: "the Random Events Table (004 [12.0])", drew: RANDOMIZER, withdrawal: RANDOMIZER,
+  kept: RANDOMIZER, redraw: RANDOMIZER, redraw_offered: RANDOMIZER };
+
+/** The results of one update frame: [{kind, title, detail, provinces, good}]; ``seat``: the
+ *  page's seat, whose own draws are results too. */
+export function resultsOf(frame, seat = null) {
   const out = [];
   for (const e of frame.events || []) {
     const d = e.data || {};
+    if (seat && OWN_DRAWS[e.kind] && (d.seat || frame.actor) === seat && !(e.kind === "random_event" && d.result === "epidemic")) {
+      out.push({ kind: "draw", title: e.text, detail: OWN_DRAWS[e.kind], provinces: d.provinces || [] });
+      continue;
+    }
     if (e.kind === "combat") {
       out.push({ kind: "combat", title: `${resultWords(d.result)} in ${d.province}`,
         detail: `${d.seat} attacks at ${d.odds}${d.subversive ? " (subversive)" : ""}: die ${d.die} on the Combat Results Table → ${d.result}`, provinces: [d.province] });
