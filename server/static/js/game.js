@@ -9,7 +9,7 @@ import {
 } from "./data.js";
 import { GameConnection, api } from "./net.js";
 import { Board } from "./board.js";
-import { buildOrders, pendingLine, kindName, finalSummary, belowLowestOdds, soloDanger, winnersOf, winnersLine } from "./orders.js";
+import { buildOrders, pendingLine, kindName, finalSummary, belowLowestOdds, soloDanger, winnersOf, winnersLine, declareWith } from "./orders.js";
 import { Chat } from "./chat.js";
 import { EventLog, LogPane, describeAction } from "./log.js";
 import { seatBadge, stackName, openAssassinDialog } from "./dialogs.js";
@@ -938,7 +938,7 @@ class GameApp {
         s.owner ? seatBadge(s.owner) : h("span.small", "uncontrolled "), ` ${stackName(s)} `, h("b", String(shownStrength(this.strengths(), s) ?? ""))),
       tree,
       acts.length || assassins ? h("div.row.wrap", acts.map(([label, a, below]) => h("button.btn.small", { type: "button", disabled: this.busy || !!below,
-        dataset: { act: a.t }, onclick: () => this.act(a) }, label)),
+        dataset: { act: a.t }, onclick: () => (a.t === "DeclareAttack" ? declareWith(this, a) : this.act(a)) }, label)),
       assassins ? h("button.btn.small", { type: "button", onclick: () => openAssassinDialog(this) }, "Assassins…") : null) : null);
   }
 

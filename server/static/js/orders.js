@@ -446,6 +446,17 @@ export function pactNote(app, owner) {
   return p ? h("span.small.warn.pact-note", ` · breaks your pact with ${owner} (until the end of Game-Turn ${p.until})`) : null;
 }
 
+/** Declare the attack ``a`` and, when the engine names one group of the seat's stacks that may
+ *  make it, add them at once (QA: a declared attack started with no attacker, "0 : 2, below
+ *  1:2", which a newcomer read as a refusal); with several groups the player picks. */
+export async function declareWith(app, a) {
+  const groups = (optionFor(app, a) || {}).groups || [];
+  if (!(await app.act(a)) || groups.length !== 1) return;
+  for (const stack of groups[0].stacks) {
+    if (!(await app.act({ t: "AddAttacker", seat: app.seat, stack }))) return;
+  }
+}
+
 function combatPicker(app, by, btn, marks) {
   const view = app.st.view;
   const out = [h("h3", "Combat — choose a target")];
@@ -466,7 +477,7 @@ function combatPicker(app, by, btn, marks) {
     const names = (g) => g.stacks.map((x) => (sById[x] ? stackName(sById[x]) : x)).join(" + ");
     list.append(h("button.pick" + (a.subversive ? ".subversive" : "") + (below ? ".below" : ""), { type: "button", disabled: app.busy || below,
       dataset: { act: "DeclareAttack", target: t.id, province: t.province, subversive: a.subversive ? "1" : "0",
-        odds: groups.map((g) => g.odds.label).join(" "), below: below ? "1" : "0" }, onclick: () => app.act(a) },
+        odds: groups.map((g) => g.odds.label).join(" "), below: below ? "1" : "0" }, onclick: () => declareWith(app, a) },
       h("span.pick-prov", t.province),
       h("span.pick-main", `${a.subversive ? "Subversive attack on " : "Attack "}${stackName(t)}`,
         h("span.small", ` — ${t.color || "?"}${t.owner ? ", " + t.owner : ", uncontrolled"}, strength ${dfn ?? "?"}`),
