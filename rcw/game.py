@@ -624,6 +624,15 @@ class Game:
         Committee from ``seat`` stands on."""
         return politics.consents_to(self.ctx, seat, list(members))
 
+    def force_stop(self) -> dict | None:
+        """Why the force being moved may go no further, if it entered a province held by units of
+        another colour (004 [5.27]): ``{rule, message}``; None while it may go on (or no force
+        is being moved)."""
+        if self.state.force is None:
+            return None
+        p = movement.stop_problem(self.ctx)
+        return {"rule": p[0], "message": p[1]} if p else None
+
     def force_allowance(self) -> int:
         """The Movement Allowance of the force being moved (004 [5.0], [5.63], [5.72]): its
         leaders' (the ``leader_movement`` option, or 2 + the lowest rating with

@@ -46,14 +46,13 @@ class Force:
     mp: int = 0                    # movement points spent
     path: list[str] = field(default_factory=list)
     touched: list[int] = field(default_factory=list)   # units attached during the move
-    entered_stop: bool = False     # entered a province with a unit of another colour
 
     def to_list(self) -> list:
-        return [self.stack, self.start, self.mode, self.mp, list(self.path), list(self.touched), self.entered_stop]
+        return [self.stack, self.start, self.mode, self.mp, list(self.path), list(self.touched)]
 
     @classmethod
     def from_list(cls, a: list) -> Force:
-        return cls(a[0], a[1], a[2], a[3], list(a[4]), list(a[5]), a[6])
+        return cls(a[0], a[1], a[2], a[3], list(a[4]), list(a[5]))      # (a 7th item, once saved, is no more)
 
 
 @dataclass

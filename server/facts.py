@@ -62,7 +62,8 @@ def seat_facts(g: Game, view: dict, seat: str | None, legal: list[dict], board: 
     :func:`strengths`, when the caller has them already):
 
     - ``strengths``: every stack's defense strength (everyone);
-    - ``force``: while a force moves, its Movement Allowance (``allowance``; everyone);
+    - ``force``: while a force moves, its Movement Allowance (``allowance``) and why it may go no
+      further if it must stop where it is (``stop``: ``Game.force_stop``, 004 [5.27]; everyone);
     - ``attack_options``: in the seat's Combat Phase, every attack it may declare, with the groups
       of stacks that may make it together and their odds;
     - ``attack``: while the seat declares an attack, :func:`attack`;
@@ -75,7 +76,7 @@ def seat_facts(g: Game, view: dict, seat: str | None, legal: list[dict], board: 
     """
     out: dict[str, Any] = {"strengths": board if board is not None else strengths(g, view)}
     if view["force"] is not None:
-        out["force"] = {"allowance": g.force_allowance()}
+        out["force"] = {"allowance": g.force_allowance(), "stop": g.force_stop()}
     ph = view["phase"]
     if seat is None or ph in ("over", "trading"):
         return out

@@ -1194,3 +1194,26 @@ def test_the_seats_own_roll_and_draw_are_told_where_it_looks(browser) -> None:
         page.wait_for_function("() => window.__toasts.some(([k]) => k === 'draw')")
         title = next(t for k, t in page.evaluate("window.__toasts") if k == "draw")
         assert title.startswith("A draws a Politburo marker") and "Auxiliary Forces Randomizer (004 [12.13])" in title, title
+
+
+def test_a_force_that_must_stop_is_told_why_and_to_halt(browser) -> None:
+    """QA: after entering a province held by another colour the Orders said only "No further
+    move is open to this force now" (the reason, 004 [5.27], in the log alone), and the map's
+    prompt still said to tap a ringed province, with none to tap."""
+    g = empty_map()
+    put(g, "KALU", "A", "Kalinin")
+    put(g, "TULA", "B", "Markov", "WU2 TERE", attach={"WU2 TERE": "Markov"})
+    g.apply(A.StartForce("A", uid("Kalinin")))
+    g.apply(A.Move("A", "TULA", False))
+    assert not any(type(a).__name__ == "Move" for a in g.legal_actions("A"))
+    with planted(browser, g) as page:
+        note = page.locator(".orders .no-move")
+        note.wait_for()
+        why = g.force_stop()
+        assert why is not None and why["rule"] == "004 [5.27]"
+        text = note.inner_text()                # (the engine's words, provinces by name, and its rule)
+        assert "entered Tula, held by units of another colour, and must stop (004 [5.27])" in text and "Halt it here" in text, text
+        assert "must stop here (004 [5.27])" in page.locator(".orders .force-info").inner_text()
+        prompt = page.locator(".map-prompt")
+        prompt.wait_for()
+        assert "halt it (Orders)" in prompt.inner_text() and "ringed" not in prompt.inner_text()

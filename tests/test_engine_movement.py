@@ -281,8 +281,13 @@ def test_a_white_force_stops_for_red_units():
     put(g, "DCOS", "A", "Krasnov", "WU8 DON", attach={"WU8 DON": "Krasnov"})
     put(g, "VORO", "B", "Stalin")
     g.apply(A.StartForce("A", lead("Krasnov")))
+    assert g.force_stop() is None                         # (in DCOS, before the move: it may go on)
     g.apply(A.Move("A", "VORO", False))
     refused(g, A.Move("A", "TAMB", False), "004 [5.27]")
+    # the same words the refusal gives, asked of the force (what the page shows: facts.force.stop)
+    assert g.force_stop() == {"rule": "004 [5.27]", "message": g.why_illegal(A.Move("A", "TAMB", False)).message}
+    g.apply(A.EndForce("A"))
+    assert g.force_stop() is None
 
 
 def test_postal_movement_uses_the_start_of_turn_colours():

@@ -320,6 +320,16 @@ def _blockers(ctx: Ctx, f: Force, fs: Stack) -> list[str]:
     return blocking_colors(ctx, fs.province, color, ctx.data.czar in fs.units and color == WHITE, f.touched, fs.id)
 
 
+def stop_problem(ctx: Ctx) -> tuple[str, str] | None:
+    """004 [5.27] for the force being moved: it entered a province held by units of another
+    colour and may go no further (what :func:`move_problem` says of any step on; None if it may)."""
+    f = ctx.s.force
+    fs = ctx.s.stacks[f.stack]
+    if f.path and _blockers(ctx, f, fs):
+        return "004 [5.27]", f"the force entered {fs.province}, held by units of another colour, and must stop"
+    return None
+
+
 def crossing_problem(ctx: Ctx, frm: str, to: str, color: str) -> tuple[str, str] | None:
     """004 [5.32]: only White units cross the Kerch Straits (the border is passable by them alone)."""
     if frozenset((frm, to)) in ctx.data.white_only_borders and color != WHITE:
@@ -432,8 +442,9 @@ def move_problem(ctx: Ctx, a: Move) -> tuple[str, str] | None:
     p = crossing_problem(ctx, fs.province, a.to, color)
     if p:
         return p
-    if f.path and _blockers(ctx, f, fs):
-        return "004 [5.27]", f"the force entered {fs.province}, held by units of another colour, and must stop"
+    p = stop_problem(ctx)
+    if p:
+        return p
     p = entry_problem(ctx, fs.units, a.to) or no_suicide.step_problem(ctx, fs, f.touched, a.to)
     if p:
         return p

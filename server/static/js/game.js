@@ -804,7 +804,10 @@ class GameApp {
       return;
     }
     delete this.mapPrompt.dataset.plotting;
-    replace(this.mapPrompt, "▶ ", h("span.mp-long", "Your decision: "), kindName(k), st.view.force ? h("span", ` — ${tapWord()} a ringed province`) : null);
+    // (a force with no move left is halted in the Orders: no ring to tap, QA found the prompt saying otherwise)
+    const moves = (st.legal || []).some((a) => a.t === "Move");
+    replace(this.mapPrompt, "▶ ", h("span.mp-long", "Your decision: "), kindName(k),
+      st.view.force ? h("span", moves ? ` — ${tapWord()} a ringed province` : " — halt it (Orders)") : null);
   }
 
   updateBadges() {

@@ -8,7 +8,7 @@
 
 import { h, modal, tapWord } from "./util.js";
 import {
-  unit, uname, ulabel, pname, crtRow, shownStrength, pct, PHASE_NAMES, attachedTo, isLeader,
+  unit, uname, ulabel, pname, placeNames, crtRow, shownStrength, pct, PHASE_NAMES, attachedTo, isLeader,
 } from "./data.js";
 import { seatBadge, stackName, purgeOddsTable, openPurgeDialog, openAssassinDialog, openTradeDialog,
   openCommitteeDialog, openCzarDialog, answerInto } from "./dialogs.js";
@@ -358,7 +358,8 @@ function stackingDuties(app, marks) {
 
 function forcePicker(app, by, btn, marks) {
   const view = app.st.view;
-  const [stackId, start, mode, mp, path, , stop] = view.force;
+  const [stackId, start, mode, mp, path] = view.force;
+  const stop = ((app.st.facts || {}).force || {}).stop || null;     // the engine's (facts.force: 004 [5.27])
   const fs = stacksById(view)[stackId];
   marks.force = stackId;
   marks.path = [start, ...(path || [])];
@@ -369,7 +370,7 @@ function forcePicker(app, by, btn, marks) {
     h("span", `From ${start}`), " · ",
     h("span", mode === "rail" ? "by rail" : mode === "overland" ? `${mp} of ${ma} MP (overland)` : `${ma} MP, or rail`), " · ",
     h("span", `now in ${fs ? fs.province : "?"} ${fs ? pname(fs.province) : ""}`),
-    stop ? h("span.warn", " · must stop here (004 [5.27])") : null));
+    stop ? h("span.warn", ` · must stop here (${stop.rule})`) : null));
   if (fs) out.push(forceUnits(app, fs, by));
   const moves = by.Move || [];
   for (const a of moves) {
@@ -392,7 +393,11 @@ function forcePicker(app, by, btn, marks) {
     }
     out.push(list);
   } else {
-    out.push(h("p.small", "No further move is open to this force now."));
+    // (why, where the view says: QA found the bare line, the reason only in the log)
+    const spent = mode === "overland" && typeof ma === "number" && mp >= ma;
+    out.push(h("p.small.no-move", stop ? `No further move: ${placeNames(stop.message)} (${stop.rule}). Halt it here.`
+      : spent ? `No further move: the force has spent its ${ma} Movement Points (004 [5.28]). Halt it here.`
+        : "No further move is open to this force now. Halt it here."));
   }
   const pick = [];
   for (const a of by.JoinForce || []) pick.push(btn(`${uname(a.leader)} joins the force`, a, { data: { unit: a.leader } }));
