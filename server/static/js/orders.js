@@ -194,7 +194,7 @@ function tradingCard(app, by, btn) {
   const ready = view.ready || [];
   return h("section.card",
     h("h3", "Pre-game trading (004 [15.33])"),
-    h("p", "You were dealt these leaders, face up. Trade leaders and markers with the other players, then agree to end the session; the forces deploy when everyone has agreed."),
+    h("p", "You were dealt these leaders, face up (the map shows every leader faded where he will deploy). Trade leaders and markers with the other players, then agree to end the session; the forces deploy when everyone has agreed."),
     h("div.hand", hand.map((u) => h("span.chip.unit-chip", { dataset: { color: unit(u).color } }, `${unit(u).name} ${unit(u).strength}`))),
     h("p.small", `Politburo ${view.politburo[seat] || 0} · Assassins ${view.assassins[seat] || 0} · Ready: ${ready.join(", ") || "nobody yet"}`),
     h("div.row",
@@ -209,7 +209,7 @@ function phaseCard(app, by, btn, marks) {
   const parts = [];
   if (ph === "random_events") {
     parts.push(h("h3", "Random Events"),
-      h("p", "Roll two dice on the Random Events Table: an epidemic, Subversive Attacks doubled, or a draw from the Randomizer (004 [12.0])."),
+      h("p", "Roll the die twice on the Random Events Table, for its row and its column: an epidemic, Subversive Attacks doubled, or a draw from the Randomizer (004 [12.0])."),
       by.RollRandomEvents ? btn("Roll for Random Events", by.RollRandomEvents[0], { cls: "primary" }) : null);
   } else if (ph === "movement") {
     parts.push(...(view.force ? forcePicker(app, by, btn, marks) : movementPicker(app, by, btn, marks)));
@@ -219,7 +219,7 @@ function phaseCard(app, by, btn, marks) {
     const drawn = !by.DrawRandomizer && by.EndPlayerTurn;     // (the draw made: the turn stays open for assassinations)
     parts.push(h("h3", "Randomizer Phase"),
       drawn ? h("p", "You have drawn from the Auxiliary Forces Randomizer. You may still send assassins (004 [10.0]) before you end your Player-Turn.")
-        : h("p", `Draw one chit from the Auxiliary Forces Randomizer (${view.randomizer} in the cup): an Assassin marker, a Blue or Green control marker, a Blue withdrawal (004 [12.13]), or a unit of 001's optional forces when the game has them.`),
+        : h("p", `Draw one chit from the Auxiliary Forces Randomizer (${view.randomizer} in the cup): an Assassin marker, a Blue or Green control marker, a Blue withdrawal (004 [12.13]).`),
       by.DrawRandomizer && by.EndPlayerTurn
         ? h("p.small", "Your forces alone hold a city: you may draw again, or end your Player-Turn (001 Additional Randomizer Draws).") : null,
       by.DrawRandomizer ? btn("Draw from the Randomizer", by.DrawRandomizer[0], { cls: "primary" }) : null,
