@@ -9,7 +9,7 @@ is everything the page needs to know about the game that is not in a ``view``: p
 nationality, label; the optional forces of 001 too, with the option that brings each in), the
 region colours, the Combat Results and Purge tables (to print
 them; the odds, columns and chances the page shows are the engine's, sent by the server), the
-marker mix, the game options and the bot kinds the server offers.  Both files are generated, never
+colours each colour opposes (``Game.hostile``, for the rules in brief), the marker mix, the game options and the bot kinds the server offers.  Both files are generated, never
 edited by hand: run this script after changing ``data/`` or ``rcw/mapdraw.py``.
 """
 
@@ -26,11 +26,13 @@ HERE = ROOT / "server" / "static"          # where the generated files live (and
 
 def build_data() -> dict:
     from rcw import __version__
-    from rcw.data import REGIONS, full
+    from rcw.data import ANARCHIST, BLUE, GREEN, RED, REGIONS, WHITE, full
     from rcw.mapdraw import REGION_COLOURS
+    from rcw.game import Game
     from rcw.options import GROUPS, describe
 
     d = full()                           # every counter any game may hold (the optional forces of 001 too)
+    COLORS = (RED, WHITE, BLUE, GREEN, ANARCHIST)
     try:
         from rcw.bots import AGENTS
 
@@ -68,6 +70,9 @@ def build_data() -> dict:
             "crt": [list(r) for r in t.crt],
             "purge": [list(r) for r in t.purge],
         },
+        # 004 [8.11]-[8.15] (and 001's Anarchists): the colours each colour opposes, as the engine
+        # answers (Game.hostile), for the rules in brief
+        "opposes": {a: [b for b in COLORS if Game.hostile(a, b)] for a in COLORS},
         "options": describe(),
         "option_groups": GROUPS,
         "bots": bots,

@@ -1066,3 +1066,36 @@ def test_counters_wear_their_seats_colour_and_the_inspector_folds(server, browse
     press(page.locator('.inspector [data-act="fold-inspector"]'))
     assert page.locator(".inspector .insp-body").is_visible()
     page.context.close()
+
+
+@BOTH
+def test_the_rules_in_brief_are_one_click_away_in_the_lobby_and_the_game(server, browser, phone) -> None:
+    """QA: a first-time player found no help anywhere: not the victory conditions, not who
+    opposes whom, not the players' strip's symbols.  The lobby and the game's menu open the rules
+    in brief, each point with its case; who opposes whom is the engine's (Game.hostile)."""
+    from rcw.data import ANARCHIST, BLUE, GREEN, RED, WHITE
+    from rcw.game import Game
+
+    page = new_page(browser, phone, 20_000)
+    page.goto(server + "/")
+    page.locator('.lobby-head [data-act="rules-brief"]').click()
+    brief = page.locator(".modal .rules-brief")
+    brief.wait_for()
+    text = brief.inner_text()
+    for words in ("How to win", "004 [14.1]", "004 [14.0]", "Politics", "004 [11.14]", "☭ Politburo markers"):
+        assert words in text, words
+    rows = brief.locator(".brief-opposes tbody tr").evaluate_all(
+        "(rs) => rs.map((r) => [r.querySelector('th').firstChild.nextSibling.textContent.trim(), r.querySelector('td').textContent])")
+    colours = (RED, WHITE, BLUE, GREEN, ANARCHIST)
+    assert rows and {c: o for c, o in rows} == {c: ", ".join(x for x in colours if Game.hostile(c, x)) for c, _ in rows}
+    assert {c for c, _ in rows} >= {RED, WHITE, BLUE, GREEN}
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"] + 1
+    page.keyboard.press("Escape")
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random"})
+    page.goto(f"{server}/#/g/{g['game']}")
+    page.wait_for_function("() => document.body.dataset.phase === 'trading'")
+    page.click(".menu-btn")
+    page.locator('.modal [data-act="rules-brief"]').click()
+    page.locator(".modal .rules-brief").wait_for()
+    assert "How to win" in page.locator(".modal .rules-brief").inner_text()
+    page.context.close()

@@ -17,6 +17,7 @@ import { noteCommitment, openVerify } from "./verify.js";
 import { resultsOf } from "./results.js";
 import { lastSeen, markSeen, summarize, showAway } from "./away.js";
 import { PostalDesk } from "./postal.js";
+import { openRulesInBrief } from "./help.js";
 
 const TRAIL_MAX = 60;          // the most arrows of other seats' moves the map shows (noteMoves)
 
@@ -532,6 +533,8 @@ class GameApp {
     let dlg = null;
     items.push(h("button.btn", { type: "button", dataset: { act: "replay" }, onclick: () => { dlg.close(); this.openReplay(); } },
       over ? "Replay the game" : "Replay so far"));
+    items.push(h("button.btn", { type: "button", dataset: { act: "rules-brief" }, onclick: () => { dlg.close(); openRulesInBrief(!!this.st.view.solitaire); } },
+      "Rules in brief"));
     if (this.seat && !over && typeof Notification !== "undefined" && Notification.permission === "default") {
       items.push(h("button.btn", { type: "button", dataset: { act: "browser-notify" }, onclick: () => { dlg.close(); Notification.requestPermission(); } },
         "Notify me when it is my turn"));

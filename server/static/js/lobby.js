@@ -5,6 +5,7 @@ import { h, clear, store, holdSeat, seatsHeld, modal, toast, replace, fmtSpan } 
 import { D, loadData, SEAT_COLOURS } from "./data.js";
 import { api } from "./net.js";
 import { seatBadge } from "./dialogs.js";
+import { openRulesInBrief } from "./help.js";
 
 const SEATS = "ABCDEF";
 
@@ -34,7 +35,8 @@ class Lobby {
     root.append(
       h("header.lobby-head",
         h("div.lobby-title", h("span.brand-star", "★"), h("h1", "Russian Civil War"), h("span.brand-star", "★")),
-        h("p.lobby-sub", "SPI, 1976 — three to six players deal out the Red and White leaders, command armies across the old Empire, plot in the Politburo and purge one another.")),
+        h("p.lobby-sub", "SPI, 1976 — three to six players deal out the Red and White leaders, command armies across the old Empire, plot in the Politburo and purge one another. ",
+          h("button.link", { type: "button", dataset: { act: "rules-brief" }, onclick: () => openRulesInBrief() }, "Rules in brief"))),
       h("main.lobby-main",
         this.createCard(),
         h("section.card.games-card",
