@@ -131,4 +131,19 @@ def test_the_map_answers_the_keyboard(server, browser) -> None:
     insp.wait_for()
     assert focused["label"].split(" · ")[-1] in insp.locator(".insp-head").inner_text()      # the counter's province
     assert page.evaluate("() => document.activeElement.dataset.stack") == focused["stack"]
+    # zoomed in on one corner, Tab on: a counter it reaches outside the view is brought into it
+    # (QA: the focus went on to counters under the Orders pane or below the screen)
+    page.keyboard.press("Escape")
+    page.evaluate("() => window.rcwApp.board.setVB({ x: 0, y: 0, w: 200, h: 150 })")
+    inside = """() => { const e = document.activeElement, b = e.getBoundingClientRect(), a = window.rcwApp.board.openArea();
+      return b.left >= a.left - 1 && b.right <= a.right + 1 && b.top >= a.top - 1 && b.bottom <= a.bottom + 1; }"""
+    page.focus("svg.board")
+    moved = False
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if not page.evaluate("() => !!document.activeElement.closest('svg.board [data-province]')"):
+            continue
+        assert page.evaluate(inside), page.evaluate("() => document.activeElement.dataset.province")
+        moved = moved or page.evaluate(vb)[:2] != [0, 0]
+    assert moved, "no counter reached by Tab lay outside the zoomed view"
     page.close()

@@ -390,6 +390,12 @@ export class Board {
       const f = Math.exp(Math.max(-0.5, Math.min(0.5, e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0018))));
       this.zoomBy(f, e.clientX, e.clientY);
     }, { passive: false });
+    // a counter or destination reached with the keyboard is brought into the open part of the map
+    // (QA: Tab went on to counters under the Orders pane or below the screen, the map not following)
+    svg.addEventListener("focusin", (e) => {
+      const g = e.target.closest && e.target.closest("[data-province]");
+      if (g && g.dataset.province && e.target.matches(":focus-visible")) this.centreOn(g.dataset.province);
+    });
     // keyboard: Enter or Space on a focused counter or destination acts as a click; the arrow keys
     // pan the map, + and - zoom, 0 shows the whole map
     svg.addEventListener("keydown", (e) => {
