@@ -289,7 +289,13 @@ export class Board {
    *  it already, or `force`), keeping the map filling the view where it can. */
   centreOn(code, force = false) {
     const b = this.boxes[code];
-    if (!b || !this.vb) return;
+    if (b) this.centreOnPoint(b.cx, b.cy, force);
+  }
+
+  /** :meth:`centreOn` for a point of the map (map units). */
+  centreOnPoint(cx, cy, force = false) {
+    const b = { cx, cy };
+    if (!this.vb) return;
     const vb = this.vb;
     const r = this.svg.getBoundingClientRect();
     if (!r.width || !r.height) return;          // (the map is not shown: a phone's other pane)
@@ -393,8 +399,13 @@ export class Board {
     // a counter or destination reached with the keyboard is brought into the open part of the map
     // (QA: Tab went on to counters under the Orders pane or below the screen, the map not following)
     svg.addEventListener("focusin", (e) => {
-      const g = e.target.closest && e.target.closest("[data-province]");
-      if (g && g.dataset.province && e.target.matches(":focus-visible")) this.centreOn(g.dataset.province);
+      const g = e.target.closest && e.target.closest("[data-province], [data-stack]");
+      if (!g || !e.target.matches(":focus-visible")) return;
+      const r = g.getBoundingClientRect();
+      const a = this.openArea();
+      if (r.left >= a.left && r.right <= a.right && r.top >= a.top && r.bottom <= a.bottom) return;
+      const p = this.toMap(r.left + r.width / 2, r.top + r.height / 2);
+      this.centreOnPoint(p.x, p.y, true);
     });
     // keyboard: Enter or Space on a focused counter or destination acts as a click; the arrow keys
     // pan the map, + and - zoom, 0 shows the whole map
