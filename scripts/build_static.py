@@ -27,8 +27,8 @@ HERE = ROOT / "server" / "static"          # where the generated files live (and
 def build_data() -> dict:
     from rcw import __version__
     from rcw.data import ANARCHIST, BLUE, GREEN, RED, REGIONS, WHITE, full
-    from rcw.mapdraw import REGION_COLOURS
     from rcw.game import Game
+    from rcw.mapdraw import REGION_COLOURS
     from rcw.options import GROUPS, describe
 
     d = full()                           # every counter any game may hold (the optional forces of 001 too)

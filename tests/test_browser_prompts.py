@@ -1180,20 +1180,21 @@ def test_the_seats_own_roll_and_draw_are_told_where_it_looks(browser) -> None:
         if not any(e.kind == "random_event" and e.data.get("result") == "epidemic" for e in h.apply(A.RollRandomEvents("A"))):
             g.state.rng = r
             break
-    with planted(browser, g) as page:
-        page.evaluate(SEEN_TOASTS)
-        page.locator('.orders [data-act="RollRandomEvents"]').click()
-        page.wait_for_function("() => window.__toasts.some(([k]) => k === 'draw')")
-        title = next(t for k, t in page.evaluate("window.__toasts") if k == "draw")
-        assert title.startswith("A rolls ") and "Random Events Table (004 [12.0])" in title, title
+    title = _draw_told(browser, g, "RollRandomEvents")
+    assert title.startswith("A rolls ") and "Random Events Table (004 [12.0])" in title, title
     g = blank("A", "randomizer")                  # the Randomizer Phase's draw (004 [4.2] A.4)
     g.state.aux = ["P"]
+    title = _draw_told(browser, g, "DrawRandomizer")
+    assert title.startswith("A draws a Politburo marker") and "Auxiliary Forces Randomizer (004 [12.13])" in title, title
+
+
+def _draw_told(browser, g: Game, act: str) -> str:
+    """The position ``g`` planted; A presses the Orders' ``act``: the toast of A's own draw."""
     with planted(browser, g) as page:
         page.evaluate(SEEN_TOASTS)
-        page.locator('.orders [data-act="DrawRandomizer"]').click()
+        page.locator(f'.orders [data-act="{act}"]').click()
         page.wait_for_function("() => window.__toasts.some(([k]) => k === 'draw')")
-        title = next(t for k, t in page.evaluate("window.__toasts") if k == "draw")
-        assert title.startswith("A draws a Politburo marker") and "Auxiliary Forces Randomizer (004 [12.13])" in title, title
+        return next(t for k, t in page.evaluate("window.__toasts") if k == "draw")
 
 
 def test_a_force_that_must_stop_is_told_why_and_to_halt(browser) -> None:

@@ -181,11 +181,10 @@ TOASTS_SEEN = """document.addEventListener("DOMContentLoaded", () => {
 });"""   # (every toast shown, kept: a toast goes after a few seconds, a loaded machine may be slower)
 
 
-def _invited(server: str, browser, options: dict | None = None):
-    """A three-seat game (Anna A, Boris B, a bot in C) past its trading session, Boris's page on
-    the A-B channel showing Anna's invitation to a Central Committee of A and B, which he may
-    accept: (the page, its page errors, Anna's seat as joined, with the game's id)."""
-    # (seed 0: A and B hold 12 Politburo markers, enough for a Committee, 004 [11.11])
+def _anna_and_boris(server: str, browser, options: dict | None = None):
+    """A three-seat game of seed 0 with two people, Anna (A) and Boris (B), and a bot in C;
+    Boris's page open on it (every toast it shows kept in ``window.__toasts``): (the page, its
+    page errors, the game's id, Anna's seat as joined, Boris's)."""
     g = http(server, "POST", "/api/games", {"players": 3, "seed": 0, "bots": "random", "bot_seats": ["C"],
                                             "options": options or {}})
     gid = g["game"]
@@ -198,6 +197,15 @@ def _invited(server: str, browser, options: dict | None = None):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.add_init_script(TOASTS_SEEN)
     open_seat(page, server, gid, b["token"], "B", "Boris")
+    return page, errors, gid, a, b
+
+
+def _invited(server: str, browser, options: dict | None = None):
+    """A three-seat game (Anna A, Boris B, a bot in C) past its trading session, Boris's page on
+    the A-B channel showing Anna's invitation to a Central Committee of A and B, which he may
+    accept: (the page, its page errors, Anna's seat as joined, with the game's id)."""
+    # (seed 0: A and B hold 12 Politburo markers, enough for a Committee, 004 [11.11])
+    page, errors, gid, a, b = _anna_and_boris(server, browser, options)
 
     async def end_trading(c) -> None:
         await c.act({"t": "EndTrading", "seat": "A"})
@@ -303,16 +311,8 @@ def test_a_trade_card_follows_the_game_however_the_offer_is_settled(server, brow
     no reply in chat) still read "A to answer" on the proposer's card while the log said the
     trade was made.  The cards now follow the game's own events: "withdrawn by A", and the seat
     that accepted, whatever way the answer came."""
-    g = http(server, "POST", "/api/games", {"players": 3, "seed": 0, "bots": "random", "bot_seats": ["C"]})
-    gid = g["game"]
-    a = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
-    b = http(server, "POST", f"/api/games/{gid}/join", {"seat": "B", "name": "Boris"})
-    ctx = browser.new_context(viewport=DESKTOP)
-    ctx.set_default_timeout(20_000)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    open_seat(page, server, gid, b["token"], "B", "Boris")
+    page, errors, gid, a, b = _anna_and_boris(server, browser)
+    ctx = page.context
     page.click('.dtabs .dtab[data-tab="talk"]')
     open_channel(page, "A-B")
     offers: list[int] = []
