@@ -48,7 +48,7 @@ def play(players: int, seed: int, agent_kind: str, max_turns: int, max_actions: 
     ended = "rules" if g.over and r.get("winner_color") else ("limit" if g.over and "turn limit" in reason else
                                                               ("other" if g.over else "unfinished"))
     return {"seed": seed, "turns": g.turns_played, "actions": steps, "illegal": m.refused,
-            "outcome": (r.get("winner_color") or "none").lower(), "winner": r.get("winner"),
+            "outcome": (r.get("winner_color") or "none").lower(), "winner": r.get("winner"), "winners": r.get("winners", []),
             "finished": g.over, "ended": ended, "stats": g.stats, "hash": g.state_hash(),
             **({"record": g.record()} if with_record else {})}
 

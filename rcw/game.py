@@ -625,12 +625,12 @@ class Game:
         return politics.consents_to(self.ctx, seat, list(members))
 
     def force_stop(self) -> dict | None:
-        """Why the force being moved may go no further, if it entered a province held by units of
-        another colour (004 [5.27]): ``{rule, message}``; None while it may go on (or no force
-        is being moved)."""
+        """Why the force being moved may go no further: it entered a province held by units of
+        another colour (004 [5.27]), or it has spent its Movement Points (004 [5.28]);
+        ``{rule, message}``, None while it may go on (or no force is being moved)."""
         if self.state.force is None:
             return None
-        p = movement.stop_problem(self.ctx)
+        p = movement.stop_problem(self.ctx) or movement.spent_problem(self.ctx)
         return {"rule": p[0], "message": p[1]} if p else None
 
     def force_allowance(self) -> int:

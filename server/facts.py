@@ -63,7 +63,7 @@ def seat_facts(g: Game, view: dict, seat: str | None, legal: list[dict], board: 
 
     - ``strengths``: every stack's defense strength (everyone);
     - ``force``: while a force moves, its Movement Allowance (``allowance``) and why it may go no
-      further if it must stop where it is (``stop``: ``Game.force_stop``, 004 [5.27]; everyone);
+      further if it must stop where it is (``stop``: ``Game.force_stop``, 004 [5.27], [5.28]; everyone);
     - ``attack_options``: in the seat's Combat Phase, every attack it may declare, with the groups
       of stacks that may make it together and their odds;
     - ``attack``: while the seat declares an attack, :func:`attack`;

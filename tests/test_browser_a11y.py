@@ -136,7 +136,7 @@ def test_the_map_answers_the_keyboard(server, browser) -> None:
     page.keyboard.press("Escape")
     page.evaluate("() => window.rcwApp.board.setVB({ x: 0, y: 0, w: 200, h: 150 })")
     inside = """() => { const e = document.activeElement, b = e.getBoundingClientRect(), a = window.rcwApp.board.openArea();
-      return b.left >= a.left - 1 && b.right <= a.right + 1 && b.top >= a.top - 1 && b.bottom <= a.bottom + 1; }"""
+      return b.left >= a.left - 2 && b.right <= a.right + 2 && b.top >= a.top - 2 && b.bottom <= a.bottom + 2; }"""
     page.focus("svg.board")
     moved = False
     for _ in range(40):

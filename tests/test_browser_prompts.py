@@ -417,7 +417,7 @@ def test_the_force_card_shows_the_engines_movement_allowance(screen) -> None:
         put(g, "OMSK" if name == "blue" else "TVER", "A", *units)
         g.apply(A.StartForce("A", uid(start)))
         data = _payload(g, "A")
-        assert data["facts"]["force"] == {"allowance": g.force_allowance()}
+        assert data["facts"]["force"] == {"allowance": g.force_allowance(), "stop": g.force_stop()}
         _reset(page)
         page.evaluate(f"async (d) => document.getElementById('app').append(await ({SETUP_JS})(d))", data)
         text = page.locator(".prompt-case .force-info").first.inner_text()
@@ -1114,6 +1114,10 @@ def test_a_refusal_names_the_provinces_as_the_map_does(browser) -> None:
         for text in (toast.inner_text(), page.locator(".orders .refusal").inner_text()):
             assert all(n in text for n in names) and "KALU" not in text and "VORO" not in text, text
         assert "Rule 004 [5.24]" in toast.inner_text()
+        # a unit's label keeps its code, as the counters and the log read it (a review's finding)
+        said = page.evaluate("""async () => (await import("/js/data.js")).placeNames(
+          "WU3 OMSK and BU2 CHER/GE are not in KALU")""")
+        assert said == "WU3 OMSK and BU2 CHER/GE are not in Kaluga", said
 
 
 def test_a_tie_for_the_most_victory_points_is_a_shared_win(browser) -> None:
@@ -1218,3 +1222,30 @@ def test_a_force_that_must_stop_is_told_why_and_to_halt(browser) -> None:
         prompt = page.locator(".map-prompt")
         prompt.wait_for()
         assert "halt it (Orders)" in prompt.inner_text() and "ringed" not in prompt.inner_text()
+
+
+def test_an_invitation_is_one_card_for_its_committee_and_none_once_consented(screen) -> None:
+    """A review's findings on the Politics card's invitations: B and C both consenting to a
+    Committee of A, B, C made two invitations, each with its Join; once A consented too the card
+    still read "B invites you" (with no Join: the engine refuses a consent given already)."""
+    g = blank("A")
+    markers(g, A=2, B=3, C=4)
+    put(g, "PETR", "A", "Lenin")
+    g.apply(A.JoinCommittee("B", ("A", "B", "C")))
+    g.apply(A.JoinCommittee("C", ("A", "B", "C")))
+    page, errors = screen
+    _show_orders(page, g, "A")
+    inv = page.locator(".prompt-case .politics .invitation")
+    assert inv.count() == 1, inv.all_inner_texts()
+    assert "Player B and Player C invite you to a Central Committee of A, B, C" in inv.inner_text()
+    assert inv.locator('[data-act="JoinCommittee"]').count() == 1
+    assert page.locator('.prompt-case [data-act="JoinCommittee"][data-members="ABC"]').count() == 1
+    g2 = blank("A")                                   # A consents to B's (C has not): no invitation left
+    markers(g2, A=2, B=3, C=4)
+    put(g2, "PETR", "A", "Lenin")
+    g2.apply(A.JoinCommittee("B", ("A", "B", "C")))
+    g2.apply(A.JoinCommittee("A", ("A", "B", "C")))
+    _show_orders(page, g2, "A")
+    assert page.locator(".prompt-case .politics .invitation").count() == 0
+    assert "Player B consents to a Committee of A, B, C" in page.locator(".prompt-case .politics").inner_text()
+    assert not errors, errors

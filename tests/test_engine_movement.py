@@ -150,6 +150,8 @@ def test_five_movement_points_overland():
     move(g, "A", "Lenin", ["NOVG", "TVER", "YARO", "VOLO", "ARCH"], end=False)
     assert g.state.force.mp == 5
     refused(g, A.Move("A", "OLON", False), "004 [5.28]")
+    # what the page shows for it (facts.force.stop): the same words as the refusal's
+    assert g.force_stop() == {"rule": "004 [5.28]", "message": g.why_illegal(A.Move("A", "OLON", False)).message}
 
 
 def test_reduced_leader_movement_option():

@@ -347,5 +347,4 @@ def test_quit_during_trading(seat):
     assert sum(s.politburo.values()) + s.aux.count("P") == m.politburo == 15
     assert sum(s.assassins.values()) + s.aux.count("A") == m.assassin == 15
     assert s.aux.count("P") == held[0] and s.politburo[seat] == s.assassins[seat] == 0
-    if seat == "A":
-        assert held == (2, 1)                  # (seed 5: the quitter had markers to lose)
+    assert held != (0, 0)                      # (seed 5: each quitter had markers to lose)

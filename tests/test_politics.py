@@ -356,6 +356,15 @@ def test_a_member_who_consents_to_another_committee_withdraws_from_the_sitting_o
     g.apply(A.JoinCommittee("C", ("A", "B", "C")))
     g.apply(A.JoinCommittee("A", ("A", "B", "C")))
     assert s.committee == ["A", "B", "C"]
+    # a consent to a Committee that does not sit is only replaced: the others' stay as given
+    g = blank("A")
+    s = g.state
+    markers(g, A=4, B=4, C=4)
+    g.apply(A.JoinCommittee("A", ("A", "B", "C")))
+    g.apply(A.JoinCommittee("B", ("A", "B", "C")))
+    assert s.committee == []                                      # (C has not consented)
+    g.apply(A.JoinCommittee("B", ("B", "C")))
+    assert s.committee_consent["A"] == ["A", "B", "C"] and s.committee_consent["B"] == ["B", "C"]
 
 
 def test_an_invitation_stands_while_its_proposer_consents_to_exactly_its_members():

@@ -462,8 +462,14 @@ def move_problem(ctx: Ctx, a: Move) -> tuple[str, str] | None:
         return anarchists.rail_problem(ctx, fs.province, a.to)
     if f.mode == "rail":
         return "004 [5.53]", "a force may not combine rail and overland movement"
-    ma = allowance(ctx, fs.units)
-    if f.mp + 1 > ma:
+    return spent_problem(ctx)
+
+
+def spent_problem(ctx: Ctx) -> tuple[str, str] | None:
+    """004 [5.28] for the force being moved overland: it has no Movement Point left for a step."""
+    f = ctx.s.force
+    ma = allowance(ctx, ctx.s.stacks[f.stack].units)
+    if f.mode != "rail" and f.mp + 1 > ma:
         return "004 [5.28]", f"the force has spent all {ma} Movement Points"
     return None
 

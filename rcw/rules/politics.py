@@ -256,11 +256,12 @@ def check_join(ctx: Ctx, a: JoinCommittee) -> None:
 
 
 def do_join(ctx: Ctx, a: JoinCommittee) -> list[Event]:
-    """004 [11.11]; a consent to another Committee withdraws the one given before (004 [11.12]:
-    a member objects only by withdrawing his own membership, and the rest remain the Committee
-    if they still meet 004 [11.11]; one member's new consent used to dissolve it for all)."""
+    """004 [11.11]; a member of the sitting Central Committee who consents to another withdraws
+    his membership (004 [11.12]: a member objects only by withdrawing his own membership, and the
+    rest remain the Committee if they still meet 004 [11.11]; his new consent used to dissolve
+    it for all).  A consent to a Committee that does not sit is simply replaced."""
     members = _canon(ctx, a.members)
-    if a.seat in ctx.s.committee_consent:
+    if a.seat in ctx.s.committee:
         _withdraw(ctx, a.seat)
     ctx.s.committee_consent[a.seat] = members
     ev = [Event("committee_consent", f"{a.seat} consents to a Central Committee of {', '.join(members)}",

@@ -400,7 +400,7 @@ export class Board {
     // (QA: Tab went on to counters under the Orders pane or below the screen, the map not following)
     svg.addEventListener("focusin", (e) => {
       const g = e.target.closest && e.target.closest("[data-province], [data-stack]");
-      if (!g || !e.target.matches(":focus-visible")) return;
+      if (!g || this._refocus || !e.target.matches(":focus-visible")) return;
       const r = g.getBoundingClientRect();
       const a = this.openArea();
       if (r.left >= a.left && r.right <= a.right && r.top >= a.top && r.bottom <= a.bottom) return;
@@ -487,7 +487,11 @@ export class Board {
         : act.classList.contains("move-target") ? `.move-target[data-province="${act.dataset.province}"]` : null;
     }
     this._render(view, marks);
-    if (again) (this.svg.querySelector(again) || this.svg).focus({ preventScroll: true });
+    if (again) {                 // (given back, not reached: the view stays where the player put it)
+      this._refocus = true;
+      (this.svg.querySelector(again) || this.svg).focus({ preventScroll: true });
+      this._refocus = false;
+    }
   }
 
   _render(view, marks) {

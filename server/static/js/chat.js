@@ -47,7 +47,7 @@ export class Chat {
       const n = this.input.value.length;
       this.count.hidden = n < MAX_TEXT - 200;
       this.count.classList.toggle("full", n >= MAX_TEXT);
-      this.count.textContent = n >= MAX_TEXT ? `${MAX_TEXT} characters: the most a message holds (the rest was cut)` : `${n} / ${MAX_TEXT}`;
+      this.count.textContent = n >= MAX_TEXT ? `${MAX_TEXT} characters: the most a message holds; anything beyond it is cut` : `${n} / ${MAX_TEXT}`;
     });
     this.composer = h("div.composer", this.input, this.sendBtn, this.count);
     this.head = h("div.chan-head");
@@ -248,12 +248,14 @@ export class Chat {
     });
     while (this.tabs.children.length > want.length) this.tabs.lastElementChild.remove();
     // (on a phone the tabs are one row that scrolls sideways: the open one is kept in view)
+    // (when another is opened only: a message coming in leaves the row where the reader put it)
     const on = this.tabEls.get(this.current);
     const t = this.tabs;
-    if (on && t.scrollWidth > t.clientWidth
+    if (on && this._tabShown !== this.current && t.scrollWidth > t.clientWidth
         && (on.offsetLeft < t.scrollLeft || on.offsetLeft + on.offsetWidth > t.scrollLeft + t.clientWidth)) {
       t.scrollLeft = Math.max(0, on.offsetLeft - 8);
     }
+    if (on) this._tabShown = this.current;
   }
 
   show(name) {
@@ -483,6 +485,7 @@ export class Chat {
       : withdraw ? h("div.row", h("button.btn", { type: "button", disabled: this.app.busy, dataset: { act: "WithdrawTrade", offer: p.offer },
         onclick: () => this.app.act(withdraw) }, "Withdraw the offer")) : null;
     const data = { kind: p.kind, msg: m.id };
+    if (p.offer) data.offer = String(p.offer);
     if (p.counter) data.counter = String(p.counter);
     return h("div.proposal" + (p.counter ? ".counter" : ""), { dataset: data },
       // numbered as the chat numbers its messages (a reply says "accepts … proposal #<id>"; a

@@ -83,7 +83,8 @@ export function pname(code) {
 /** An engine message as a player reads it: the provinces it names by code ("ARCH") by their
  *  names on the map ("Archangel"); any other word is left as it is. */
 export function placeNames(text) {
-  return String(text ?? "").replace(/\b[A-Z]{4}\b/g, (w) => (D.provinces && D.provinces[w] ? D.provinces[w].name : w));
+  // (not a code in a unit's label, "WU3 OMSK", "BU2 CHER/GE": the counters and the log read so)
+  return String(text ?? "").replace(/(?<![A-Z]U\d{1,2} )\b[A-Z]{4}\b(?!\/)/g, (w) => (D.provinces && D.provinces[w] ? D.provinces[w].name : w));
 }
 export function nationalityName(nat) {
   return D.blue_names[nat] || D.green_names[nat] || nat;

@@ -754,6 +754,10 @@ class GameApp {
     const more = () => s.classList.toggle("more", s.scrollLeft + s.clientWidth < s.scrollWidth - 2);
     s.onscroll = more;
     requestAnimationFrame(more);
+    if (!this._stripResize) {                    // (a phone turned: the strip's width changes)
+      this._stripResize = true;
+      window.addEventListener("resize", () => requestAnimationFrame(() => this.stripEl.onscroll && this.stripEl.onscroll()));
+    }
   }
 
   renderBoard() {

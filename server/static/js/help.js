@@ -12,7 +12,7 @@ function opposesTable() {
   const opp = D.opposes || {};
   const shown = COLOURS.filter((c) => opp[c]);
   return h("table.brief-opposes",
-    h("thead", h("tr", h("th", { scope: "col" }, "units of"), h("th", { scope: "col" }, "oppose (may attack, and stop their moves)"))),
+    h("thead", h("tr", h("th", { scope: "col" }, "units of"), h("th", { scope: "col" }, "oppose (may attack)"))),
     h("tbody", shown.map((c) => h("tr", h("th", { scope: "row" }, h("span.unit-dot", { dataset: { color: c } }), ` ${c}`,
       c === "Anarchist" ? h("span.small", " (001's optional rule)") : null),
     h("td", (opp[c] || []).join(", ") || "nobody")))));
@@ -24,10 +24,10 @@ const SECTION = (title, ...body) => h("section.brief", h("h3", title), ...body);
 function multiPlayer() {
   return [
     SECTION("How to win",
-      h("p", "Before anyone can win, a side must: the game ends at the end of a Game-Turn in a White Victory when no Red leader is left on the map outside Siberia, in a Red Victory when no White combat unit is, or by the Politburo's vote when no White leader is (004 [14.1]). Then the player with the most Victory Points of the winning colour wins; the other colour's points count for nothing (004 [14.0]). You score for the units in your section of the Victory Point Chart (those you eliminated), for the units of the winning colour you control on the map at the end, and 2 for each Politburo marker (004 [14.4]) — so you may hold Red and White leaders at once and change sides as the war turns.")),
+      h("p", "Before anyone can win, a side must: the game ends at the end of a Game-Turn in a White Victory when no Red leader is left on the map outside Siberia, in a Red Victory when no White combat unit is, or by the Politburo's vote when no White leader is (004 [14.1]). Then the player with the most Victory Points of the winning colour wins; the other colour's points count for nothing (004 [14.0]). You score for the units in your section of the Victory Point Chart (those you eliminated), for the units of the winning colour you control on the map at the end, and, in a Red Victory, 2 for each Politburo marker (004 [14.4]) — so you may hold Red and White leaders at once and change sides as the war turns.")),
     SECTION("A Game-Turn",
       h("p", "Each player in turn plays a Player-Turn: Random Events (one die rolled twice, 004 [12.0]), Movement (one force at a time; by rail for Red and White forces with a leader, 004 [5.5]), Combat (declare, add attackers, resolve on the Combat Results Table, 004 [8.0]) and a draw from the Randomizer (004 [12.13]). The turn order is drawn anew every Game-Turn (004 [4.2]); replacements come back between Game-Turns (004 [9.0]).")),
-    SECTION("Colours", h("p", "Combat units belong to a colour, whoever controls them; a force stops on entering a province held by another colour (004 [5.27])."), opposesTable()),
+    SECTION("Colours", h("p", "Combat units belong to a colour, whoever controls them; a force stops on entering a province held by units of any other colour (004 [5.27]), opposed or not."), opposesTable()),
     SECTION("Politics",
       h("p", "Politburo markers (☭) make the Central Committee: players who consent to each other and hold at least 8 markers (004 [11.11]). Its members may purge another player's Red leaders and markers (004 [11.0]); a member cannot be purged (004 [11.14]); the victim may counterpurge. Assassin markers (†) send assassins after an enemy leader in a province where you have one (004 [10.0]). Trades of markers are open at any time, of leaders only before the game (004 [15.33]); pacts made in chat bind no one but are announced when broken.")),
     SECTION("The players' strip",

@@ -135,6 +135,7 @@ export function winnersOf(r) {
 /** "Anna (A) wins" or "Anna (A) and Boris (B) share the win". */
 export function winnersLine(app, r) {
   const ws = winnersOf(r);
+  if (!ws.length) return "No one wins";
   const who = ws.map((p) => `${app.seatName(p)} (${p})`);
   return ws.length > 1 ? `${who.slice(0, -1).join(", ")} and ${who[who.length - 1]} share the win` : `${who[0]} wins`;
 }
@@ -370,7 +371,7 @@ function forcePicker(app, by, btn, marks) {
     h("span", `From ${start}`), " · ",
     h("span", mode === "rail" ? "by rail" : mode === "overland" ? `${mp} of ${ma} MP (overland)` : `${ma} MP, or rail`), " · ",
     h("span", `now in ${fs ? fs.province : "?"} ${fs ? pname(fs.province) : ""}`),
-    stop ? h("span.warn", ` · must stop here (${stop.rule})`) : null));
+    stop && stop.rule === "004 [5.27]" ? h("span.warn", ` · must stop here (${stop.rule})`) : null));
   if (fs) out.push(forceUnits(app, fs, by));
   const moves = by.Move || [];
   for (const a of moves) {
@@ -394,10 +395,8 @@ function forcePicker(app, by, btn, marks) {
     out.push(list);
   } else {
     // (why, where the view says: QA found the bare line, the reason only in the log)
-    const spent = mode === "overland" && typeof ma === "number" && mp >= ma;
     out.push(h("p.small.no-move", stop ? `No further move: ${placeNames(stop.message)} (${stop.rule}). Halt it here.`
-      : spent ? `No further move: the force has spent its ${ma} Movement Points (004 [5.28]). Halt it here.`
-        : "No further move is open to this force now. Halt it here."));
+      : "No further move is open to this force now. Halt it here."));
   }
   const pick = [];
   for (const a of by.JoinForce || []) pick.push(btn(`${uname(a.leader)} joins the force`, a, { data: { unit: a.leader } }));
@@ -790,23 +789,37 @@ function politicsCard(app, by, btn) {
   // the consents given to Committees not formed yet (004 [11.11]: it forms when its members consent to each other)
   // (those that invite this seat are told below, as invitations)
   const consents = Object.entries(view.committee_consent || {});
-  const others = consents.filter(([p, members]) => p === seat || !members.includes(seat));
+  const key = (ms) => [...ms].sort().join(",");
+  const mineNow = (view.committee_consent || {})[seat];
+  // an invitation: another seat's consent to a Committee with this one, which this seat does not
+  // consent to already and which does not sit
+  const invites = (p, members) => p !== seat && members.includes(seat) && !(mineNow && key(mineNow) === key(members))
+    && key(members) !== key(com);
+  const others = consents.filter(([p, members]) => !invites(p, members));
   if (!com.length && others.length) {
     rows.push(h("ul.consents", others.map(([p, members]) => h("li", { dataset: { seat: p } }, seatBadge(p), " ",
       `${app.seatName(p)} consents to a Committee of ${members.join(", ")} (${pm(members)} PM)`))));
   }
   // the invitations to this seat first, each with its Join (QA: a bot's invitation, in a side
   // channel, went unseen until its Committee without us had purged us)
-  const key = (ms) => [...ms].sort().join(",");
+  // (one for each Committee, whoever of the others consents to it; none for one this seat consents
+  // to already; shown while another Committee sits too)
   const shown = new Set();
-  for (const [p, members] of com.length ? [] : consents) {
-    if (p === seat || !members.includes(seat)) continue;
-    const a = (by.JoinCommittee || []).find((j) => key(j.members) === key(members));
-    if (a) shown.add(key(members));
-    rows.push(h("div.invitation", { dataset: { seat: p } },
-      h("p", seatBadge(p), ` ${app.seatName(p)} invites you to a Central Committee of ${members.join(", ")} (${pm(members)} PM). `,
+  const invited = new Map();                  // members' key -> [members, the seats that consent]
+  for (const [p, members] of consents) {
+    if (!invites(p, members)) continue;
+    const got = invited.get(key(members)) || [members, []];
+    got[1].push(p);
+    invited.set(key(members), got);
+  }
+  for (const [k, [members, by_]] of invited) {
+    const a = (by.JoinCommittee || []).find((j) => key(j.members) === k);
+    if (a) shown.add(k);
+    const who = by_.map((p) => app.seatName(p)).join(" and ");
+    rows.push(h("div.invitation", { dataset: { seat: by_[0], members: k } },
+      h("p", ...by_.map((p) => seatBadge(p)), ` ${who} invite${by_.length > 1 ? "" : "s"} you to a Central Committee of ${members.join(", ")} (${pm(members)} PM). `,
         h("span.small", "A member cannot be purged (004 [11.14]).")),
-      a ? btn(`Join ${app.seatName(p)}'s Committee`, a, { cls: "primary", data: { members: a.members.join("") } }) : null));
+      a ? btn(by_.length > 1 ? "Join their Committee" : `Join ${app.seatName(by_[0])}'s Committee`, a, { cls: "primary", data: { members: a.members.join("") } }) : null));
   }
   for (const a of by.JoinCommittee || []) {
     if (shown.has(key(a.members))) continue;

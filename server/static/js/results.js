@@ -22,7 +22,9 @@ export function resultsOf(frame, seat = null) {
   const out = [];
   for (const e of frame.events || []) {
     const d = e.data || {};
-    if (seat && OWN_DRAWS[e.kind] && (d.seat || frame.actor) === seat && !(e.kind === "random_event" && d.result === "epidemic")) {
+    // (an event naming no seat, e.g. the war in the West ending, is no one's draw)
+    const whose = "seat" in d ? d.seat : frame.actor;
+    if (seat && OWN_DRAWS[e.kind] && whose === seat && !(e.kind === "random_event" && d.result === "epidemic")) {
       out.push({ kind: "draw", title: e.text, detail: OWN_DRAWS[e.kind], provinces: d.provinces || [] });
       continue;
     }
