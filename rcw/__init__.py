@@ -5,3 +5,10 @@ the bots use it only through :class:`rcw.game.Game`.
 """
 
 __version__ = "0.1.0"
+
+#: The rules' edition: raised with every rule fix that changes how a logged game replays (a step
+#: the rules now refuse, another die roll, another final state).  A game's record carries the
+#: edition it was played under; a replay under another may differ, which is no sign of tampering
+#: (``rcw.verify``).  1: every game before it was kept; 2: 2026-11-27's fixes of 004 [13.41],
+#: [14.0], [11.12] and [14.23].
+RULES_EDITION = 2

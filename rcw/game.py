@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 
 import msgpack
 
+from rcw import RULES_EDITION
 from rcw import actions as A
 from rcw import options as O
 from rcw.actions import Action, Event, IllegalAction, action_from_wire, to_wire
@@ -870,10 +871,11 @@ class Game:
         return hashlib.sha256(packed).hexdigest()
 
     def record(self) -> dict:
-        """Seed, players, options and the action log: enough to replay the game."""
+        """Seed, players, options and the action log: enough to replay the game; ``rules``: the
+        edition of the rules it was played under (``rcw.RULES_EDITION``)."""
         s = self.state
         return {"seed": s.seed, "players": len(s.seats), "options": dict(s.options),
-                "actions": [to_wire(a) for a in self.log]}
+                "actions": [to_wire(a) for a in self.log], "rules": RULES_EDITION}
 
 
 def _stacks_view(g: Game, seat: str | None) -> list[StackView]:

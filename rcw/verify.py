@@ -13,6 +13,10 @@ by trying seeds.  When the game ends the host reveals the seed and the nonce in 
 2. replaying the action log from that seed is legal action by action and ends in the recorded
    final state (:meth:`rcw.game.Game.state_hash`).
 
+The record's ``rules`` names the edition of the rules the game was played under
+(``rcw.RULES_EDITION``): under another edition a replay may differ, and the check says so rather
+than calling the record changed.
+
 ``rcw verify RECORD`` runs it; the server's ``/api/games/{id}/verify`` and the page's *Verify*
 button use the same function.  (A creator who chooses the seed knows it; a seed the server draws
 is known to no player.)
@@ -23,7 +27,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from rcw import modes
+from rcw import RULES_EDITION, modes
 from rcw.actions import IllegalAction, action_from_wire
 
 #: What is hashed: a fixed prefix (so the hash means nothing else), the seed in decimal, the nonce.
@@ -83,17 +87,29 @@ def check(record: dict, commitment_seen: str | None = None) -> Verdict:
         g = modes.new_game(record.get("players"), seed, record.get("options") or {})
     except IllegalAction as e:
         raise VerifyError(f"the game cannot be set up: {e.message}") from None
+    played = _edition(record)
+    # (a game played under other rules may replay otherwise: said so, not called a forgery)
+    other = (f"; but the game was played under the rules' edition {played} and this is edition {RULES_EDITION}: "
+             "a rule fixed since changes its replay (docs/rules-coverage.md), so this proves nothing either way"
+             if played != RULES_EDITION else "")
     for i, wire in enumerate(actions):
         try:
             g.apply(action_from_wire(wire))
         except IllegalAction as e:
             raise VerifyError(f"action {i + 1} of {len(actions)} ({_brief(wire)}) is illegal in the replay: "
-                              f"{e.message} ({e.rule})") from None
+                              f"{e.message} ({e.rule}){other}") from None
     got = g.state_hash()
     if got != str(record["hash"]).lower():
         raise VerifyError(f"the replay ends in state {got[:16]}…, the record says {str(record['hash'])[:16]}… "
-                          f"(the log or the final state was changed)")
+                          + (other[2:] if other else "(the log or the final state was changed)"))
     return Verdict(len(actions), got, g.over, g.result if g.over else None)
+
+
+def _edition(record: dict) -> int:
+    """The rules' edition a record says its game was played under (1: a record from before
+    editions were kept)."""
+    r = record.get("rules", 1)
+    return r if isinstance(r, int) and not isinstance(r, bool) else 1
 
 
 def _brief(wire: object) -> str:

@@ -33,7 +33,7 @@ from rcw.server.runtime import GameRuntime
 from rcw.server.seats import OPEN, public_seats, seats_status, token_hash
 from rcw.server.store import STORE_DOWN, Backoff, Store
 
-from rcw import __version__, modes, verify
+from rcw import RULES_EDITION, __version__, modes, verify
 from rcw import options as O
 from rcw.actions import IllegalAction, Quit
 
@@ -316,7 +316,8 @@ class Hub:
         meta = {"id": gid, "name": name, "players": players, "seed": seed, "options": options, "bots": bot_kind,
                 "on_leave": on_leave, "deadline": deadline, "created": now_ms(), "admin": token_hash(admin),
                 "missing": missing, "pause": pause, "disorder_after": disorder_after, "webhook": webhook,
-                "secret": secrets.token_hex(16), "nonce": nonce, "commitment": verify.commitment(seed, nonce)}
+                "secret": secrets.token_hex(16), "nonce": nonce, "commitment": verify.commitment(seed, nonce),
+                "rules": RULES_EDITION}
         seat_recs = {s: ({"kind": "engine"} if s in first.ENGINE_SEATS else {"kind": "bot", "bot": bot_kind} if s in bot_seats
                          else dict(OPEN)) for s in seats}
         await self.store.create_game(gid, meta, seat_recs, chat.initial_channels(seats))
@@ -492,6 +493,7 @@ class Hub:
             rec = rt.game.record()
             rec["game"] = rt.gid
             rec["hash"] = rt.hash
+            rec["rules"] = rt.meta.get("rules", 1)     # (the edition it began under; 1: before editions were kept)
         if "nonce" in rt.meta:               # (games created before commitments have none)
             rec["nonce"], rec["commitment"] = rt.meta["nonce"], rt.meta["commitment"]
         return rec

@@ -39,7 +39,7 @@ from rcw.server.proposals import Proposals
 from rcw.server.protocol import ProtocolError, now_ms, pack, unpack
 from rcw.server.seats import holds, public_seats, seats_status
 
-from rcw import modes, options
+from rcw import RULES_EDITION, modes, options
 from rcw.actions import Action, IllegalAction, to_wire
 from rcw.game import Game
 
@@ -116,8 +116,14 @@ class GameRuntime:
         else:
             base, g = 0, self.new_game()
         entries = await self.store.log_range(self.gid, base, upto)
-        for e in entries:
-            g.apply(e["a"])
+        for i, e in enumerate(entries):
+            try:
+                g.apply(e["a"])
+            except IllegalAction as err:      # (a log of older rules, a rule fixed since: said so)
+                played = self.meta.get("rules", 1)
+                log.error("game %s: logged action %d no longer replays (%s); the game began under the rules' edition "
+                          "%s, this server has edition %s", self.gid, base + i + 1, err, played, RULES_EDITION)
+                raise
         self.game = g
         self.seq = base + len(entries)
         self.hash = g.state_hash()

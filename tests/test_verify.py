@@ -71,6 +71,29 @@ def test_rcw_verify_refuses_a_dropped_action_by_the_final_state(record, tmp_path
     assert code == 1 and ("the replay ends in state" in err or "illegal in the replay" in err)
 
 
+def test_a_record_of_older_rules_that_replays_otherwise_is_not_called_changed(record, tmp_path, capsys) -> None:
+    """A review's finding: a rule fixed since a game was played (this stop's 004 [13.41], for one)
+    makes its replay end elsewhere, and the check said "the log or the final state was changed".
+    A record names the rules' edition it was played under; under another, the check says so and
+    that it proves nothing either way.  Under the same edition a changed record is still called
+    changed."""
+    from rcw import RULES_EDITION
+
+    assert record["rules"] == RULES_EDITION
+    older = {**copy.deepcopy(record), "rules": RULES_EDITION - 1}
+    older["actions"] = older["actions"][:-1]            # (it replays to another state)
+    code, _, err = _run(capsys, older, tmp_path)
+    assert code == 1 and f"played under the rules' edition {RULES_EDITION - 1} and this is edition {RULES_EDITION}" in err, err
+    assert "proves nothing either way" in err and "was changed" not in err
+    unknown = copy.deepcopy(older)
+    del unknown["rules"]                                 # (a record from before editions were kept: 1)
+    code, _, err = _run(capsys, unknown, tmp_path)
+    assert code == 1 and "edition 1 and this is edition" in err
+    same = {**copy.deepcopy(older), "rules": RULES_EDITION}
+    code, _, err = _run(capsys, same, tmp_path)
+    assert code == 1 and "edition" not in err and ("was changed" in err or "illegal in the replay" in err), err
+
+
 def test_rcw_verify_refuses_a_changed_seed_or_commitment(record, tmp_path, capsys) -> None:
     code, _, err = _run(capsys, {**record, "seed": record["seed"] + 1}, tmp_path)
     assert code == 1 and "do not give the commitment" in err
@@ -110,6 +133,8 @@ async def test_the_server_publishes_the_commitment_and_reveals_the_seed_at_the_e
         async with s.get(f"{srv.base}/api/games/{gid}/record") as r:
             rec = await r.json()
         assert rec["commitment"] == info["commitment"] == verify.commitment(rec["seed"], rec["nonce"])
+        from rcw import RULES_EDITION
+        assert rec["rules"] == RULES_EDITION            # (the edition the game began under, kept with it)
         assert verify.check(rec, info["commitment"]).over
         async with s.get(f"{srv.base}/api/games/{gid}/verify") as r:
             v = await r.json()
