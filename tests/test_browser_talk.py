@@ -388,6 +388,15 @@ def test_an_invitation_to_a_committee_is_told_at_once_and_offered_in_the_orders_
     page.wait_for_function("() => (window.__toasts || []).some(([c]) => c.includes('invite'))")
     text = next(t for c, t in page.evaluate("window.__toasts") if "invite" in c)
     assert "Anna (A) invites you to a Central Committee of A, B" in text and "cannot be purged (004 [11.14])" in text, text
+    # a button for the keyboard too (a review's finding): focused, Enter opens the card
+    async def again(c) -> None:            # (a second proposal, to find its toast while it is shown)
+        await c.chat("A-B", "", {"kind": "pact", "with": "B", "until": 3})
+    as_seat(server, a["game"], a["token"], again)
+    t = page.locator('.toast.invite[role="button"]').last
+    t.wait_for()
+    t.focus()
+    page.keyboard.press("Enter")
+    page.locator(".msg-list .msg.flash").wait_for()
     inv = page.locator('.orders .politics .invitation[data-seat="A"]')
     inv.wait_for()
     assert "invites you to a Central Committee of A, B" in inv.inner_text()

@@ -164,11 +164,22 @@ export class Chat {
     const t = toast(what[0], "info", what[1]);
     t.classList.add("invite");
     t.dataset.msg = m.id;
-    t.addEventListener("click", () => {      // (the toast goes on a click: to the card it tells of)
+    const open = () => {                      // (the toast goes on a click: to the card it tells of)
       this.current = channel;
       this.app.showTalk();
       this.render();
       this.flash(m.id);
+    };
+    // (a button for the keyboard too: Tab reaches it, Enter opens the card)
+    t.setAttribute("role", "button");
+    t.tabIndex = 0;
+    t.addEventListener("click", open);
+    t.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        t.remove();
+        open();
+      }
     });
     notifyBrowser(this.app.gid, "Russian Civil War: a proposal to you", what[0]);
   }
