@@ -640,7 +640,15 @@ def test_on_a_phone_targets_are_big_enough_and_the_map_refits_when_turned(server
     A.tab("map")
     shown = ("() => { const s = document.querySelector('svg.board'); const [x, y, w, h] = s.getAttribute('viewBox').split(' ').map(Number);"
              " const r = s.getBoundingClientRect(); return { cx: x + w / 2, cy: y + h / 2, k: r.width / w, ka: r.height / h, width: r.width, height: r.height }; }")
+    # (read once the map is still: the move just made, or a bot's, may still be bringing its
+    # province into view; a ci-local run measured the view while it moved)
     before = page.evaluate(shown)
+    for _ in range(40):
+        page.wait_for_timeout(250)
+        now = page.evaluate(shown)
+        if now == before:
+            break
+        before = now
     page.set_viewport_size({"width": 844, "height": 390})
     # (the map's box is laid out anew, and the board refits the view to it on a later frame, its
     # ResizeObserver's: waited for, and read in the same go)
