@@ -415,6 +415,29 @@ def seen(phone: bool) -> str:
     return "phone" if phone else "desktop"
 
 
+# Every toast a page shows, kept in ``window.__toasts`` as {cls, result, text}: a toast goes after
+# a few seconds, and a loaded machine may look later than that.
+_KEEP_TOASTS = """(() => { if (window.__toasts) return; window.__toasts = [];
+  new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)
+    if (n.classList && n.classList.contains("toast"))
+      window.__toasts.push({ cls: n.className, result: n.dataset.result || "", text: n.textContent }); })
+    .observe(document, { childList: true, subtree: true }); })()"""
+
+
+def keep_toasts(page) -> None:
+    """Keep every toast ``page`` shows from now on, in this document and in those it loads later."""
+    page.add_init_script(_KEEP_TOASTS)
+    page.evaluate(_KEEP_TOASTS)
+
+
+def toast_text(page, cls: str = "", result: str = "") -> str:
+    """The text of the first toast kept (:func:`keep_toasts`) whose class names include ``cls``
+    and whose result kind is ``result`` (either left empty: any), once one has been shown."""
+    find = "(t) => (!c || t.cls.split(' ').includes(c)) && (!r || t.result === r)"
+    page.wait_for_function(f"([c, r]) => (window.__toasts || []).some({find})", arg=[cls, result])
+    return page.evaluate(f"([c, r]) => window.__toasts.find({find}).text", [cls, result])
+
+
 def shot(page, name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / name

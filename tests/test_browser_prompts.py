@@ -16,7 +16,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 import pytest
-from browser_helpers import ARTIFACTS, new_page, open_seat, shot, skip_reason
+from browser_helpers import ARTIFACTS, keep_toasts, new_page, open_seat, shot, skip_reason, toast_text
 from engine_helpers import attack, committee_abc, dice, form, markers, phase, put, stack_with, uid
 from engine_helpers import blank as empty_map
 from rcw.server import facts
@@ -1167,11 +1167,6 @@ def test_an_assassination_toast_shows_the_sum_the_engine_made(desk) -> None:
     assert not errors, errors
 
 
-SEEN_TOASTS = """() => { window.__toasts = []; new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)
-  if (n.classList && n.classList.contains("toast")) window.__toasts.push([n.dataset.result || "", n.textContent]); })
-  .observe(document.body, { childList: true, subtree: true }); }"""
-
-
 def test_the_seats_own_roll_and_draw_are_told_where_it_looks(browser) -> None:
     """QA: a player's Random Events roll and Randomizer draw were told only in the log; the page
     went straight on to the next phase (004 [12.13]: the result is "immediately effected").  Now
@@ -1195,10 +1190,9 @@ def test_the_seats_own_roll_and_draw_are_told_where_it_looks(browser) -> None:
 def _draw_told(browser, g: Game, act: str) -> str:
     """The position ``g`` planted; A presses the Orders' ``act``: the toast of A's own draw."""
     with planted(browser, g) as page:
-        page.evaluate(SEEN_TOASTS)
+        keep_toasts(page)
         page.locator(f'.orders [data-act="{act}"]').click()
-        page.wait_for_function("() => window.__toasts.some(([k]) => k === 'draw')")
-        return next(t for k, t in page.evaluate("window.__toasts") if k == "draw")
+        return toast_text(page, result="draw")
 
 
 def test_a_force_that_must_stop_is_told_why_and_to_halt(browser) -> None:

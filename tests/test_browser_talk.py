@@ -13,7 +13,19 @@ from __future__ import annotations
 import time
 
 import pytest
-from browser_helpers import DESKTOP, PHONE, PLAY_ON, as_seat, http, open_channel, open_seat, shot, skip_reason
+from browser_helpers import (
+    DESKTOP,
+    PHONE,
+    PLAY_ON,
+    as_seat,
+    http,
+    keep_toasts,
+    open_channel,
+    open_seat,
+    shot,
+    skip_reason,
+    toast_text,
+)
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 
@@ -173,14 +185,6 @@ def test_the_spi_solitaire_offers_no_proposal(server, browser):
     ctx.close()
 
 
-TOASTS_SEEN = """document.addEventListener("DOMContentLoaded", () => {
-  window.__toasts = [];
-  new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)
-    if (n.classList && n.classList.contains("toast")) window.__toasts.push([n.className, n.textContent]); })
-    .observe(document.body, { childList: true, subtree: true });
-});"""   # (every toast shown, kept: a toast goes after a few seconds, a loaded machine may be slower)
-
-
 def _anna_and_boris(server: str, browser, options: dict | None = None):
     """A three-seat game of seed 0 with two people, Anna (A) and Boris (B), and a bot in C;
     Boris's page open on it (every toast it shows kept in ``window.__toasts``): (the page, its
@@ -195,7 +199,7 @@ def _anna_and_boris(server: str, browser, options: dict | None = None):
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.add_init_script(TOASTS_SEEN)
+    keep_toasts(page)
     open_seat(page, server, gid, b["token"], "B", "Boris")
     return page, errors, gid, a, b
 
@@ -385,8 +389,7 @@ def test_an_invitation_to_a_committee_is_told_at_once_and_offered_in_the_orders_
     the Orders panel's Politics card puts the invitation first, with its Join button and why it
     matters (004 [11.14])."""
     page, errors, a = _invited(server, browser)
-    page.wait_for_function("() => (window.__toasts || []).some(([c]) => c.includes('invite'))")
-    text = next(t for c, t in page.evaluate("window.__toasts") if "invite" in c)
+    text = toast_text(page, "invite")
     assert "Anna (A) invites you to a Central Committee of A, B" in text and "cannot be purged (004 [11.14])" in text, text
     # a button for the keyboard too (a review's finding): focused, Enter opens the card
     async def again(c) -> None:            # (a second proposal, to find its toast while it is shown)
