@@ -533,21 +533,24 @@ class Live:
             self.loop.call_soon_threadsafe(self.loop.stop)
             self.thread.join(10)
 
-    def plant(self, g: Game) -> tuple[str, dict[str, str]]:
-        """A new game of the server whose position is ``g``, every seat taken by a person:
+    def plant(self, g: Game, pacts: tuple[dict, ...] = ()) -> tuple[str, dict[str, str]]:
+        """A new game of the server whose position is ``g``, every seat taken by a person, the
+        store keeping ``pacts`` (records as made in chat: ``{a, b, until, since, id}``):
         (game id, seat -> token)."""
         gid = http(self.base, "POST", "/api/games", {"players": len(g.state.seats), "seed": 1})["game"]
-        self.run(self._plant(gid, g.to_bytes()))
+        self.run(self._plant(gid, g.to_bytes(), pacts))
         return gid, {s: http(self.base, "POST", f"/api/games/{gid}/join", {"seat": s, "name": NAMES[s]})["token"]
                      for s in g.state.seats}
 
-    async def _plant(self, gid: str, data: bytes) -> None:
+    async def _plant(self, gid: str, data: bytes, pacts: tuple[dict, ...]) -> None:
         # the replica dropped, the position stored as the snapshot at seq 0 (no action logged
         # yet), the game loaded again from the store: GameRuntime.load rebuilds it from that snapshot
         hub = self.running.hub
         old = hub.runtimes.pop(gid)
         await old.shutdown()
         await hub.store.save_snapshot(gid, 0, data)
+        for rec in pacts:
+            await hub.store.add_pact(gid, rec["id"], rec)
         await hub.claim(await hub.get(gid))
 
     def game(self, gid: str) -> tuple[int, Game]:

@@ -30,15 +30,15 @@ pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() 
 
 
 @contextmanager
-def planted(browser, g: Game, seat: str = "A"):
-    """The position ``g`` planted in a real server of this process; ``seat``'s player opens it on
-    the desktop: the page (closed, with the server, afterwards)."""
+def planted(browser, g: Game, seat: str = "A", pacts: tuple[dict, ...] = ()):
+    """The position ``g`` planted in a real server of this process (its store keeping ``pacts``);
+    ``seat``'s player opens it on the desktop: the page (closed, with the server, afterwards)."""
     from browser_helpers import NAMES, Live
 
     live = Live()
     page = None
     try:
-        gid, tokens = live.plant(g)
+        gid, tokens = live.plant(g, pacts)
         page = new_page(browser)
         open_seat(page, live.base, gid, tokens[seat], seat, NAMES[seat])
         yield page
@@ -1243,3 +1243,28 @@ def test_an_invitation_is_one_card_for_its_committee_and_none_once_consented(scr
     assert page.locator(".prompt-case .politics .invitation").count() == 0
     assert "Player B consents to a Committee of A, B, C" in page.locator(".prompt-case .politics").inner_text()
     assert not errors, errors
+
+
+def test_the_page_takes_its_pacts_from_the_server(browser) -> None:
+    """Review: the page found its pacts by reading the chat's proposals and replies again, its own
+    copy of what makes a pact.  Now it takes those the server keeps (the state frame's ``pacts``,
+    and the replies that carry the pact kept): a pact with B, kept with the game though no
+    message in this page's chat tells of it, is warned of on the attack on B's stack and on the
+    pair channel's head, and one with C that ended with Game-Turn 0 is not."""
+    g = combat()
+    put(g, "TVER", "A", "Lenin", "RU4 TULA", attach={"RU4 TULA": "Lenin"})
+    put(g, "TVER", "B", "Kolchak")
+    put(g, "VLDV", "A", "Kikvidze", "RU3 KALU", attach={"RU3 KALU": "Kikvidze"})
+    put(g, "VLDV", "C", "Wrangel")
+    kept = ({"a": "A", "b": "B", "until": g.state.turn, "since": 0, "id": "A-B:1"},
+            {"a": "C", "b": "A", "until": g.state.turn - 1, "since": 0, "id": "A-C:1"})
+    with planted(browser, g, pacts=kept) as page:
+        page.locator('.orders [data-act="DeclareAttack"]').first.wait_for()
+        notes = {}
+        for b in page.locator('.orders [data-act="DeclareAttack"]').all():
+            owner = page.evaluate("(id) => rcwApp.st.view.stacks.find((s) => s.id === id).owner", int(b.get_attribute("data-target")))
+            notes[owner] = b.inner_text()
+        assert f"breaks your pact with B (until the end of Game-Turn {g.state.turn})" in notes["B"], notes
+        assert "pact" not in notes["C"], notes
+        page.click('.chan-tab[data-channel="A-B"]')
+        assert page.locator(".chan-head .pact-badge:not(.broken)").inner_text() == f"pact until the end of Game-Turn {g.state.turn}"

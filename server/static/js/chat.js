@@ -363,23 +363,25 @@ export class Chat {
     el.classList.add("flash");
   }
 
-  /** The pacts made in chat (proposal kind `pact`, accepted by the other seat), as their
-   *  parties know them: `{id, a, b, until, broken}` (`broken`: the notice, if one came). */
+  /** The pacts made in chat that this seat is party to, as the server keeps them (the state
+   *  frame's `pacts`, and since then the accepting replies it posted, each carrying the pact
+   *  it kept as `reply.pact`): `{id, a, b, until, broken}` (`broken`: the notice, if one came). */
   pacts() {
-    const out = [];
-    const broken = new Map();
-    for (const [, c] of this.channels) for (const m of c.msgs.values()) if (m.pact_broken) broken.set(m.pact_broken.pact.id, m.pact_broken);
-    for (const [name, c] of this.channels) {
+    const byId = new Map((this.app.st.pacts || []).map((p) => [p.id, { ...p }]));
+    const broken = [];
+    for (const [, c] of this.channels) {
       for (const m of c.msgs.values()) {
-        const p = m.proposal;
-        if (!p || p.kind !== "pact") continue;
-        const yes = [...c.msgs.values()].some((r) => r.reply && r.reply.msg === m.id && r.reply.accept && (p.addressees || []).includes(r.seat));
-        if (!yes) continue;
-        const id = `${name}:${m.id}`;
-        out.push({ id, a: p.with[0], b: p.with[1], until: p.until, broken: broken.get(id) || null });
+        const p = m.reply && m.reply.pact;
+        if (p && p.id && !byId.has(p.id)) byId.set(p.id, { ...p, broken: null });
+        if (m.pact_broken) broken.push(m.pact_broken);
       }
     }
-    return out;
+    for (const b of broken) {
+      const p = byId.get(b.pact.id) || { ...b.pact };
+      p.broken = b;
+      byId.set(p.id, p);
+    }
+    return [...byId.values()];
   }
 
   /** The pact in force between this page's seat and ``seat`` (not broken, its last Game-Turn

@@ -165,7 +165,8 @@ class GameApp {
     this.seat = w.seat || null;
     this.chat.setSeat(this.seat);
     this.st = { seq: w.seq, hash: w.hash, status: w.status, view: w.view, pending: w.pending, legal: w.legal || [],
-                facts: w.facts || {}, seats: w.seats, result: w.result, info: w.info || {}, deadlines: w.deadlines || {} };
+                facts: w.facts || {}, seats: w.seats, result: w.result, info: w.info || {}, deadlines: w.deadlines || {},
+                pacts: w.pacts || [] };
     noteCommitment(this.gid, this.st.info);
     this.notifyPrefs = w.notify || null;
     if (w.view && w.view.postal) {               // a postal game (004 [17.0]): its own Orders panel (js/postal.js)
