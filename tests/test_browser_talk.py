@@ -400,6 +400,16 @@ def test_an_invitation_to_a_committee_is_told_at_once_and_offered_in_the_orders_
     t.focus()
     page.keyboard.press("Enter")
     page.locator(".msg-list .msg.flash").wait_for()
+    # and a click of the mouse on it opens its card (it passed the click through to the map)
+    async def third(c) -> None:
+        await c.chat("A-B", "", {"kind": "pact", "with": "B", "until": 4})
+    as_seat(server, a["game"], a["token"], third)
+    t = page.locator('.toast.invite[role="button"]').last
+    t.wait_for()
+    mid = t.get_attribute("data-msg")
+    box = t.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.locator(f'.msg-list .msg.flash[data-id="{mid}"]').wait_for()
     inv = page.locator('.orders .politics .invitation[data-seat="A"]')
     inv.wait_for()
     assert "invites you to a Central Committee of A, B" in inv.inner_text()

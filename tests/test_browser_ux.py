@@ -386,6 +386,34 @@ def test_results_show_as_toasts_over_the_map_and_flash_their_province(server, br
     page.context.close()
 
 
+def test_a_toast_over_the_map_goes_faint_under_the_mouse(server, browser) -> None:
+    """QA: the toasts in the map's lower corner hid the southern provinces under them for
+    seconds.  A toast that lets clicks through goes faint while the mouse points at it, and the
+    click reaches the province under it; it comes back when the mouse leaves.  An error, which
+    takes clicks, stays as it is."""
+    g = http(server, "POST", "/api/games", {"players": 5, "bots": "sdt", "options": {"max_turns": 2}})
+    page = new_page(browser)
+    page.goto(f"{server}/#/g/{g['game']}")
+    page.wait_for_function("() => document.body.dataset.status")
+    page.evaluate("""async () => { const { toast } = await import("/js/util.js");
+      toast("Exchange in DCOS", "result", "E attacks at 3:1: die 6 on the Combat Results Table → Ex");
+      toast("Not now", "error"); }""")
+    info, error = page.locator(".toast.result"), page.locator(".toast.error")
+    box = info.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    opacity = "(sel) => Number(getComputedStyle(document.querySelector(sel)).opacity)"
+    page.mouse.move(x, y)
+    page.wait_for_function(f"() => ({opacity})('.toast.result') < 0.3")
+    assert page.evaluate("([x, y]) => !document.elementFromPoint(x, y).closest('.toasts')", [x, y])   # (the map's)
+    page.mouse.move(x, box["y"] - 120)
+    page.wait_for_function(f"() => ({opacity})('.toast.result') > 0.9")
+    eb = error.bounding_box()
+    page.mouse.move(eb["x"] + eb["width"] / 2, eb["y"] + eb["height"] / 2)
+    time.sleep(0.8)                                         # (longer than the fade takes)
+    assert page.evaluate(f"() => ({opacity})('.toast.error')") > 0.9
+    page.context.close()
+
+
 @BOTH
 def test_while_you_were_away(server, browser, phone) -> None:
     """Issue 17: a "while you were away" summary when the page reopens, or regains the focus, after

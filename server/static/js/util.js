@@ -202,6 +202,7 @@ export function toast(text, kind = "info", detail = "") {
   if (!toastBox) {
     toastBox = h("div.toasts", { role: "status", "aria-live": "polite" });
     document.body.append(toastBox);
+    document.addEventListener("pointermove", shyToasts, { passive: true });
   }
   const t = h("div.toast." + kind, h("div.toast-text", text), detail ? h("div.toast-detail", detail) : null);
   t.addEventListener("click", () => t.remove());
@@ -209,6 +210,18 @@ export function toast(text, kind = "info", detail = "") {
   setTimeout(() => t.classList.add("fade"), kind === "error" ? 9000 : 4000);
   setTimeout(() => t.remove(), kind === "error" ? 10000 : 5000);
   return t;
+}
+
+/** QA: toasts in the map's corner hid the provinces under them for seconds.  Those that pass
+ *  clicks through (not an error, nor a proposal's toast, which open on a click) go faint while a
+ *  mouse points at them, and come back when it leaves. */
+function shyToasts(e) {
+  if (!toastBox.firstChild || e.pointerType === "touch") return;
+  for (const t of toastBox.children) {
+    const r = t.getBoundingClientRect();
+    const over = e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
+    t.classList.toggle("shy", over && getComputedStyle(t).pointerEvents === "none");
+  }
 }
 
 /** A modal dialog; returns {el, close}.  body: Element(s); buttons: [{label, kind, onclick}] */
