@@ -347,3 +347,43 @@ def test_on_a_phone_the_players_strip_shows_there_is_more_of_it(live, browser) -
     page.wait_for_function("() => !document.querySelector('.strip').classList.contains('more')")
     assert not errors, errors
     page.context.close()
+
+
+def test_on_a_phone_a_force_in_the_south_has_its_ringed_provinces_above_the_prompt(live, browser) -> None:
+    """QA: a force started in the south stood in view, so the map stayed; the provinces it could
+    move to lay under the map's prompt ("▶ moving a force — tap a ringed province") and the tab
+    bar, to be found by dragging the map.  Now the map brings the force and every ringed
+    province into the open part of the screen, each one the topmost thing where a thumb taps."""
+    from engine_helpers import put
+
+    g = blank("A")
+    put(g, "TIFL", "A", "Lenin")
+    page, errors, gid = _phone(browser, live, g, "A")
+    # the map zoomed in and scrolled so that Erivan, south of Tiflis, lies where the prompt will be
+    prompt_y = page.evaluate("""() => { const b = rcwApp.board; b.zoomBy(0.3); const vb = b.vb, r = b.svg.getBoundingClientRect();
+      const k = Math.min(r.width / vb.w, r.height / vb.h), oy = r.top + (r.height - vb.h * k) / 2;
+      const ox = r.left + (r.width - vb.w * k) / 2, x = (r.left + r.right) / 2;
+      const nav = document.querySelector('.mnav').getBoundingClientRect(), y = nav.top - 12;
+      b.setVB({ ...vb, x: b.boxes.TIFL.cx - (x - ox) / k, y: b.boxes.ERIV.cy - (y - oy) / k }); return y; }""")
+    page.wait_for_timeout(200)
+    tifl = page.locator('svg [data-province="TIFL"]').first.bounding_box()
+    assert tifl["y"] + tifl["height"] / 2 < prompt_y - 150        # (the premise: Tiflis well in view)
+
+    def tappable(code: str) -> bool:
+        ring = page.locator(f'svg .move-target[data-province="{code}"]')
+        b = ring.bounding_box()
+        x, y = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+        return 0 <= x <= WIDTH and 0 <= y <= HEIGHT and ring.evaluate("(e, [x, y]) => e.contains(document.elementFromPoint(x, y))", [x, y])
+
+    page.evaluate(f"rcwApp.act({{t: 'StartForce', seat: 'A', unit: {uid('Lenin')}}})")
+    _answered(page, 1)
+    page.locator("svg .move-target").first.wait_for()
+    page.wait_for_timeout(300)                                    # (a frame or two for the map to move)
+    rings = page.evaluate("[...document.querySelectorAll('svg .move-target')].map((e) => e.dataset.province)")
+    assert len(rings) >= 3, rings
+    assert "tap a ringed province" in page.locator(".map-prompt").inner_text()
+    shot(page, "phone-force-in-the-south.png")
+    hidden = [code for code in rings if not tappable(code)]
+    assert not hidden, f"ringed provinces under the prompt, the tab bar or off the screen: {hidden}"
+    assert not errors, errors
+    page.context.close()

@@ -315,6 +315,36 @@ export class Board {
                  y: clampTo(b.cy - ((a.top + a.bottom) / 2 - oy) / k, f.y - t, f.y + f.h - vb.h + bt) });
   }
 
+  /** Bring the provinces ``codes`` (the first, the one that matters most: a force's own) into
+   *  the open part of the map: nothing moves while all lie inside it; else the view pans to
+   *  centre them together where they fit at this zoom, or the first alone.  QA: on a phone a
+   *  force in the south stood in view, its ringed provinces under the prompt. */
+  bringIntoView(codes) {
+    const bs = codes.map((c) => this.boxes[c]).filter(Boolean);
+    const vb = this.vb;
+    const r = this.svg.getBoundingClientRect();
+    if (!bs.length || !vb || !r.width || !r.height) return;
+    const a = this.openArea();
+    const k = Math.min(r.width / vb.w, r.height / vb.h);
+    const ox = r.left + (r.width - vb.w * k) / 2;
+    const oy = r.top + (r.height - vb.h * k) / 2;
+    const m = Math.min(24, (a.right - a.left) / 8, (a.bottom - a.top) / 8);
+    const inside = (b) => {
+      const sx = ox + (b.cx - vb.x) * k;
+      const sy = oy + (b.cy - vb.y) * k;
+      return sx > a.left + m && sx < a.right - m && sy > a.top + m && sy < a.bottom - m;
+    };
+    if (bs.every(inside)) return;
+    const xs = bs.map((b) => b.cx);
+    const ys = bs.map((b) => b.cy);
+    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    if ((x1 - x0) * k <= a.right - a.left - 2 * m && (y1 - y0) * k <= a.bottom - a.top - 2 * m) {
+      this.centreOnPoint((x0 + x1) / 2, (y0 + y1) / 2, true);
+    } else {
+      this.centreOnPoint(bs[0].cx, bs[0].cy, !inside(bs[0]));
+    }
+  }
+
   _wire() {
     const svg = this.svg;
     const ptrs = new Map();

@@ -450,7 +450,7 @@ class GameApp {
     const v = this.st.view;
     if (!v || !v.force || !this.board) return;
     const fs = v.stacks.find((s) => s.id === v.force[0]);
-    if (fs) this.board.centreOn(fs.province);
+    if (fs) this.board.bringIntoView([fs.province, ...Object.keys((this.marks || {}).moves || {}).sort()]);
   }
 
   // -- layout --------------------------------------------------------------------------------------
