@@ -233,10 +233,10 @@ def test_only_red_and_white_use_rail():
     put(g, "KHER", "A", "BU2 KHER/FR")
     put(g, "KIEV", "A", "GU4 KIEV")
     g.apply(A.StartForce("A", on_map(g, "BU2 KHER/FR")))
-    refused(g, A.Move("A", "POLT", True), "004 [5.51]")
+    refused(g, A.Move("A", "POLT", True), "004 [5.64]")     # (each refused by its own case: an audit)
     g.apply(A.EndForce("A"))
     g.apply(A.StartForce("A", uid("GU4 KIEV")))
-    refused(g, A.Move("A", "POLT", True), "004 [5.51]")
+    refused(g, A.Move("A", "POLT", True), "004 [5.73]")
 
 
 # -- stopping (004 [5.27], [5.52], [6.0]) -----------------------------------------------------
@@ -420,6 +420,69 @@ def test_czech_exit_only_from_vladivostok():
     g.apply(A.CzechExit("A", uid("BU3 OMSK/CZ")))
     assert g.state.vp["A"] == [[uid("BU3 OMSK/CZ"), False]]
     assert where(g, "BU3 OMSK/CZ") is None
+
+
+def test_a_blue_stack_splits_into_forces_that_go_their_own_ways():
+    """Audit: a Blue force took every unit of its stack, and the units it left where it was formed
+    counted as moved: three French units in Kherson could never go two ways.  004 [5.61]: the
+    holder moves "all, some or none" of them; 004 [7.0]: forces are reorganised by unstacking;
+    004 [5.25] bars only units that moved with a force."""
+    g = blank()
+    put(g, "KHER", "A", "BU2 KHER/FR", "BU2 KHER/FR", "BU2 KHER/FR")
+    g.state.control["FR"] = "A"
+    fr = uids("BU2 KHER/FR")
+    g.apply(A.StartForce("A", fr[0]))
+    g.apply(A.Detach("A", fr[2]))                       # one left in Kherson before the first step
+    g.apply(A.Move("A", "POLT", False))
+    g.apply(A.EndForce("A"))
+    assert A.StartForce("A", fr[2]) in g.legal_actions("A")
+    g.apply(A.StartForce("A", fr[2]))
+    g.apply(A.Move("A", "TAUR", False))
+    g.apply(A.EndForce("A"))
+    assert [g.ctx.b.stack_of(u).province for u in fr] == ["POLT", "POLT", "TAUR"]
+    refused(g, A.StartForce("A", fr[2]), "004 [5.25]")         # (it moved now)
+    refused(g, A.StartForce("A", fr[0]), "004 [5.25]")
+
+
+def test_a_unit_dropped_before_the_first_step_may_go_with_another_leader():
+    """Audit: Lenin formed his force with RU3 KALU and left it in Kaluga before his first step;
+    Sytin, in Kaluga too, could not take it ("already moved with another force"), though it never
+    left.  Once a force has stepped, what it drops has moved (004 [5.25])."""
+    g = blank()
+    put(g, "KALU", "A", "Lenin", "RU3 KALU", attach={"RU3 KALU": "Lenin"})
+    put(g, "KALU", "A", "Sytin")
+    g.apply(A.StartForce("A", uid("Lenin")))
+    g.apply(A.Detach("A", uid("RU3 KALU")))
+    g.apply(A.Move("A", "TULA", False))
+    g.apply(A.EndForce("A"))
+    g.apply(A.StartForce("A", uid("Sytin")))
+    g.apply(A.Attach("A", uid("RU3 KALU"), uid("Sytin")))
+    g.apply(A.Move("A", "SMOL", False))
+    g.apply(A.Detach("A", uid("RU3 KALU")))              # (dropped after a step: it has moved)
+    g.apply(A.EndForce("A"))
+    assert where(g, "RU3 KALU") == "SMOL"
+    put(g, "SMOL", "A", "Frunze")
+    g.apply(A.StartForce("A", uid("Frunze")))
+    refused(g, A.Attach("A", uid("RU3 KALU"), uid("Frunze")), "004 [5.25]")
+
+
+def test_a_czech_unit_leaves_the_map_only_once_its_force_has_ended_its_move():
+    """Audit: a Czech force entering Vladivostok could leave the map at once, as the force's last
+    unit; the force under way then had no stack and the game could not go on (every query
+    raised).  004 [5.0]: forces are moved one at a time: the exit waits for EndForce."""
+    g = blank()
+    put(g, "KHAB", "A", "BU3 CHEL/CZ")
+    g.state.control["CZ"] = "A"
+    cz = uid("BU3 CHEL/CZ")
+    g.apply(A.StartForce("A", cz))
+    g.apply(A.Move("A", "VLDV", False))
+    refused(g, A.CzechExit("A", cz), "004 [5.0]")
+    assert A.CzechExit("A", cz) not in g.legal_actions("A")
+    g.apply(A.EndForce("A"))
+    assert A.CzechExit("A", cz) in g.legal_actions("A")
+    g.apply(A.CzechExit("A", cz))
+    assert where(g, "BU3 CHEL/CZ") is None and g.state.vp["A"] == [[cz, False]]
+    assert A.EndMovement("A") in g.legal_actions("A")
 
 
 # -- Green units (004 [5.7]) -------------------------------------------------------------------
@@ -654,7 +717,7 @@ def test_5_54_5_55_a_leader_moving_by_rail_attaches_and_detaches():
     # A Blue force does not use the railway (004 [5.64]) even though it moves by itself.
     put(g, "ARCH", "A", "BU2 ARCH/US")
     g.apply(A.StartForce("A", uid("BU2 ARCH/US")))
-    refused(g, A.Move("A", "VOLO", True), "004 [5.51]")
+    refused(g, A.Move("A", "VOLO", True), "004 [5.64]")
 
 
 def test_7_15_any_number_of_stacks_in_a_province():

@@ -277,7 +277,7 @@ def test_spi_leader_deployment_menu_and_typed_deploy():
         probe = SPISolo(seed, out=io.StringIO(), inp=_feed([]))
         g = probe.g
         if g.pending == [{"seat": "R", "kind": "random_events"}] and g.ctx.b.stack_of(152) \
-                and not g.state.solo["rld_skip"]:
+                and not g.state.solo["rld_skips"]:
             break
     held = g.ctx.b.stack_of(g.view("R")["solitaire"]["objective_left"][0]).province   # holds non-Red units
     out = io.StringIO()

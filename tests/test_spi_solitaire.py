@@ -57,7 +57,7 @@ def empty(turn: int = 1, seed: int = 1) -> Game:
     g = new(seed)
     s = g.state
     s.stacks, s.vp, s.control, s.removed, s.aux = {}, {}, {}, [], []
-    s.solo.update({"routes": {}, "queue": [], "nr": "", "rld_skip": 0, "dead": [], "rld": {}, "czar": 0})
+    s.solo.update({"routes": {}, "queue": [], "nr": "", "rld_skips": [], "killed": [], "dead": [], "rld": {}, "czar": 0})
     s.red_block, s.red_block_new, s.turn = 0, [], turn
     red_phase(g, "movement")
     return g
@@ -613,6 +613,11 @@ def test_nonred_captures_imperial_units():
 # ================================================================================================
 # 004 [24.0] Red Leader Determination
 # ================================================================================================
+def skips(g: Game) -> int:
+    """The Red Leader Determination Phases the game will skip (its view's count)."""
+    return g.view("R")["solitaire"]["rld_skip"]
+
+
 def red_leaders_game(lenin: bool = True, trotsky: bool = True) -> Game:
     g = empty()
     if lenin:
@@ -696,15 +701,16 @@ def test_lenin_killed_in_the_nonred_combat_phase_skips_this_turns_determination(
     g = red_leaders_game(lenin=False)
     g.state.solo["dead"].remove(LENIN)
     S.settle_kills(g.ctx)
-    assert g.state.solo["rld_skip"] == 1
+    assert skips(g) == 1
     with dice(g, *SUBV):                                      # no leader die is rolled
         ev = g.apply(A.RollRandomEvents("R"))
     assert "leaders_skipped" in kinds(ev) and g.state.phase == "movement"
     assert g.ctx.b.stack_of(uid("Zinoviev")) is None     # removed all the same ("the sole surviving Leader")
+    g.state.turn += 1
     with dice(g, 2):                                          # the next Game-Turn's phase takes place
         ev = S.enter_leader_phase(g.ctx)
     assert "leaders_roll" in kinds(ev) and g.state.solo["rld"]["allowed"] == 2
-    assert g.state.solo["rld_skip"] == 0
+    assert skips(g) == 0
 
 
 def test_lenin_and_trotsky_killed_in_one_game_turn_skip_two_determinations():
@@ -713,10 +719,11 @@ def test_lenin_and_trotsky_killed_in_one_game_turn_skip_two_determinations():
     g.state.solo["dead"] = []
     g.ctx.to_chart(TROTSKY, "N")
     S.settle_kills(g.ctx)
-    assert g.state.solo["rld_skip"] == 2
+    assert skips(g) == 2
     for _ in range(2):
         ev = S.enter_leader_phase(g.ctx)
         assert "leaders_skipped" in kinds(ev)
+        g.state.turn += 1
     with dice(g, 3):
         ev = S.enter_leader_phase(g.ctx)
     assert "leaders_roll" in kinds(ev) and g.state.solo["rld"]["allowed"] == 3
@@ -733,9 +740,36 @@ def test_lenin_killed_in_the_red_combat_phase_skips_the_next_determination():
     g.apply(A.AddAttacker("R", g.ctx.b.stack_of(LENIN).id))
     with dice(g, 4):                                          # 11 vs 9 at 1:1, die 4: Ae
         g.apply(A.ResolveAttack("R"))
-    assert on_chart(g, LENIN) and g.state.solo["rld_skip"] == 1
+    assert on_chart(g, LENIN) and skips(g) == 1
+    with dice(g, 2):                                          # (not this Game-Turn's: it came before)
+        assert "leaders_roll" in kinds(S.enter_leader_phase(g.ctx))
+    g.state.turn += 1
     ev = S.enter_leader_phase(g.ctx)
     assert "leaders_skipped" in kinds(ev)
+
+
+def test_two_deaths_in_different_game_turns_that_name_one_phase_skip_it_once():
+    """Audit: Lenin fell in the Red Combat Phase of Game-Turn 2 and Trotsky in the non-Red Combat
+    Phase of Game-Turn 3; each cancels Game-Turn 3's Red Leader Determination (004 [24.16]'s two
+    examples), which is one phase, not two: [24.15]'s two phases are for deaths in the same
+    Game-Turn.  Game-Turn 4's phase takes place."""
+    g = red_leaders_game()
+    g.state.turn = 2
+    red_phase(g, "combat")
+    g.ctx.take(LENIN)
+    g.ctx.to_chart(LENIN, "N")
+    S.settle_kills(g.ctx)
+    g.state.turn, g.state.current = 3, 0                      # the non-Red Player-Turn of Game-Turn 3
+    g.ctx.take(TROTSKY)
+    g.ctx.to_chart(TROTSKY, "N")
+    S.settle_kills(g.ctx)
+    assert skips(g) == 1 and g.view("R")["solitaire"]["rld_skipped_turns"] == [3]
+    g.state.current = 1
+    assert "leaders_skipped" in kinds(S.enter_leader_phase(g.ctx))
+    g.state.turn = 4
+    with dice(g, 5):
+        ev = S.enter_leader_phase(g.ctx)
+    assert "leaders_roll" in kinds(ev) and g.state.solo["rld"]["allowed"] == 5
 
 
 # ================================================================================================

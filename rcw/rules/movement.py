@@ -280,6 +280,14 @@ def do_detach(ctx: Ctx, a: Detach) -> list[Event]:
         holder = s.control.get(u.nationality)               # a stolen Green unit reverts (004 [13.26])
         owner = holder if holder not in s.quit else None
     left = ctx.new_stack(fs.province, owner, group, att)
+    if not s.force.path:
+        # Left where the force was formed, before its first step: they never moved (004 [5.25]
+        # speaks of units that moved with a force), so they may move later this phase, with
+        # another leader or as another Blue or Green force ("all, some or none", 004 [5.61],
+        # [5.71]; forces reorganised by unstacking, 004 [7.0]).  Every unit of a force that has
+        # not stepped yet was unmoved when it joined it (StartForce and Attach take no other),
+        # but an Imperial unit transferred this phase (004 [13.15]).
+        s.moved[:] = [x for x in s.moved if x not in group or x in s.imperial_moved]
     ev = [Event("detach", f"{ctx.names(group)} left in {fs.province}", {"units": group, "province": fs.province})]
     return ev + (no_suicide.stack_up(ctx, left, (fs.id,)) if u.is_leader else [])    # 001 No Leader Suicide 3
 
@@ -416,11 +424,21 @@ def rail_open(ctx: Ctx) -> bool:
     return rails_ok(ctx, force_color(ctx, fs), has_leader, f.start) is None
 
 
+def no_rail(color: str) -> tuple[str, str]:
+    """Why a force of ``color`` (or one without a leader) has no rail movement: 004 [5.64] for
+    Blue units, [5.73] for Green ones, else [5.51]."""
+    if color == BLUE:
+        return "004 [5.64]", "Blue units may not use rail movement"
+    if color == GREEN:
+        return "004 [5.73]", "Green units may not use rail movement"
+    return "004 [5.51]", "only Red and White forces use rail movement"
+
+
 def rails_ok(ctx: Ctx, color: str, has_leader: bool, start: str) -> tuple[str, str] | None:
     """004 [5.51], [5.52]: rail movement is for Red and White forces with a leader that begin
     their move in a rail province (not one an Anarchist unit disrupts, 001 Anarchists)."""
     if color not in (RED, WHITE) or not has_leader:
-        return "004 [5.51]", "only Red and White forces use rail movement"
+        return no_rail(color)
     if not ctx.data.provinces[start].rail:
         return "004 [5.52]", f"the force did not begin its move in a rail province ({start})"
     return anarchists.rail_problem(ctx, start)
@@ -451,7 +469,7 @@ def move_problem(ctx: Ctx, a: Move) -> tuple[str, str] | None:
     has_leader = bool(ctx.b.leaders_of(fs))
     if a.rail:
         if color not in (RED, WHITE) or not has_leader:
-            return "004 [5.51]", "only Red and White forces use rail movement"
+            return no_rail(color)
         if f.mode == "overland":
             return "004 [5.53]", "a force may not combine rail and overland movement"
         p = rails_ok(ctx, color, has_leader, f.start)
@@ -915,6 +933,8 @@ def check_czech_exit(ctx: Ctx, a: CzechExit) -> None:
     u = d.units.get(a.unit)
     if u is None or u.color != BLUE or u.nationality != "CZ":
         raise ctx.illegal("004 [5.66]", "only Czech units leave the map this way")
+    if ctx.s.force is not None:         # (a force left without its last unit would be moved no more)
+        raise ctx.illegal("004 [5.0]", "end the force being moved first")
     st = ctx.b.stack_of(a.unit)
     if st is None or st.owner != a.seat:
         raise ctx.illegal("004 [5.61]", f"{a.seat} does not control {u.label}")

@@ -87,8 +87,9 @@ def enter_leader_phase(ctx: Ctx) -> list[Event]:
         ev.append(Event("leaders_removed", f"Removed from the map until picked again: {ctx.names(sorted(removed))} "
                         "(004 [24.0], [24.13])", {"units": sorted(removed)}))
     on_map = [u for u in (LENIN, TROTSKY) if ctx.b.stack_of(u) is not None]
-    if s.solo["rld_skip"] > 0:                                  # 004 [24.14]-[24.17]
-        s.solo["rld_skip"] -= 1
+    skips = s.solo.setdefault("rld_skips", [])
+    if s.turn in skips:                                         # 004 [24.14]-[24.17]
+        skips.remove(s.turn)
         s.solo["rld"] = {"die": 0, "allowed": 0, "deployed": [], "skipped": True}
         ev.append(Event("leaders_skipped", "No Red Leader Determination this Game-Turn: Lenin or Trotsky was "
                         "eliminated (004 [24.14]-[24.17])", {}))
@@ -210,16 +211,29 @@ def deploy_candidates(ctx: Ctx) -> list[Action]:
 
 # -- deaths and the Czar (checked after every action and every non-Red step) ----------------------------------
 def settle_kills(ctx: Ctx) -> list[Event]:
-    """004 [24.14]-[24.17]: each death of Lenin or Trotsky skips one Red Leader Determination Phase."""
+    """004 [24.14]-[24.17]: a death of Lenin or Trotsky cancels the next Red Leader Determination
+    Phase: this Game-Turn's when he falls before it (the non-Red Player-Turn, [24.16] example 1),
+    the next Game-Turn's when he falls after it (the Red Combat Phase, example 2).  When both fall
+    in the same Game-Turn the phase after the first one's is cancelled too ([24.15], [24.17]).
+    Two deaths in different Game-Turns that name the same phase cancel it once: each is [24.14]'s
+    "one Phase".  ``solo["rld_skips"]``: the Game-Turns whose phase is cancelled."""
     s = ctx.s
     ev = []
+    skips = s.solo.setdefault("rld_skips", [])
+    killed = s.solo.setdefault("killed", [])            # [unit, Game-Turn, the phase's Game-Turn]
     for u in (LENIN, TROTSKY):
         if u in s.solo["dead"] or ctx.b.on_vp_chart(u) is None:
             continue
         s.solo["dead"].append(u)
-        s.solo["rld_skip"] += 1
-        ev.append(Event("leader_lost", f"{ctx.name(u)} is dead: the next Red Leader Determination Phase is skipped and "
-                        "Red replacements stop (004 [24.14]-[24.17], [9.14])", {"unit": u}))
+        before = s.order[s.current] != RED_SEAT or s.phase == "random_events"
+        phase_turn = s.turn if before else s.turn + 1
+        first = next((t for _, turn, t in killed if turn == s.turn), None)
+        killed.append([u, s.turn, phase_turn])
+        turns = [phase_turn] if first is None else [first, first + 1]
+        skips[:] = sorted(set(skips) | set(turns))
+        ev.append(Event("leader_lost", f"{ctx.name(u)} is dead: no Red Leader Determination in Game-Turn "
+                        f"{' or '.join(map(str, turns))}, and Red replacements stop (004 [24.14]-[24.17], [9.14])",
+                        {"unit": u, "skips": turns}))
     return ev
 
 

@@ -33,7 +33,7 @@ def setup(ctx: Ctx) -> list[Event]:
     m = d.markers                                                              # 004 [20.11], [27.2]
     s.aux = [f"BC:{n}" for n in m.blue_control] + [f"WD:{n}" for n in m.blue_withdrawal] + [f"GC:{n}" for n in m.green_control]
     s.hand, s.politburo, s.assassins = {}, {p: 0 for p in s.seats}, {p: 0 for p in s.seats}
-    s.solo = {"nr": "", "queue": [], "routes": {}, "rld_skip": 0, "dead": [], "rld": {}, "czar": 0}
+    s.solo = {"nr": "", "queue": [], "routes": {}, "rld_skips": [], "killed": [], "dead": [], "rld": {}, "czar": 0}
     ev = [Event("solitaire", "SPI solitaire (004 [18.0]-[28.0]): you are the Red Player; the non-Red forces follow "
                 "the solitaire rules. Lenin in Petrograd and Trotsky in Tver are your only leaders on the map "
                 "(004 [27.13]); win by clearing Greater Russia, White Russia, Ukraine and the Cossack region of "
