@@ -6,7 +6,8 @@ your decisions the legal choices are listed with numbers; other commands:
 
     b  board: your stacks, the non-Red forces with their targets and paths
     n  the non-Red forces only                      o  the objective (what is left to clear)
-    d LEADER PROVINCE   (Red Leader Determination) deploy a leader alone in any province
+    d LEADER PROVINCE   (Red Leader Determination) deploy a leader alone in a province (one
+                        holding no non-Red unit, 004 [24.11])
     s  save the game    q  save and quit            h  this help
 
 Save/resume: the save file holds the game record (``Game.record()``: seed, options and your

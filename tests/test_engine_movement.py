@@ -170,13 +170,43 @@ def test_moves_only_to_adjacent_provinces():
     refused(g, A.Move("A", "NOWHERE", False), "004 [5.24]")
 
 
-def test_a_force_does_not_reenter_a_province():
-    """Engine reading (rcw.rules.movement docstring): a force never enters the same province
-    twice in one move; it keeps unlimited rail movement finite."""
+def test_a_force_may_go_back_where_it_has_been():
+    """Audit: the engine read "a force never enters the same province twice in one move"; 004
+    [5.0] limits a move by the Movement Allowance alone ([5.12], [5.23]: a point for each
+    province entered) and [5.13] lets a leader attach units anywhere on the way, so Trotsky
+    fetches RU8 NOVG from Novgorod and brings it home to Tver: two points of five.  The engine's
+    reach offers the way back too, by its route."""
     g = blank()
-    put(g, "PETR", "A", "Lenin")
-    move(g, "A", "Lenin", ["NOVG"], end=False)
-    refused(g, A.Move("A", "PETR", False), "004 [5.0]")
+    put(g, "TVER", "A", "Trotsky")
+    put(g, "NOVG", None, "RU8 NOVG")
+    g.apply(A.StartForce("A", uid("Trotsky")))
+    g.apply(A.Move("A", "NOVG", False))
+    g.apply(A.Attach("A", uid("RU8 NOVG"), uid("Trotsky")))
+    assert g.reach()["TVER"] == {"path": ["TVER"], "rail": False}
+    g.apply(A.Move("A", "TVER", False))
+    assert g.state.force.mp == 2 and where(g, "RU8 NOVG") == "TVER"
+    g.apply(A.Move("A", "NOVG", False))                  # (and out again: every step a point)
+    g.apply(A.EndForce("A"))
+    assert where(g, "Trotsky") == "NOVG"
+
+
+def test_a_force_back_in_a_province_it_left_units_in_is_not_stopped_by_them():
+    """004 [5.27] is judged on what a force meets when it enters: the units it has carried never
+    stop it (the 004 [29.0] hot knife), nor does its reach say they do when it comes back where
+    it left them: Blucher, with the Gold, takes the Green unit in Krasnoyarsk, leaves it there,
+    goes on to Irkutsk and may come back by rail through Krasnoyarsk to Barnaul."""
+    g = blank()
+    g.state.control = {"SB": "B"}
+    put(g, "OMSK", "A", "Blucher", "Gold", attach={"Gold": "Blucher"})
+    put(g, "KRAS", "B", "GU2 IRKU")
+    g.apply(A.StartForce("A", uid("Blucher")))
+    run(g, A.Move("A", "BARN", True), A.Move("A", "KRAS", True))
+    g.apply(A.Attach("A", uid("GU2 IRKU"), uid("Blucher")))
+    g.apply(A.Detach("A", uid("GU2 IRKU")))
+    g.apply(A.Move("A", "IRKU", True))
+    assert g.reach()["BARN"] == {"path": ["KRAS", "BARN"], "rail": True}
+    run(g, A.Move("A", "KRAS", True), A.Move("A", "BARN", True))
+    assert where(g, "Blucher") == "BARN"
 
 
 # -- rail (004 [5.5]) -----------------------------------------------------------------------

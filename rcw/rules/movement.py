@@ -5,8 +5,6 @@ A force is built step by step: StartForce (a leader, or a Blue/Green stack), Joi
 province at a time (overland 1 MP, or by rail), EndForce.  The force travels as its own
 stack.  Readings the rules leave open:
 
-* a force never enters the same province twice in one move (it keeps unlimited rail
-  movement finite for automata);
 * other Leaders join a force before its first step (004 [5.26]); en route it attaches and
   detaches combat and Imperial units only (004 [5.13], [13.12]);
 * units that have been part of the force never make it stop (004 [5.27] is judged on what
@@ -454,8 +452,6 @@ def move_problem(ctx: Ctx, a: Move) -> tuple[str, str] | None:
         if frozenset((fs.province, a.to)) in d.lake_borders:
             return "004 [5.33]", "no movement between Petrograd and Livonia across Lake Pskov"
         return "004 [5.24]", f"{a.to} is not adjacent to {fs.province}"
-    if a.to in f.path or a.to == f.start:
-        return "004 [5.0]", f"the force has already been in {a.to} this move"
     color = force_color(ctx, fs)
     p = crossing_problem(ctx, fs.province, a.to, color)
     if p:
@@ -658,8 +654,8 @@ def reach(ctx: Ctx, unit: int | None = None, mode: str = "") -> Routes:
     Exactly the moves :func:`move_problem` allows: overland one province a Movement Point up to
     the allowance, or by rail without limit for a Red or White force with a leader that began in
     a rail province, never both (004 [5.53]); a force stops on entering a province held by
-    another colour (004 [5.27], [13.23]; the postal option's start-of-turn colours), never
-    enters a province twice in one move, never crosses the Kerch Straits unless White
+    another colour (004 [5.27], [13.23]; the postal option's start-of-turn colours; it may go
+    back where it has been, 004 [5.0] forbids no province twice), never crosses the Kerch Straits unless White
     (004 [5.32]) and never takes Blue or Green units where they may not go (004 [5.65],
     [5.74]-[5.76]).  A route is overland unless rail is strictly shorter."""
     s, d = ctx.s, ctx.data
@@ -677,9 +673,7 @@ def reach(ctx: Ctx, unit: int | None = None, mode: str = "") -> Routes:
         if f.path and _blockers(ctx, f, fs):
             return Routes(d.codes, bit)         # (it must stop where it stands)
         has_leader = any(units_of[x].kind == "leader" for x in units)
-        closed = 0                              # never twice in one move
-        for p in {f.start, *f.path}:
-            closed |= bit[p]
+        closed = 0
     else:
         st = ctx.b.stack_of(unit) if unit in units_of else None
         if st is None:
@@ -700,8 +694,8 @@ def reach(ctx: Ctx, unit: int | None = None, mode: str = "") -> Routes:
         seat, touched = st.owner, units
     has_czar = color == WHITE and d.czar in units
     memo = ctx.b.searches()                     # (forces that start alike search alike)
-    # The colours in each province, read once a position: the provinces a route passes through
-    # were never visited, so none of the force's own units (nor those it left behind) are there.
+    # The colours in each province, read once a position (and for a force under way, judged
+    # again where it left units behind: they never stop it).
     key = ("stops", color, has_czar)
     stops = memo.get(key)                       # provinces it must stop in, as a set of bits
     if stops is None:
@@ -716,6 +710,13 @@ def reach(ctx: Ctx, unit: int | None = None, mode: str = "") -> Routes:
                 if c not in stop:
                     stops |= b
         memo[key] = stops
+    left = [x for x in touched if x not in units] if unit is None else ()
+    if left:
+        for p in {st.province for st in map(ctx.b.stack_of, left) if st is not None}:
+            if blocking_colors(ctx, p, color, has_czar, touched, f.stack):
+                stops |= bit[p]
+            else:
+                stops &= ~bit[p]
     limited = [x for x in units if units_of[x].color in (BLUE, GREEN, ANARCHIST)]  # 004 [5.65], [5.74]-[5.76]; 001
     if limited:                                 # where its Blue/Green units may never go
         closed |= barred(ctx, limited)
