@@ -95,9 +95,25 @@ class GameRuntime:
         self.driver.stop()
         self.hub.notifier.forget(self.gid)
         with contextlib.suppress(Exception):
+            await self._keep_position()
+        with contextlib.suppress(Exception):
             await self.store.unsubscribe(self.topic, self._on_game_notice)
             await self.channels.close()
             await self.store.release(self.gid, self.hub.proc)
+
+    async def _keep_position(self) -> None:
+        """A server that stops stores each game's position as a snapshot at its last action
+        (unless the store has that one): a server started again loads the game as it stands and
+        does not judge its log again, which a rule fixed since (``rcw.RULES_EDITION``) might
+        refuse."""
+        async with asyncio.timeout(5):
+            async with self.lock:
+                g = self.game
+                if g is None or self.seq == 0 or (self._snap is not None and self._snap[0] == self.seq):
+                    return
+                stored = await self.store.snapshot_before(self.gid, self.seq)
+                if stored is None or stored[0] < self.seq:
+                    await self.store.save_snapshot(self.gid, self.seq, g.to_bytes())
 
     def new_game(self) -> Game:
         """The game as it starts (seed, players, options), before any logged action."""

@@ -732,6 +732,53 @@ async def test_a_look_reported_to_a_server_behind_the_game_is_kept():
         await destroy_prefix(prefix)
 
 
+def _on(legal: list[dict]) -> dict:
+    """A step that moves the game on: one that ends something, else the first listed but Quit."""
+    return next((x for x in legal if x["t"].startswith("End")), None) or next(x for x in legal if x["t"] != "Quit")
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_game_at_rest_comes_back_as_it_stood_though_a_rule_was_fixed_since(kind, monkeypatch):
+    """A server that stops stores each game's position at its last action, so a server started
+    again, perhaps after an upgrade that fixed a rule (``rcw.RULES_EDITION``), loads the game as
+    it stood and does not judge its log again: before, a game whose log the fixed rules refused
+    no longer opened (the new rules here refuse every action)."""
+    from rcw.actions import IllegalAction
+    from rcw.game import Game
+
+    prefix = unique_prefix("rest")
+    memory = MemoryStore()
+
+    def store():
+        return memory if kind == "memory" else RedisStore(REDIS_URL, prefix)
+    try:
+        async with running_server(store()) as one, Lobby(one.base) as lobby:
+            g = await lobby.create_game(players=3, seed=5, bot_seats=["B", "C"], options={"max_turns": 2})
+            gid = g["game"]
+            a = await lobby.join(gid)
+            async with await GameClient.connect(one.base, gid, a["token"]) as ca:
+                await ca.wait_for(lambda c: c.my_turn and c.seq > 0, 30)
+                await ca.act(_on(ca.legal))
+                await ca.wait_for(lambda c: c.my_turn, 30)
+                seq, digest = ca.seq, ca.hash
+        assert seq % Config().snapshot_every != 0             # (no snapshot of its own there)
+
+        def refused(self, action):
+            raise IllegalAction("004 [5.0]", "a rule fixed since refuses it")
+        with monkeypatch.context() as m:
+            m.setattr(Game, "apply", refused)
+            async with running_server(store()) as two:
+                async with await GameClient.connect(two.base, gid, a["token"]) as ca:
+                    assert (ca.seq, ca.hash) == (seq, digest) and ca.my_turn
+        async with running_server(store()) as three:          # (and it goes on)
+            async with await GameClient.connect(three.base, gid, a["token"]) as ca:
+                await ca.act(_on(ca.legal))
+                assert ca.seq == seq + 1
+    finally:
+        if kind == "redis":
+            await destroy_prefix(prefix)
+
+
 # -- seats ----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("kind", STORES)
 async def test_a_player_who_leaves_is_replaced_by_a_bot(kind):
