@@ -242,6 +242,11 @@ class Proposals:
         if rec is None or rt.closed:
             return
         got = self._by_msg.get((name, mid))
+        if got is None:                   # (forgotten here, KEEP: the store still holds the proposal)
+            found = await rt.store.chat_range(rt.gid, name, mid - 1, 1)
+            prop = found[0].get("proposal") if found else None
+            if isinstance(prop, dict):
+                got = (None, prop, found[0].get("seat"))
         text = chat.reply_text(seat, accept, got[1] if got else None, kind, mid) + (f": {reason}" if reason else "")
         msg = {"seat": seat, "ts": now_ms(), "text": text[:2000],
                "reply": {"msg": mid, "accept": accept, "seq": seq, "by": by}}

@@ -371,3 +371,25 @@ def test_every_proposal_kind_and_what_bots_add_is_documented():
         assert f"| `{kind}` |" in doc, kind
     for word in ("pact_broken", "reply.reason", "counter: <msg id>", "--bot-wait", "`pacts`", "P {g:<id>}:pacts"):
         assert word in doc, word
+
+
+@IN_PROCESS
+async def test_a_reply_names_the_trade_even_once_the_server_forgot_the_proposal(monkeypatch):
+    """Review: a bot's reply named its trade by the game's number for the offer only while this
+    process still held the proposal (it keeps the last few thousand): after that the reply read
+    "B declines trade proposal #3".  It reads the proposal from the store then."""
+    from rcw.server.proposals import Proposals
+
+    seen = Proposals.seen
+
+    def forgetful(self, channel, msg):
+        seen(self, channel, msg)
+        self._by_msg.clear()                     # (as if thousands of proposals had come since)
+    monkeypatch.setattr(Proposals, "seen", forgetful)
+    async with serve("memory") as h:
+        g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], seed=0, options={"max_turns": 3})
+        ca = await h.connect(g["game"], a["token"])
+        await free_for("A", {"A": ca})
+        trade = await ca.chat("A-B", "", {"kind": "trade", "to": "B", "take_politburo": 3})
+        r = await reply_within(ca, "A-B", trade["id"], 5)
+        assert r["text"].startswith(f"B declines Trade #{trade['proposal']['offer']} (proposal #{trade['id']})"), r["text"]
