@@ -653,3 +653,43 @@ def test_a_leader_left_behind_gets_his_own_move_and_an_edit_keeps_its_place_on_t
         assert not errors, errors
     finally:
         page.context.close()
+
+
+def test_the_last_sheet_of_a_phase_is_sent_without_a_false_refusal(browser, server):
+    """QA: the last sheet of a phase closes it at once, and the update that opens the next phase
+    reached the page before the reply to the sheet; the page, on the new phase already, showed
+    "Refused: Cannot set properties of null" (its own error) though the sheet was taken and the
+    phase carried out.  Now it says the sheet was sent and the phase carried out."""
+    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 3, "bot_seats": ["C"], "bots": "random",
+                                            "seed": 4, "deadline": "1h"})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
+
+    async def boris_sends(c) -> None:
+        await c.sheet([])
+    page = new_page(browser)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        open_seat(page, server, gid, a["token"], "A", "Anna")
+        page.evaluate("""() => { window.__toasts = []; new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)
+          if (n.classList && n.classList.contains('toast')) window.__toasts.push([n.className, n.textContent]); })
+          .observe(document.body, { childList: true, subtree: true }); }""")
+        for turn in range(2):                                         # (the trading session, then a First Phase)
+            page.locator('[data-act="send-sheet"]').wait_for()
+            phase = page.evaluate("() => [rcwApp.st.view.turn, rcwApp.st.view.postal.phase]")
+            as_seat(server, gid, b["token"], boris_sends)
+            page.locator(".last-note").wait_for()                     # Anna's is the last
+            page.locator('[data-act="send-sheet"]').click()
+            page.wait_for_function("(p) => JSON.stringify([rcwApp.st.view.turn, rcwApp.st.view.postal.phase]) !== JSON.stringify(p)",
+                                   arg=phase)
+            page.wait_for_function("() => window.__toasts.some(([c]) => c.includes('ok'))")
+            toasts = page.evaluate("window.__toasts")
+            assert not [t for c, t in toasts if "error" in c], toasts
+            assert any("Sheet sent" in t and "carried out" in t for c, t in toasts), toasts
+            assert page.evaluate("() => rcwApp.lastError") is None
+            page.evaluate("() => { window.__toasts = []; }")
+        assert not errors, errors
+    finally:
+        page.context.close()

@@ -167,19 +167,30 @@ export class PostalDesk {
     this.app.setBusy(true);
     try {
       const was = this.sentMark;
-      this.sentMark = { draft: JSON.stringify(this.draft), server: null };   // (before the reply: its push may come first)
+      const key = this.draftKey;
+      const draft = this.draft;
+      // (before the reply: its push may come first.  QA: the last sheet of a phase closes it at
+      // once, and the update that opens the next phase reached the page before this reply; the
+      // page had moved on to the new phase's draft and mark, and this one's looked lost)
+      const mark = this.sentMark = { draft: JSON.stringify(draft), server: null };
       let r;
       try {
-        r = await this.app.conn.request("sheet", { turn: v.turn, phase: v.postal.phase, sheet: { orders: this.draft } });
+        r = await this.app.conn.request("sheet", { turn: v.turn, phase: v.postal.phase, sheet: { orders: draft } });
       } catch (e) {
-        this.sentMark = was;
+        if (this.sentMark === mark) this.sentMark = was;
         throw e;
       }
-      store.set(this.draftKey, this.draft);
-      this.sentMark.server = JSON.stringify(r.sheet || []);
-      store.set(this.draftKey + ":sent", this.sentMark);
+      mark.server = JSON.stringify(r.sheet || []);
+      const now = this.app.st.view;                    // (the sheet closed the phase: it was carried out)
+      const closed = now.turn !== v.turn || (now.postal || {}).phase !== v.postal.phase;
+      if (this.draftKey === key) {
+        store.set(key, draft);
+        store.set(key + ":sent", mark);
+      }
       this.app.renderSoon();
-      toast(r.rejected.length ? `Sheet sent: ${r.rejected.length} order${r.rejected.length === 1 ? "" : "s"} refused` : `Sheet sent (${r.sheet.length} order${r.sheet.length === 1 ? "" : "s"})`,
+      const n = r.sheet.length;
+      toast(r.rejected.length ? `Sheet sent: ${r.rejected.length} order${r.rejected.length === 1 ? "" : "s"} refused`
+        : `Sheet sent (${n} order${n === 1 ? "" : "s"})${closed ? ": it was the last, and the phase has been carried out" : ""}`,
         r.rejected.length ? "error" : "ok");
     } catch (e) {
       this.app.showError(e);
