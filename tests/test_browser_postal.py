@@ -676,7 +676,7 @@ def test_the_last_sheet_of_a_phase_is_sent_without_a_false_refusal(browser, serv
         page.evaluate("""() => { window.__toasts = []; new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)
           if (n.classList && n.classList.contains('toast')) window.__toasts.push([n.className, n.textContent]); })
           .observe(document.body, { childList: true, subtree: true }); }""")
-        for turn in range(2):                                         # (the trading session, then a First Phase)
+        for _ in range(2):                                            # (the trading session, then a First Phase)
             page.locator('[data-act="send-sheet"]').wait_for()
             phase = page.evaluate("() => [rcwApp.st.view.turn, rcwApp.st.view.postal.phase]")
             as_seat(server, gid, b["token"], boris_sends)
