@@ -86,7 +86,7 @@ class PostalDesk:
             for seat in awaited:
                 a = await rt.driver.bot_action(seat)
                 if isinstance(a, SubmitOrders):
-                    sheets[seat] = a.sheet.data
+                    sheets[seat] = absent(a.sheet.data) if rt.driver.timed(seat) else a.sheet.data
         action = ClosePhase(GM, g.turn, g.phase, sheets)
         try:
             await rt.commit_locked(action, "deadline")
@@ -109,6 +109,14 @@ class PostalDesk:
                                 "phase": ev["data"]["phase"], "report": ev["data"],
                                 "text": render(ev["data"], rt.game.data)})
         return {"t": "reports", "reports": out[after:], "count": len(out)}
+
+
+def absent(sheet: dict) -> dict:
+    """The bot's sheet for a player who let the deadline pass (not one in civil disorder, whose
+    bot plays the seat): it decides the phase and nothing else, so its trade orders, which
+    would give away or ask for what is the player's, are not made (as in a live game: no
+    trade offer is made, no marker given, for the absent player)."""
+    return dict(sheet, orders=[o for o in sheet.get("orders", []) if o.get("order") != "trade"])
 
 
 def report_of(events: list) -> dict | None:

@@ -324,3 +324,30 @@ def test_while_you_were_away_says_when_it_leaves_earlier_events_out():
     few = digest_lines(entries[:3], "A", limit=8)
     assert few == ["3 actions since you looked (3 by others)", "event 0", "event 1", "event 2"]
     assert digest_lines([{"a": {"seat": "A"}, "ev": []}], "A") is None
+
+
+async def test_an_absent_players_bot_sheet_makes_no_trade_for_him():
+    """QA: at the deadline an absent player's bot sheet gave his Politburo and Assassin markers
+    away ("B gives 1 Politburo" to D), though an absent player's bot decides the phase and
+    nothing else (a live game's rule: no trade offer is made, no marker given, for him).  The
+    sheet used for him keeps its other orders and loses its trades (rcw.server.postal.absent)."""
+    from rcw.postal import SubmitOrders
+
+    async with serve() as srv:
+        g, (a, b) = await postal_game(srv, deadline=2.0, seed=1)
+        gid = g["game"]
+        rt = srv.hub.runtimes[gid]
+        real = rt.driver.bot_action
+        gift = {"order": "trade", "with": "C", "give_politburo": 1}
+
+        async def generous(seat):          # (A's bot would give C a Politburo marker)
+            if seat != "A":
+                return await real(seat)
+            return SubmitOrders("A", rt.game.turn, rt.game.view("A")["postal"]["phase"],
+                                {"orders": [gift, {"order": "accept_gifts", "from": ["C"]}]})
+        rt.driver.bot_action = generous
+        await b.sheet([])
+        await a.wait_for(lambda c: phase(c) != (1, "trading"), 10)                 # A sends none
+        rec = await srv.lobby.record(gid, g["admin_token"])
+        close = next(x for x in rec["actions"] if x["t"] == "ClosePhase")
+        assert [o["order"] for o in close["sheets"]["A"]["orders"]] == ["accept_gifts"], close["sheets"]["A"]
