@@ -258,6 +258,33 @@ def test_a_live_games_deadline_counts_down_in_the_header(browser, server):
         page.context.close()
 
 
+def test_on_a_phone_the_time_left_and_a_lost_connection_show_in_the_header(browser, server):
+    """QA: on a 390x844 phone the header hid the whole decision line, and with it a live game's
+    time left, and the connection's state: a player learned of an outage when a tap failed.  Now
+    the phone's header shows the time left (the decision itself is on the map's prompt) and,
+    while the connection is down, that it is reconnecting."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bot_seats": ["B", "C"], "seed": 0, "deadline": "10m"})
+    a = http(server, "POST", f"/api/games/{g['game']}/join", {"name": "Anna"})
+    page = new_page(browser, phone=True)
+    try:
+        open_seat(page, server, g["game"], a["token"], "A", "Anna")
+        page.wait_for_function("() => (window.rcwApp.st.deadlines || {})['seat:A']")
+        cd = page.locator(".topbar .countdown")
+        cd.wait_for()
+        box, width = cd.bounding_box(), page.viewport_size["width"]
+        assert box["width"] > 0 and 0 <= box["x"] and box["x"] + box["width"] <= width, box
+        assert re.fullmatch(r"(10:00|9:\d\d) left", cd.inner_text()), cd.inner_text()
+        assert not page.locator(".topbar .conn").is_visible()                       # (connected: nothing to say)
+        page.evaluate("() => rcwApp.onConnStatus('connecting')")                    # (as the socket says when it drops)
+        conn = page.locator(".topbar .conn")
+        assert conn.is_visible() and "reconnecting" in conn.inner_text()
+        cb = conn.bounding_box()
+        assert cb["x"] + cb["width"] <= width, cb
+        shot(page, "phone-header-deadline-reconnecting.png")
+    finally:
+        page.context.close()
+
+
 def test_trades_with_leaders_and_a_purge_with_spoils_are_built_in_the_orders_panel(browser, server):
     """Issue 16's order builders beyond moves: in the pre-season trades Anna and Boris each build
     the same exchange in the Trades card (a leader of each hand, and a Politburo marker from Anna),

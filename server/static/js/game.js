@@ -722,8 +722,8 @@ class GameApp {
     if (!p.length) return h("span.pend", "—");
     const me = p.find((x) => x.seat === this.seat);
     const due = (st.deadlines || {})[`seat:${this.seat}`];      // (a live game's deadline: then a bot decides)
-    if (me) return h("span.pend.mine", "Your decision: ", kindName(me.kind),
-      due ? [" · ", h("span.countdown", { dataset: { at: String(due) }, title: "then a bot decides for you" }, fmtLeft(due - Date.now()))] : null);
+    if (me) return h("span.pend.mine", h("span.pend-what", "Your decision: ", kindName(me.kind)),
+      due ? [h("span.pend-sep", " · "), h("span.countdown", { dataset: { at: String(due) }, title: "then a bot decides for you" }, fmtLeft(due - Date.now()))] : null);
     return h("span.pend", p.slice(0, 3).map((x, i) => [i ? ", " : "", seatBadge(x.seat), " ", kindName(x.kind)]));
   }
 
