@@ -351,7 +351,7 @@ class Notifier:
                 p = rt.prefs.get(s) or {}
                 if "due" in p.get("want", ()) and p.get("verified"):
                     when = at - int(float(p.get("due_hours", DUE_HOURS)) * 3_600_000)
-                    if when > now - 1000:
+                    if at > now:      # (QA: a phase shorter than the reminder's lead had none: it is sent at once)
                         hs.append(loop.call_later(max(0.0, (when - now) / 1000), self._due_fired, rt, key, s, at))
         self._due[rt.gid] = hs
 
@@ -369,11 +369,21 @@ class Notifier:
             return
         if await rt.store.hash_incr(rt.gid, "reminded", f"{key}:{seat}", 1) != 1:
             return      # (reminded already, before a restart or by another process)
-        left = max(0, (at - now_ms()) // 60000)
+        left = _left(at - now_ms())
         what = f"your orders for Game-Turn {g.turn}, {g.phase} phase" if rt.postal is not None else "your decision"
-        await self.email_seat(rt, seat, "due", f"{what} due in {left} min",
-                              f"Seat {seat}: {what} are due in {left} minutes; the deadline is at "
+        await self.email_seat(rt, seat, "due", f"{what} due in {left}",
+                              f"Seat {seat}: {what} {'are' if rt.postal is not None else 'is'} due in {left}; the deadline is at "
                               f"{_utc(at)} (UTC).")
+
+
+def _left(ms: int) -> str:
+    """Time left in words: "less than a minute", "25 min", "11 h 40 min"."""
+    minutes = max(0, ms) // 60000
+    if minutes < 1:
+        return "less than a minute"
+    if minutes < 120:
+        return f"{minutes} min"
+    return f"{minutes // 60} h" + (f" {minutes % 60} min" if minutes % 60 else "")
 
 
 def public_prefs(p: dict) -> dict:

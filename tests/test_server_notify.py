@@ -276,3 +276,26 @@ async def test_a_webhook_name_that_points_into_the_servers_network_later_is_refu
         assert len(got) == 1
     finally:
         await runner.cleanup()
+
+
+async def test_a_phase_shorter_than_the_reminders_lead_is_reminded_at_once():
+    """QA: with the default reminder 12 hours before the deadline and phases of minutes, no
+    reminder ever came (its time had passed when the phase opened).  It is sent at once then,
+    saying how long is left."""
+    async with serve_with_mail() as srv:
+        g = await srv.lobby.create_game(mode="postal", players=5, bot_seats=list("CDE"), seed=3, deadline="10m")
+        a = await srv.lobby.join(g["game"])
+        b = await srv.lobby.join(g["game"])
+        ca = await GameClient.connect(srv.base, g["game"], a["token"])
+        cb = await GameClient.connect(srv.base, g["game"], b["token"])
+        try:
+            await ca.notify(email="anna@example.org", want=["due"])              # (12 hours before: the default)
+            (confirm,) = await srv.inbox.wait("anna@example.org", "confirm your address")
+            async with aiohttp.ClientSession() as http, http.get(link(confirm, "/api/email/verify")) as resp:
+                assert resp.status == 200
+            (due,) = await srv.inbox.wait("anna@example.org", "due in")
+            assert re.search(r"due in (10|9) min$", due["Subject"]), due["Subject"]
+            assert "Game-Turn 1, trading phase are due in" in body(due)
+        finally:
+            await ca.close()
+            await cb.close()
