@@ -466,6 +466,8 @@ def test_a_stacks_move_takes_its_other_leaders_and_the_sheet_says_when_it_change
         page.locator('[data-act="add-move"]').click()
         page.wait_for_selector(".draft-order.ok")
         assert page.locator(".map-prompt[data-plotting]").count() == 0
+        # (QA: a draft never sent went at the deadline without a word: the sheet says it is not sent)
+        assert "Not sent yet" in page.locator(".sheet-card .unsent-badge.never").inner_text()
         order = page.evaluate("() => window.rcwApp.postal.draft[0]")
         assert order["unit"] == slavin and order["join"] == [zinoviev], order
         assert "(with Zinoviev)" in page.locator(".draft-order .d-text").inner_text()

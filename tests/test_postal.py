@@ -582,8 +582,9 @@ def test_postal_close_phase_is_the_gamesmasters_and_takes_sheets_for_the_missing
     # the report says so, in words (found in a QA game: "The Gamesmaster closes first of Game-Turn 1"
     # in the log only, and nothing of it in the report)
     text = report.render(g.view("A")["postal"]["report"], g.data)
-    assert ("The deadline has passed: the Gamesmaster closes the First Phase of Game-Turn 1; no sheet from B: the "
-            "sheet written for it at the deadline is used; no sheet from C, D, E: no orders") in text
+    assert ("The deadline has passed: the Gamesmaster closes the First Phase of Game-Turn 1; no sheet from B: a "
+            "stand-in's sheet, written at the deadline, is used for it (a draft never sent counts for nothing); "
+            "no sheet from C, D, E: no orders") in text
     assert g.apply(SubmitOrders("A", 1, "second", {"orders": []}))[0].text == \
         "A has sent its orders for the Second Phase of Game-Turn 1"
 

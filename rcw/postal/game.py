@@ -81,8 +81,8 @@ def do_close(ctx: Ctx, a: ClosePhase) -> list[Event]:
     written = [p for p in missing if p in given]
     ev = [Event("phase_closed", f"The deadline has passed: the Gamesmaster closes {PHASE_NAMES.get(a.phase, a.phase)} "
                 f"of Game-Turn {a.turn}"
-                + (f"; no sheet from {', '.join(written)}: the sheet{'s' if len(written) > 1 else ''} written for "
-                   f"{'them' if len(written) > 1 else 'it'} at the deadline {'are' if len(written) > 1 else 'is'} used"
+                + (f"; no sheet from {', '.join(written)}: a stand-in's sheet, written at the deadline, is used for "
+                   f"{'each' if len(written) > 1 else 'it'} (a draft never sent counts for nothing)"
                    if written else "")
                 + (f"; no sheet from {', '.join(none)}: no orders" if none else ""),
                 {"turn": a.turn, "phase": a.phase, "missing": missing})]

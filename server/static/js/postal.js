@@ -481,6 +481,9 @@ export class PostalDesk {
     return h("section.card.sheet-card",
       h("h3", "Your order sheet", sent && !changed ? h("span.sent-badge", { dataset: { sent: "1" } }, " — sent ✓") : null),
       changed ? h("p.unsent-badge", { role: "status" }, "Changed since you sent it: the sheet you sent counts until you send it again.") : null,
+      // (QA: a draft plotted and never sent went at the deadline without a word)
+      !sent && this.draft.length ? h("p.unsent-badge.never", { role: "status" },
+        "Not sent yet: a draft counts for nothing until it is sent; at the deadline a stand-in's sheet is used instead.") : null,
       this.draft.length ? list : h("p.small", "No orders yet. Plot moves on the map, or add orders below; an empty sheet is a valid sheet."),
       rejected.length ? h("div.rejected", h("strong", "Refused when sent: "), rejected.map((r) => h("div", `#${r.index + 1} ${r.order}: ${placeNames(r.message)} (${r.rule})`))) : null,
       h("div.row",
