@@ -722,3 +722,29 @@ def test_the_last_sheet_of_a_phase_is_sent_without_a_false_refusal(browser, serv
         assert not errors, errors
     finally:
         page.context.close()
+
+
+def test_every_order_kind_reads_in_words_on_the_sheet(browser, server):
+    """QA: orders of several kinds read as raw JSON with unit numbers on the sheet
+    (`merge {"unit":154,"into":153}`, `execute_czar {"participants":["A","B"]}`).  Every kind the
+    engine knows (rcw.postal.KINDS) is said in words, its units by name."""
+    from rcw.data import default
+    from rcw.postal import KINDS
+
+    d = default()
+    lenin, gold = d.by_name("Lenin").id, d.gold
+    sample = {"int": lenin, "nat": 1, "pos": 1, "bool": True, "str": "B", "ints": [lenin], "strs": ["A", "B"],
+              "places": {"TVER": [lenin]}, "nat?": 2}
+    orders = [{"order": k, **{f: (gold if f == "unit" and k in ("transfer", "emigrate") else sample[t])
+                              for f, (t, _) in fields.items()}} for k, (_, _, fields) in KINDS.items()]
+    page = new_page(browser)
+    try:
+        page.goto(server + "/")
+        got = page.evaluate("""async (orders) => { const { loadData } = await import("/js/data.js"); await loadData();
+          const { describe } = await import("/js/postal.js"); return orders.map(describe); }""", orders)
+        for o, text in zip(orders, got, strict=True):
+            assert "{" not in text and "[" not in text and not text.startswith(o["order"] + " "), (o, text)
+            if any(t in ("int", "ints") for t, _ in KINDS[o["order"]][2].values()) and o["order"] not in ("draws",):
+                assert "Lenin" in text or "Gold" in text, (o, text)
+    finally:
+        page.context.close()

@@ -41,8 +41,9 @@ function distinctNames(units) {
   }));
 }
 
-function describe(o) {
+export function describe(o) {
   const n = (u) => (u === undefined || u === null ? "?" : uname(u));
+  const list = (xs, none) => ([].concat(xs || []).length ? [].concat(xs).join(", ") : none);
   switch (o.order) {
     case "move": {
       const picks = Object.entries(o.pick || {}).map(([p, us]) => `picking up ${[].concat(us).map((x) => n(Array.isArray(x) ? x[0] : x)).join(", ")} in ${p}`);
@@ -63,6 +64,21 @@ function describe(o) {
       return `Trade with ${o.with}: give ${give.join(", ") || "nothing"}, take ${take.join(", ") || "nothing"}`;
     }
     case "accept_gifts": return `Accept gifts${(o.from || []).length ? ` from ${o.from.join(", ")}` : ""}`;
+    // (QA: the other kinds read as raw JSON with unit numbers, `merge {"unit":154,"into":153}`)
+    case "steal": return `${n(o.leader)} takes ${n(o.unit)} along with the Gold`;
+    case "merge": return `Stack ${n(o.unit)}'s stack with ${n(o.into)}'s`;
+    case "transfer": return `Hand the ${n(o.unit)} over to ${n(o.to)}'s stack`;
+    case "emigrate": return `The ${n(o.unit)} leaves Russia by sea`;
+    case "czech_exit": return `${n(o.unit)} leaves the map from Vladivostok`;
+    case "execute_czar": return `Order the Czar's execution with ${list(o.participants, "nobody")}`;
+    case "comply_execution": return o.comply === false ? "If the Czar's execution is ordered: refuse it" : "If the Czar's execution is ordered: carry it out";
+    case "redraw": return o.redraw ? "A withdrawn force's marker drawn: draw again" : "A withdrawn force's marker drawn: keep it";
+    case "place": return `Units drawn go to ${list(o.provinces, "the first place offered")}` +
+      ((o.leaders || []).length ? `, or with ${o.leaders.map(n).join(", ")}` : "");
+    case "draws": return `${o.extra || 0} extra Randomizer draw${o.extra === 1 ? "" : "s"}`;
+    case "losses": return `Exchange losses: ${(o.prefer || []).length ? `first ${o.prefer.map(n).join(", ")}` : "the least"}`;
+    case "capture": return o.accept === false ? "Capture no Imperial unit" : "Capture Imperial units offered";
+    case "vote": return o.end ? "Vote to end the game" : "Vote to play on";
     default: return `${o.order} ${JSON.stringify(Object.fromEntries(Object.entries(o).filter(([k]) => k !== "order")))}`;
   }
 }
