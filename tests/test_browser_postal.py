@@ -748,3 +748,37 @@ def test_every_order_kind_reads_in_words_on_the_sheet(browser, server):
                 assert "Lenin" in text or "Gold" in text, (o, text)
     finally:
         page.context.close()
+
+
+def test_on_a_phone_plotting_a_move_folds_the_province_panel(browser, server):
+    """QA: on a phone, a tap on a stack began its move and opened the province panel over the
+    lower half of the map; rings under it could not be tapped.  While a move is plotted on a
+    phone the panel is folded to its head (a tap on ▸ unfolds it for this move)."""
+    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 3, "bot_seats": ["C"], "bots": "random",
+                                            "seed": 4, "deadline": "1h"})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
+
+    async def boris_sends(c) -> None:
+        await c.sheet([])
+    page = new_page(browser, phone=True)
+    try:
+        open_seat(page, server, gid, a["token"], "A", "Anna")
+        as_seat(server, gid, b["token"], boris_sends)
+        page.evaluate("() => rcwApp.postal.send()")                  # (the trading session: an empty sheet)
+        page.wait_for_function("() => window.rcwApp.st.view.postal.phase === 'first'")
+        page.evaluate("() => rcwApp.setTab('map')")
+        st = page.evaluate("() => window.rcwApp.st.view.stacks.find((s) => s.owner === 'A' && s.units.length > 1)")
+        page.evaluate(f"window.rcwApp.board.centreOn({st['province']!r}, true)")
+        page.locator(f'svg g[data-stack="{st["id"]}"]').first.tap()
+        page.wait_for_function("() => window.rcwApp.postal.plot && window.rcwApp.postal.plot.routes")
+        insp = page.locator(".inspector")
+        if insp.is_visible():
+            assert insp.get_attribute("data-folded") == "1"
+            assert insp.bounding_box()["height"] < 0.15 * page.viewport_size["height"], insp.bounding_box()
+            insp.locator('[data-act="fold-inspector"]').tap()            # (unfolded on asking, for this move)
+            page.wait_for_function("() => document.querySelector('.inspector').dataset.folded === '0'")
+        shot(page, "phone-postal-plotting.png")
+    finally:
+        page.context.close()

@@ -905,12 +905,21 @@ class GameApp {
     const here = v.stacks.filter((s) => s.province === code);
     const legal = this.replay ? [] : this.st.legal || [];
     el.hidden = false;
-    const folded = !!store.get("inspector-folded", false);        // (collapsed: the head only, the map free)
+    // (collapsed: the head only, the map free.  QA: on a phone, plotting a postal move, the panel
+    // took the lower half of the map and the rings under it could not be tapped: folded then,
+    // unless the player unfolds it for this move)
+    const plotting = !!(this.postal && this.postal.plot) && matchMedia("(max-width: 760px)").matches;
+    const folded = plotting ? this._plotUnfolded !== this.postal.plot : !!store.get("inspector-folded", false);
     el.dataset.folded = folded ? "1" : "0";
+    const fold = () => {
+      if (plotting) this._plotUnfolded = folded ? this.postal.plot : null;
+      else store.set("inspector-folded", !folded);
+      this.renderInspector();
+    };
     replace(el,
       h("div.insp-head", h("div", h("b", `${code} `), p.name, h("span.small", ` · ${p.region}${p.port ? " · port" : ""}${p.rail.length ? ` · rail to ${p.rail.join(", ")}` : ""}`)),
         h("button.modal-x", { type: "button", "aria-label": folded ? "Expand" : "Collapse", "aria-expanded": folded ? "false" : "true",
-          dataset: { act: "fold-inspector" }, onclick: () => { store.set("inspector-folded", !folded); this.renderInspector(); } }, folded ? "▸" : "▾"),
+          dataset: { act: "fold-inspector" }, onclick: fold }, folded ? "▸" : "▾"),
         h("button.modal-x", { type: "button", "aria-label": "Close", onclick: () => this.select(null) }, "×")),
       h("div.insp-body", here.length ? here.map((s) => this.stackCard(s, legal, this.sel.stack === s.id)) : h("p.small", "No units here."),
         h("p.small.adj", `Adjacent: ${p.adjacent.join(", ")}`)));
