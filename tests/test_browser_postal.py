@@ -16,7 +16,18 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from browser_helpers import NO_LIMITS_ARGS, as_seat, http, new_page, open_seat, rcw_server, shot, skip_reason
+from browser_helpers import (
+    NO_LIMITS_ARGS,
+    as_seat,
+    http,
+    keep_toasts,
+    new_page,
+    open_seat,
+    rcw_server,
+    shot,
+    skip_reason,
+    toast_text,
+)
 from test_server_notify import Inbox, body, link
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
@@ -70,6 +81,25 @@ def plot_a_move(page, seat: str) -> str:
     page.locator(f'svg g.reach-target[data-province="{dest}"]').first.click()
     page.wait_for_function(f"() => document.body.dataset.plotPath === {dest!r}")
     return st["province"], dest
+
+
+def anna_and_boris_by_post(browser, server: str, players: int = 3, phone: bool = False):
+    """A postal game of seed 4 (random bots in the seats after A and B, deadline 1 h) with two
+    people, Anna (A) and Boris (B), and Anna's page open on it: (the page, its page errors, the
+    game's id, a function that sends Boris's empty sheet for the open phase over his own socket)."""
+    g = http(server, "POST", "/api/games", {"mode": "postal", "players": players, "bot_seats": list("CDEF"[:players - 2]),
+                                            "bots": "random", "seed": 4, "deadline": "1h"})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
+
+    async def sends(c) -> None:
+        await c.sheet([])
+    page = new_page(browser, phone=phone)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_seat(page, server, gid, a["token"], "A", "Anna")
+    return page, errors, gid, lambda: as_seat(server, gid, b["token"], sends)
 
 
 def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook(browser):
@@ -409,22 +439,11 @@ def test_a_stacks_move_takes_its_other_leaders_and_the_sheet_says_when_it_change
     d = default()
     uid = {d.units[u].label: u for u in d.units}
     slavin, zinoviev, ru6 = uid["RL1 Slavin"], uid["RL2 Zinoviev"], uid["RU6 SMOL"]
-    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 5, "bot_seats": list("CDE"), "bots": "random",
-                                            "seed": 4, "deadline": "1h"})
-    gid = g["game"]
-    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
-    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
-
-    async def boris_sends(c) -> None:
-        await c.sheet([])
-    page = new_page(browser)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page, errors, gid, boris_sends = anna_and_boris_by_post(browser, server, players=5)
     try:
-        open_seat(page, server, gid, a["token"], "A", "Anna")
         page.locator('[data-act="send-sheet"]').wait_for()
         assert page.locator(".last-note").count() == 0                # (Boris's sheet is out too)
-        as_seat(server, gid, b["token"], boris_sends)
+        boris_sends()
         page.locator(".last-note").wait_for()                         # Anna's is the last
         page.locator('[data-act="send-sheet"]').click()               # (an empty sheet: nothing refused, no question)
         page.wait_for_function("() => window.rcwApp.st.view.postal.phase === 'first'")
@@ -481,12 +500,12 @@ def test_a_stacks_move_takes_its_other_leaders_and_the_sheet_says_when_it_change
         page.evaluate(f"() => window.rcwApp.postal.add({json.dumps(order)})")     # (the move again, as sent)
         page.wait_for_selector(".sent-badge")
         assert page.locator(".unsent-badge").count() == 0
-        as_seat(server, gid, b["token"], boris_sends)                 # (the phase is carried out: the three move)
+        boris_sends()                                                 # (the phase is carried out: the three move)
         page.wait_for_function("() => window.rcwApp.st.view.postal.phase === 'second'")
         moved = page.evaluate(f"() => rcwApp.st.view.stacks.find((s) => s.units.includes({slavin}))")
         assert moved["province"] == dest and {zinoviev, ru6} <= set(moved["units"]), moved
         # the Second Phase: Boris sends first; Anna's sheet holds an order the engine refuses
-        as_seat(server, gid, b["token"], boris_sends)
+        boris_sends()
         page.locator(".last-note").wait_for()
         page.evaluate(f"() => window.rcwApp.postal.add({{ order: 'attack', attackers: [{slavin}], target: 99999 }})")
         page.wait_for_selector(".draft-order.bad")
@@ -689,34 +708,21 @@ def test_the_last_sheet_of_a_phase_is_sent_without_a_false_refusal(browser, serv
     reached the page before the reply to the sheet; the page, on the new phase already, showed
     "Refused: Cannot set properties of null" (its own error) though the sheet was taken and the
     phase carried out.  Now it says the sheet was sent and the phase carried out."""
-    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 3, "bot_seats": ["C"], "bots": "random",
-                                            "seed": 4, "deadline": "1h"})
-    gid = g["game"]
-    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
-    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
-
-    async def boris_sends(c) -> None:
-        await c.sheet([])
-    page = new_page(browser)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page, errors, gid, boris_sends = anna_and_boris_by_post(browser, server)
     try:
-        open_seat(page, server, gid, a["token"], "A", "Anna")
-        page.evaluate("""() => { window.__toasts = []; new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)
-          if (n.classList && n.classList.contains('toast')) window.__toasts.push([n.className, n.textContent]); })
-          .observe(document.body, { childList: true, subtree: true }); }""")
+        keep_toasts(page)
         for _ in range(2):                                            # (the trading session, then a First Phase)
             page.locator('[data-act="send-sheet"]').wait_for()
             phase = page.evaluate("() => [rcwApp.st.view.turn, rcwApp.st.view.postal.phase]")
-            as_seat(server, gid, b["token"], boris_sends)
+            boris_sends()
             page.locator(".last-note").wait_for()                     # Anna's is the last
             page.locator('[data-act="send-sheet"]').click()
             page.wait_for_function("(p) => JSON.stringify([rcwApp.st.view.turn, rcwApp.st.view.postal.phase]) !== JSON.stringify(p)",
                                    arg=phase)
-            page.wait_for_function("() => window.__toasts.some(([c]) => c.includes('ok'))")
+            toast_text(page, "ok")
             toasts = page.evaluate("window.__toasts")
-            assert not [t for c, t in toasts if "error" in c], toasts
-            assert any("Sheet sent" in t and "carried out" in t for c, t in toasts), toasts
+            assert not [t["text"] for t in toasts if "error" in t["cls"]], toasts
+            assert any("Sheet sent" in t["text"] and "carried out" in t["text"] for t in toasts), toasts
             assert page.evaluate("() => rcwApp.lastError") is None
             page.evaluate("() => { window.__toasts = []; }")
         assert not errors, errors
@@ -754,18 +760,9 @@ def test_on_a_phone_plotting_a_move_folds_the_province_panel(browser, server):
     """QA: on a phone, a tap on a stack began its move and opened the province panel over the
     lower half of the map; rings under it could not be tapped.  While a move is plotted on a
     phone the panel is folded to its head (a tap on ▸ unfolds it for this move)."""
-    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 3, "bot_seats": ["C"], "bots": "random",
-                                            "seed": 4, "deadline": "1h"})
-    gid = g["game"]
-    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
-    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
-
-    async def boris_sends(c) -> None:
-        await c.sheet([])
-    page = new_page(browser, phone=True)
+    page, errors, gid, boris_sends = anna_and_boris_by_post(browser, server, phone=True)
     try:
-        open_seat(page, server, gid, a["token"], "A", "Anna")
-        as_seat(server, gid, b["token"], boris_sends)
+        boris_sends()
         page.evaluate("() => rcwApp.postal.send()")                  # (the trading session: an empty sheet)
         page.wait_for_function("() => window.rcwApp.st.view.postal.phase === 'first'")
         page.evaluate("() => rcwApp.setTab('map')")
@@ -780,5 +777,6 @@ def test_on_a_phone_plotting_a_move_folds_the_province_panel(browser, server):
             insp.locator('[data-act="fold-inspector"]').tap()            # (unfolded on asking, for this move)
             page.wait_for_function("() => document.querySelector('.inspector').dataset.folded === '0'")
         shot(page, "phone-postal-plotting.png")
+        assert not errors, errors
     finally:
         page.context.close()
