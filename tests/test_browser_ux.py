@@ -398,19 +398,22 @@ def test_a_toast_over_the_map_goes_faint_under_the_mouse(server, browser) -> Non
     page.evaluate("""async () => { const { toast } = await import("/js/util.js");
       toast("Exchange in DCOS", "result", "E attacks at 3:1: die 6 on the Combat Results Table → Ex");
       toast("Not now", "error"); }""")
-    info, error = page.locator(".toast.result"), page.locator(".toast.error")
+    info, error = page.locator(".toast.result").first, page.locator(".toast.error").first
     box = info.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    opacity = "(sel) => Number(getComputedStyle(document.querySelector(sel)).opacity)"
     page.mouse.move(x, y)
-    page.wait_for_function(f"() => ({opacity})('.toast.result') < 0.3")
+    # (faint: the class, and the opacity it gives once its short transition is over; a toast
+    # fades away after 4 s anyway, so the class says which it is)
+    page.wait_for_function("""() => { const t = document.querySelector('.toast.result');
+      return t.classList.contains('shy') && Number(getComputedStyle(t).opacity) < 0.3; }""")
     assert page.evaluate("([x, y]) => !document.elementFromPoint(x, y).closest('.toasts')", [x, y])   # (the map's)
     page.mouse.move(x, box["y"] - 120)
-    page.wait_for_function(f"() => ({opacity})('.toast.result') > 0.9")
+    page.wait_for_function("() => !document.querySelector('.toast.result').classList.contains('shy')")
     eb = error.bounding_box()
     page.mouse.move(eb["x"] + eb["width"] / 2, eb["y"] + eb["height"] / 2)
-    time.sleep(0.8)                                         # (longer than the fade takes)
-    assert page.evaluate(f"() => ({opacity})('.toast.error')") > 0.9
+    time.sleep(0.8)                                         # (longer than the transition takes)
+    assert page.evaluate("() => !document.querySelector('.toast.error').classList.contains('shy')")
+    assert page.evaluate("() => Number(getComputedStyle(document.querySelector('.toast.error')).opacity)") > 0.9
     page.context.close()
 
 

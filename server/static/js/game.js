@@ -696,7 +696,7 @@ class GameApp {
         info.options && info.options.max_turns ? h("span.turn-of", `/${info.options.max_turns}`) : null),
       h("div.seqbox",
         // (with no Player-Turn order yet, the phase below names what happens: said once, not twice)
-        h("div.seq-order", { "aria-label": "Player-Turn order" }, order.length ? order.map((p, i) => h("span.seq-seat" + (p === cur ? ".cur" : i < curIdx ? ".done" : ""),
+        h("div.seq-order", { role: "group", "aria-label": "Player-Turn order" }, order.length ? order.map((p, i) => h("span.seq-seat" + (p === cur ? ".cur" : i < curIdx ? ".done" : ""),
           { title: `${this.seatName(p)}${p === cur ? " — phasing" : ""}` }, seatBadge(p))) : h("span.small", v.phase === "trading" ? "all players at once" : ""),
           // (001's drawn turn order: the players still to move are drawn one by one, unknown till then)
           order.length && (v.options || {}).drawn_turn_order ? (v.seats || []).filter((p) => !order.includes(p) && !(v.quit || []).includes(p))

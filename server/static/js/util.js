@@ -217,10 +217,11 @@ export function toast(text, kind = "info", detail = "") {
  *  mouse points at them, and come back when it leaves. */
 function shyToasts(e) {
   if (!toastBox.firstChild || e.pointerType === "touch") return;
+  const inside = e.target && e.target.closest && e.target.closest(".toast");    // (on a toast's button: it stays)
   for (const t of toastBox.children) {
     const r = t.getBoundingClientRect();
-    const over = e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
-    t.classList.toggle("shy", over && getComputedStyle(t).pointerEvents === "none");
+    const over = !inside && e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
+    if (over !== t.classList.contains("shy")) t.classList.toggle("shy", over && getComputedStyle(t).pointerEvents === "none");
   }
 }
 
