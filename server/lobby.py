@@ -110,8 +110,8 @@ class Hub:
             self._lease_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._lease_task
-        for rt in list(self.runtimes.values()):
-            await rt.shutdown()
+        # (together: each stores its game's position, within a few seconds, :meth:`GameRuntime.shutdown`)
+        await asyncio.gather(*(rt.shutdown(keep=True) for rt in list(self.runtimes.values())), return_exceptions=True)
         for t in list(self.tasks):
             t.cancel()
         self.admission.close()

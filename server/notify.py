@@ -351,7 +351,9 @@ class Notifier:
                 p = rt.prefs.get(s) or {}
                 if "due" in p.get("want", ()) and p.get("verified"):
                     when = at - int(float(p.get("due_hours", DUE_HOURS)) * 3_600_000)
-                    if at > now:      # (QA: a phase shorter than the reminder's lead had none: it is sent at once)
+                    # (QA: a postal phase shorter than the reminder's lead had none: it is sent at
+                    # once; a live decision's deadline, minutes, is reminded only at its time)
+                    if when > now - 1000 or (key.startswith("phase:") and at > now):
                         hs.append(loop.call_later(max(0.0, (when - now) / 1000), self._due_fired, rt, key, s, at))
         self._due[rt.gid] = hs
 
@@ -367,7 +369,7 @@ class Notifier:
         g = rt.game
         if g is None or rt.closed or rt.clock.at(key) != at or seat not in {p["seat"] for p in g.pending}:
             return
-        if await rt.store.hash_incr(rt.gid, "reminded", f"{key}:{seat}", 1) != 1:
+        if await rt.store.hash_incr(rt.gid, "reminded", f"{key}:{at}:{seat}", 1) != 1:
             return      # (reminded already, before a restart or by another process)
         left = _left(at - now_ms())
         what = f"your orders for Game-Turn {g.turn}, {g.phase} phase" if rt.postal is not None else "your decision"

@@ -90,12 +90,14 @@ class GameRuntime:
             self._over_marked = True
             await self.store.mark_over(self.gid)
 
-    async def shutdown(self) -> None:
+    async def shutdown(self, keep: bool = False) -> None:
+        """Unload the game here; ``keep``: the process is stopping (:meth:`_keep_position`)."""
         self.closed = True
         self.driver.stop()
         self.hub.notifier.forget(self.gid)
-        with contextlib.suppress(Exception):
-            await self._keep_position()
+        if keep:
+            with contextlib.suppress(Exception):
+                await self._keep_position()
         with contextlib.suppress(Exception):
             await self.store.unsubscribe(self.topic, self._on_game_notice)
             await self.channels.close()
@@ -109,7 +111,7 @@ class GameRuntime:
         async with asyncio.timeout(5):
             async with self.lock:
                 g = self.game
-                if g is None or self.seq == 0 or (self._snap is not None and self._snap[0] == self.seq):
+                if g is None or self.seq == 0:
                     return
                 stored = await self.store.snapshot_before(self.gid, self.seq)
                 if stored is None or stored[0] < self.seq:

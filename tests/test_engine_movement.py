@@ -496,6 +496,56 @@ def test_a_unit_dropped_before_the_first_step_may_go_with_another_leader():
     refused(g, A.Attach("A", uid("RU3 KALU"), uid("Frunze")), "004 [5.25]")
 
 
+def test_a_green_unit_stolen_with_the_gold_and_left_at_once_does_not_move_again():
+    """Review: a Green unit that had moved as a Green force may still be stolen by a leader
+    holding the Gold (004 [13.26]: "even if they were moved previously"); left by him before his
+    first step it had not moved, by the rule for units left where a force is formed, and moved
+    a second time.  A stolen unit left so stays moved (004 [5.25])."""
+    g = blank()
+    g.state.control = {"SB": "A"}
+    put(g, "IRKU", "A", "GU2 IRKU")
+    put(g, "KRAS", "A", "Blucher", "Gold", attach={"Gold": "Blucher"})
+    g.apply(A.StartForce("A", uid("GU2 IRKU")))
+    g.apply(A.Move("A", "KRAS", False))
+    g.apply(A.EndForce("A"))
+    g.apply(A.StartForce("A", uid("Blucher")))
+    g.apply(A.Attach("A", uid("GU2 IRKU"), uid("Blucher")))            # (stolen, though it moved)
+    g.apply(A.Detach("A", uid("GU2 IRKU")))
+    g.apply(A.EndForce("A"))
+    refused(g, A.StartForce("A", uid("GU2 IRKU")), "004 [5.25]")
+
+
+def test_a_force_does_not_take_back_what_it_left():
+    """Review: a unit left where its force was formed has not moved; were the force to take it
+    back, it could leave it and take it again without end (a move of no end, a deadline held
+    off for ever).  A force does not take back a unit or leader it has left (an engine reading,
+    rules-coverage.md)."""
+    g = blank()
+    put(g, "KALU", "A", "Lenin", "RU3 KALU", attach={"RU3 KALU": "Lenin"})
+    put(g, "KALU", "A", "Sytin")
+    g.apply(A.StartForce("A", uid("Lenin")))
+    g.apply(A.JoinForce("A", uid("Sytin")))
+    g.apply(A.Detach("A", uid("RU3 KALU")))
+    g.apply(A.Detach("A", uid("Sytin")))
+    refused(g, A.Attach("A", uid("RU3 KALU"), uid("Lenin")), "004 [5.0]")
+    refused(g, A.JoinForce("A", uid("Sytin")), "004 [5.0]")
+    assert not [a for a in g.legal_actions("A") if type(a) in (A.Attach, A.JoinForce)]
+
+
+def test_a_move_enters_at_most_as_many_provinces_as_the_map_has():
+    """Review: with a force free to go back where it has been, rail movement (unlimited, 004
+    [5.52]) had no end: a move enters at most as many provinces as the map has (an engine limit
+    no real move comes near), and the force's reach says so too."""
+    g = blank()
+    put(g, "PETR", "A", "Lenin")
+    g.apply(A.StartForce("A", uid("Lenin")))
+    n = len(g.data.provinces)
+    for i in range(n):
+        g.apply(A.Move("A", "NOVG" if i % 2 == 0 else "PETR", True))
+    refused(g, A.Move("A", "NOVG" if n % 2 == 0 else "PETR", True), "004 [5.0]")
+    assert len(g.reach()) == 0
+
+
 def test_a_czech_unit_leaves_the_map_only_once_its_force_has_ended_its_move():
     """Audit: a Czech force entering Vladivostok could leave the map at once, as the force's last
     unit; the force under way then had no stack and the game could not go on (every query

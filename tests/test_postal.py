@@ -164,6 +164,22 @@ def test_postal_5_0_check_sheet_says_where_a_force_ordered_past_a_stop_stops():
     assert "at" not in kept and kept == {k: v for k, v in w.items() if k != "at"}
 
 
+def test_a_written_path_names_each_province_once():
+    """A force may go back where it has been (004 [5.0]), but a postal move order writes its drops
+    and pick-ups by province: a path through a province twice is refused when the sheet
+    arrives, naming the province (a review found the pick-ups of PETR made again, and failing,
+    on the way back), and the plotter's reach offers no way back."""
+    g = board()
+    put(g, "PETR", "A", "Lenin", "RU8 PETR", attach={"RU8 PETR": "Lenin"})
+    ready(g)
+    (r,) = g.check_sheet("A", {"orders": [mv("Lenin", ["NOVG", "PETR"])]})["refused"]
+    assert r["rule"] == "004 [17.0] postal [5.0]" and "enters PETR twice" in r["message"], r
+    assert g.check_sheet("A", {"orders": [mv("Lenin", ["NOVG", "TVER"])]}) == {"refused": [], "warnings": []}
+    reach = g.check_sheet("A", {"orders": [mv("Lenin", ["NOVG"])]}, offers=0)["offers"][0]["reach"]
+    assert "PETR" not in reach and "TVER" in reach
+    assert all("PETR" not in route["path"] and "NOVG" not in route["path"] for route in reach.values())
+
+
 def _claim(g, unit: str, *claims: tuple[str, str]) -> None:
     for seat, leader in claims:
         g.apply(SubmitOrders(seat, 1, "first", {"orders": [mv(leader, [], pick={where(g, leader): [unit]})]}))

@@ -299,3 +299,30 @@ async def test_a_phase_shorter_than_the_reminders_lead_is_reminded_at_once():
         finally:
             await ca.close()
             await cb.close()
+
+
+async def test_each_live_decision_gets_its_own_reminder():
+    """Review: a live seat's deadline has the same key for every decision, and its reminder was
+    kept as sent by that key alone: only the first decision of a game was ever reminded.  Each
+    is now, at its time (not at once: a live decision lasts minutes)."""
+    async with serve_with_mail() as srv:
+        g = await srv.lobby.create_game(players=3, bot_seats=["B", "C"], seed=0, deadline=6)
+        a = await srv.lobby.join(g["game"])
+        ca = await GameClient.connect(srv.base, g["game"], a["token"])
+        try:
+            await ca.notify(email="anna@example.org", want=["due"], due_hours=3 / 3600)
+            (confirm,) = await srv.inbox.wait("anna@example.org", "confirm your address")
+            async with aiohttp.ClientSession() as http, http.get(link(confirm, "/api/email/verify")) as resp:
+                assert resp.status == 200
+            await srv.inbox.wait("anna@example.org", "due in")
+            await ca.wait_for(lambda c: c.my_turn, 10)
+            seq = ca.seq
+            await ca.act(next((x for x in ca.legal if x["t"].startswith("End")), ca.legal[0]))
+            await ca.wait_for(lambda c: c.my_turn and c.seq > seq, 20)
+            for _ in range(100):                    # (the next decision's, 3 s before its deadline)
+                if len(srv.inbox.to("anna@example.org", "due in")) >= 2:
+                    break
+                await asyncio.sleep(0.1)
+            assert len(srv.inbox.to("anna@example.org", "due in")) >= 2, [m["Subject"] for m in srv.inbox.mails]
+        finally:
+            await ca.close()

@@ -15,6 +15,7 @@ from rcw.bots.random_agent import RandomAgent
 from rcw.bots.spi import SPIRedAgent, play
 
 from rcw import actions as A
+from rcw import modes
 from rcw import solitaire as S
 from rcw.actions import to_wire
 from rcw.game import Game
@@ -746,6 +747,38 @@ def test_lenin_killed_in_the_red_combat_phase_skips_the_next_determination():
     g.state.turn += 1
     ev = S.enter_leader_phase(g.ctx)
     assert "leaders_skipped" in kinds(ev)
+
+
+def test_both_dead_in_one_game_turn_either_side_of_its_determination_skip_the_next_one():
+    """004 [24.15], [24.17] (a review): Lenin falls in the non-Red Combat Phase of Game-Turn 3, so
+    that Game-Turn's Red Leader Determination is skipped; Trotsky falls in the Red Combat Phase
+    after it: the phase that follows, Game-Turn 4's, is skipped too, and nothing else is left to
+    skip (Game-Turn 3's is over)."""
+    g = red_leaders_game()
+    g.state.turn, g.state.current = 3, 0
+    g.ctx.take(LENIN)
+    g.ctx.to_chart(LENIN, "N")
+    S.settle_kills(g.ctx)
+    g.state.current = 1
+    assert "leaders_skipped" in kinds(S.enter_leader_phase(g.ctx))
+    red_phase(g, "combat")
+    g.ctx.take(TROTSKY)
+    g.ctx.to_chart(TROTSKY, "N")
+    S.settle_kills(g.ctx)
+    assert skips(g) == 1 and g.view("R")["solitaire"]["rld_skipped_turns"] == [4]
+
+
+def test_a_game_saved_with_a_count_of_phases_to_skip_keeps_them():
+    """A game saved before the skips were kept by Game-Turn holds their count: loaded, it skips
+    that many phases from the next one."""
+    g = red_leaders_game(lenin=False)
+    del g.state.solo["rld_skips"]
+    g.state.solo["rld_skip"] = 1
+    h = modes.from_bytes(g.to_bytes())
+    assert skips(h) == 1
+    with dice(h, *SUBV):
+        ev = h.apply(A.RollRandomEvents("R"))
+    assert "leaders_skipped" in kinds(ev) and skips(h) == 0
 
 
 def test_two_deaths_in_different_game_turns_that_name_one_phase_skip_it_once():

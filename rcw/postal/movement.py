@@ -27,6 +27,9 @@ Readings where the postal rules are silent:
   otherwise the lowest identity code) is decided on the orders as written, before anyone
   moves; the other claims are skipped.  If the winning order then fails to reach the unit,
   the unit stays where it is.
+* A written path names each province once: what a force drops and picks up is written by
+  province, so a path back through a province (which 004 [5.0] allows a force moved in the
+  live game) is refused when its sheet arrives, and not offered by the plotter's reach.
 * A sheet is checked as it arrives (:mod:`rcw.postal.validate`) by carrying its orders out on
   the seat's own start position: an order that cannot even begin (a leader not the seat's, one
   that moved already) is refused; one refused at a later step is kept, the steps that will be
@@ -204,6 +207,11 @@ def _move(run: OrderRun, o: dict, winners: dict, routes: dict[int, list[str]]) -
     ctx, seat = run.ctx, run.seat
     st = ctx.b.stack_of(o["unit"]) if o["unit"] in ctx.data.units else None
     start = st.province if st is not None else "?"
+    visited = [start, *o["path"]]
+    if len(set(visited)) < len(visited):     # (a force may go back where it has been, 004 [5.0], but not on paper)
+        twice = next(p for p in visited if visited.count(p) > 1)
+        raise IllegalAction("004 [17.0] postal [5.0]", f"the path enters {twice} twice: a written path names each "
+                            "province once (what the force drops and picks up is written by province)", "bad_order")
     run.ev += do(ctx, A.StartForce(seat, o["unit"]))        # refused: the whole order is (a leader is named)
     _offer(run, "join")
     for j in o["join"]:
@@ -231,7 +239,9 @@ def _move(run: OrderRun, o: dict, winners: dict, routes: dict[int, list[str]]) -
             _at(run, o, to, winners)
     finally:
         if run.offers is not None:           # (where the force may go on to from where it stands, the way it goes)
-            run.offers["reach"] = dict(reach(ctx, mode="rail" if o["rail"] else ""))
+            seen = set(visited)              # (on paper a path enters a province once, as above)
+            run.offers["reach"] = {p: r for p, r in reach(ctx, mode="rail" if o["rail"] else "").items()
+                                   if p not in seen and seen.isdisjoint(r["path"])}
             run.offers["rail"] = rail_open(ctx)
 
 

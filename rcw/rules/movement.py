@@ -9,7 +9,10 @@ stack.  Readings the rules leave open:
   detaches combat and Imperial units only (004 [5.13], [13.12]);
 * units that have been part of the force never make it stop (004 [5.27] is judged on what
   the force meets when it enters; a Green unit taken with the Gold and left behind is the
-  "hot knife through butter" of 004 [29.0]);
+  "hot knife through butter" of 004 [29.0]), nor where it comes back to them;
+* what a force leaves where it was formed, before its first step, has not moved (004 [5.25]),
+  but the force does not take it back; and a move enters at most as many provinces as the map
+  has (a force may go back where it has been): limits that keep a move finite;
 * with the postal option (004 [17.0] [5.0]) the stop is judged on the colours noted when
   the Game-Turn began (``State.snapshot``), whatever has moved since."""
 
@@ -132,6 +135,8 @@ def check_join(ctx: Ctx, a: JoinForce) -> None:
         raise ctx.illegal("004 [5.26]", f"{ctx.name(a.leader)} is not one of {a.seat}'s leaders in {fs.province}")
     if a.leader in ctx.s.moved:
         raise ctx.illegal("004 [5.25]", f"{ctx.name(a.leader)} has already moved")
+    if a.leader in f.touched:
+        raise ctx.illegal(*_left_problem(ctx, a.leader))
     if not ctx.b.leaders_of(fs):
         raise ctx.illegal("004 [7.13]", "a Blue or Green force cannot carry leaders")
     if ctx.data.units[a.leader].color != ctx.b.stack_color(fs):
@@ -162,6 +167,12 @@ def do_join(ctx: Ctx, a: JoinForce) -> list[Event]:
 
 
 # -- attach / detach -------------------------------------------------------------------------------
+def _left_problem(ctx: Ctx, unit: int) -> tuple[str, str]:
+    """A force does not take back a unit or leader it has left (one left where it was formed has
+    not moved, :func:`do_detach`): an engine reading that keeps a move finite."""
+    return "004 [5.0]", f"{ctx.name(unit)} was left by this force: it does not take him back"
+
+
 def _green_count(ctx: Ctx, fs: Stack, leader: int) -> int:
     return sum(1 for x in ctx.b.attached_to(fs, leader) if ctx.data.units[x].color == GREEN)
 
@@ -183,6 +194,8 @@ def check_attach(ctx: Ctx, a: Attach) -> None:
     p = anarchists.alone_problem(ctx, fs, st)
     if p:
         raise ctx.illegal(*p)
+    if a.unit in f.touched:
+        raise ctx.illegal(*_left_problem(ctx, a.unit))
     if u.is_imperial:
         if st.owner not in (None, a.seat):
             raise ctx.illegal("004 [13.14]", f"the {u.name} is controlled by {st.owner}")
@@ -274,17 +287,20 @@ def do_detach(ctx: Ctx, a: Detach) -> list[Event]:
     owner: str | None = a.seat
     if u.is_imperial:
         owner = None                                        # 004 [13.42]
-    elif u.color == GREEN and not u.is_leader and ctx.b.leaders_of(fs) and ctx.data.units[ctx.b.leaders_of(fs)[0]].color != GREEN:
+    stolen = (u.color == GREEN and not u.is_leader and ctx.b.leaders_of(fs)
+              and ctx.data.units[ctx.b.leaders_of(fs)[0]].color != GREEN)
+    if stolen:
         holder = s.control.get(u.nationality)               # a stolen Green unit reverts (004 [13.26])
         owner = holder if holder not in s.quit else None
     left = ctx.new_stack(fs.province, owner, group, att)
-    if not s.force.path:
+    if not s.force.path and not stolen:
         # Left where the force was formed, before its first step: they never moved (004 [5.25]
         # speaks of units that moved with a force), so they may move later this phase, with
         # another leader or as another Blue or Green force ("all, some or none", 004 [5.61],
         # [5.71]; forces reorganised by unstacking, 004 [7.0]).  Every unit of a force that has
         # not stepped yet was unmoved when it joined it (StartForce and Attach take no other),
-        # but an Imperial unit transferred this phase (004 [13.15]).
+        # but an Imperial unit transferred this phase (004 [13.15]) and a Green unit stolen with
+        # the Gold, which may have moved before (004 [13.26]): those stay moved.
         s.moved[:] = [x for x in s.moved if x not in group or x in s.imperial_moved]
     ev = [Event("detach", f"{ctx.names(group)} left in {fs.province}", {"units": group, "province": fs.province})]
     return ev + (no_suicide.stack_up(ctx, left, (fs.id,)) if u.is_leader else [])    # 001 No Leader Suicide 3
@@ -448,6 +464,8 @@ def move_problem(ctx: Ctx, a: Move) -> tuple[str, str] | None:
     here = d.provinces[fs.province]
     if a.to not in d.provinces:
         return "004 [5.24]", f"no province {a.to!r}"
+    if len(f.path) >= len(d.provinces):
+        return "004 [5.0]", f"a force enters at most {len(d.provinces)} provinces in one move (an engine limit)"
     if a.to not in here.adjacent:
         if frozenset((fs.province, a.to)) in d.lake_borders:
             return "004 [5.33]", "no movement between Petrograd and Livonia across Lake Pskov"
@@ -746,9 +764,9 @@ def reach(ctx: Ctx, unit: int | None = None, mode: str = "") -> Routes:
     if mode != "rail":
         out.search(home, closed, stops, d.adjacent_bits_not_white if kerch else d.adjacent_bits,
                    ma - mp, False, memo)
-    if by_rail:
+    if by_rail:                                 # (rail: no limit but the engine's, move_problem)
         out.search(home, closed | disrupted, stops, d.rail_bits_not_white if kerch else d.rail_bits,
-                   None, True, memo)
+                   None if unit is not None or not f.path else len(d.provinces) - len(f.path), True, memo)
     return out
 
 

@@ -157,7 +157,9 @@ def _solitaire(g: SoloGame, seat: str | None) -> dict:
     return {
         "mode": MODE, "last_turn": LAST_TURN, "nonred_step": s.solo.get("nr", ""),
         "leaders": rld | {"available": red.available_leaders(ctx)} if s.phase == "leaders" else rld,
-        "rld_skip": len(s.solo.get("rld_skips", ())),  # the Red Leader Determination Phases to be skipped (004 [24.14]-[24.17])
+        # the Red Leader Determination Phases to be skipped (004 [24.14]-[24.17]; a game saved
+        # before they were kept by Game-Turn holds their count, rcw.solitaire.red._skips)
+        "rld_skip": len(s.solo["rld_skips"]) if "rld_skips" in s.solo else s.solo.get("rld_skip", 0),
         "rld_skipped_turns": list(s.solo.get("rld_skips", ())), "czar_executed": s.solo.get("czar", 0),
         "red_dead": list(s.solo.get("dead", [])),          # Red leaders eliminated: they never come back (004 [24.13])
         "routes": routes, "objective_left": objective_units(ctx),

@@ -87,7 +87,7 @@ def enter_leader_phase(ctx: Ctx) -> list[Event]:
         ev.append(Event("leaders_removed", f"Removed from the map until picked again: {ctx.names(sorted(removed))} "
                         "(004 [24.0], [24.13])", {"units": sorted(removed)}))
     on_map = [u for u in (LENIN, TROTSKY) if ctx.b.stack_of(u) is not None]
-    skips = s.solo.setdefault("rld_skips", [])
+    skips = _skips(ctx, ahead=True)
     if s.turn in skips:                                         # 004 [24.14]-[24.17]
         skips.remove(s.turn)
         s.solo["rld"] = {"die": 0, "allowed": 0, "deployed": [], "skipped": True}
@@ -219,22 +219,40 @@ def settle_kills(ctx: Ctx) -> list[Event]:
     "one Phase".  ``solo["rld_skips"]``: the Game-Turns whose phase is cancelled."""
     s = ctx.s
     ev = []
-    skips = s.solo.setdefault("rld_skips", [])
+    before = _before_phase(s)
+    skips = _skips(ctx, before)
     killed = s.solo.setdefault("killed", [])            # [unit, Game-Turn, the phase's Game-Turn]
     for u in (LENIN, TROTSKY):
         if u in s.solo["dead"] or ctx.b.on_vp_chart(u) is None:
             continue
         s.solo["dead"].append(u)
-        before = s.order[s.current] != RED_SEAT or s.phase == "random_events"
         phase_turn = s.turn if before else s.turn + 1
         first = next((t for _, turn, t in killed if turn == s.turn), None)
         killed.append([u, s.turn, phase_turn])
-        turns = [phase_turn] if first is None else [first, first + 1]
+        # (not a phase gone by: the first death's, this Game-Turn's, was skipped already)
+        turns = [t for t in ([phase_turn] if first is None else [first, first + 1]) if t > s.turn or before]
         skips[:] = sorted(set(skips) | set(turns))
         ev.append(Event("leader_lost", f"{ctx.name(u)} is dead: no Red Leader Determination in Game-Turn "
                         f"{' or '.join(map(str, turns))}, and Red replacements stop (004 [24.14]-[24.17], [9.14])",
                         {"unit": u, "skips": turns}))
     return ev
+
+
+def _before_phase(s) -> bool:
+    """Whether this Game-Turn's Red Leader Determination Phase is still to come (the non-Red
+    Player-Turn, or the Red Random Events Phase that leads into it)."""
+    return s.order[s.current] != RED_SEAT or s.phase == "random_events"
+
+
+def _skips(ctx: Ctx, ahead: bool) -> list[int]:
+    """The Game-Turns whose Red Leader Determination Phase is skipped (``solo["rld_skips"]``).  A
+    game saved before they were kept by Game-Turn holds a count (``rld_skip``): the next that
+    many phases, from this Game-Turn's if it is ``ahead``."""
+    solo = ctx.s.solo
+    if "rld_skips" not in solo:
+        n, first = int(solo.pop("rld_skip", 0) or 0), ctx.s.turn + (0 if ahead else 1)
+        solo["rld_skips"] = list(range(first, first + n))
+    return solo["rld_skips"]
 
 
 def czar_check(ctx: Ctx) -> list[Event]:

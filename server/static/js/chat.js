@@ -374,7 +374,8 @@ export class Chat {
       p.broken = b;
       byId.set(p.id, p);
     }
-    return [...byId.values()];
+    const me = this.app.seat;
+    return [...byId.values()].filter((p) => p.a === me || p.b === me);     // (a group channel's: those of others too)
   }
 
   /** The pact in force between this page's seat and ``seat`` (not broken, its last Game-Turn
