@@ -83,12 +83,14 @@ def plot_a_move(page, seat: str) -> str:
     return st["province"], dest
 
 
-def anna_and_boris_by_post(browser, server: str, players: int = 3, phone: bool = False):
-    """A postal game of seed 4 (random bots in the seats after A and B, deadline 1 h) with two
-    people, Anna (A) and Boris (B), and Anna's page open on it: (the page, its page errors, the
-    game's id, a function that sends Boris's empty sheet for the open phase over his own socket)."""
+def anna_and_boris_by_post(browser, server: str, players: int = 3, phone: bool = False, seed: int = 4,
+                           deadline: str | None = "1h"):
+    """A postal game of ``seed`` (random bots in the seats after A and B, a ``deadline`` a phase)
+    with two people, Anna (A) and Boris (B), and Anna's page open on it: (the page, its page
+    errors, the game's id, a function that sends Boris's empty sheet for the open phase over his
+    own socket)."""
     g = http(server, "POST", "/api/games", {"mode": "postal", "players": players, "bot_seats": list("CDEF"[:players - 2]),
-                                            "bots": "random", "seed": 4, "deadline": "1h"})
+                                            "bots": "random", "seed": seed, "deadline": deadline})
     gid = g["game"]
     a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
     b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
@@ -533,20 +535,17 @@ def test_a_stacks_move_takes_its_other_leaders_and_the_sheet_says_when_it_change
 def first_phase(browser, server, seed: int = 4):
     """A postal game of seed ``seed`` in its First Phase, Anna's (A) page open on it (Boris, B,
     sent his empty sheet; bots in C, D and E): (the page, the list its page errors go to)."""
-    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 5, "bot_seats": list("CDE"), "bots": "random",
-                                            "seed": seed})
-    gid = g["game"]
-    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
-    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
-
-    async def boris_sends(c) -> None:
-        await c.sheet([])
-    page = new_page(browser)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    open_seat(page, server, gid, a["token"], "A", "Anna")
-    as_seat(server, gid, b["token"], boris_sends)
-    page.locator('[data-act="send-sheet"]').click()
+    page, errors, gid, boris_sends = anna_and_boris_by_post(browser, server, players=5, seed=seed, deadline=None)
+    boris_sends()
+    send = page.locator('[data-act="send-sheet"]')
+    try:                                 # (ci-local once waited 30 s for it in vain: say what the page showed)
+        send.wait_for(timeout=60_000)
+    except Exception:
+        shot(page, "first-phase-no-send.png")
+        state = page.evaluate("() => ({ status: document.body.dataset.status, conn: document.querySelector('.game')?.dataset.conn,"
+                              " pending: rcwApp.st.pending, phase: rcwApp.st.view && rcwApp.st.view.postal })")
+        raise AssertionError(f"no Send button: {state}; page errors {errors}") from None
+    send.click()
     page.wait_for_function("() => (window.rcwApp.postal.draftKey || '').endsWith(':first')")   # (its panel drawn)
     return page, errors
 
