@@ -772,7 +772,7 @@ def test_a_game_saved_with_a_count_of_phases_to_skip_keeps_them():
     """A game saved before the skips were kept by Game-Turn holds their count: loaded, it skips
     that many phases from the next one."""
     g = red_leaders_game(lenin=False)
-    del g.state.solo["rld_skips"]
+    del g.state.solo["rld_skips"], g.state.solo["killed"]
     g.state.solo["rld_skip"] = 1
     h = modes.from_bytes(g.to_bytes())
     assert skips(h) == 1

@@ -60,6 +60,13 @@ class SoloGame(Game):
     ENGINE_SEATS = ("N",)            # "a system of rules" (004 [18.0]): legal_actions("N") is always empty
 
     @classmethod
+    def from_bytes(cls, raw: bytes, data: GameData | None = None) -> SoloGame:
+        """:meth:`Game.from_bytes`, a game saved by older code brought up to date (:func:`red.upgrade`)."""
+        g = super().from_bytes(raw, data)
+        red.upgrade(g.ctx)
+        return g
+
+    @classmethod
     def new(cls, players: int | None = 1, seed: int = 0, options: dict | None = None,
             data: GameData | None = None, dice: Dice | None = None) -> SoloGame:
         """004 [27.0]: the set-up, then Game-Turn 1's non-Red Player-Turn (004 [27.31]).
@@ -157,10 +164,9 @@ def _solitaire(g: SoloGame, seat: str | None) -> dict:
     return {
         "mode": MODE, "last_turn": LAST_TURN, "nonred_step": s.solo.get("nr", ""),
         "leaders": rld | {"available": red.available_leaders(ctx)} if s.phase == "leaders" else rld,
-        # the Red Leader Determination Phases to be skipped (004 [24.14]-[24.17]; a game saved
-        # before they were kept by Game-Turn holds their count, rcw.solitaire.red._skips)
-        "rld_skip": len(s.solo["rld_skips"]) if "rld_skips" in s.solo else s.solo.get("rld_skip", 0),
-        "rld_skipped_turns": list(s.solo.get("rld_skips", ())), "czar_executed": s.solo.get("czar", 0),
+        # the Red Leader Determination Phases to be skipped (004 [24.14]-[24.17])
+        "rld_skip": len(s.solo["rld_skips"]), "rld_skipped_turns": list(s.solo["rld_skips"]),
+        "czar_executed": s.solo.get("czar", 0),
         "red_dead": list(s.solo.get("dead", [])),          # Red leaders eliminated: they never come back (004 [24.13])
         "routes": routes, "objective_left": objective_units(ctx),
         "in_targets": dict(nonred_in_targets(ctx)),

@@ -87,7 +87,7 @@ def enter_leader_phase(ctx: Ctx) -> list[Event]:
         ev.append(Event("leaders_removed", f"Removed from the map until picked again: {ctx.names(sorted(removed))} "
                         "(004 [24.0], [24.13])", {"units": sorted(removed)}))
     on_map = [u for u in (LENIN, TROTSKY) if ctx.b.stack_of(u) is not None]
-    skips = _skips(ctx, ahead=True)
+    skips = s.solo["rld_skips"]
     if s.turn in skips:                                         # 004 [24.14]-[24.17]
         skips.remove(s.turn)
         s.solo["rld"] = {"die": 0, "allowed": 0, "deployed": [], "skipped": True}
@@ -220,8 +220,8 @@ def settle_kills(ctx: Ctx) -> list[Event]:
     s = ctx.s
     ev = []
     before = _before_phase(s)
-    skips = _skips(ctx, before)
-    killed = s.solo.setdefault("killed", [])            # [unit, Game-Turn, the phase's Game-Turn]
+    skips = s.solo["rld_skips"]
+    killed = s.solo["killed"]                           # [unit, Game-Turn, the phase's Game-Turn]
     for u in (LENIN, TROTSKY):
         if u in s.solo["dead"] or ctx.b.on_vp_chart(u) is None:
             continue
@@ -244,15 +244,15 @@ def _before_phase(s) -> bool:
     return s.order[s.current] != RED_SEAT or s.phase == "random_events"
 
 
-def _skips(ctx: Ctx, ahead: bool) -> list[int]:
-    """The Game-Turns whose Red Leader Determination Phase is skipped (``solo["rld_skips"]``).  A
-    game saved before they were kept by Game-Turn holds a count (``rld_skip``): the next that
-    many phases, from this Game-Turn's if it is ``ahead``."""
-    solo = ctx.s.solo
+def upgrade(ctx: Ctx) -> None:
+    """A game saved before the skipped phases were kept by Game-Turn holds their count
+    (``solo["rld_skip"]``): the next that many phases, from this Game-Turn's if it is still to
+    come (``solo["rld_skips"]``, :func:`settle_kills`)."""
+    solo, s = ctx.s.solo, ctx.s
     if "rld_skips" not in solo:
-        n, first = int(solo.pop("rld_skip", 0) or 0), ctx.s.turn + (0 if ahead else 1)
+        n, first = int(solo.pop("rld_skip", 0) or 0), s.turn + (0 if _before_phase(s) else 1)
         solo["rld_skips"] = list(range(first, first + n))
-    return solo["rld_skips"]
+    solo.setdefault("killed", [])
 
 
 def czar_check(ctx: Ctx) -> list[Event]:
