@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,6 +93,20 @@ async def kind_store(kind: str, tag: str) -> AsyncIterator[Store]:
     prefix = unique_prefix(tag)
     try:
         yield MemoryStore() if kind == "memory" else RedisStore(REDIS_URL, prefix)
+    finally:
+        if kind == "redis":
+            await destroy_prefix(prefix)
+
+
+@contextlib.asynccontextmanager
+async def restartable_store(kind: str, tag: str) -> AsyncIterator[Callable[[], Store]]:
+    """For servers started one after another on the same data: a function that gives a store of
+    ``kind`` on it each time (the one ``memory`` store, or a new ``redis`` one under the same
+    prefix, deleted after)."""
+    prefix = unique_prefix(tag)
+    memory = MemoryStore()
+    try:
+        yield lambda: memory if kind == "memory" else RedisStore(REDIS_URL, prefix)
     finally:
         if kind == "redis":
             await destroy_prefix(prefix)

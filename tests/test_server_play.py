@@ -26,6 +26,7 @@ from server_helpers import (
     play_randomly,
     redis_reachable,
     replay_hashes,
+    restartable_store,
     running_server,
     unique_prefix,
 )
@@ -746,12 +747,7 @@ async def test_a_game_at_rest_comes_back_as_it_stood_though_a_rule_was_fixed_sin
     from rcw.actions import IllegalAction
     from rcw.game import Game
 
-    prefix = unique_prefix("rest")
-    memory = MemoryStore()
-
-    def store():
-        return memory if kind == "memory" else RedisStore(REDIS_URL, prefix)
-    try:
+    async with restartable_store(kind, "rest") as store:
         async with running_server(store()) as one, Lobby(one.base) as lobby:
             g = await lobby.create_game(players=3, seed=5, bot_seats=["B", "C"], options={"max_turns": 2})
             gid = g["game"]
@@ -776,9 +772,6 @@ async def test_a_game_at_rest_comes_back_as_it_stood_though_a_rule_was_fixed_sin
             async with await GameClient.connect(three.base, gid, a["token"]) as ca:
                 await ca.act(_on(ca.legal))
                 assert ca.seq == seq + 1
-    finally:
-        if kind == "redis":
-            await destroy_prefix(prefix)
 
 
 # -- seats ----------------------------------------------------------------------------------------------

@@ -14,8 +14,7 @@ import pytest
 from rcw.bots.negotiation import SHIFT_PACT_BREAK, Pact
 from rcw.bots.sdt_tables import SHIFT_ATTACK
 from rcw.server.client import GameClient, Lobby
-from rcw.server.store import MemoryStore, RedisStore
-from server_helpers import REDIS_URL, destroy_prefix, running_server, unique_prefix
+from server_helpers import restartable_store, running_server
 from test_server_play import IN_PROCESS, STORES, events_of, serve, until_free
 
 
@@ -293,12 +292,7 @@ async def test_pacts_and_their_breaks_are_kept_with_the_game_across_restarts(kin
     """The store keeps a game's pacts: a server started again on it shows A its pact (the
     state frames' ``pacts``), announces its break and tells the bots, whose table holds the
     break; and a third server still knows it was broken."""
-    prefix = unique_prefix("pacts")
-    memory = MemoryStore()
-
-    def store():
-        return memory if kind == "memory" else RedisStore(REDIS_URL, prefix)
-    try:
+    async with restartable_store(kind, "pacts") as store:
         async with running_server(store()) as one, Lobby(one.base) as lobby:
             g = await lobby.create_game(**ATTACK_GAME)
             a = await lobby.join(g["game"])
@@ -321,21 +315,13 @@ async def test_pacts_and_their_breaks_are_kept_with_the_game_across_restarts(kin
                 spec = await GameClient.connect(three.base, g["game"])
                 assert (await spec.request("view"))["pacts"] == []          # (its parties only)
                 await spec.close()
-    finally:
-        if kind == "redis":
-            await destroy_prefix(prefix)
 
 
 @pytest.mark.parametrize("kind", STORES)
 async def test_a_pact_proposed_before_a_restart_and_accepted_after_it_is_kept(kind):
     """Between two humans: the reply that accepts a pact carries it (``reply.pact``, kept in the
     store first), so a server that never saw the proposal keeps it from the reply."""
-    prefix = unique_prefix("pacts")
-    memory = MemoryStore()
-
-    def store():
-        return memory if kind == "memory" else RedisStore(REDIS_URL, prefix)
-    try:
+    async with restartable_store(kind, "pacts") as store:
         async with running_server(store()) as one, Lobby(one.base) as lobby:
             g = await lobby.create_game(players=3, bot_seats=["C"], seed=0)
             a, b = await lobby.join(g["game"]), await lobby.join(g["game"])
@@ -351,9 +337,6 @@ async def test_a_pact_proposed_before_a_restart_and_accepted_after_it_is_kept(ki
                 for c in (ca, cb):
                     assert [{k: x[k] for k in kept} for x in (await c.request("view"))["pacts"]] == [kept]
                 assert set(await two.store.load_pacts(g["game"])) == {kept["id"]}
-    finally:
-        if kind == "redis":
-            await destroy_prefix(prefix)
 
 
 def test_a_pact_record_round_trips():
