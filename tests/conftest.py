@@ -1,6 +1,10 @@
 """Fixtures shared across test modules: the browser tests' real ``rcw serve`` (``server``) and
 Debian's headless Chromium (``browser``), one of each a module (see tests/browser_helpers.py)."""
 
+import os
+import sys
+import time
+
 import pytest
 from browser_helpers import browser, server  # noqa: F401 (fixtures)
 
@@ -11,3 +15,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("slow") is not None and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(0))
+
+
+_clock = {"n": 0, "t0": None}
+
+
+def pytest_runtest_logfinish(nodeid: str, location: tuple) -> None:
+    """Under CI (``CI`` set, as .ci/run is run), a line every 250 tests with the time so far: a
+    run cut off at CI's limit then shows whether it was slow or stuck, and where."""
+    if not os.environ.get("CI"):
+        return
+    now = time.monotonic()
+    if _clock["t0"] is None:
+        _clock["t0"] = now
+    _clock["n"] += 1
+    if _clock["n"] % 250 == 0:
+        print(f" ({_clock['n']} tests, {now - _clock['t0']:.0f} s; the last {nodeid})", file=sys.__stdout__, flush=True)

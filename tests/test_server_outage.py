@@ -6,8 +6,10 @@ and all works again when Redis is back.  A redis-server of the test's own on loo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import shutil
+import signal
 import subprocess
 import time
 
@@ -85,3 +87,35 @@ async def test_processes_long_gone_are_swept_from_the_processes_hash() -> None:
         await srv.hub._lease_round()
         procs = await store.hash_all(*PROCS)
         assert "old" not in procs and "peer" in procs and srv.hub.proc in procs, procs
+
+
+async def test_a_redis_that_stops_answering_fails_requests_in_its_timeout_and_the_server_still_stops() -> None:
+    """Redis frozen (SIGSTOP: a machine swapping, a network cut off, the connections kept open)
+    is answered like Redis down: the lobby says ``unavailable`` within redis-py's command timeout
+    (5 s since redis-py 8, which pyproject asks for) instead of holding the request for ever, and
+    a server that stops then stops: each game's last position (kept at a stop, 5 s at most) and
+    its release give up in their time."""
+    port = free_port()
+    redis = _redis(port)
+    frozen = False
+    try:
+        store = RedisStore(f"redis://127.0.0.1:{port}/0", unique_prefix("frozen"))
+        async with contextlib.AsyncExitStack() as stack:
+            srv = await stack.enter_async_context(running_server(store))
+            lobby = await stack.enter_async_context(Lobby(srv.base))
+            g = await lobby.create_game(players=3, bot_seats=["B", "C"])
+            c = await GameClient.connect(srv.base, g["game"])
+            redis.send_signal(signal.SIGSTOP)
+            frozen = True
+            t0 = time.monotonic()
+            async with aiohttp.ClientSession() as s, s.get(f"{srv.base}/api/games") as r:
+                assert r.status == 503, await r.text()
+                assert (await r.json())["error"]["code"] == "unavailable"
+            assert time.monotonic() - t0 < 15, f"the lobby answered after {time.monotonic() - t0:.1f} s"
+            await c.close()
+            await asyncio.wait_for(stack.aclose(), 90)          # (the server stops, Redis still frozen)
+    finally:
+        if frozen:
+            redis.send_signal(signal.SIGCONT)
+        redis.terminate()
+        redis.wait(10)
