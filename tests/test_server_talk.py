@@ -13,7 +13,7 @@ import time
 import pytest
 from rcw.bots.negotiation import SHIFT_PACT_BREAK, Pact
 from rcw.bots.sdt_tables import SHIFT_ATTACK
-from rcw.server.client import GameClient, Lobby
+from rcw.server.client import GameClient, Lobby, ServerError
 from server_helpers import restartable_store, running_server
 from test_server_play import IN_PROCESS, STORES, events_of, serve, until_free
 
@@ -161,7 +161,7 @@ async def play_until_invited(h, seed: int) -> tuple[GameClient, tuple[str, dict]
         seq = ca.seq
         try:
             await ca.act(act)
-        except Exception:         # (refused: the page's legal list was behind the game; wait for the news)
+        except ServerError:       # (refused: the page's legal list was behind the game; wait for the news)
             with contextlib.suppress(asyncio.TimeoutError):
                 await ca.wait_for(lambda c, seq=seq: c.seq != seq, 5)
     return ca, None
