@@ -8,8 +8,11 @@ deadlines, the player's return, and the "while you were away" digest.
   (``paused`` record), so two requests in two processes cannot overdraw it.
 - **Civil disorder**: a human seat that lets ``disorder_after`` deadlines pass in a row (the
   creator's setting; none: never) falls into civil disorder: its record gets ``disorder``,
-  its bot plays it (the driver counts it among the bot seats), its deadlines stop.  Acting in
-  time resets the count.  The player takes the seat back with the seat token (the
+  its bot plays it (the driver counts it among the bot seats), its deadlines stop.  But when
+  every human seat is in civil disorder no one is there to be held up, and the game goes on at
+  the pace of its deadlines (each seat in disorder decided by its bot at its deadline,
+  :meth:`rcw.server.driver.Driver.everyone_away`) instead of playing itself to its end in
+  minutes.  Acting in time resets the count.  The player takes the seat back with the seat token (the
   ``reclaim`` frame, or ``POST /api/games/{id}/reclaim``), or by simply acting again.
 - **While you were away**: each seat's last look (the ``seen`` record: the action count when
   its last connection closed, or what its client reported with ``seen``) and a few lines on
@@ -66,9 +69,11 @@ class Absence:
                     new["disorder"] = now_ms()
                 return new
             if await self._update_seat(seat, bump) and self.rt.seats.get(seat, {}).get("disorder"):
-                self.rt.hub.notifier.game_event(self.rt, "disorder", seat=seat,
-                                                text=f"Seat {seat} missed {limit} deadlines in a row: "
-                                                     "its bot plays it until the player returns")
+                text = f"Seat {seat} missed {limit} deadlines in a row: its bot plays it until the player returns"
+                if self.rt.driver.everyone_away():
+                    text += (". Every player is away now: the bots of the seats in civil disorder decide "
+                             "at the deadlines, until one returns")
+                self.rt.hub.notifier.game_event(self.rt, "disorder", seat=seat, text=text)
 
     async def acted(self, seat: str) -> None:
         """The player acted: the count of missed deadlines starts again, civil disorder ends."""

@@ -15,7 +15,8 @@ seats without a sheet given their bot's sheet or none (the game's ``missing`` se
 :mod:`rcw.server.postal`).  Every deadline is an absolute time in the store
 (:mod:`rcw.server.clock`): the timers are armed from it, so they survive a restart or a
 fail-over.  A human seat that lets K deadlines pass in a row falls into civil disorder and its
-bot plays it until the player takes it back (:mod:`rcw.server.absence`).
+bot plays it until the player takes it back (:mod:`rcw.server.absence`); while every human seat
+is in civil disorder, no one is there to be held up, and their bots decide at the deadlines.
 
 With ``--bot-workers N`` (``Config.bot_workers``) the bots decide in a worker process
 (:mod:`rcw.server.botworker`): the game's worker keeps its own copy of the game, the match and
@@ -183,10 +184,23 @@ class Driver:
         for s in [s for s in self._timers if s in self.rt.seats and not self.timed(s)]:
             self._timers.pop(s).cancel()
 
+    def everyone_away(self) -> bool:
+        """Whether the game has human seats and every one is in civil disorder: no player is
+        there to be held up, so the seats in disorder keep to the deadlines (QA: such a game
+        played itself to its end in minutes, and its players came back to a game over)."""
+        humans = [r for r in self.rt.seats.values() if r.get("kind") == "human"]
+        return bool(humans) and all(r.get("disorder") for r in humans)
+
     def timed(self, seat: str) -> bool:
-        """Whether a human plays ``seat`` now (not a bot, not in civil disorder): deadlines time it."""
+        """Whether deadlines time ``seat`` now: a human plays it, or it is in civil disorder while
+        every player is (:meth:`everyone_away`: its bot decides at each deadline)."""
         rec = self.rt.seats.get(seat, {})
-        return rec.get("kind") == "human" and not rec.get("disorder")
+        return rec.get("kind") == "human" and (not rec.get("disorder") or self.everyone_away())
+
+    def absent(self, seat: str) -> bool:
+        """Whether ``seat``'s player is away without its bot in charge: a human seat that is
+        timed and not in civil disorder (its bot decides at a deadline only what is owed)."""
+        return self.timed(seat) and not self.rt.seats.get(seat, {}).get("disorder")
 
     def clock_changed(self) -> None:
         """The game's deadlines moved (a pause): the timers are armed again from the store's times."""
@@ -225,8 +239,9 @@ class Driver:
 
     def _bot_kinds(self) -> dict[str, str]:
         """The bot seats and their agents' kinds (a seat's bot kind, else the game's)."""
+        away = self.everyone_away()          # (then the seats in disorder wait for their deadlines)
         return {s: rec.get("bot") or self.rt.meta["bots"] for s, rec in self.rt.seats.items()
-                if rec["kind"] == "bot" or rec.get("disorder")}      # (civil disorder: rcw.server.absence)
+                if rec["kind"] == "bot" or rec.get("disorder") and not away}      # (civil disorder: rcw.server.absence)
 
     def _seat_agents(self) -> None:
         """The match plays the bot seats."""
@@ -565,13 +580,16 @@ class Driver:
                 # (the SDT bot's gift of an Assassin marker; an answer to another's offer) would
                 # decide nothing and give away what is the player's, so it is not made, and the
                 # bot is asked again.
-                action = None
+                # A seat in civil disorder (every player away) is its bot's: its side steps are made.
+                action, own = None, not self.absent(seat)
                 for _ in range(SIDE_STEPS + 1):
                     t0 = time.perf_counter()
                     action = await self.bot_action(seat)
                     rt.hub.metrics.bot_decision.observe(time.perf_counter() - t0)
                     if rt.game.settles(action):
                         break
+                    if own and await self._commit_bot(action, "deadline"):
+                        continue
                     log.info("game %s: at %s's deadline its bot's %s is not made", rt.gid, seat, action.TYPE)
                 else:
                     action = self._settling(seat)

@@ -86,7 +86,7 @@ class PostalDesk:
             for seat in awaited:
                 a = await rt.driver.bot_action(seat)
                 if isinstance(a, SubmitOrders):
-                    sheets[seat] = absent(a.sheet.data) if rt.driver.timed(seat) else a.sheet.data
+                    sheets[seat] = absent(a.sheet.data) if rt.driver.absent(seat) else a.sheet.data
         action = ClosePhase(GM, g.turn, g.phase, sheets)
         try:
             await rt.commit_locked(action, "deadline")

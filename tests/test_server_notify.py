@@ -190,6 +190,25 @@ async def test_pauses_and_civil_disorder_reach_the_webhook_and_a_private_message
         await ca.close()
 
 
+async def test_the_webhook_is_told_when_every_player_is_away():
+    """The civil disorder that leaves no player in the game says that the game now goes at the
+    pace of its deadlines (until then, a seat in disorder is simply its bot's)."""
+    async with serve_with_mail() as srv, hooks() as (hook, posts):
+        g = await srv.lobby.create_game(mode="postal", players=5, bot_seats=list("CDE"), seed=3, deadline=1,
+                                        disorder_after=1, webhook=hook)
+        await srv.lobby.join(g["game"])
+        await srv.lobby.join(g["game"])
+        for _ in range(300):
+            if sum(p["event"] == "disorder" for p in posts) >= 2:
+                break
+            await asyncio.sleep(0.05)
+        said = [p for p in posts if p["event"] == "disorder"]
+        assert sorted(p["seat"] for p in said) == ["A", "B"], posts
+        assert all("its bot plays it until the player returns" in p["text"] for p in said)
+        away = [p for p in said if "Every player is away now" in p["text"]]     # (the second one to fall)
+        assert len(away) == 1 and "decide at the deadlines" in away[0]["text"], said
+
+
 async def test_bad_addresses_and_webhooks_are_typed_errors_that_change_nothing():
     async with serve_with_mail() as srv:
         g = await srv.lobby.create_game(mode="postal", players=5, bot_seats=list("BCDE"))

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 
 import pytest
 from rcw.server.client import GameClient, Lobby, ServerError
 from rcw.server.config import Config
-from server_helpers import kind_store, redis_reachable, running_server
+from server_helpers import kind_store, play_randomly, redis_reachable, running_server
 
 from rcw.data import default
 
@@ -245,21 +246,19 @@ async def test_a_pause_asked_before_the_first_deadline_is_set_waits_for_it(kind,
 
 
 async def test_civil_disorder_after_missed_deadlines_and_the_players_return():
-    """After ``disorder_after`` deadlines missed in a row the seat's bot plays it (its sheets
-    sent at once, no deadline waits for it); the player takes it back with the seat token."""
+    """After ``disorder_after`` deadlines missed in a row the seat's bot plays it; the player takes
+    it back with the seat token.  While every player is away the phases close at their deadlines
+    (QA: such a game played itself to its end in minutes); while another player is there the
+    seat's bot sends its sheets at once and no deadline waits for it."""
     async with serve() as srv:
-        g, (a, b) = await postal_game(srv, deadline=0.6, disorder_after=2, seed=11)
-        await a.wait_for(lambda c: c.seats["B"].get("disorder"), 15)
-        assert a.seats["A"].get("disorder")          # A sent nothing either
-        # in disorder, the bots write A's and B's sheets at once: phases close without a deadline
+        g, (a, b) = await postal_game(srv, deadline=1.5, disorder_after=2, seed=11)
+        await a.wait_for(lambda c: c.seats["A"].get("disorder") and c.seats["B"].get("disorder"), 20)
+        # every player away: the phase closes at its deadline (the bots' sheets in the closing action)
         a.keep_pushes = True
-
-        def by_bots(c: GameClient) -> bool:
-            ups = [p for p in c.pushes if p["t"] == "update"]
-            return {p["actor"] for p in ups if p["action"] == "SubmitOrders" and p["by"] == "bot"} >= {"A", "B"} \
-                and sum(1 for p in ups if any(e.get("kind") == "report" for e in p["events"])) >= 2
-        await a.wait_for(by_bots, 20)
-        assert not any(p["t"] == "update" and p["action"] == "ClosePhase" for p in a.pushes)
+        await a.wait_for(lambda c: any(p["t"] == "update" and p["action"] == "ClosePhase" for p in c.pushes), 10)
+        assert not any(p["t"] == "update" and p["action"] == "SubmitOrders" and p["actor"] in "AB"
+                       for p in a.pushes), [p["actor"] for p in a.pushes if p["t"] == "update"]
+        assert a.seats["A"].get("disorder") and a.seats["B"].get("disorder")
         with pytest.raises(ServerError) as e:
             await srv.lobby.reclaim(g["game"], "not-a-token")
         assert e.value.code == "bad_token"
@@ -267,24 +266,49 @@ async def test_civil_disorder_after_missed_deadlines_and_the_players_return():
         assert r["seat"] == "B" and r["was"] is True
         await a.wait_for(lambda c: not c.seats["B"].get("disorder"), 5)
         assert "missed" not in a.seats["B"] and a.seats["A"].get("disorder")
+        # B is back: A's bot sends A's sheet at once; the phase waits for B's alone
+        since = len(a.pushes)
+        await a.wait_for(lambda c: any(p["t"] == "update" and p["action"] == "SubmitOrders" and p["actor"] == "A"
+                                       and p["by"] == "bot" for p in c.pushes[since:]), 10)
         r = await a.reclaim()                  # the WebSocket way
         assert r["was"] is True
         await b.wait_for(lambda c: not c.seats["A"].get("disorder") and any(k.startswith("phase:") for k in c.deadlines), 10)
 
 
 async def test_civil_disorder_in_a_live_game():
+    """A live seat in civil disorder is played by its bot at once while another player is there;
+    when every player is away, each seat in disorder is decided at its deadline instead (QA: a
+    game whose players were all away played itself to its end in minutes)."""
     async with serve() as srv:
-        g = await srv.lobby.create_game(players=3, bot_seats=["B", "C"], deadline=0.1, disorder_after=3,
-                                        options={"max_turns": 1}, seed=0)
-        j = await srv.lobby.join(g["game"])
+        g = await srv.lobby.create_game(players=3, bot_seats=["C"], deadline=1.0, disorder_after=1,
+                                        options={"max_turns": 3}, seed=0)
+        ja = await srv.lobby.join(g["game"])
+        jb = await srv.lobby.join(g["game"])
+        b = await srv.connect(g["game"], jb["token"])
         spec = await srv.connect(g["game"])
         spec.keep_pushes = True
+
+        def steps(since: int, seats: str, by: str) -> list[dict]:
+            return [p for p in spec.pushes[since:] if p["t"] == "update" and p["actor"] in seats and p["by"] == by]
+        # B plays (at once, never late); A lets a deadline pass and falls into civil disorder
+        playing = asyncio.ensure_future(play_randomly(b, random.Random(2), timeout=120))
         await spec.wait_for(lambda c: c.seats["A"].get("disorder"), 20)
-        assert sum(1 for p in spec.pushes if p["t"] == "update" and p.get("by") == "deadline") == 3
         since = len(spec.pushes)
-        await spec.wait_for(lambda c: sum(1 for p in c.pushes[since:] if p["t"] == "update" and p.get("actor") == "A"
-                                          and p.get("by") == "bot") >= 1, 20)    # A's bot plays on
-        await srv.lobby.reclaim(g["game"], j["token"])
+        await spec.wait_for(lambda c: len(steps(since, "A", "bot")) >= 2, 30)    # A's bot plays on, at once
+        assert not steps(since, "A", "deadline")
+        # B stops playing: at its next deadline it falls into civil disorder too, and every player is away
+        playing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await playing
+        await spec.wait_for(lambda c: c.seats["B"].get("disorder"), 30)
+        since, t0 = len(spec.pushes), time.monotonic()
+        await spec.wait_for(lambda c: len(steps(since, "AB", "deadline")) >= 3, 30)
+        elapsed = time.monotonic() - t0
+        assert not steps(since, "AB", "bot") and spec.status == "playing"
+        # (a seat in disorder decides at each deadline, its bot's side steps with it: a few steps a second at most)
+        assert len(steps(since, "AB", "deadline")) <= 4 * (elapsed / 1.0 + 1), (len(steps(since, "AB", "deadline")), elapsed)
+        r = await srv.lobby.reclaim(g["game"], ja["token"])
+        assert r["seat"] == "A" and r["was"] is True
         await spec.wait_for(lambda c: not c.seats["A"].get("disorder"), 5)
 
 
