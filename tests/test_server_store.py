@@ -255,3 +255,29 @@ async def test_small_records_and_one_time_codes(store):
     assert await store.take_code("login:abc") is None                 # used once
     await asyncio.sleep(0.2)
     assert await store.take_code("login:old") is None                 # expired
+
+
+async def test_snapshots_come_back_as_saved_and_redis_keeps_them_compressed(store):
+    """A finished game's snapshot (``Game.to_bytes``, its log included) comes back byte for byte
+    and loads; Redis keeps it compressed (a sixth of the size: a game leaves a snapshot every 100
+    actions), and a snapshot an older server stored uncompressed still loads."""
+    from rcw.bots import make_agent
+    from rcw.bots.match import Match
+
+    from rcw.game import Game
+
+    g = Game.new(5, 1, {"max_turns": 20})
+    Match(g, {p: make_agent("sdt", p, 1) for p in g.seats}).play()
+    data = g.to_bytes()
+    await store.save_snapshot("g1", 100, b"\x81\xa1v\x01")       # (an earlier one: the nearest is taken)
+    await store.save_snapshot("g1", len(g.log), data)
+    seq, got = await store.snapshot_before("g1", 10_000)
+    assert seq == len(g.log) and got == data
+    assert Game.from_bytes(got).state_hash() == g.state_hash()
+    assert (await store.snapshot_before("g1", 150))[0] == 100 and await store.snapshot_before("g1", 99) is None
+    if isinstance(store, RedisStore):
+        (kept,) = await store.r.zrangebyscore(store.gk("g1", "snaps"), len(g.log), len(g.log))
+        assert len(kept) * 4 < len(data), (len(kept), len(data))
+        await store.r.zadd(store.gk("g1", "snaps"), {data: len(g.log) + 1})      # as an older server stored it
+        seq, got = await store.snapshot_before("g1", 10_000)
+        assert seq == len(g.log) + 1 and got == data
