@@ -327,6 +327,23 @@ class Game:
         else:
             check, do = self._handler(action)
             check(self.ctx, action)
+        return self._do(do, action)
+
+    def apply_recorded(self, action: Action | dict) -> list[Event]:
+        """Apply a step of this game's own record that :meth:`apply` now refuses because a rule
+        was fixed after it was played (``rcw.RULES_EDITION``): the edition it was played under
+        allowed it, so it happened.  What every action passes is still checked (its seat plays,
+        the game goes on, the trading session first), the rule the fix changed is not; its effect
+        is this edition's.  For taking up again a game begun under an earlier edition, never for
+        a step played now."""
+        if isinstance(action, dict):
+            action = action_from_wire(action)
+        if not isinstance(action, Action):
+            raise IllegalAction("protocol", "not an action", "bad_action")
+        return self._do(self._handler(action)[1], action)
+
+    def _do(self, do: Do, action: Action) -> list[Event]:
+        """``action``'s effect, once judged, and what follows every action."""
         events = do(self.ctx, action)
         self.ctx.b.invalidate()
         events = self._after(events)

@@ -55,6 +55,7 @@ from rcw.server.protocol import (
     peek_id,
     unpack_frame,
 )
+from rcw.server.replay import replay
 from rcw.server.runtime import GameRuntime
 from rcw.server.store import STORE_DOWN, Store
 
@@ -83,7 +84,7 @@ def unavailable(e: BaseException) -> ProtocolError:
 HTTP_STATUS = {"bad_request": 400, "bad_frame": 400, "unknown_game": 404, "bad_token": 403, "forbidden": 403,
                "bad_email": 400, "bad_webhook": 400, "no_email": 409, "not_postal": 409, "pause_refused": 409,
                "seat_taken": 409, "game_full": 409, "illegal_action": 409, "not_started": 409, "busy": 503,
-               "rate_limited": 429, "unavailable": 503, "internal": 500, "not_found": 404, "method_not_allowed": 405,
+               "rate_limited": 429, "unavailable": 503, "damaged_game": 500, "internal": 500, "not_found": 404, "method_not_allowed": 405,
                "body_too_large": 413}
 
 
@@ -409,9 +410,9 @@ def _replay_events(meta: dict, snap: tuple[int, bytes] | None, older: list[dict]
     from rcw import modes
 
     g = modes.from_bytes(snap[1]) if snap else modes.new_game(meta["players"], meta["seed"], meta["options"])
-    for e in older:
-        g.apply(e["a"])
-    return [[to_wire(x) for x in g.apply(e["a"])] for e in entries]
+    base = snap[0] if snap else 0
+    replay(g, older, meta, base=base)
+    return [[to_wire(x) for x in evs] for evs in replay(g, entries, meta, base=base + len(older))]
 
 
 # ============================================================================================

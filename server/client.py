@@ -155,9 +155,13 @@ class GameClient:
     async def connect(cls, base_url: str, game: str, token: str | None = None, *,
                       session: aiohttp.ClientSession | None = None, hello: bool = True) -> GameClient:
         c = cls(base_url, game, token, session)
-        await c._open()
-        if hello:
-            await c.hello()
+        try:
+            await c._open()
+            if hello:
+                await c.hello()
+        except BaseException:            # (refused: the connection, and a session of its own, closed)
+            await c.close()
+            raise
         return c
 
     async def _open(self) -> None:

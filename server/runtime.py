@@ -37,9 +37,10 @@ from rcw.server.host import Hub
 from rcw.server.postal import PostalDesk
 from rcw.server.proposals import Proposals
 from rcw.server.protocol import ProtocolError, now_ms, pack, unpack
+from rcw.server.replay import replay
 from rcw.server.seats import holds, public_seats, seats_status
 
-from rcw import RULES_EDITION, modes, options
+from rcw import modes, options
 from rcw.actions import Action, IllegalAction, to_wire
 from rcw.game import Game
 
@@ -134,14 +135,7 @@ class GameRuntime:
         else:
             base, g = 0, self.new_game()
         entries = await self.store.log_range(self.gid, base, upto)
-        for i, e in enumerate(entries):
-            try:
-                g.apply(e["a"])
-            except IllegalAction as err:      # (a log of older rules, a rule fixed since: said so)
-                played = self.meta.get("rules", 1)
-                log.error("game %s: logged action %d no longer replays (%s); the game began under the rules' edition "
-                          "%s, this server has edition %s", self.gid, base + i + 1, err, played, RULES_EDITION)
-                raise
+        replay(g, entries, self.meta, self.gid, base)      # (a log of older rules: rcw.server.replay)
         self.game = g
         self.seq = base + len(entries)
         self.hash = g.state_hash()

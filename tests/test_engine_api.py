@@ -74,6 +74,36 @@ def test_unknown_seat_and_game_over():
     refused(g, A.EndTrading("A"), "004 [14.1]")
 
 
+def test_a_recorded_step_a_rule_fixed_since_refuses_is_applied_as_it_was_played(monkeypatch):
+    """``Game.apply_recorded``: a step of a game's own record that a later edition of the rules
+    refuses (here a Move, refused by a "fixed" check) happens as it did under the edition it was
+    played under; what every action passes is still checked (the seat plays, the game goes on)."""
+    g, rng = started(3, 4), random.Random(4)
+    mover = None
+    for _ in range(2000):               # play on until a Move is open
+        legal = [a for p in g.pending for a in g.legal_actions(p["seat"])]
+        mover = next((a for a in legal if a.TYPE == "Move"), None)
+        if mover is not None:
+            break
+        g.apply(choose(rng, legal))
+    assert mover is not None
+    played = Game.from_bytes(g.to_bytes())
+    played.apply(mover)                   # under the rules it was played under
+    check, do = Game.HANDLERS[A.Move]
+
+    def fixed(ctx, action):
+        raise IllegalAction("004 [5.0]", "a rule fixed since refuses it")
+    monkeypatch.setitem(Game.HANDLERS, A.Move, (fixed, do))
+    before = g.state_hash()
+    refused(g, mover, "004 [5.0]")
+    assert g.state_hash() == before
+    g.apply_recorded(to_wire(mover))
+    assert g.state_hash() == played.state_hash() and g.version == played.version
+    with pytest.raises(IllegalAction) as e:
+        g.apply_recorded(A.EndTrading("D"))
+    assert e.value.rule == "004 [15.21]"
+
+
 def test_unsupported_action_is_refused_and_changes_nothing():
     g = Game.new(3, 1)
 

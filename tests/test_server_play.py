@@ -774,6 +774,55 @@ async def test_a_game_at_rest_comes_back_as_it_stood_though_a_rule_was_fixed_sin
                 assert ca.seq == seq + 1
 
 
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_game_of_older_rules_killed_mid_play_comes_back_though_a_rule_was_fixed_since(kind, monkeypatch):
+    """A server killed (no position kept at its last action) is started again after an upgrade
+    that fixed a rule: the actions logged since the last snapshot are replayed, and those the
+    fixed rules refuse (here: all of them) were legal under the edition the game began under, so
+    they are applied as recorded and the game comes back as it stood (before, it never opened
+    again).  Under the game's own edition a refused step means a damaged log: the game does not load (``damaged_game``)."""
+    from rcw.server import replay
+    from rcw.server.runtime import GameRuntime
+
+    from rcw import RULES_EDITION
+    from rcw.actions import IllegalAction
+    from rcw.game import Game
+
+    async def killed(self):
+        return None                          # (a kill: the position at the last action is not kept)
+    async with restartable_store(kind, "kill") as store:
+        with monkeypatch.context() as m:
+            m.setattr(GameRuntime, "_keep_position", killed)
+            async with running_server(store()) as one, Lobby(one.base) as lobby:
+                g = await lobby.create_game(players=3, seed=5, bot_seats=["B", "C"], options={"max_turns": 2})
+                gid = g["game"]
+                a = await lobby.join(gid)
+                async with await GameClient.connect(one.base, gid, a["token"]) as ca:
+                    await ca.wait_for(lambda c: c.my_turn and c.seq > 0, 30)
+                    await ca.act(_on(ca.legal))
+                    await ca.wait_for(lambda c: c.my_turn, 30)
+                    seq, digest = ca.seq, ca.hash
+        assert seq % Config().snapshot_every != 0             # (no snapshot there: the tail is replayed)
+
+        def refused(self, action):
+            raise IllegalAction("004 [5.0]", "a rule fixed since refuses it")
+        with monkeypatch.context() as m:
+            m.setattr(Game, "apply", refused)
+            m.setattr(GameRuntime, "_keep_position", killed)
+            async with running_server(store()) as two:           # the game's own edition: it does not load
+                with pytest.raises(ServerError) as e:
+                    await GameClient.connect(two.base, gid, a["token"])
+                assert e.value.code == "damaged_game" and "does not replay" in str(e.value), e.value
+            m.setattr(replay, "RULES_EDITION", RULES_EDITION + 1)
+            async with running_server(store()) as three:
+                async with await GameClient.connect(three.base, gid, a["token"]) as ca:
+                    assert ca.seq >= seq and (ca.seq > seq or ca.hash == digest)
+        async with running_server(store()) as four:           # (and it goes on)
+            async with await GameClient.connect(four.base, gid, a["token"]) as ca:
+                await ca.act(_on(ca.legal))
+                assert ca.seq == seq + 1
+
+
 # -- seats ----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("kind", STORES)
 async def test_a_player_who_leaves_is_replaced_by_a_bot(kind):
