@@ -23,6 +23,10 @@ class IllegalAction(Exception):
         self.message = message
         self.code = code
 
+    def __reduce__(self):
+        """Pickled whole (a replay in a worker process raises it to the server's)."""
+        return type(self), (self.rule, self.message, self.code)
+
 
 class Plain:
     """Immutable plain data (maps with string keys, lists, strings, integers, booleans, null)

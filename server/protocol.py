@@ -102,10 +102,18 @@ class ProtocolError(Exception):
         self.extra = extra
         self.req_id: Any = req_id   # the request's id, when the error is raised before it was read
 
+    def __reduce__(self):
+        """Pickled whole (raised in a rebuild worker process, :mod:`rcw.server.admission`, and
+        answered by the server's)."""
+        return _protocol_error, (self.code, self.message, self.rule, self.req_id, self.extra)
+
     def frame(self, req_id: Any = None) -> dict:
         return error_frame(req_id if req_id is not None else self.req_id, self.code, self.message,
                            rule=self.rule, **self.extra)
 
+
+def _protocol_error(code: str, message: str, rule: str | None, req_id: Any, extra: dict) -> ProtocolError:
+    return ProtocolError(code, message, rule=rule, req_id=req_id, **extra)
 
 def error_frame(req_id: Any, code: str, message: str, *, rule: str | None = None, **extra: Any) -> dict:
     f = {"t": "error", "id": req_id, "code": code, "message": message, "rule": rule}

@@ -38,5 +38,9 @@ def replay(g: Game, entries: Iterable[dict], meta: dict, gid: str = "", base: in
                                     f"{err.rule})", rule=err.rule) from err
             log.warning("game %s: logged action %d, played under the rules' edition %s, is refused under "
                         "edition %s (%s); applied as recorded", gid, i, played, RULES_EDITION, err)
-            out.append(g.apply_recorded(e["a"]))
+            try:
+                out.append(g.apply_recorded(e["a"]))
+            except IllegalAction as no:        # (not a step of this game at all: its seat, the game over)
+                raise ProtocolError("damaged_game", f"game {gid}: logged action {i} does not replay ({no.message}, "
+                                    f"{no.rule})", rule=no.rule) from no
     return out
