@@ -417,6 +417,32 @@ def test_a_toast_over_the_map_goes_faint_under_the_mouse(server, browser) -> Non
     page.context.close()
 
 
+def test_the_toasts_are_measured_once_a_frame_however_fast_the_mouse_moves(server, browser) -> None:
+    """A mouse sends many more moves than the screen shows frames: the toasts are measured for
+    the last move of a frame, not for every one (each measure a layout, on a slow phone-sized
+    laptop a stutter), and the last move still decides."""
+    g = http(server, "POST", "/api/games", {"players": 5, "bots": "sdt", "options": {"max_turns": 2}})
+    page = new_page(browser)
+    page.goto(f"{server}/#/g/{g['game']}")
+    page.wait_for_function("() => document.body.dataset.status")
+    got = page.evaluate("""async () => { const { toast } = await import("/js/util.js");
+      const t = toast("Exchange in DCOS", "result");
+      const r = t.getBoundingClientRect();
+      let measured = 0;
+      const real = Element.prototype.getBoundingClientRect;
+      Element.prototype.getBoundingClientRect = function () { if (this.classList.contains("toast")) measured++;
+                                                            return real.call(this); };
+      await new Promise((ok) => requestAnimationFrame(ok));
+      for (let i = 0; i < 200; i++)          // (200 moves in one frame, the last one over the toast)
+        document.dispatchEvent(new PointerEvent("pointermove", { clientX: i < 199 ? 1 : r.left + 2,
+                                                                 clientY: i < 199 ? 1 : r.top + 2, pointerType: "mouse" }));
+      await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+      Element.prototype.getBoundingClientRect = real;
+      return { measured, shy: t.classList.contains("shy") }; }""")
+    assert got["shy"] and 1 <= got["measured"] <= 2, got
+    page.context.close()
+
+
 @BOTH
 def test_while_you_were_away(server, browser, phone) -> None:
     """Issue 17: a "while you were away" summary when the page reopens, or regains the focus, after

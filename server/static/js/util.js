@@ -214,9 +214,22 @@ export function toast(text, kind = "info", detail = "") {
 
 /** QA: toasts in the map's corner hid the provinces under them for seconds.  Those that pass
  *  clicks through (not an error, nor a proposal's toast, which open on a click) go faint while a
- *  mouse points at them, and come back when it leaves. */
+ *  mouse points at them, and come back when it leaves.  The toasts are measured once a frame at
+ *  most, for the last pointer move in it (a mouse sends many more moves than frames). */
+let shyMove = null;
 function shyToasts(e) {
   if (!toastBox.firstChild || e.pointerType === "touch") return;
+  if (shyMove === null) {
+    requestAnimationFrame(() => {
+      const last = shyMove;
+      shyMove = null;
+      shyNow(last);
+    });
+  }
+  shyMove = e;
+}
+
+function shyNow(e) {
   const inside = e.target && e.target.closest && e.target.closest(".toast");    // (on a toast's button: it stays)
   for (const t of toastBox.children) {
     const r = t.getBoundingClientRect();
