@@ -395,7 +395,7 @@ async def event_history(rt: GameRuntime, after: int, limit: int) -> dict:
         snap = await rt.store.snapshot_before(rt.gid, after)
         base = snap[0] if snap else 0
         older = await rt.store.log_range(rt.gid, base, after)
-        evs = await rt.hub.admission.offload(_replay_events, rt.meta, snap, older, entries)
+        evs = await rt.hub.admission.offload(_replay_events, rt.gid, rt.meta, snap, older, entries)
         entries = [{**e, "ev": ev} for e, ev in zip(entries, evs, strict=True)]
     out = []
     for n, e in enumerate(entries, after + 1):
@@ -405,14 +405,15 @@ async def event_history(rt: GameRuntime, after: int, limit: int) -> dict:
     return {"t": "events", "entries": out, "last": last, **extra}
 
 
-def _replay_events(meta: dict, snap: tuple[int, bytes] | None, older: list[dict], entries: list[dict]) -> list[list]:
+def _replay_events(gid: str, meta: dict, snap: tuple[int, bytes] | None, older: list[dict],
+                   entries: list[dict]) -> list[list]:
     """(In a rebuild worker process.)  The events of ``entries``, replayed after ``snap`` + ``older``."""
     from rcw import modes
 
     g = modes.from_bytes(snap[1]) if snap else modes.new_game(meta["players"], meta["seed"], meta["options"])
     base = snap[0] if snap else 0
-    replay(g, older, meta, base=base)
-    return [[to_wire(x) for x in evs] for evs in replay(g, entries, meta, base=base + len(older))]
+    replay(g, older, meta, gid, base)
+    return [[to_wire(x) for x in evs] for evs in replay(g, entries, meta, gid, base + len(older))]
 
 
 # ============================================================================================

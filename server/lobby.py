@@ -89,6 +89,7 @@ class Hub:
         self.conns: set[Any] = set()
         self.tasks: set[asyncio.Task] = set()
         self._load_lock = asyncio.Lock()
+        self._damaged: dict[str, int] = {}    # game id -> its log's length when it was found damaged
         self._lease_task: asyncio.Task | None = None
         self.started = time.time()
         self.metrics = Metrics()          # this process's /metrics (one registry per hub)
@@ -209,6 +210,10 @@ class Hub:
             rt = self.runtimes.get(gid)
             if rt is not None and (rt.driver.driving or (rt.game is not None and rt.game.over)):
                 continue
+            if gid in self._damaged:          # (a damaged log is not loaded again every round, until it changes)
+                if await self.store.log_len(gid) == self._damaged[gid]:
+                    continue
+                del self._damaged[gid]
             cap = self.config.max_bot_games
             if cap and self.admission.bot_games() >= cap and (rt is None or any(
                     r["kind"] == "bot" for r in rt.seats.values())):
@@ -218,8 +223,10 @@ class Hub:
             if rt is None:
                 try:
                     rt = await self.get(gid)
-                except ProtocolError:
+                except ProtocolError as e:
                     await self.store.release(gid, self.proc)
+                    if e.code == "damaged_game":
+                        self._damaged[gid] = await self.store.log_len(gid)
                     continue
             rt.driver.set_driving(True)
         now = time.monotonic()
@@ -476,7 +483,7 @@ class Hub:
         snap = await self.store.snapshot_before(rt.gid, seq)
         base = snap[0] if snap else 0
         entries = await self.store.log_range(rt.gid, base, seq)
-        out = await self.admission.offload(_view_at, rt.meta, snap, entries)
+        out = await self.admission.offload(_view_at, rt.gid, rt.meta, snap, entries)
         out["game"] = rt.gid
         if over:
             if len(self._views) >= 512:
@@ -516,10 +523,10 @@ def _verify(record: dict) -> dict:
     return {"game": record.get("game"), "verified": True, "actions": v.actions, "hash": v.hash, "over": v.over}
 
 
-def _view_at(meta: dict, snap: tuple[int, bytes] | None, entries: list[dict]) -> dict:
+def _view_at(gid: str, meta: dict, snap: tuple[int, bytes] | None, entries: list[dict]) -> dict:
     """(In a rebuild worker process.)  The spectator's view of the game ``snap`` (or its start) plus ``entries``."""
     g = modes.from_bytes(snap[1]) if snap else modes.new_game(meta["players"], meta["seed"], meta["options"])
-    replay(g, entries, meta, base=snap[0] if snap else 0)
+    replay(g, entries, meta, gid, snap[0] if snap else 0)
     view = g.view(None)
     return {"seq": (snap[0] if snap else 0) + len(entries), "hash": g.state_hash(), "view": view,
             "strengths": facts.strengths(g, view)}

@@ -82,8 +82,9 @@ class PostalDesk:
         if not awaited:
             return []
         sheets: dict[str, Any] = {}
-        if rt.meta.get("missing", "bot") == "bot":
-            for seat in awaited:
+        by_bot = rt.meta.get("missing", "bot") == "bot"
+        for seat in awaited:                 # (a seat in civil disorder is its bot's whatever ``missing`` says)
+            if by_bot or rt.seats.get(seat, {}).get("disorder"):
                 a = await rt.driver.bot_action(seat)
                 if isinstance(a, SubmitOrders):
                     sheets[seat] = absent(a.sheet.data) if rt.driver.absent(seat) else a.sheet.data

@@ -85,7 +85,8 @@ ERRORS: dict[str, str] = {
     "unavailable": "the game store (Redis) cannot be reached just now; the request may not have been applied: "
                    "retry later",
     "damaged_game": "the game's stored action log does not replay (a logged step the rules of the edition it was "
-                    "played under refuse): the game cannot be opened; the server's log names the step",
+                    "played under refuse, or one that leaves the game broken, or a game of a newer edition than "
+                    "the server's): the game cannot be opened; the server's log names the step",
     "internal": "a server error (logged); nothing was changed",
 }
 

@@ -1,12 +1,18 @@
 """Taking a game up again from its action log: every process that rebuilds a game (the replica,
 a past view, the events of past actions) applies the logged actions through :func:`replay`.
 
-A logged action was judged when it was played.  A rule fixed since (``rcw.RULES_EDITION``, kept
-in each game's meta as ``rules``) may refuse it now; the game would then never load again, and
-its players lose it.  So a step of a game begun under an earlier edition that the rules refuse
-now is applied as recorded (:meth:`rcw.game.Game.apply_recorded`: what that edition allowed
-happened), and the server says so in its log.  In a game of this edition a refusal means the
-log is damaged: ``damaged_game``.
+A logged action was judged when it was played: the log is the server's own record, never a
+player's input.  A rule fixed since (``rcw.RULES_EDITION``, kept in each game's meta as
+``rules``) may refuse it now; the game would then never load again, and its players would lose
+it.  So a step of a game begun under an earlier edition that the rules refuse now is applied as
+recorded (:meth:`rcw.game.Game.apply_recorded`: what that edition allowed happened), and the
+server says so in its log.  This is a best effort: the fix may have led the game elsewhere, so
+the game must still answer afterwards (its view, its seats' legal actions), or it is damaged.
+
+``damaged_game`` (the game cannot be opened, the server's log names the step): a step refused
+under the game's own edition, or one applied as recorded after which the game no longer
+answers, or any step of a game begun under an edition newer than this server's (a process not
+yet upgraded, beside upgraded ones on one Redis: it leaves such games to them).
 """
 
 from __future__ import annotations
@@ -30,17 +36,30 @@ def replay(g: Game, entries: Iterable[dict], meta: dict, gid: str = "", base: in
     for i, e in enumerate(entries, base + 1):
         try:
             out.append(g.apply(e["a"]))
+            continue
         except IllegalAction as err:
-            if played == RULES_EDITION:
-                log.error("game %s: logged action %d is refused (%s) under the rules' edition it was played "
-                          "under (%s): the log is damaged", gid, i, err, played)
-                raise ProtocolError("damaged_game", f"game {gid}: logged action {i} does not replay ({err.message}, "
-                                    f"{err.rule})", rule=err.rule) from err
-            log.warning("game %s: logged action %d, played under the rules' edition %s, is refused under "
-                        "edition %s (%s); applied as recorded", gid, i, played, RULES_EDITION, err)
-            try:
-                out.append(g.apply_recorded(e["a"]))
-            except IllegalAction as no:        # (not a step of this game at all: its seat, the game over)
-                raise ProtocolError("damaged_game", f"game {gid}: logged action {i} does not replay ({no.message}, "
-                                    f"{no.rule})", rule=no.rule) from no
+            refused = err
+        if played >= RULES_EDITION:
+            why = "under the rules' edition it was played under" if played == RULES_EDITION else \
+                f"and the game was begun under the rules' edition {played}, newer than this server's"
+            log.error("game %s: logged action %d is refused (%s) %s (%s): the log is damaged", gid, i, refused,
+                      why, RULES_EDITION)
+            raise _damaged(gid, i, refused)
+        try:
+            events = g.apply_recorded(e["a"])
+            g.view(None)                     # (the game still answers: else the fix led it elsewhere)
+            for p in g.pending:
+                g.legal_actions(p["seat"])
+        except Exception as no:              # (not a step of this game, or one that leaves it broken)
+            log.error("game %s: logged action %d, refused under the rules' edition %s (%s), cannot be applied as "
+                      "recorded either (%r): the log is damaged", gid, i, RULES_EDITION, refused, no)
+            raise _damaged(gid, i, refused) from no
+        log.warning("game %s: logged action %d, played under the rules' edition %s, is refused under edition %s "
+                    "(%s); applied as recorded", gid, i, played, RULES_EDITION, refused)
+        out.append(events)
     return out
+
+
+def _damaged(gid: str, i: int, err: IllegalAction) -> ProtocolError:
+    return ProtocolError("damaged_game", f"game {gid}: logged action {i} does not replay ({err.message}, {err.rule})",
+                         rule=err.rule)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import random
 import re
@@ -775,7 +776,7 @@ async def test_a_game_at_rest_comes_back_as_it_stood_though_a_rule_was_fixed_sin
 
 
 @pytest.mark.parametrize("kind", STORES)
-async def test_a_game_of_older_rules_killed_mid_play_comes_back_though_a_rule_was_fixed_since(kind, monkeypatch):
+async def test_a_game_of_older_rules_killed_mid_play_comes_back_though_a_rule_was_fixed_since(kind, monkeypatch, caplog):
     """A server killed (no position kept at its last action) is started again after an upgrade
     that fixed a rule: the actions logged since the last snapshot are replayed, and those the
     fixed rules refuse (here: all of them) were legal under the edition the game began under, so
@@ -809,10 +810,14 @@ async def test_a_game_of_older_rules_killed_mid_play_comes_back_though_a_rule_wa
         with monkeypatch.context() as m:
             m.setattr(Game, "apply", refused)
             m.setattr(GameRuntime, "_keep_position", killed)
-            async with running_server(store()) as two:           # the game's own edition: it does not load
-                with pytest.raises(ServerError) as e:
-                    await GameClient.connect(two.base, gid, a["token"])
-                assert e.value.code == "damaged_game" and "does not replay" in str(e.value), e.value
+            with caplog.at_level(logging.ERROR, logger="rcw.server"):
+                async with running_server(store(), Config(lease_ttl=0.3)) as two:   # the game's own edition: it does not load
+                    with pytest.raises(ServerError) as e:
+                        await GameClient.connect(two.base, gid, a["token"])
+                    assert e.value.code == "damaged_game" and "does not replay" in str(e.value), e.value
+                    await asyncio.sleep(1.0)         # (ten lease rounds: the damaged game is not loaded at each)
+            damaged = [r for r in caplog.records if "the log is damaged" in r.getMessage()]
+            assert 1 <= len(damaged) <= 2, [r.getMessage() for r in damaged]     # (the connection's, the lease's)
             m.setattr(replay, "RULES_EDITION", RULES_EDITION + 1)
             async with running_server(store()) as three:
                 async with await GameClient.connect(three.base, gid, a["token"]) as ca:
@@ -821,6 +826,36 @@ async def test_a_game_of_older_rules_killed_mid_play_comes_back_though_a_rule_wa
             async with await GameClient.connect(four.base, gid, a["token"]) as ca:
                 await ca.act(_on(ca.legal))
                 assert ca.seq == seq + 1
+
+
+def test_a_step_that_breaks_the_game_or_a_game_of_a_newer_edition_is_damaged_not_applied():
+    """The replay's best effort has limits: a refused step of an older edition's game that the
+    game cannot take even as recorded (a move to no province: the game would answer no view
+    after it), and any refused step of a game begun under a newer edition than the server's, are
+    ``damaged_game``, naming the step; a step a fixed rule refuses is applied (above)."""
+    from engine_helpers import choose, started
+    from rcw.server.protocol import ProtocolError
+    from rcw.server.replay import replay
+
+    from rcw import RULES_EDITION
+    from rcw.actions import to_wire
+    from rcw.game import Game
+
+    g, rng = started(3, 4), random.Random(4)
+    while not (move := next((a for p in g.pending for a in g.legal_actions(p["seat"]) if a.TYPE == "Move"), None)):
+        g.apply(choose(rng, [a for p in g.pending for a in g.legal_actions(p["seat"])]))
+    other = next(s for s in g.seats if s != move.seat)
+    cases = [({**to_wire(move), "to": "NOWHERE"}, RULES_EDITION - 1, "no province 'NOWHERE'"),
+             ({**to_wire(move), "seat": other}, RULES_EDITION + 1, f"not {other}'s")]
+    for bad, edition, says in cases:
+        copy = Game.from_bytes(g.to_bytes())
+        with pytest.raises(ProtocolError) as e:
+            replay(copy, [{"a": bad}], {"rules": edition}, "g1", g.version)
+        assert e.value.code == "damaged_game" and f"game g1: logged action {g.version + 1} does not replay" in \
+            e.value.message and says in e.value.message, e.value.message
+    fine = Game.from_bytes(g.to_bytes())
+    replay(fine, [{"a": {**to_wire(move), "seat": other}}], {"rules": RULES_EDITION - 1}, "g1", g.version)
+    assert fine.version == g.version + 1          # (a seat's step out of turn: a fix may have moved the turn)
 
 
 # -- seats ----------------------------------------------------------------------------------------------

@@ -275,6 +275,20 @@ async def test_civil_disorder_after_missed_deadlines_and_the_players_return():
         await b.wait_for(lambda c: not c.seats["A"].get("disorder") and any(k.startswith("phase:") for k in c.deadlines), 10)
 
 
+async def test_a_seat_in_civil_disorder_keeps_its_bots_sheets_when_missing_sheets_give_no_orders():
+    """``missing: "none"`` gives no orders to a player who lets a deadline pass; a seat in civil
+    disorder is its bot's, and while every player is away its bot's sheet goes into the phase
+    that closes at the deadline (it sent one at once before; a review found none sent)."""
+    async with serve() as srv:
+        g, (a,) = await postal_game(srv, humans=1, deadline=1.0, disorder_after=1, seed=11, missing="none")
+        await a.wait_for(lambda c: c.seats["A"].get("disorder"), 20)
+        since = await srv.hub.store.log_len(g["game"])
+        a.keep_pushes = True
+        await a.wait_for(lambda c: any(p["t"] == "update" and p["action"] == "ClosePhase" for p in c.pushes), 15)
+        closes = [e["a"] for e in await srv.hub.store.log_range(g["game"], since) if e["a"]["t"] == "ClosePhase"]
+        assert closes and "A" in (closes[0].get("sheets") or {}), closes
+
+
 async def test_civil_disorder_in_a_live_game():
     """A live seat in civil disorder is played by its bot at once while another player is there;
     when every player is away, each seat in disorder is decided at its deadline instead (QA: a
