@@ -739,6 +739,19 @@ def _on(legal: list[dict]) -> dict:
     return next((x for x in legal if x["t"].startswith("End")), None) or next(x for x in legal if x["t"] != "Quit")
 
 
+async def _a_step_played(base: str) -> tuple[str, dict, int, str]:
+    """A three-seat game (bots B and C) where A has played a step and is to play again: its id,
+    A's join answer, and the ``seq`` and hash A's page last saw."""
+    async with Lobby(base) as lobby:
+        g = await lobby.create_game(players=3, seed=5, bot_seats=["B", "C"], options={"max_turns": 2})
+        a = await lobby.join(g["game"])
+    async with await GameClient.connect(base, g["game"], a["token"]) as ca:
+        await ca.wait_for(lambda c: c.my_turn and c.seq > 0, 30)
+        await ca.act(_on(ca.legal))
+        await ca.wait_for(lambda c: c.my_turn, 30)
+        return g["game"], a, ca.seq, ca.hash
+
+
 @pytest.mark.parametrize("kind", STORES)
 async def test_a_game_at_rest_comes_back_as_it_stood_though_a_rule_was_fixed_since(kind, monkeypatch):
     """A server that stops stores each game's position at its last action, so a server started
@@ -749,15 +762,8 @@ async def test_a_game_at_rest_comes_back_as_it_stood_though_a_rule_was_fixed_sin
     from rcw.game import Game
 
     async with restartable_store(kind, "rest") as store:
-        async with running_server(store()) as one, Lobby(one.base) as lobby:
-            g = await lobby.create_game(players=3, seed=5, bot_seats=["B", "C"], options={"max_turns": 2})
-            gid = g["game"]
-            a = await lobby.join(gid)
-            async with await GameClient.connect(one.base, gid, a["token"]) as ca:
-                await ca.wait_for(lambda c: c.my_turn and c.seq > 0, 30)
-                await ca.act(_on(ca.legal))
-                await ca.wait_for(lambda c: c.my_turn, 30)
-                seq, digest = ca.seq, ca.hash
+        async with running_server(store()) as one:
+            gid, a, seq, digest = await _a_step_played(one.base)
         assert seq % Config().snapshot_every != 0             # (no snapshot of its own there)
 
         def refused(self, action):
@@ -794,15 +800,8 @@ async def test_a_game_of_older_rules_killed_mid_play_comes_back_though_a_rule_wa
     async with restartable_store(kind, "kill") as store:
         with monkeypatch.context() as m:
             m.setattr(GameRuntime, "_keep_position", killed)
-            async with running_server(store()) as one, Lobby(one.base) as lobby:
-                g = await lobby.create_game(players=3, seed=5, bot_seats=["B", "C"], options={"max_turns": 2})
-                gid = g["game"]
-                a = await lobby.join(gid)
-                async with await GameClient.connect(one.base, gid, a["token"]) as ca:
-                    await ca.wait_for(lambda c: c.my_turn and c.seq > 0, 30)
-                    await ca.act(_on(ca.legal))
-                    await ca.wait_for(lambda c: c.my_turn, 30)
-                    seq, digest = ca.seq, ca.hash
+            async with running_server(store()) as one:
+                gid, a, seq, digest = await _a_step_played(one.base)
         assert seq % Config().snapshot_every != 0             # (no snapshot there: the tail is replayed)
 
         def refused(self, action):
