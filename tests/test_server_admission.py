@@ -223,7 +223,7 @@ def _state(pid: int) -> str:
 
 async def test_a_damaged_log_is_answered_damaged_game_and_the_rebuild_workers_serve_on():
     """A past view rebuilt in a worker process from a log holding a step no rules allow (here
-    the game's last step, overwritten in Redis) is answered ``damaged_game``, naming the step:
+    one of the game's last steps, overwritten in Redis) is answered ``damaged_game``, naming the step:
     the worker's error crosses to the server whole (an error that did not pickle broke the
     pool), and the next past view is served."""
     async with serve(Config(), limits=False) as (srv, lobby):
@@ -231,14 +231,14 @@ async def test_a_damaged_log_is_answered_damaged_game_and_the_rebuild_workers_se
         gid, last = g["game"], w.seq
         await w.close()
         store = srv.hub.store
-        assert last % 100 != 0          # (the step is replayed after the nearest snapshot)
-        await store.r.lset(store.gk(gid, "log"), last - 1, pack({"a": {"t": "EndTrading", "seat": "A"}, "ev": []}))
+        k = last if last % 100 else last - 1     # (a step replayed after the nearest snapshot, not one with its own)
+        await store.r.lset(store.gk(gid, "log"), k - 1, pack({"a": {"t": "EndTrading", "seat": "A"}, "ev": []}))
         async with aiohttp.ClientSession() as s:
             async def view(seq: int) -> tuple[int, dict]:
                 async with s.get(f"{srv.base}/api/games/{gid}/view", params={"seq": str(seq)}) as r:
                     return r.status, await r.json()
-            st, body = await view(last)
+            st, body = await view(k)
             assert st == 500 and body["error"]["code"] == "damaged_game", body
-            assert f"logged action {last} does not replay" in body["error"]["message"] and body["error"]["rule"]
-            st, body = await view(last - 1)
-            assert st == 200 and body["seq"] == last - 1, body
+            assert f"logged action {k} does not replay" in body["error"]["message"] and body["error"]["rule"]
+            st, body = await view(k - 1)
+            assert st == 200 and body["seq"] == k - 1, body
