@@ -55,7 +55,7 @@ from rcw.server.protocol import (
     peek_id,
     unpack_frame,
 )
-from rcw.server.replay import replay
+from rcw.server.replay import rebuild
 from rcw.server.runtime import GameRuntime
 from rcw.server.store import STORE_DOWN, Store
 
@@ -84,8 +84,8 @@ def unavailable(e: BaseException) -> ProtocolError:
 HTTP_STATUS = {"bad_request": 400, "bad_frame": 400, "unknown_game": 404, "bad_token": 403, "forbidden": 403,
                "bad_email": 400, "bad_webhook": 400, "no_email": 409, "not_postal": 409, "pause_refused": 409,
                "seat_taken": 409, "game_full": 409, "illegal_action": 409, "not_started": 409, "busy": 503,
-               "rate_limited": 429, "unavailable": 503, "damaged_game": 500, "internal": 500, "not_found": 404, "method_not_allowed": 405,
-               "body_too_large": 413}
+               "rate_limited": 429, "unavailable": 503, "damaged_game": 500, "internal": 500, "not_found": 404,
+               "method_not_allowed": 405, "body_too_large": 413}
 
 
 #: Bytes a client's socket may hold unsent before its frames wait in its queue (for the writer
@@ -408,12 +408,8 @@ async def event_history(rt: GameRuntime, after: int, limit: int) -> dict:
 def _replay_events(gid: str, meta: dict, snap: tuple[int, bytes] | None, older: list[dict],
                    entries: list[dict]) -> list[list]:
     """(In a rebuild worker process.)  The events of ``entries``, replayed after ``snap`` + ``older``."""
-    from rcw import modes
-
-    g = modes.from_bytes(snap[1]) if snap else modes.new_game(meta["players"], meta["seed"], meta["options"])
-    base = snap[0] if snap else 0
-    replay(g, older, meta, gid, base)
-    return [[to_wire(x) for x in evs] for evs in replay(g, entries, meta, gid, base + len(older))]
+    _, evs = rebuild(meta, snap, older + entries, gid)
+    return [[to_wire(x) for x in ev] for ev in evs[len(older):]]
 
 
 # ============================================================================================

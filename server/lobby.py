@@ -29,7 +29,7 @@ from rcw.server.driver import BotTurns
 from rcw.server.metrics import Metrics
 from rcw.server.notify import Notifier, check_webhook_target, check_webhook_url
 from rcw.server.protocol import ProtocolError, now_ms
-from rcw.server.replay import replay
+from rcw.server.replay import rebuild
 from rcw.server.runtime import GameRuntime
 from rcw.server.seats import OPEN, public_seats, seats_status, token_hash
 from rcw.server.store import STORE_DOWN, Backoff, Store
@@ -525,8 +525,7 @@ def _verify(record: dict) -> dict:
 
 def _view_at(gid: str, meta: dict, snap: tuple[int, bytes] | None, entries: list[dict]) -> dict:
     """(In a rebuild worker process.)  The spectator's view of the game ``snap`` (or its start) plus ``entries``."""
-    g = modes.from_bytes(snap[1]) if snap else modes.new_game(meta["players"], meta["seed"], meta["options"])
-    replay(g, entries, meta, gid, snap[0] if snap else 0)
+    g, _ = rebuild(meta, snap, entries, gid)
     view = g.view(None)
     return {"seq": (snap[0] if snap else 0) + len(entries), "hash": g.state_hash(), "view": view,
             "strengths": facts.strengths(g, view)}

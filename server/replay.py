@@ -22,11 +22,20 @@ from collections.abc import Iterable
 
 from rcw.server.protocol import ProtocolError
 
-from rcw import RULES_EDITION
+from rcw import RULES_EDITION, modes
 from rcw.actions import Event, IllegalAction
 from rcw.game import Game
 
 log = logging.getLogger("rcw.server")
+
+
+def rebuild(meta: dict, snap: tuple[int, bytes] | None, entries: list[dict],
+            gid: str = "") -> tuple[Game, list[list[Event]]]:
+    """The game from the snapshot ``snap`` (its ``seq`` and ``Game.to_bytes()``; None: the game as
+    it starts, from ``meta``'s players, seed and options) plus the logged ``entries`` after it, and
+    the events of each (:func:`replay`)."""
+    g = modes.from_bytes(snap[1]) if snap else modes.new_game(meta["players"], meta["seed"], meta["options"])
+    return g, replay(g, entries, meta, gid, snap[0] if snap else 0)
 
 
 def replay(g: Game, entries: Iterable[dict], meta: dict, gid: str = "", base: int = 0) -> list[list[Event]]:

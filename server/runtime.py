@@ -37,10 +37,10 @@ from rcw.server.host import Hub
 from rcw.server.postal import PostalDesk
 from rcw.server.proposals import Proposals
 from rcw.server.protocol import ProtocolError, now_ms, pack, unpack
-from rcw.server.replay import replay
+from rcw.server.replay import rebuild
 from rcw.server.seats import holds, public_seats, seats_status
 
-from rcw import modes, options
+from rcw import options
 from rcw.actions import Action, IllegalAction, to_wire
 from rcw.game import Game
 
@@ -118,11 +118,6 @@ class GameRuntime:
                 if stored is None or stored[0] < self.seq:
                     await self.store.save_snapshot(self.gid, self.seq, g.to_bytes())
 
-    def new_game(self) -> Game:
-        """The game as it starts (seed, players, options), before any logged action."""
-        m = self.meta
-        return modes.new_game(m["players"], m["seed"], m["options"])
-
     async def _rebuild_locked(self, upto: int | None = None) -> None:
         """Rebuild the replica silently (no frames) from the snapshot and the log."""
         self.game = None
@@ -130,12 +125,9 @@ class GameRuntime:
         stored = await self.store.snapshot_before(self.gid, (1 << 62) if upto is None else upto)
         if stored is not None and (snap is None or stored[0] > snap[0]):
             snap = stored
-        if snap is not None:
-            base, g = snap[0], modes.from_bytes(snap[1])
-        else:
-            base, g = 0, self.new_game()
+        base = snap[0] if snap is not None else 0
         entries = await self.store.log_range(self.gid, base, upto)
-        replay(g, entries, self.meta, self.gid, base)      # (a log of older rules: rcw.server.replay)
+        g, _ = rebuild(self.meta, snap, entries, self.gid)      # (a log of older rules: rcw.server.replay)
         self.game = g
         self.seq = base + len(entries)
         self.hash = g.state_hash()
