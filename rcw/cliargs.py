@@ -1,10 +1,16 @@
-"""Argument types the command lines share (``rcw simulate``, ``rcw serve`` and the others): no
-rule of the game, only how a number typed on a command line is read."""
+"""What the command lines share (``rcw simulate``, ``rcw serve`` and the others): no rule of the
+game, only how a number typed on a command line is read and how a command's failure to reach
+its server is said."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import asyncio
+import sys
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def whole(lo: int, hi: int | None = None) -> Callable[[str], int]:
@@ -18,3 +24,18 @@ def whole(lo: int, hi: int | None = None) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"{n} is out of range ({lo}-{hi})" if hi is not None else f"{n} is below {lo}")
         return n
     return parse
+
+
+def run_command(name: str, redis: str | None, work: Coroutine[Any, Any, T]) -> tuple[T | None, bool]:
+    """``asyncio.run(work)`` for ``rcw NAME``: (its result, True), or (None, False) once a bad
+    address, a bad --redis URL or --prefix, or a Redis it cannot use is said in one line on
+    standard error (the command then exits 1) rather than in a traceback."""
+    try:
+        return asyncio.run(work), True
+    except (OSError, ConnectionError, ValueError) as e:   # (ValueError: a bad --redis URL or --prefix)
+        print(f"rcw {name}: {e}", file=sys.stderr)
+    except Exception as e:
+        if not type(e).__module__.startswith("redis"):
+            raise
+        print(f"rcw {name}: cannot use Redis at {redis}: {e}", file=sys.stderr)
+    return None, False

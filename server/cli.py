@@ -9,9 +9,8 @@ import contextlib
 import gc
 import logging
 import signal
-import sys
 
-from rcw.cliargs import whole
+from rcw.cliargs import run_command, whole
 
 DESCRIPTION = """\
 Run the Russian Civil War game server: an HTTP JSON lobby (/api/games), one WebSocket per
@@ -41,11 +40,13 @@ errors by code, action and chat latency, bot decision time, Redis round trips, l
 
 
 def add_parser(sub) -> None:
-    """``serve`` (the server) and ``play`` (a terminal client for it)."""
-    from rcw.server import play
+    """``serve`` (the server), ``play`` (a terminal client for it) and ``archive`` (finished games
+    out of Redis)."""
+    from rcw.server import archive, play
 
     _add_serve(sub)
     play.add_parser(sub)
+    archive.add_parser(sub)
 
 
 def _add_serve(sub) -> None:
@@ -128,18 +129,11 @@ def run(args: argparse.Namespace) -> int:
 
     logs.configure(args.log_level, getattr(args, "log_format", "text"))
     try:
-        asyncio.run(serve(args))
+        ok = run_command("serve", args.redis, serve(args))[1]
     except KeyboardInterrupt:
-        pass
-    except (OSError, ConnectionError, ValueError) as e:   # (ValueError: a bad --redis URL or --prefix)
-        print(f"rcw serve: {e}", file=sys.stderr)
-        return 1
-    except Exception as e:
-        if type(e).__module__.startswith("redis"):
-            print(f"rcw serve: cannot use Redis at {args.redis}: {e}", file=sys.stderr)
-            return 1
-        raise
-    return 0
+        return 0
+    return 0 if ok else 1
+
 
 
 async def serve(args: argparse.Namespace) -> None:

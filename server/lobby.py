@@ -29,7 +29,7 @@ from rcw.server.driver import BotTurns
 from rcw.server.metrics import Metrics
 from rcw.server.notify import Notifier, check_webhook_target, check_webhook_url
 from rcw.server.protocol import ProtocolError, now_ms
-from rcw.server.replay import rebuild
+from rcw.server.replay import rebuild, record_of
 from rcw.server.runtime import GameRuntime
 from rcw.server.seats import OPEN, public_seats, seats_status, token_hash
 from rcw.server.store import STORE_DOWN, Backoff, Store
@@ -91,6 +91,7 @@ class Hub:
         self._load_lock = asyncio.Lock()
         self._damaged: dict[str, int] = {}    # game id -> its log's length when it was found damaged
         self._lease_task: asyncio.Task | None = None
+        self._stopping = False
         self.started = time.time()
         self.metrics = Metrics()          # this process's /metrics (one registry per hub)
         self.admission = Admission(self)  # rate limits, caps, CPU work off the event loop
@@ -109,7 +110,12 @@ class Hub:
 
     async def stop(self) -> None:
         if self._lease_task:
-            self._lease_task.cancel()
+            # (a cancellation that lands inside a Redis call may be swallowed there, and the loop
+            # would go on for ever: it also stops at the end of its round, and is told again)
+            self._stopping = True
+            while not self._lease_task.done():
+                self._lease_task.cancel()
+                await asyncio.wait({self._lease_task}, timeout=1.0)
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._lease_task
         # (together: each stores its game's position, within a few seconds, :meth:`GameRuntime.shutdown`)
@@ -170,7 +176,7 @@ class Hub:
 
     async def _lease_loop(self) -> None:
         down = Backoff("lease round")        # (Redis away: a line a minute and backing off, not a traceback a round)
-        while True:
+        while not self._stopping:
             try:
                 await self._lease_round()
             except asyncio.CancelledError:
@@ -498,13 +504,7 @@ class Hub:
         await self.admission.take("costly", addr, admin_token)
         async with rt.lock:
             await rt.ensure_current()
-            rec = rt.game.record()
-            rec["game"] = rt.gid
-            rec["hash"] = rt.hash
-            rec["rules"] = rt.meta.get("rules", 1)     # (the edition it began under; 1: before editions were kept)
-        if "nonce" in rt.meta:               # (games created before commitments have none)
-            rec["nonce"], rec["commitment"] = rt.meta["nonce"], rt.meta["commitment"]
-        return rec
+            return record_of(rt.gid, rt.meta, rt.game)
 
     async def verify(self, gid: Any, admin_token: Any = None, addr: str | None = None) -> dict:
         """The record checked by :func:`rcw.verify.check` (commitment, then a replay to the final

@@ -38,6 +38,21 @@ def rebuild(meta: dict, snap: tuple[int, bytes] | None, entries: list[dict],
     return g, replay(g, entries, meta, gid, snap[0] if snap else 0)
 
 
+def record_of(gid: str, meta: dict, g: Game) -> dict:
+    """The game's record as ``/api/games/{id}/record`` and ``rcw archive`` give it: the engine's
+    (seed, players, options, actions), the game's id, its final state hash, the edition of the
+    rules it was begun under (``meta``'s; 1: before editions were kept) and, for
+    :func:`rcw.verify.check`, the seed's nonce and commitment (games created before
+    commitments have none)."""
+    rec = g.record()
+    rec["game"] = gid
+    rec["hash"] = g.state_hash()
+    rec["rules"] = meta.get("rules", 1)
+    if "nonce" in meta:
+        rec["nonce"], rec["commitment"] = meta["nonce"], meta["commitment"]
+    return rec
+
+
 def replay(g: Game, entries: Iterable[dict], meta: dict, gid: str = "", base: int = 0) -> list[list[Event]]:
     """Apply logged ``entries`` (after ``base`` actions) to ``g``; the events of each."""
     played = meta.get("rules", 1)           # (1: a game begun before editions were kept)

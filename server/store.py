@@ -56,6 +56,7 @@ import binascii
 import contextlib
 import functools
 import logging
+import re
 import time
 import zlib
 from abc import ABC, abstractmethod
@@ -129,6 +130,12 @@ class Store(ABC):
 
     @abstractmethod
     async def mark_over(self, gid: str) -> None: ...
+
+    @abstractmethod
+    async def forget_game(self, gid: str) -> int:
+        """Delete the game and everything kept of it (its meta, seats, log, snapshots, channels,
+        chat, pacts and other records): for ``rcw archive``, once its record is kept elsewhere.
+        It leaves the lobby's lists first.  Returns how many keys (records) went."""
 
     # -- the action log ------------------------------------------------------------------------
     @abstractmethod
@@ -289,6 +296,17 @@ class MemoryStore(Store):
 
     async def mark_over(self, gid):
         self.live.discard(gid)
+
+    async def forget_game(self, gid):
+        self.live.discard(gid)
+        n = int(self.created.pop(gid, None) is not None)
+        for d in (self.meta, self.seats, self.logs, self.snaps, self.chans, self.pacts):
+            n += d.pop(gid, None) is not None
+        for d in (self.chat, self.hashes):
+            for k in [k for k in d if k[0] == gid]:
+                del d[k]
+                n += 1
+        return n
 
     async def log_len(self, gid):
         return len(self.logs.get(gid, ()))
@@ -733,6 +751,20 @@ class RedisStore(Store):
     @_timed
     async def mark_over(self, gid):
         await self.r.srem(self.k("live"), gid)
+
+    @_timed
+    async def forget_game(self, gid):
+        p = self.r.pipeline(transaction=False)
+        p.zrem(self.k("games"), gid)
+        p.srem(self.k("live"), gid)
+        n = (await p.execute())[0]
+        # (every key of the game carries its hash tag: on a cluster one node holds them all)
+        pattern = re.sub(r"([*?\[\]\\])", r"\\\1", self.gk(gid, "")) + "*"
+        extra = {"target_nodes": self.r.get_node_from_key(self.gk(gid, "meta"))} if self.cluster else {}
+        keys = [k async for k in self.r.scan_iter(match=pattern, count=500, **extra)]
+        for i in range(0, len(keys), 500):                 # (one slot: a multi-key DEL on a cluster too)
+            n += await self.r.delete(*keys[i:i + 500])
+        return n
 
     @_timed
     async def log_len(self, gid):

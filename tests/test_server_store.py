@@ -281,3 +281,25 @@ async def test_snapshots_come_back_as_saved_and_redis_keeps_them_compressed(stor
         await store.r.zadd(store.gk("g1", "snaps"), {data: len(g.log) + 1})      # as an older server stored it
         seq, got = await store.snapshot_before("g1", 10_000)
         assert seq == len(g.log) + 1 and got == data
+
+
+async def test_a_forgotten_game_leaves_nothing_behind_and_the_others_stay(store):
+    """``rcw archive`` deletes a game once its record is kept elsewhere: everything the store
+    keeps of it goes (log, snapshots, channels, chat, pacts, small records), the other games stay."""
+    for gid in ("gone", "kept"):
+        await store.create_game(gid, {"id": gid}, {"A": {"kind": "open"}}, {"public": {"name": "public"}})
+        assert await store.append_action(gid, 0, {"a": 1}, store.topic("t", gid), b"n")
+        await store.save_snapshot(gid, 1, b"position")
+        await store.chat_append(gid, "public", {"seat": "A", "text": "hi"}, store.topic("t", gid))
+        await store.add_pact(gid, "A-B:1", {"a": "A", "b": "B"})
+        await store.hash_put(gid, "seen", {"A": 1})
+    await store.mark_over("gone")
+    assert await store.forget_game("gone") >= 7
+    assert await store.game_ids(live_only=False) == ["kept"]
+    assert await store.load_meta("gone") is None and await store.log_len("gone") == 0
+    assert await store.snapshot_before("gone", 5) is None and await store.chat_len("gone", "public") == 0
+    assert await store.load_pacts("gone") == {} and await store.hash_all("gone", "seen") == {}
+    assert await store.load_channels("gone") == {} and await store.load_seats("gone") == {}
+    assert await store.forget_game("gone") == 0
+    assert await store.log_len("kept") == 1 and await store.chat_len("kept", "public") == 1
+    assert await store.hash_all("kept", "seen") == {"A": 1} and await store.game_ids() == ["kept"]

@@ -1,0 +1,151 @@
+"""``rcw archive``: finished games out of Redis, into files anyone can verify.
+
+A game's record (its seed, players, options and action log) is the whole game: the engine
+replays it to the last dice roll.  So a finished game need not stay in Redis for ever: this
+command writes each game that ended at least --older-than days ago to DIR/<id>.json and
+then deletes everything the store keeps of it.
+
+The file is the record /api/games/{id}/record serves, with the seed's nonce and commitment
+(rcw verify DIR/<id>.json checks it), plus "archived": the game's name, its seats' players
+(names only, no tokens or addresses), when it was created, when it ended and when it was
+archived.  Chat and pacts are not kept.
+
+Safety: a game is deleted only once its file is written to disk and read back, and its record
+verifies (as rcw verify checks it); a game that fails any step stays in the store, and the
+command names it and exits 1.  --dry-run writes and deletes nothing.  Games still being
+played are never touched.  Run it beside live servers: a finished game nobody has open is not
+loaded by any of them; one still open on someone's page is served from that server's memory
+until they leave, and the lobby no longer lists it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from rcw.server.protocol import ProtocolError
+from rcw.server.replay import rebuild, record_of
+from rcw.server.store import RedisStore, Store
+
+from rcw import verify
+from rcw.cliargs import run_command, whole
+
+DAY = 86_400.0
+
+
+def _iso(seconds: float) -> str:
+    return dt.datetime.fromtimestamp(seconds, dt.UTC).isoformat(timespec="seconds")
+
+
+async def archive(store: Store, to: Path, older_than: float, dry_run: bool = False,
+                  say: Callable[[dict], None] = lambda r: None, now: float | None = None) -> list[dict]:
+    """Archive the finished games of ``store`` that ended ``older_than`` seconds ago or more into
+    ``to`` (see the module).  One report a game, also given to ``say`` as it is made:
+    ``{"game", "outcome": "archived" | "would archive" | "kept" | "failed", "why"?, "file"?,
+    "ended"?, "keys"?}``."""
+    now = time.time() if now is None else now
+    live = set(await store.game_ids(live_only=True))
+    out = []
+    for gid in await store.game_ids(live_only=False):
+        if gid in live:
+            continue
+        try:
+            r = await _one(store, gid, to, older_than, dry_run, now)
+        except Exception as e:       # (one game's trouble never stops the others; it stays in the store)
+            why = e.message if isinstance(e, ProtocolError) else str(e) if isinstance(e, verify.VerifyError) else repr(e)
+            r = {"game": gid, "outcome": "failed", "why": f"{why}; the game stays in the store"}
+        out.append(r)
+        say(r)
+    return out
+
+
+async def _one(store: Store, gid: str, to: Path, older_than: float, dry_run: bool, now: float) -> dict:
+    meta = await store.load_meta(gid)
+    if meta is None:
+        return {"game": gid, "outcome": "kept", "why": "no longer in the store"}
+    n = await store.log_len(gid)
+    last = await store.log_range(gid, n - 1, n) if n else []
+    ended = (last[0]["ts"] if last else meta["created"]) / 1000
+    if now - ended < older_than:
+        return {"game": gid, "outcome": "kept", "why": f"ended {(now - ended) / DAY:.1f} days ago",
+                "ended": _iso(ended)}
+    snap = await store.snapshot_before(gid, n)
+    entries = await store.log_range(gid, snap[0] if snap else 0, n)
+    g, _ = await asyncio.to_thread(rebuild, meta, snap, entries, gid)
+    if not g.over:
+        return {"game": gid, "outcome": "kept", "why": "not over (its process may have stopped as it ended)"}
+    doc = record_of(gid, meta, g)
+    seats = await store.load_seats(gid)
+    doc["archived"] = {"name": meta.get("name", ""), "created": _iso(meta["created"] / 1000), "ended": _iso(ended),
+                       "at": _iso(now), "players": {s: r["name"] for s, r in seats.items() if r.get("name")}}
+    file = to / f"{gid}.json"
+    report = {"game": gid, "ended": _iso(ended), "file": str(file)}
+    if dry_run:
+        return {**report, "outcome": "would archive"}
+    _write(file, doc)
+    kept = json.loads(file.read_text())
+    await asyncio.to_thread(verify.check, kept)       # (raises VerifyError: the game stays)
+    return {**report, "outcome": "archived", "keys": await store.forget_game(gid)}
+
+
+def _write(file: Path, doc: dict) -> None:
+    """``doc`` into ``file`` whole or not at all (a temporary file, flushed to disk, renamed)."""
+    tmp = file.with_name(file.name + ".tmp")
+    with open(tmp, "w") as f:
+        json.dump(doc, f, separators=(",", ":"))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, file)
+
+
+DESCRIPTION = __doc__.split("\n\n", 1)[1]
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("archive", help="move finished games out of Redis into record files (rcw verify checks them)",
+                       description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--redis", metavar="URL", required=True,
+                   help="the servers' Redis or Redis Cluster (as rcw serve --redis)")
+    p.add_argument("--prefix", default="rcw:", help="the servers' key prefix (default 'rcw:')")
+    p.add_argument("--to", metavar="DIR", type=Path, required=True, help="folder for the record files (made if missing)")
+    p.add_argument("--older-than", metavar="DAYS", type=whole(0, 100_000), default=30,
+                   help="archive the games that ended at least this many days ago (default 30; 0: every finished game)")
+    p.add_argument("--dry-run", action="store_true", help="say what would be archived; write and delete nothing")
+    p.add_argument("--json", action="store_true", help="print one JSON object per game, then a summary object")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    def say(r: dict) -> None:
+        if args.json:
+            print(json.dumps(r), flush=True)
+        else:
+            what = r.get("file") if r["outcome"] in ("archived", "would archive") else r.get("why", "")
+            print(f"{r['game']}: {r['outcome']}" + (f" ({what})" if what else ""), flush=True)
+
+    if not args.dry_run:
+        args.to.mkdir(parents=True, exist_ok=True)
+    reports, ok = run_command("archive", args.redis, _run(args, say))
+    if not ok:
+        return 1
+    counts = {k: sum(r["outcome"] == k for r in reports) for k in ("archived", "would archive", "kept", "failed")}
+    if args.json:
+        print(json.dumps({"summary": counts}))
+    else:
+        print(", ".join(f"{v} {k}" for k, v in counts.items() if v or k in ("archived", "failed")))
+    return 1 if counts["failed"] else 0
+
+
+async def _run(args: argparse.Namespace, say: Callable[[dict], None]) -> list[dict]:
+    store = RedisStore(args.redis, args.prefix)
+    await store.start()
+    try:
+        return await archive(store, args.to, args.older_than * DAY, args.dry_run, say)
+    finally:
+        await store.close()
