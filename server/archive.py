@@ -11,11 +11,13 @@ The file is the record /api/games/{id}/record serves, with the seed's nonce and 
 archived.  Chat and pacts are not kept.
 
 Safety: a game is deleted only once its file is written to disk and read back, and its record
-verifies (as rcw verify checks it); a game that fails any step stays in the store, and the
-command names it and exits 1.  --dry-run writes and deletes nothing.  Games still being
-played are never touched.  Run it beside live servers: a finished game nobody has open is not
-loaded by any of them; one still open on someone's page is served from that server's memory
-until they leave, and the lobby no longer lists it.
+verifies (as rcw verify checks it) and replays the whole log to the game's end; a game that
+fails a step is named, the command exits 1, and the game stays in the store (a deletion cut
+short is finished by the next run).  Games still being played are never touched, nor games
+created before seed commitments (their records cannot be verified).  --dry-run writes and
+deletes nothing.  It may run beside live servers: a server that still has the game open (a
+page left on it) serves it from memory until it unloads it, and writes nothing of it back but
+the odd presence or chat record of that page.
 """
 
 from __future__ import annotations
@@ -57,9 +59,9 @@ async def archive(store: Store, to: Path, older_than: float, dry_run: bool = Fal
             continue
         try:
             r = await _one(store, gid, to, older_than, dry_run, now)
-        except Exception as e:       # (one game's trouble never stops the others; it stays in the store)
+        except Exception as e:       # (one game's trouble never stops the others)
             why = e.message if isinstance(e, ProtocolError) else str(e) if isinstance(e, verify.VerifyError) else repr(e)
-            r = {"game": gid, "outcome": "failed", "why": f"{why}; the game stays in the store"}
+            r = {"game": gid, "outcome": "failed", "why": why}
         out.append(r)
         say(r)
     return out
@@ -67,8 +69,12 @@ async def archive(store: Store, to: Path, older_than: float, dry_run: bool = Fal
 
 async def _one(store: Store, gid: str, to: Path, older_than: float, dry_run: bool, now: float) -> dict:
     meta = await store.load_meta(gid)
-    if meta is None:
-        return {"game": gid, "outcome": "kept", "why": "no longer in the store"}
+    if meta is None:                 # (a deletion stopped half-way: finish it; the file was verified before it began)
+        if dry_run:
+            return {"game": gid, "outcome": "would archive", "why": "its deletion was begun"}
+        return {"game": gid, "outcome": "archived", "why": "its deletion was begun", "keys": await store.forget_game(gid)}
+    if "nonce" not in meta:
+        return {"game": gid, "outcome": "kept", "why": "created before seed commitments: its record cannot be verified"}
     n = await store.log_len(gid)
     last = await store.log_range(gid, n - 1, n) if n else []
     ended = (last[0]["ts"] if last else meta["created"]) / 1000
@@ -90,18 +96,37 @@ async def _one(store: Store, gid: str, to: Path, older_than: float, dry_run: boo
         return {**report, "outcome": "would archive"}
     _write(file, doc)
     kept = json.loads(file.read_text())
-    await asyncio.to_thread(verify.check, kept)       # (raises VerifyError: the game stays)
-    return {**report, "outcome": "archived", "keys": await store.forget_game(gid)}
+    try:
+        v = await asyncio.to_thread(verify.check, kept)
+    except verify.VerifyError as e:
+        raise verify.VerifyError(f"{file} does not verify ({e}); the game stays in the store") from None
+    if not v.over or v.actions != n:   # (the record from the last snapshot must be the whole log, to its end)
+        raise verify.VerifyError(f"{file} replays {v.actions} actions of the log's {n}"
+                                 f"{'' if v.over else ' to a game not over'}; the game stays in the store")
+    try:
+        return {**report, "outcome": "archived", "keys": await store.forget_game(gid)}
+    except Exception as e:
+        raise RuntimeError(f"{file} is written and verified, but the game's deletion failed ({e!r}); "
+                           "run rcw archive again to finish it") from e
 
 
 def _write(file: Path, doc: dict) -> None:
-    """``doc`` into ``file`` whole or not at all (a temporary file, flushed to disk, renamed)."""
+    """``doc`` into ``file`` whole or not at all (a temporary file, flushed to disk, renamed, and
+    the rename flushed to disk too: the game is deleted next)."""
     tmp = file.with_name(file.name + ".tmp")
-    with open(tmp, "w") as f:
-        json.dump(doc, f, separators=(",", ":"))
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, file)
+    try:
+        with open(tmp, "w") as f:
+            json.dump(doc, f, separators=(",", ":"))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, file)
+    finally:
+        tmp.unlink(missing_ok=True)
+    d = os.open(file.parent, os.O_RDONLY)
+    try:
+        os.fsync(d)
+    finally:
+        os.close(d)
 
 
 DESCRIPTION = __doc__.split("\n\n", 1)[1]
@@ -129,8 +154,6 @@ def run(args: argparse.Namespace) -> int:
             what = r.get("file") if r["outcome"] in ("archived", "would archive") else r.get("why", "")
             print(f"{r['game']}: {r['outcome']}" + (f" ({what})" if what else ""), flush=True)
 
-    if not args.dry_run:
-        args.to.mkdir(parents=True, exist_ok=True)
     reports, ok = run_command("archive", args.redis, _run(args, say))
     if not ok:
         return 1
@@ -143,6 +166,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run(args: argparse.Namespace, say: Callable[[dict], None]) -> list[dict]:
+    if not args.dry_run:
+        args.to.mkdir(parents=True, exist_ok=True)
     store = RedisStore(args.redis, args.prefix)
     await store.start()
     try:

@@ -135,7 +135,6 @@ def run(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-
 async def serve(args: argparse.Namespace) -> None:
     from aiohttp import web
     from rcw.server.app import make_app

@@ -116,6 +116,7 @@ class ProtocolError(Exception):
 def _protocol_error(code: str, message: str, rule: str | None, req_id: Any, extra: dict) -> ProtocolError:
     return ProtocolError(code, message, rule=rule, req_id=req_id, **extra)
 
+
 def error_frame(req_id: Any, code: str, message: str, *, rule: str | None = None, **extra: Any) -> dict:
     f = {"t": "error", "id": req_id, "code": code, "message": message, "rule": rule}
     f.update(extra)

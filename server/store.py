@@ -754,17 +754,22 @@ class RedisStore(Store):
 
     @_timed
     async def forget_game(self, gid):
-        p = self.r.pipeline(transaction=False)
-        p.zrem(self.k("games"), gid)
-        p.srem(self.k("live"), gid)
-        n = (await p.execute())[0]
-        # (every key of the game carries its hash tag: on a cluster one node holds them all)
+        # The game's records first, its meta last, and the lobby's lists at the very end: one
+        # stopped half-way is still listed, and archived again (a listed game without meta is
+        # one the lobby skips).  Every key of the game carries its hash tag: on a cluster one
+        # node holds them all.
         pattern = re.sub(r"([*?\[\]\\])", r"\\\1", self.gk(gid, "")) + "*"
         extra = {"target_nodes": self.r.get_node_from_key(self.gk(gid, "meta"))} if self.cluster else {}
-        keys = [k async for k in self.r.scan_iter(match=pattern, count=500, **extra)]
+        meta = self.gk(gid, "meta").encode()
+        keys = [k async for k in self.r.scan_iter(match=pattern, count=500, **extra) if k != meta]
+        n = 0
         for i in range(0, len(keys), 500):                 # (one slot: a multi-key DEL on a cluster too)
             n += await self.r.delete(*keys[i:i + 500])
-        return n
+        n += await self.r.delete(meta)
+        p = self.r.pipeline(transaction=False)
+        p.srem(self.k("live"), gid)
+        p.zrem(self.k("games"), gid)
+        return n + (await p.execute())[1]
 
     @_timed
     async def log_len(self, gid):

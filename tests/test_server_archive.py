@@ -55,6 +55,14 @@ async def forget(url: str, prefix: str) -> None:
         await s.close()
 
 
+async def until_over(store: RedisStore, gid: str) -> None:
+    for _ in range(600):
+        if gid not in await store.game_ids(live_only=True):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the bot game {gid} did not end")
+
+
 async def game_keys(store: RedisStore, gid: str) -> list[bytes]:
     extra = {"target_nodes": store.r.get_node_from_key(store.gk(gid, "meta"))} if store.cluster else {}
     return [k async for k in store.r.scan_iter(match=store.gk(gid, "*"), **extra)]
@@ -70,12 +78,7 @@ async def test_a_finished_game_leaves_the_store_for_a_file_that_verifies_and_a_l
             joined = await lobby.join(done["game"], name="Anna")
             await lobby.leave(done["game"], joined["token"])            # (her seat's bot plays on)
             live = await lobby.create_game(players=3, bot_seats=["C"], name="Still open")
-            for _ in range(600):
-                if done["game"] not in await store.game_ids(live_only=True):
-                    break
-                await asyncio.sleep(0.05)
-            else:
-                raise AssertionError("the bot game did not end")
+            await until_over(store, done["game"])
             record = await lobby.record(done["game"])
             assert await game_keys(store, done["game"]) and await game_keys(store, live["game"])
 
@@ -109,6 +112,7 @@ async def test_a_finished_game_leaves_the_store_for_a_file_that_verifies_and_a_l
             j = await lobby.join(live["game"], name="Boris")
             assert j["seat"] == "A"
         async with running_server(RedisStore(url, prefix)) as srv, Lobby(srv.base) as lobby:
+            assert await game_keys(srv.store, done["game"]) == []     # (the server that had it open kept nothing of it)
             with pytest.raises(ServerError) as e:                      # (a server that had not loaded it)
                 await lobby.record(done["game"])
             assert e.value.code == "unknown_game"
@@ -130,10 +134,7 @@ async def test_a_game_whose_record_does_not_verify_stays_in_the_store(tmp_path):
     try:
         async with running_server(store, Config(bot_wait=0.0)) as srv, Lobby(srv.base) as lobby:
             g = await lobby.create_game(players=3, bot_seats=["A", "B", "C"], bots="random", options={"max_turns": 1})
-            for _ in range(600):
-                if g["game"] not in await store.game_ids(live_only=True):
-                    break
-                await asyncio.sleep(0.05)
+            await until_over(store, g["game"])
         await store.start()
         meta = await store.load_meta(g["game"])
         await store.r.set(store.gk(g["game"], "meta"), pack({**meta, "nonce": "0" * 32}))   # (not the seed's nonce)
@@ -142,6 +143,13 @@ async def test_a_game_whose_record_does_not_verify_stays_in_the_store(tmp_path):
         assert "do not give the commitment" in got[0]["why"] and "stays in the store" in got[0]["why"]
         assert got[-1]["summary"]["failed"] == 1
         assert await game_keys(store, g["game"]) and g["game"] in await store.game_ids(live_only=False)
+        assert not (tmp_path / f"{g['game']}.json.tmp").exists()
+
+        # A deletion cut short (its meta goes last, the game is still listed) is finished by the next run.
+        await store.r.delete(store.gk(g["game"], "meta"))
+        code, got, err = archive(REDIS_URL, prefix, "--to", str(tmp_path), "--older-than", "0")
+        assert code == 0 and got[0]["outcome"] == "archived" and got[0]["why"] == "its deletion was begun", (got, err)
+        assert await game_keys(store, g["game"]) == [] and await store.game_ids(live_only=False) == []
     finally:
         await store.destroy()
         await store.close()
@@ -149,6 +157,7 @@ async def test_a_game_whose_record_does_not_verify_stays_in_the_store(tmp_path):
 
 STOP_AT_ONCE = """
 import asyncio
+import time
 from rcw.server.client import Lobby, ServerError
 from rcw.server.config import Config
 from rcw.server.store import RedisStore
@@ -166,7 +175,8 @@ async def main():
             except ServerError as e:
                 print(e.code)
             assert [g["game"] for g in await lobby.list_games("open")] == [live["game"]]
-        print("stopped")
+            t0 = time.monotonic()
+        print("stopped", time.monotonic() - t0 < 5)
     finally:
         await destroy_prefix(prefix)
 
@@ -182,4 +192,4 @@ def test_a_server_stopped_as_it_takes_over_a_game_stops_at_once():
     there it happened every time.)"""
     p = subprocess.run([sys.executable, "-c", STOP_AT_ONCE], capture_output=True, text=True, timeout=30,
                        cwd=Path(__file__).parent)
-    assert p.returncode == 0 and p.stdout.split() == ["unknown_game", "stopped"], p.stdout + p.stderr[-2000:]
+    assert p.returncode == 0 and p.stdout.split() == ["unknown_game", "stopped", "True"], p.stdout + p.stderr[-2000:]
