@@ -77,7 +77,7 @@ async def _one(store: Store, gid: str, to: Path, older_than: float, dry_run: boo
         return {"game": gid, "outcome": "kept", "why": "created before seed commitments: its record cannot be verified"}
     n = await store.log_len(gid)
     last = await store.log_range(gid, n - 1, n) if n else []
-    ended = (last[0]["ts"] if last else meta["created"]) / 1000
+    ended = (last[0].get("ts", meta["created"]) if last else meta["created"]) / 1000
     if now - ended < older_than:
         return {"game": gid, "outcome": "kept", "why": f"ended {(now - ended) / DAY:.1f} days ago",
                 "ended": _iso(ended)}

@@ -504,7 +504,7 @@ class Hub:
         await self.admission.take("costly", addr, admin_token)
         async with rt.lock:
             await rt.ensure_current()
-            return record_of(rt.gid, rt.meta, rt.game)
+            return record_of(rt.gid, rt.meta, rt.game, rt.hash)
 
     async def verify(self, gid: Any, admin_token: Any = None, addr: str | None = None) -> dict:
         """The record checked by :func:`rcw.verify.check` (commitment, then a replay to the final

@@ -38,15 +38,15 @@ def rebuild(meta: dict, snap: tuple[int, bytes] | None, entries: list[dict],
     return g, replay(g, entries, meta, gid, snap[0] if snap else 0)
 
 
-def record_of(gid: str, meta: dict, g: Game) -> dict:
+def record_of(gid: str, meta: dict, g: Game, state_hash: str | None = None) -> dict:
     """The game's record as ``/api/games/{id}/record`` and ``rcw archive`` give it: the engine's
     (seed, players, options, actions), the game's id, its final state hash, the edition of the
     rules it was begun under (``meta``'s; 1: before editions were kept) and, for
     :func:`rcw.verify.check`, the seed's nonce and commitment (games created before
-    commitments have none)."""
+    commitments have none).  ``state_hash``: ``g.state_hash()`` if the caller keeps it already."""
     rec = g.record()
     rec["game"] = gid
-    rec["hash"] = g.state_hash()
+    rec["hash"] = state_hash or g.state_hash()
     rec["rules"] = meta.get("rules", 1)
     if "nonce" in meta:
         rec["nonce"], rec["commitment"] = meta["nonce"], meta["commitment"]
