@@ -11,7 +11,6 @@ HTTP lobby (create, list, join, fill with bots, leave, replay views, records) an
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hmac
 import logging
 import re
@@ -32,7 +31,7 @@ from rcw.server.protocol import ProtocolError, now_ms
 from rcw.server.replay import rebuild, record_of
 from rcw.server.runtime import GameRuntime
 from rcw.server.seats import OPEN, public_seats, seats_status, token_hash
-from rcw.server.store import STORE_DOWN, Backoff, Store
+from rcw.server.store import STORE_DOWN, Backoff, Store, stop_task
 
 from rcw import RULES_EDITION, __version__, modes, verify
 from rcw import options as O
@@ -109,15 +108,8 @@ class Hub:
         self._lease_task = asyncio.create_task(self._lease_loop(), name="lease-loop")
 
     async def stop(self) -> None:
-        if self._lease_task:
-            # (a cancellation that lands inside a Redis call may be swallowed there, and the loop
-            # would go on for ever: it also stops at the end of its round, and is told again)
-            self._stopping = True
-            while not self._lease_task.done():
-                self._lease_task.cancel()
-                await asyncio.wait({self._lease_task}, timeout=1.0)
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._lease_task
+        self._stopping = True             # (the lease loop stops at the end of its round, store.stop_task)
+        await stop_task(self._lease_task)
         # (together: each stores its game's position, within a few seconds, :meth:`GameRuntime.shutdown`)
         await asyncio.gather(*(rt.shutdown(keep=True) for rt in list(self.runtimes.values())), return_exceptions=True)
         for t in list(self.tasks):

@@ -463,6 +463,20 @@ class Backoff:
             self.delay = self.said = 0.0
 
 
+async def stop_task(task: asyncio.Task | None, every: float = 1.0) -> None:
+    """Cancel ``task`` (a loop that talks to Redis) and wait until it is done, telling it again
+    every ``every`` seconds: redis-py sends each command under ``asyncio.wait_for``, which on
+    Python 3.11 loses a cancellation that lands as the call completes, and the loop would go on
+    for ever.  (The loops also stop at the end of their round once their owner is closing.)"""
+    if task is None:
+        return
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=every)
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await task
+
+
 def _safe_call(cb: Callback, data: bytes) -> None:
     try:
         cb(data)
@@ -618,6 +632,7 @@ class RedisStore(Store):
         self.shards: _ShardSubscriber | None = None
         self.subs: dict[str, list[Callback]] = {}
         self._reader: asyncio.Task | None = None
+        self._closing = False           # (the reader stops at the end of its round)
         self._sub_lock = asyncio.Lock()
 
     @property
@@ -672,10 +687,8 @@ class RedisStore(Store):
         self._reader = asyncio.create_task(self._read_loop(), name="redis-pubsub-reader")
 
     async def close(self) -> None:
-        if self._reader:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
+        self._closing = True
+        await stop_task(self._reader)
         if self.shards is not None:
             await self.shards.close()
         if self.ps is not None:
@@ -687,7 +700,7 @@ class RedisStore(Store):
 
     async def _read_loop(self) -> None:
         failing = Backoff("pub/sub read")
-        while True:
+        while not self._closing:
             try:
                 m = await self.ps.get_message(timeout=1.0)
             except asyncio.CancelledError:
@@ -968,6 +981,7 @@ class _ShardSubscriber:
         self._lock = asyncio.Lock()
         self._pubsub = _shard_pubsub_class()
         self._tasks: set[asyncio.Task] = set()
+        self._closing = False                        # (the readers stop at the end of their round)
 
     def _node_pubsub(self, node: Any) -> Any:
         ps = self.nodes.get(node.name)
@@ -1002,11 +1016,8 @@ class _ShardSubscriber:
                 await ps.sunsubscribe(topic)
 
     async def close(self) -> None:
-        for t in [*self.readers.values(), *self._tasks]:
-            t.cancel()
-        for t in [*self.readers.values(), *self._tasks]:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+        self._closing = True
+        await asyncio.gather(*(stop_task(t) for t in [*self.readers.values(), *self._tasks]))
         for ps in self.nodes.values():
             with contextlib.suppress(Exception):
                 await ps.aclose()
@@ -1016,7 +1027,7 @@ class _ShardSubscriber:
 
     async def _read_loop(self, name: str, ps: Any) -> None:
         failing = Backoff(f"sharded pub/sub read from {name}")
-        while True:
+        while not self._closing:
             try:
                 m = await ps.get_message(timeout=1.0)
             except asyncio.CancelledError:

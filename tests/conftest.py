@@ -1,5 +1,6 @@
 """Fixtures shared across test modules: the browser tests' real ``rcw serve`` (``server``) and
-Debian's headless Chromium (``browser``), one of each a module (see tests/browser_helpers.py)."""
+Debian's headless Chromium (``browser``), one of each a module (see tests/browser_helpers.py);
+a local three-master Redis Cluster (``cluster_nodes``, ``cluster_url``), one a module that asks."""
 
 import os
 import sys
@@ -7,6 +8,7 @@ import time
 
 import pytest
 from browser_helpers import browser, server  # noqa: F401 (fixtures)
+from server_helpers import redis_cluster
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -15,6 +17,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("slow") is not None and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(0))
+
+
+@pytest.fixture(scope="module")
+def cluster_nodes():
+    """A three-master Redis Cluster on loopback for the module's tests: its nodes' (host, port)
+    (mark the tests ``server_helpers.needs_cluster``)."""
+    with redis_cluster(3) as nodes:
+        yield nodes
+
+
+@pytest.fixture(scope="module")
+def cluster_url(cluster_nodes):
+    """The URL of the module's local Redis Cluster (:func:`cluster_nodes`)."""
+    return f"redis+cluster://{cluster_nodes[0][0]}:{cluster_nodes[0][1]}"
 
 
 _clock = {"n": 0, "t0": None}

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from aiohttp import web
 from rcw.server.app import HUB, make_app
 from rcw.server.client import GameClient, ServerError
@@ -305,3 +306,15 @@ def redis_cluster(masters: int = 3, timeout: float = 30.0):
                 p.kill()
                 p.wait()
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+# -- what the tests of the stores need -----------------------------------------------------------
+#: A test that speaks to a real Redis on loopback skips without one (.ci/run starts one).
+needs_redis = pytest.mark.skipif(not redis_reachable(),
+                                 reason="no Redis on 127.0.0.1:6379 (.ci/run starts one; start redis-server to run these)")
+#: A test of a local Redis Cluster (``cluster_url`` in conftest.py) skips where none can be started.
+needs_cluster = pytest.mark.skipif(redis_cluster_missing() is not None,
+                                   reason=f"no local Redis Cluster: {redis_cluster_missing()}")
+#: The stores a server test runs on (``pytest.mark.parametrize("store_kind", STORES)``): in
+#: memory, and on the real Redis.
+STORES = ["memory", pytest.param("redis", marks=needs_redis)]

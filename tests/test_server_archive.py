@@ -14,24 +14,7 @@ from rcw.server.client import Lobby, ServerError
 from rcw.server.config import Config
 from rcw.server.protocol import pack
 from rcw.server.store import RedisStore
-from server_helpers import (
-    REDIS_URL,
-    redis_cluster,
-    redis_cluster_missing,
-    redis_reachable,
-    running_server,
-    unique_prefix,
-)
-
-needs_redis = pytest.mark.skipif(not redis_reachable(), reason="no Redis on 127.0.0.1:6379")
-needs_cluster = pytest.mark.skipif(redis_cluster_missing() is not None,
-                                   reason=f"no local Redis Cluster: {redis_cluster_missing()}")
-
-
-@pytest.fixture(scope="module")
-def cluster_url():
-    with redis_cluster(3) as nodes:
-        yield f"redis+cluster://{nodes[0][0]}:{nodes[0][1]}"
+from server_helpers import REDIS_URL, needs_cluster, needs_redis, running_server, unique_prefix
 
 
 @pytest.fixture(params=[pytest.param("redis", marks=needs_redis), pytest.param("cluster", marks=needs_cluster)])

@@ -18,15 +18,13 @@ from server_helpers import (
     ServerProcess,
     check_trail,
     destroy_prefix,
+    needs_redis,
     play_randomly,
     redis_cluster,
     redis_cluster_missing,
-    redis_reachable,
     replay_hashes,
     unique_prefix,
 )
-
-needs_redis = pytest.mark.skipif(not redis_reachable(), reason="no Redis on 127.0.0.1:6379 (.ci/run starts one)")
 
 
 async def _stop_all(procs, clients, lobbies, prefix, destroy=True):

@@ -10,9 +10,7 @@ import time
 
 import pytest
 from rcw.server.client import GameClient, Lobby
-from server_helpers import REDIS_URL, ServerProcess, destroy_prefix, redis_reachable, unique_prefix
-
-needs_redis = pytest.mark.skipif(not redis_reachable(), reason="no Redis on 127.0.0.1:6379 (.ci/run starts one)")
+from server_helpers import REDIS_URL, ServerProcess, destroy_prefix, needs_redis, unique_prefix
 
 
 @needs_redis

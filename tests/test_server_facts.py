@@ -15,14 +15,11 @@ import pytest
 from rcw.server.client import GameClient, Lobby, ServerError
 from rcw.server.config import Config
 from rcw.server.store import MemoryStore, RedisStore
-from server_helpers import REDIS_URL, choose, destroy_prefix, redis_reachable, running_server, unique_prefix
+from server_helpers import REDIS_URL, STORES, choose, destroy_prefix, running_server, unique_prefix
 
 from rcw import modes
 from rcw.actions import IllegalAction
 from rcw.game import Game
-
-needs_redis = pytest.mark.skipif(not redis_reachable(), reason="no Redis on 127.0.0.1:6379")
-STORES = ["memory", pytest.param("redis", marks=needs_redis)]
 
 
 def engine_strengths(g: Game, view: dict) -> dict[str, int]:

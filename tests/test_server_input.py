@@ -14,11 +14,7 @@ from rcw.server.client import GameClient, Lobby, ServerError
 from rcw.server.config import Config
 from rcw.server.protocol import ERRORS, MAX_FRAME, MAX_INDEX, pack
 from rcw.server.store import MemoryStore, RedisStore
-from server_helpers import REDIS_URL, destroy_prefix, redis_reachable, running_server, unique_prefix
-
-needs_redis = pytest.mark.skipif(not redis_reachable(),
-                                 reason="no Redis on 127.0.0.1:6379 (.ci/run starts one; start redis-server to run these)")
-STORES = ["memory", pytest.param("redis", marks=needs_redis)]
+from server_helpers import REDIS_URL, STORES, destroy_prefix, running_server, unique_prefix
 
 
 @contextlib.asynccontextmanager

@@ -15,9 +15,7 @@ from rcw.server import logs
 from rcw.server.client import GameClient, Lobby, ServerError
 from rcw.server.config import Config
 from rcw.server.store import MemoryStore, RedisStore
-from server_helpers import REDIS_URL, ServerProcess, destroy_prefix, redis_reachable, running_server, unique_prefix
-
-needs_redis = pytest.mark.skipif(not redis_reachable(), reason="no Redis on 127.0.0.1:6379")
+from server_helpers import REDIS_URL, ServerProcess, destroy_prefix, needs_redis, running_server, unique_prefix
 
 
 async def scrape(base: str) -> dict[tuple[str, tuple], float]:

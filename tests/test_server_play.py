@@ -22,19 +22,17 @@ from rcw.server.protocol import ERRORS, MAX_FRAME, MAX_TEXT, WS_HARD_LIMIT, pack
 from rcw.server.store import MemoryStore, RedisStore
 from server_helpers import (
     REDIS_URL,
+    STORES,
     check_trail,
     destroy_prefix,
+    needs_redis,
     play_randomly,
-    redis_reachable,
     replay_hashes,
     restartable_store,
     running_server,
     unique_prefix,
 )
 
-needs_redis = pytest.mark.skipif(not redis_reachable(),
-                                 reason="no Redis on 127.0.0.1:6379 (.ci/run starts one; start redis-server to run these)")
-STORES = ["memory", pytest.param("redis", marks=needs_redis)]
 #: Tests that reach into the bots or register test agents: the bots run in this process only
 #: without bot workers (RCW_TEST_BOT_WORKERS=1 runs the suite with them in worker processes).
 IN_PROCESS = pytest.mark.skipif(bool(os.environ.get("RCW_TEST_BOT_WORKERS")),

@@ -15,12 +15,9 @@ import time
 import pytest
 from rcw.server.client import GameClient, Lobby, ServerError
 from rcw.server.config import Config
-from server_helpers import kind_store, play_randomly, redis_reachable, running_server
+from server_helpers import STORES, kind_store, play_randomly, running_server
 
 from rcw.data import default
-
-needs_redis = pytest.mark.skipif(not redis_reachable(), reason="no Redis on 127.0.0.1:6379")
-STORES = ["memory", pytest.param("redis", marks=needs_redis)]
 
 
 @contextlib.asynccontextmanager
