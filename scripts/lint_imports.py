@@ -44,8 +44,10 @@ def lint(tree: Path, config: Path | None = None) -> subprocess.CompletedProcess:
     if exe is None:
         raise SystemExit("lint-imports is not installed (pip install -e '.[test]')")
     env = dict(os.environ, PYTHONPATH=str(tree))
-    return subprocess.run([exe, "--no-cache", "--config", str(config or ROOT / "pyproject.toml")], cwd=tree, env=env,
-                          capture_output=True, text=True)
+    # (the contracts where lint-imports looks by default, the current folder: its --config option
+    # is deprecated and its positional form is recent)
+    shutil.copyfile(config or ROOT / "pyproject.toml", tree / "pyproject.toml")
+    return subprocess.run([exe, "--no-cache"], cwd=tree, env=env, capture_output=True, text=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,14 +16,15 @@ fails a step is named, the command exits 1, and the game stays in the store (a d
 short is finished by the next run).  Games still being played are never touched, nor games
 created before seed commitments (their records cannot be verified).  --dry-run writes and
 deletes nothing.  It may run beside live servers: a server that still has the game open (a
-page left on it) serves it from memory until it unloads it, and writes nothing of it back but
-the odd presence or chat record of that page.
+page left on it) is told, unloads it and closes its connections (the page then says there is no
+such game); it writes nothing of the game back (a chat message sent meanwhile is refused).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import json
 import os
@@ -31,7 +32,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from rcw.server.protocol import ProtocolError
+from rcw.server.protocol import ProtocolError, pack
 from rcw.server.replay import rebuild, record_of
 from rcw.server.store import RedisStore, Store
 
@@ -104,10 +105,15 @@ async def _one(store: Store, gid: str, to: Path, older_than: float, dry_run: boo
         raise verify.VerifyError(f"{file} replays {v.actions} actions of the log's {n}"
                                  f"{'' if v.over else ' to a game not over'}; the game stays in the store")
     try:
-        return {**report, "outcome": "archived", "keys": await store.forget_game(gid)}
+        keys = await store.forget_game(gid)
     except Exception as e:
         raise RuntimeError(f"{file} is written and verified, but the game's deletion failed ({e!r}); "
                            "run rcw archive again to finish it") from e
+    # A process that still has the game open (a page left on it) unloads it (Hub.archived); one
+    # that misses the notice keeps serving it from memory but writes nothing more to the store.
+    with contextlib.suppress(Exception):
+        await store.publish(store.topic(meta["secret"], gid), pack({"k": "gone"}))
+    return {**report, "outcome": "archived", "keys": keys}
 
 
 def _write(file: Path, doc: dict) -> None:

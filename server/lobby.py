@@ -166,6 +166,16 @@ class Hub:
             self.runtimes[gid] = rt
             return rt
 
+    async def archived(self, rt: GameRuntime) -> None:
+        """``rcw archive`` deleted the game from the store (its ``gone`` notice): unload it here and
+        close its connections, writing nothing more for it (their pages, saying hello again, are
+        told there is no such game)."""
+        if self.runtimes.get(rt.gid) is rt:
+            del self.runtimes[rt.gid]
+        rt.gone = True
+        await rt.shutdown()
+        await asyncio.gather(*(c.close() for c in list(rt.conns)), return_exceptions=True)
+
     async def _lease_loop(self) -> None:
         down = Backoff("lease round")        # (Redis away: a line a minute and backing off, not a traceback a round)
         while not self._stopping:

@@ -64,6 +64,7 @@ class GameRuntime:
         self._snap: tuple[int, bytes] | None = None
         self._over_marked = False
         self.closed = False
+        self.gone = False                        # (archived: nothing more is written for it, Hub.archived)
         self.last_used = time.monotonic()
         self.channels = Channels(self)
         self.proposals = Proposals(self)
@@ -248,7 +249,7 @@ class GameRuntime:
 
     def detach(self, conn: Any) -> None:
         seat = getattr(conn, "present", None)
-        if conn in self.conns and seat is not None:
+        if conn in self.conns and seat is not None and not self.gone:
             self.hub.spawn(self._gone(seat, self.seq))
         self.conns.discard(conn)
         self.touch()
@@ -426,6 +427,8 @@ class GameRuntime:
             self.hub.spawn(self._clock_notice(msg.get("why")))
         elif k == "notify":
             self.hub.spawn(self._prefs_notice())
+        elif k == "gone":
+            self.hub.spawn(self.hub.archived(self))
 
     async def _clock_notice(self, why: dict | None) -> None:
         """The game's deadlines changed (set, dropped, moved by a pause): reload them, tell the

@@ -64,7 +64,7 @@ from collections.abc import Callable
 from typing import Any
 
 import redis.exceptions
-from rcw.server.protocol import pack, unpack
+from rcw.server.protocol import ProtocolError, pack, unpack
 
 log = logging.getLogger("rcw.server.store")
 
@@ -168,7 +168,8 @@ class Store(ABC):
     @abstractmethod
     async def chat_append(self, gid: str, channel: str, msg: dict, topic: str) -> int:
         """Store a message, give it the next id of its channel, publish ``id|packed`` on
-        ``topic`` in the same atomic step; returns the id (1, 2, ...)."""
+        ``topic`` in the same atomic step; returns the id (1, 2, ...).  A game no longer in the
+        store (archived) keeps nothing: ProtocolError ``unknown_game``."""
 
     @abstractmethod
     async def chat_range(self, gid: str, channel: str, after: int, limit: int) -> list[dict]:
@@ -218,7 +219,8 @@ class Store(ABC):
 
     @abstractmethod
     async def hash_incr(self, gid: str, name: str, key: str, by: int) -> int:
-        """Add ``by`` to the integer field ``key`` of the game's record ``name`` atomically; its new value."""
+        """Add ``by`` to the integer field ``key`` of the game's record ``name`` atomically; its new
+        value.  A game no longer in the store (archived) keeps nothing: ProtocolError ``unknown_game``."""
 
     @abstractmethod
     async def put_code(self, code: str, value: dict, ttl: float) -> None:
@@ -337,6 +339,8 @@ class MemoryStore(Store):
         self.chans[gid][name] = pack(rec)
 
     async def chat_append(self, gid, channel, msg, topic):
+        if gid not in self.meta:
+            raise _gone(gid)
         lst = self.chat.setdefault((gid, channel), [])
         body = pack(msg)
         lst.append(body)
@@ -409,6 +413,8 @@ class MemoryStore(Store):
                 h[k] = pack(v)
 
     async def hash_incr(self, gid, name, key, by):
+        if gid not in self.meta:
+            raise _gone(gid)
         h = self.hashes.setdefault((gid, name), {})
         n = (unpack(h[key]) if key in h else 0) + by
         h[key] = pack(n)
@@ -477,6 +483,12 @@ async def stop_task(task: asyncio.Task | None, every: float = 1.0) -> None:
         await task
 
 
+def _gone(gid: str) -> ProtocolError:
+    """What a write to a game no longer in the store meets (``rcw archive`` deleted it while a
+    process still had it open): nothing is written."""
+    return ProtocolError("unknown_game", f"no game {gid!r} (archived)")
+
+
 def _safe_call(cb: Callback, data: bytes) -> None:
     try:
         cb(data)
@@ -495,6 +507,7 @@ return 1
 """
 
 _CHAT_APPEND = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
 local n = redis.call('RPUSH', KEYS[1], ARGV[1])
 redis.call('{pub}', ARGV[2], tostring(n) .. '|' .. ARGV[1])
 return n
@@ -511,6 +524,7 @@ return 0
 # hash_incr: the fields are msgpack values; a msgpack integer is read and written by the script
 # (cmsgpack is part of Redis's Lua).
 _HASH_INCR = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return false end
 local v = redis.call('HGET', KEYS[1], ARGV[1])
 local n = tonumber(ARGV[2])
 if v then n = n + cmsgpack.unpack(v) end
@@ -824,7 +838,10 @@ class RedisStore(Store):
 
     @_timed
     async def chat_append(self, gid, channel, msg, topic):
-        return int(await self._chat(keys=[self.gk(gid, "chat", channel)], args=[pack(msg), topic]))
+        n = int(await self._chat(keys=[self.gk(gid, "chat", channel), self.gk(gid, "meta")], args=[pack(msg), topic]))
+        if not n:
+            raise _gone(gid)
+        return n
 
     @_timed
     async def chat_range(self, gid, channel, after, limit):
@@ -906,7 +923,10 @@ class RedisStore(Store):
 
     @_timed
     async def hash_incr(self, gid, name, key, by):
-        return int(await self._incr(keys=[self.gk(gid, "h", name)], args=[key, int(by)]))
+        n = await self._incr(keys=[self.gk(gid, "h", name), self.gk(gid, "meta")], args=[key, int(by)])
+        if n is None:
+            raise _gone(gid)
+        return int(n)
 
     @_timed
     async def put_code(self, code, value, ttl):

@@ -15,10 +15,27 @@ in words (issue 17 bug 7) and closes when "Replay so far" opens the replay (bug 
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import time
 
 import pytest
-from browser_helpers import BOTH, PLAY_ON, as_seat, http, new_page, open_seat, seen, shot, skip_reason
+import redis
+from browser_helpers import (
+    BOTH,
+    NO_BOT_WAIT_ARGS,
+    NO_LIMITS_ARGS,
+    PLAY_ON,
+    as_seat,
+    http,
+    new_page,
+    open_seat,
+    rcw_server,
+    seen,
+    shot,
+    skip_reason,
+)
+from server_helpers import REDIS_URL, needs_redis, unique_prefix
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 
@@ -1164,3 +1181,36 @@ def test_the_rules_in_brief_are_one_click_away_in_the_lobby_and_the_game(server,
     page.locator(".modal .rules-brief").wait_for()
     assert "How to win" in page.locator(".modal .rules-brief").inner_text()
     page.context.close()
+
+
+@needs_redis
+def test_a_page_left_on_a_game_the_operator_archives_says_the_game_is_gone(browser, tmp_path) -> None:
+    """A spectator's page stays on a finished game (on a server with Redis) while the operator runs
+    ``rcw archive``: the page is not left on a game the store no longer has; it says there is no
+    such game, with the way back to the lobby."""
+    prefix = unique_prefix("archive-page")
+    try:
+        with rcw_server(["--redis", REDIS_URL, "--prefix", prefix, *NO_LIMITS_ARGS, *NO_BOT_WAIT_ARGS]) as base:
+            g = http(base, "POST", "/api/games", {"players": 3, "bots": "random", "options": {"max_turns": 1}})
+            gid = g["game"]
+            http(base, "POST", f"/api/games/{gid}/bots", {}, g["admin_token"])
+            page = new_page(browser, False, 20_000)
+            page.goto(f"{base}/#/g/{gid}")
+            page.wait_for_function("() => document.body.dataset.status === 'over'", timeout=120_000)
+            page.keyboard.press("Escape")                    # (the final scores)
+            p = subprocess.run([sys.executable, "-m", "rcw.cli", "archive", "--redis", REDIS_URL, "--prefix", prefix,
+                                "--to", str(tmp_path), "--older-than", "0"],
+                               capture_output=True, text=True, timeout=120)
+            assert p.returncode == 0 and f"{gid}: archived" in p.stdout, p.stdout + p.stderr
+            box = page.locator(".notfound")
+            box.wait_for()
+            assert "No such game" in box.inner_text() and gid in box.inner_text()
+            box.locator('a:text("Back to the lobby")').click()
+            page.locator(".lobby-main").wait_for()
+            assert gid not in page.locator(".lobby-main").inner_text()
+            page.context.close()
+    finally:
+        r = redis.Redis.from_url(REDIS_URL)      # (the sync client: Playwright's loop runs in this thread)
+        for key in r.scan_iter(match=prefix + "*"):
+            r.delete(key)
+        r.close()

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from rcw.server.client import Lobby, ServerError
+from rcw.server.client import GameClient, Lobby, ServerError
 from rcw.server.config import Config
 from rcw.server.protocol import pack
 from rcw.server.store import RedisStore
-from server_helpers import REDIS_URL, needs_cluster, needs_redis, running_server, unique_prefix
+from server_helpers import REDIS_URL, needs_cluster, needs_redis, play_randomly, running_server, unique_prefix
 
 
 @pytest.fixture(params=[pytest.param("redis", marks=needs_redis), pytest.param("cluster", marks=needs_cluster)])
@@ -108,6 +109,37 @@ async def test_a_finished_game_leaves_the_store_for_a_file_that_verifies_and_a_l
         await forget(url, prefix)
 
 
+async def test_a_page_left_open_on_an_archived_game_is_told_and_nothing_of_it_is_written_back(url, tmp_path):
+    """A player's page stays on his finished game while the operator archives it: the server
+    unloads the game and closes the page's connection, whose ``hello`` again is told there is
+    no such game; his seat's presence is not written back (no key of the game is left)."""
+    prefix = unique_prefix("archive")
+    store = RedisStore(url, prefix)
+    try:
+        async with running_server(store, Config(bot_wait=0.0)) as srv, Lobby(srv.base) as lobby:
+            g = await lobby.create_game(players=3, bot_seats=["B", "C"], bots="random", options={"max_turns": 1})
+            j = await lobby.join(g["game"], name="Boris")
+            page = await GameClient.connect(srv.base, g["game"], j["token"])
+            try:
+                await play_randomly(page, random.Random(3))
+                await until_over(store, g["game"])
+                assert await store.hash_all(g["game"], "present")       # (his page counts as present)
+                code, got, err = archive(url, prefix, "--to", str(tmp_path), "--older-than", "0")
+                assert code == 0 and got[0]["outcome"] == "archived", (got, err)
+                await asyncio.wait_for(page.closed.wait(), 10)
+                assert g["game"] not in srv.hub.runtimes
+                with pytest.raises(ServerError) as e:
+                    await page.reconnect()
+                assert e.value.code == "unknown_game"
+                await asyncio.sleep(0.2)                                 # (what a detached page would write)
+                assert await game_keys(store, g["game"]) == []
+            finally:
+                await page.close()
+        assert await game_keys(store, g["game"]) == []
+    finally:
+        await forget(url, prefix)
+
+
 @needs_redis
 async def test_a_game_whose_record_does_not_verify_stays_in_the_store(tmp_path):
     """A game is deleted only once its file verifies: a damaged log is named, the exit code is 1,
@@ -141,7 +173,7 @@ async def test_a_game_whose_record_does_not_verify_stays_in_the_store(tmp_path):
 STOP_AT_ONCE = """
 import asyncio
 import time
-from rcw.server.client import Lobby, ServerError
+from rcw.server.client import GameClient, Lobby, ServerError
 from rcw.server.config import Config
 from rcw.server.store import RedisStore
 from server_helpers import REDIS_URL, destroy_prefix, running_server, unique_prefix

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from rcw.server.protocol import pack, unpack
+from rcw.server.protocol import ProtocolError, pack, unpack
 from rcw.server.store import MemoryStore, RedisStore, game_slot, slot_tag, split_chat_notice, split_redis_url
 from server_helpers import REDIS_URL, needs_cluster, needs_redis, unique_prefix
 
@@ -270,6 +270,7 @@ async def test_a_store_closes_though_its_pubsub_reader_loses_a_cancellation(requ
 async def test_small_records_and_one_time_codes(store):
     """The per-game records of issue 16 (deadlines, pauses, settings: ``hash_put``/``hash_all``,
     an atomic ``hash_incr``) and the e-mail links' one-time codes (read once, then gone)."""
+    await store.create_game("g1", {}, {}, {})
     await store.hash_put("g1", "timers", {"seat:A": [1000, 0], "_shift": 0})
     await store.hash_put("g1", "timers", {"seat:A": None, "phase:1:first": [2000, 0]})
     assert await store.hash_all("g1", "timers") == {"_shift": 0, "phase:1:first": [2000, 0]}
@@ -331,3 +332,22 @@ async def test_a_forgotten_game_leaves_nothing_behind_and_the_others_stay(store)
     assert await store.forget_game("gone") == 0
     assert await store.log_len("kept") == 1 and await store.chat_len("kept", "public") == 1
     assert await store.hash_all("kept", "seen") == {"A": 1} and await store.game_ids() == ["kept"]
+
+
+async def test_a_forgotten_game_takes_no_more_chat_or_presence(store):
+    """A process that still had the game open when it was archived may send a chat message or
+    count a page's presence after the deletion: refused (``unknown_game``), nothing is written."""
+    await store.create_game("gone", {"id": "gone"}, {"A": {"kind": "open"}}, {"public": {"name": "public"}})
+    await store.hash_incr("gone", "present", "A|proc", 1)
+    assert await store.forget_game("gone") > 0 and await store.load_meta("gone") is None
+    got: list[bytes] = []
+    topic = store.topic("t", "gone")
+    await store.subscribe(topic, got.append)
+    for write in (store.chat_append("gone", "public", {"seat": "A", "text": "still there?"}, topic),
+                  store.hash_incr("gone", "present", "A|proc", -1)):
+        with pytest.raises(ProtocolError) as e:
+            await write
+        assert e.value.code == "unknown_game"
+    await asyncio.sleep(0.2)
+    assert got == [] and await store.chat_len("gone", "public") == 0 and await store.hash_all("gone", "present") == {}
+    assert await store.forget_game("gone") == 0
