@@ -38,7 +38,7 @@ def layout(dest: Path) -> Path:
     return dest
 
 
-def lint(tree: Path, config: Path | None = None) -> subprocess.CompletedProcess:
+def lint(tree: Path) -> subprocess.CompletedProcess:
     """Run lint-imports on a laid-out tree (output captured)."""
     exe = shutil.which("lint-imports", path=os.path.dirname(sys.executable)) or shutil.which("lint-imports")
     if exe is None:
@@ -46,7 +46,7 @@ def lint(tree: Path, config: Path | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(tree))
     # (the contracts where lint-imports looks by default, the current folder: its --config option
     # is deprecated and its positional form is recent)
-    shutil.copyfile(config or ROOT / "pyproject.toml", tree / "pyproject.toml")
+    shutil.copyfile(ROOT / "pyproject.toml", tree / "pyproject.toml")
     return subprocess.run([exe, "--no-cache"], cwd=tree, env=env, capture_output=True, text=True)
 
 

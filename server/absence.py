@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from rcw.server.protocol import ProtocolError, now_ms
+from rcw.server.store import GLOBAL
 
 #: Event kinds worth a line in the digest (their ``text``), besides the reports and the counts.
 NOTABLE = ("combat", "eliminated", "purge_resolved", "assassination", "czar_executed", "execution", "capture",
@@ -33,7 +34,7 @@ DIGEST_LINES = 8
 ARMING = 2.0           # seconds a pause waits for the deadline of a decision that has just opened
 #: The store record where each process notes the time of its last lease round (its heartbeat):
 #: the seats its connections hold count as present only while it is alive (rcw.server.runtime).
-PROCS = ("_", "procs")
+PROCS = (GLOBAL, "procs")
 
 
 class Absence:

@@ -17,14 +17,13 @@ short is finished by the next run).  Games still being played are never touched,
 created before seed commitments (their records cannot be verified).  --dry-run writes and
 deletes nothing.  It may run beside live servers: a server that still has the game open (a
 page left on it) is told, unloads it and closes its connections (the page then says there is no
-such game); it writes nothing of the game back (a chat message sent meanwhile is refused).
+such game); the store refuses any write to the game from then on.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import datetime as dt
 import json
 import os
@@ -109,11 +108,18 @@ async def _one(store: Store, gid: str, to: Path, older_than: float, dry_run: boo
     except Exception as e:
         raise RuntimeError(f"{file} is written and verified, but the game's deletion failed ({e!r}); "
                            "run rcw archive again to finish it") from e
-    # A process that still has the game open (a page left on it) unloads it (Hub.archived); one
-    # that misses the notice keeps serving it from memory but writes nothing more to the store.
-    with contextlib.suppress(Exception):
-        await store.publish(store.topic(meta["secret"], gid), pack({"k": "gone"}))
+    try:
+        await tell_gone(store, gid, meta)
+    except Exception as e:
+        report["notice"] = f"not sent ({e!r}): a server with the game open unloads it at its next write"
     return {**report, "outcome": "archived", "keys": keys}
+
+
+async def tell_gone(store: Store, gid: str, meta: dict) -> None:
+    """Tell the processes that have the deleted game open (a page left on it): each unloads it
+    and closes its connections (Hub.archived).  One that misses the notice unloads it at its
+    next write, which the store refuses."""
+    await store.publish(store.topic(meta["secret"], gid), pack({"k": "gone"}))
 
 
 def _write(file: Path, doc: dict) -> None:

@@ -147,12 +147,12 @@ class Hub:
         if not isinstance(gid, str) or not GAME_ID.match(gid):
             raise ProtocolError("unknown_game", "no such game")
         rt = self.runtimes.get(gid)
-        if rt is not None:
+        if rt is not None and not rt.closed:
             rt.touch()
             return rt
         async with self._load_lock:
             rt = self.runtimes.get(gid)
-            if rt is not None:
+            if rt is not None and not rt.closed:
                 return rt
             meta = await self.store.load_meta(gid)
             if meta is None:
@@ -163,6 +163,8 @@ class Hub:
             except BaseException:
                 await rt.shutdown()
                 raise
+            if rt.closed:                  # (archived as it loaded: Hub.archived)
+                raise ProtocolError("unknown_game", f"no game {gid!r} (archived)")
             self.runtimes[gid] = rt
             return rt
 
@@ -170,11 +172,15 @@ class Hub:
         """``rcw archive`` deleted the game from the store (its ``gone`` notice): unload it here and
         close its connections, writing nothing more for it (their pages, saying hello again, are
         told there is no such game)."""
+        if rt.gone:
+            return
+        rt.gone = True
         if self.runtimes.get(rt.gid) is rt:
             del self.runtimes[rt.gid]
-        rt.gone = True
-        await rt.shutdown()
-        await asyncio.gather(*(c.close() for c in list(rt.conns)), return_exceptions=True)
+        async with rt.lock:                # (a hello attaches under the lock: it sees the game closed, or is closed here)
+            await rt.shutdown()
+            conns = list(rt.conns)
+        await asyncio.gather(*(c.close() for c in conns), return_exceptions=True)
 
     async def _lease_loop(self) -> None:
         down = Backoff("lease round")        # (Redis away: a line a minute and backing off, not a traceback a round)

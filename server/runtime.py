@@ -113,7 +113,7 @@ class GameRuntime:
         async with asyncio.timeout(5):
             async with self.lock:
                 g = self.game
-                if g is None or self.seq == 0:
+                if g is None or self.seq == 0 or self.gone:
                     return
                 stored = await self.store.snapshot_before(self.gid, self.seq)
                 if stored is None and await self.store.load_meta(self.gid) is None:
@@ -245,7 +245,7 @@ class GameRuntime:
         self.touch()
         conn.present = conn.seat          # (counted while the connection lasts, even if the seat is left)
         if conn.seat is not None:
-            self.hub.spawn(self.store.hash_incr(self.gid, "present", f"{conn.seat}|{self.hub.proc}", 1))
+            self.hub.spawn(self._count_presence(conn.seat, 1))
 
     def detach(self, conn: Any) -> None:
         seat = getattr(conn, "present", None)
@@ -256,8 +256,20 @@ class GameRuntime:
 
     async def _gone(self, seat: str, seq: int) -> None:
         """A seat's connection closed: one fewer presence, and its last look (absence digest)."""
-        await self.store.hash_incr(self.gid, "present", f"{seat}|{self.hub.proc}", -1)
-        await self.absence.seen(seat, seq)
+        if await self._count_presence(seat, -1):
+            await self.absence.seen(seat, seq)
+
+    async def _count_presence(self, seat: str, by: int) -> bool:
+        """Count a connection of ``seat`` in this process, or one fewer.  False if the store no
+        longer has the game (archived, and this process missed the notice): it is unloaded."""
+        try:
+            await self.store.hash_incr(self.gid, "present", f"{seat}|{self.hub.proc}", by)
+        except ProtocolError as e:
+            if e.code != "unknown_game":
+                raise
+            await self.hub.archived(self)
+            return False
+        return True
 
     async def present(self, seat: str) -> bool:
         """Whether a connection holds the seat, in a process that is alive (its lease rounds go

@@ -163,7 +163,10 @@ class Store(ABC):
     async def load_channels(self, gid: str) -> dict[str, dict]: ...
 
     @abstractmethod
-    async def add_channel(self, gid: str, name: str, rec: dict) -> None: ...
+    async def add_channel(self, gid: str, name: str, rec: dict) -> None:
+        """Keep a channel opened in play.  Like every write to a game's records (but the log's,
+        which checks its length, and the snapshots'), refused with ProtocolError ``unknown_game``
+        once the game is no longer in the store (archived): nothing is written."""
 
     @abstractmethod
     async def chat_append(self, gid: str, channel: str, msg: dict, topic: str) -> int:
@@ -215,7 +218,8 @@ class Store(ABC):
 
     @abstractmethod
     async def hash_put(self, gid: str, name: str, fields: dict[str, Any]) -> None:
-        """Set fields of the game's record ``name`` (a value None deletes its field)."""
+        """Set fields of the game's record ``name`` (a value None deletes its field); ``gid``
+        GLOBAL: a record of no game.  Refused (``unknown_game``) for an archived game."""
 
     @abstractmethod
     async def hash_incr(self, gid: str, name: str, key: str, by: int) -> int:
@@ -335,12 +339,17 @@ class MemoryStore(Store):
     async def load_channels(self, gid):
         return {k: unpack(v) for k, v in self.chans.get(gid, {}).items()}
 
+    def _check(self, gid: str) -> None:
+        """A write to a game no longer here (archived) is refused (RedisStore's scripts)."""
+        if gid != GLOBAL and gid not in self.meta:
+            raise _gone(gid)
+
     async def add_channel(self, gid, name, rec):
+        self._check(gid)
         self.chans[gid][name] = pack(rec)
 
     async def chat_append(self, gid, channel, msg, topic):
-        if gid not in self.meta:
-            raise _gone(gid)
+        self._check(gid)
         lst = self.chat.setdefault((gid, channel), [])
         body = pack(msg)
         lst.append(body)
@@ -361,6 +370,7 @@ class MemoryStore(Store):
         return len(self.chat.get((gid, channel), ()))
 
     async def add_pact(self, gid, pid, rec):
+        self._check(gid)
         book = self.pacts.setdefault(gid, {})
         if pid in book:
             return False
@@ -368,6 +378,7 @@ class MemoryStore(Store):
         return True
 
     async def update_pact(self, gid, pid, rec):
+        self._check(gid)
         self.pacts.setdefault(gid, {})[pid] = pack(rec)
 
     async def load_pacts(self, gid):
@@ -405,6 +416,7 @@ class MemoryStore(Store):
         return {k: unpack(v) for k, v in self.hashes.get((gid, name), {}).items()}
 
     async def hash_put(self, gid, name, fields):
+        self._check(gid)
         h = self.hashes.setdefault((gid, name), {})
         for k, v in fields.items():
             if v is None:
@@ -413,8 +425,7 @@ class MemoryStore(Store):
                 h[k] = pack(v)
 
     async def hash_incr(self, gid, name, key, by):
-        if gid not in self.meta:
-            raise _gone(gid)
+        self._check(gid)
         h = self.hashes.setdefault((gid, name), {})
         n = (unpack(h[key]) if key in h else 0) + by
         h[key] = pack(n)
@@ -471,9 +482,10 @@ class Backoff:
 
 async def stop_task(task: asyncio.Task | None, every: float = 1.0) -> None:
     """Cancel ``task`` (a loop that talks to Redis) and wait until it is done, telling it again
-    every ``every`` seconds: redis-py sends each command under ``asyncio.wait_for``, which on
-    Python 3.11 loses a cancellation that lands as the call completes, and the loop would go on
-    for ever.  (The loops also stop at the end of their round once their owner is closing.)"""
+    every ``every`` seconds: on Python 3.11 a cancellation that lands as an awaited call
+    completes inside ``asyncio.wait_for`` (as redis-py uses for some calls) is lost, and the loop
+    would go on for ever (seen with the lease loop).  The loops also stop at the end of their
+    round once their owner is closing."""
     if task is None:
         return
     while not task.done():
@@ -481,6 +493,11 @@ async def stop_task(task: asyncio.Task | None, every: float = 1.0) -> None:
         await asyncio.wait({task}, timeout=every)
     with contextlib.suppress(asyncio.CancelledError, Exception):
         await task
+
+
+#: The ``gid`` of the records of no game (the processes' lease rounds, rcw.server.absence.PROCS):
+#: their writes are never refused as a deleted game's are.
+GLOBAL = "_"
 
 
 def _gone(gid: str) -> ProtocolError:
@@ -511,6 +528,18 @@ if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
 local n = redis.call('RPUSH', KEYS[1], ARGV[1])
 redis.call('{pub}', ARGV[2], tostring(n) .. '|' .. ARGV[1])
 return n
+"""
+
+# A write to a game's hash record (hash_put, add_channel, add_pact, update_pact): KEYS[2], the
+# game's meta, must still be there (rcw archive deletes it last); ARGV[1] 'setnx' (ARGV[2], ARGV[3])
+# or 'set' then field, value pairs (an empty value deletes the field: a packed value never is).
+_HASH_WRITE = """
+if #KEYS > 1 and redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
+if ARGV[1] == 'setnx' then return redis.call('HSETNX', KEYS[1], ARGV[2], ARGV[3]) end
+for i = 2, #ARGV, 2 do
+  if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[1], ARGV[i]) else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+end
+return 1
 """
 
 _CAS_HASH = """
@@ -681,6 +710,7 @@ class RedisStore(Store):
             await self.r.initialize()
         else:
             self.r = aioredis.Redis.from_url(self.url)
+        self._closing = False
         await self.r.ping()
         pub = "SPUBLISH" if self.cluster else "PUBLISH"
         self._append = self.r.register_script(_APPEND_ACTION.replace("{pub}", pub))
@@ -690,6 +720,7 @@ class RedisStore(Store):
         self._release = self.r.register_script(_RELEASE)
         self._take = self.r.register_script(_TAKE_TOKEN)
         self._incr = self.r.register_script(_HASH_INCR)
+        self._hwrite = self.r.register_script(_HASH_WRITE)
         if self.cluster:
             for slot in range(16384):     # every slot's topic tag now (a fraction of a second, once per process)
                 slot_tag(slot)
@@ -834,7 +865,16 @@ class RedisStore(Store):
 
     @_timed
     async def add_channel(self, gid, name, rec):
-        await self.r.hset(self.gk(gid, "chans"), name, pack(rec))
+        await self._hash_write(gid, self.gk(gid, "chans"), "set", name, pack(rec))
+
+    async def _hash_write(self, gid: str, key: str, *args: Any) -> int:
+        """:data:`_HASH_WRITE` on the game's hash ``key`` (a record of no game, GLOBAL: not
+        refused); raises ``unknown_game`` if the game is no longer in the store."""
+        keys = [key] if gid == GLOBAL else [key, self.gk(gid, "meta")]
+        n = int(await self._hwrite(keys=keys, args=list(args)))
+        if n < 0:
+            raise _gone(gid)
+        return n
 
     @_timed
     async def chat_append(self, gid, channel, msg, topic):
@@ -860,11 +900,11 @@ class RedisStore(Store):
 
     @_timed
     async def add_pact(self, gid, pid, rec):
-        return bool(await self.r.hsetnx(self.gk(gid, "pacts"), pid, pack(rec)))
+        return bool(await self._hash_write(gid, self.gk(gid, "pacts"), "setnx", pid, pack(rec)))
 
     @_timed
     async def update_pact(self, gid, pid, rec):
-        await self.r.hset(self.gk(gid, "pacts"), pid, pack(rec))
+        await self._hash_write(gid, self.gk(gid, "pacts"), "set", pid, pack(rec))
 
     @_timed
     async def load_pacts(self, gid):
@@ -911,15 +951,9 @@ class RedisStore(Store):
 
     @_timed
     async def hash_put(self, gid, name, fields):
-        key = self.gk(gid, "h", name)
-        gone = [k for k, v in fields.items() if v is None]
-        kept = {k: pack(v) for k, v in fields.items() if v is not None}
-        p = self.r.pipeline(transaction=True)
-        if gone:
-            p.hdel(key, *gone)
-        if kept:
-            p.hset(key, mapping=kept)
-        await p.execute()
+        if fields:
+            await self._hash_write(gid, self.gk(gid, "h", name), "set",
+                                   *(x for k, v in fields.items() for x in (k, b"" if v is None else pack(v))))
 
     @_timed
     async def hash_incr(self, gid, name, key, by):

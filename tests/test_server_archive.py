@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from rcw.server.archive import tell_gone
 from rcw.server.client import GameClient, Lobby, ServerError
 from rcw.server.config import Config
 from rcw.server.protocol import pack
-from rcw.server.store import RedisStore
+from rcw.server.runtime import GameRuntime
+from rcw.server.store import MemoryStore, RedisStore
 from server_helpers import REDIS_URL, needs_cluster, needs_redis, play_randomly, running_server, unique_prefix
 
 
@@ -109,7 +112,7 @@ async def test_a_finished_game_leaves_the_store_for_a_file_that_verifies_and_a_l
         await forget(url, prefix)
 
 
-async def test_a_page_left_open_on_an_archived_game_is_told_and_nothing_of_it_is_written_back(url, tmp_path):
+async def test_a_page_left_open_on_an_archived_game_is_told_and_nothing_of_it_is_written_back(url, tmp_path, caplog):
     """A player's page stays on his finished game while the operator archives it: the server
     unloads the game and closes the page's connection, whose ``hello`` again is told there is
     no such game; his seat's presence is not written back (no key of the game is left)."""
@@ -136,6 +139,7 @@ async def test_a_page_left_open_on_an_archived_game_is_told_and_nothing_of_it_is
             finally:
                 await page.close()
         assert await game_keys(store, g["game"]) == []
+        assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []     # (no refused write)
     finally:
         await forget(url, prefix)
 
@@ -173,7 +177,7 @@ async def test_a_game_whose_record_does_not_verify_stays_in_the_store(tmp_path):
 STOP_AT_ONCE = """
 import asyncio
 import time
-from rcw.server.client import GameClient, Lobby, ServerError
+from rcw.server.client import Lobby, ServerError
 from rcw.server.config import Config
 from rcw.server.store import RedisStore
 from server_helpers import REDIS_URL, destroy_prefix, running_server, unique_prefix
@@ -208,3 +212,95 @@ def test_a_server_stopped_as_it_takes_over_a_game_stops_at_once():
     p = subprocess.run([sys.executable, "-c", STOP_AT_ONCE], capture_output=True, text=True, timeout=30,
                        cwd=Path(__file__).parent)
     assert p.returncode == 0 and p.stdout.split() == ["unknown_game", "stopped", "True"], p.stdout + p.stderr[-2000:]
+
+
+async def archived_now(store, gid: str) -> None:
+    """What ``rcw archive`` does to a game once its file is verified: delete it, tell the servers."""
+    meta = await store.load_meta(gid)
+    await store.forget_game(gid)
+    await tell_gone(store, gid, meta)
+
+
+@pytest.mark.timeout(60)
+async def test_a_page_saying_hello_as_the_game_is_archived_is_not_left_on_it(monkeypatch):
+    """The notice comes while a spectator's ``hello`` waits for the game (under its lock): the page
+    is welcomed, then closed with the others, and its next hello is told there is no such game.
+    (A seat's page is also caught by its presence count, which the store refuses.)"""
+    gate = asyncio.Event()
+    real = GameRuntime.ensure_current
+
+    async def held(self):
+        await gate.wait()
+        await real(self)
+
+    store = MemoryStore()
+    async with running_server(store) as srv, Lobby(srv.base) as lobby:
+        g = await lobby.create_game(players=3, bot_seats=["B", "C"])
+        monkeypatch.setattr(GameRuntime, "ensure_current", held)
+        hello = asyncio.create_task(GameClient.connect(srv.base, g["game"]))
+        await asyncio.sleep(0.2)                           # (the hello waits, holding the game's lock)
+        await archived_now(store, g["game"])
+        await asyncio.sleep(0.2)
+        gate.set()
+        page = await hello
+        try:
+            await asyncio.wait_for(page.closed.wait(), 10)
+            assert g["game"] not in srv.hub.runtimes
+            monkeypatch.setattr(GameRuntime, "ensure_current", real)
+            with pytest.raises(ServerError) as e:
+                await page.reconnect()
+            assert e.value.code == "unknown_game"
+        finally:
+            await page.close()
+
+
+@pytest.mark.timeout(60)
+async def test_a_game_archived_as_a_server_loads_it_is_no_game(monkeypatch):
+    """The notice comes while a server loads the game for a page: the game is not kept loaded (a
+    page's hello spun for ever on the closed game, and the server with it); the page is told
+    there is no such game, and the server serves on."""
+    real = GameRuntime.load
+
+    async def load(self):
+        await real(self)                                   # (subscribed to the game's notices)
+        if self.meta.get("name") == "Doomed":
+            await archived_now(self.store, self.gid)
+            await asyncio.sleep(0.2)                       # (the notice handled as the load ends)
+
+    store = MemoryStore()
+    async with running_server(store) as srv, Lobby(srv.base) as lobby:
+        g = await lobby.create_game(players=3, bot_seats=["B", "C"], name="Doomed")
+        other = await lobby.create_game(players=3, bot_seats=["C"])
+        rt = srv.hub.runtimes.pop(g["game"])               # (unloaded, as an idle game is)
+        await rt.shutdown()
+        monkeypatch.setattr(GameRuntime, "load", load)
+        with pytest.raises(ServerError) as e:
+            await GameClient.connect(srv.base, g["game"])
+        assert e.value.code == "unknown_game" and g["game"] not in srv.hub.runtimes
+        async with await GameClient.connect(srv.base, other["game"]) as page:
+            assert page.seq >= 0
+
+
+@pytest.mark.timeout(60)
+async def test_a_server_that_missed_the_notice_unloads_the_game_at_its_next_write():
+    """The ``gone`` notice is lost (pub/sub is best effort): the server still has the game open
+    with a seat's page on it.  Another page of that seat connects; the store refuses its presence
+    count, the server unloads the game and closes both pages, and no record of the game comes
+    back."""
+    store = MemoryStore()
+    async with running_server(store) as srv, Lobby(srv.base) as lobby:
+        g = await lobby.create_game(players=3, bot_seats=["B", "C"])
+        j = await lobby.join(g["game"], name="Vera")
+        first = await GameClient.connect(srv.base, g["game"], j["token"])
+        try:
+            await store.forget_game(g["game"])                 # (deleted; no notice)
+            second = await GameClient.connect(srv.base, g["game"], j["token"])
+            try:
+                await asyncio.wait_for(asyncio.gather(first.closed.wait(), second.closed.wait()), 10)
+            finally:
+                await second.close()
+        finally:
+            await first.close()
+        await asyncio.sleep(0.2)
+        assert g["game"] not in srv.hub.runtimes
+        assert [k for k in store.hashes if k[0] == g["game"]] == [] and await store.load_meta(g["game"]) is None

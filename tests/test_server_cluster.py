@@ -10,7 +10,6 @@ import random
 import signal
 
 import aiohttp
-import pytest
 from rcw.server.client import GameClient, Lobby
 from rcw.server.store import game_slot
 from server_helpers import (
@@ -18,10 +17,10 @@ from server_helpers import (
     ServerProcess,
     check_trail,
     destroy_prefix,
+    needs_cluster,
     needs_redis,
     play_randomly,
     redis_cluster,
-    redis_cluster_missing,
     replay_hashes,
     unique_prefix,
 )
@@ -104,7 +103,7 @@ async def two_processes_play_and_chat(redis_url: str, prefix: str, check=None, r
         await _stop_all([p1, p2], clients, [x for x in (l1, l2) if x], prefix, destroy=redis_url == REDIS_URL)
 
 
-@pytest.mark.skipif(redis_cluster_missing() is not None, reason=f"no local Redis Cluster: {redis_cluster_missing()}")
+@needs_cluster
 async def test_two_processes_play_and_chat_on_a_redis_cluster():
     """Three masters on loopback; the two processes are given one node each (redis+cluster:// for
     one, a plain redis:// URL, detected as a cluster node, for the other)."""

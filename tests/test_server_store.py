@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 from rcw.server.protocol import ProtocolError, pack, unpack
-from rcw.server.store import MemoryStore, RedisStore, game_slot, slot_tag, split_chat_notice, split_redis_url
+from rcw.server.store import GLOBAL, MemoryStore, RedisStore, game_slot, slot_tag, split_chat_notice, split_redis_url
 from server_helpers import REDIS_URL, needs_cluster, needs_redis, unique_prefix
 
 
@@ -335,8 +335,9 @@ async def test_a_forgotten_game_leaves_nothing_behind_and_the_others_stay(store)
 
 
 async def test_a_forgotten_game_takes_no_more_chat_or_presence(store):
-    """A process that still had the game open when it was archived may send a chat message or
-    count a page's presence after the deletion: refused (``unknown_game``), nothing is written."""
+    """A process that still had the game open when it was archived may write to its records after
+    the deletion (a chat message, a page's presence or last look, a channel, a pact): refused
+    (``unknown_game``), nothing is written."""
     await store.create_game("gone", {"id": "gone"}, {"A": {"kind": "open"}}, {"public": {"name": "public"}})
     await store.hash_incr("gone", "present", "A|proc", 1)
     assert await store.forget_game("gone") > 0 and await store.load_meta("gone") is None
@@ -344,10 +345,18 @@ async def test_a_forgotten_game_takes_no_more_chat_or_presence(store):
     topic = store.topic("t", "gone")
     await store.subscribe(topic, got.append)
     for write in (store.chat_append("gone", "public", {"seat": "A", "text": "still there?"}, topic),
-                  store.hash_incr("gone", "present", "A|proc", -1)):
+                  store.hash_incr("gone", "present", "A|proc", -1),
+                  store.hash_put("gone", "seen", {"A": 12}),
+                  store.add_channel("gone", "A-B", {"name": "A-B", "members": ["A", "B"]}),
+                  store.add_pact("gone", "A-B:1", {"a": "A", "b": "B"}),
+                  store.update_pact("gone", "A-B:1", {"a": "A", "b": "B", "broken": {}})):
         with pytest.raises(ProtocolError) as e:
             await write
         assert e.value.code == "unknown_game"
     await asyncio.sleep(0.2)
     assert got == [] and await store.chat_len("gone", "public") == 0 and await store.hash_all("gone", "present") == {}
+    assert await store.hash_all("gone", "seen") == {} and await store.load_pacts("gone") == {}
+    assert await store.load_channels("gone") == {}
     assert await store.forget_game("gone") == 0
+    await store.hash_put(GLOBAL, "procs", {"p1": 5})        # (a record of no game is never refused)
+    assert await store.hash_all(GLOBAL, "procs") == {"p1": 5}
