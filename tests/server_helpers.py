@@ -266,28 +266,85 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def free_ports(n: int) -> list[int]:
+    """``n`` different TCP ports free on loopback now (held together while chosen: two calls of
+    :func:`free_port` may give the same port)."""
+    socks = [socket.socket() for _ in range(n)]
+    try:
+        for s in socks:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
+class _NodeDied(Exception):
+    """A cluster node exited as it started (most likely its port was taken meanwhile)."""
+
+
+def _stop(procs: list[subprocess.Popen]) -> None:
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        try:
+            p.wait(10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
+def _start_nodes(tmp: Path, masters: int, timeout: float, procs: list[subprocess.Popen]) -> list[tuple[str, int]]:
+    """Start ``masters`` cluster-enabled redis-servers (appended to ``procs``) and wait until each
+    answers; raises _NodeDied if one exits meanwhile."""
+    ports = free_ports(2 * masters)
+    nodes = [("127.0.0.1", port) for port in ports[:masters]]
+    for port, bus in zip(ports[:masters], ports[masters:], strict=True):
+        procs.append(subprocess.Popen(
+            ["redis-server", "--port", str(port), "--cluster-port", str(bus), "--bind", "127.0.0.1",
+             "--cluster-enabled", "yes", "--cluster-config-file", str(tmp / f"nodes-{port}.conf"),
+             "--dir", str(tmp), "--save", "", "--appendonly", "no", "--logfile", str(tmp / f"{port}.log")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    end = time.monotonic() + timeout
+    for proc, (_, port) in zip(procs, nodes, strict=True):
+        while not _pong(port):
+            if proc.poll() is not None:
+                log = tmp / f"{port}.log"
+                raise _NodeDied(f"redis-server on port {port} exited: "
+                                f"{log.read_text()[-500:] if log.exists() else 'no log'}")
+            assert time.monotonic() < end, f"redis-server on port {port} did not start"
+            time.sleep(0.05)
+    return nodes
+
+
+def _pong(port: int) -> bool:
+    """Whether a Redis answers PING on the port (what else listens there may not answer at all)."""
+    try:
+        return subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True, text=True,
+                              timeout=2).stdout.strip() == "PONG"
+    except subprocess.TimeoutExpired:
+        return False
+
+
 @contextlib.contextmanager
-def redis_cluster(masters: int = 3, timeout: float = 30.0):
+def redis_cluster(masters: int = 3, timeout: float = 30.0, tries: int = 3):
     """A Redis Cluster of ``masters`` primaries (no replicas) on loopback, in a temporary
-    directory, with nothing saved; yields the nodes' ``[(host, port)]``.  Torn down on exit."""
+    directory, with nothing saved; yields the nodes' ``[(host, port)]``.  Torn down on exit.  A
+    node that exits as it starts (its port taken by another program meanwhile) is started again
+    on other ports, up to ``tries`` times."""
     tmp = Path(tempfile.mkdtemp(prefix="rcw-redis-cluster-"))
     procs: list[subprocess.Popen] = []
-    nodes: list[tuple[str, int]] = []
     try:
-        for _ in range(masters):
-            port, bus = free_port(), free_port()
-            nodes.append(("127.0.0.1", port))
-            procs.append(subprocess.Popen(
-                ["redis-server", "--port", str(port), "--cluster-port", str(bus), "--bind", "127.0.0.1",
-                 "--cluster-enabled", "yes", "--cluster-config-file", str(tmp / f"nodes-{port}.conf"),
-                 "--dir", str(tmp), "--save", "", "--appendonly", "no", "--logfile", str(tmp / f"{port}.log")],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        for attempt in range(tries):
+            try:
+                nodes = _start_nodes(tmp, masters, timeout, procs)
+                break
+            except _NodeDied:
+                _stop(procs)
+                procs.clear()
+                if attempt == tries - 1:
+                    raise
         end = time.monotonic() + timeout
-        for _, port in nodes:
-            while subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True, text=True).stdout.strip() \
-                    != "PONG":
-                assert time.monotonic() < end, f"redis-server on port {port} did not start"
-                time.sleep(0.05)
         subprocess.run(["redis-cli", "--cluster", "create", *[f"{h}:{p}" for h, p in nodes], "--cluster-yes"],
                        check=True, capture_output=True, timeout=timeout)
         for _, port in nodes:
@@ -297,14 +354,7 @@ def redis_cluster(masters: int = 3, timeout: float = 30.0):
                 time.sleep(0.05)
         yield nodes
     finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+        _stop(procs)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
