@@ -50,7 +50,7 @@ async def archive(store: Store, to: Path, older_than: float, dry_run: bool = Fal
     """Archive the finished games of ``store`` that ended ``older_than`` seconds ago or more into
     ``to`` (see the module).  One report a game, also given to ``say`` as it is made:
     ``{"game", "outcome": "archived" | "would archive" | "kept" | "failed", "why"?, "file"?,
-    "ended"?, "keys"?}``."""
+    "ended"?, "keys"?, "notice"? (the servers could not be told)}``."""
     now = time.time() if now is None else now
     live = set(await store.game_ids(live_only=True))
     out = []

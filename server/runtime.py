@@ -113,11 +113,9 @@ class GameRuntime:
         async with asyncio.timeout(5):
             async with self.lock:
                 g = self.game
-                if g is None or self.seq == 0 or self.gone:
+                if g is None or self.seq == 0:
                     return
                 stored = await self.store.snapshot_before(self.gid, self.seq)
-                if stored is None and await self.store.load_meta(self.gid) is None:
-                    return                   # (archived meanwhile: rcw archive)
                 if stored is None or stored[0] < self.seq:
                     await self.store.save_snapshot(self.gid, self.seq, g.to_bytes())
 

@@ -152,7 +152,8 @@ class Store(ABC):
 
     @abstractmethod
     async def save_snapshot(self, gid: str, seq: int, data: bytes) -> None:
-        """Keep ``data`` (``Game.to_bytes()``) as the game after its first ``seq`` actions."""
+        """Keep ``data`` (``Game.to_bytes()``) as the game after its first ``seq`` actions.
+        Refused (``unknown_game``) for an archived game."""
 
     @abstractmethod
     async def snapshot_before(self, gid: str, seq: int) -> tuple[int, bytes] | None:
@@ -164,9 +165,9 @@ class Store(ABC):
 
     @abstractmethod
     async def add_channel(self, gid: str, name: str, rec: dict) -> None:
-        """Keep a channel opened in play.  Like every write to a game's records (but the log's,
-        which checks its length, and the snapshots'), refused with ProtocolError ``unknown_game``
-        once the game is no longer in the store (archived): nothing is written."""
+        """Keep a channel opened in play.  Like every write to a game's records (the log's append
+        and a seat's compare-and-set fail on their own), refused with ProtocolError
+        ``unknown_game`` once the game is no longer in the store (archived): nothing is written."""
 
     @abstractmethod
     async def chat_append(self, gid: str, channel: str, msg: dict, topic: str) -> int:
@@ -329,6 +330,7 @@ class MemoryStore(Store):
         return True
 
     async def save_snapshot(self, gid, seq, data):
+        self._check(gid)
         self.snaps.setdefault(gid, {})[seq] = data
 
     async def snapshot_before(self, gid, seq):
@@ -342,7 +344,7 @@ class MemoryStore(Store):
     def _check(self, gid: str) -> None:
         """A write to a game no longer here (archived) is refused (RedisStore's scripts)."""
         if gid != GLOBAL and gid not in self.meta:
-            raise _gone(gid)
+            raise _no_game(gid)
 
     async def add_channel(self, gid, name, rec):
         self._check(gid)
@@ -500,7 +502,7 @@ async def stop_task(task: asyncio.Task | None, every: float = 1.0) -> None:
 GLOBAL = "_"
 
 
-def _gone(gid: str) -> ProtocolError:
+def _no_game(gid: str) -> ProtocolError:
     """What a write to a game no longer in the store meets (``rcw archive`` deleted it while a
     process still had it open): nothing is written."""
     return ProtocolError("unknown_game", f"no game {gid!r} (archived)")
@@ -530,11 +532,13 @@ redis.call('{pub}', ARGV[2], tostring(n) .. '|' .. ARGV[1])
 return n
 """
 
-# A write to a game's hash record (hash_put, add_channel, add_pact, update_pact): KEYS[2], the
-# game's meta, must still be there (rcw archive deletes it last); ARGV[1] 'setnx' (ARGV[2], ARGV[3])
-# or 'set' then field, value pairs (an empty value deletes the field: a packed value never is).
-_HASH_WRITE = """
+# A write to a game's records (hash_put, add_channel, add_pact, update_pact, save_snapshot):
+# KEYS[2], the game's meta, must still be there (rcw archive deletes it last); ARGV[1] 'zadd'
+# (score ARGV[2], member ARGV[3]), 'setnx' (ARGV[2], ARGV[3]) or 'set' then field, value pairs
+# (an empty value deletes the field: a packed value never is).
+_GAME_WRITE = """
 if #KEYS > 1 and redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
+if ARGV[1] == 'zadd' then return redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3]) end
 if ARGV[1] == 'setnx' then return redis.call('HSETNX', KEYS[1], ARGV[2], ARGV[3]) end
 for i = 2, #ARGV, 2 do
   if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[1], ARGV[i]) else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
@@ -720,7 +724,7 @@ class RedisStore(Store):
         self._release = self.r.register_script(_RELEASE)
         self._take = self.r.register_script(_TAKE_TOKEN)
         self._incr = self.r.register_script(_HASH_INCR)
-        self._hwrite = self.r.register_script(_HASH_WRITE)
+        self._write = self.r.register_script(_GAME_WRITE)
         if self.cluster:
             for slot in range(16384):     # every slot's topic tag now (a fraction of a second, once per process)
                 slot_tag(slot)
@@ -847,7 +851,7 @@ class RedisStore(Store):
 
     @_timed
     async def save_snapshot(self, gid, seq, data):
-        await self.r.zadd(self.gk(gid, "snaps"), {compress_snapshot(data): seq})
+        await self._game_write(gid, self.gk(gid, "snaps"), "zadd", seq, compress_snapshot(data))
 
     @_timed
     async def snapshot_before(self, gid, seq):
@@ -865,22 +869,22 @@ class RedisStore(Store):
 
     @_timed
     async def add_channel(self, gid, name, rec):
-        await self._hash_write(gid, self.gk(gid, "chans"), "set", name, pack(rec))
+        await self._game_write(gid, self.gk(gid, "chans"), "set", name, pack(rec))
 
-    async def _hash_write(self, gid: str, key: str, *args: Any) -> int:
-        """:data:`_HASH_WRITE` on the game's hash ``key`` (a record of no game, GLOBAL: not
+    async def _game_write(self, gid: str, key: str, *args: Any) -> int:
+        """:data:`_GAME_WRITE` on the game's record ``key`` (a record of no game, GLOBAL: not
         refused); raises ``unknown_game`` if the game is no longer in the store."""
         keys = [key] if gid == GLOBAL else [key, self.gk(gid, "meta")]
-        n = int(await self._hwrite(keys=keys, args=list(args)))
+        n = int(await self._write(keys=keys, args=list(args)))
         if n < 0:
-            raise _gone(gid)
+            raise _no_game(gid)
         return n
 
     @_timed
     async def chat_append(self, gid, channel, msg, topic):
         n = int(await self._chat(keys=[self.gk(gid, "chat", channel), self.gk(gid, "meta")], args=[pack(msg), topic]))
         if not n:
-            raise _gone(gid)
+            raise _no_game(gid)
         return n
 
     @_timed
@@ -900,11 +904,11 @@ class RedisStore(Store):
 
     @_timed
     async def add_pact(self, gid, pid, rec):
-        return bool(await self._hash_write(gid, self.gk(gid, "pacts"), "setnx", pid, pack(rec)))
+        return bool(await self._game_write(gid, self.gk(gid, "pacts"), "setnx", pid, pack(rec)))
 
     @_timed
     async def update_pact(self, gid, pid, rec):
-        await self._hash_write(gid, self.gk(gid, "pacts"), "set", pid, pack(rec))
+        await self._game_write(gid, self.gk(gid, "pacts"), "set", pid, pack(rec))
 
     @_timed
     async def load_pacts(self, gid):
@@ -952,14 +956,14 @@ class RedisStore(Store):
     @_timed
     async def hash_put(self, gid, name, fields):
         if fields:
-            await self._hash_write(gid, self.gk(gid, "h", name), "set",
+            await self._game_write(gid, self.gk(gid, "h", name), "set",
                                    *(x for k, v in fields.items() for x in (k, b"" if v is None else pack(v))))
 
     @_timed
     async def hash_incr(self, gid, name, key, by):
         n = await self._incr(keys=[self.gk(gid, "h", name), self.gk(gid, "meta")], args=[key, int(by)])
         if n is None:
-            raise _gone(gid)
+            raise _no_game(gid)
         return int(n)
 
     @_timed

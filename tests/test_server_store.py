@@ -298,6 +298,7 @@ async def test_snapshots_come_back_as_saved_and_redis_keeps_them_compressed(stor
     g = Game.new(5, 1, {"max_turns": 20})
     Match(g, {p: make_agent("sdt", p, 1) for p in g.seats}).play()
     data = g.to_bytes()
+    await store.create_game("g1", {}, {}, {})
     await store.save_snapshot("g1", 100, b"\x81\xa1v\x01")       # (an earlier one: the nearest is taken)
     await store.save_snapshot("g1", len(g.log), data)
     seq, got = await store.snapshot_before("g1", 10_000)
@@ -349,14 +350,15 @@ async def test_a_forgotten_game_takes_no_more_chat_or_presence(store):
                   store.hash_put("gone", "seen", {"A": 12}),
                   store.add_channel("gone", "A-B", {"name": "A-B", "members": ["A", "B"]}),
                   store.add_pact("gone", "A-B:1", {"a": "A", "b": "B"}),
-                  store.update_pact("gone", "A-B:1", {"a": "A", "b": "B", "broken": {}})):
+                  store.update_pact("gone", "A-B:1", {"a": "A", "b": "B", "broken": {}}),
+                  store.save_snapshot("gone", 1, b"position")):
         with pytest.raises(ProtocolError) as e:
             await write
         assert e.value.code == "unknown_game"
     await asyncio.sleep(0.2)
     assert got == [] and await store.chat_len("gone", "public") == 0 and await store.hash_all("gone", "present") == {}
     assert await store.hash_all("gone", "seen") == {} and await store.load_pacts("gone") == {}
-    assert await store.load_channels("gone") == {}
+    assert await store.load_channels("gone") == {} and await store.snapshot_before("gone", 5) is None
     assert await store.forget_game("gone") == 0
     await store.hash_put(GLOBAL, "procs", {"p1": 5})        # (a record of no game is never refused)
     assert await store.hash_all(GLOBAL, "procs") == {"p1": 5}
