@@ -128,29 +128,50 @@ async def test_a_committee_the_bot_refused_is_answered_again_when_proposed_again
         assert r["seat"] == "B" and r["reply"]["accept"] is False and "rolled 1" in r["reply"]["reason"], r
 
 
-def committee_card(c: GameClient) -> tuple[str, dict] | None:
-    """A bot's Central Committee invitation to A that A has not answered: (channel, message)."""
+def committee_card(c: GameClient, closed: frozenset | set = frozenset()) -> tuple[str, dict] | None:
+    """A bot's Central Committee invitation to A that A has not answered and has not found
+    closed (``closed``: their (channel, id)), the newest first: (channel, message)."""
+    found = None
     for ch, msgs in c.messages.items():
         for m in msgs.values():
             p = m.get("proposal") or {}
             if p.get("kind") == "committee" and m.get("seat") != "A" and "A" in p.get("members", []) \
+                    and (ch, m["id"]) not in closed \
                     and not any((x.get("reply") or {}).get("msg") == m["id"] for x in msgs.values()):
-                return ch, m
+                if found is None or m["ts"] > found[1]["ts"] or (m["ts"] == found[1]["ts"] and m["id"] > found[1]["id"]):
+                    found = ch, m
+    return found
+
+
+async def standing_card(c: GameClient, closed: set) -> tuple[str, dict] | None:
+    """The newest invitation to A that still stands, as the browser's card asks the engine (the
+    ``consents`` query, 004 [11.11]): a bot that has since consented to another Committee (its
+    invitation again, to those who would join) or ended the step invites no one by the old card,
+    which goes into ``closed``."""
+    while (got := committee_card(c, closed)) is not None:
+        ch, m = got
+        if await c.query("consents", seat=m["seat"], members=m["proposal"]["members"]):
+            return got
+        closed.add((ch, m["id"]))
     return None
 
 
-async def play_until_invited(h, seed: int) -> tuple[GameClient, tuple[str, dict] | None]:
+async def play_until_invited(h, seed: int, ca: GameClient | None = None,
+                             closed: set | None = None) -> tuple[GameClient, tuple[str, dict] | None]:
     """A (human, with bots B and C) plays the first legal action each time until a bot invites
-    it to a Central Committee or the game of six Game-Turns ends."""
-    g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], seed=seed, options={"max_turns": 6})
-    ca = await h.connect(g["game"], a["token"])
-    ca.keep_pushes = True
+    it to a Central Committee by an invitation that stands, or the game of six Game-Turns ends
+    (a new game of ``seed``, or on with the game of ``ca``)."""
+    closed = set() if closed is None else closed
+    if ca is None:
+        g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], seed=seed, options={"max_turns": 6})
+        ca = await h.connect(g["game"], a["token"])
+        ca.keep_pushes = True
     for _ in range(400):
-        got = committee_card(ca)
+        got = await standing_card(ca, closed)
         if got is not None:
             return ca, got
         if not any(p["seat"] == "A" for p in ca.pending):
-            await ca.wait_for(lambda c: committee_card(c) is not None or any(p["seat"] == "A" for p in c.pending)
+            await ca.wait_for(lambda c: committee_card(c, closed) is not None or any(p["seat"] == "A" for p in c.pending)
                               or c.status != "playing", 40)     # (a bot waits 30 s at most for A)
             if ca.status != "playing":
                 break
@@ -172,10 +193,13 @@ async def test_a_bots_committee_invitation_to_a_human_becomes_a_central_committe
     """The Purge Cooperation step of a bot with a human seat: its invitation comes as a card in
     the pair channel; the human's accept forms the Committee (every member consented).  Whether
     a bot invites A in a game is the bots' dice (their seeds differ with each game's id): a game
-    without an invitation gives way to another, up to four."""
+    without an invitation gives way to another, up to four.  A card that no longer stands when A
+    answers (the bot invited again, or the step ended, as A's answer came: the server refuses it,
+    ``proposal_closed``) is passed over for the bot's next one, as a player would."""
     async with serve(kind, bot_wait=30.0) as h:
+        closed: set = set()
         for seed in range(4):
-            ca, got = await play_until_invited(h, seed)
+            ca, got = await play_until_invited(h, seed, closed=closed)
             if got is not None:
                 break
             await ca.close()
@@ -186,17 +210,25 @@ async def test_a_bots_committee_invitation_to_a_human_becomes_a_central_committe
             return [e["data"]["members"] for e in events_of(c, "committee")[n:] if "A" in e["data"].get("members", [])]
         for _ in range(3):        # (the invitation of all; if some refuse, the bot invites again those who would)
             ch, m = got
-            r = await ca.accept(ch, m["id"])
+            try:
+                r = await ca.accept(ch, m["id"])
+            except ServerError as e:
+                assert e.code == "proposal_closed", e
+                closed.add((ch, m["id"]))
+                ca, got = await play_until_invited(h, 0, ca, closed)
+                assert got is not None, f"the bot's invitation {m['proposal']} closed and no other came"
+                continue
             assert r["reply"]["accept"] is True
             try:
-                await ca.wait_for(lambda c: bool(formed(c)) or committee_card(c) is not None, 40)
+                await ca.wait_for(lambda c: bool(formed(c)) or committee_card(c, closed) is not None, 40)
             except TimeoutError:
                 raise AssertionError(f"A accepted {m['proposal']} and then, for 40 s, no Committee formed and no new "
                                      f"invitation came: phase {ca.view['phase']}, pending {ca.pending}, the "
                                      f"channel {list(ca.messages.get(ch, {}).values())[-3:]}") from None
             if formed(ca):
                 break
-            got = committee_card(ca)
+            ca, got = await play_until_invited(h, 0, ca, closed)
+            assert got is not None, f"A accepted {m['proposal']}, no Committee formed, and no other invitation came"
         assert formed(ca) and m["seat"] in formed(ca)[0]
 
 
