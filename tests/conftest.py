@@ -33,6 +33,13 @@ def cluster_url(cluster_nodes):
     return f"redis+cluster://{cluster_nodes[0][0]}:{cluster_nodes[0][1]}"
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (pyproject's addopts): a worker a core, at most 4 (each may run a server, a
+    browser or a Redis Cluster of its own), or ``RCW_TEST_WORKERS``."""
+    return int(os.environ.get("RCW_TEST_WORKERS") or min(os.cpu_count() or 1, 4))
+
+
 _clock = {"n": 0, "t0": None}
 
 

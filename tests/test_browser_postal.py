@@ -234,8 +234,9 @@ def test_a_pause_civil_disorder_and_the_return_on_a_phone(browser, server):
     into civil disorder (``disorder_after: 1``: its bot sends its next sheets) and the player takes
     it back with one tap."""
     g = http(server, "POST", "/api/games", {"mode": "postal", "players": 5, "bot_seats": ["C", "D", "E"], "seed": 3,
-                                            "deadline": 8, "pause": "1h", "disorder_after": 1})
-    # (8 s: time for the phone's page to open, on a loaded machine, before the Trading Phase's deadline passes)
+                                            "deadline": 20, "pause": "1h", "disorder_after": 1})
+    # (20 s: time for both pages to open, on a loaded machine (the suite runs two test files at
+    # once), before the Trading Phase's deadline passes; 8 s was once not enough)
     gid = g["game"]
     a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
     b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
