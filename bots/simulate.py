@@ -16,7 +16,7 @@ from rcw.bots.match import Match
 
 from rcw import options as O
 from rcw.actions import IllegalAction
-from rcw.cliargs import whole
+from rcw.cliargs import SEED_MAX, whole
 from rcw.modes import new_game
 
 STAT_KEYS = ("attacks", "subversive_attacks", "epidemic_losses", "replacements", "assassination_attempts",
@@ -124,6 +124,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if "max_turns" in args.options:                 # (--option max_turns=T is --max-turns T)
         args.max_turns = args.options.pop("max_turns")
+    if args.max_turns < 0:
+        print(f"rcw simulate: max_turns {args.max_turns} is below 0", file=sys.stderr)
+        return 2
+    spi_only = [name for name, on in (("--red", getattr(args, "red", "")), ("--jobs", getattr(args, "jobs", 1) != 1),
+                                      ("--evidence", getattr(args, "evidence", False))) if on]
+    if mode != "spi-solitaire" and spi_only:
+        print(f"rcw simulate: {', '.join(spi_only)} {'is' if len(spi_only) == 1 else 'are'} for --mode spi-solitaire only",
+              file=sys.stderr)
+        return 2
     if mode == "spi-solitaire" and args.options:
         print("rcw simulate: --option sets the options of the multi-player and postal games; the SPI solitaire "
               "takes none", file=sys.stderr)
@@ -158,8 +167,9 @@ def add_parser(sub) -> None:
     p.add_argument("--agents", default="random", choices=sorted(AGENTS) + ["mixed"], help="which agents play (default random)")
     p.add_argument("--players", type=int, default=5, choices=range(3, 7), metavar="N", help="players per game, 3-6 (default 5)")
     p.add_argument("--games", type=whole(1), default=10, metavar="G", help="number of games (default 10)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the first game; game i uses S+i (default 0)")
-    p.add_argument("--max-turns", type=int, default=30, metavar="T",
+    p.add_argument("--seed", type=whole(0, SEED_MAX), default=0, metavar="S",
+                   help="seed of the first game; game i uses S+i (default 0)")
+    p.add_argument("--max-turns", type=whole(0), default=30, metavar="T",
                    help="stop a game with no victor after T Game-Turns (default 30; 0 = no limit, as in the rules)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
@@ -176,7 +186,7 @@ def add_parser(sub) -> None:
                         "as --agents sdt; planner0: the planner without its Petrograd/Tver attack share-out and Finnish "
                         "sentinel; greedy: the greedy SPIRedAgent; random); default: from --agents. "
                         "See docs/spi-solitaire.md")
-    p.add_argument("--jobs", type=int, default=1, metavar="J",
+    p.add_argument("--jobs", type=whole(1), default=1, metavar="J",
                    help="with --mode spi-solitaire: play the games in J processes (same results; default 1)")
     p.add_argument("--evidence", action="store_true",
                    help="with --mode spi-solitaire: add per-Game-Turn strengths, Red leaders lost, where the decisive "

@@ -43,13 +43,16 @@ from rcw.bots.match import Match
 from rcw.bots.negotiation import Pact
 from rcw.bots.sdt import SDTAgent
 from rcw.bots.terminal import (
+    SaveFileError,
     Screen,
     attack_strength,
+    check_save_path,
     describe_play,
     fighting,
     odds_text,
     province,
     read_line,
+    read_save,
     score_rows,
     unit_name,
     vp_rows,
@@ -57,10 +60,12 @@ from rcw.bots.terminal import (
 
 from rcw import actions as A
 from rcw.actions import IllegalAction, action_from_wire, to_wire
+from rcw.cliargs import SEED_MAX, whole
 from rcw.game import Game
 from rcw.player import Player
 
 HUMAN = "A"
+DEFAULT_SAVE = "rcw-solo.json"
 PLAYERS = 5
 IGNORE = {"t": "_ignore"}
 IGNORED = A.Action(HUMAN)          # "not now" for an out-of-turn question
@@ -472,12 +477,18 @@ class Solo:
         return APPLIED
 
     # -- saving --------------------------------------------------------------------------------------
-    def save(self) -> None:
-        path = self.save_path or "rcw-solo.json"
-        with open(path, "w") as f:
-            json.dump({"version": 1, "seed": self.seed, "options": self.options, "human": self.human_log,
-                       "record": self.g.record()}, f)
+    def save(self) -> bool:
+        """Save the game (``s``, ``q``): whether it was saved (an error is said)."""
+        path = self.save_path or DEFAULT_SAVE
+        try:
+            with open(path, "w") as f:
+                json.dump({"version": 1, "seed": self.seed, "options": self.options, "human": self.human_log,
+                           "record": self.g.record()}, f)
+        except OSError as e:
+            self.say(f"Could not save to {path}: {e.strerror or e}")
+            return False
         self.say(f"Saved to {path} (resume with: rcw solo --load {path})")
+        return True
 
     # -- the loop ------------------------------------------------------------------------------------------
     def run(self) -> int:
@@ -577,12 +588,15 @@ def run(args: argparse.Namespace) -> int:
     options = {"max_turns": args.max_turns} if args.max_turns else {}
     script = None
     seed = args.seed
-    if args.load:
-        with open(args.load) as f:
-            saved = json.load(f)
-        seed, options = saved["seed"], saved.get("options", {})
-        script = saved.get("human", [])
-    solo = Solo(seed, options, script=script)
+    try:
+        if args.load:
+            saved = read_save(args.load, None)
+            seed, options, script = saved["seed"], saved.get("options") or {}, saved.get("human") or []
+        check_save_path(args.save or args.load or DEFAULT_SAVE)
+        solo = Solo(seed, options, script=script)
+    except (SaveFileError, IllegalAction) as e:
+        print(f"rcw solo: {e}", file=sys.stderr)
+        return 2
     solo.save_path = args.save or args.load
     return solo.run()
 
@@ -591,10 +605,10 @@ def add_parser(sub) -> None:
     p = sub.add_parser("solo", help="play against four SDT bots in the terminal (you are seat A)",
                        description="Play the five-player 'Solitaire for Fanatics' game: you are A, the SDT bots "
                                    "are B-E.  Numbered choices; h for help; s saves, q saves and quits.")
-    p.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
+    p.add_argument("--seed", type=whole(0, SEED_MAX), default=1, help="game seed (default 1)")
     p.add_argument("--load", metavar="FILE", help="resume a saved game")
     p.add_argument("--save", metavar="FILE", help="where s/q save the game (default rcw-solo.json, or the --load file)")
-    p.add_argument("--max-turns", type=int, default=0, metavar="T", help="end with no victor after T Game-Turns (default: no limit)")
+    p.add_argument("--max-turns", type=whole(0), default=0, metavar="T", help="end with no victor after T Game-Turns (default: no limit)")
     p.add_argument("--spi", action="store_true", help="play the SPI solitaire (004 [18.0]-[28.0]) as the Red Player "
                    "(resume with --spi --load FILE; default save file rcw-spi.json)")
     p.set_defaults(func=run)

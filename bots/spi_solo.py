@@ -25,7 +25,18 @@ import json
 import sys
 
 from rcw.bots.match import Match
-from rcw.bots.terminal import Screen, attack_strength, describe_play, province, read_line, stack_text, unit_name
+from rcw.bots.terminal import (
+    SaveFileError,
+    Screen,
+    attack_strength,
+    check_save_path,
+    describe_play,
+    province,
+    read_line,
+    read_save,
+    stack_text,
+    unit_name,
+)
 from rcw.bots.terminal import fighting as fighting_units
 
 from rcw import actions as A
@@ -36,6 +47,7 @@ from rcw.player import Player
 
 HELP = __doc__.split("other commands:")[1].split("Save/resume")[0].rstrip()
 RED = S.RED_SEAT
+DEFAULT_SAVE = "rcw-spi.json"
 BACK = A.Action(RED)            # "back" in the two-step leader menu
 QUIET_KINDS = ("attacker_added", "attack_declared")
 
@@ -257,11 +269,17 @@ class SPISolo:
         return a
 
     # -- saving -----------------------------------------------------------------------------------------------------
-    def save(self) -> None:
-        path = self.save_path or "rcw-spi.json"
-        with open(path, "w") as f:
-            json.dump({"version": 1, "mode": S.MODE, "seed": self.seed, "record": self.g.record()}, f)
+    def save(self) -> bool:
+        """Save the game (``s``, ``q``): whether it was saved (an error is said)."""
+        path = self.save_path or DEFAULT_SAVE
+        try:
+            with open(path, "w") as f:
+                json.dump({"version": 1, "mode": S.MODE, "seed": self.seed, "record": self.g.record()}, f)
+        except OSError as e:
+            self.say(f"Could not save to {path}: {e.strerror or e}")
+            return False
         self.say(f"Saved to {path} (resume with: rcw solo --spi --load {path})")
+        return True
 
     # -- the loop ---------------------------------------------------------------------------------------------------
     def run(self) -> int:
@@ -306,14 +324,17 @@ class SPISolo:
 
 def run_spi(args: argparse.Namespace) -> int:
     record = None
-    if getattr(args, "load", None):
-        with open(args.load) as f:
-            saved = json.load(f)
-        if saved.get("mode") != S.MODE:
-            print(f"{args.load} is not an SPI solitaire save (use 'rcw solo --load' for the five-player game)",
-                  file=sys.stderr)
-            return 2
-        record = saved["record"]
-    solo = SPISolo(args.seed, record=record)
-    solo.save_path = getattr(args, "save", None) or getattr(args, "load", None)
+    load, save = getattr(args, "load", None), getattr(args, "save", None)
+    try:
+        if load:
+            record = read_save(load, S.MODE)["record"]
+        check_save_path(save or load or DEFAULT_SAVE)
+        solo = SPISolo(args.seed, record=record)
+    except (SaveFileError, IllegalAction) as e:
+        print(f"rcw solo: {e}", file=sys.stderr)
+        return 2
+    except (KeyError, TypeError, ValueError) as e:
+        print(f"rcw solo: {load} does not replay as a saved game ({type(e).__name__}: {e})", file=sys.stderr)
+        return 2
+    solo.save_path = save or load
     return solo.run()

@@ -1,11 +1,13 @@
 """What the terminal games (``rcw solo``, ``rcw solo --spi``, ``rcw play``) print and read,
 whatever the game: the :class:`Screen` (on a terminal, ``rich``'s tables with the factions in
 their colours; elsewhere the same words as plain text), unit and province names, one typed
-line, and the choices of a movement or combat step in words (with the engine's strengths and
+line, the save files (read and checked, their place checked before a game starts), and the choices of a movement or combat step in words (with the engine's strengths and
 odds)."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
 from typing import TextIO
 
@@ -137,6 +139,44 @@ def read_line(prompt: str, inp, out) -> str:
     if not getattr(inp, "isatty", lambda: False)():
         print(line.strip(), file=out, flush=True)
     return line.strip()
+
+
+# -- save files -------------------------------------------------------------------------------------------------
+class SaveFileError(Exception):
+    """A save file that cannot be read or written, or holds another game: the message says why."""
+
+
+def read_save(path: str, mode: str | None) -> dict:
+    """The saved game in ``path`` (``rcw solo --load``): a JSON object with its ``seed`` and
+    ``record``, of the game ``mode`` (``None``: the five-player game; else the save's ``mode``,
+    the SPI solitaire's), or :class:`SaveFileError`."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            saved = json.load(f)
+    except OSError as e:
+        raise SaveFileError(f"cannot read {path}: {e.strerror or e}") from None
+    except ValueError as e:                   # (not JSON, not UTF-8)
+        raise SaveFileError(f"{path} is not a saved game (not JSON: {e})") from None
+    if not isinstance(saved, dict) or isinstance(saved.get("seed"), bool) or not isinstance(saved.get("seed"), int) \
+            or not isinstance(saved.get("record"), dict):
+        raise SaveFileError(f"{path} is not a saved game of rcw solo")
+    if saved.get("mode") != mode:
+        if mode is None:
+            raise SaveFileError(f"{path} is an SPI solitaire save (resume it with: rcw solo --spi --load {path})")
+        raise SaveFileError(f"{path} is not an SPI solitaire save (use 'rcw solo --load' for the five-player game)")
+    return saved
+
+
+def check_save_path(path: str) -> None:
+    """:class:`SaveFileError` if a game could not be saved to ``path`` (no such directory, a
+    directory, not writable): said before the game starts, not when the player quits."""
+    where = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        raise SaveFileError(f"cannot save to {path}: it is a directory")
+    if not os.path.isdir(where):
+        raise SaveFileError(f"cannot save to {path}: there is no directory {where}")
+    if not os.access(path if os.path.exists(path) else where, os.W_OK):
+        raise SaveFileError(f"cannot save to {path}: not writable")
 
 
 # -- describing what a player may do (the engine's numbers) ------------------------------------------------

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import sys
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+SEED_MAX = (1 << 63) - 1      # the largest seed: a game's seed is a whole number 0 .. 2**63 - 1 (the lobby's too)
 
 
 def whole(lo: int, hi: int | None = None) -> Callable[[str], int]:
@@ -23,6 +26,23 @@ def whole(lo: int, hi: int | None = None) -> Callable[[str], int]:
         if n < lo or (hi is not None and n > hi):
             raise argparse.ArgumentTypeError(f"{n} is out of range ({lo}-{hi})" if hi is not None else f"{n} is below {lo}")
         return n
+    return parse
+
+
+def amount(lo: float = 0.0, above: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite number at or above ``lo`` (``above``: greater than ``lo``),
+    else a usage error naming the bound ("nan", "inf" and "-1" are not a number of seconds or a
+    rate)."""
+    def parse(text: str) -> float:
+        try:
+            x = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not math.isfinite(x):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+        if x < lo or (above and x == lo):
+            raise argparse.ArgumentTypeError(f"{text} must be {'greater than' if above else 'at least'} {lo:g}")
+        return x
     return parse
 
 

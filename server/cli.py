@@ -10,7 +10,7 @@ import gc
 import logging
 import signal
 
-from rcw.cliargs import run_command, whole
+from rcw.cliargs import amount, run_command, whole
 
 DESCRIPTION = """\
 Run the Russian Civil War game server: an HTTP JSON lobby (/api/games), one WebSocket per
@@ -65,29 +65,29 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
                         "embedded in-process store)")
     p.add_argument("--prefix", default="rcw:", help="Redis key and channel prefix (default 'rcw:'); processes "
                                                     "that share games must use the same prefix")
-    p.add_argument("--chat-rate", type=float, default=2.0, metavar="N",
+    p.add_argument("--chat-rate", type=amount(0, above=True), default=2.0, metavar="N",
                    help="chat messages per second per seat, sustained (default 2); with --redis every process "
                         "draws from the same per-seat budget")
-    p.add_argument("--chat-burst", type=float, default=20.0, metavar="N", help="chat burst size per seat (default 20)")
-    p.add_argument("--frame-rate", type=float, default=1000.0, metavar="N",
+    p.add_argument("--chat-burst", type=amount(1), default=20.0, metavar="N", help="chat burst size per seat (default 20)")
+    p.add_argument("--frame-rate", type=amount(0, above=True), default=1000.0, metavar="N",
                    help="WebSocket frames per second per connection, sustained (default 1000; burst twice that)")
-    p.add_argument("--lease-ttl", type=float, default=5.0, metavar="SECONDS",
+    p.add_argument("--lease-ttl", type=amount(0, above=True), default=5.0, metavar="SECONDS",
                    help="driver lease of a game (which process runs its bots and deadlines); another process "
                         "takes over this long after the driver dies (default 5)")
-    p.add_argument("--bot-wait", type=float, default=20.0, metavar="SECONDS",
+    p.add_argument("--bot-wait", type=amount(0), default=20.0, metavar="SECONDS",
                    help="how long a bot waits for the humans it invited to a Central Committee to answer "
                         "(default 20; 0: it goes on at once)")
-    p.add_argument("--bot-delay", type=float, default=0.0, metavar="SECONDS",
+    p.add_argument("--bot-delay", type=amount(0), default=0.0, metavar="SECONDS",
                    help="pause between two bot actions, so people can follow them (default 0)")
-    p.add_argument("--create-rate", type=float, default=0.1, metavar="N",
+    p.add_argument("--create-rate", type=amount(0), default=0.1, metavar="N",
                    help="games created (and bot fills) per second per client address and per admin token, "
                         "sustained; 0: no limit (default 0.1; one every 10 s)")
-    p.add_argument("--create-burst", type=float, default=10.0, metavar="N",
+    p.add_argument("--create-burst", type=amount(1), default=10.0, metavar="N",
                    help="games created in a burst (default 10)")
-    p.add_argument("--costly-rate", type=float, default=2.0, metavar="N",
+    p.add_argument("--costly-rate", type=amount(0), default=2.0, metavar="N",
                    help="costly requests (events, GET .../view?seq=N, GET .../record) per second per client address "
                         "and per token, sustained; 0: no limit (default 2)")
-    p.add_argument("--costly-burst", type=float, default=20.0, metavar="N",
+    p.add_argument("--costly-burst", type=amount(1), default=20.0, metavar="N",
                    help="costly requests in a burst (default 20)")
     p.add_argument("--max-games", type=whole(0), default=200, metavar="N",
                    help="live games loaded in this process; creating one more answers busy; 0: no cap (default 200)")

@@ -36,6 +36,7 @@ from rcw.server.store import STORE_DOWN, Backoff, Store, stop_task
 from rcw import RULES_EDITION, __version__, modes, verify
 from rcw import options as O
 from rcw.actions import IllegalAction, Quit
+from rcw.cliargs import SEED_MAX
 
 log = logging.getLogger("rcw.server")
 
@@ -268,7 +269,7 @@ class Hub:
         seed = spec.get("seed")
         if seed is None:
             seed = secrets.randbits(62)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < (1 << 63):
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
             raise ProtocolError("bad_request", "seed must be an integer 0 <= seed < 2**63")
         # The engine judges the number of players and the options (names, types, ranges: rcw.options).
         count = spec.get("players")

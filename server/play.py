@@ -47,6 +47,8 @@ from typing import Any, TextIO
 from rcw.bots.terminal import Screen, province, score_rows, unit_name, vp_rows
 from rcw.server.client import GameClient, Lobby, ServerError
 
+from rcw.cliargs import SEED_MAX, whole
+
 HELP = __doc__.split("Other commands (any time):")[1].rstrip()
 ReadLine = Callable[[str], Awaitable[str | None]]
 
@@ -424,7 +426,7 @@ async def main_async(args: argparse.Namespace, read: ReadLine = _stdin_line, out
             print(f"You are seat {j['seat']} of game {game}; to come back: rcw play {base} --game {game} "
                   f"--token {token}", file=out, flush=True)
             if args.game is None:
-                humans = max(1, min(args.humans, args.players))
+                humans = args.humans
                 if humans == 1:
                     await lobby.fill_bots(game, g["admin_token"])
                 else:
@@ -435,6 +437,13 @@ async def main_async(args: argparse.Namespace, read: ReadLine = _stdin_line, out
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.url.startswith(("http://", "https://")):
+        print(f"rcw play: {args.url!r} is not a server's address (http://HOST:PORT, e.g. http://127.0.0.1:8080)",
+              file=sys.stderr)
+        return 2
+    if args.humans > args.players:
+        print(f"rcw play: --humans {args.humans} is more than the game's {args.players} players", file=sys.stderr)
+        return 2
     try:
         return asyncio.run(main_async(args))
     except KeyboardInterrupt:
@@ -468,11 +477,11 @@ def add_parser(sub) -> None:
     p.add_argument("--watch", action="store_true", help="spectate: no seat")
     p.add_argument("--players", type=int, default=5, choices=range(3, 7), metavar="N",
                    help="a new game: players, 3-6 (default 5)")
-    p.add_argument("--humans", type=int, default=1, metavar="K",
+    p.add_argument("--humans", type=whole(1, 6), default=1, metavar="K",
                    help="a new game: human seats; 1 fills the others with bots at once (default 1)")
-    p.add_argument("--max-turns", type=int, default=0, metavar="T",
+    p.add_argument("--max-turns", type=whole(0), default=0, metavar="T",
                    help="a new game: end with no victor after T Game-Turns (default: no limit)")
-    p.add_argument("--seed", type=int, default=None, help="a new game: its seed (default random)")
+    p.add_argument("--seed", type=whole(0, SEED_MAX), default=None, help="a new game: its seed (default random)")
     p.add_argument("--deadline", type=_duration, default=None, metavar="TIME",
                    help="a new game: a bot decides for a player who takes longer than this (a postal game: each "
                         "phase's deadline); seconds, or with a unit: 90s, 45m, 36h, 2d")

@@ -109,10 +109,29 @@ def test_simulate_refuses_a_bad_option_with_the_registrys_words():
     (["serve", "--bot-workers", "-1"], "argument --bot-workers: -1 is below 0"),
     (["serve", "--snapshot-every", "0"], "argument --snapshot-every: 0 is below 1"),
     (["simulate", "--games", "-1"], "argument --games: -1 is below 1"),
+    (["simulate", "--max-turns", "-1"], "argument --max-turns: -1 is below 0"),
+    (["simulate", "--seed", "-5"], "argument --seed: -5 is out of range (0-9223372036854775807)"),
+    (["simulate", "--games", "1", "--option", "max_turns=-1"], "option max_turns must be between 0 and 1000"),
+    (["simulate", "--red", "greedy", "--evidence"], "rcw simulate: --red, --evidence are for --mode spi-solitaire only"),
+    (["simulate", "--jobs", "0", "--mode", "spi-solitaire"], "argument --jobs: 0 is below 1"),
+    (["serve", "--bot-delay", "nan"], "argument --bot-delay: 'nan' is not a finite number"),
+    (["serve", "--bot-wait", "-1"], "argument --bot-wait: -1 must be at least 0"),
+    (["serve", "--chat-rate", "-1"], "argument --chat-rate: -1 must be greater than 0"),
+    (["serve", "--chat-burst", "0.5"], "argument --chat-burst: 0.5 must be at least 1"),
+    (["serve", "--frame-rate", "inf"], "argument --frame-rate: 'inf' is not a finite number"),
+    (["serve", "--lease-ttl", "0"], "argument --lease-ttl: 0 must be greater than 0"),
+    (["serve", "--create-rate", "x"], "argument --create-rate: 'x' is not a number"),
+    (["solo", "--max-turns", "-2"], "argument --max-turns: -2 is below 0"),
+    (["play", "--humans", "0"], "argument --humans: 0 is out of range (1-6)"),
+    (["play", "--players", "4", "--humans", "5"], "rcw play: --humans 5 is more than the game's 4 players"),
+    (["play", "notaurl"], "rcw play: 'notaurl' is not a server's address"),
 ])
 def test_the_command_line_refuses_numbers_out_of_range_with_a_usage_error(args, says):
     """Found by an operator's QA: ``--port 99999`` ended in a traceback, ``--bot-workers -1`` and
-    ``--games -1`` were taken ("0/-1 games completed")."""
+    ``--games -1`` were taken ("0/-1 games completed").  A second QA: ``--bot-delay nan`` (the bots
+    never acted), ``--chat-rate -1`` (every message refused), ``--lease-ttl 0``, ``simulate
+    --max-turns -1`` (an "engine error"), ``--seed -5`` (which the server refuses), ``--red``
+    without the SPI solitaire (ignored), ``rcw play notaurl`` (a traceback) were taken too."""
     r = subprocess.run([sys.executable, "-m", "rcw.cli", *args], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr, r.stderr
 

@@ -325,6 +325,50 @@ def test_cli_save_quit_resume_and_finish(tmp_path, monkeypatch, capsys):
     assert "pre-game trading session" not in second
 
 
+def test_an_spi_solitaire_save_is_refused_by_the_five_player_game_and_kept(tmp_path, monkeypatch, capsys):
+    """Found by an operator's QA: ``rcw solo --load`` of an SPI solitaire save started a
+    five-player game of its seed and, on q, wrote that game over the save: the SPI game was lost.
+    Now it is refused with the command that resumes it, and the file is left as it was."""
+    path = tmp_path / "spi.json"
+    monkeypatch.setattr(sys, "stdin", _feed(["q"]))
+    assert main(["solo", "--spi", "--seed", "2", "--save", str(path)]) == 0
+    kept = path.read_bytes()
+    capsys.readouterr()
+    monkeypatch.setattr(sys, "stdin", _feed(["q"]))
+    assert main(["solo", "--load", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"is an SPI solitaire save (resume it with: rcw solo --spi --load {path})" in err, err
+    assert path.read_bytes() == kept
+    monkeypatch.setattr(sys, "stdin", _feed(["q"]))
+    assert main(["solo", "--spi", "--load", str(path)]) == 0
+    assert "resumed" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("spi", [False, True])
+def test_a_save_file_that_cannot_be_read_or_written_is_said_in_one_line(tmp_path, monkeypatch, capsys, spi):
+    """Found by an operator's QA: a missing file, a file of ``{}`` or ``[]`` or of no JSON, ended
+    in tracebacks, and ``--save`` into a directory that does not exist let the game be played and
+    then lost when q could not save it.  Each is now one line before the game starts (exit 2)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty.json").write_text("{}")
+    (tmp_path / "list.json").write_text("[]")
+    (tmp_path / "text.json").write_text("not json")
+    spi_arg = ["--spi"] if spi else []
+    cases = [(["--load", "missing.json"], "cannot read missing.json: No such file or directory"),
+             (["--load", "empty.json"], "empty.json is not a saved game of rcw solo"),
+             (["--load", "list.json"], "list.json is not a saved game of rcw solo"),
+             (["--load", "text.json"], "text.json is not a saved game (not JSON"),
+             (["--save", "no/such/dir/g.json"], "cannot save to no/such/dir/g.json: there is no directory no/such/dir"),
+             (["--save", "."], "cannot save to .: it is a directory")]
+    for args, says in cases:
+        monkeypatch.setattr(sys, "stdin", _feed(["1"] * 5 + ["q"]))
+        assert main(["solo", *spi_arg, *args]) == 2, args
+        out = capsys.readouterr()
+        assert f"rcw solo: {says}" in out.err and "Traceback" not in out.err, (args, out.err)
+        assert "Russian Civil War" not in out.out, args           # (no game was started)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.json", "list.json", "text.json"]
+
+
 def test_the_pre_game_trading_session_shows_the_hands_and_trades_leaders(tmp_path, monkeypatch):
     """Issue 17: in the pre-game trading session (004 [15.3]) the terminal player sees the hands
     dealt and the PIT from them (PCM was 0 for everyone), and can offer trades of leaders and
