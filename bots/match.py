@@ -314,11 +314,15 @@ class Match:
         return out
 
     def hear(self, news: dict) -> None:
-        """Chat news for the agents (``{"kind": "reply", "seat", "key", "accept"}``)."""
+        """Chat news for the agents (``{"kind": "reply", "seat", "key", "accept"}``; ``{"kind":
+        "committee", "seat", "members"}``: a Central Committee proposed again by a seat that
+        consents to it already, which changes no open question: the agents are asked again)."""
         for a in self._agents.values():
             hear = getattr(a, "hear", None)
             if hear is not None:
                 hear(news)
+        if news.get("kind") == "committee" and self._round is None:
+            self._asked, self._rounds = _UNSET, 0
 
     def consider(self, seat: str, proposal: dict, key: str) -> Message | None:
         """``seat``'s agent's answer to a proposal without an engine action (a pact); None if

@@ -786,6 +786,13 @@ class SDTAgent:
         return self.talk.drain()
 
     def hear(self, news: dict) -> None:
+        """Chat news (:meth:`bots.negotiation.Talk.hear`); ``{"kind": "committee", "seat",
+        "members"}``: a human has proposed again the Central Committee it consents to already,
+        which applies no action (so no event tells us): answered as a new proposal would be."""
+        if news.get("kind") == "committee" and news.get("seat") in self.talk.humans \
+                and self.seat in (news.get("members") or ()):
+            self.talk.proposed(news["members"])
+            self._pol_dirty = True
         self.talk.hear(news)
 
     def consider(self, player, proposal: dict, key: str):

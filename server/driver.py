@@ -447,7 +447,8 @@ class Driver:
         self.kick()
 
     def hear(self, news: dict) -> None:
-        """Chat news for the bots (a human declined a bot's card)."""
+        """Chat news for the bots (a human declined a bot's card, or proposed again the Committee
+        it consents to: :meth:`rcw.bots.match.Match.hear`)."""
         if self.match is not None:
             self.match.hear(news)
         if self._synced():

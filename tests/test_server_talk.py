@@ -233,6 +233,33 @@ async def test_a_bots_committee_invitation_to_a_human_becomes_a_central_committe
 
 
 @pytest.mark.parametrize("kind", STORES)
+async def test_a_committee_proposed_again_to_a_bot_is_answered_though_the_consent_stood(kind):
+    """Found by a player's QA: A proposed a Committee of A and B out of its Movement Phase (the
+    bot B declines: it answers a Committee in its convener's Movement Phase, 004 [11.1]); A's
+    consent stands (004 [11.11]), so the same proposal again in A's Movement Phase applied no
+    action and told the bots nothing: its card waited for B's answer for ever.  B answers it."""
+    async with serve(kind) as h:
+        g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], seed=0, options={"max_turns": 2})
+        ca = await h.connect(g["game"], a["token"])
+        assert await until_free({"A": ca}) == "A" and ca.view["phase"] == "random_events"   # (before its movement)
+        first = await ca.chat("A-B", "", {"kind": "committee", "members": ["A", "B"]})
+        r = await reply_within(ca, "A-B", first["id"])
+        assert r["reply"]["accept"] is False and "convener's Movement Phase" in r["reply"]["reason"], r["reply"]
+        for _ in range(20):                    # A's Random Events Phase: on to its Movement Phase
+            if ca.view["phase"] == "movement" and any(p["seat"] == "A" for p in ca.pending):
+                break
+            await ca.wait_for(lambda c: any(p["seat"] == "A" for p in c.pending) and bool(c.legal), 10)
+            act = next((x for x in ca.legal if x["t"] in ("RollRandomEvents", "EndRandomEvents")
+                        or x["t"].startswith("End")), ca.legal[0])
+            await ca.act(act, seq=ca.seq)
+        assert ca.view["phase"] == "movement" and ca.view["phasing"] == "A"
+        assert ca.view["committee_consent"].get("A") == ["A", "B"]       # (the consent stands)
+        again = await ca.chat("A-B", "now?", {"kind": "committee", "members": ["A", "B"]})
+        r = await reply_within(ca, "A-B", again["id"])
+        assert r["seat"] == "B" and r["reply"]["by"] == "bot" and "convener's Movement Phase" not in r["reply"]["reason"]
+
+
+@pytest.mark.parametrize("kind", STORES)
 async def test_a_near_trade_is_countered_by_a_card_that_names_it_and_can_be_accepted(kind):
     """The pre-game session of seed 0 (the bots' table not set up: column 3, B asks a worth of
     0): one Politburo marker for nothing is worth -2 to B, within COUNTER_BAND of its ask, so B
