@@ -497,7 +497,7 @@ class Negotiator:
             return
         t = act.TYPE
         if t == "OfferTrade" and act.to in self.humans:
-            self.card(act, f"{self.me} offers {describe_terms(_terms_of(act))}")
+            self.card(act, f"{self.me} offers")
         elif t == "JoinCommittee":
             me, members = self.me, sorted(act.members)
             cons = player.view["committee_consent"]
@@ -526,14 +526,15 @@ class Negotiator:
                          card={"kind": "execution", "to": [h]})
 
     def card(self, act: A.OfferTrade, text: str, counter: str = "") -> None:
-        """A trade card of the bot's offer ``act``; ``counter``: the key of the proposal it
-        counters (the server names that proposal's message)."""
+        """A trade card of the bot's offer ``act``, its words ``text`` and the terms, the leaders by
+        name ("B counters: Deniken for Markin and 1 Politburo"); ``counter``: the key of the
+        proposal it counters (the server names that proposal's message)."""
         if act.to not in self.humans:
             return
         card = {"kind": "trade", "to": act.to, **{k: v for k, v in _terms_of(act).items() if v}}
         if counter:
             card["counter"] = counter
-        self.say(text + f": {describe_terms(_terms_of(act))}", act.to, card=card)
+        self.say(text + f": {describe_terms(_terms_of(act), self.agent._facts().name)}", act.to, card=card)
 
     # -- Committees ----------------------------------------------------------------------------------
     def proposed(self, members) -> None:

@@ -282,6 +282,34 @@ def test_the_log_credits_the_purger_and_speaks_in_good_grammar(server, browser, 
     page.context.close()
 
 
+def test_the_log_counts_a_forces_units_as_the_orders_panel_does(server, browser) -> None:
+    """Found by a player's QA: Lenin with one unit attached was logged "moves TVER→KALU overland
+    with 2 units" (the leader counted), where the Orders panel said "Lenin + 1 unit".  The log
+    names the force by its leaders and counts the others; a leaderless force is named by its
+    first unit."""
+    from engine_helpers import blank, put
+
+    from rcw import actions as A
+
+    g = blank()
+    put(g, "TVER", "A", "Lenin", "RU4 TULA", attach={"RU4 TULA": "Lenin"})
+    lenin = next(u for u, x in g.data.units.items() if x.name == "Lenin")
+    plays = [("A", g.apply(A.StartForce("A", lenin))), ("A", g.apply(A.Move("A", "KALU"))),
+             ("A", g.apply(A.EndForce("A")))]
+    page = new_page(browser, False)
+    page.goto(server + "/")
+    page.wait_for_selector(".lobby-main")
+    lines = page.evaluate("""async (frames) => {
+        const { loadData } = await import('/js/data.js'); await loadData();
+        const { EventLog } = await import('/js/log.js');
+        const log = new EventLog('t');
+        for (const f of frames) log.add(f);
+        return log.lines.map((l) => l.text);
+    }""", _frames(plays))
+    assert "Lenin (A) moves TVER→KALU overland with 1 unit" in lines, lines
+    page.context.close()
+
+
 def _say(base: str, gid: str, token: str, texts: list[str]) -> None:
     """Seat messages to the public channel over a real WebSocket (rcw.server.client), from a
     thread of its own (Playwright's sync API keeps an event loop in this one)."""

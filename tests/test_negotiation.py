@@ -235,6 +235,23 @@ def test_a_broken_pact_shifts_the_table_and_is_reported_once():
     assert t.relation(HUMAN, "B") == min(7, before + 2 + N.SHIFT_PACT_BREAK)
 
 
+def test_a_bots_trade_card_names_the_leaders_it_offers_and_asks(position):
+    """Found by a player's QA: a bot's counter-offer read "B counters: 251 for 163 and 1
+    Politburo" (counter ids) while the card under it named Deniken and Markin; and its offers
+    said their terms twice.  The words name the leaders as the card does, once."""
+    t = fresh(position)
+    units = t.g.data.units
+    leaders = sorted(u for u, x in units.items() if x.is_leader)
+    act = A.OfferTrade("B", HUMAN, give_leaders=(leaders[0],), take_leaders=(leaders[1],), take_politburo=1)
+    t.bots["B"].talk.card(act, "B counters", counter="trade:1")
+    (said,) = t.m.messages()
+    assert said.card["counter"] == "trade:1"
+    assert said.text == f"B counters: {units[leaders[0]].name} for {units[leaders[1]].name} and 1 Politburo", said.text
+    t.bots["B"].talk.stepped(Player(t.g, "B"), A.OfferTrade("B", HUMAN, give_politburo=1))
+    (said,) = t.m.messages()
+    assert said.text == "B offers: 1 Politburo for nothing", said.text
+
+
 def test_a_pact_ends_with_its_game_turn_and_a_counterpurge_is_no_break():
     book = N.PactBook()
     book.add(N.Pact("A", "B", until=2, since=0, id="x"))

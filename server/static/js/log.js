@@ -164,14 +164,19 @@ export class EventLog {
         push("minor", e.text);
         return;
       case "force": {
-        const leaders = (d.units || []).filter((u) => unit(u) && unit(u).kind === "leader");
-        const names = (leaders.length ? leaders : (d.units || []).slice(0, 1)).map(uname);
-        this.force = { seat: d.seat, names, start: d.province, rail: null, stack: null, n: (d.units || []).length };
+        // (the force is named by its leaders, or by its first unit; "with N units": the others, as
+        // the Orders panel's "Lenin + 1 unit")
+        const units = d.units || [];
+        const leaders = units.filter((u) => unit(u) && unit(u).kind === "leader");
+        const named = leaders.length ? leaders : units.slice(0, 1);
+        this.force = { seat: d.seat, names: named.map(uname), named: new Set(named), start: d.province, rail: null,
+          stack: null, n: units.length - named.length };
         return;
       }
       case "force_join":
         if (this.force) {
           this.force.names.push(uname(d.leader));
+          this.force.named.add(d.leader);
           this.force.n = null;    // his attached units come too; the event does not list them
         }
         push("minor", e.text);
@@ -195,9 +200,9 @@ export class EventLog {
         return;
       case "force_done": {
         const route = d.route || [];
-        const f = this.force || { seat: frame.actor, names: [], rail: null };
+        const f = this.force || { seat: frame.actor, names: [], named: new Set(), rail: null };
         const st = (view.stacks || []).find((x) => x.id === d.stack);
-        const n = st ? st.units.length : this.force ? this.force.n : null;
+        const n = st ? st.units.filter((u) => !f.named.has(u)).length : this.force ? this.force.n : null;
         const who = `${f.names.join(", ") || "A force"} (${f.seat || frame.actor})`;
         if (route.length <= 1) {
           push("move", `${who} stays in ${route[0] || "place"}${n ? ` with ${n} unit${n > 1 ? "s" : ""}` : ""}`);
