@@ -53,13 +53,16 @@ class PostalDesk:
         async with rt.lock:
             await rt.ensure_current()
             pre = rt.game.check_sheet(seat, action.sheet)      # (a sheet that is not one: refused here)
+            g = rt.game
+            seats = {seat, *g.view(seat)["postal"]["submitted"], *(p["seat"] for p in g.pending if p.get("kind") == "orders")}
         seq, _ = await rt.submit(action, by="player")
         async with rt.lock:
             mine = rt.game.view(seat)["postal"]
         if (rt.game.turn, mine["phase"]) != (turn, phase):     # this sheet completed the phase: judged as sent
             refused = {r["index"] for r in pre["refused"]}
             mine = {**mine, "sheet": [[i, o] for i, o in enumerate(sheet.get("orders") or []) if i not in refused],
-                    "rejected": pre["refused"], "warnings": pre["warnings"]}
+                    "rejected": pre["refused"], "warnings": pre["warnings"],
+                    "submitted": sorted(seats)}                 # (every seat of that phase; not the next one's)
         return {"t": "ok", "seq": seq, "sheet": mine.get("sheet") or [], "rejected": mine.get("rejected") or [],
                 "warnings": mine.get("warnings") or [], "submitted": mine.get("submitted") or []}
 

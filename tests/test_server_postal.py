@@ -68,7 +68,8 @@ async def test_sheets_who_submitted_and_the_report_when_every_seat_has_sent_one(
         assert not b.view["postal"].get("sheet") and "accept_gifts" not in str(b.view)   # that A sent one, not what
         r = await a.sheet([])                                                            # replaced until it closes
         assert r["sheet"] == [] and phase(a) == (1, "trading")
-        await b.sheet([])
+        last = await b.sheet([])              # the last sheet: its reply is of the phase it closed (QA: its
+        assert last["submitted"] == list("ABCDE"), last        # 'submitted' was the next phase's, bots' only)
         await a.wait_for(lambda c: phase(c) == (1, "first"), 10)
         got = [e for e in a.events if e.get("kind") == "report"]
         assert len(got) == 1 and got[0]["data"]["phase"] == "trading"
