@@ -310,6 +310,33 @@ def test_the_log_counts_a_forces_units_as_the_orders_panel_does(server, browser)
     page.context.close()
 
 
+def test_a_long_name_in_a_trade_offer_stays_in_its_card_on_a_phone(server, browser) -> None:
+    """Found by a player's QA: a name of 40 letters in one word (the longest a seat keeps) ran out
+    of the Orders panel's Trade offers card on a 390 px phone.  It wraps inside the card."""
+    g = http(server, "POST", "/api/games", {"players": 3, "seed": 1})
+    gid = g["game"]
+    long = "B" * 40
+    a = http(server, "POST", f"/api/games/{gid}/join", {"name": long})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Bob"})
+    http(server, "POST", f"/api/games/{gid}/bots", {}, token=g["admin_token"])
+    page = new_page(browser, phone=True)
+    open_seat(page, server, gid, b["token"], b["seat"], "Bob")
+
+    async def offer(c) -> None:
+        await c.wait_for(lambda c: c.view["phase"] == "trading" and c.view["politburo"].get(a["seat"], 0) > 0, 10)
+        await c.act({"t": "OfferTrade", "seat": a["seat"], "to": b["seat"], "give_politburo": 1})
+    as_seat(server, gid, a["token"], offer)
+    page.locator('.mtab[data-tab="orders"]').tap()
+    card = page.locator("section.card", has=page.locator("li.offer"))
+    card.wait_for()
+    assert long in card.inner_text()
+    shot(page, "trade-offer-long-name-phone.png")
+    over = card.evaluate("(c) => Math.max(...[...c.querySelectorAll('li.offer, li.offer > div')]"
+                         ".map((e) => e.scrollWidth - e.clientWidth))")      # (the text wider than its box)
+    assert over <= 0, f"the offer runs {over} px out of its box"
+    page.context.close()
+
+
 def _say(base: str, gid: str, token: str, texts: list[str]) -> None:
     """Seat messages to the public channel over a real WebSocket (rcw.server.client), from a
     thread of its own (Playwright's sync API keeps an event loop in this one)."""
