@@ -321,7 +321,7 @@ class Match:
             hear = getattr(a, "hear", None)
             if hear is not None:
                 hear(news)
-        if news.get("kind") == "committee" and self._round is None:
+        if news.get("kind") == "committee":     # (compared when a round starts: the next one asks all)
             self._asked, self._rounds = _UNSET, 0
 
     def consider(self, seat: str, proposal: dict, key: str) -> Message | None:

@@ -158,8 +158,8 @@ class Channels:
             for a in chat.post_actions(prop, seat):
                 if chat.done_already(a, rt.game):       # (invited again: the consent stands already)
                     prop["seq"] = rt.seq
-                    if prop["kind"] == "committee":        # (the bots invited answer it anew)
-                        rt.driver.hear({"kind": "committee", "seat": seat, "members": list(prop["members"])})
+                    if prop["kind"] == "committee":        # (told to the bots by the driving process: Proposals.seen)
+                        prop["again"] = True
                     continue
                 seq, events = await rt.submit(a, by="chat")
                 prop["seq"] = seq

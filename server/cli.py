@@ -69,8 +69,8 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
                    help="chat messages per second per seat, sustained (default 2); with --redis every process "
                         "draws from the same per-seat budget")
     p.add_argument("--chat-burst", type=amount(1), default=20.0, metavar="N", help="chat burst size per seat (default 20)")
-    p.add_argument("--frame-rate", type=amount(0, above=True), default=1000.0, metavar="N",
-                   help="WebSocket frames per second per connection, sustained (default 1000; burst twice that)")
+    p.add_argument("--frame-rate", type=amount(0.5), default=1000.0, metavar="N",
+                   help="WebSocket frames per second per connection, sustained, at least 0.5 (default 1000; burst twice that)")
     p.add_argument("--lease-ttl", type=amount(0, above=True), default=5.0, metavar="SECONDS",
                    help="driver lease of a game (which process runs its bots and deadlines); another process "
                         "takes over this long after the driver dies (default 5)")

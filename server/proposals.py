@@ -127,6 +127,10 @@ class Proposals:
         for f in self._awaited.pop(key, ()):
             if not f.done():
                 f.set_result(None)
+        if prop.get("again") and prop.get("kind") == "committee" and self.rt.driver.driving:
+            # a Committee proposed again by a seat whose consent to it stood (no action, so no
+            # event): the bots invited answer it anew, on the process that runs them
+            self.rt.driver.hear({"kind": "committee", "seat": msg.get("seat"), "members": list(prop.get("members", []))})
         if prop.get("kind") == "pact" and self.rt.driver.driving:
             for seat in prop.get("addressees", []):
                 if self.rt.seats.get(seat, {}).get("kind") == "bot":

@@ -35,9 +35,13 @@ def cluster_url(cluster_nodes):
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto`` (pyproject's addopts): a worker a core, at most 4 (each may run a server, a
-    browser or a Redis Cluster of its own), or ``RCW_TEST_WORKERS``."""
-    return int(os.environ.get("RCW_TEST_WORKERS") or min(os.cpu_count() or 1, 4))
+    """``-n auto`` (pyproject's addopts): a worker a core this process may use, at most 4 (each
+    may run a server, a browser or a Redis Cluster of its own), or ``RCW_TEST_WORKERS`` (a whole
+    number; anything else is ignored)."""
+    asked = os.environ.get("RCW_TEST_WORKERS", "")
+    if asked.isdigit():
+        return int(asked)
+    return min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 4)
 
 
 _clock = {"n": 0, "t0": None}

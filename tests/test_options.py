@@ -119,6 +119,7 @@ def test_simulate_refuses_a_bad_option_with_the_registrys_words():
     (["serve", "--chat-rate", "-1"], "argument --chat-rate: -1 must be greater than 0"),
     (["serve", "--chat-burst", "0.5"], "argument --chat-burst: 0.5 must be at least 1"),
     (["serve", "--frame-rate", "inf"], "argument --frame-rate: 'inf' is not a finite number"),
+    (["serve", "--frame-rate", "0.4"], "argument --frame-rate: 0.4 must be at least 0.5"),   # (a burst of 2x: < 1 frame)
     (["serve", "--lease-ttl", "0"], "argument --lease-ttl: 0 must be greater than 0"),
     (["serve", "--create-rate", "x"], "argument --create-rate: 'x' is not a number"),
     (["solo", "--max-turns", "-2"], "argument --max-turns: -2 is below 0"),

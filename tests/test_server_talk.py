@@ -14,7 +14,9 @@ import pytest
 from rcw.bots.negotiation import SHIFT_PACT_BREAK, Pact
 from rcw.bots.sdt_tables import SHIFT_ATTACK
 from rcw.server.client import GameClient, Lobby, ServerError
-from server_helpers import restartable_store, running_server
+from rcw.server.config import Config
+from rcw.server.store import RedisStore
+from server_helpers import REDIS_URL, destroy_prefix, needs_redis, restartable_store, running_server, unique_prefix
 from test_server_play import IN_PROCESS, STORES, events_of, serve, until_free
 
 
@@ -232,31 +234,64 @@ async def test_a_bots_committee_invitation_to_a_human_becomes_a_central_committe
         assert formed(ca) and m["seat"] in formed(ca)[0]
 
 
+async def propose_again(ca: GameClient) -> dict:
+    """A proposes a Committee of A and B in its Random Events Phase (the bot B declines: it
+    answers a Committee in its convener's Movement Phase, 004 [11.1]), then the same again in
+    its Movement Phase, its consent standing since (004 [11.11]): B's reply to the second."""
+    assert await until_free({"A": ca}) == "A" and ca.view["phase"] == "random_events"   # (before its movement)
+    first = await ca.chat("A-B", "", {"kind": "committee", "members": ["A", "B"]})
+    r = await reply_within(ca, "A-B", first["id"], 5)
+    assert r["reply"]["accept"] is False and "convener's Movement Phase" in r["reply"]["reason"], r["reply"]
+    for _ in range(20):                    # A's Random Events Phase: on to its Movement Phase
+        if ca.view["phase"] == "movement" and any(p["seat"] == "A" for p in ca.pending):
+            break
+        await ca.wait_for(lambda c: any(p["seat"] == "A" for p in c.pending) and bool(c.legal), 10)
+        act = next((x for x in ca.legal if x["t"] in ("RollRandomEvents", "EndRandomEvents")
+                    or x["t"].startswith("End")), ca.legal[0])
+        await ca.act(act, seq=ca.seq)
+    assert ca.view["phase"] == "movement" and ca.view["phasing"] == "A"
+    assert ca.view["committee_consent"].get("A") == ["A", "B"]       # (the consent stands)
+    again = await ca.chat("A-B", "now?", {"kind": "committee", "members": ["A", "B"]})
+    assert again["proposal"].get("again") is True
+    r = await reply_within(ca, "A-B", again["id"], 5)
+    assert r["seat"] == "B" and r["reply"]["by"] == "bot" and "convener's Movement Phase" not in r["reply"]["reason"]
+    return r
+
+
 @pytest.mark.parametrize("kind", STORES)
 async def test_a_committee_proposed_again_to_a_bot_is_answered_though_the_consent_stood(kind):
-    """Found by a player's QA: A proposed a Committee of A and B out of its Movement Phase (the
-    bot B declines: it answers a Committee in its convener's Movement Phase, 004 [11.1]); A's
-    consent stands (004 [11.11]), so the same proposal again in A's Movement Phase applied no
-    action and told the bots nothing: its card waited for B's answer for ever.  B answers it."""
+    """Found by a player's QA: the same proposal again applied no action and told the bots
+    nothing, so its card waited for B's answer for ever (:func:`propose_again`).  B answers it."""
     async with serve(kind) as h:
         g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], seed=0, options={"max_turns": 2})
-        ca = await h.connect(g["game"], a["token"])
-        assert await until_free({"A": ca}) == "A" and ca.view["phase"] == "random_events"   # (before its movement)
-        first = await ca.chat("A-B", "", {"kind": "committee", "members": ["A", "B"]})
-        r = await reply_within(ca, "A-B", first["id"])
-        assert r["reply"]["accept"] is False and "convener's Movement Phase" in r["reply"]["reason"], r["reply"]
-        for _ in range(20):                    # A's Random Events Phase: on to its Movement Phase
-            if ca.view["phase"] == "movement" and any(p["seat"] == "A" for p in ca.pending):
-                break
-            await ca.wait_for(lambda c: any(p["seat"] == "A" for p in c.pending) and bool(c.legal), 10)
-            act = next((x for x in ca.legal if x["t"] in ("RollRandomEvents", "EndRandomEvents")
-                        or x["t"].startswith("End")), ca.legal[0])
-            await ca.act(act, seq=ca.seq)
-        assert ca.view["phase"] == "movement" and ca.view["phasing"] == "A"
-        assert ca.view["committee_consent"].get("A") == ["A", "B"]       # (the consent stands)
-        again = await ca.chat("A-B", "now?", {"kind": "committee", "members": ["A", "B"]})
-        r = await reply_within(ca, "A-B", again["id"])
-        assert r["seat"] == "B" and r["reply"]["by"] == "bot" and "convener's Movement Phase" not in r["reply"]["reason"]
+        await propose_again(await h.connect(g["game"], a["token"]))
+
+
+@needs_redis
+async def test_a_committee_proposed_again_on_a_process_that_does_not_run_the_bots_reaches_them():
+    """The review's case: A is connected to the process that does not drive the game; the
+    proposal again is passed on to the bots by the one that does (the message's ``again``)."""
+    prefix = unique_prefix("again")
+    try:
+        async with running_server(RedisStore(REDIS_URL, prefix), Config(lease_ttl=2.0)) as s1, \
+                running_server(RedisStore(REDIS_URL, prefix), Config(lease_ttl=2.0)) as s2, Lobby(s1.base) as lobby:
+            g = await lobby.create_game(players=3, seed=0, options={"max_turns": 2}, bot_seats=["B", "C"])
+            gid = g["game"]
+            a = await lobby.join(gid, name="A")
+            watchers = [await GameClient.connect(s.base, gid) for s in (s1, s2)]      # (both load the game)
+            for _ in range(100):
+                driving = [s for s in (s1, s2) if gid in s.hub.runtimes and s.hub.runtimes[gid].driver.driving]
+                if driving:
+                    break
+                await asyncio.sleep(0.1)
+            other = s2 if driving == [s1] else s1
+            ca = await GameClient.connect(other.base, gid, a["token"])
+            await ca.wait_for(lambda c: c.status == "playing", 10)
+            await propose_again(ca)
+            for c in (ca, *watchers):
+                await c.close()
+    finally:
+        await destroy_prefix(prefix)
 
 
 @pytest.mark.parametrize("kind", STORES)
