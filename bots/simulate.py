@@ -124,9 +124,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if "max_turns" in args.options:                 # (--option max_turns=T is --max-turns T)
         args.max_turns = args.options.pop("max_turns")
-    if args.max_turns < 0:
-        print(f"rcw simulate: max_turns {args.max_turns} is below 0", file=sys.stderr)
-        return 2
     spi_only = [name for name, on in (("--red", getattr(args, "red", "")), ("--jobs", getattr(args, "jobs", 1) != 1),
                                       ("--evidence", getattr(args, "evidence", False))) if on]
     if mode != "spi-solitaire" and spi_only:

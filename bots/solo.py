@@ -34,7 +34,6 @@ which the match keeps from the deal on and all four bots read (:mod:`bots.cooper
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from rcw.bots import sdt_tables as T
@@ -56,6 +55,7 @@ from rcw.bots.terminal import (
     score_rows,
     unit_name,
     vp_rows,
+    write_save,
 )
 
 from rcw import actions as A
@@ -477,18 +477,9 @@ class Solo:
         return APPLIED
 
     # -- saving --------------------------------------------------------------------------------------
-    def save(self) -> bool:
-        """Save the game (``s``, ``q``): whether it was saved (an error is said)."""
-        path = self.save_path or DEFAULT_SAVE
-        try:
-            with open(path, "w") as f:
-                json.dump({"version": 1, "seed": self.seed, "options": self.options, "human": self.human_log,
-                           "record": self.g.record()}, f)
-        except OSError as e:
-            self.say(f"Could not save to {path}: {e.strerror or e}")
-            return False
-        self.say(f"Saved to {path} (resume with: rcw solo --load {path})")
-        return True
+    def save(self) -> None:
+        write_save(self.save_path or DEFAULT_SAVE, {"version": 1, "seed": self.seed, "options": self.options,
+                                                    "human": self.human_log, "record": self.g.record()}, self.say)
 
     # -- the loop ------------------------------------------------------------------------------------------
     def run(self) -> int:

@@ -21,7 +21,6 @@ non-Red side is the engine's); what is shown and asked comes from :class:`rcw.pl
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from rcw.bots.match import Match
@@ -36,6 +35,7 @@ from rcw.bots.terminal import (
     read_save,
     stack_text,
     unit_name,
+    write_save,
 )
 from rcw.bots.terminal import fighting as fighting_units
 
@@ -269,17 +269,9 @@ class SPISolo:
         return a
 
     # -- saving -----------------------------------------------------------------------------------------------------
-    def save(self) -> bool:
-        """Save the game (``s``, ``q``): whether it was saved (an error is said)."""
-        path = self.save_path or DEFAULT_SAVE
-        try:
-            with open(path, "w") as f:
-                json.dump({"version": 1, "mode": S.MODE, "seed": self.seed, "record": self.g.record()}, f)
-        except OSError as e:
-            self.say(f"Could not save to {path}: {e.strerror or e}")
-            return False
-        self.say(f"Saved to {path} (resume with: rcw solo --spi --load {path})")
-        return True
+    def save(self) -> None:
+        write_save(self.save_path or DEFAULT_SAVE, {"version": 1, "mode": S.MODE, "seed": self.seed,
+                                                    "record": self.g.record()}, self.say)
 
     # -- the loop ---------------------------------------------------------------------------------------------------
     def run(self) -> int:

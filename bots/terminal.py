@@ -167,6 +167,19 @@ def read_save(path: str, mode: str | None) -> dict:
     return saved
 
 
+def write_save(path: str, saved: dict, say) -> None:
+    """Write the game ``saved`` to ``path`` (``s``, ``q``) and ``say`` where, with the command
+    that resumes it, or why it could not be written."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(saved, f)
+    except OSError as e:
+        say(f"Could not save to {path}: {e.strerror or e}")
+        return
+    spi = " --spi" if saved.get("mode") else ""
+    say(f"Saved to {path} (resume with: rcw solo{spi} --load {path})")
+
+
 def check_save_path(path: str) -> None:
     """:class:`SaveFileError` if a game could not be saved to ``path`` (no such directory, a
     directory, not writable): said before the game starts, not when the player quits."""
