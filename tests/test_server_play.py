@@ -971,7 +971,7 @@ async def test_at_a_deadline_the_bot_decides_the_step_owed_and_gives_nothing_awa
 
     monkeypatch.setitem(bots.AGENTS, "asks-first", AsksFirst)
     async with serve(kind) as h:
-        g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], deadline=0.05, bots="asks-first",
+        g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], deadline=0.05, bots="asks-first", seed=0,
                                options={"max_turns": 1})
         spec = await h.connect(g["game"])
         spec.keep_pushes = True
