@@ -71,6 +71,9 @@ def check(record: dict, commitment_seen: str | None = None) -> Verdict:
     if missing:
         raise VerifyError(f"the record lacks {', '.join(missing)} (a record of a finished game from "
                           f"/api/games/<id>/record has them)")
+    if record.get("sealed"):
+        raise VerifyError("the record's seed is sealed until the game is over (the server's own check, "
+                          "/api/games/<id>/verify, runs on it meanwhile)")
     seed, nonce, promised = record["seed"], record["nonce"], record["commitment"]
     if isinstance(seed, bool) or not isinstance(seed, int) or not isinstance(nonce, str) or not isinstance(promised, str):
         raise VerifyError("seed must be an integer, nonce and commitment strings")

@@ -9,7 +9,7 @@
     POST /api/games/{id}/join        take a seat -> {seat, token}
     POST /api/games/{id}/bots        fill open seats with bots (admin token)
     POST /api/games/{id}/leave       leave a seat (seat token)
-    GET  /api/games/{id}/record      seed + action log (when over, or with the admin token)
+    GET  /api/games/{id}/record      seed + action log (when over, or with the admin token: a drawn seed sealed)
     GET  /api/games/{id}/verify      the record checked: seed commitment and replay (rcw.verify)
     GET  /api/games/{id}/view?seq=N  a spectator's view after N actions (the same rule)
     POST /api/games/{id}/reclaim     take back a seat in civil disorder (seat token)

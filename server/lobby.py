@@ -267,7 +267,8 @@ class Hub:
         if extra:
             raise ProtocolError("bad_request", f"unknown fields {sorted(extra)} (known: {', '.join(sorted(known))})")
         seed = spec.get("seed")
-        if seed is None:
+        drawn = seed is None                 # (a seed the server draws is known to no one until the end)
+        if drawn:
             seed = secrets.randbits(62)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
             raise ProtocolError("bad_request", "seed must be an integer 0 <= seed < 2**63")
@@ -340,7 +341,7 @@ class Hub:
                 "on_leave": on_leave, "deadline": deadline, "created": now_ms(), "admin": token_hash(admin),
                 "missing": missing, "pause": pause, "disorder_after": disorder_after, "webhook": webhook,
                 "secret": secrets.token_hex(16), "nonce": nonce, "commitment": verify.commitment(seed, nonce),
-                "rules": RULES_EDITION}
+                "rules": RULES_EDITION, "seed_given": not drawn}
         seat_recs = {s: ({"kind": "engine"} if s in first.ENGINE_SEATS else {"kind": "bot", "bot": bot_kind} if s in bot_seats
                          else dict(OPEN)) for s in seats}
         await self.store.create_game(gid, meta, seat_recs, chat.initial_channels(seats))
@@ -507,19 +508,32 @@ class Hub:
         return out
 
     async def record(self, gid: Any, admin_token: Any = None, addr: str | None = None) -> dict:
+        """The game's record (:func:`record_of`): when it is over, or with the admin token.  Before
+        the end a seed the server drew stays sealed even then (``seed`` and ``nonce`` null,
+        ``sealed`` true): it would tell every die roll to come, and the creator who holds the
+        admin token often plays (a seed the creator gave is the creator's already)."""
+        rec = await self._record(gid, admin_token, addr)
+        if not rec.pop("over") and not (await self.get(gid)).meta.get("seed_given"):
+            rec.update(seed=None, nonce=None, sealed=True)
+        return rec
+
+    async def _record(self, gid: Any, admin_token: Any, addr: str | None) -> dict:
+        """:meth:`record`, never sealed, and whether the game is over (``over``)."""
         rt = await self.get(gid)
         if rt.game is None or not rt.game.over:
             self._check_admin(rt, admin_token)
         await self.admission.take("costly", addr, admin_token)
         async with rt.lock:
             await rt.ensure_current()
-            return record_of(rt.gid, rt.meta, rt.game, rt.hash)
+            return record_of(rt.gid, rt.meta, rt.game, rt.hash) | {"over": rt.game.over}
 
     async def verify(self, gid: Any, admin_token: Any = None, addr: str | None = None) -> dict:
         """The record checked by :func:`rcw.verify.check` (commitment, then a replay to the final
         state), in a rebuild worker process: ``{"verified": true, "actions", "hash"}`` or
-        ``{"verified": false, "problem"}``.  Like the record: when over, or with the admin token."""
-        rec = await self.record(gid, admin_token, addr)
+        ``{"verified": false, "problem"}``.  Like the record: when over, or with the admin token
+        (the seed a sealed record hides is checked here, on the server, and not shown)."""
+        rec = await self._record(gid, admin_token, addr)
+        del rec["over"]
         return await self.admission.offload(_verify, rec)
 
 

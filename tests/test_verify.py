@@ -110,6 +110,8 @@ def test_rcw_verify_refuses_a_changed_seed_or_commitment(record, tmp_path, capsy
 def test_rcw_verify_says_what_a_record_lacks_or_cannot_be_read(record, tmp_path, capsys) -> None:
     code, _, err = _run(capsys, {k: v for k, v in record.items() if k != "nonce"}, tmp_path)
     assert code == 1 and "lacks nonce" in err
+    code, _, err = _run(capsys, record | {"seed": None, "nonce": None, "sealed": True}, tmp_path)   # (an admin's, mid-game)
+    assert code == 1 and "sealed until the game is over" in err
     assert main(["verify", str(tmp_path / "missing.json")]) == 2
     assert "cannot read the record" in capsys.readouterr().err
 
@@ -139,3 +141,34 @@ async def test_the_server_publishes_the_commitment_and_reveals_the_seed_at_the_e
         async with s.get(f"{srv.base}/api/games/{gid}/verify") as r:
             v = await r.json()
         assert v == {"game": gid, "verified": True, "actions": len(rec["actions"]), "hash": rec["hash"], "over": True}
+
+
+async def test_the_admin_token_reads_a_drawn_seed_only_when_the_game_is_over() -> None:
+    """The creator holds the admin token and often plays: before the end the record it reads
+    keeps a seed the server drew sealed (the seed would tell every die roll to come), though the
+    server's own check still runs on it; a seed the creator gave is the creator's already."""
+    async with running_server(MemoryStore()) as srv, aiohttp.ClientSession() as s:
+        async def get(gid: str, path: str, token: str) -> dict:
+            async with s.get(f"{srv.base}/api/games/{gid}/{path}", headers={"Authorization": f"Bearer {token}"}) as r:
+                assert r.status == 200, (path, await r.text())
+                return await r.json()
+
+        async with s.post(f"{srv.base}/api/games", json={"players": 3, "bots": "random", "options": {"max_turns": 1}}) as r:
+            drawn = await r.json()
+        async with s.post(f"{srv.base}/api/games", json={"players": 3, "seed": 7}) as r:
+            given = await r.json()
+        gid, token = drawn["game"], drawn["admin_token"]
+        rec = await get(gid, "record", token)
+        assert rec["seed"] is None and rec["nonce"] is None and rec["sealed"] is True, rec
+        assert rec["commitment"] == drawn["info"]["commitment"] and rec["actions"] == []
+        assert (await get(gid, "verify", token))["verified"] is True
+        rec = await get(given["game"], "record", given["admin_token"])
+        assert rec["seed"] == 7 and "sealed" not in rec
+        assert verify.commitment(7, rec["nonce"]) == given["info"]["commitment"]
+        async with s.post(f"{srv.base}/api/games/{gid}/bots", json={}, headers={"Authorization": f"Bearer {token}"}) as r:
+            assert r.status == 200
+        w = await GameClient.connect(srv.base, gid)
+        await w.wait_for(lambda c: c.over, 120)
+        await w.close()
+        rec = await get(gid, "record", token)
+        assert "sealed" not in rec and verify.check(rec, drawn["info"]["commitment"]).over
