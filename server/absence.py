@@ -93,7 +93,7 @@ class Absence:
         await self._update_seat(seat, back)
         if was:
             self.rt.hub.notifier.game_event(self.rt, "returned", seat=seat, text=f"The player of seat {seat} is back")
-        return {"t": "ok", "seat": seat, "disorder": False, "was": was}
+        return {"seat": seat, "disorder": False, "was": was}
 
     # -- pauses ----------------------------------------------------------------------------------
     async def pause(self, seat: str, seconds: Any) -> dict:

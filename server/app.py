@@ -352,7 +352,7 @@ class Connection:
         return await self.rt.absence.pause(self._seat(), f.get("seconds"))
 
     async def on_reclaim(self, f: dict) -> dict:
-        return await self.rt.absence.reclaim(self._seat())
+        return {"t": "ok", **await self.rt.absence.reclaim(self._seat())}
 
     async def on_notify(self, f: dict) -> dict:
         return await self.hub.notifier.set_prefs(self.rt, self._seat(), f)

@@ -433,9 +433,7 @@ class Hub:
         """A player leaves: before the start the seat reopens; after it a bot takes the seat, or
         (if the creator chose ``on_leave: quit``) the seat quits the game under 004 [14.2]."""
         rt = await self.get(gid)
-        seat = await rt.seat_for_token(token)
-        if seat is None:
-            raise ProtocolError("bad_token", "not a seat token of this game")
+        seat = await self._seat_of(rt, token)
         rec = rt.seats[seat]
         if seats_status(rt.seats) == "open":
             new, how = dict(OPEN), "reopened"
@@ -455,10 +453,18 @@ class Hub:
     async def reclaim(self, gid: Any, token: Any) -> dict:
         """The player takes back a seat in civil disorder (rcw.server.absence) with its token."""
         rt = await self.get(gid)
+        return {**await rt.absence.reclaim(await self._seat_of(rt, token)), "game": rt.gid}
+
+    @staticmethod
+    async def _seat_of(rt: GameRuntime, token: Any) -> str:
+        """The seat whose token ``token`` is (a request without one is told what it lacks)."""
+        if token is None or token == "":
+            raise ProtocolError("bad_request", "token missing: the seat's token goes in 'token' "
+                                "(or an 'Authorization: Bearer' header)")
         seat = await rt.seat_for_token(token)
         if seat is None:
             raise ProtocolError("bad_token", "not a seat token of this game")
-        return {**await rt.absence.reclaim(seat), "game": rt.gid}
+        return seat
 
     async def login(self, code: Any, addr: str | None = None) -> dict:
         """An e-mail's one-time login code (rcw.server.notify) for a new device token of its seat."""

@@ -871,6 +871,9 @@ async def test_a_player_who_leaves_is_replaced_by_a_bot(kind):
         with pytest.raises(ServerError) as e:
             await h.lobby.leave(gid, b["token"])
         assert e.value.code == "bad_token"
+        with pytest.raises(ServerError) as e:
+            await h.lobby.leave(gid, "")
+        assert e.value.code == "bad_request" and "token missing" in e.value.message
         await asyncio.wait_for(play_randomly(ca, random.Random(3)), 60)
         record = await h.lobby.record(gid)
         assert any(x["seat"] == "B" for x in record["actions"]) and not any(x["t"] == "Quit" for x in record["actions"])

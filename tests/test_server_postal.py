@@ -260,8 +260,11 @@ async def test_civil_disorder_after_missed_deadlines_and_the_players_return():
         with pytest.raises(ServerError) as e:
             await srv.lobby.reclaim(g["game"], "not-a-token")
         assert e.value.code == "bad_token"
+        with pytest.raises(ServerError) as e:            # (no token at all: the request is told what it lacks)
+            await srv.lobby.reclaim(g["game"], None)
+        assert e.value.code == "bad_request" and "token missing" in e.value.message
         r = await srv.lobby.reclaim(g["game"], b.token)
-        assert r["seat"] == "B" and r["was"] is True
+        assert r == {"game": g["game"], "seat": "B", "disorder": False, "was": True}     # (the HTTP answer, no frame type)
         await a.wait_for(lambda c: not c.seats["B"].get("disorder"), 5)
         assert "missed" not in a.seats["B"] and a.seats["A"].get("disorder")
         # B is back: A's bot sends A's sheet at once; the phase waits for B's alone
