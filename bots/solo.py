@@ -9,7 +9,7 @@ listed with numbers; other commands:
     b  board (your stacks, enemies within reach)    v  Victory Point chart and scores
     k  markers, Committee and the bots' attitudes   s  save the game    q  save and quit
     c  propose a Central Committee (c B,C)          g  give markers (g B 1 0: 1 Politburo, 0 Assassins)
-    d  the hands dealt (pre-game trading session)   h  this help
+    d  the hands dealt (pre-game trading session)   h  this help    q!  quit without saving
     t  offer a trade: t B give=Frunze,12 take=Kolchak pm=1 am=0 tpm=0 tam=1
        (leaders by name or id, pre-game only (004 [15.33]); pm/am: Politburo/Assassin
        markers you give, tpm/tam: those you ask for; the bot answers by its valuation
@@ -42,6 +42,7 @@ from rcw.bots.match import Match
 from rcw.bots.negotiation import Pact
 from rcw.bots.sdt import SDTAgent
 from rcw.bots.terminal import (
+    QUIT,
     SaveFileError,
     Screen,
     attack_strength,
@@ -50,6 +51,7 @@ from rcw.bots.terminal import (
     fighting,
     odds_text,
     province,
+    quits,
     read_line,
     read_save,
     score_rows,
@@ -370,9 +372,9 @@ class Solo:
                     return self.free(offer)
             elif head == "s":
                 self.save()
-            elif head == "q":
-                self.save()
-                return None
+            elif head in QUIT:
+                if quits(head, self.save, self.say):
+                    return None
             elif head == "c" and len(c) > 1:
                 members = tuple(sorted({HUMAN, *[x.strip().upper() for x in c[1].split(",") if x.strip()]}))
                 return self.free(A.JoinCommittee(HUMAN, members))
@@ -477,8 +479,8 @@ class Solo:
         return APPLIED
 
     # -- saving --------------------------------------------------------------------------------------
-    def save(self) -> None:
-        write_save(self.save_path or DEFAULT_SAVE, {"version": 1, "seed": self.seed, "options": self.options,
+    def save(self) -> bool:
+        return write_save(self.save_path or DEFAULT_SAVE, {"version": 1, "seed": self.seed, "options": self.options,
                                                     "human": self.human_log, "record": self.g.record()}, self.say)
 
     # -- the loop ------------------------------------------------------------------------------------------
@@ -595,7 +597,7 @@ def run(args: argparse.Namespace) -> int:
 def add_parser(sub) -> None:
     p = sub.add_parser("solo", help="play against four SDT bots in the terminal (you are seat A)",
                        description="Play the five-player 'Solitaire for Fanatics' game: you are A, the SDT bots "
-                                   "are B-E.  Numbered choices; h for help; s saves, q saves and quits.")
+                                   "are B-E.  Numbered choices; h for help; s saves, q saves and quits, q! quits without saving.")
     p.add_argument("--seed", type=whole(0, SEED_MAX), default=1, help="game seed (default 1)")
     p.add_argument("--load", metavar="FILE", help="resume a saved game")
     p.add_argument("--save", metavar="FILE", help="where s/q save the game (default rcw-solo.json, or the --load file)")

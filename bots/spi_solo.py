@@ -8,7 +8,7 @@ your decisions the legal choices are listed with numbers; other commands:
     n  the non-Red forces only                      o  the objective (what is left to clear)
     d LEADER PROVINCE   (Red Leader Determination) deploy a leader alone in a province (one
                         holding no non-Red unit, 004 [24.11])
-    s  save the game    q  save and quit            h  this help
+    s  save the game    q  save and quit            h  this help    q!  quit without saving
 
 Save/resume: the save file holds the game record (``Game.record()``: seed, options and your
 actions; the non-Red moves follow from the seed); ``rcw solo --spi --load FILE`` replays it
@@ -25,12 +25,14 @@ import sys
 
 from rcw.bots.match import Match
 from rcw.bots.terminal import (
+    QUIT,
     SaveFileError,
     Screen,
     attack_strength,
     check_save_path,
     describe_play,
     province,
+    quits,
     read_line,
     read_save,
     stack_text,
@@ -188,9 +190,9 @@ class SPISolo:
                 self.show_objective()
             elif head == "s":
                 self.save()
-            elif head == "q":
-                self.save()
-                return None
+            elif head in QUIT:
+                if quits(head, self.save, self.say):
+                    return None
             elif head == "d":
                 return cmd
             else:
@@ -269,8 +271,8 @@ class SPISolo:
         return a
 
     # -- saving -----------------------------------------------------------------------------------------------------
-    def save(self) -> None:
-        write_save(self.save_path or DEFAULT_SAVE, {"version": 1, "mode": S.MODE, "seed": self.seed,
+    def save(self) -> bool:
+        return write_save(self.save_path or DEFAULT_SAVE, {"version": 1, "mode": S.MODE, "seed": self.seed,
                                                     "record": self.g.record()}, self.say)
 
     # -- the loop ---------------------------------------------------------------------------------------------------

@@ -129,13 +129,16 @@ def score_rows(scores: dict, seats) -> list[list[str]]:
     return [[p, str(scores["Red"].get(p, 0)), str(scores["White"].get(p, 0))] for p in seats]
 
 
+INPUT_ENDED = "\x04"     # what :func:`read_line` reads at the end of input (save if it can, and quit)
+
+
 def read_line(prompt: str, inp, out) -> str:
-    """One typed line after ``prompt``; end of input reads as ``q`` (save and quit).  Piped
+    """One typed line after ``prompt``; the end of input reads as :data:`INPUT_ENDED`.  Piped
     input is echoed, so a scripted transcript shows what was chosen."""
     print(prompt, end="", file=out, flush=True)
     line = inp.readline()
     if not line:
-        return "q"
+        return INPUT_ENDED
     if not getattr(inp, "isatty", lambda: False)():
         print(line.strip(), file=out, flush=True)
     return line.strip()
@@ -167,17 +170,34 @@ def read_save(path: str, mode: str | None) -> dict:
     return saved
 
 
-def write_save(path: str, saved: dict, say) -> None:
+def write_save(path: str, saved: dict, say) -> bool:
     """Write the game ``saved`` to ``path`` (``s``, ``q``) and ``say`` where, with the command
-    that resumes it, or why it could not be written."""
+    that resumes it, or why it could not be written; whether it was."""
     try:
         with open(path, "w", encoding="utf-8") as f:
             json.dump(saved, f)
     except OSError as e:
         say(f"Could not save to {path}: {e.strerror or e}")
-        return
+        return False
     spi = " --spi" if saved.get("mode") else ""
     say(f"Saved to {path} (resume with: rcw solo{spi} --load {path})")
+    return True
+
+
+QUIT = ("q", "q!", INPUT_ENDED)     # the commands that end a terminal game
+
+
+def quits(head: str, save, say) -> bool:
+    """Whether the quit command ``head`` (one of :data:`QUIT`) ends the game now: ``q`` saves
+    and quits, but a game it could not save goes on (the player is told, and ``q!`` quits
+    without saving); the end of input saves if it can and quits (no one is left to ask)."""
+    if head == "q!":
+        say("Quit without saving.")
+        return True
+    if save() or head == INPUT_ENDED:
+        return True
+    say("The game was not saved, so it goes on: type s to try again, or q! to quit without saving.")
+    return False
 
 
 def check_save_path(path: str) -> None:

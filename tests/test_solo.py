@@ -450,3 +450,32 @@ def test_piped_output_stays_plain_text(tmp_path):
     assert "\x1b" not in text and "─" not in text
     assert re.search(r"^  player\s+leaders\s+PCM\s+Politburo\s+Assassins$", text, re.M)
     assert "Political Indicator Table on Game-Turn 1: PCM 6 or more Red, 1-5 Undecided, 0 or less White" in text
+
+
+@pytest.mark.parametrize("spi", [False, True])
+def test_q_does_not_quit_a_game_it_could_not_save(tmp_path, monkeypatch, capsys, spi):
+    """Found by an operator's QA: q said "Could not save" and quit all the same, and the game was
+    lost.  Now the game goes on (the player is told), q! quits without saving, and the end of
+    input, with no one left to ask, tries once more and quits."""
+    path = tmp_path / "g.json"
+
+    class Typed(io.StringIO):
+        def readline(self, *a):          # the save file's place is taken (by a directory) once the game runs
+            line = super().readline(*a)
+            if line == "q\n" and not path.exists():
+                path.mkdir()
+            return line
+
+    spi_arg = ["--spi"] if spi else ["--max-turns", "1"]
+    for typed, quits_by in ((["1", "1", "q", "1", "q!"], "Quit without saving."), (["1", "q"], None)):
+        if path.exists():
+            path.rmdir()
+        monkeypatch.setattr(sys, "stdin", Typed("".join(f"{x}\n" for x in typed)))
+        assert main(["solo", *spi_arg, "--seed", "8", "--save", str(path)]) == 0
+        out = capsys.readouterr().out
+        assert out.count(f"Could not save to {path}") == (1 if quits_by else 2), out[-2000:]
+        after_q = out.split("so it goes on: type s to try again, or q! to quit without saving.")
+        assert len(after_q) == 2, out[-2000:]                  # (said once: the game went on after the q)
+        if quits_by:
+            assert "Choose a number" in after_q[1] and quits_by in after_q[1]
+        assert path.is_dir() and "FINAL SCORE" not in out
