@@ -16,8 +16,9 @@ from rcw.bots.match import Match
 
 from rcw import options as O
 from rcw.actions import IllegalAction
-from rcw.cliargs import SEED_MAX, whole
+from rcw.cliargs import whole
 from rcw.modes import new_game
+from rcw.rng import SEED_MAX
 
 STAT_KEYS = ("attacks", "subversive_attacks", "epidemic_losses", "replacements", "assassination_attempts",
              "assassinations", "purges", "counterpurges", "trades", "czar_executions", "captures", "emigrations",

@@ -62,9 +62,10 @@ from rcw.bots.terminal import (
 
 from rcw import actions as A
 from rcw.actions import IllegalAction, action_from_wire, to_wire
-from rcw.cliargs import SEED_MAX, whole
+from rcw.cliargs import whole
 from rcw.game import Game
 from rcw.player import Player
+from rcw.rng import SEED_MAX
 
 HUMAN = "A"
 DEFAULT_SAVE = "rcw-solo.json"
@@ -325,6 +326,9 @@ class Solo:
                 return IGNORED
             applied = w.pop("_applied", False)
             a = action_from_wire(w)
+            if not self.me.is_legal(a):             # (a save edited, or of another game)
+                raise SaveFileError(f"{self.save_path} does not replay: its decision {len(self.human_log) + 1} "
+                                    f"({w['t']}) is not legal there ({self.me.why_illegal(a)})")
             if applied:
                 self.apply(a)
                 self.human_log.append(to_wire(a) | {"_applied": True})
@@ -584,14 +588,38 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.load:
             saved = read_save(args.load, None)
-            seed, options, script = saved["seed"], saved.get("options") or {}, saved.get("human") or []
+            seed, options, script = saved["seed"], saved.get("options") or {}, _script(saved, args.load)
         check_save_path(args.save or args.load or DEFAULT_SAVE)
         solo = Solo(seed, options, script=script)
     except (SaveFileError, IllegalAction) as e:
         print(f"rcw solo: {e}", file=sys.stderr)
         return 2
     solo.save_path = args.save or args.load
-    return solo.run()
+    try:
+        return solo.run()
+    except SaveFileError as e:             # (a decision of the save's that does not replay)
+        print(f"rcw solo: {e}", file=sys.stderr)
+        return 2
+
+
+def _script(saved: dict, path: str) -> list[dict]:
+    """The human decisions a five-player save holds (``human``), each one read as it will be
+    replayed (a wire action, an ignored question, a pact), or :class:`SaveFileError`."""
+    script = saved.get("human") or []
+    if not isinstance(script, list) or not isinstance(saved.get("options") or {}, dict):
+        raise SaveFileError(f"{path} is not a saved game of rcw solo (its human decisions are not a list)")
+    for i, w in enumerate(script, 1):
+        try:
+            if not isinstance(w, dict):
+                raise ValueError("not a JSON object")
+            if w.get("t") == "_pact":
+                if not isinstance(w.get("with"), str) or isinstance(w.get("until"), bool) or not isinstance(w.get("until"), int):
+                    raise ValueError("a pact needs 'with' (a seat) and 'until' (a Game-Turn)")
+            elif w.get("t") != IGNORE["t"]:
+                action_from_wire({k: v for k, v in w.items() if k != "_applied"})
+        except (ValueError, TypeError, IllegalAction) as e:
+            raise SaveFileError(f"{path} is not a saved game of rcw solo (decision {i}: {e})") from None
+    return script
 
 
 def add_parser(sub) -> None:

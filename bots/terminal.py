@@ -18,6 +18,7 @@ from rich.text import Text
 
 from rcw import actions as A
 from rcw.data import default, full
+from rcw.rng import SEED_MAX
 
 #: How the factions' names are coloured on a terminal (004 [3.2]: "The units are distinguished by their color").
 FACTION_STYLES = {"Red": "bold red", "White": "bold black on grey82", "Blue": "bold blue", "Green": "bold green"}
@@ -163,6 +164,8 @@ def read_save(path: str, mode: str | None) -> dict:
     if not isinstance(saved, dict) or isinstance(saved.get("seed"), bool) or not isinstance(saved.get("seed"), int) \
             or not isinstance(saved.get("record"), dict):
         raise SaveFileError(f"{path} is not a saved game of rcw solo")
+    if not 0 <= saved["seed"] <= SEED_MAX:
+        raise SaveFileError(f"{path} is not a saved game of rcw solo (its seed is not in 0..{SEED_MAX})")
     if saved.get("mode") != mode:
         if mode is None:
             raise SaveFileError(f"{path} is an SPI solitaire save (resume it with: rcw solo --spi --load {path})")

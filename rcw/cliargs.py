@@ -13,9 +13,6 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-SEED_MAX = (1 << 63) - 1      # the largest seed: a game's seed is a whole number 0 .. 2**63 - 1 (the lobby's too)
-
-
 def whole(lo: int, hi: int | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number from ``lo`` (to ``hi``), else a usage error naming the range."""
     def parse(text: str) -> int:

@@ -7,6 +7,7 @@ int makes the state small to serialise and exact to replay.
 from __future__ import annotations
 
 MASK = (1 << 64) - 1
+SEED_MAX = (1 << 63) - 1      # the largest seed a game is given: a whole number 0 .. 2**63 - 1 (the lobby's, the commands')
 
 
 def _mix(z: int) -> int:

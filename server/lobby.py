@@ -36,7 +36,7 @@ from rcw.server.store import STORE_DOWN, Backoff, Store, stop_task
 from rcw import RULES_EDITION, __version__, modes, verify
 from rcw import options as O
 from rcw.actions import IllegalAction, Quit
-from rcw.cliargs import SEED_MAX
+from rcw.rng import SEED_MAX
 
 log = logging.getLogger("rcw.server")
 

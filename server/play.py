@@ -47,7 +47,8 @@ from typing import Any, TextIO
 from rcw.bots.terminal import Screen, province, score_rows, unit_name, vp_rows
 from rcw.server.client import GameClient, Lobby, ServerError
 
-from rcw.cliargs import SEED_MAX, whole
+from rcw.cliargs import whole
+from rcw.rng import SEED_MAX
 
 HELP = __doc__.split("Other commands (any time):")[1].rstrip()
 ReadLine = Callable[[str], Awaitable[str | None]]

@@ -479,3 +479,28 @@ def test_q_does_not_quit_a_game_it_could_not_save(tmp_path, monkeypatch, capsys,
         if quits_by:
             assert "Choose a number" in after_q[1] and quits_by in after_q[1]
         assert path.is_dir() and "FINAL SCORE" not in out
+
+
+def test_a_save_whose_decisions_or_seed_are_wrong_is_said_in_one_line(tmp_path, monkeypatch, capsys):
+    """Found by an operator's QA: a five-player save with a malformed ``human`` list (not a list,
+    not objects, an unknown action) ended in a traceback, one whose decision is not legal where
+    it replays too, and a negative seed was played.  Each is now one line (exit 2), the file kept."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", _feed(["1"] * 3 + ["q"]))
+    assert main(["solo", "--seed", "8", "--max-turns", "1", "--save", "good.json"]) == 0
+    good = json.loads((tmp_path / "good.json").read_text())
+    assert good["human"][0] == {"t": "EndTrading", "seat": "A"}
+    capsys.readouterr()
+    cases = [({"human": 5}, "is not a saved game of rcw solo (its human decisions are not a list)"),
+             ({"human": [1, 2]}, "is not a saved game of rcw solo (decision 1: not a JSON object)"),
+             ({"human": [{"t": "Bogus"}]}, "is not a saved game of rcw solo (decision 1: protocol: unknown action type 'Bogus'"),
+             ({"human": [{"t": "_pact", "with": "B"}]}, "is not a saved game of rcw solo (decision 1: a pact needs 'with' (a seat) and 'until'"),
+             ({"human": [{"t": "EndMovement", "seat": "A"}]}, "does not replay: its decision 1 (EndMovement) is not legal there"),
+             ({"seed": -5}, "is not a saved game of rcw solo (its seed is not in 0..")]
+    for change, says in cases:
+        (tmp_path / "bad.json").write_text(json.dumps(good | change))
+        monkeypatch.setattr(sys, "stdin", _feed(["1"] * 5 + ["q"]))
+        assert main(["solo", "--load", "bad.json"]) == 2, change
+        err = capsys.readouterr().err
+        assert f"rcw solo: bad.json {says}" in err and "Traceback" not in err, (change, err)
+        assert json.loads((tmp_path / "bad.json").read_text()) == good | change      # (not written over)
