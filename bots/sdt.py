@@ -89,7 +89,8 @@ Common-sense rules we chose (the article leaves them to the player's judgement)
   tries to have it executed by a Central Committee formed as for purges (never on
   Game-Turn 1).
 - *Trades*: the bot accepts an offer that asks nothing of it (a gift) and declines every
-  other offer; it offers nothing except the SDT gifts.
+  other offer; it offers nothing except the SDT gifts, and withdraws a gift still unanswered
+  when its next Movement Phase begins.
 - *End-game vote* (004 [14.1] case 3): the bot votes to end the game when its PIT colour is
   Red.
 - *Capture* (004 [13.41]): always capture an Imperial unit on offer.
@@ -853,6 +854,15 @@ class SDTAgent:
         self._f = f
         return f
 
+    def unanswered_gifts(self, view: dict) -> list[A.WithdrawTrade]:
+        """The withdrawal of each gift of ours still open (to a player who has not answered, a
+        human away): a gift is made for its Game-Turn (the SDT's, a purge's), and is withdrawn
+        when the bot's next Movement Phase begins, so that the player is not left a pile of
+        offers for turns gone by (a bot accepts a gift at once: between bots there is none)."""
+        me = self.seat
+        return [A.WithdrawTrade(me, o["id"]) for o in view["offers"] if o["from"] == me
+                and not (o["take_leaders"] or o["take_politburo"] or o["take_assassins"])]
+
     def _ok(self, a: A.Action) -> bool:
         """One rule check of ``a`` (remembered, so that :meth:`choose` does not check it again)."""
         if self.p.is_legal(a):
@@ -1344,6 +1354,9 @@ class SDTAgent:
         row = T.SDT[roll]
         plan = TurnPlan(view["turn"], row, color)
         plan.nls = bool(view["options"].get("no_leader_suicide"))
+        plan.pre = self.unanswered_gifts(view)
+        if plan.pre:
+            self.note(f"withdraws its unanswered gift{'s' if len(plan.pre) > 1 else ''} of an earlier Game-Turn")
         self.plan = plan
         self.politics.reset()
         order = self.friendliness(view)
@@ -2427,6 +2440,10 @@ class SDTAgent:
         plan = self.plan
         me = self.seat
         if not plan.politics_done:
+            while plan.pre and type(plan.pre[0]) is A.WithdrawTrade:     # (the gifts of turns gone by, first)
+                a = plan.pre.pop(0)
+                if self._ok(a):
+                    return a
             act = self.politics.start_of_turn(player, plan)
             if act is not None:
                 return act

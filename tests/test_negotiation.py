@@ -4,6 +4,8 @@ bot's own proposals, and no hidden information in anything a bot says."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from rcw.bots import make_agent
 from rcw.bots import negotiation as N
@@ -368,3 +370,35 @@ def test_no_bot_message_depends_on_the_hidden_state():
         if [(e.kind, e.data) for e in ea] != [(e.kind, e.data) for e in eb]:
             break
     assert n > 0, "no message was said while the two games went alike"
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_a_bots_unanswered_gifts_do_not_pile_up(seed):
+    """Found in a QA game: the SDT gifts (an Assassin marker on SDT roll 1, a Politburo marker
+    before a purge) made to a human who does not answer stayed open, one more each time, and the
+    player's Orders filled with offers for turns gone by.  A bot now withdraws its unanswered
+    gifts when its next Movement Phase begins, before it gives again: never two at once."""
+    import random
+
+    g = Game.new(5, seed, {"max_turns": 8})
+    m = Match(g, {p: make_agent("sdt", p, seed) for p in g.seats if p != "A"})
+    rng = random.Random(seed)
+    answers = ("AcceptTrade", "DeclineTrade", "OfferTrade", "WithdrawTrade", "JoinCommittee", "LeaveCommittee", "Quit")
+    offered: dict[int, int] = {}             # gift to A -> the Game-Turn it was made
+    withdrawn = []
+    while not g.over:
+        step = m.next_step()
+        if step is None:                     # A plays on and never answers an offer
+            me = m.player("A")
+            a = rng.choice([a for a in me.legal if a.TYPE not in answers] or [a for a in me.legal if a.TYPE != "Quit"])
+            m.apply("A", a, "turn", by_agent=False)
+            continue
+        for e in m.apply(step.seat, step.action, step.kind):
+            if e.kind == "trade_offered" and e.data["to"] == "A":
+                offered[e.data["offer"]] = g.turn
+            elif e.kind == "trade_withdrawn":
+                withdrawn.append((step.seat, e.data["offer"], g.turn))
+        per_bot = Counter(o["from"] for o in g.offers("A") if o["to"] == "A")
+        assert max(per_bot.values(), default=0) <= 1, (g.turn, g.offers("A"))
+    assert withdrawn, "no gift was left unanswered: the case is not played"
+    assert all(offered[oid] < turn for _, oid, turn in withdrawn)        # (each for a Game-Turn gone by)
