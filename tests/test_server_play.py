@@ -974,10 +974,13 @@ async def test_at_a_deadline_the_bot_decides_the_step_owed_and_gives_nothing_awa
 
     monkeypatch.setitem(bots.AGENTS, "asks-first", AsksFirst)
     async with serve(kind) as h:
-        g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], deadline=0.05, bots="asks-first", seed=0,
-                               options={"max_turns": 1})
+        g = await h.lobby.create_game(players=3, bot_seats=["B", "C"], deadline=0.05, bots="asks-first", seed=0,
+                                      options={"max_turns": 1})
+        # (the spectator sees every push from the start: A's first deadline comes 50 ms after the
+        # game starts, and a spectator connected later, on a loaded machine, missed its step)
         spec = await h.connect(g["game"])
         spec.keep_pushes = True
+        await h.lobby.join(g["game"], name="human0")      # seat A: the game starts
 
         def steps(c):
             return [p for p in c.pushes if p["t"] == "update" and p["actor"] == "A" and p["by"] == "deadline"
