@@ -47,6 +47,7 @@ from rcw.bots.terminal import (
     Screen,
     attack_strength,
     check_save_path,
+    decision_heading,
     describe_play,
     fighting,
     odds_text,
@@ -273,8 +274,10 @@ class Solo:
             return "Declare no purge of your own"
         if t == "JoinCommittee":
             return f"Consent to a Central Committee of {', '.join(a.members)}"
-        if t == "LeaveCommittee":
-            return "Leave the Central Committee"
+        if t == "LeaveCommittee":          # (a consent stands until withdrawn, though no Committee sits: 004 [11.12])
+            if HUMAN in v["committee"]:
+                return "Leave the Central Committee"
+            return f"Withdraw your consent to a Central Committee of {', '.join(v['committee_consent'].get(HUMAN, ()))}"
         if t == "TakeSpoil":
             return "Take a Politburo marker" if a.leader == 0 else f"Take {unit_name(a.leader)}"
         if t == "Counterpurge":
@@ -510,7 +513,7 @@ class Solo:
             if mine is None:
                 self.say("The game has no pending decision; stopping.")
                 return 1
-            why = "turn" if mine["kind"] in TURN_KINDS else f"Decide ({mine['kind']})"
+            why = "turn" if mine["kind"] in TURN_KINDS else decision_heading(mine["kind"])
             a = self.human(list(self.me.legal), why)
             if a is None:
                 return 0

@@ -30,6 +30,7 @@ from rcw.bots.terminal import (
     Screen,
     attack_strength,
     check_save_path,
+    decision_heading,
     describe_play,
     province,
     quits,
@@ -210,7 +211,8 @@ class SPISolo:
         if v.get("decision"):
             kind = v["decision"]["kind"]
             title = (f"Exchange: remove at least {v['decision'].get('need')} strength points (004 [8.44])"
-                     if kind == "loss" else "You may capture an Imperial unit (004 [13.41])")
+                     if kind == "loss" else "You may capture an Imperial unit (004 [13.41])" if kind == "capture"
+                     else decision_heading(kind))
             return self.pick(legal, title)
         if v["phase"] == "leaders":
             return self.deploy(legal, v)

@@ -261,10 +261,25 @@ def _attack_options(player) -> list:
     return hit[1]
 
 
+DECISIONS = {      # the headings of the decisions out of turn (``Game.pending`` kinds), as a player reads them
+    "loss": "Exchange losses (004 [8.44])", "capture": "A capture of an Imperial unit (004 [13.41])",
+    "vote": "The end-game vote (004 [14.1])", "purge_approval": "Approve the purge? (004 [11.0])",
+    "purge_orders": "Declare purges (004 [11.0])", "spoils": "The spoils of the purge (004 [11.0])",
+    "counterpurge": "A counterpurge (004 [11.0])", "execution_consent": "The Czar's execution order (004 [13.5])",
+    "execution": "The Czar's execution (004 [13.5])", "redraw": "Keep the marker, or draw again (004 [12.13])",
+    "place": "Place the unit drawn", "red_terror": "The Red Terror",
+}
+
+
+def decision_heading(kind: str) -> str:
+    """What the player is asked to decide, for a pending decision of ``kind``."""
+    return DECISIONS.get(kind) or f"Decide: {kind.replace('_', ' ')}"
+
+
 def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) -> str | None:
-    """One sentence for a movement or combat choice of ``seat`` (``player``: its
-    :class:`rcw.player.Player`, which answers the strengths and odds); None for any other kind
-    of action."""
+    """One sentence for a choice of ``seat`` in play (movement, combat, the draws, the ends of
+    phases; ``player``: its :class:`rcw.player.Player`, which answers the strengths and odds);
+    None for any other kind of action (the games' own: trades, purges, deployments)."""
     d = player.data
     t = a.TYPE
     stacks = {st["id"]: st for st in v["stacks"]}
@@ -318,6 +333,18 @@ def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) 
         return "Leave the Imperial unit where it is"
     if t == "RollRandomEvents":
         return "Roll for Random Events"
+    if t == "Evacuate":
+        where = next((st["province"] for st in stacks.values() if a.unit in st["units"]), None)
+        return f"Evacuate {unit_name(a.unit)} from {province(where) if where else '?'} (leaves the game, scoring nothing)"
+    if t == "RedrawChit":
+        return ("Set the marker aside and draw another chit (004 [12.13])" if a.redraw
+                else "Keep the marker drawn")
+    if t == "EndSpoils":
+        return "Take no more spoils"
+    if t == "EndPlayerTurn":
+        return "End your Player-Turn"
+    if t == "WithdrawTrade":
+        return f"Withdraw your trade offer #{a.offer}"
     if t == "PlaceUnit":
         d = v.get("decision") or {}
         what = unit_name(d["unit"]) if d.get("unit") else "the unit drawn"

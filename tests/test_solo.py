@@ -15,6 +15,7 @@ import pytest
 from rcw.bots.solo import HUMAN, Solo
 
 from rcw import actions as A
+from rcw.actions import action_from_wire
 from rcw.cli import main
 
 pty = pytest.importorskip("pty")
@@ -504,3 +505,37 @@ def test_a_save_whose_decisions_or_seed_are_wrong_is_said_in_one_line(tmp_path, 
         err = capsys.readouterr().err
         assert f"rcw solo: bad.json {says}" in err and "Traceback" not in err, (change, err)
         assert json.loads((tmp_path / "bad.json").read_text()) == good | change      # (not written over)
+
+
+def test_every_choice_and_decision_reads_as_words():
+    """Found by a QA player: the redraw choice read "RedrawChit {'redraw': False}", the purge's
+    "EndSpoils", and the decisions were headed "Decide (purge_approval)".  Every action the
+    multi-player game lists (``rcw.actions.describe_actions``' examples) is now a sentence, and
+    every decision out of turn has a heading; a consent with no Committee sitting (004 [11.12])
+    is withdrawn, not "left"."""
+    from rcw.bots.terminal import DECISIONS
+
+    from rcw.actions import describe_actions
+
+    solo = Solo(3, {"max_turns": 1}, out=io.StringIO(), inp=_feed([]))
+    solo.apply(A.EndTrading("A"))
+    while (step := solo.match.next_step()) is not None:        # (the bots end the session: the map is set up)
+        solo.match.apply(step.seat, step.action, step.kind)
+    v = solo.view()
+    for d in describe_actions():
+        if d["type"] in ("Quit", "OfferTrade"):          # (never a numbered choice: q, and the t command)
+            continue
+        stacks = {k: v["stacks"][i]["id"] for i, k in enumerate(("target", "stack", "into", "to_stack"))
+                  if type(d["example"].get(k)) is int}     # (stacks of this game's map)
+        a = action_from_wire(d["example"] | {"seat": "A"} | stacks)
+        text = solo.describe(a, v)
+        assert text != d["type"] and not text.startswith(d["type"] + " {"), (d["type"], text)   # (not the raw action)
+    kinds = {"loss", "capture", "vote", "purge_approval", "purge_orders", "spoils", "counterpurge",
+             "execution_consent", "execution", "redraw", "place", "red_terror"}   # (the engine's decisions)
+    assert kinds <= set(DECISIONS)
+    solo.apply(A.JoinCommittee("A", ("A", "B")))
+    v = solo.view()
+    assert solo.describe(A.LeaveCommittee("A"), v) == "Withdraw your consent to a Central Committee of A, B"
+    out = solo.out.getvalue()
+    solo.apply(A.LeaveCommittee("A"))
+    assert "A withdraws its consent to a Central Committee of A, B" in solo.out.getvalue()[len(out):]

@@ -285,8 +285,12 @@ def check_leave(ctx: Ctx, a: LeaveCommittee) -> None:
 
 
 def do_leave(ctx: Ctx, a: LeaveCommittee) -> list[Event]:
+    sitting = a.seat in ctx.s.committee
+    consent = ctx.s.committee_consent[a.seat]
     _withdraw(ctx, a.seat)
-    return [Event("committee_leave", f"{a.seat} withdraws from the Central Committee", {"seat": a.seat})] + sync(ctx)
+    text = (f"{a.seat} withdraws from the Central Committee" if sitting else
+            f"{a.seat} withdraws its consent to a Central Committee of {', '.join(consent)}")
+    return [Event("committee_leave", text, {"seat": a.seat})] + sync(ctx)
 
 
 def _withdraw(ctx: Ctx, seat: str) -> None:
