@@ -347,6 +347,7 @@ class Negotiator:
         self.outbox: list[Message] = []
         self.queue: list[tuple[A.Action, str]] = []   # counter-offers to make (out of turn), each with the key it counters
         self.replied: set[str] = set()            # proposal keys answered
+        self.joined: set[str] = set()             # Committees humans consent to in answer to another's call
         self.rolled: dict[tuple[str, int], tuple[int, int]] = {}   # (proposer, turn) -> (die, PCT column)
         self.declined: set[tuple[str, str]] = set()                # (human, committee key) declined in chat
         # committee key -> when its humans were invited, and what each consented to then
@@ -541,7 +542,22 @@ class Negotiator:
         """A human has (again) proposed the Central Committee of ``members`` to us: a new card,
         answered anew even if an earlier one of the same members was (docs/protocol.md
         section 5)."""
-        self.replied.discard("committee:" + ",".join(sorted(members)))
+        key = "committee:" + ",".join(sorted(members))
+        self.replied.discard(key)
+        self.joined.discard(key)
+
+    def joined_call(self, members) -> None:
+        """A human consents to the Central Committee of ``members`` that another seat called
+        first: an answer to that call, no proposal of the human's for us to answer."""
+        self.joined.add("committee:" + ",".join(sorted(members)))
+
+    def left(self, seat: str) -> None:
+        """``seat`` withdrew its consent: the members left of a Committee a human joined consent
+        to the rest of it now (004 [11.12]), still that call's Committee, not a proposal."""
+        for key in list(self.joined):
+            members = key.split(":", 1)[1].split(",")
+            if seat in members and len(members) > 2:
+                self.joined.add("committee:" + ",".join(m for m in members if m != seat))
 
     def note_roll(self, proposer: str, turn: int, die: int, rel: int) -> None:
         self.rolled[(proposer, turn)] = (die, rel)
@@ -556,10 +572,13 @@ class Negotiator:
         # A Committee a human no longer proposes is answered again when proposed again.
         open_keys = {"committee:" + ",".join(sorted(v)) for p, v in cons.items() if p in self.humans}
         self.replied = {k for k in self.replied if not k.startswith("committee:") or k in open_keys}
+        self.joined &= open_keys
         for p, members in sorted(cons.items()):
             if p == me or p not in self.humans or me not in members:
                 continue
             key = "committee:" + ",".join(sorted(members))
+            if key in self.joined:
+                continue
             if isinstance(act, A.JoinCommittee) and act.seat == me and sorted(act.members) == sorted(members):
                 # (said with every join, answered before or not: the server posts one answer a
                 # proposal and seat, and a join without its reason would be the one)

@@ -969,8 +969,13 @@ class SDTAgent:
                 self._committee_news(k, d)
                 if k == "committee_consent" and d.get("seat") in self.talk.humans \
                         and self.seat in (d.get("members") or ()):
-                    self.talk.proposed(d["members"])
-                    self._pol_dirty = True     # a human's proposal to us: answered with a reason
+                    if self.politics.called_by_another(d["seat"], d["members"]):
+                        self.talk.joined_call(d["members"])
+                    else:
+                        self.talk.proposed(d["members"])
+                        self._pol_dirty = True     # a human's proposal to us: answered with a reason
+                elif k == "committee_leave" and self.talk.joined:
+                    self.talk.left(d.get("seat"))
             elif k == "player_turn":
                 self._phasing, self._turn = d.get("seat"), d.get("turn", self._turn)
                 self.politics.track(k, d)
@@ -2861,6 +2866,12 @@ class PoliticsAdapter:
             self.consents_seen.append((d.get("seat"), tuple(d.get("members") or ())))
         elif k == "committee" and d.get("members"):
             self.formed_seen.append(tuple(d["members"]))
+
+    def called_by_another(self, seat: str, members) -> bool:
+        """Whether another seat consented to the Committee of ``members`` before ``seat`` did in
+        this Player-Turn (``seat``'s consent, the last seen, answers that call)."""
+        want = sorted(members)
+        return any(p != seat and sorted(m) == want for p, m in self.consents_seen[:-1])
 
     # -- the phasing player's procedure ---------------------------------------------------------------
     def start_of_turn(self, player, plan: TurnPlan) -> A.Action | None:

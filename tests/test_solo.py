@@ -539,3 +539,19 @@ def test_every_choice_and_decision_reads_as_words():
     out = solo.out.getvalue()
     solo.apply(A.LeaveCommittee("A"))
     assert "A withdraws its consent to a Central Committee of A, B" in solo.out.getvalue()[len(out):]
+
+
+def test_a_consent_to_a_bots_committee_is_not_answered_as_a_proposal(tmp_path, monkeypatch, capsys):
+    """Found by a QA player (seed 5): B called a Central Committee and A consented; C then
+    "declined: it answers a Central Committee in its convener's Movement Phase (now B is
+    phasing)", D and E "joined: a member of the Committee A calls", and B "joined" its own
+    Committee: the bots answered A's consent as if A had proposed it.  They answer B's call by
+    their Purge Cooperation rolls, said once (004 [11.1]), and say nothing to A of a proposal."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", _feed(["1"] * 300))
+    assert main(["solo", "--seed", "5", "--max-turns", "1", "--save", "g.json"]) == 0
+    out = capsys.readouterr().out
+    assert "> B: B invites you to a Central Committee of A, B, C, D, E" in out      # (the case is played)
+    assert "* C: refuses B's Central Committee (rolled 1, PCT 2)" in out
+    assert "convener's Movement Phase" not in out and "the Committee A calls" not in out
+    assert "B joins: B consents to this Central Committee already" not in out
