@@ -72,6 +72,12 @@ HUMAN = "A"
 DEFAULT_SAVE = "rcw-solo.json"
 PLAYERS = 5
 IGNORE = {"t": "_ignore"}
+USAGE = {        # the commands that name players, and how they are typed (see HELP)
+    "t": "t B give=Frunze,12 take=Kolchak pm=1 am=0 tpm=0 tam=1: offer B a trade",
+    "g": "g B 1 0: give B 1 Politburo and 0 Assassin markers",
+    "c": "c B,C: propose a Central Committee of you, B and C",
+    "p": "p B 3: propose B a pact until the end of Game-Turn 3 (p B: agree to B's)",
+}
 IGNORED = A.Action(HUMAN)          # "not now" for an out-of-turn question
 APPLIED = A.Action("applied")      # a typed command already applied
 HELP = __doc__.split("listed with numbers; other commands:")[1].split("Save/resume")[0].rstrip()
@@ -297,18 +303,15 @@ class Solo:
 
     @staticmethod
     def offer_text(o: dict) -> str:
-        give = []
-        if o.get("give_politburo"):
-            give.append(f"gives you {o['give_politburo']} Politburo")
-        if o.get("give_assassins"):
-            give.append(f"gives you {o['give_assassins']} Assassin")
-        if o.get("take_politburo"):
-            give.append(f"wants {o['take_politburo']} Politburo")
-        if o.get("take_assassins"):
-            give.append(f"wants {o['take_assassins']} Assassin")
-        if o.get("give_leaders") or o.get("take_leaders"):
-            give.append("leaders")
-        return ", ".join(give) or "nothing"
+        """An offer made to the player, its leaders named: "gives you Frunze and 1 Politburo;
+        wants Kolchak"."""
+        def side(prefix: str) -> str:
+            out = [unit_name(u) for u in o.get(f"{prefix}_leaders") or ()]
+            out += [f"{o[k]} {word}" for k, word in ((f"{prefix}_politburo", "Politburo"), (f"{prefix}_assassins", "Assassin"))
+                    if o.get(k)]
+            return " and ".join(out)
+        parts = [f"gives you {g}" if (g := side("give")) else "", f"wants {w}" if (w := side("take")) else ""]
+        return "; ".join(p for p in parts if p) or "nothing"
 
     # -- the human ---------------------------------------------------------------------------------
     def read(self, prompt: str) -> str | None:
@@ -373,7 +376,9 @@ class Solo:
                 self.show_markers()
             elif head == "d":
                 self.show_hands()
-            elif head == "t" and len(c) > 1:
+            elif head in USAGE and not self.command_ok(head, c[1:]):
+                continue
+            elif head == "t":
                 offer = self.trade_offer(c[1].upper(), c[2:])
                 if offer is not None:
                     return self.free(offer)
@@ -382,15 +387,29 @@ class Solo:
             elif head in QUIT:
                 if quits(head, self.save, self.say):
                     return None
-            elif head == "c" and len(c) > 1:
+            elif head == "c":
                 members = tuple(sorted({HUMAN, *[x.strip().upper() for x in c[1].split(",") if x.strip()]}))
                 return self.free(A.JoinCommittee(HUMAN, members))
-            elif head == "p" and len(c) > 1:
+            elif head == "p":
                 self.propose_pact(c[1].upper(), c[2] if len(c) > 2 else "")
-            elif head == "g" and len(c) >= 4 and c[2].isdigit() and c[3].isdigit():
+            elif head == "g":
                 return self.free(A.OfferTrade(HUMAN, c[1].upper(), give_politburo=int(c[2]), give_assassins=int(c[3])))
             else:
                 self.say("Please type one of the numbers above, or h for help.")
+
+    def command_ok(self, head: str, args: list[str]) -> bool:
+        """Whether a command of :data:`USAGE` names its players and numbers; if not, its usage
+        is said (the engine judges the rest when the step is taken)."""
+        others = [p for p in self.g.seats if p != HUMAN]
+        named = [x.strip().upper() for x in args[0].split(",") if x.strip()] if args else []
+        wrong = [x for x in named if x not in others]
+        if not named or (head == "g" and not (len(args) == 3 and args[1].isdigit() and args[2].isdigit())):
+            self.say(f"{USAGE[head]} (the other players: {', '.join(others)})")
+            return False
+        if wrong:
+            self.say(f"No player {', '.join(wrong)} (the other players: {', '.join(others)})")
+            return False
+        return True
 
     def trade_offer(self, to: str, words: list[str]) -> A.OfferTrade | None:
         """``t B give=Frunze,12 take=Kolchak pm=1 am=0 tpm=0 tam=1`` as an offer (leaders by name or

@@ -555,3 +555,37 @@ def test_a_consent_to_a_bots_committee_is_not_answered_as_a_proposal(tmp_path, m
     assert "* C: refuses B's Central Committee (rolled 1, PCT 2)" in out
     assert "convener's Movement Phase" not in out and "the Committee A calls" not in out
     assert "B joins: B consents to this Central Committee already" not in out
+
+
+def test_a_command_typed_short_or_naming_no_player_says_how_it_is_typed(tmp_path, monkeypatch, capsys):
+    """Found by a QA player: ``t``, ``g B``, ``g B 1`` and ``c`` alone got only "Please type one
+    of the numbers above", ``t Z give=Frunze`` said Frunze was not in A's hand, and ``c Z,Q``
+    named only Q.  Each now says how the command is typed, or which player does not exist."""
+    monkeypatch.chdir(tmp_path)
+    typed = ["t", "g B", "g B 1", "g B x 0", "c", "p", "t Z give=Frunze", "c Z,Q", "g F 1 0", "q!"]
+    monkeypatch.setattr(sys, "stdin", _feed(typed))
+    assert main(["solo", "--seed", "8", "--max-turns", "1"]) == 0
+    out = capsys.readouterr().out
+    said = [line.split(": ", 1)[1] if ": " in line else line for line in out.splitlines()
+            if line.startswith("Choose a number (h for help): ")]
+    assert said[:len(typed)] == typed                     # (each line was read at the same prompt)
+    others = "(the other players: B, C, D, E)"
+    assert out.count(f"t B give=Frunze,12 take=Kolchak pm=1 am=0 tpm=0 tam=1: offer B a trade {others}") == 1
+    assert out.count(f"g B 1 0: give B 1 Politburo and 0 Assassin markers {others}") == 3
+    assert out.count(f"c B,C: propose a Central Committee of you, B and C {others}") == 1
+    assert out.count(f"p B 3: propose B a pact until the end of Game-Turn 3 (p B: agree to B's) {others}") == 1
+    assert f"No player Z {others}" in out and f"No player Z, Q {others}" in out and f"No player F {others}" in out
+    assert "Please type one of the numbers above" not in out and "No leader 'Frunze'" not in out
+
+
+def test_an_offer_of_leaders_names_them():
+    """Found by a QA player: a bot's counter-offer read "Accept B's offer #2: wants 1 Politburo,
+    leaders", the leaders unnamed."""
+    from rcw.bots.terminal import unit_name
+
+    solo = Solo(3, {"max_turns": 1}, out=io.StringIO(), inp=_feed([]))
+    v = solo.view()
+    mine, theirs = v["hands"]["A"][0], v["hands"]["B"][0]
+    text = solo.offer_text({"give_leaders": [theirs], "take_leaders": [mine], "take_politburo": 1})
+    assert text == f"gives you {unit_name(theirs)}; wants {unit_name(mine)} and 1 Politburo"
+    assert solo.offer_text({"give_assassins": 1}) == "gives you 1 Assassin"
