@@ -512,8 +512,8 @@ class Solo:
     # -- the loop ------------------------------------------------------------------------------------------
     def run(self) -> int:
         g, m = self.g, self.match
-        self.say("Russian Civil War — five players: you are A, the SDT bots (Solitaire for Fanatics) are B-E.")
-        self.say("Type h at any prompt for help.  Bot actions are explained as they happen (* = the bot's reasoning).")
+        self.say("Russian Civil War — five players: you are A, the SDT bots (Solitaire for Fanatics)\nare B-E.")
+        self.say("Type h at any prompt for help.  Bot actions are explained as they happen\n(* = the bot's reasoning).")
         while not g.over:
             if self.questions() is False:
                 return 0

@@ -125,10 +125,11 @@ class SPISolo:
             target = r["target"] if r else "-"
             leaders = any(d.units[u].is_leader for u in st["units"])
             moves = "yes" if st["owner"] == S.NONRED and (leaders or st["color"] in ("Blue", "Green")) else "no"
-            rows.append([str(st["id"]), province(st["province"]), st["color"], "non-Red" if st["owner"] else "uncontrolled",
+            rows.append([str(st["id"]), st["province"], st["color"], "non-Red" if st["owner"] else "none",
                          ", ".join(unit_name(u) for u in fighting), str(self.player.defense(st["id"])), moves, target, path])
         self.say("\nNon-Red forces (they move toward their target along the path shown, one province per pip of "
-                 "a die, 004 [21.1]; 'moves' = controllable, 004 [18.0]):", "bold")
+                 "a die, 004 [21.1]; 'control': the non-Red Player's, or none; 'moves' = controllable, 004 [18.0]):",
+                 "bold")
         self.screen.table(rows, ["stack", "province", "colour", "control", "units", "strength", "moves", "target", "path ahead"])
 
     def show_objective(self) -> None:

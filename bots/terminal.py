@@ -68,17 +68,39 @@ class Screen:
         if self.console is None or not rows:
             print(table(rows, header), file=self.out, flush=True)
             return
+        # Each column as wide as its header and, as many as the terminal has room for (those that
+        # need least first), its longest word (no word broken); what room is left goes to the
+        # columns with words still broken, then to those whose text is longer than their width,
+        # the longest first.  Fixed widths: rich
+        # left to share the room itself crops or drops a column on a narrow terminal.
+        cells = [[str(r[i]) for r in rows] for i in range(len(header))]
+        heads = [len(name) for name in header]
+        words = [max(heads[i], min(12, max((len(w) for c in cells[i] for w in c.split()), default=0)))
+                 for i in range(len(header))]
+        numbers = [all(_NUMBER.match(c) for c in cells[i]) for i in range(len(header))]
+        room = self.console.width - sum(heads) - 2 * len(heads) + 1    # (between columns: a pad and a gap)
+        widths = list(heads) if room >= 0 else [None] * len(header)     # (too narrow even for that: rich's)
+        if room > 0:
+            for i in sorted(range(len(header)), key=lambda i: words[i] - heads[i]):
+                if words[i] - heads[i] <= room:
+                    room -= words[i] - heads[i]
+                    widths[i] = words[i]
+            for i in sorted(range(len(header)), key=lambda i: words[i] - widths[i]):
+                more = min(room, words[i] - widths[i])       # (fewer words broken)
+                if more > 0:
+                    widths[i] += more
+                    room -= more
+            for i in sorted(range(len(header)), key=lambda i: -max(map(len, cells[i]))):
+                more = min(room, max(map(len, cells[i])) - widths[i])
+                if more > 0:
+                    widths[i] += more
+                    room -= more
         t = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False, show_edge=False, padding=(0, 1, 0, 0))
-        # every column as wide as its header and, when the terminal is wide enough, its longest word
-        words = [max(len(name), min(12, max((len(w) for r in rows for w in str(r[i]).split()), default=0)))
-                 for i, name in enumerate(header)]
-        least = words if sum(words) + len(words) <= self.console.width else [len(name) for name in header]
         for i, name in enumerate(header):
-            numbers = all(_NUMBER.match(str(r[i])) for r in rows)
-            t.add_column(name, justify="right" if numbers else "left", overflow="fold", min_width=least[i])
+            t.add_column(name, justify="right" if numbers[i] else "left", overflow="fold", width=widths[i])
         for r in rows:
             t.add_row(*(self.coloured(str(c)) for c in r))
-        self.console.print(t)
+        self.console.print(t, soft_wrap=False)      # (soft wrapping, for the lines said, adds a column to a table)
 
 
 def unit_name(uid: int) -> str:
@@ -139,6 +161,7 @@ def read_line(prompt: str, inp, out) -> str:
     print(prompt, end="", file=out, flush=True)
     line = inp.readline()
     if not line:
+        print(file=out, flush=True)            # (what follows starts a line of its own)
         return INPUT_ENDED
     if not getattr(inp, "isatty", lambda: False)():
         print(line.strip(), file=out, flush=True)
@@ -306,7 +329,7 @@ def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) 
     if t == "EndMovement":
         return "End the Movement Phase"
     if t == "Merge":
-        return f"Stack {stack_text(player, a.stack, owners)} with stack {a.into}"
+        return f"Merge {stack_text(player, a.stack, owners)} into stack {a.into}"
     if t == "DeclareAttack":
         best = next((o["groups"][0]["odds"] for o in _attack_options(player)
                      if o["target"] == a.target and o["subversive"] == a.subversive and o["groups"]), None)

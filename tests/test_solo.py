@@ -589,3 +589,30 @@ def test_an_offer_of_leaders_names_them():
     text = solo.offer_text({"give_leaders": [theirs], "take_leaders": [mine], "take_politburo": 1})
     assert text == f"gives you {unit_name(theirs)}; wants {unit_name(mine)} and 1 Politburo"
     assert solo.offer_text({"give_assassins": 1}) == "gives you 1 Assassin"
+
+
+@pytest.mark.parametrize("width", [80, 60, 40])
+def test_a_table_on_a_terminal_fits_it_and_loses_nothing(width):
+    """Found by a QA player: on an 80-column terminal the five-player game's "Enemies within
+    reach" table was 82 columns wide (every row wrapped), and rich, left to share a narrow
+    terminal's room, cropped a column's text or dropped a column.  A table now fits the
+    terminal, shows every column's header, and every character of its rows."""
+    import re
+    from collections import Counter
+
+    from rcw.bots.terminal import Screen
+
+    header = ["stack", "province", "owner", "colour", "units", "defense", "moves", "odds"]
+    rows = [["104", "CHEL (Chelyabinsk)", "-", "Blue", "BU1, BU2, CZ3", "7", "3 MP from stack 102", "2:1 at best"],
+            ["99", "BAKU (Baku)", "C", "Green", "GU2 BAKU/TC", "2", "DAGH-TERE-STAV-KUBA-DCOS-KHAR-KURS-OREL", "1:2"]]
+    out = io.StringIO()
+    screen = Screen(out, fancy=True)
+    screen.console.width = width
+    screen.table(rows, header)
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in out.getvalue().splitlines()]
+    assert max(map(len, lines)) <= width, lines
+    rule = next(i for i, line in enumerate(lines) if line and set(line) <= {"─"})
+    body = lines[rule + 1:]                      # (the rows, under the header and its rule)
+    if width >= 60:                              # (room for every header whole)
+        assert rule == 1 and lines[0].split() == header, lines[0]
+    assert Counter("".join(body).replace(" ", "")) == Counter("".join(map("".join, rows)).replace(" ", "")), lines
