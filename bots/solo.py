@@ -204,6 +204,10 @@ class Solo:
     def show_hands(self) -> None:
         """The pre-game trading session (004 [15.3]): every player's dealt leaders, open information."""
         v = self.view()
+        if v["phase"] != "trading":
+            self.say("The hands were dealt for the pre-game trading session, which is over: the leaders are on "
+                     "the map (b shows yours, k every player's PCM and markers).")
+            return
         units = self.me.data.units
         rows = []
         for p in v["seats"]:

@@ -616,3 +616,19 @@ def test_a_table_on_a_terminal_fits_it_and_loses_nothing(width):
     if width >= 60:                              # (room for every header whole)
         assert rule == 1 and lines[0].split() == header, lines[0]
     assert Counter("".join(body).replace(" ", "")) == Counter("".join(map("".join, rows)).replace(" ", "")), lines
+
+
+def test_the_hands_after_the_trading_session_are_not_shown_as_empty():
+    """Found by a QA player: ``d`` after the pre-game session showed every player with no
+    leaders and a PCM of 0-0=0, while ``k`` showed the real ones."""
+    out = io.StringIO()
+    solo = Solo(3, {"max_turns": 1}, out=out, inp=_feed([]))
+    solo.show_hands()
+    assert "The hands dealt" in out.getvalue() and "0-0=0" not in out.getvalue()
+    solo.apply(A.EndTrading("A"))
+    while (step := solo.match.next_step()) is not None:
+        solo.match.apply(step.seat, step.action, step.kind)
+    before = len(out.getvalue())
+    solo.show_hands()
+    said = out.getvalue()[before:]
+    assert "the pre-game trading session, which is over" in said and "0-0=0" not in said
