@@ -240,6 +240,15 @@ class Worth:
     need: int
     parts: list[str] = field(default_factory=list)
 
+    def asks(self, me: str, proposer: str) -> str:
+        """What the bot ``me`` asks of a trade with ``proposer``, in words (QA: "E asks -1 of A",
+        for a friend's trade E takes at a loss of one, read as nonsense)."""
+        if self.need < 0:
+            return f"{me} takes a loss of up to {-self.need} in a trade with {proposer}"
+        if self.need == 0:
+            return f"{me} asks {proposer} for at least an even trade"
+        return f"{me} asks to gain at least {self.need} in a trade with {proposer}"
+
     @property
     def verdict(self) -> str:
         if self.value >= self.need:
@@ -434,7 +443,7 @@ class Negotiator:
             return A.AcceptTrade(me, o["id"])
         w = self.worth(player, o)
         verdict = w.verdict
-        why = f"worth {w.value:+d} to {me} ({'; '.join(w.parts) or 'nothing'}), and {me} asks {w.need:+d} of {o['from']}" \
+        why = f"worth {w.value:+d} to {me} ({'; '.join(w.parts) or 'nothing'}), and {w.asks(me, o['from'])}" \
               f" ({self.why_rel(o['from'])})"
         counter = self._counter(player, o, w) if verdict == "counter" else None
         if verdict == "accept":

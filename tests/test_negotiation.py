@@ -402,3 +402,12 @@ def test_a_bots_unanswered_gifts_do_not_pile_up(seed):
         assert max(per_bot.values(), default=0) <= 1, (g.turn, g.offers("A"))
     assert withdrawn, "no gift was left unanswered: the case is not played"
     assert all(offered[oid] < turn for _, oid, turn in withdrawn)        # (each for a Game-Turn gone by)
+
+
+def test_what_a_bot_asks_of_a_trade_reads_as_words():
+    """Found by a QA player: "E accepts: worth -1 to E ..., and E asks -1 of A" (E, a friend of
+    A's, takes a loss of one) and "asks +0 of A" before a counter asking one marker more."""
+    assert N.Worth(-1, -1).asks("E", "A") == "E takes a loss of up to 1 in a trade with A"
+    assert N.Worth(-1, 0).asks("E", "A") == "E asks A for at least an even trade"
+    assert N.Worth(0, 2).asks("E", "A") == "E asks to gain at least 2 in a trade with A"
+    assert [N.Worth(v, 0).verdict for v in (0, -1, -3)] == ["accept", "counter", "decline"]
