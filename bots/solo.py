@@ -50,6 +50,7 @@ from rcw.bots.terminal import (
     decision_heading,
     describe_play,
     fighting,
+    futile,
     odds_text,
     province,
     quits,
@@ -346,7 +347,7 @@ class Solo:
             self.human_log.append(to_wire(a))
             return a
         v = self.view()
-        choices = [a for a in legal if a.TYPE != "Quit"]
+        choices = [a for a in legal if a.TYPE != "Quit" and not futile(self.me, a)]
         header = (v["turn"], v["phase"], v.get("phasing"))
         if header != self.last_header and why == "turn":
             self.last_header = header

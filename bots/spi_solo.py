@@ -32,6 +32,7 @@ from rcw.bots.terminal import (
     check_save_path,
     decision_heading,
     describe_play,
+    futile,
     province,
     quits,
     read_line,
@@ -220,6 +221,7 @@ class SPISolo:
         return self.pick(legal, "Your choices")
 
     def pick(self, legal: list[A.Action], title: str) -> A.Action | None:
+        legal = [a for a in legal if not futile(self.player, a)]
         while True:
             a = self.menu(legal, title)
             if isinstance(a, str):

@@ -284,6 +284,16 @@ def _attack_options(player) -> list:
     return hit[1]
 
 
+def futile(player, a: A.Action) -> bool:
+    """Whether ``a`` declares an attack no group of the seat's stacks brings to 1:2 (the engine's
+    ``attack_options``, ``possible``): 004 [8.47], no attack may be made at less; declared, it
+    could only be called off.  The terminal games do not offer one."""
+    if a.TYPE != "DeclareAttack":
+        return False
+    return not next((o["possible"] for o in _attack_options(player)
+                     if o["target"] == a.target and o["subversive"] == a.subversive), True)
+
+
 DECISIONS = {      # the headings of the decisions out of turn (``Game.pending`` kinds), as a player reads them
     "loss": "Exchange losses (004 [8.44])", "capture": "A capture of an Imperial unit (004 [13.41])",
     "vote": "The end-game vote (004 [14.1])", "purge_approval": "Approve the purge? (004 [11.0])",

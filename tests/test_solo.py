@@ -632,3 +632,26 @@ def test_the_hands_after_the_trading_session_are_not_shown_as_empty():
     solo.show_hands()
     said = out.getvalue()[before:]
     assert "the pre-game trading session, which is over" in said and "0-0=0" not in said
+
+
+def test_an_attack_no_group_brings_to_1_2_is_not_offered():
+    """Found by a QA player: "Attack stack 104 ... your units able to join: 2 (below 1:2)" was
+    a choice; declared, it could only be called off (004 [8.47]: no attack may be made at less
+    than 1:2).  The terminal games leave out what the engine's attack options call impossible."""
+    from rcw.bots import make_agent
+    from rcw.bots.match import Match
+    from rcw.bots.terminal import futile
+
+    from rcw.game import Game
+
+    g = Game.new(5, 0, {"max_turns": 4})
+    m = Match(g, {p: make_agent("sdt", p, 0) for p in g.seats})
+    while g.version < 63:                        # (seed 0: E's Combat Phase, one target out of reach)
+        step = m.next_step()
+        m.apply(step.seat, step.action, step.kind)
+    me = m.player("E")
+    opts = me.attack_options()
+    assert {o["possible"] for o in opts} == {True, False}
+    for o in opts:
+        a = A.DeclareAttack("E", o["target"], o["subversive"])
+        assert a in me.legal and futile(me, a) is not o["possible"]
