@@ -67,6 +67,9 @@ def check(record: dict, commitment_seen: str | None = None) -> Verdict:
     own, the record was not the game that was announced)."""
     if not isinstance(record, dict):
         raise VerifyError("the record must be a JSON object")
+    if isinstance(record.get("record"), dict) and "nonce" not in record:
+        raise VerifyError("this is a save file of rcw solo (resume it with rcw solo --load), not a server's "
+                          "record: rcw verify checks the dice of a game the server played")
     missing = [k for k in _FIELDS if k not in record]
     if missing:
         raise VerifyError(f"the record lacks {', '.join(missing)} (a record of a finished game from "

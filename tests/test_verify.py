@@ -112,6 +112,9 @@ def test_rcw_verify_says_what_a_record_lacks_or_cannot_be_read(record, tmp_path,
     assert code == 1 and "lacks nonce" in err
     code, _, err = _run(capsys, record | {"seed": None, "nonce": None, "sealed": True}, tmp_path)   # (an admin's, mid-game)
     assert code == 1 and "sealed until the game is over" in err
+    solo_save = {"version": 1, "seed": 3, "options": {}, "human": [], "record": {"seed": 3, "actions": []}}
+    code, _, err = _run(capsys, solo_save, tmp_path)             # (found by a QA player: "lacks nonce, ...")
+    assert code == 1 and "a save file of rcw solo" in err
     assert main(["verify", str(tmp_path / "missing.json")]) == 2
     assert "cannot read the record" in capsys.readouterr().err
 
