@@ -245,6 +245,9 @@ class Solo:
                  "Table, one for all the bots: the column, "
                  "2 friendly .. 7 hostile):", "bold")
         self.show(rows, ["player", "Politburo", "Assassins", "controls", "PCM", "PIT colour", "attitude"])
+        pacts = [(p, held.until) for p in self.bots if (held := self.pact_with(p)) is not None]
+        self.say("  Your pacts: " + ("; ".join(f"with {p} until the end of Game-Turn {n}" for p, n in pacts)
+                                      if pacts else "none (p B 3 proposes one)"))
         band = T.undecided_band(v["turn"])
         self.say(f"  Political Indicator Table on Game-Turn {v['turn']}: PCM "
                  + (f"{band[1] + 1} or more Red, {band[0]}-{band[1]} Undecided" if band else "1 or more Red")
@@ -265,8 +268,27 @@ class Solo:
         if a is IGNORED:
             return "Not now (ignore)"
         text = describe_play(a, v, self.me, HUMAN)
-        if text is not None:
-            return text
+        return (text if text is not None else self._describe(a, v)) + self.breaks_pact(a, v)
+
+    def breaks_pact(self, a: A.Action, v: dict) -> str:
+        """" (breaks your pact with B)" if ``a`` attacks, assassinates or purges a pact partner's."""
+        t = a.TYPE
+        if t == "DeclareAttack":
+            whom = next((st["owner"] for st in v["stacks"] if st["id"] == a.target), None)
+        elif t == "Assassinate":
+            whom = next((st["owner"] for st in v["stacks"] if a.victim in st["units"]), None)
+        elif t == "DeclarePurge":
+            whom = a.target
+        else:
+            return ""
+        pact = self.pact_with(whom) if whom and whom != HUMAN else None
+        return f" (breaks your pact with {whom}, to the end of Game-Turn {pact.until})" if pact else ""
+
+    def pact_with(self, seat: str):
+        """The pact in force between you and ``seat`` for the next action, or None."""
+        return self.table().pacts.in_force(HUMAN, seat, self.g.turn, self.g.version + 1)
+
+    def _describe(self, a: A.Action, v: dict) -> str:
         t = a.TYPE
         if t == "Assassinate":
             owner = next((st["owner"] for st in v["stacks"] if a.victim in st["units"]), None)
@@ -455,6 +477,10 @@ class Solo:
         g = self.g
         if to not in self.bots:
             self.say(f"No bot {to!r}")
+            return
+        held = self.pact_with(to)
+        if held is not None:
+            self.say(f"You and {to} have a pact until the end of Game-Turn {held.until} already.")
             return
         card = self.pact_cards.get(to)
         if not until and card is not None:

@@ -655,3 +655,29 @@ def test_an_attack_no_group_brings_to_1_2_is_not_offered():
     for o in opts:
         a = A.DeclareAttack("E", o["target"], o["subversive"])
         assert a in me.legal and futile(me, a) is not o["possible"]
+
+
+def test_a_pact_is_listed_warned_of_and_not_made_twice():
+    """Found by a QA player: attacking a pact partner gave no warning before the die was rolled,
+    no command listed the pacts, and ``p B 3`` then ``p B 99`` made two pacts with B."""
+    out = io.StringIO()
+    solo = Solo(3, {"max_turns": 2}, out=out, inp=_feed([]))
+    solo.apply(A.EndTrading("A"))
+    while (step := solo.match.next_step()) is not None:
+        solo.match.apply(step.seat, step.action, step.kind)
+    v = solo.view()
+    target = next(st["id"] for st in v["stacks"] if st["owner"] == "B")
+    other = next(st["id"] for st in v["stacks"] if st["owner"] == "C")
+    solo.show_markers()
+    assert "Your pacts: none" in out.getvalue()
+    solo.make_pact("B", 2)
+    warn = " (breaks your pact with B, to the end of Game-Turn 2)"
+    assert solo.describe(A.DeclareAttack("A", target), v).endswith(warn)
+    assert solo.describe(A.DeclarePurge("A", "B", ("A",)), v).endswith(warn)
+    assert "breaks your pact" not in solo.describe(A.DeclareAttack("A", other), v)
+    before = len(out.getvalue())
+    solo.propose_pact("B", "5")
+    solo.show_markers()
+    said = out.getvalue()[before:]
+    assert "You and B have a pact until the end of Game-Turn 2 already." in said
+    assert "Your pacts: with B until the end of Game-Turn 2" in said
