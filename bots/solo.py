@@ -7,7 +7,7 @@ targets, its Central Committee answers).  At each of your decisions the legal ch
 listed with numbers; other commands:
 
     b  board (your stacks, enemies within reach)    v  Victory Point chart and scores
-    k  markers, Committee and the bots' attitudes   s  save the game    q  save and quit
+    k  markers, Committee, attitudes, your pacts     s  save the game    q  save and quit
     c  propose a Central Committee (c B,C)          g  give markers (g B 1 0: 1 Politburo, 0 Assassins)
     d  the hands dealt (pre-game trading session)   h  this help    q!  quit without saving
     t  offer a trade: t B give=Frunze,12 take=Kolchak pm=1 am=0 tpm=0 tam=1
@@ -15,7 +15,8 @@ listed with numbers; other commands:
        markers you give, tpm/tam: those you ask for; the bot answers by its valuation
        and says why: accepts, declines, or counters with an offer of its own)
     p  propose a pact: p B 3 (no attack, purge or assassination between you and B until
-       the end of Game-Turn 3; p B alone agrees to the pact B proposed to you)
+       the end of Game-Turn 3; p B alone agrees to the pact B proposed to you; a choice
+       that would break one says so)
     Bots talk to you (> lines): their answers with reasons, their colour and targets at
     the start of their Player-Turns, their proposals ([card]); see bots/negotiation.py.
 
