@@ -464,7 +464,8 @@ class Negotiator:
 
     def _counter(self, player, o: dict, w: Worth) -> A.OfferTrade | None:
         """The smallest change by one marker that makes the trade worth the bot's while: ask
-        one marker less of the bot, or one more of the proposer's; as an offer of the bot's."""
+        one marker less of the bot (never down to nothing: the proposer asked for something),
+        or one more of the proposer's; as an offer of the bot's."""
         view = player.view
         frm = o["from"]
         cands = []
@@ -476,6 +477,8 @@ class Negotiator:
                 cands.append({**o, k: o[k] + 1})
         best = None
         for c in cands:
+            if not (c["take_leaders"] or c["take_politburo"] or c["take_assassins"]):
+                continue           # (the bot would give nothing: a demand, not the trade asked for; QA)
             cw = self.worth(player, c, view)
             if cw.value < cw.need or (best is not None and cw.value >= best[0]):
                 continue
