@@ -424,6 +424,9 @@ def test_the_force_card_shows_the_engines_movement_allowance(screen) -> None:
         shown[name] = (g.force_allowance(), text)
         assert f"{g.force_allowance()} MP" in text, text
     assert shown["leader"][0] == 4 and shown["blue"][0] == 3
+    # rail is said only where the engine lists a move by rail (QA: "3 MP, or rail" for a Blue
+    # force, which never moves by rail, 004 [5.51])
+    assert "or rail" in shown["leader"][1] and "rail" not in shown["blue"][1], shown
     # the page works out nothing itself: whatever number the engine sends is the one shown
     data["facts"]["force"] = {"allowance": 7}
     _show(page, data)

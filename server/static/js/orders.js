@@ -366,21 +366,24 @@ function forcePicker(app, by, btn, marks) {
   marks.path = [start, ...(path || [])];
   const out = [];
   const ma = ((app.st.facts || {}).force || {}).allowance ?? "?";   // the engine's (facts.force)
+  const moves = by.Move || [];
+  // rail only where the engine lists a move by rail (QA: "or rail" was said of Blue and Green forces, 004 [5.51])
+  const free = moves.some((a) => a.rail) ? `${ma} MP, or rail` : `${ma} MP`;
   out.push(h("h3", `Moving: ${fs ? stackName(fs) : "force"}`));
   out.push(h("p.force-info",
     h("span", `From ${start}`), " · ",
-    h("span", mode === "rail" ? "by rail" : mode === "overland" ? `${mp} of ${ma} MP (overland)` : `${ma} MP, or rail`), " · ",
+    h("span", mode === "rail" ? "by rail" : mode === "overland" ? `${mp} of ${ma} MP (overland)` : free), " · ",
     h("span", `now in ${fs ? fs.province : "?"} ${fs ? pname(fs.province) : ""}`),
     stop && stop.rule === "004 [5.27]" ? h("span.warn", ` · must stop here (${stop.rule})`) : null));
   if (fs) out.push(forceUnits(app, fs, by));
-  const moves = by.Move || [];
   for (const a of moves) {
     const m = (marks.moves[a.to] ||= { rail: null, land: null });
     if (a.rail) m.rail = a;
     else m.land = a;
   }
   if (moves.length) {
-    out.push(h("p.legend-moves", h("span.nowrap", h("span.key.key-land"), " overland (1 MP)"), h("span.nowrap", h("span.key.key-rail"), " by rail"),
+    out.push(h("p.legend-moves", h("span.nowrap", h("span.key.key-land"), " overland (1 MP)"),
+      moves.some((a) => a.rail) ? h("span.nowrap", h("span.key.key-rail"), " by rail") : null,
       h("span", `— ${tapWord()} a ringed province on the map, or:`)));
     const list = h("div.dest-list");
     for (const code of Object.keys(marks.moves).sort()) {
