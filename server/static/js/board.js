@@ -92,7 +92,8 @@ export class Board {
     clear(this.el);
     this.keyEl = this._key(legend, svg.getAttribute("font-family"));
     const keyBtn = h("button.key-btn", { type: "button", title: "Key to the map and the counters", "aria-controls": "map-key",
-                                         "aria-expanded": "false", dataset: { act: "map-key" }, onclick: () => this.showKey(this.keyEl.hidden) }, "Key");
+                                         "aria-expanded": "false", dataset: { act: "map-key" }, onclick: () => this.showKey(this.keyEl.hidden),
+                                         onkeydown: (e) => { if (e.key === "Escape" && !this.keyEl.hidden) { e.preventDefault(); this.showKey(false); } } }, "Key");
     this.keyBtn = keyBtn;
     const zoom = h("div.map-zoom",
       h("button", { type: "button", title: "Zoom in", "aria-label": "Zoom in", onclick: () => this.zoomBy(0.75) }, "+"),
@@ -112,7 +113,9 @@ export class Board {
   /** The Key panel: the legend mapdraw drew (lifted out of the map, so it covers no province) and
    *  a key to the counters, drawn by the same code as the map's. */
   _key(legend, font) {
-    const panel = h("div.map-key#map-key", { hidden: true, role: "region", "aria-label": "Key to the map and the counters", tabindex: "-1" });
+    const panel = h("div.map-key#map-key", { hidden: true, role: "region", "aria-label": "Key to the map and the counters", tabindex: "-1",
+      // Escape closes it, as the dialogs (QA: only its × did), and gives the focus back to its button
+      onkeydown: (e) => { if (e.key === "Escape") { e.preventDefault(); this.showKey(false); this.keyBtn.focus(); } } });
     const head = h("div.key-head", h("b", "Key"),
       h("button.modal-x", { type: "button", "aria-label": "Close the key", onclick: () => this.showKey(false) }, "×"));
     const parts = [head];
