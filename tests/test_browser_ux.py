@@ -573,6 +573,31 @@ def test_while_you_were_away(server, browser, phone) -> None:
 
 
 @BOTH
+def test_what_another_tab_showed_is_not_told_again(server, browser, phone) -> None:
+    """Found in QA: a second tab of the seat, opened and closed, left the first one telling
+    "1 action since you looked" well into the next Game-Turn: what the other tab of this
+    browser showed (its last look, stored per game and seat) is not news when this one is
+    visible again."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "options": {"max_turns": 2}})
+    gid = g["game"]
+    page = new_page(browser, phone, 60_000)
+    page.goto(f"{server}/#/g/{gid}")
+    page.wait_for_function("() => document.body.dataset.status === 'open'")
+    page.evaluate("""() => { Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => window.__vis || 'visible' });
+        window.__vis = 'hidden'; document.dispatchEvent(new Event('visibilitychange')); }""")
+    before = int(page.evaluate("document.body.dataset.seq"))
+    http(server, "POST", f"/api/games/{gid}/bots", {}, g["admin_token"])
+    page.wait_for_function(f"() => Number(document.body.dataset.logSeq) > {before} + 10", timeout=120_000)
+    # another tab of this browser showed all of it meanwhile (its last look, in the shared storage),
+    # then this one is visible again (at once: the bots play on)
+    page.evaluate(f"""() => {{ localStorage.setItem('rcw:seen:{gid}:-', JSON.stringify(window.rcwApp.log.lastSeq));
+        window.__vis = 'visible'; document.dispatchEvent(new Event('visibilitychange')); }}""")
+    page.wait_for_timeout(300)
+    assert page.locator(".away").count() == 0
+    page.context.close()
+
+
+@BOTH
 def test_a_force_moves_to_a_far_province_in_one_click_or_one_drag(server, browser, phone) -> None:
     """Issue 17, moving in one gesture: selecting a stack shows every province it can reach this
     phase (the engine's reach: overland and rail), the route is drawn under the pointer, and one

@@ -38,9 +38,14 @@ export function summarize(lines, since, seat) {
 }
 
 /** Show the summary (one at a time), dismissed by its button. */
-export function showAway(root, lines) {
+/** Take the "While you were away" card down, if it is up. */
+export function hideAway() {
   const old = document.querySelector(".away");
   if (old) old.remove();
+}
+
+export function showAway(root, lines) {
+  hideAway();
   const box = h("aside.away", { role: "status", "aria-label": "While you were away" },
     h("div.away-head", h("strong", "While you were away"),
       h("button.modal-x", { type: "button", "aria-label": "Dismiss", dataset: { act: "away-close" }, onclick: () => box.remove() }, "×")),

@@ -15,7 +15,7 @@ import { EventLog, LogPane, describeAction } from "./log.js";
 import { seatBadge, stackName, openAssassinDialog } from "./dialogs.js";
 import { noteCommitment, openVerify } from "./verify.js";
 import { resultsOf } from "./results.js";
-import { lastSeen, markSeen, summarize, showAway } from "./away.js";
+import { hideAway, lastSeen, markSeen, summarize, showAway } from "./away.js";
 import { PostalDesk } from "./postal.js";
 import { openRulesInBrief } from "./help.js";
 
@@ -262,6 +262,7 @@ class GameApp {
     try {
       await this.conn.act(action);
       this.lastError = null;
+      hideAway();                  // (the player is back and playing: QA saw the card stay a whole Game-Turn)
       return true;
     } catch (e) {
       this.showError(e);
@@ -581,7 +582,8 @@ class GameApp {
         markSeen(this.gid, this.seat, this._leftAt);       // (what was shown until now, before the timer)
         if (this.seat && this.conn) this.conn.request("seen", { seq: this._leftAt }).catch(() => {});   // (the seat's last look, for other devices)
       } else if (this._leftAt !== undefined) {
-        this.awaySummary(this._leftAt);
+        // (another tab of this browser may have shown the seat more meanwhile: its last look counts)
+        this.awaySummary(Math.max(this._leftAt, lastSeen(this.gid, this.seat) ?? this._leftAt));
         this._leftAt = undefined;
         this.noteSeen();
       }
