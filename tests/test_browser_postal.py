@@ -258,7 +258,7 @@ def test_a_pause_civil_disorder_and_the_return_on_a_phone(browser, server):
         assert int(page.locator(".countdown").get_attribute("data-at")) == before + 3600
         assert http(server, "GET", f"/api/games/{gid}")["deadlines"][key] == before + 3600   # for everyone
         # after the deadline Anna's seat is in civil disorder: her bot sends her First Phase sheet at once
-        page.wait_for_selector(".card.disorder", timeout=20_000)
+        page.wait_for_selector(".card.disorder", timeout=45_000)     # (the 20 s deadline from the start, the pause, and slack)
         shot(page, "postal-disorder-phone.png")
         page.wait_for_function("() => window.rcwApp.st.view.postal.phase === 'first' && "
                                "window.rcwApp.st.view.postal.submitted.includes('A')")
