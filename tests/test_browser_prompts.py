@@ -277,13 +277,13 @@ CASES = {
                  "Withdraw your consent (to A, B)"]),
 }
 
-SETUP_JS = """async ({view, legal, pending, seat, facts}) => {
+SETUP_JS = """async ({view, legal, pending, seat, facts, seats}) => {
   const { loadData } = await import("/js/data.js");
   await loadData();
   const { buildOrders } = await import("/js/orders.js");
   const sent = [];
   const app = {
-    st: { seq: 1, status: "playing", view, legal, pending, facts, seats: {}, result: null, info: { options: {} } },
+    st: { seq: 1, status: "playing", view, legal, pending, facts, seats: seats || {}, result: null, info: { options: {} } },
     seat, gid: "test", busy: false, lastError: null, adminToken: null,
     seatName: (s) => `Player ${s}`,
     act: async (a) => { sent.push(a); return true; },
@@ -1219,6 +1219,30 @@ def test_a_force_that_must_stop_is_told_why_and_to_halt(browser) -> None:
         prompt = page.locator(".map-prompt")
         prompt.wait_for()
         assert "halt it (Orders)" in prompt.inner_text() and "ringed" not in prompt.inner_text()
+
+
+def test_a_bot_that_waits_for_an_answer_to_its_invitation_is_said_to(screen) -> None:
+    """Found in QA: while a bot waited (``--bot-wait``) for the player's answer to its Committee
+    invitation, the Orders panel said only "Waiting for Bot B (Movement)…", the invitation
+    further down.  The waiting line now says what it waits for; a human's invitation, or a
+    bot's to a Committee the seat consents to already, adds nothing."""
+    g = blank("B")
+    markers(g, A=4, B=5)
+    put(g, "PETR", "A", "Lenin")
+    g.apply(A.JoinCommittee("B", ("A", "B")))
+    page, errors = screen
+    line = page.locator(".prompt-case .pending-line")
+    for kind, says in (("bot", True), ("human", False)):
+        data = _payload(g, "A") | {"seats": {"B": {"kind": kind}}}
+        _show(page, data)
+        line.first.wait_for()
+        text = line.first.inner_text()
+        assert "Waiting for" in text and ("Player B waits for your answer to its Central Committee invitation" in text) is says, text
+    g.apply(A.JoinCommittee("A", ("A", "B")))       # (answered: the Committee sits)
+    _show(page, _payload(g, "A") | {"seats": {"B": {"kind": "bot"}}})
+    line.first.wait_for()
+    assert "waits for your answer" not in line.first.inner_text()
+    assert not errors, errors
 
 
 def test_an_invitation_is_one_card_for_its_committee_and_none_once_consented(screen) -> None:

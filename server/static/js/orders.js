@@ -99,9 +99,25 @@ export function pendingLine(app) {
   const st = app.st;
   const p = st.pending || [];
   if (!p.length) return h("p.pending-line", "Nobody is to act.");
+  // a bot waits (a while) for this seat's answer to its Committee invitation: say so (QA: the
+  // line said only "Waiting for Bot E (Movement)", the invitation further down)
+  const asks = p.find((x) => ((st.seats || {})[x.seat] || {}).kind === "bot" && invitedBy(app, x.seat));
   return h("p.pending-line", "Waiting for ",
     p.map((x, i) => [i ? ", " : "", seatBadge(x.seat), " ", app.seatName(x.seat), ` (${kindName(x.kind)})`]),
-    h("span.dots", "…"));
+    h("span.dots", "…"),
+    asks ? h("span.asks", ` ${app.seatName(asks.seat)} waits for your answer to its Central Committee invitation (Politics, below).`) : null);
+}
+
+/** The members of the Central Committee seat `p` invites this seat to (its consent names this
+ *  seat, which consents to another or none, and that Committee does not sit), or null. */
+function invitedBy(app, p) {
+  const view = app.st.view || {};
+  const seat = app.seat;
+  const members = (view.committee_consent || {})[p];
+  if (!seat || p === seat || !members || !members.includes(seat)) return null;
+  const key = (ms) => [...ms].sort().join(",");
+  const mine = (view.committee_consent || {})[seat];
+  return (mine && key(mine) === key(members)) || key(members) === key(view.committee || []) ? null : members;
 }
 
 // ==================================================================================================
@@ -793,12 +809,10 @@ function politicsCard(app, by, btn) {
   // (those that invite this seat are told below, as invitations)
   const consents = Object.entries(view.committee_consent || {});
   const key = (ms) => [...ms].sort().join(",");
-  const mineNow = (view.committee_consent || {})[seat];
   // an invitation: another seat's consent to a Committee with this one, which this seat does not
   // consent to already and which does not sit
-  const invites = (p, members) => p !== seat && members.includes(seat) && !(mineNow && key(mineNow) === key(members))
-    && key(members) !== key(com);
-  const others = consents.filter(([p, members]) => !invites(p, members));
+  const invites = (p) => invitedBy(app, p) !== null;
+  const others = consents.filter(([p]) => !invites(p));
   if (!com.length && others.length) {
     rows.push(h("ul.consents", others.map(([p, members]) => h("li", { dataset: { seat: p } }, seatBadge(p), " ",
       `${app.seatName(p)} consents to a Committee of ${members.join(", ")} (${pm(members)} PM)`))));
@@ -810,7 +824,7 @@ function politicsCard(app, by, btn) {
   const shown = new Set();
   const invited = new Map();                  // members' key -> [members, the seats that consent]
   for (const [p, members] of consents) {
-    if (!invites(p, members)) continue;
+    if (!invites(p)) continue;
     const got = invited.get(key(members)) || [members, []];
     got[1].push(p);
     invited.set(key(members), got);
