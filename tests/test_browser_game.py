@@ -470,8 +470,17 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
     slider.fill(str(top // 2))
     pa.locator(f'.replay-caption:has-text("Step {top // 2} / {top}")').wait_for()
     assert pa.locator("svg.board .counter").count() > 10
+    # the header and the players' strip show the replayed position too (QA: the map and the log
+    # went back, the header still said the last turn and "Game over", the strip the final markers)
+    then = pa.evaluate("() => window.rcwApp.replay.view")
+    assert pa.locator(".turnbox .turn-num").inner_text() == str(then["turn"])
+    assert pa.locator(".pendbox").inner_text().startswith("Replay: step")
+    for seat in then["seats"]:
+        card = pa.locator(f'.strip .pcard[data-seat="{seat}"]')
+        assert card.locator(".mk.pm").inner_text() == f"☭{then['politburo'][seat]}"
     shot(pa, "replay.png")
     pa.click('[data-act="close-replay"]')
+    assert pa.locator(".turnbox .turn-num").inner_text() == str(A.state()["view"]["turn"])
 
     # Boris reloaded mid-game: positions from before his reload come from the server (GET .../view?seq=N)
     B.tab("orders")

@@ -687,7 +687,7 @@ class GameApp {
 
   renderHeader() {
     const st = this.st;
-    const v = st.view;
+    const v = this.replay ? this.replay.view : st.view;       // (a replay shows its position's turn and phase: QA)
     const info = st.info || {};
     const order = v.order || [];
     const cur = v.phasing;
@@ -712,6 +712,7 @@ class GameApp {
 
   pendingSummary() {
     const st = this.st;
+    if (this.replay) return h("span.pend", `Replay: step ${this.replay.shown ?? this.replay.at} of ${this.replay.max}`);
     if (st.status === "open") return h("span.pend", "Waiting for players");
     if (st.status === "over" || st.view.phase === "over") {     // (the phase line says "Game over": here, who won)
       const r = st.result || {};
@@ -730,9 +731,9 @@ class GameApp {
   }
 
   renderStrip() {
-    const v = this.st.view;
+    const v = this.replay ? this.replay.view : this.st.view;
     const seats = this.st.seats || {};
-    const pend = new Set((this.st.pending || []).map((p) => p.seat));
+    const pend = new Set(this.replay ? [] : (this.st.pending || []).map((p) => p.seat));
     const com = new Set(v.committee || []);
     clear(this.stripEl);
     for (const p of v.seats) {
@@ -1032,6 +1033,8 @@ class GameApp {
     this.renderBoard();
     this.renderInspector();
     this.renderPlayers();
+    this.renderHeader();
+    this.renderStrip();
     this.logPane.markReplay(n);
   }
 
