@@ -309,12 +309,23 @@ def decision_heading(kind: str) -> str:
     return DECISIONS.get(kind) or f"Decide: {kind.replace('_', ' ')}"
 
 
+SAID = {           # the choices that read the same whatever the position
+    "EndForce": "This force stops here", "EndMovement": "End the Movement Phase",
+    "ResolveAttack": "Roll the die for this attack", "CancelAttack": "Call off this attack",
+    "EndCombat": "End the Combat Phase", "DeclineCapture": "Leave the Imperial unit where it is",
+    "RollRandomEvents": "Roll for Random Events", "EndSpoils": "Take no more spoils",
+    "EndPlayerTurn": "End your Player-Turn",
+}
+
+
 def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) -> str | None:
     """One sentence for a choice of ``seat`` in play (movement, combat, the draws, the ends of
     phases; ``player``: its :class:`rcw.player.Player`, which answers the strengths and odds);
     None for any other kind of action (the games' own: trades, purges, deployments)."""
-    d = player.data
     t = a.TYPE
+    if t in SAID:
+        return SAID[t]
+    d = player.data
     stacks = {st["id"]: st for st in v["stacks"]}
     if t == "StartForce":
         where = next((st["province"] for st in stacks.values() if a.unit in st["units"]), None)
@@ -327,8 +338,6 @@ def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) 
         return f"Leave {unit_name(a.unit)} here"
     if t == "Move":
         return f"Move to {province(a.to)} {'by rail' if a.rail else 'overland'}"
-    if t == "EndForce":
-        return "This force stops here"
     if t == "TransferImperial":
         to = stacks.get(a.to_stack)
         return f"Transfer the {d.units[a.unit].name} to stack {a.to_stack} in {to['province'] if to else '?'}"
@@ -336,8 +345,6 @@ def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) 
         return f"Send the {d.units[a.unit].name} abroad (emigration, 004 [13.3])"
     if t == "CzechExit":
         return f"Czech unit {unit_name(a.unit)} leaves from Vladivostok"
-    if t == "EndMovement":
-        return "End the Movement Phase"
     if t == "Merge":
         return f"Merge {stack_text(player, a.stack, owners)} into stack {a.into}"
     if t == "DeclareAttack":
@@ -350,32 +357,18 @@ def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) 
     if t == "AddAttacker":
         strength = attack_strength(player, a.stack) if a.stack in stacks else "?"
         return f"Add {stack_text(player, a.stack, owners)} (strength {strength}) to the attack"
-    if t == "ResolveAttack":
-        return "Roll the die for this attack"
-    if t == "CancelAttack":
-        return "Call off this attack"
     if t == "RemoveAttacker":
         return f"Withdraw stack {a.stack} from the attack"
-    if t == "EndCombat":
-        return "End the Combat Phase"
     if t == "ChooseLoss":
         return f"Lose {unit_name(a.unit)}"
     if t == "CaptureImperial":
         return f"Capture the {d.units[a.unit].name} with stack {a.stack}"
-    if t == "DeclineCapture":
-        return "Leave the Imperial unit where it is"
-    if t == "RollRandomEvents":
-        return "Roll for Random Events"
     if t == "Evacuate":
         where = next((st["province"] for st in stacks.values() if a.unit in st["units"]), None)
         return f"Evacuate {unit_name(a.unit)} from {province(where) if where else '?'} (leaves the game, scoring nothing)"
     if t == "RedrawChit":
         return ("Set the marker aside and draw another chit (004 [12.13])" if a.redraw
                 else "Keep the marker drawn")
-    if t == "EndSpoils":
-        return "Take no more spoils"
-    if t == "EndPlayerTurn":
-        return "End your Player-Turn"
     if t == "WithdrawTrade":
         return f"Withdraw your trade offer #{a.offer}"
     if t == "PlaceUnit":
