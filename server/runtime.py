@@ -367,7 +367,8 @@ class GameRuntime:
                             kind: str = "turn", why: list[str] | None = None) -> tuple[int, list]:
         """(Under the lock.)  :meth:`submit`'s work; ``kind`` tells the bots' match loop whether
         the action was a turn step or an out-of-turn answer; ``why``: a bot's reasons, kept with
-        the action in the log and shown with it."""
+        the action in the log and shown with it (never in a postal game, whose orders are secret
+        until the phase closes)."""
         t0 = time.perf_counter()
         for _attempt in range(10):
             if self.game is None:
@@ -390,7 +391,9 @@ class GameRuntime:
                 raise
             # The entry keeps the events too: the ``events`` request reads them (never a replay).
             entry = {"a": to_wire(action), "by": by, "ts": now_ms(), "ev": [to_wire(x) for x in events]}
-            if why:
+            # (not in a postal game: a bot's reasons tell its orders, which are the Gamesmaster's
+            # alone until the phase closes, 004 [17.0]; QA read a bot's attack on his stack there)
+            if why and self.postal is None:
                 entry["why"] = list(why)
             notice = pack({"k": "act", "seq": before + 1, "e": entry})
             try:

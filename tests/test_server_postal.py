@@ -390,3 +390,23 @@ async def test_an_absent_players_bot_sheet_makes_no_trade_for_him():
         rec = await srv.lobby.record(gid, g["admin_token"])
         close = next(x for x in rec["actions"] if x["t"] == "ClosePhase")
         assert [o["order"] for o in close["sheets"]["A"]["orders"]] == ["accept_gifts"], close["sheets"]["A"]
+
+
+async def test_the_bots_reasons_never_tell_their_orders_before_the_report():
+    """Found in QA: in a postal game the SDT bots' reasons went out with each sheet they sent
+    ("E * attacks Kikvidze (B) in VLDV"): a player read, before the deadline, an attack on his own
+    stack.  Orders are the Gamesmaster's alone until the phase closes (004 [17.0]): a postal game
+    keeps no bot reasons with its actions, pushed or in the history."""
+    async with serve() as srv:
+        g, (a, b) = await postal_game(srv, bots="sdt", seed=7)
+        a.keep_pushes = True
+        for want in ((1, "first"), (1, "second")):
+            await a.wait_for(lambda c: set("CDE") <= set(c.view["postal"]["submitted"]), 20)   # the bots' sheets
+            await a.sheet([])
+            await b.sheet([])
+            await a.wait_for(lambda c, want=want: phase(c) == want, 20)
+        await a.wait_for(lambda c: set("CDE") <= set(c.view["postal"]["submitted"]), 20)   # the Second Phase's too
+        sent = [p for p in a.pushes if p["t"] == "update" and p["action"] == "SubmitOrders" and p["actor"] in "CDE"]
+        assert len(sent) >= 6 and not [p["why"] for p in sent if p.get("why")]     # (the First and Second Phases)
+        hist = await a.request("events", after=0, limit=500)
+        assert not [e["why"] for e in hist["entries"] if e["why"]]
