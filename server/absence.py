@@ -70,7 +70,8 @@ class Absence:
                     new["disorder"] = now_ms()
                 return new
             if await self._update_seat(seat, bump) and self.rt.seats.get(seat, {}).get("disorder"):
-                text = f"Seat {seat} missed {limit} deadlines in a row: its bot plays it until the player returns"
+                missed = "1 deadline" if limit == 1 else f"{limit} deadlines in a row"
+                text = f"Seat {seat} missed {missed}: its bot plays it until the player returns"
                 if self.rt.driver.everyone_away():
                     text += (". Every player is away now: the bots of the seats in civil disorder decide "
                              "at the deadlines, until one returns")
@@ -117,7 +118,7 @@ class Absence:
                                 f"(the creator allows {allowance:g} in all)", left=left)
         await rt.clock.move(ms, {"seat": seat, "seconds": seconds})
         rt.hub.notifier.game_event(rt, "pause", seat=seat,
-                                   text=f"Seat {seat} paused the game for {_span(seconds)}: every deadline moves")
+                                   text=f"Seat {seat} paused the game for {_span(seconds)}: every deadline moves {_span(seconds)} later")
         return {"t": "ok", "deadlines": rt.clock.public(), "left": allowance - used / 1000}
 
     # -- last looks ------------------------------------------------------------------------------

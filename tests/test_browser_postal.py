@@ -214,6 +214,11 @@ def test_an_open_postal_game_waits_for_its_players_then_shows_the_phases_deadlin
         page.goto(server + "/")
         page.evaluate("([gid, token]) => localStorage.setItem('rcw:admin:' + gid, JSON.stringify(token))",
                       [gid, g["admin_token"]])
+        watcher = new_page(browser)             # (a watcher: no seat, no notification card; QA saw "null")
+        watcher.goto(f"{server}/#/g/{gid}")
+        watcher.locator(".orders .card", has_text="Waiting for players").wait_for()
+        assert "null" not in watcher.locator(".orders").inner_text()
+        watcher.context.close()
         open_seat(page, server, gid, a["token"], "A", "Anna")
         card = page.locator(".orders .card", has_text="Waiting for players")
         card.wait_for()

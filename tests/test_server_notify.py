@@ -172,7 +172,7 @@ async def test_pauses_and_civil_disorder_reach_the_webhook_and_a_private_message
             assert resp.status == 200
         await ca.pause(600)
         (paused,) = await srv.inbox.wait("boris@example.org", "paused the game")
-        assert "Seat A paused the game for 10 min" in body(paused)
+        assert "Seat A paused the game for 10 min: every deadline moves 10 min later" in body(paused)   # (QA: it stopped at "moves")
         for _ in range(100):
             if any(p["event"] == "pause" for p in posts):
                 break

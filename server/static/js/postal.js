@@ -428,7 +428,7 @@ export class PostalDesk {
         h("button.link", { type: "button", onclick: () => { app.lastError = null; app.render(); } }, "dismiss")));
     }
     if (app.st.status === "open") {        // (the game waits for its players: no sheet yet, the notifications already)
-      el.append(waitingForPlayers(app), this.optionsCard());
+      el.append(waitingForPlayers(app), this.optionsCard() || "");     // (none for a watcher: QA saw "null")
       return { el, marks };
     }
     const over = app.st.status === "over" || v.phase === "over";
@@ -455,7 +455,7 @@ export class PostalDesk {
       if (this.plot) el.append(builders.shift());       // (the move being plotted first, beside the map)
       el.append(this.sheetCard(), ...builders);
     }
-    el.append(this.reportCard(marks), this.optionsCard());
+    el.append(this.reportCard(marks), this.optionsCard() || "");
     this.drawDraft(marks);
     if (this.plot) {
       marks.path = [this.plot.from, ...this.plot.path];
