@@ -393,6 +393,11 @@ def test_postal_12_0_the_draw_goes_to_a_player_chosen_by_the_gamesmaster():
     ev = send(g)
     (d,) = [e for e in ev if e.kind == "postal_draw"]
     assert d.data["seat"] == "D" and any(e.kind == "drew" and e.data["seat"] == "D" for e in ev)
+    # the Gamesmaster rolled, then his die named the drawer (QA: the report read "D rolls 4-4",
+    # after the line that gave D the draw)
+    kinds = [e.kind for e in ev]
+    roll = next(e for e in ev if e.kind == "random_event" and e.data["result"] == "draw")
+    assert roll.text.startswith(f"{GM} rolls ") and kinds.index("random_event") < kinds.index("postal_draw") < kinds.index("drew")
 
 
 def test_postal_12_12_subversive_attacks_doubled_means_the_next_second_phase():

@@ -164,13 +164,13 @@ def events(ctx: Ctx, n: int) -> list[Event]:
     ev: list[Event] = []
     for _ in range(n):
         cell = ctx.data.tables.random_events[(ctx.die(), ctx.die())]
-        seat = GM
-        if cell.result == "draw":
+        seat, told = GM, ()
+        if cell.result == "draw":                 # (the Gamesmaster rolls; his die then names the drawer)
             seats = active(ctx)
             seat = seats[gm_pick(ctx, len(seats))]
-            ev.append(Event("postal_draw", f"Draw from the Randomizer: the Gamesmaster's die gives the draw to {seat} "
-                            "(004 [17.0] postal [12.0])", {"seat": seat}))
-        ev += random_events.resolve(ctx, seat, cell.roll)
+            told = (Event("postal_draw", f"The Gamesmaster's die gives the draw to {seat} (004 [17.0] postal [12.0])",
+                          {"seat": seat}),)
+        ev += random_events.resolve(ctx, seat, cell.roll, roller=GM, told=told)
         if cell.result == "subversion_doubled":
             ev.append(Event("postal_note", "Subversive Attacks are doubled in the next Second Phase's combat "
                             "(004 [17.0] postal [12.0])", {}))

@@ -16,25 +16,30 @@ def roll(ctx: Ctx, seat: str) -> list[Event]:
     return resolve(ctx, seat, cell.roll)
 
 
-def resolve(ctx: Ctx, seat: str, roll: tuple[int, int]) -> list[Event]:
+def resolve(ctx: Ctx, seat: str, roll: tuple[int, int], roller: str | None = None,
+            told: tuple[Event, ...] = ()) -> list[Event]:
+    """The Random Events Table's result for ``roll`` (004 [12.0]); a draw is ``seat``'s.
+    ``roller``: who rolled, if not ``seat`` (the postal Gamesmaster); ``told``: what is said
+    between the roll and a draw (the postal Gamesmaster's choice of the drawer)."""
     cell = ctx.data.tables.random_events[roll]
     r, c = roll
+    by = roller or seat
     if cell.result == "epidemic":
         names = ", ".join(ctx.data.provinces[p].name for p in cell.provinces)
-        ev = [Event("random_event", f"{seat} rolls {r}-{c}: Epidemic in {names}",
+        ev = [Event("random_event", f"{by} rolls {r}-{c}: Epidemic in {names}",
                     {"roll": [r, c], "result": "epidemic", "provinces": list(cell.provinces)})]
         for p in cell.provinces:
             ev += epidemic(ctx, p)
         return ev
     if cell.result == "subversion_doubled" and masses.on(ctx):
-        return [Event("random_event", f"{seat} rolls {r}-{c}: Subversive Attacks Doubled, a result the Masses "
+        return [Event("random_event", f"{by} rolls {r}-{c}: Subversive Attacks Doubled, a result the Masses "
                       f"ignore ({masses.MASSES} [12.12])", {"roll": [r, c], "result": "ignored"})]
     if cell.result == "subversion_doubled":
         ctx.s.subversion_doubled = True                       # 004 [12.12]
-        return [Event("random_event", f"{seat} rolls {r}-{c}: Subversive Attacks Doubled this Player-Turn",
+        return [Event("random_event", f"{by} rolls {r}-{c}: Subversive Attacks Doubled this Player-Turn",
                       {"roll": [r, c], "result": "subversion_doubled"})]
-    ev = [Event("random_event", f"{seat} rolls {r}-{c}: Draw from the Randomizer", {"roll": [r, c], "result": "draw"})]
-    return ev + randomizer.draw(ctx, seat, ask=True)          # 004 [12.13]: a redraw is the drawer's choice
+    ev = [Event("random_event", f"{by} rolls {r}-{c}: Draw from the Randomizer", {"roll": [r, c], "result": "draw"})]
+    return ev + list(told) + randomizer.draw(ctx, seat, ask=True)     # 004 [12.13]: a redraw is the drawer's choice
 
 
 def epidemic(ctx: Ctx, province: str) -> list[Event]:
