@@ -268,6 +268,12 @@ def test_a_pause_civil_disorder_and_the_return_on_a_phone(browser, server):
         page.wait_for_function("() => window.rcwApp.st.view.postal.phase === 'first' && "
                                "window.rcwApp.st.view.postal.submitted.includes('A')")
         assert http(server, "GET", f"/api/games/{gid}")["seats"]["A"]["disorder"]
+        # her draft is the sheet her bot sent, not an empty one "changed since you sent it" (QA:
+        # sending that would have wiped the bot's orders)
+        page.wait_for_function("() => JSON.stringify(window.rcwApp.postal.draft) === "
+                               "JSON.stringify((window.rcwApp.st.view.postal.sheet || []).map(([, o]) => o))")
+        assert page.evaluate("() => window.rcwApp.postal.draft.length") > 0
+        assert page.locator(".unsent-badge").count() == 0
         page.locator('[data-act="reclaim"]').tap()             # (while the phase waits for Boris's sheet)
         page.wait_for_selector(".card.disorder", state="detached")
         seats = http(server, "GET", f"/api/games/{gid}")["seats"]

@@ -138,7 +138,18 @@ export class PostalDesk {
   syncDraft() {
     const v = this.view;
     const key = `draft:${this.app.gid}:${this.app.seat}:${v.turn}:${v.postal.phase}`;
-    if (key === this.draftKey) return;
+    if (key === this.draftKey) {
+      // a sheet sent for the seat meanwhile (its bot's, for a seat in civil disorder or away at a
+      // deadline) becomes the draft while the player has not begun one of his own (QA: the draft
+      // stayed empty, "changed since you sent it", and sending it wiped the bot's orders)
+      const sent = (v.postal.sheet || []).map(([, o]) => o);
+      if (store.get(key, null) === null && JSON.stringify(sent) !== JSON.stringify(this.draft)) {
+        this.draft = sent;
+        this.sentMark = null;
+        this.check();
+      }
+      return;
+    }
     // (the drafts of closed phases go, this page's or one left by a page closed meanwhile)
     const mine = `draft:${this.app.gid}:${this.app.seat}:`;
     for (const k of store.keys(mine)) if (k !== key && k !== key + ":sent") store.remove(k);
