@@ -563,13 +563,12 @@ class Negotiator:
         first: an answer to that call, no proposal of the human's for us to answer."""
         self.joined.add("committee:" + ",".join(sorted(members)))
 
-    def left(self, seat: str) -> None:
-        """``seat`` withdrew its consent: the members left of a Committee a human joined consent
-        to the rest of it now (004 [11.12]), still that call's Committee, not a proposal."""
-        for key in list(self.joined):
-            members = key.split(":", 1)[1].split(",")
-            if seat in members and len(members) > 2:
-                self.joined.add("committee:" + ",".join(m for m in members if m != seat))
+    def left(self, seat: str, rest: list[str]) -> None:
+        """``seat`` withdrew from a Committee whose other members now consent to ``rest`` (the
+        engine's event says who, 004 [11.12]): if a human joined that Committee in answer to a
+        call, the rest of it is still that call's, not a proposal."""
+        if rest and "committee:" + ",".join(sorted([*rest, seat])) in self.joined:
+            self.joined.add("committee:" + ",".join(sorted(rest)))
 
     def note_roll(self, proposer: str, turn: int, die: int, rel: int) -> None:
         self.rolled[(proposer, turn)] = (die, rel)

@@ -974,8 +974,8 @@ class SDTAgent:
                     else:
                         self.talk.proposed(d["members"])
                         self._pol_dirty = True     # a human's proposal to us: answered with a reason
-                elif k == "committee_leave" and self.talk.joined:
-                    self.talk.left(d.get("seat"))
+                if k != "committee" and d.get("rest") and self.talk.joined:
+                    self.talk.left(d["seat"], d["rest"])      # (a Committee's members regrouped, 004 [11.12])
             elif k == "player_turn":
                 self._phasing, self._turn = d.get("seat"), d.get("turn", self._turn)
                 self.politics.track(k, d)

@@ -261,11 +261,10 @@ def do_join(ctx: Ctx, a: JoinCommittee) -> list[Event]:
     rest remain the Committee if they still meet 004 [11.11]; his new consent used to dissolve
     it for all).  A consent to a Committee that does not sit is simply replaced."""
     members = _canon(ctx, a.members)
-    if a.seat in ctx.s.committee:
-        _withdraw(ctx, a.seat)
+    rest = _withdraw(ctx, a.seat) if a.seat in ctx.s.committee else []
     ctx.s.committee_consent[a.seat] = members
     ev = [Event("committee_consent", f"{a.seat} consents to a Central Committee of {', '.join(members)}",
-                {"seat": a.seat, "members": members})]
+                {"seat": a.seat, "members": members, "rest": rest})]
     return ev + sync(ctx)
 
 
@@ -287,20 +286,23 @@ def check_leave(ctx: Ctx, a: LeaveCommittee) -> None:
 def do_leave(ctx: Ctx, a: LeaveCommittee) -> list[Event]:
     sitting = a.seat in ctx.s.committee
     consent = ctx.s.committee_consent[a.seat]
-    _withdraw(ctx, a.seat)
+    rest = _withdraw(ctx, a.seat)
     text = (f"{a.seat} withdraws from the Central Committee" if sitting else
             f"{a.seat} withdraws its consent to a Central Committee of {', '.join(consent)}")
-    return [Event("committee_leave", text, {"seat": a.seat})] + sync(ctx)
+    return [Event("committee_leave", text, {"seat": a.seat, "rest": rest})] + sync(ctx)
 
 
-def _withdraw(ctx: Ctx, seat: str) -> None:
-    """004 [11.12]: the remaining members' consent now names the remaining members."""
+def _withdraw(ctx: Ctx, seat: str) -> list[str]:
+    """004 [11.12]: the remaining members' consent now names the remaining members; those
+    members (none if they were not unanimous: their consents stand as they were)."""
     s = ctx.s
     group = s.committee_consent.pop(seat, None) or []
     if all(s.committee_consent.get(p) == group for p in group if p != seat):   # they were unanimous
         rest = [p for p in group if p != seat]
         for p in rest:
             s.committee_consent[p] = list(rest)
+        return rest
+    return []
 
 
 def sync(ctx: Ctx) -> list[Event]:
