@@ -328,6 +328,11 @@ def terms_from(offer: dict) -> dict:
             ("give_assassins", "take_assassins", "give_politburo", "take_politburo", "give_leaders", "take_leaders")}
 
 
+def is_gift(offer: dict) -> bool:
+    """Whether a trade offer (the engine's ``offers`` entry) asks nothing of the one it is made to."""
+    return not (offer["take_leaders"] or offer["take_politburo"] or offer["take_assassins"])
+
+
 def describe_terms(terms: dict, names=None) -> str:
     """'gives 1 Politburo for 1 Assassin' as the proposer sees it (``give_*``: the proposer's)."""
     def side(prefix: str) -> str:
@@ -433,7 +438,7 @@ class Negotiator:
     def answer_offer(self, player, offer: dict) -> A.Action:
         """Accept, decline or counter an offer made to the bot (a gift is always accepted)."""
         me, o = self.me, offer
-        gift = not (o["take_leaders"] or o["take_politburo"] or o["take_assassins"])
+        gift = is_gift(o)
         human = o["from"] in self.humans
         key = f"trade:{o['id']}"
         if gift:
@@ -477,7 +482,7 @@ class Negotiator:
                 cands.append({**o, k: o[k] + 1})
         best = None
         for c in cands:
-            if not (c["take_leaders"] or c["take_politburo"] or c["take_assassins"]):
+            if is_gift(c):
                 continue           # (the bot would give nothing: a demand, not the trade asked for; QA)
             cw = self.worth(player, c, view)
             if cw.value < cw.need or (best is not None and cw.value >= best[0]):

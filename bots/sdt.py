@@ -208,7 +208,7 @@ from operator import attrgetter, itemgetter
 from rcw.bots import sdt_tables as T
 from rcw.bots.cooperation import CooperationTable
 from rcw.bots.match import checked, told
-from rcw.bots.negotiation import Negotiator, Wait
+from rcw.bots.negotiation import Negotiator, Wait, is_gift
 
 from rcw import actions as A
 from rcw.actions import IllegalAction
@@ -860,8 +860,7 @@ class SDTAgent:
         when the bot's next Movement Phase begins, so that the player is not left a pile of
         offers for turns gone by (a bot accepts a gift at once: between bots there is none)."""
         me = self.seat
-        return [A.WithdrawTrade(me, o["id"]) for o in view["offers"] if o["from"] == me
-                and not (o["take_leaders"] or o["take_politburo"] or o["take_assassins"])]
+        return [A.WithdrawTrade(me, o["id"]) for o in view["offers"] if o["from"] == me and is_gift(o)]
 
     def _ok(self, a: A.Action) -> bool:
         """One rule check of ``a`` (remembered, so that :meth:`choose` does not check it again)."""

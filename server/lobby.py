@@ -513,33 +513,29 @@ class Hub:
             self._views[key] = out
         return out
 
-    async def record(self, gid: Any, admin_token: Any = None, addr: str | None = None) -> dict:
+    async def record(self, gid: Any, admin_token: Any = None, addr: str | None = None, seal: bool = True) -> dict:
         """The game's record (:func:`record_of`): when it is over, or with the admin token.  Before
         the end a seed the server drew stays sealed even then (``seed`` and ``nonce`` null,
         ``sealed`` true): it would tell every die roll to come, and the creator who holds the
-        admin token often plays (a seed the creator gave is the creator's already)."""
-        rec = await self._record(gid, admin_token, addr)
-        if not rec.pop("over") and not (await self.get(gid)).meta.get("seed_given"):
-            rec.update(seed=None, nonce=None, sealed=True)
-        return rec
-
-    async def _record(self, gid: Any, admin_token: Any, addr: str | None) -> dict:
-        """:meth:`record`, never sealed, and whether the game is over (``over``)."""
+        admin token often plays (a seed the creator gave is the creator's already).  ``seal``
+        False: for the server's own check (:meth:`verify`), never sent."""
         rt = await self.get(gid)
         if rt.game is None or not rt.game.over:
             self._check_admin(rt, admin_token)
         await self.admission.take("costly", addr, admin_token)
         async with rt.lock:
             await rt.ensure_current()
-            return record_of(rt.gid, rt.meta, rt.game, rt.hash) | {"over": rt.game.over}
+            rec = record_of(rt.gid, rt.meta, rt.game, rt.hash)
+            if seal and not rt.game.over and not rt.meta.get("seed_given"):
+                rec.update(seed=None, nonce=None, sealed=True)
+            return rec
 
     async def verify(self, gid: Any, admin_token: Any = None, addr: str | None = None) -> dict:
         """The record checked by :func:`rcw.verify.check` (commitment, then a replay to the final
         state), in a rebuild worker process: ``{"verified": true, "actions", "hash"}`` or
         ``{"verified": false, "problem"}``.  Like the record: when over, or with the admin token
         (the seed a sealed record hides is checked here, on the server, and not shown)."""
-        rec = await self._record(gid, admin_token, addr)
-        del rec["over"]
+        rec = await self.record(gid, admin_token, addr, seal=False)
         return await self.admission.offload(_verify, rec)
 
 

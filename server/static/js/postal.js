@@ -142,7 +142,7 @@ export class PostalDesk {
       // a sheet sent for the seat meanwhile (its bot's, for a seat in civil disorder or away at a
       // deadline) becomes the draft while the player has not begun one of his own (QA: the draft
       // stayed empty, "changed since you sent it", and sending it wiped the bot's orders)
-      const sent = (v.postal.sheet || []).map(([, o]) => o);
+      const sent = this.serverSheet();
       if (store.get(key, null) === null && JSON.stringify(sent) !== JSON.stringify(this.draft)) {
         this.draft = sent;
         this.sentMark = null;
@@ -154,12 +154,17 @@ export class PostalDesk {
     const mine = `draft:${this.app.gid}:${this.app.seat}:`;
     for (const k of store.keys(mine)) if (k !== key && k !== key + ":sent") store.remove(k);
     this.draftKey = key;
-    const sent = (v.postal.sheet || []).map(([, o]) => o);
-    this.draft = store.get(key, null) || sent;
+    this.draft = store.get(key, null) || this.serverSheet();
     this.sentMark = store.get(key + ":sent", null);    // {draft, server}: the draft as sent, the sheet the server kept
     this.plot = null;
     this.verdicts = null;
     this.check();
+  }
+
+  /** The orders of the sheet the server holds for this seat in the open phase (sent from any
+   *  page, or by its bot). */
+  serverSheet() {
+    return (this.view.postal.sheet || []).map(([, o]) => o);
   }
 
   save() {
@@ -527,7 +532,7 @@ export class PostalDesk {
     const draft = JSON.stringify(this.draft);
     const mark = this.sentMark;
     if (mark && (mark.server === null || mark.server === JSON.stringify(pv.sheet || []))) return draft !== mark.draft;
-    return draft !== JSON.stringify((pv.sheet || []).map(([, o]) => o));
+    return draft !== JSON.stringify(this.serverSheet());
   }
 
   /** Whether every other player's sheet is in: this seat's closes the phase when sent. */
