@@ -14,12 +14,11 @@ import time
 
 import pytest
 from browser_helpers import (
-    DESKTOP,
-    PHONE,
     PLAY_ON,
     as_seat,
     http,
     keep_toasts,
+    new_page,
     open_channel,
     open_seat,
     shot,
@@ -29,6 +28,10 @@ from browser_helpers import (
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 
+#: Each wait's limit: the suite runs two files at once on a shared two-core machine, where a bot
+#: game beside a page has held a click for more than 20 s (a slow page still passes; a stuck one fails).
+SLOW = 60_000
+
 
 def _open(server: str, browser, seed: int, phone: bool):
     """A three-player game of ``seed`` with the SDT bots in B and C; Anna's page as A, on the
@@ -36,9 +39,8 @@ def _open(server: str, browser, seed: int, phone: bool):
     g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "bot_seats": ["B", "C"], "seed": seed,
                                             "options": {"max_turns": 2}})
     j = http(server, "POST", f"/api/games/{g['game']}/join", {"seat": "A", "name": "Anna"})
-    ctx = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
-    ctx.set_default_timeout(20_000)
-    page = ctx.new_page()
+    page = new_page(browser, phone, SLOW)
+    ctx = page.context
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     open_seat(page, server, g["game"], j["token"])
@@ -160,9 +162,8 @@ def test_the_spi_solitaire_offers_no_proposal(server, browser):
     engine, which answers nothing: the chat offers no Propose menu (before, it offered a trade, a
     pact and a Committee to N, and the pact was posted and never answered), and a proposal the
     page is asked to send is not sent."""
-    ctx = browser.new_context(viewport=DESKTOP)
-    ctx.set_default_timeout(20_000)
-    page = ctx.new_page()
+    page = new_page(browser, False, SLOW)
+    ctx = page.context
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server + "/")
@@ -194,9 +195,7 @@ def _anna_and_boris(server: str, browser, options: dict | None = None):
     gid = g["game"]
     a = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
     b = http(server, "POST", f"/api/games/{gid}/join", {"seat": "B", "name": "Boris"})
-    ctx = browser.new_context(viewport=DESKTOP)
-    ctx.set_default_timeout(20_000)
-    page = ctx.new_page()
+    page = new_page(browser, False, SLOW)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     keep_toasts(page)
@@ -284,9 +283,8 @@ def test_a_committee_proposed_in_a_group_channel_starts_with_its_members_ticked(
     a = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
     http(server, "POST", f"/api/games/{gid}/join", {"seat": "B", "name": "Boris"})
     http(server, "POST", f"/api/games/{gid}/join", {"seat": "C", "name": "Clara"})
-    ctx = browser.new_context(viewport=DESKTOP)
-    ctx.set_default_timeout(20_000)
-    page = ctx.new_page()
+    page = new_page(browser, False, SLOW)
+    ctx = page.context
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     open_seat(page, server, gid, a["token"], "A", "Anna")
