@@ -387,8 +387,12 @@ def test_trades_with_leaders_and_a_purge_with_spoils_are_built_in_the_orders_pan
         pa.wait_for_function("() => document.querySelectorAll('.draft-order.ok, .draft-order.bad').length === 2")
         purge = pa.locator('.draft-order[data-order="purge"]')
         assert "spoils wanted: a Politburo marker" in purge.inner_text()
-        for o in pa.locator(".draft-order.bad").all():      # a refusal is the engine's, with its rule
-            assert re.search(r"refused: .+\((004|001) \[", o.inner_text()), o.inner_text()
+        # A alone holds 3 Politburo markers (after giving one away): the purge is kept, and the
+        # sheet says what the Gamesmaster would refuse as things stand (it said nothing before)
+        assert "— as things stand: A holds only 3 Politburo markers; a Central Committee needs 8 (004 [11.11])" \
+            in purge.inner_text(), purge.inner_text()
+        for o in pa.locator(".draft-order.bad").all():      # every verdict is the engine's, with its rule
+            assert re.search(r" — .+\((004|001) \[", o.inner_text()), o.inner_text()
         # the panel was drawn again after each order added: the card stayed open, as the player left it
         assert card.evaluate("(d) => d.open") and card.locator('select[aria-label="Target"]').input_value() == "C"
         draft = pa.evaluate("window.rcwApp.postal.draft")
@@ -763,6 +767,26 @@ def test_every_order_kind_reads_in_words_on_the_sheet(browser, server):
             assert "{" not in text and "[" not in text and not text.startswith(o["order"] + " "), (o, text)
             if any(t in ("int", "ints") for t, _ in KINDS[o["order"]][2].values()) and o["order"] not in ("draws",):
                 assert "Lenin" in text or "Gold" in text, (o, text)
+    finally:
+        page.context.close()
+
+
+def test_each_kind_of_verdict_on_a_draft_order_reads_for_its_order(browser, server):
+    """A kept order the engine warns about read as a move's, whatever its kind: an attack that a
+    stack cannot join said "stops where it is", as would a purge short of a Committee.  Now a
+    move says where it stops, an attack the step refused, a purge "as things stand"."""
+    page = new_page(browser)
+    try:
+        page.goto(server + "/")
+        got = page.evaluate("""async () => { const { loadData } = await import("/js/data.js"); await loadData();
+          const { verdictHead } = await import("/js/postal.js");
+          return [verdictHead({ order: "move" }, { ok: true, step: "the move TVER->MOSC", path: ["TVER"] }),
+                  verdictHead({ order: "move" }, { ok: true, step: "going on from PETR", path: [] }),
+                  verdictHead({ order: "attack" }, { ok: true, step: "the stack of Trotsky" }),
+                  verdictHead({ order: "purge" }, { ok: true, step: "as things stand" }),
+                  verdictHead({ order: "attack" }, { ok: false })]; }""")
+        assert got[0] == "stops in Tver" and got[1] == "stops where it is", got
+        assert got[2:] == ["the stack of Trotsky", "as things stand", "refused"], got
     finally:
         page.context.close()
 

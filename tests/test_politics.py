@@ -311,7 +311,9 @@ def test_committee_needs_unanimous_consent_and_eight_markers():
     refused(g, A.JoinCommittee("A", ("A", "E")), "004 [11.11]")           # already
     markers(g, B=1)
     e = refused(g, A.JoinCommittee("B", ("B", "C")), "004 [11.11]")
-    assert "hold only 1 Politburo marker;" in e.message                    # (not "1 Politburo markers")
+    assert "B, C hold only 1 Politburo marker;" in e.message               # (not "1 Politburo markers")
+    e = refused(g, A.JoinCommittee("B", ("B",)), "004 [11.11]")
+    assert "B holds only 1 Politburo marker;" in e.message                # (one man: not "B hold")
 
 
 def test_committee_withdrawal_dissolves_below_eight_and_reforms():

@@ -515,6 +515,44 @@ def test_postal_11_0_counterpurges_only_by_written_order(order, counter):
         assert any(e.kind == "counterpurge_declined" for e in ev)
 
 
+def test_postal_11_0_a_purge_short_of_a_committee_is_kept_with_a_warning_that_says_why():
+    """004 [11.11]: a purge needs a Central Committee of its participants (8 Politburo markers
+    between them).  A and C hold 5 + 2: the draft's purge is kept (this phase's trades, carried
+    out first, may still bring a marker) but the sheet's writer is told, with the numbers, what
+    the Gamesmaster would refuse as things stand; it was kept in silence and then refused.  With
+    C at 3 there is no warning, and the purge is carried out."""
+    g = board()
+    _purgers(g, pm_c=2)
+    order = {"order": "purge", "target": "B", "participants": ["A", "C"], "shares": ["A", "C"]}
+    got = g.check_sheet("A", {"orders": [order]})
+    assert got["refused"] == []
+    (w,) = got["warnings"]
+    assert (w["index"], w["order"], w["rule"], w["step"]) == (0, "purge", "004 [11.11]", "as things stand")
+    assert "A, C hold only 7 Politburo markers" in w["message"] and "needs 8" in w["message"]
+    g.load_dice([1, 1] + events(2))
+    ev = send(g, A=[order], C=[order])
+    assert not any(e.kind == "purge" for e in ev)
+    assert ("A", 0, "004 [11.11]", "no_committee") in skipped(g)        # what the warning foretold
+    g2 = board()
+    _purgers(g2, pm_c=3)
+    assert g2.check_sheet("A", {"orders": [order]}) == {"refused": [], "warnings": []}
+    g2.load_dice([1, 1] + events(2))
+    assert any(e.kind == "purge" for e in send(g2, A=[order], C=[order]))
+
+
+def test_postal_11_13_a_second_purge_in_a_game_turn_is_flagged_on_the_draft():
+    """004 [11.13]: no player takes part in a second purge in one Game-Turn; the Second Phase's
+    draft says so (as things stand) instead of leaving it to the Gamesmaster's report."""
+    g = board()
+    _purgers(g)
+    g.state.politburo["C"] = 8
+    put(g, "OREL", "D", "Smirnov")
+    g.load_dice([6, 6] + events(2))
+    send(g, C=[{"order": "purge", "target": "B", "participants": ["C"]}])
+    (w,) = g.check_sheet("C", {"orders": [{"order": "purge", "target": "D", "participants": ["C"]}]})["warnings"]
+    assert w["rule"] == "004 [11.13]" and w["step"] == "as things stand"
+
+
 def test_postal_4_2_no_purge_in_the_second_phase_after_one_in_the_first():
     g = board()
     _purgers(g)

@@ -41,6 +41,11 @@ def active(ctx: Ctx) -> list[str]:
     return ctx.b.active_seats()
 
 
+#: The multi-player phase whose actions a postal phase's orders are (postal [4.2]: the First
+#: Phase's orders are a Movement Phase's, the Second's a Combat Phase's).
+LIVE_PHASE = {"first": "movement", "second": "combat"}
+
+
 def act_as(ctx: Ctx, seat: str, phase: str) -> None:
     """Make ``seat`` the Phasing Player in the multi-player ``phase`` ("movement", "combat") for
     the rule functions that judge its orders."""

@@ -193,6 +193,25 @@ def check_purge(ctx: Ctx, seat: str, o: dict) -> None:
         raise IllegalAction("004 [11.0]", f"{seat} holds only {counted(s.politburo.get(seat, 0), 'Politburo marker')}")
 
 
+def purge_doubt(ctx: Ctx, seat: str, o: dict, live_phase: str) -> IllegalAction | None:
+    """What would stop a purge order that :func:`check_purge` takes, as things stand while the
+    sheet is written (None: nothing known yet): its participants holding too few Politburo
+    markers for a Central Committee (004 [11.11]), or the rules refusing the purge declared by a
+    Committee of them now (one of them has purged this Game-Turn already, 004 [11.13]; spoils the
+    rules refuse, 004 [11.31]).  Only a doubt, for the sheet's writer: this phase's trades, carried
+    out first (postal [4.2]), may bring the markers, and the other participants' sheets decide."""
+    parts = _canon(ctx, o["participants"])
+    c = Ctx(ctx.data, ctx.s.clone())
+    try:
+        act_as(c, parts[0], live_phase)
+        politics.check_join(c, A.JoinCommittee(parts[0], parts))
+        _committee(c, parts)
+        politics.check_declare(c, A.DeclarePurge(parts[0], o["target"], parts, _shares(c, seat, o) if len(parts) > 1 else ()))
+    except IllegalAction as e:
+        return e
+    return None
+
+
 def assigned(ctx: Ctx, sheets: dict) -> dict[tuple[str, int], int]:
     """The Politburo markers each purge order may use (see the module docstring)."""
     out = {}

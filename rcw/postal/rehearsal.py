@@ -36,7 +36,7 @@ from __future__ import annotations
 from rcw import actions as A
 from rcw.actions import Action, Event
 from rcw.game import HANDLERS, Game
-from rcw.postal.base import book
+from rcw.postal.base import LIVE_PHASE, book
 from rcw.postal.gm import STOP, answer_one
 from rcw.rules import combat, politics
 
@@ -56,7 +56,7 @@ class Rehearsal(Game):
         self.seat, self.postal_phase = seat, phase
         self.reseed(seed)
         s.order, s.current = [seat], 0
-        s.phase = "movement" if phase == "first" else "combat"
+        s.phase = LIVE_PHASE[phase]
         s.moved, s.imperial_moved, s.fought, s.defended = [], [], [], []
         s.force = s.attack = s.decision = None
         s.offers = {}
@@ -70,8 +70,7 @@ class Rehearsal(Game):
         s = self.state
         if s.phase == "over" or self.seat in s.quit:
             return True
-        live = "movement" if self.postal_phase == "first" else "combat"
-        return s.phase != live and s.decision is None
+        return s.phase != LIVE_PHASE[self.postal_phase] and s.decision is None
 
     def sheet(self) -> dict:
         """The orders written so far, as a sheet (``SubmitOrders``)."""

@@ -18,7 +18,11 @@ A refused order is left out and reported as data (``index`` on the sheet, ``orde
 rules allow to begin but refuse at a later step (a force that must stop short of its path's
 end, postal [5.0]'s example; a stack that may not join an attack) is kept, for the
 Gamesmaster carries out "all legal, written orders" as far as they go, and the refused step
-is reported the same way among the warnings (with the ``step``).  A second
+is reported the same way among the warnings (with the ``step``).  A purge order that the
+rules would refuse as things stand (its participants short of the Politburo markers of a Central
+Committee, 004 [11.11]; one of them has purged this Game-Turn) is kept with a warning (``step``
+"as things stand", :func:`rcw.postal.politics.purge_doubt`): this phase's trades come first and
+may change that.  A second
 standing order of one kind (``losses``, ``capture``, ``redraw``, ``vote``, ``counterpurge``,
 ``comply_execution``, ``accept_gifts``) is refused: the first is the one on file.
 """
@@ -26,11 +30,11 @@ standing order of one kind (``losses``, ``capture``, ``redraw``, ``vote``, ``cou
 from __future__ import annotations
 
 from rcw.actions import IllegalAction
-from rcw.postal.base import order_error
+from rcw.postal.base import LIVE_PHASE, order_error
 from rcw.postal.combat import attack
 from rcw.postal.movement import KINDS as MOVES
 from rcw.postal.movement import carry_out, check_assassinate
-from rcw.postal.politics import check_execute, check_purge, check_steal, check_trade, do_steal
+from rcw.postal.politics import check_execute, check_purge, check_steal, check_trade, do_steal, purge_doubt
 from rcw.postal.sheets import normalize, orders_of
 from rcw.rules.base import Ctx
 
@@ -85,6 +89,10 @@ def check_sheet(ctx: Ctx, seat: str, phase: str, sheet, where: bool = False,
                     offers[i] = offered
             else:
                 _judge(sim, seat, n, coming)
+                if n["order"] == "purge":
+                    doubt = purge_doubt(sim, seat, n, LIVE_PHASE[phase])
+                    if doubt is not None:
+                        warnings.append({**order_error(i, "purge", doubt), "step": "as things stand"})
         except IllegalAction as e:
             rejected.append(order_error(i, str(kind), e))
             continue

@@ -249,7 +249,8 @@ def check_join(ctx: Ctx, a: JoinCommittee) -> None:
             raise ctx.illegal("004 [14.2]", f"{p} has left the game")
     n = _pm(ctx, members)
     if n < COMMITTEE_MARKERS:
-        raise ctx.illegal("004 [11.11]", f"{', '.join(_canon(ctx, members))} hold only {counted(n, 'Politburo marker')}; "
+        raise ctx.illegal("004 [11.11]", f"{', '.join(_canon(ctx, members))} {'holds' if len(members) == 1 else 'hold'} only "
+                          f"{counted(n, 'Politburo marker')}; "
                           f"a Central Committee needs {COMMITTEE_MARKERS}")
     if s.committee_consent.get(a.seat) == _canon(ctx, members):
         raise ctx.illegal("004 [11.11]", f"{a.seat} already consents to that Committee", "already_consents")

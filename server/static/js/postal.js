@@ -20,6 +20,16 @@ const why = (vd) => (vd ? `${placeNames(vd.message)}${vd.rule ? ` (${vd.rule})` 
 /** Whether the engine carries an order out whole: not refused, no step of it refused. */
 const whole = (vd) => vd.ok && vd.step === undefined;
 
+/** What an order's verdict that is not whole says before the engine's reason: refused; a move
+ *  that stops short, where; another kept order, the step the rules refuse (a stack that cannot
+ *  join an attack) or "as things stand" (a purge the rules would refuse now, which this phase's
+ *  trades may change). */
+export const verdictHead = (o, vd) => {
+  if (!vd.ok) return "refused";
+  if (o.order === "move") return `stops${vd.path && vd.path.length ? ` in ${pname(vd.path[vd.path.length - 1])}` : " where it is"}`;
+  return vd.step || "in part";
+};
+
 const PHASE_LABEL = { trading: "the pre-season trades", first: "First Phase (movement)", second: "Second Phase (combat)" };
 
 /** Whether the game on the page is a postal game. */
@@ -496,7 +506,7 @@ export class PostalDesk {
       const vd = checked && checked[i];
       return h("li.draft-order" + (vd ? (whole(vd) ? ".ok" : ".bad") : ""), { dataset: { order: o.order, index: i } },
         h("span.d-text", describe(o)),
-        vd && !whole(vd) ? h("span.d-why", ` — ${vd.ok ? `stops${vd.path && vd.path.length ? ` in ${pname(vd.path[vd.path.length - 1])}` : " where it is"}: ` : "refused: "}${placeNames(vd.message)} (${vd.rule})`) : null,
+        vd && !whole(vd) ? h("span.d-why", ` — ${verdictHead(o, vd)}: ${placeNames(vd.message)} (${vd.rule})`) : null,
         h("span.d-tools",
           h("button.icon", { type: "button", title: "Up", "aria-label": "Move up", onclick: () => move(i, -1) }, "↑"),
           h("button.icon", { type: "button", title: "Down", "aria-label": "Move down", onclick: () => move(i, 1) }, "↓"),
@@ -552,7 +562,7 @@ export class PostalDesk {
     }
     const bad = (checked || []).filter((vd) => vd && !whole(vd)).length;
     if (!bad) return this.send();
-    modal("Send the sheet now?", h("p", `${bad} of your orders ${bad === 1 ? "is" : "are"} refused or cut short (marked in red). `
+    modal("Send the sheet now?", h("p", `${bad} of your orders ${bad === 1 ? "is" : "are"} refused, cut short or in doubt (marked in red). `
       + "The other players' sheets are in, so sending carries out the phase at once: the sheet cannot be changed after."),
     [{ label: "Keep editing" }, { label: "Send it as it is", kind: "primary", dataset: { act: "confirm-send" }, onclick: () => { this.send(); } }]);
   }
