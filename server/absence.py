@@ -72,10 +72,13 @@ class Absence:
             if await self._update_seat(seat, bump) and self.rt.seats.get(seat, {}).get("disorder"):
                 missed = "1 deadline" if limit == 1 else f"{limit} deadlines in a row"
                 text = f"Seat {seat} missed {missed}: its bot plays it until the player returns"
+                own = (f"You missed {missed}: a bot plays your seat {seat} until you return (open the game "
+                       "and act, or take the seat back, and it is yours again)")
                 if self.rt.driver.everyone_away():
-                    text += (". Every player is away now: the bots of the seats in civil disorder decide "
+                    every = (". Every player is away now: the bots of the seats in civil disorder decide "
                              "at the deadlines, until one returns")
-                self.rt.hub.notifier.game_event(self.rt, "disorder", seat=seat, text=text)
+                    text, own = text + every, own + every
+                self.rt.hub.notifier.game_event(self.rt, "disorder", seat=seat, text=text, own=own)
 
     async def acted(self, seat: str) -> None:
         """The player acted: the count of missed deadlines starts again, civil disorder ends."""
@@ -93,7 +96,8 @@ class Absence:
             return {k: v for k, v in rec.items() if k not in ("missed", "disorder")}
         await self._update_seat(seat, back)
         if was:
-            self.rt.hub.notifier.game_event(self.rt, "returned", seat=seat, text=f"The player of seat {seat} is back")
+            self.rt.hub.notifier.game_event(self.rt, "returned", seat=seat, text=f"The player of seat {seat} is back",
+                                            own="")       # (he knows)
         return {"seat": seat, "disorder": False, "was": was}
 
     # -- pauses ----------------------------------------------------------------------------------
@@ -117,8 +121,9 @@ class Absence:
             raise ProtocolError("pause_refused", f"seat {seat} may pause {left:g} more seconds in this game "
                                 f"(the creator allows {allowance:g} in all)", left=left)
         await rt.clock.move(ms, {"seat": seat, "seconds": seconds})
-        rt.hub.notifier.game_event(rt, "pause", seat=seat,
-                                   text=f"Seat {seat} paused the game for {_span(seconds)}: every deadline moves {_span(seconds)} later")
+        later = f"every deadline moves {_span(seconds)} later"
+        rt.hub.notifier.game_event(rt, "pause", seat=seat, text=f"Seat {seat} paused the game for {_span(seconds)}: {later}",
+                                   own=f"You paused the game for {_span(seconds)}: {later}")
         return {"t": "ok", "deadlines": rt.clock.public(), "left": allowance - used / 1000}
 
     # -- last looks ------------------------------------------------------------------------------

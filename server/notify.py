@@ -275,9 +275,10 @@ class Notifier:
         return rt.driver.driving
 
     def game_event(self, rt: Any, event: str, seat: str | None = None, text: str = "", want: str = "absence",
-                   to: list[str] | None = None, subject: str = "") -> None:
+                   to: list[str] | None = None, subject: str = "", own: str | None = None) -> None:
         """Something every seat hears of: the webhook, and the e-mail of the seats that want it
-        (``to``: only these seats)."""
+        (``to``: only these seats).  ``own``: what the seat the event is about reads instead, in the
+        second person (its player is told of himself as "you", not as "Seat B"); "" sends it none."""
         if not self._mine(rt):
             return
         g = rt.game
@@ -287,7 +288,9 @@ class Notifier:
                                            "turn": g.turns_played if g else None, "phase": g.phase if g else None,
                                            "ts": now_ms()}))
         for s in to if to is not None else list(rt.prefs):
-            self.hub.spawn(self.email_seat(rt, s, want, subject or text.split("\n", 1)[0][:120], text))
+            said = own if s == seat and own is not None else text
+            if said:
+                self.hub.spawn(self.email_seat(rt, s, want, subject or said.split("\n", 1)[0][:120], said))
 
     async def email_seat(self, rt: Any, seat: str, want: str, subject: str, text: str) -> bool:
         p = rt.prefs.get(seat) or {}

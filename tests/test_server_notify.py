@@ -190,6 +190,48 @@ async def test_pauses_and_civil_disorder_reach_the_webhook_and_a_private_message
         await ca.close()
 
 
+async def _verified(srv, client, address: str, want: list[str]) -> None:
+    await client.notify(email=address, want=want)
+    (confirm,) = await srv.inbox.wait(address, "confirm")
+    async with aiohttp.ClientSession() as http, http.get(link(confirm, "/api/email/verify")) as resp:
+        assert resp.status == 200
+
+
+async def test_a_seat_is_told_of_its_own_pause_and_civil_disorder_as_you():
+    """QA: the e-mails of a pause and of civil disorder went alike to every seat, so the player
+    who paused, or who fell into disorder, read of himself as "Seat B ..." and was told that "the
+    player of seat B is back" when he came back.  Now his own reads "You ..." (with how to take
+    the seat back), the others' still name the seat, and he is not told of his own return."""
+    async with serve_with_mail() as srv:
+        g = await srv.lobby.create_game(mode="postal", players=5, bot_seats=list("CDE"), seed=3, deadline=1.5,
+                                        disorder_after=1, pause="1h")
+        a = await srv.lobby.join(g["game"])
+        b = await srv.lobby.join(g["game"])
+        ca = await GameClient.connect(srv.base, g["game"], a["token"])
+        cb = await GameClient.connect(srv.base, g["game"], b["token"])
+        try:
+            await _verified(srv, ca, "anna@example.org", ["absence"])
+            await _verified(srv, cb, "boris@example.org", ["absence"])
+            await cb.pause(2)
+            (own,) = await srv.inbox.wait("boris@example.org", "paused the game")
+            (other,) = await srv.inbox.wait("anna@example.org", "paused the game")
+            assert body(own).startswith("You paused the game for 2 s: every deadline moves 2 s later"), body(own)
+            assert body(other).startswith("Seat B paused the game for 2 s"), body(other)
+            # both miss the trading deadline (1.5 s, moved 2 s on): each falls into disorder
+            (own,) = await srv.inbox.wait("boris@example.org", "You missed", timeout=30)
+            assert body(own).startswith("You missed 1 deadline: a bot plays your seat B until you return"), body(own)
+            (other,) = await srv.inbox.wait("anna@example.org", "Seat B missed", timeout=30)
+            assert "its bot plays it until the player returns" in body(other)
+            assert not srv.inbox.to("boris@example.org", "Seat B missed")
+            await cb.reclaim()
+            await srv.inbox.wait("anna@example.org", "The player of seat B is back")
+            await asyncio.sleep(0.5)
+            assert not srv.inbox.to("boris@example.org", "is back")
+        finally:
+            await ca.close()
+            await cb.close()
+
+
 async def test_the_webhook_is_told_when_every_player_is_away():
     """The civil disorder that leaves no player in the game says that the game now goes at the
     pace of its deadlines (until then, a seat in disorder is simply its bot's)."""
