@@ -120,6 +120,7 @@ class Connection:
         self.rt: GameRuntime | None = None
         self.seat: str | None = None
         self.token: str | None = None
+        self.prefs_shown: dict | None = None   # the seat's notification settings as this client last heard them
         self.closed = False
         # The outbound frames (None: close), written in order by the writer task; ``_wake`` is
         # the future it waits on while the queue is empty (a deque and one future: cheaper per
@@ -259,7 +260,7 @@ class Connection:
                 w["info"] = rt.info()
                 if seat is not None:
                     w["away"] = await rt.absence.digest(seat)     # (None: nothing by others since the last look)
-                    w["notify"] = public_prefs(rt.prefs.get(seat) or {})
+                    w["notify"] = self.prefs_shown = public_prefs(rt.prefs.get(seat) or {})
                 w["limits"] = {"frame": MAX_FRAME, "text": MAX_TEXT, "proposal": MAX_PROPOSAL,
                                "chat_rate": self.hub.config.chat_rate, "chat_burst": self.hub.config.chat_burst}
                 return w
@@ -355,7 +356,9 @@ class Connection:
         return {"t": "ok", **await self.rt.absence.reclaim(self._seat())}
 
     async def on_notify(self, f: dict) -> dict:
-        return await self.hub.notifier.set_prefs(self.rt, self._seat(), f)
+        got = await self.hub.notifier.set_prefs(self.rt, self._seat(), f)
+        self.prefs_shown = got["notify"]          # (the answer shows them: no push of the same to this client)
+        return got
 
     async def on_seen(self, f: dict) -> dict:
         """The client showed the seat the game up to action ``seq`` (its last look)."""

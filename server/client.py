@@ -140,6 +140,7 @@ class GameClient:
         self.info: dict = {}
         self.deadlines: dict[str, int] = {}     # the game's running deadlines, ms since the epoch (issue 16)
         self.away: dict | None = None           # "while you were away" (welcome)
+        self.notify_prefs: dict | None = None   # the seat's notification settings (welcome, ``notify`` pushes)
         self.channels: dict[str, dict] = {}
         self.messages: dict[str, dict[int, dict]] = {}
         self.events: list[dict] = []
@@ -180,6 +181,7 @@ class GameClient:
         self._take_state(w)
         self.info = w.get("info", {})
         self.away = w.get("away")
+        self.notify_prefs = w.get("notify")
         for ch in w.get("channels", []):
             self.channels[ch["name"]] = ch
             self.messages.setdefault(ch["name"], {})
@@ -335,6 +337,8 @@ class GameClient:
                 self.facts = f.get("facts", {})
         elif t == "deadline":
             self.deadlines = f["deadlines"]
+        elif t == "notify":
+            self.notify_prefs = f["notify"]
 
     def push_queue(self) -> asyncio.Queue:
         """A queue that receives every push from now on (``update``, ``msg``, ``channel``,

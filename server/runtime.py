@@ -34,6 +34,7 @@ from rcw.server.channels import Channels
 from rcw.server.clock import Clock
 from rcw.server.driver import Driver
 from rcw.server.host import Hub
+from rcw.server.notify import public_prefs
 from rcw.server.postal import PostalDesk
 from rcw.server.proposals import Proposals
 from rcw.server.protocol import ProtocolError, now_ms, pack, unpack
@@ -457,7 +458,16 @@ class GameRuntime:
             self.hub.notifier.deadlines(self)
 
     async def _prefs_notice(self) -> None:
+        """A seat's notification settings changed (saved, or its address confirmed by the link):
+        reload them and push each changed seat's to its connections (``notify``)."""
         self.prefs = await self.store.hash_all(self.gid, "notify")
+        for c in list(self.conns):
+            if c.seat is None:
+                continue
+            now = public_prefs(self.prefs.get(c.seat) or {})
+            if now != c.prefs_shown:             # (what its welcome, or the last push, showed it)
+                c.prefs_shown = now
+                c.send({"t": "notify", "id": None, "game": self.gid, "notify": now})
         if self.driver.driving:
             self.hub.notifier.deadlines(self)      # (a seat's reminders follow its settings)
 

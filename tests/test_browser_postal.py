@@ -123,6 +123,15 @@ def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook
             other = new_page(browser)
             other.goto(link(confirm, "/api/email/verify"))
             assert "Address confirmed" in other.content()
+            # Anna's page hears of it (it said "check your mail" until reloaded), and its card,
+            # open as she left it, was not rebuilt under her hands by the pushes meanwhile
+            card = pa.locator(".absence-card")
+            card.locator(".email-status", has_text="(confirmed)").wait_for()
+            assert card.evaluate("(d) => d.open")
+            card.locator('input[type="email"]').fill("anna@example.net")      # (typed, not saved)
+            pa.evaluate("() => window.rcwApp.render()")
+            assert card.locator('input[type="email"]').input_value() == "anna@example.net"
+            card.locator('input[type="email"]').fill("anna@example.org")
             b = http(base, "POST", f"/api/games/{gid}/join", {"name": "Boris"})    # (the game starts: deadlines run)
             pb = new_page(browser)
             open_seat(pb, base, gid, b["token"], "B", "Boris")

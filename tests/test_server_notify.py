@@ -232,6 +232,34 @@ async def test_a_seat_is_told_of_its_own_pause_and_civil_disorder_as_you():
             await cb.close()
 
 
+async def test_a_seats_connections_hear_when_its_address_is_confirmed_or_its_settings_saved_elsewhere():
+    """QA: the page said "check your mail for the confirmation link" after the link had been
+    opened, until it was loaded again.  Every connection of the seat now hears (``notify``) when
+    its address is confirmed, and another tab hears of settings saved in one; another seat's
+    connections hear nothing of them."""
+    async with serve_with_mail() as srv:
+        g = await srv.lobby.create_game(mode="postal", players=5, bot_seats=list("CDE"), seed=3)
+        a = await srv.lobby.join(g["game"])
+        b = await srv.lobby.join(g["game"])
+        ca = await GameClient.connect(srv.base, g["game"], a["token"])
+        tab = await GameClient.connect(srv.base, g["game"], a["token"])
+        cb = await GameClient.connect(srv.base, g["game"], b["token"])
+        try:
+            got = await ca.notify(email="anna@example.org", want=["report"])
+            assert got["notify"]["verified"] is False
+            await tab.wait_for(lambda c: (c.notify_prefs or {}).get("email") == "anna@example.org", 5)
+            assert tab.notify_prefs["want"] == ["report"] and tab.notify_prefs["verified"] is False
+            (confirm,) = await srv.inbox.wait("anna@example.org", "confirm")
+            async with aiohttp.ClientSession() as http, http.get(link(confirm, "/api/email/verify")) as resp:
+                assert resp.status == 200
+            for c in (ca, tab):
+                await c.wait_for(lambda c: (c.notify_prefs or {}).get("verified") is True, 5)
+            assert cb.notify_prefs == {} or not (cb.notify_prefs or {}).get("email")
+        finally:
+            for c in (ca, tab, cb):
+                await c.close()
+
+
 async def test_the_webhook_is_told_when_every_player_is_away():
     """The civil disorder that leaves no player in the game says that the game now goes at the
     pace of its deadlines (until then, a seat in disorder is simply its bot's)."""

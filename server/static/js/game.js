@@ -241,6 +241,9 @@ class GameApp {
       this.renderSoon();
     } else if (f.t === "msg" || f.t === "channel") {
       this.chat.onPush(f);
+    } else if (f.t === "notify") {       // (this seat's notification settings changed: saved elsewhere, or confirmed)
+      this.notifyPrefs = f.notify;
+      this.renderSoon();
     } else if (f.t === "deadline") {
       this.st.deadlines = f.deadlines;
       if (this.postal) this.postal.onDeadline(f);

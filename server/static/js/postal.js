@@ -891,17 +891,43 @@ export class PostalDesk {
   }
 
   // -- absences and notifications ------------------------------------------------------------------------------
+  /** The Pauses and notifications card: made once for the seat and kept across the panel's
+   *  renders (QA: rebuilt at every push, it closed under the player's hands and dropped the address
+   *  being typed), its inputs set again only when the seat's settings change (saved here, in
+   *  another tab, or the address confirmed by its link: the server's `notify` push). */
   optionsCard() {
     const app = this.app;
     if (!app.seat) return null;
+    let o = this.options;
+    if (!o || o.seat !== app.seat) o = this.options = { seat: app.seat, shown: null, ...this.makeOptionsCard() };
     const prefs = app.notifyPrefs || {};
-    const email = h("input", { type: "email", value: prefs.email || "", placeholder: "you@example.org", "aria-label": "E-mail address" });
+    const key = JSON.stringify(prefs);
+    if (o.shown !== key) {
+      o.shown = key;
+      o.set(prefs);
+    }
+    if (o.browserNotify) o.browserNotify.hidden = typeof Notification === "undefined" || Notification.permission === "granted";
+    return o.card;
+  }
+
+  makeOptionsCard() {
+    const app = this.app;
+    const email = h("input", { type: "email", placeholder: "you@example.org", "aria-label": "E-mail address" });
+    const status = h("span.small.email-status");
     const wants = ["report", "due", "decision", "message", "absence"];
-    const boxes = wants.map((w) => h("label.chk", h("input", { type: "checkbox", value: w, checked: (prefs.want || wants).includes(w) }), ` ${w}`));
-    const hours = h("input", { type: "number", min: 0, max: 720, step: "any", value: prefs.due_hours !== undefined ? prefs.due_hours : 12, "aria-label": "Hours before the deadline" });
+    const boxes = wants.map((w) => h("input", { type: "checkbox", value: w }));
+    const hours = h("input", { type: "number", min: 0, max: 720, step: "any", "aria-label": "Hours before the deadline" });
     const pause = h("input", { type: "number", min: 0.1, step: "any", value: 24, "aria-label": "Pause (hours)" });
     const allowed = (app.st.info || {}).pause;
-    return h("details.card.absence-card", h("summary", "Pauses and notifications"),
+    const set = (prefs) => {
+      email.value = prefs.email || "";
+      status.textContent = !prefs.email ? "" : prefs.verified ? " (confirmed)" : " (check your mail for the confirmation link)";
+      boxes.forEach((b) => { b.checked = (prefs.want || wants).includes(b.value); });
+      hours.value = prefs.due_hours !== undefined ? prefs.due_hours : 12;
+    };
+    const browserNotify = typeof Notification !== "undefined" ? h("button.btn", { type: "button", dataset: { act: "browser-notify" },
+      onclick: () => Notification.requestPermission().then(() => app.renderSoon()) }, "Notify me in this browser") : null;
+    const card = h("details.card.absence-card", h("summary", "Pauses and notifications"),
       allowed ? h("div.row", "Pause the game for ", pause, " hours ",
         h("button.btn", { type: "button", dataset: { act: "pause" }, onclick: async () => {
           try {
@@ -909,20 +935,20 @@ export class PostalDesk {
             toast(`Every deadline moved; you may pause ${Math.round(r.left / 3600 * 10) / 10} h more`, "ok");
           } catch (e) { app.showError(e); }
         } }, "Pause")) : h("p.small", "The creator allows no pauses in this game."),
-      h("div.row", "E-mail ", email, prefs.email ? h("span.small", prefs.verified ? " (confirmed)" : " (check your mail for the confirmation link)") : null),
-      h("div.row", boxes, " orders due ", hours, " h before"),
+      h("div.row", "E-mail ", email, status),
+      h("div.row", boxes.map((b) => h("label.chk", b, ` ${b.value}`)), " orders due ", hours, " h before"),
       h("div.row",
         h("button.btn", { type: "button", dataset: { act: "save-notify" }, onclick: async () => {
           try {
-            const r = await app.conn.request("notify", { email: email.value.trim() || null, want: boxes.map((b) => b.firstChild).filter((c) => c.checked).map((c) => c.value),
+            const r = await app.conn.request("notify", { email: email.value.trim() || null, want: boxes.filter((c) => c.checked).map((c) => c.value),
               due_hours: Number(hours.value) || 0 });
             app.notifyPrefs = r.notify;
             toast(r.notify.email && !r.notify.verified ? "Saved: open the link we e-mailed you to confirm the address" : "Saved", "ok");
             app.renderSoon();
           } catch (e) { app.showError(e); }
         } }, "Save"),
-        typeof Notification !== "undefined" && Notification.permission !== "granted" ? h("button.btn", { type: "button", dataset: { act: "browser-notify" },
-          onclick: () => Notification.requestPermission().then(() => app.renderSoon()) }, "Notify me in this browser") : null));
+        browserNotify));
+    return { card, set, browserNotify };
   }
 
   async reclaim() {
