@@ -376,9 +376,13 @@ class Notifier:
             return      # (reminded already, before a restart or by another process)
         left = _left(at - now_ms())
         what = f"your orders for Game-Turn {g.turn}, {g.phase} phase" if rt.postal is not None else "your decision"
-        await self.email_seat(rt, seat, "due", f"{what} due in {left}",
-                              f"Seat {seat}: {what} {'are' if rt.postal is not None else 'is'} due in {left}; the deadline is at "
-                              f"{_utc(at)} (UTC).")
+        text = (f"Seat {seat}: {what} {'are' if rt.postal is not None else 'is'} due in {left}; the deadline is at "
+                f"{_utc(at)} (UTC).")
+        if rt.seats.get(seat, {}).get("disorder"):      # (its bot decides at the deadline: say so, and how to return)
+            does = f"writes the orders for Game-Turn {g.turn}, {g.phase} phase," if rt.postal is not None else "decides"
+            text = (f"Your seat {seat} is in civil disorder: its bot {does} at the deadline, in {left} ({_utc(at)} UTC), "
+                    "unless you act first, which takes the seat back.")
+        await self.email_seat(rt, seat, "due", f"{what} due in {left}", text)
 
 
 def _left(ms: int) -> str:

@@ -390,6 +390,33 @@ async def test_a_phase_shorter_than_the_reminders_lead_is_reminded_at_once():
             await cb.close()
 
 
+async def test_a_reminder_to_a_seat_in_civil_disorder_says_its_bot_writes_the_orders():
+    """QA: a seat in civil disorder was reminded that "your orders are due", though its bot
+    would write them at the deadline.  Its reminder says so now, and how to take the seat back."""
+    async with serve_with_mail() as srv:
+        g = await srv.lobby.create_game(mode="postal", players=5, bot_seats=list("CDE"), seed=3, deadline=2.5,
+                                        disorder_after=1)
+        a = await srv.lobby.join(g["game"])
+        b = await srv.lobby.join(g["game"])
+        ca = await GameClient.connect(srv.base, g["game"], a["token"])
+        cb = await GameClient.connect(srv.base, g["game"], b["token"])
+        try:
+            await _verified(srv, cb, "boris@example.org", ["due"])
+            await cb.notify(due_hours=1 / 3600)                 # (1 s before each deadline)
+            await cb.wait_for(lambda c: c.seats["B"].get("disorder"), 20)      # (B let the trading deadline pass)
+            for _ in range(200):
+                got = [m for m in srv.inbox.to("boris@example.org", "due in") if "civil disorder" in body(m)]
+                if got:
+                    break
+                await asyncio.sleep(0.05)
+            assert got, [body(m) for m in srv.inbox.to("boris@example.org", "due in")]
+            assert re.match(r"Your seat B is in civil disorder: its bot writes the orders for Game-Turn \d+, \w+ phase, "
+                            r"at the deadline, in .+ UTC\), unless you act first, which takes the seat back", body(got[0]))
+        finally:
+            await ca.close()
+            await cb.close()
+
+
 async def test_each_live_decision_gets_its_own_reminder():
     """Review: a live seat's deadline has the same key for every decision, and its reminder was
     kept as sent by that key alone: only the first decision of a game was ever reminded.  Each
