@@ -2580,6 +2580,9 @@ class SDTAgent:
             if route:
                 w.path, w.rail, w.i = list(route["path"]), bool(route["rail"]), 0
                 continue
+            why = self.p.why_illegal(a)         # (its note said where it went: say where it stops, and why)
+            if why is not None and w.order.dest:
+                self.note(f"{self._facts().name(w.order.lead)} stops short of {w.order.dest}: {why.message} ({why.rule})")
             w.i = len(w.path)
             w.dest = []
             break

@@ -1856,3 +1856,43 @@ def test_the_stacks_the_bots_share_keep_the_engines_answers_while_the_view_shows
                     assert st.dfn == g.defense(sid)
                     checked += 1
     assert checked > 500, checked
+
+
+def test_a_force_that_stops_short_of_the_destination_its_note_named_says_so():
+    """QA: a bot's note says where each force goes ("moves Berzin to VITE: ..."); when another
+    force had moved into the way meanwhile and the engine stopped it short (004 [5.27]), the
+    note stood uncorrected and the log showed the force ending elsewhere.  Now every force that
+    ends its move short of the destination its note named has a note that says where it stopped
+    short and why, with the rule; no other force has one."""
+    g = Game.new(5, 2, {"max_turns": 6})
+    agents = {p: make_agent("sdt", p, 2) for p in g.seats}
+    m = Match(g, agents)
+    going: dict[str, str] = {}           # leader's name -> the destination his note named
+    short: set[str] = set()
+    stopped = 0
+    while not g.over:
+        step = m.next_step()
+        if step is None:
+            break
+        events = m.apply(step.seat, step.action, step.kind)
+        for a in agents.values():
+            for n in a.take_notes():
+                body = n.split(": ", 1)[1]
+                if body.startswith("moves ") and " to " in body.split(":")[0]:
+                    who, dest = body.split(":")[0][len("moves "):].split(" to ")
+                    going[who] = dest
+                elif " stops short of " in body:
+                    who, rest = body.split(" stops short of ", 1)
+                    assert rest.split(":")[0] == going.get(who), n
+                    assert rest.endswith("(004 [5.27])") or "(004 [" in rest, n
+                    short.add(who)
+        for e in events:
+            if e.kind == "force_done":
+                names = [g.data.units[u].name for u in g.stack(e.data["stack"])["units"]] if g.stack(e.data["stack"]) else []
+                for who in [w for w in going if w in names]:
+                    ended_short = e.data["route"][-1] != going[who]
+                    assert ended_short == (who in short), (who, going[who], e.data["route"], short)
+                    stopped += ended_short
+                    del going[who]
+                    short.discard(who)
+    assert stopped, "seed 2 has a force stopped short on its way (the case under test)"
