@@ -270,6 +270,16 @@ def test_a_committee_card_closes_when_its_proposer_withdraws_while_the_page_watc
                            " return c && !c.querySelector('[data-act]') && c.textContent.includes('A no longer consents to it'); }")
     text = page.locator('.msg-list .proposal[data-kind="committee"]').inner_text()
     assert "did not answer" in text and "to answer" not in text, text       # (QA: it read as still open)
+    # Anna consents to the same Committee again (a new invitation of hers, not this one): the old
+    # card stays closed (QA: it came back to life and asked again)
+
+    async def again(c) -> None:
+        await c.act({"t": "JoinCommittee", "seat": "A", "members": ["A", "B"]})
+    as_seat(server, a["game"], a["token"], again)
+    page.wait_for_function("() => (window.rcwApp.st.view.committee_consent || {}).A")
+    page.evaluate("() => window.rcwApp.chat.renderMessages()")
+    card = page.locator('.msg-list .proposal[data-kind="committee"]')
+    assert card.locator("[data-act]").count() == 0 and "A no longer consents to it" in card.inner_text(), card.inner_text()
     assert not errors, errors
     page.context.close()
 
@@ -418,6 +428,11 @@ def test_an_invitation_to_a_committee_is_told_at_once_and_offered_in_the_orders_
     assert join.count() == 1 and page.locator('.orders [data-act="JoinCommittee"][data-members="AB"]').count() == 1
     join.click()
     page.wait_for_function("() => (window.rcwApp.st.view.committee || []).length === 2")
+    # the invitation's card in chat says so (QA: it said "B did not answer" after a Join from Orders)
+    card = page.locator('.msg-list .proposal[data-kind="committee"]').first
+    page.wait_for_function("() => { const c = document.querySelector('.msg-list .proposal[data-kind=\"committee\"]');"
+                           " return c && c.textContent.includes('B accepted'); }")
+    assert card.locator("[data-act]").count() == 0 and "did not answer" not in card.inner_text(), card.inner_text()
     assert not errors, errors
     page.context.close()
 

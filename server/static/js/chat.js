@@ -406,6 +406,12 @@ export class Chat {
     if (fate && (fate.fate === "accepted" || fate.fate === "declined") && fate.by && !(fate.by in answered)) {
       answered[fate.by] = fate.fate === "accepted";
     }
+    // a Committee joined however it was (the Orders panel's Join, a bot's consent): the game's
+    // word, from its log (QA: the card said "A did not answer" after A had joined from Orders)
+    const log = this.app.log;
+    if (p.kind === "committee" && log && log.joinedAfter && p.seq != null) {
+      for (const s of p.addressees || []) if (!(s in answered) && log.joinedAfter(s, p.members, p.seq)) answered[s] = true;
+    }
     let title = "";
     let body = [];
     if (p.kind === "trade") {
@@ -462,7 +468,14 @@ export class Chat {
     // a Committee invitation stands while its proposer consents to exactly those members (the
     // engine's answer, the `consents` query, 004 [11.11]; until it comes the card stays open, and
     // the server refuses an acceptance of one that no longer stands)
-    if (p.kind === "committee" && open && this.app.ask) {
+    // (and once it has not, it is over, though the proposer consent to the same again later, QA:
+    // an old card came back to life and asked again; the game's log says, the query when the
+    // log does not reach back that far)
+    const left = p.kind === "committee" && log && log.leftAfter && p.seq != null ? log.leftAfter(m.seat, p.members, p.seq, this.app.st.seq) : null;
+    if (left && !closed) {
+      open = false;
+      closed = `${m.seat} no longer consents to it`;
+    } else if (p.kind === "committee" && open && left === null && this.app.ask) {
       const args = { seat: m.seat, members: p.members };
       const stands = this.app.known("consents", args);
       if (stands === undefined) this.app.ask("consents", args).then(() => this.renderMessagesSoon()).catch(() => {});

@@ -40,7 +40,10 @@ export class EventLog {
     this.pturn = null;         // whose Player-Turn it is (its player_turn event)
     this.queued = new Map();   // updates that arrived before the history behind them
     this.fates = new Map();    // trade offer id -> {fate: "accepted" | "declined" | "withdrawn", by: seat}
-    this.onFate = null;        // told of each offer settled (the chat's trade cards follow the game)
+    // seat -> its Committee consents in order: {seq, members (sorted, joined; "" none), own (its
+    // own consent, not the rest's rewritten by another's withdrawal, 004 [11.12])}
+    this.consents = new Map();
+    this.onFate = null;        // told of each offer settled, and of each consent (null): the chat's cards follow the game
     this.onFrame = null;       // told of every frame taken, in order: the history's and the live ones
     this.loading = null;
     store.remove("log:" + gid); // (earlier versions kept the log in localStorage)
@@ -56,6 +59,7 @@ export class EventLog {
       if (this.lastSeq > seq) {     // cannot happen with one game id; start again if it does
         this.lines = [];
         this.fates.clear();
+        this.consents.clear();
         this.lastSeq = 0;
         this.force = null;
         this.setupTaken = false;
@@ -127,6 +131,36 @@ export class EventLog {
     if (!fate || id == null) return;
     this.fates.set(id, { fate, by: e.kind === "trade" ? d.offer.to : frame.actor || null });
     if (this.onFate) this.onFate(id);
+  }
+
+  /** A Committee consent given or withdrawn, as the game's events tell it: the seat's own, and
+   *  the remaining members' rewritten to name the rest (004 [11.12]). */
+  _consented(e, frame) {
+    const d = e.data || {};
+    const note = (seat, members, own) => {
+      if (!this.consents.has(seat)) this.consents.set(seat, []);
+      this.consents.get(seat).push({ seq: frame.seq, members: members ? [...members].sort().join(",") : "", own });
+    };
+    if (!d.seat) return;
+    note(d.seat, e.kind === "committee_consent" ? d.members : null, true);
+    for (const p of d.rest || []) note(p, d.rest, false);
+    if (this.onFate) this.onFate(null);      // (the chat's Committee cards follow the game too)
+  }
+
+  /** Whether ``seat`` has consented of itself to a Committee of exactly ``members`` after ``seq``. */
+  joinedAfter(seat, members, seq) {
+    const key = [...members].sort().join(",");
+    return (this.consents.get(seat) || []).some((c) => c.own && c.seq > seq && c.members === key);
+  }
+
+  /** Whether ``seat``'s consent changed from ``members`` after ``seq`` (withdrawn, given to
+   *  another Committee, or rewritten by a member's withdrawal): an invitation of its then is over,
+   *  even if it consents to the same again later.  Null while the log has not caught up with the
+   *  game's position ``now``. */
+  leftAfter(seat, members, seq, now) {
+    if (this.lastSeq < now) return null;
+    const key = [...members].sort().join(",");
+    return (this.consents.get(seat) || []).some((c) => c.seq > seq && c.members !== key);
   }
 
   _drain() {
@@ -266,6 +300,7 @@ export class EventLog {
         push("over", e.text);
         return;
       default:
+        if (e.kind === "committee_consent" || e.kind === "committee_leave") this._consented(e, frame);
         push(["committee", "committee_consent", "committee_leave", "purge_declared", "purge_resolved", "spoil",
           "purge_rejected", "counterpurge_declared", "counterpurge_declined", "execution_proposed",
           "execution_ordered", "czar_executed", "execution_refused"].includes(e.kind) ? "politics" : "event", e.text);
