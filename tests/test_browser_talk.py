@@ -317,6 +317,24 @@ def test_a_committee_proposed_in_a_group_channel_starts_with_its_members_ticked(
     ctx.close()
 
 
+def test_the_committee_dialog_says_the_bots_answer_only_in_the_conveners_movement_phase(server, browser):
+    """QA: a Committee proposed to bots outside the proposer's Movement Phase was always declined
+    ("it answers a Central Committee in its convener's Movement Phase"), with no word of it
+    before it was sent.  The dialog says so as soon as a bot is ticked, and not for humans."""
+    ctx, page, errors, _, _ = _open(server, browser, 0, False)     # (the trading session: not A's Movement Phase)
+    _propose(page, "committee-dialog")
+    note = page.locator(".modal .bots-decline")
+    assert note.count() == 1        # (B, the pair channel's other member, is ticked: a bot)
+    assert note.inner_text().startswith("B is played by a bot: a bot answers a Central Committee only in its convener's "
+                                        "Movement Phase"), note.inner_text()
+    page.locator('.modal input[data-member="B"]').uncheck()
+    assert note.count() == 0
+    page.locator('.modal input[data-member="C"]').check()
+    assert page.locator(".modal .bots-decline").inner_text().startswith("C is played by a bot")
+    assert not errors, errors
+    ctx.close()
+
+
 def test_a_trade_card_follows_the_game_however_the_offer_is_settled(server, browser):
     """QA: a trade proposed in chat and then withdrawn from the Orders panel left the cards saying
     "B to answer" for ever, and one accepted with the Orders panel's button (a bare AcceptTrade:

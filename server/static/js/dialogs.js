@@ -220,7 +220,16 @@ export function openCommitteeDialog(app, preset = {}) {
         h("input", { type: "checkbox", checked: members.has(p), disabled: p === seat, dataset: { member: p },
           onchange: (e) => { if (e.target.checked) members.add(p); else members.delete(p); render(); } }),
         " ", seatBadge(p), ` ${app.seatName(p)} · ${view.politburo[p] || 0} PM`))),
-      h("p", h("b", `${pm} Politburo markers`), pm >= need ? " — enough for a Committee." : ` — a Committee needs ${need}.`));
+      h("p", h("b", `${pm} Politburo markers`), pm >= need ? " — enough for a Committee." : ` — a Committee needs ${need}.`),
+      botsDecline());
+  };
+  // the bots answer a Committee in its convener's Movement Phase alone (the article's Purge
+  // Cooperation): said before it is sent (QA: proposed in the Randomizer Phase, every bot declined)
+  const botsDecline = () => {
+    const bots = [...members].filter((p) => p !== seat && (((app.st.seats || {})[p] || {}).kind === "bot" || ((app.st.seats || {})[p] || {}).disorder));
+    if (!bots.length || (view.phase === "movement" && view.phasing === seat)) return null;
+    return h("p.small.bots-decline", { role: "note" }, `${bots.join(", ")} ${bots.length === 1 ? "is played by a bot" : "are played by bots"}: ` +
+      "a bot answers a Central Committee only in its convener's Movement Phase (Purge Cooperation) and declines it now. Propose it in your Movement Phase.");
   };
   render();
   modal("Propose a Central Committee", body, [
