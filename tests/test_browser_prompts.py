@@ -246,7 +246,9 @@ CASES = {
                ["10 : 5", "2:1", "Defender eliminated", "Resolve at 2:1"]),
     "force": (pos_force, "A", ".card.phase", f'[data-act="Attach"][data-unit="{uid("RU3 KALU")}"]',
               lambda: A.Attach("A", uid("RU3 KALU"), uid("Lenin")),
-              ["Moving: Lenin + 1 unit", "From TVER", "overland (1 MP)", "by rail", "Pick up RU3 KALU → Lenin", "Halt here"]),
+              ["Moving: Lenin + 1 unit", "From TVER", "overland (1 MP)", "by rail",
+               # (the thin dashed rings of the farther provinces have keys too: QA read one as rail)
+               "farther overland", "farther by rail", "Pick up RU3 KALU → Lenin", "Halt here"]),
     "capture": (pos_capture, "A", '[data-decision="capture"]', '[data-act="CaptureImperial"]', None, ["Czar"]),
     "purge_approval": (pos_purge_approval, "B", '[data-decision="purge_approval"]', '[data-act="ApprovePurge"].primary',
                        lambda: A.ApprovePurge("B", True), ["purge D", "column", "Counterpurge"]),

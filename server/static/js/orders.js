@@ -398,8 +398,11 @@ function forcePicker(app, by, btn, marks) {
     else m.land = a;
   }
   if (moves.length) {
+    // (the thin dashed rings too: QA read a farther overland one as rail)
     out.push(h("p.legend-moves", h("span.nowrap", h("span.key.key-land"), " overland (1 MP)"),
       moves.some((a) => a.rail) ? h("span.nowrap", h("span.key.key-rail"), " by rail") : null,
+      h("span.nowrap", h("span.key.key-reach"), " farther overland"),
+      moves.some((a) => a.rail) ? h("span.nowrap", h("span.key.key-reach-rail"), " farther by rail") : null,
       h("span", `— ${tapWord()} a ringed province on the map, or:`)));
     const list = h("div.dest-list");
     for (const code of Object.keys(marks.moves).sort()) {
