@@ -237,6 +237,39 @@ def _frames(plays: list[tuple[str, list]]) -> list[dict]:
             for i, (seat, ev) in enumerate(plays)]
 
 
+def test_the_interphase_lines_of_the_log_are_no_players(server, browser) -> None:
+    """QA: "Game-Turn 2: A is First Player" and "RU8 TVER is replaced in Tver" carried the badge of
+    the last player of Game-Turn 1, whose action set the Interphase off (004 [4.2] B).  They are
+    the game's: no badge; the lines of that player's own action keep his."""
+    from rcw.bots import make_agent
+    from rcw.bots.match import Match
+
+    from rcw.game import Game
+
+    g = Game.new(5, 3)
+    m = Match(g, {p: make_agent("random", p, 3) for p in g.seats})
+    plays = []
+    while g.turn < 3 and not g.over:
+        step = m.next_step()
+        plays.append((step.seat, m.apply(step.seat, step.action, step.kind)))
+    page = new_page(browser, False)
+    page.goto(server + "/")
+    page.wait_for_selector(".lobby-main")
+    lines = page.evaluate("""async (frames) => {
+        const { loadData } = await import('/js/data.js'); await loadData();
+        const { EventLog } = await import('/js/log.js');
+        const log = new EventLog('t');
+        for (const f of frames) log.add(f);
+        return log.lines.map((l) => ({ cls: l.cls, seat: l.seat, text: l.text }));
+    }""", _frames(plays))
+    game_level = [x for x in lines if x["text"].startswith("Game-Turn ") or " is replaced in " in x["text"]]
+    assert any(" is First Player" in x["text"] for x in game_level) and any(" is replaced in " in x["text"] for x in game_level)
+    assert all(x["seat"] is None for x in game_level), [x for x in game_level if x["seat"]]
+    ends = [x for x in lines if x["cls"] == "pturn"]
+    assert ends and all(x["seat"] for x in ends)            # (a Player-Turn's line still names its player)
+    page.context.close()
+
+
 @BOTH
 def test_the_log_credits_the_purger_and_speaks_in_good_grammar(server, browser, phone) -> None:
     """Issue 17 bug 6: "Purge of D by A" carried the badge of the member whose approval set it off,

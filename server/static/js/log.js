@@ -7,6 +7,8 @@ import { D, uname, unit } from "./data.js";
 
 export const RESULT_WORDS = { De: "defender eliminated", Ae: "attacker eliminated", Ex: "exchange" };
 const MAX_SHOWN = 3000; // lines kept in the page (the oldest go first)
+/** The Interphase's events (004 [4.2] B): the game's, no player's. */
+const INTERPHASE = new Set(["turn", "sequence", "replaced", "replacement_blocked"]);
 
 /** The strategy tables' short names (004's "Solitaire for Fanatics") that the bots' reasons
  *  and chat use, spelled out on hover, and in a toast on a tap, a click or Enter (they take the
@@ -182,7 +184,10 @@ export class EventLog {
     // Player-Turn, N's, inside Red's last action: its attacks and losses are N's, not Red's)
     const by = (e.kind === "purge" || e.kind === "counterpurge") ? (d.purgers || [])[0]
       : (d.drawn_by || d.seat || (this.pturn === "N" ? "N" : null));
-    const push = (cls, text, extra = {}) => pushAs(cls, text, typeof by === "string" && by ? { seat: by, ...extra } : extra);
+    // (the Interphase's own events - the Game-Turn, the order of play, replacements - are no
+    // player's: QA saw them badged with the last player of the turn, whose action set them off)
+    const none = !by && INTERPHASE.has(e.kind);
+    const push = (cls, text, extra = {}) => pushAs(cls, text, typeof by === "string" && by ? { seat: by, ...extra } : none ? { seat: null, ...extra } : extra);
     switch (e.kind) {
       case "turn":
         this.turn = d.turn;
