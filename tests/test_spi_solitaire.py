@@ -253,6 +253,20 @@ def test_markers_drawn_by_red_go_to_the_nonred_player():
     assert g.state.control["PO"] == "N" and po.owner == "N"
 
 
+def test_subversive_attacks_doubled_on_the_nonred_turn_is_said_to_change_nothing():
+    """004 [8.31]: only Red units make Subversive Attacks, so the non-Red Player's "Subversive
+    Attacks Doubled" changes nothing; QA read the log's bare "Subversive Attacks Doubled this
+    Player-Turn" as a threat.  Red's own roll reads as before."""
+    g = empty()
+    with dice(g, *SUBV):
+        (e,) = S.roll_random_events(g.ctx, "N")
+    assert e.text == ("non-Red Random Events roll 1-1: Subversive Attacks Doubled this Player-Turn (004 [12.12]), "
+                      "which changes nothing: only Red units make Subversive Attacks (004 [8.31])"), e.text
+    with dice(g, *SUBV):
+        (e,) = S.roll_random_events(g.ctx, "R")
+    assert e.text == "Red Random Events roll 1-1: Subversive Attacks Doubled this Player-Turn (004 [12.12])", e.text
+
+
 # ================================================================================================
 # 004 [21.0] movement modifications
 # ================================================================================================

@@ -30,7 +30,9 @@ def roll_random_events(ctx: Ctx, who: str) -> list[Event]:
     ev = standard.resolve(ctx, who, (r, c))
     head = ev[0]                                   # "<who> rolls r-c: <what>"
     what = head.text.split(": ", 1)[1]
-    return [Event(head.kind, f"{side(who)} Random Events roll {r}-{c}: {what} ({CASES[cell.result]})",
+    moot = ", which changes nothing: only Red units make Subversive Attacks (004 [8.31])" \
+        if cell.result == "subversion_doubled" and who == NONRED else ""
+    return [Event(head.kind, f"{side(who)} Random Events roll {r}-{c}: {what} ({CASES[cell.result]}){moot}",
                   head.data | {"seat": who})] + ev[1:]
 
 
