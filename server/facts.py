@@ -68,7 +68,8 @@ def seat_facts(g: Game, view: dict, seat: str | None, legal: list[dict], board: 
       of stacks that may make it together and their odds;
     - ``attack``: while the seat declares an attack, :func:`attack`;
     - ``purge``: the seat's own Purge Strength (``strength``, ``column``, ``leaders``) during the
-      Player-Turn series, and ``done: true`` once it has taken part in a purge this Game-Turn
+      Player-Turn series (with ``committee``, ``{members, strength, column}``, the sitting Central
+      Committee's together while the seat is one of its members), and ``done: true`` once it has taken part in a purge this Game-Turn
       (004 [11.13]: no other until the next; ``Game.purged``);
     - ``purge_decision``: the purge the seat is asked to approve, or its counterpurge (:func:`purge`);
     - ``loss``: while the seat chooses Exchange losses, the least loss that satisfies it
@@ -88,6 +89,10 @@ def seat_facts(g: Game, view: dict, seat: str | None, legal: list[dict], board: 
             out["attack"] = attack(g, view, legal)
     mine = purge(g, [seat])
     out["purge"] = {"strength": mine["strength"], "column": mine["column"], "leaders": mine["purgers"][0]["leaders"]}
+    com = view["committee"]
+    if seat in com and len(com) > 1:        # (the Committee's together, for a purge by all its members)
+        ours = g.purge_odds(list(com))
+        out["purge"]["committee"] = {"members": list(com), "strength": ours["strength"], "column": ours["column"]}
     if seat in g.purged():
         out["purge"]["done"] = True
     if d is not None and d["seat"] == seat:

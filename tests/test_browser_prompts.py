@@ -1038,6 +1038,20 @@ def test_a_committee_that_has_purged_is_told_why_it_has_no_purge_button(screen) 
     assert not errors, errors
 
 
+def test_a_committee_member_sees_the_committees_purge_strength_beside_his_own(screen) -> None:
+    """QA: a member of the sitting Committee saw "Your Purge Strength: 5 + 2 = 7" alone in the
+    Politics card, the Committee's only in the Purge dialog.  The card gives both (the engine's
+    purge odds of all its members, the seat's facts)."""
+    g = committee_abc()                                    # (A, B and C form the Committee)
+    page, errors = screen
+    _show_orders(page, g, "A")
+    ours = g.purge_odds(["A", "B", "C"])
+    text = page.locator(".prompt-case .card.politics .purge-strength").inner_text()
+    assert f"the Committee's (A, B, C) together: {ours['strength']}, column {ours['column']}" in text, text
+    assert text.startswith(f"Your Purge Strength: {g.leadership('A')} (Red leaders)"), text
+    assert not errors, errors
+
+
 def test_the_randomizer_card_after_the_draw_says_the_turn_stays_open(screen) -> None:
     """004 [10.0], [12.13]: once the seat has drawn, its Randomizer card says so and why the turn
     stays open (before, it still said "Draw one chit…" beside the only button, End your

@@ -83,7 +83,10 @@ async def _check(base: str, lobby: Lobby, g: dict, cs: dict[str, GameClient], sp
     assert f["attack_options"] == eng.attack_options(seat)
     assert f["strengths"] == engine_strengths(eng, view)
     mine = eng.purge_odds([seat])
-    assert f["purge"] == {"strength": mine["strength"], "column": mine["column"], "leaders": eng.leadership(seat)}
+    com = view["committee"]
+    ours = {"committee": {"members": com, **{k: eng.purge_odds(com)[k] for k in ("strength", "column")}}} \
+        if seat in com and len(com) > 1 else {}
+    assert f["purge"] == {"strength": mine["strength"], "column": mine["column"], "leaders": eng.leadership(seat), **ours}
     other = next(s for s in cs if s != seat)
     await cs[other].wait_for(lambda x: x.seq == c.seq, 10)
     assert "attack_options" not in cs[other].facts and "attack" not in cs[other].facts
@@ -204,3 +207,18 @@ async def _check(base: str, lobby: Lobby, g: dict, cs: dict[str, GameClient], sp
     rec = await lobby.record(g["game"], g["admin_token"])
     g5 = modes.replay(rec["seed"], rec["actions"][:5], rec["players"], rec["options"])
     assert at5["strengths"] == engine_strengths(g5, g5.view(None))
+
+
+def test_a_committee_members_purge_facts_give_the_committees_strength_together():
+    """QA: the Politics panel of a member of the sitting Central Committee showed his own Purge
+    Strength alone ("5 + 2 = 7"), the Committee's only in the Purge dialog.  His facts give the
+    Committee's together (the engine's purge odds of all its members); a seat outside it has none."""
+    from engine_helpers import committee_abc
+    from rcw.server.facts import seat_facts
+
+    g = committee_abc()
+    f = seat_facts(g, g.view("A"), "A", [])["purge"]
+    ours = g.purge_odds(["A", "B", "C"])
+    assert f["committee"] == {"members": ["A", "B", "C"], "strength": ours["strength"], "column": ours["column"]}
+    assert f["strength"] == g.purge_odds(["A"])["strength"] < ours["strength"]
+    assert "committee" not in seat_facts(g, g.view("D"), "D", [])["purge"]

@@ -859,7 +859,11 @@ function politicsCard(app, by, btn) {
   tools.append(h("button.btn", { type: "button", dataset: { act: "propose-trade" }, onclick: () => openTradeDialog(app) }, "Propose a trade…"));
   rows.push(tools);
   const me = facts(app).purge;
-  if (me && politburo) rows.push(h("p.small", `Your Purge Strength: ${me.leaders} (Red leaders) + ${view.politburo[seat] || 0} (Politburo) = ${me.strength}`));
+  if (me && politburo) {
+    rows.push(h("p.small.purge-strength", `Your Purge Strength: ${me.leaders} (Red leaders) + ${view.politburo[seat] || 0} (Politburo) = ${me.strength}`,
+      // (QA: a member saw his own alone, the Committee's only in the Purge dialog)
+      me.committee ? ` · the Committee's (${me.committee.members.join(", ")}) together: ${me.committee.strength}, column ${me.committee.column}` : ""));
+  }
   if (me && me.done && !purges.length) {        // (the engine's word: why there is no Purge… button)
     rows.push(h("p.small.purged-note", "You have taken part in a purge this Game-Turn: no other until the next (004 [11.13])."));
   }
