@@ -1162,6 +1162,26 @@ def test_a_finished_spi_solitaire_tells_its_victory_level_not_victory_points(ser
     page.context.close()
 
 
+@pytest.mark.parametrize("on_leave", ["bot", "quit"])
+def test_the_leave_dialog_says_what_this_game_does_with_the_seat(server, browser, on_leave) -> None:
+    """QA: the Leave dialog said "A bot (or, if the creator chose so, nobody: you quit ...) takes
+    your seat", though the page knows which the creator chose (``info.on_leave``).  It says that
+    one: a bot plays the seat, or the player quits under 004 [14.2] and what becomes of his units."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "bot_seats": ["B", "C"], "on_leave": on_leave})
+    a = http(server, "POST", f"/api/games/{g['game']}/join", {"name": "Anna"})
+    page = new_page(browser, False, 20_000)
+    open_seat(page, server, g["game"], a["token"], "A", "Anna")
+    page.click(".menu-btn")
+    page.locator('.modal [data-act="leave"]').click()
+    text = page.locator(".modal .leave-what").inner_text()
+    if on_leave == "bot":
+        assert text == "A bot takes your seat and plays it to the end. You cannot come back to it.", text
+    else:
+        assert text.startswith("You quit the game (004 [14.2]): no one takes your seat") and "unable to move or attack" in text, text
+    assert "if the creator chose so" not in text
+    page.context.close()
+
+
 def test_a_finished_games_menu_offers_no_seat_to_leave(server, browser) -> None:
     """Once the game is over its menu offers the replay of the whole game and Verify, and neither
     'Leave this seat…' nor the turn notifications (there is no seat to leave, no turn to wait for)."""

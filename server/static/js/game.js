@@ -334,8 +334,11 @@ class GameApp {
   }
 
   async leaveSeat() {
-    const body = h("p", this.st.status === "open" ? "Your seat reopens for someone else." :
-      "A bot (or, if the creator chose so, nobody: you quit under 004 [14.2]) takes your seat. You cannot come back to it.");
+    // (what the creator chose for this game, its info.on_leave: QA read the either-or as vague)
+    const quits = (this.st.info || {}).on_leave === "quit";
+    const body = h("p.leave-what", this.st.status === "open" ? "Your seat reopens for someone else." : quits
+      ? "You quit the game (004 [14.2]): no one takes your seat, your leaders and combat units stay on the map unable to move or attack, your markers go into the Randomizer, and you score no Victory Points. You cannot come back to it."
+      : "A bot takes your seat and plays it to the end. You cannot come back to it.");
     modal("Leave this game?", body, [{ label: "Stay" }, { label: "Leave", kind: "danger", onclick: async () => {
       try {
         await this.conn.request("leave");
