@@ -258,6 +258,7 @@ class Connection:
                 w = rt.state_frame("welcome", seat)
                 w["channels"] = rt.channels.channel_list(seat)
                 w["info"] = rt.info()
+                w["online"] = sorted(set(await rt.online()) | ({seat} if seat is not None else set()))
                 if seat is not None:
                     w["away"] = await rt.absence.digest(seat)     # (None: nothing by others since the last look)
                     w["notify"] = self.prefs_shown = public_prefs(rt.prefs.get(seat) or {})

@@ -141,6 +141,7 @@ class GameClient:
         self.deadlines: dict[str, int] = {}     # the game's running deadlines, ms since the epoch (issue 16)
         self.away: dict | None = None           # "while you were away" (welcome)
         self.notify_prefs: dict | None = None   # the seat's notification settings (welcome, ``notify`` pushes)
+        self.online: list[str] = []             # the seats a connection holds (welcome, ``presence`` pushes)
         self.channels: dict[str, dict] = {}
         self.messages: dict[str, dict[int, dict]] = {}
         self.events: list[dict] = []
@@ -182,6 +183,7 @@ class GameClient:
         self.info = w.get("info", {})
         self.away = w.get("away")
         self.notify_prefs = w.get("notify")
+        self.online = w.get("online", [])
         for ch in w.get("channels", []):
             self.channels[ch["name"]] = ch
             self.messages.setdefault(ch["name"], {})
@@ -339,6 +341,8 @@ class GameClient:
             self.deadlines = f["deadlines"]
         elif t == "notify":
             self.notify_prefs = f["notify"]
+        elif t == "presence":
+            self.online = f["online"]
 
     def push_queue(self) -> asyncio.Queue:
         """A queue that receives every push from now on (``update``, ``msg``, ``channel``,

@@ -61,6 +61,7 @@ class GameRuntime:
         self.hash = ""
         self.lock = asyncio.Lock()
         self.conns: set[Any] = set()
+        self.online_shown: list[str] | None = None     # the seats online as the clients were last told
         self.topic = self.store.topic(meta["secret"], gid)
         self._snap: tuple[int, bytes] | None = None
         self._over_marked = False
@@ -244,7 +245,11 @@ class GameRuntime:
         self.touch()
         conn.present = conn.seat          # (counted while the connection lasts, even if the seat is left)
         if conn.seat is not None:
-            self.hub.spawn(self._count_presence(conn.seat, 1))
+            self.hub.spawn(self._arrived(conn.seat))
+
+    async def _arrived(self, seat: str) -> None:
+        if await self._count_presence(seat, 1):
+            await self.store.publish(self.topic, pack({"k": "presence"}))
 
     def detach(self, conn: Any) -> None:
         seat = getattr(conn, "present", None)
@@ -256,6 +261,7 @@ class GameRuntime:
     async def _gone(self, seat: str, seq: int) -> None:
         """A seat's connection closed: one fewer presence, and its last look (absence digest)."""
         if await self._count_presence(seat, -1):
+            await self.store.publish(self.topic, pack({"k": "presence"}))
             await self.absence.seen(seat, seq)
 
     async def _count_presence(self, seat: str, by: int) -> bool:
@@ -271,14 +277,31 @@ class GameRuntime:
         return True
 
     async def present(self, seat: str) -> bool:
-        """Whether a connection holds the seat, in a process that is alive (its lease rounds go
-        on: a process killed with connections open does not keep its seats present).
-        rcw.server.notify e-mails only seats that are away."""
+        """Whether a connection holds the seat (:meth:`online`).  rcw.server.notify e-mails only
+        seats that are away."""
+        return seat in await self.online()
+
+    async def online(self) -> list[str]:
+        """The seats a connection holds, in a process that is alive (its lease rounds go on: a
+        process killed with connections open does not keep its seats present), in seat order."""
         counts = await self.store.hash_all(self.gid, "present")
         alive = await self.store.hash_all(*PROCS)
         recent = now_ms() - int(3000 * self.hub.config.lease_ttl) - 1000
-        return any(n > 0 and alive.get(proc, 0) >= recent
-                   for key, n in counts.items() for s, _, proc in [key.partition("|")] if s == seat)
+        held = {s for key, n in counts.items() for s, _, proc in [key.partition("|")]
+                if n > 0 and alive.get(proc, 0) >= recent}
+        return sorted(held)
+
+    async def _presence_notice(self) -> None:
+        """A seat's connection came or went (in any process): push who is online (``presence``)
+        to this process's clients when it changed."""
+        online = await self.online()
+        if online == self.online_shown:
+            return
+        self.online_shown = online
+        frame = {"t": "presence", "id": None, "game": self.gid, "online": online}
+        data = pack(frame)
+        for c in list(self.conns):
+            c.send(frame, data)
 
     def state_frame(self, t: str, seat: str | None) -> dict:
         """The full picture for one seat (``welcome`` and ``view`` replies); under the lock."""
@@ -441,6 +464,8 @@ class GameRuntime:
             self.hub.spawn(self._clock_notice(msg.get("why")))
         elif k == "notify":
             self.hub.spawn(self._prefs_notice())
+        elif k == "presence":
+            self.hub.spawn(self._presence_notice())
         elif k == "gone":
             self.hub.spawn(self.hub.archived(self))
 

@@ -1347,3 +1347,27 @@ def test_a_page_left_on_a_game_the_operator_archives_says_the_game_is_gone(brows
         for key in r.scan_iter(match=prefix + "*"):
             r.delete(key)
         r.close()
+
+
+def test_the_player_bar_shows_which_human_seats_are_online(server, browser) -> None:
+    """QA: when Bob closed his tab, Alice's player bar still read "Bob · human", nothing saying he
+    was gone.  Each human seat's card in the bar has a dot: filled while a page holds the seat,
+    hollow once none does; a bot seat has none."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "bot_seats": ["C"]})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+    b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
+    pa, pb = new_page(browser, False, 20_000), new_page(browser, False, 20_000)
+    try:
+        open_seat(pa, server, gid, a["token"], "A", "Anna")
+        open_seat(pb, server, gid, b["token"], "B", "Boris")
+        dot = pa.locator('.pcard[data-seat="B"] .pc-online')
+        pa.wait_for_function("() => document.querySelector('.pcard[data-seat=\"B\"] .pc-online')?.dataset.online === '1'")
+        assert dot.get_attribute("title") == "online now"
+        assert pa.locator('.pcard[data-seat="A"] .pc-online').get_attribute("data-online") == "1"
+        assert pa.locator('.pcard[data-seat="C"] .pc-online').count() == 0          # (a bot)
+        pb.context.close()
+        pa.wait_for_function("() => document.querySelector('.pcard[data-seat=\"B\"] .pc-online')?.dataset.online === '0'")
+        assert dot.get_attribute("title") == "not online now"
+    finally:
+        pa.context.close()

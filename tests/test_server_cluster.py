@@ -65,6 +65,9 @@ async def two_processes_play_and_chat(redis_url: str, prefix: str, check=None, r
         cb = await GameClient.connect(p2.base, gid, b["token"])
         spec = await GameClient.connect(p2.base, gid)
         clients += [ca, cb, spec]
+        # who is online, whichever process holds the connection (``presence``)
+        for c in (ca, cb, spec):
+            await c.wait_for(lambda c: c.online == ["A", "B"], 5)
         await l2.fill_bots(gid, g["admin_token"])                               # bots filled through process 2
         await ca.wait_for(lambda c: c.status == "playing", 5)
 
@@ -94,6 +97,9 @@ async def two_processes_play_and_chat(redis_url: str, prefix: str, check=None, r
                 await c.wait_for(lambda c, ch=ch, mid=mid: mid in c.messages.get(ch, {}), 5)
                 assert c.messages[ch][mid]["text"] == text
         assert not spec.messages.get("A-B")
+        await cb.close()                    # B's page closes on process 2: process 1's clients hear it
+        await ca.wait_for(lambda c: c.online == ["A"], 5)
+        await spec.wait_for(lambda c: c.online == ["A"], 5)
         if check is not None:
             await check(p1, p2, l1, gid)
     except BaseException:

@@ -132,6 +132,33 @@ async def test_five_seat_game_with_two_humans_and_three_bots_is_played_to_the_en
         assert not spec.messages.get("A-B")
 
 
+@pytest.mark.parametrize("kind", STORES)
+async def test_every_client_hears_who_is_online(kind):
+    """QA: a player who had closed his tab was shown as ever in the others' player bar.  A
+    connection's welcome lists the seats a connection holds (``online``), and every client hears
+    (``presence``) when a seat's first connection opens or its last one closes; a spectator holds
+    none, and a seat with a second tab stays online until both are closed."""
+    async with serve(kind) as h:
+        g, (a, b) = await h.game(players=3, humans=2, seed=11)
+        gid = g["game"]
+        ca = await h.connect(gid, a["token"])
+        spec = await h.connect(gid)
+        assert ca.online == ["A"] and spec.online in (["A"], [])
+        cb = await h.connect(gid, b["token"])
+        assert cb.online == ["A", "B"]
+        for c in (ca, spec):
+            await c.wait_for(lambda c: c.online == ["A", "B"], 5)
+        tab = await h.connect(gid, b["token"])
+        await cb.close()
+        await asyncio.sleep(0.3)
+        assert ca.online == ["A", "B"]                  # (B's other tab is open)
+        await tab.close()
+        for c in (ca, spec):
+            await c.wait_for(lambda c: c.online == ["A"], 5)
+        for c in (ca, spec):
+            await c.close()
+
+
 # -- privacy ---------------------------------------------------------------------------------------------
 GROUP_NAME = re.compile(r"^g[0-9a-f]{16}$")
 

@@ -169,6 +169,7 @@ class GameApp {
                 pacts: w.pacts || [] };
     noteCommitment(this.gid, this.st.info);
     this.notifyPrefs = w.notify || null;
+    this.st.online = w.online || [];
     if (w.view && w.view.postal) {               // a postal game (004 [17.0]): its own Orders panel (js/postal.js)
       this.postal = this.postal || new PostalDesk(this);
       this.postal.welcome(w);
@@ -241,6 +242,9 @@ class GameApp {
       this.renderSoon();
     } else if (f.t === "msg" || f.t === "channel") {
       this.chat.onPush(f);
+    } else if (f.t === "presence") {     // (who holds a seat on a page now)
+      this.st.online = f.online;
+      this.renderSoon();
     } else if (f.t === "notify") {       // (this seat's notification settings changed: saved elsewhere, or confirmed)
       this.notifyPrefs = f.notify;
       this.renderSoon();
@@ -741,6 +745,7 @@ class GameApp {
     const seats = this.st.seats || {};
     const pend = new Set(this.replay ? [] : (this.st.pending || []).map((p) => p.seat));
     const com = new Set(v.committee || []);
+    const online = new Set(this.st.online || []);
     clear(this.stripEl);
     for (const p of v.seats) {
       const rec = seats[p] || {};
@@ -750,7 +755,10 @@ class GameApp {
         type: "button", dataset: { seat: p }, onclick: () => { this.setTab("players"); this.focusPlayer = p; this.renderPlayers(); },
         title: `${this.seatName(p)} (${rec.kind || "?"})` },
       seatBadge(p),
-      h("span.pc-name", this.seatName(p), rec.kind === "bot" ? h("span.pc-kind", " bot") : rec.kind === "open" ? h("span.pc-kind", " open") : null),
+      h("span.pc-name", this.seatName(p), rec.kind === "bot" ? h("span.pc-kind", " bot") : rec.kind === "open" ? h("span.pc-kind", " open") : null,
+        // (a human seat: on a page now or not; QA saw a player who had closed his tab shown as ever)
+        rec.kind === "human" ? h("span.pc-online" + (online.has(p) ? ".on" : ""), { title: online.has(p) ? "online now" : "not online now",
+          "aria-label": online.has(p) ? "online" : "not online", dataset: { online: online.has(p) ? "1" : "0" } }, online.has(p) ? " ●" : " ○") : null),
       h("span.pc-marks",
         h("span.mk.pm", { title: "Politburo markers" }, "☭", v.politburo[p] || 0),
         h("span.mk.am", { title: "Assassin markers" }, "†", v.assassins[p] || 0),
