@@ -40,7 +40,7 @@ CLIENT_TYPES = ("hello", "act", "view", "chat", "history", "channels", "open_cha
 
 #: Server -> client frame types (replies and pushes).
 SERVER_TYPES = ("welcome", "ok", "view", "history", "channels", "pong", "error",
-                "update", "msg", "channel", "seats", "events", "answer", "reports", "deadline")
+                "update", "msg", "channel", "seats", "events", "answer", "reports", "deadline", "presence", "notify")
 
 #: Every error code the server sends, with what it means.  HTTP lobby errors use the same codes.
 ERRORS: dict[str, str] = {
