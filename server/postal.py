@@ -115,12 +115,20 @@ class PostalDesk:
         return {"t": "reports", "reports": out[after:], "count": len(out)}
 
 
+#: The orders an absent player's stand-in does not make: they give away or spend what is the
+#: player's, or bind him to others (as in a live game, where no trade offer, Committee consent,
+#: purge or execution order is made for an absent player: ``Game.settles``).  A trade gives or
+#: asks; an assassination spends Assassin markers, which pass to the victim's owner when it
+#: fails (004 [10.23]); a purge or the Czar's execution joins a Committee's order (postal [11.0],
+#: [13.5]), and the purge lays the player open to a counterpurge (004 [11.24]).
+NOT_FOR_THE_ABSENT = ("trade", "assassinate", "purge", "execute_czar")
+
+
 def absent(sheet: dict) -> dict:
     """The bot's sheet for a player who let the deadline pass (not one in civil disorder, whose
-    bot plays the seat): it decides the phase and nothing else, so its trade orders, which
-    would give away or ask for what is the player's, are not made (as in a live game: no
-    trade offer is made, no marker given, for the absent player)."""
-    return dict(sheet, orders=[o for o in sheet.get("orders", []) if o.get("order") != "trade"])
+    bot plays the seat): it decides the phase (moves, attacks, standing orders) and nothing
+    else (:data:`NOT_FOR_THE_ABSENT`)."""
+    return dict(sheet, orders=[o for o in sheet.get("orders", []) if o.get("order") not in NOT_FOR_THE_ABSENT])
 
 
 def report_of(events: list) -> dict | None:

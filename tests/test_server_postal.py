@@ -392,6 +392,23 @@ async def test_an_absent_players_bot_sheet_makes_no_trade_for_him():
         assert [o["order"] for o in close["sheets"]["A"]["orders"]] == ["accept_gifts"], close["sheets"]["A"]
 
 
+def test_an_absent_players_stand_in_spends_nothing_and_joins_no_committees_order():
+    """QA: at a missed deadline the stand-in sheet sent one of the player's Assassin markers
+    against a leader (it failed, and the marker passed to the victim's owner, 004 [10.23]) and
+    joined an order to execute the Czar and a purge for him.  The stand-in decides the phase -
+    moves, attacks, standing orders - and makes no trade, assassination, purge or execution
+    order (as a live game's deadline bot makes no side step, ``Game.settles``)."""
+    from rcw.server.postal import absent
+
+    orders = [{"order": "move", "unit": 151, "path": ["TVER"]}, {"order": "trade", "with": "C", "give_politburo": 1},
+              {"order": "assassinate", "victims": [160], "markers": 1}, {"order": "attack", "target": 170, "attackers": [151]},
+              {"order": "purge", "target": "C", "participants": ["A", "B"], "shares": ["A", "B"]},
+              {"order": "execute_czar", "participants": ["A", "B"]}, {"order": "accept_gifts"},
+              {"order": "counterpurge", "target": "strongest"}, {"order": "vote", "end": True}]
+    kept = [o["order"] for o in absent({"orders": orders})["orders"]]
+    assert kept == ["move", "attack", "accept_gifts", "counterpurge", "vote"]
+
+
 async def test_the_bots_reasons_never_tell_their_orders_before_the_report():
     """Found in QA: in a postal game the SDT bots' reasons went out with each sheet they sent
     ("E * attacks Kikvidze (B) in VLDV"): a player read, before the deadline, an attack on his own
