@@ -389,6 +389,14 @@ def test_trades_with_leaders_and_a_purge_with_spoils_are_built_in_the_orders_pan
         card = pa.locator(".purge-card")
         card.locator("summary").click()
         card.locator('select[aria-label="Target"]').select_option("C")
+        pa.wait_for_selector('.purge-card select[aria-label="Spoils"][data-ready="1"]')
+        # the spoils offered are the engine's: a Politburo marker and C's Red leaders on the map
+        # (QA was offered White ones, 004 [11.31])
+        offered = card.locator('select[aria-label="Spoils"] option').evaluate_all("(os) => os.map((o) => Number(o.value))")
+        reds = pa.evaluate("""async () => { const { unit } = await import('/js/data.js');
+            return rcwApp.st.view.stacks.filter((s) => s.owner === 'C').flatMap((s) => s.units)
+              .filter((u) => unit(u).kind === 'leader' && unit(u).color === 'Red').sort((a, b) => a - b); }""")
+        assert offered == [0, *reds], (offered, reds)
         card.locator('select[aria-label="Spoils"]').select_option("0")
         card.locator('[data-act="add-purge"]').click()
         card.locator('select[aria-label="Counterpurge"]').select_option("strongest")

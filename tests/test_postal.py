@@ -540,6 +540,19 @@ def test_postal_11_0_a_purge_short_of_a_committee_is_kept_with_a_warning_that_sa
     assert any(e.kind == "purge" for e in send(g2, A=[order], C=[order]))
 
 
+def test_postal_11_31_a_purge_order_wanting_a_white_leader_as_spoils_is_refused():
+    """004 [11.31]: the spoils of a purge are Red leaders and Politburo markers.  A purge order
+    whose ``take`` names a White leader was kept, and the Gamesmaster then gave other spoils in
+    silence; it is refused on arrival, naming him.  Red leaders and 0 (a marker) are kept."""
+    g = board()
+    _purgers(g, pm_a=8)
+    white = uid("Kolchak")
+    order = {"order": "purge", "target": "B", "participants": ["A"], "take": [uid("Trotsky"), white]}
+    (r,) = g.check_sheet("A", {"orders": [order]})["refused"]
+    assert r["rule"] == "004 [11.31]" and "Kolchak" in r["message"] and "Trotsky" not in r["message"]
+    assert g.check_sheet("A", {"orders": [{**order, "take": [uid("Trotsky"), 0]}]})["refused"] == []
+
+
 def test_postal_11_13_a_second_purge_in_a_game_turn_is_flagged_on_the_draft():
     """004 [11.13]: no player takes part in a second purge in one Game-Turn; the Second Phase's
     draft says so (as things stand) instead of leaving it to the Gamesmaster's report."""

@@ -189,6 +189,10 @@ def check_purge(ctx: Ctx, seat: str, o: dict) -> None:
                             "bad_order")
     if any(p not in parts for p in o["shares"]) or (len(parts) == 1 and any(p != seat for p in o["shares"])):
         raise IllegalAction("004 [11.23]", "the spoils may be divided only among the participants")
+    bad = [x for x in o["take"] if x != 0 and not politics.is_red_leader(ctx, x)]
+    if bad:
+        what = ", ".join(ctx.name(x) if x in ctx.data.units else str(x) for x in bad)
+        raise IllegalAction("004 [11.31]", f"the spoils wanted may be Red leaders and Politburo markers (0) only, not {what}")
     if o["markers"] is not None and o["markers"] > s.politburo.get(seat, 0):
         raise IllegalAction("004 [11.0]", f"{seat} holds only {counted(s.politburo.get(seat, 0), 'Politburo marker')}")
 

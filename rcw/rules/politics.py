@@ -150,16 +150,15 @@ def _markers(ctx: Ctx, seat: str, assigned: dict[str, int] | None) -> int:
 
 def purgeable_leaders(ctx: Ctx, victim: str) -> list[int]:
     """004 [11.21], [11.31]: Red leaders on the map controlled by the purged player."""
-    units = ctx.data.units
-    out = []
-    for st in ctx.s.stacks.values():
-        if st.owner == victim:
-            for u in st.units:
-                uu = units[u]
-                if uu.kind == "leader" and uu.color == RED:
-                    out.append(u)
+    out = [u for st in ctx.s.stacks.values() if st.owner == victim for u in st.units if is_red_leader(ctx, u)]
     out.sort()
     return out
+
+
+def is_red_leader(ctx: Ctx, unit: object) -> bool:
+    """004 [11.31]: what may be taken as spoils, besides Politburo markers, is a Red leader."""
+    u = ctx.data.units.get(unit) if isinstance(unit, int) else None
+    return u is not None and u.kind == "leader" and u.color == RED
 
 
 def czar_holder(ctx: Ctx) -> str | None:

@@ -739,7 +739,9 @@ export class PostalDesk {
     const v = this.view;
     const me = this.app.seat;
     const victims = v.stacks.filter((s) => s.owner && s.owner !== me).flatMap((s) => s.units.filter(isLeader));
-    const sel = h("select", { multiple: true, size: 4, "aria-label": "Victims" }, victims.map((u) => h("option", { value: String(u) }, `${uname(u)} (${(v.stacks.find((s) => s.units.includes(u)) || {}).province})`)));
+    // (each with whose he is: QA could not tell)
+    const at = (u) => v.stacks.find((s) => s.units.includes(u)) || {};
+    const sel = h("select", { multiple: true, size: 4, "aria-label": "Victims" }, victims.map((u) => h("option", { value: String(u) }, `${uname(u)} (${at(u).owner}, ${at(u).province})`)));
     const held = (v.assassins || {})[me] || 0;
     const n = h("input", { type: "number", min: 1, max: 9, value: 1, "aria-label": "Markers" });
     return h("details.card.assassin-card", h("summary", "Assassination (postal [10.0])"),
@@ -760,12 +762,19 @@ export class PostalDesk {
     const markers = h("input", { type: "number", min: 0, max: 40, placeholder: "all", "aria-label": "Markers" });
     const odds = h("p.small.purge-odds");
     const chosen = () => parts.map((l) => l.firstChild).filter((c) => c.checked).map((c) => c.value);
-    // the spoils wanted (004 [11.31]): the target's leaders on the map, or a Politburo marker (0);
-    // the engine's check says which it would refuse
-    const spoilsOf = () => h("select", { multiple: true, size: 3, "aria-label": "Spoils" },
-      h("option", { value: "0" }, "a Politburo marker"),
-      v.stacks.filter((s) => s.owner === target.value).flatMap((s) => s.units)
-        .filter(isLeader).map((u) => h("option", { value: String(u) }, uname(u))));
+    // the spoils wanted (004 [11.31]): a Politburo marker (0), or the target's leaders the engine
+    // says may be purged (its purge odds' ``spoils``: Red leaders on the map; QA was offered
+    // White ones, which the Gamesmaster then passed over in silence)
+    const spoilsOf = () => {
+      const sel = h("select", { multiple: true, size: 3, "aria-label": "Spoils" }, h("option", { value: "0" }, "a Politburo marker"));
+      const who = target.value;
+      this.app.ask("purge_odds", { purgers: [me], target: who }).then((a) => {
+        if (target.value !== who) return;
+        for (const u of (a && a.spoils) || []) sel.append(h("option", { value: String(u) }, uname(u)));
+        sel.dataset.ready = "1";
+      }).catch(() => { sel.dataset.ready = "1"; });
+      return sel;
+    };
     let spoils = spoilsOf();
     target.addEventListener("change", () => { const n = spoilsOf(); spoils.replaceWith(n); spoils = n; });
     const showOdds = () => {
