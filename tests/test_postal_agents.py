@@ -41,7 +41,9 @@ def test_postal_5_0_a_rehearsed_sheet_is_carried_out_as_rehearsed(cls, seed):
     moves = {"orders": [o for o in sheet["orders"] if o["order"] in MOVES]}
     gone = {u for v in agent.last.view(None)["vp"].values() for u, _ in v}   # (its assassinations: not ordered here)
     rehearsed = _where(agent.last, "A")
-    assert g.check_sheet("A", sheet) == {"refused": [], "warnings": []}
+    got = g.check_sheet("A", sheet)
+    # (a random purge order may be in doubt as things stand: the phase's trades may settle it)
+    assert got["refused"] == [] and [w for w in got["warnings"] if w.get("step") != "as things stand"] == [], got
     epidemic_free = next(c for c in D.tables.random_events.values() if c.result == "epidemic")
     g.load_dice(list(epidemic_free.roll) * 2)
     g.apply(SubmitOrders("A", 1, "first", moves))
