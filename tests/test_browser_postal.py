@@ -832,3 +832,21 @@ def test_on_a_phone_plotting_a_move_folds_the_province_panel(browser, server):
         assert not errors, errors
     finally:
         page.context.close()
+
+
+def test_the_chats_propose_menu_offers_no_live_trade_or_committee_by_post(browser, server):
+    """QA: in a postal game the chat's Propose menu offered Trade… and Central Committee…, and the
+    server refused both ("OfferTrade is not an action of the postal game").  By post a trade or a
+    purge is an order on each one's sheet: the menu offers the pact alone and says so."""
+    page, errors, gid, _ = anna_and_boris_by_post(browser, server)
+    try:
+        page.click('.dtabs .dtab[data-tab="talk"]')
+        page.click('[data-act="propose-menu"]')
+        menu = page.locator(".propose-menu")
+        assert menu.locator('[data-act="propose-pact"]').is_visible()
+        assert not menu.locator('[data-act="propose-trade"]').is_visible()
+        assert not menu.locator('[data-act="committee-dialog"]').is_visible()
+        assert "a trade or a purge is an order each of you writes on his sheet" in menu.locator(".postal-propose").inner_text()
+        assert not errors, errors
+    finally:
+        page.context.close()

@@ -32,12 +32,24 @@ export class Chat {
         }
       } });
     this.sendBtn = h("button.btn.primary", { type: "button", onclick: () => this.send(), dataset: { act: "send" } }, "Send");
-    this.proposeMenu = h("div.propose-menu", { hidden: true, role: "menu" },
+    // (a postal game's trades and Committees are orders on the sheets, not the live game's offers
+    // and consents: the menu offers a pact there, and says how the rest is done; QA picked Trade…
+    // and the server refused it)
+    const live = [
       h("button.btn", { type: "button", role: "menuitem", dataset: { act: "propose-trade" }, onclick: () => this._propose(openTradeDialog) }, "Trade…"),
+      h("button.btn", { type: "button", role: "menuitem", dataset: { act: "committee-dialog" }, onclick: () => this._propose(openCommitteeDialog) }, "Central Committee…")];
+    const byPost = h("p.small.postal-propose", "By post, a trade or a purge is an order each of you writes on his sheet (the Orders panel's " +
+      "Trades and Purge cards): agree it here, then write the matching orders.");
+    this.proposeMenu = h("div.propose-menu", { hidden: true, role: "menu" }, live[0],
       h("button.btn", { type: "button", role: "menuitem", dataset: { act: "propose-pact" }, onclick: () => this._propose(openPactDialog) }, "Pact…"),
-      h("button.btn", { type: "button", role: "menuitem", dataset: { act: "committee-dialog" }, onclick: () => this._propose(openCommitteeDialog) }, "Central Committee…"));
+      live[1], byPost);
     this.proposeBtn = h("button.link", { type: "button", dataset: { act: "propose-menu" }, "aria-haspopup": "menu",
-      onclick: () => { this.proposeMenu.hidden = this.solitaire() || !this.proposeMenu.hidden; } }, "Propose ▾");
+      onclick: () => {
+        const postal = !!this.app.postal;
+        for (const b of live) b.hidden = postal;
+        byPost.hidden = !postal;
+        this.proposeMenu.hidden = this.solitaire() || !this.proposeMenu.hidden;
+      } }, "Propose ▾");
     this.tools = h("div.chat-tools", this.proposeBtn,
       h("button.link", { type: "button", dataset: { act: "new-group" }, onclick: () => this.newGroupDialog() }, "+ group channel"),
       this.proposeMenu);
