@@ -576,6 +576,8 @@ def test_postal_4_2_no_purge_in_the_second_phase_after_one_in_the_first():
     g.load_dice(events(3))
     ev = send(g, C=[{"order": "purge", "target": "D", "participants": ["C"]}])
     assert not any(e.kind == "purge" for e in ev) and any(e.kind == "no_purge" for e in ev)
+    # (and the order is listed as not carried out, with why: QA found it passed over in silence)
+    assert ("C", 0, "004 [17.0] postal [4.2]", "wrong_phase") in skipped(g)
 
 
 def _czar(g):

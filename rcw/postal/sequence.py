@@ -124,6 +124,7 @@ def _second(ctx: Ctx, sheets: dict) -> list[Event]:
     if b.get("purged"):
         ev.append(Event("no_purge", "A purge was conducted in the First Phase: none in the Second "
                         "(004 [17.0] postal [4.2])", {}))
+        ev += politics.no_second_purge(ctx, sheets)
     else:
         ev += politics.purges(ctx, sheets, "combat")
     ev += politics.executions(ctx, sheets, "combat")
