@@ -1371,3 +1371,41 @@ def test_the_player_bar_shows_which_human_seats_are_online(server, browser) -> N
         assert dot.get_attribute("title") == "not online now"
     finally:
         pa.context.close()
+
+
+def test_a_postal_adjudications_lines_are_the_gamesmasters_or_their_movers(server, browser) -> None:
+    """QA: every line of a postal phase's adjudication carried the badge of the seat whose sheet
+    closed the phase ("A | GM rolls 2-5: Epidemic", "A | Khanzin (B) moves ..."), "GM" only when
+    the deadline closed it.  They are the Gamesmaster's, each move its mover's."""
+    from rcw.bots import make_agent
+    from rcw.bots.match import Match
+
+    from rcw.modes import new_game
+
+    g = new_game(5, 3, {"mode": "postal"})
+    m = Match(g, {p: make_agent("sdt", p, 3, mode="postal") for p in g.seats})
+    frames = []
+    while g.turn < 2 and not g.over:
+        step = m.next_step()
+        ev = m.apply(step.seat, step.action, step.kind)
+        frames.append({"seq": len(frames) + 1, "actor": step.seat, "action": step.action.TYPE,
+                       "events": [{"kind": e.kind, "text": e.text, "data": e.data} for e in ev]})
+    closing = [f for f in frames if any(e["kind"] == "report" for e in f["events"])]
+    assert closing and all(f["action"] == "SubmitOrders" for f in closing)
+    page = new_page(browser, False)
+    page.goto(server + "/")
+    page.wait_for_selector(".lobby-main")
+    lines = page.evaluate("""async (frames) => {
+        const { loadData } = await import('/js/data.js'); await loadData();
+        const { EventLog } = await import('/js/log.js');
+        const log = new EventLog('t');
+        for (const f of frames) log.add(f);
+        return log.lines.map((l) => ({ seq: l.seq, cls: l.cls, seat: l.seat, text: l.text }));
+    }""", frames)
+    seqs = {f["seq"]: f["actor"] for f in closing}
+    mine = [x for x in lines if x["seq"] in seqs]
+    moves = [x for x in mine if x["cls"] == "move"]
+    assert moves and all(x["text"].split(") ")[0].endswith(f"({x['seat']}") for x in moves), moves[:3]
+    rolls = [x for x in mine if x["text"].startswith("GM rolls")]
+    assert rolls and all(x["seat"] == "GM" for x in rolls), rolls[:3]
+    page.context.close()

@@ -113,7 +113,10 @@ export class EventLog {
   }
 
   _take(frame) {
-    const push = (cls, text, extra = {}) => this.lines.push({ seq: frame.seq, turn: this.turn, cls, text, seat: frame.actor || null, ...extra });
+    // (a postal phase is adjudicated by the Gamesmaster, whoever's sheet closed it: its lines are
+    // the GM's unless an event names its seat; QA saw them all badged with the last sender)
+    const actor = frame.action === "SubmitOrders" || frame.action === "ClosePhase" ? "GM" : frame.actor || null;
+    const push = (cls, text, extra = {}) => this.lines.push({ seq: frame.seq, turn: this.turn, cls, text, seat: actor, ...extra });
     // a bot's reasons ("B: Attack Consideration: rolled 4, PCT 3", what rcw solo prints with *), before what it did
     for (const w of frame.why || []) {
       const m = /^([A-F]): (.*)$/s.exec(w);
@@ -177,6 +180,7 @@ export class EventLog {
   _event(e, frame, pushAs) {
     const d = e.data || {};
     const view = frame.view || {};
+    const adjudicated = frame.action === "SubmitOrders" || frame.action === "ClosePhase";     // (a postal phase's)
     // A line is credited to the player the event names (the purger, the attacker, the drawer),
     // not to whoever sent the action that set it off (e.g. the last member approving a purge).
     if (e.kind === "player_turn") this.pturn = d.seat;
@@ -241,16 +245,20 @@ export class EventLog {
         const route = d.route || [];
         const f = this.force || { seat: frame.actor, names: [], named: new Set(), rail: null };
         const st = (view.stacks || []).find((x) => x.id === d.stack);
-        const n = st ? st.units.filter((u) => !f.named.has(u)).length : this.force ? this.force.n : null;
+        // (the force's own count when the log kept it: a postal report's view is the phase's end,
+        // after later merges, QA read "with 3 units" of a leader with one)
+        const own = adjudicated && this.force && this.force.n !== null;
+        const n = own ? this.force.n : st ? st.units.filter((u) => !f.named.has(u)).length : this.force ? this.force.n : null;
         const who = `${f.names.join(", ") || "A force"} (${f.seat || frame.actor})`;
+        const mover = f.seat ? { seat: f.seat } : {};       // (the force's owner: the GM moved it by his order)
         if (route.length <= 1) {
-          push("move", `${who} stays in ${route[0] || "place"}${n ? ` with ${n} unit${n > 1 ? "s" : ""}` : ""}`);
+          push("move", `${who} stays in ${route[0] || "place"}${n ? ` with ${n} unit${n > 1 ? "s" : ""}` : ""}`, mover);
         } else {
           const via = route.slice(1, -1);
           const how = f.rail ? "by rail" : "overland";
           const viaText = via.length ? ` via ${via.join(", ")}` : "";
           push("move", `${who} moves ${route[0]}→${route[route.length - 1]} ${how}${n ? ` with ${n} unit${n > 1 ? "s" : ""}` : ""}`,
-            { title: `route ${route.join("→")}${viaText ? "" : ""}` });
+            { title: `route ${route.join("→")}${viaText ? "" : ""}`, ...mover });
         }
         this.force = null;
         return;
