@@ -75,10 +75,14 @@ class Absence:
                 own = (f"You missed {missed}: a bot plays your seat {seat} until you return (open the game "
                        "and act, or take the seat back, and it is yours again)")
                 if self.rt.driver.everyone_away():
-                    every = (". Every player is away now: the bots of the seats in civil disorder decide "
-                             "at the deadlines, until one returns")
+                    # (every human seat is in disorder, whether or not a page is open on one: QA
+                    # read "every player is away" with the game open)
+                    every = (". Every human seat is in civil disorder now: their bots decide at the deadlines, "
+                             "until a player returns")
                     text, own = text + every, own + every
-                self.rt.hub.notifier.game_event(self.rt, "disorder", seat=seat, text=text, own=own)
+                # (a subject of its own: the text's first 120 characters stopped mid-sentence)
+                self.rt.hub.notifier.game_event(self.rt, "disorder", seat=seat, text=text, own=own,
+                                                subject=f"seat {seat} is in civil disorder")
 
     async def acted(self, seat: str) -> None:
         """The player acted: the count of missed deadlines starts again, civil disorder ends."""
@@ -118,8 +122,8 @@ class Absence:
         if used > allowance * 1000:
             await rt.store.hash_incr(rt.gid, "paused", seat, -ms)
             left = max(0.0, allowance - (used - ms) / 1000)
-            raise ProtocolError("pause_refused", f"seat {seat} may pause {left:g} more seconds in this game "
-                                f"(the creator allows {allowance:g} in all)", left=left)
+            raise ProtocolError("pause_refused", f"you may pause {_span(left) if left >= 1 else 'no'} more in this game "
+                                f"(the creator allows {_span(allowance)} in all)", left=left)
         await rt.clock.move(ms, {"seat": seat, "seconds": seconds})
         later = f"every deadline moves {_span(seconds)} later"
         rt.hub.notifier.game_event(rt, "pause", seat=seat, text=f"Seat {seat} paused the game for {_span(seconds)}: {later}",
@@ -172,8 +176,10 @@ def digest_lines(entries: list[dict], seat: str, limit: int = DIGEST_LINES) -> l
 
 
 def _span(seconds: float) -> str:
-    if seconds >= 3600:
-        return f"{seconds / 3600:g} h"
-    if seconds >= 60:
-        return f"{seconds / 60:g} min"
-    return f"{seconds:g} s"
+    """A span of time in words, exactly to the second: "10 min", "1 min 12 s", "23 h 57 min"
+    ("1.2 min" and "0.98 h" read badly, and rounding said "1 h" of 58 minutes: QA)."""
+    s = round(seconds)
+    if s < 1:
+        return f"{seconds:g} s"
+    parts = [(s // 86400, "d"), (s % 86400 // 3600, "h"), (s % 3600 // 60, "min"), (s % 60, "s")]
+    return " ".join(f"{n} {unit}" for n, unit in parts if n)

@@ -267,6 +267,8 @@ def test_a_pause_civil_disorder_and_the_return_on_a_phone(browser, server):
         page.locator('.absence-card input[aria-label="Pause (hours)"]').fill("0.001")       # 3.6 s
         page.locator('[data-act="pause"]').tap()
         page.wait_for_function(f"() => window.rcwApp.postal.deadlines[{key!r}] === {before + 3600}")
+        # the toast says it exactly (QA: "you may pause 1 h more" after a pause of 72 s of an hour)
+        page.locator(".toast", has_text="Every deadline moved 4 s later; you may pause 59 min 56 s more").wait_for()
         # (the countdown is drawn on the next render: waited for, then asserted)
         page.wait_for_function(f"() => Number(document.querySelector('.countdown')?.dataset.at) === {before + 3600}")
         assert int(page.locator(".countdown").get_attribute("data-at")) == before + 3600

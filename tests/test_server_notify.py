@@ -197,6 +197,14 @@ async def _verified(srv, client, address: str, want: list[str]) -> None:
         assert resp.status == 200
 
 
+def test_a_span_of_time_reads_exactly_in_words():
+    """QA: a pause's span read "1.2 min", and what was left "1 h" of 58 minutes."""
+    from rcw.server.absence import _span
+
+    assert [_span(x) for x in (2, 72, 600, 3528, 86328, 90000)] == \
+        ["2 s", "1 min 12 s", "10 min", "58 min 48 s", "23 h 58 min 48 s", "1 d 1 h"]
+
+
 async def test_a_seat_is_told_of_its_own_pause_and_civil_disorder_as_you():
     """QA: the e-mails of a pause and of civil disorder went alike to every seat, so the player
     who paused, or who fell into disorder, read of himself as "Seat B ..." and was told that "the
@@ -218,11 +226,13 @@ async def test_a_seat_is_told_of_its_own_pause_and_civil_disorder_as_you():
             assert body(own).startswith("You paused the game for 2 s: every deadline moves 2 s later"), body(own)
             assert body(other).startswith("Seat B paused the game for 2 s"), body(other)
             # both miss the trading deadline (1.5 s, moved 2 s on): each falls into disorder
-            (own,) = await srv.inbox.wait("boris@example.org", "You missed", timeout=30)
+            (own,) = await srv.inbox.wait("boris@example.org", "seat B is in civil disorder", timeout=30)
+            assert own["Subject"].endswith(": seat B is in civil disorder"), own["Subject"]     # (not cut mid-sentence)
             assert body(own).startswith("You missed 1 deadline: a bot plays your seat B until you return"), body(own)
-            (other,) = await srv.inbox.wait("anna@example.org", "Seat B missed", timeout=30)
+            (other,) = await srv.inbox.wait("anna@example.org", "seat B is in civil disorder", timeout=30)
+            assert body(other).startswith("Seat B missed 1 deadline")
             assert "its bot plays it until the player returns" in body(other)
-            assert not srv.inbox.to("boris@example.org", "Seat B missed")
+            assert not [m for m in srv.inbox.to("boris@example.org") if body(m).startswith("Seat B missed")]
             await cb.reclaim()
             await srv.inbox.wait("anna@example.org", "The player of seat B is back")
             await asyncio.sleep(0.5)
@@ -275,7 +285,7 @@ async def test_the_webhook_is_told_when_every_player_is_away():
         said = [p for p in posts if p["event"] == "disorder"]
         assert sorted(p["seat"] for p in said) == ["A", "B"], posts
         assert all("its bot plays it until the player returns" in p["text"] for p in said)
-        away = [p for p in said if "Every player is away now" in p["text"]]     # (the second one to fall)
+        away = [p for p in said if "Every human seat is in civil disorder now" in p["text"]]     # (the second one to fall)
         assert len(away) == 1 and "decide at the deadlines" in away[0]["text"], said
 
 

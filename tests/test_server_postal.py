@@ -198,6 +198,8 @@ async def test_a_pause_moves_the_deadline_for_everyone_within_the_allowance(kind
             with pytest.raises(ServerError) as e:
                 await a.pause(seconds)
             assert e.value.code == code
+            if code == "pause_refused":      # (to the seat itself, in words: it said "seat A may pause 5 more seconds")
+                assert "you may pause 5 s more in this game (the creator allows 30 s in all)" in str(e.value), str(e.value)
         assert (await a.request("view"))["deadlines"][key] == first + 25_000     # nothing changed
         assert (await b.pause(30))["deadlines"][key] == first + 55_000         # B's own allowance
 

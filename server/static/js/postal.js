@@ -10,7 +10,7 @@
 // whether a step, an attack, a purge is legal and why not (`check`), the odds of an attack
 // (`attack_options`), the purge odds (`purge_odds`).
 
-import { h, store, toast, modal, notifyBrowser, fmtLeft, fmtSpan, tapWord, touchScreen } from "./util.js";
+import { h, store, toast, modal, notifyBrowser, fmtLeft, fmtSpan, fmtExact, tapWord, touchScreen } from "./util.js";
 import { unit, uname, pname, placeNames, isLeader, PHASE_NAMES } from "./data.js";
 import { seatBadge } from "./dialogs.js";
 import { waitingForPlayers } from "./orders.js";
@@ -941,7 +941,7 @@ export class PostalDesk {
         h("button.btn", { type: "button", dataset: { act: "pause" }, onclick: async () => {
           try {
             const r = await app.conn.request("pause", { seconds: Number(pause.value) * 3600 });
-            toast(`Every deadline moved; you may pause ${Math.round(r.left / 3600 * 10) / 10} h more`, "ok");
+            toast(`Every deadline moved ${fmtExact(Number(pause.value) * 3600)} later; you may pause ${fmtExact(r.left)} more`, "ok");
           } catch (e) { app.showError(e); }
         } }, "Pause")) : h("p.small", "The creator allows no pauses in this game."),
       h("div.row", "E-mail ", email, status),

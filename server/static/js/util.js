@@ -159,6 +159,14 @@ export function fmtLeft(ms) {
   return `${mm}:${String(ss).padStart(2, "0")} left`;
 }
 
+/** A span in seconds in words, exactly to the second ("23 h 57 min", "1 min 12 s"). */
+export function fmtExact(sec) {
+  const s = Math.round(sec);
+  if (s < 1) return "0 s";
+  const parts = [[Math.floor(s / 86400), "d"], [Math.floor((s % 86400) / 3600), "h"], [Math.floor((s % 3600) / 60), "min"], [s % 60, "s"]];
+  return parts.filter(([n]) => n).map(([n, u]) => `${n} ${u}`).join(" ");
+}
+
 /** A duration in seconds, in words ("36 h", "2 d", "10 min"). */
 export function fmtSpan(sec) {
   return sec >= 86400 && sec % 86400 === 0 ? `${sec / 86400} d` : sec >= 3600 ? `${Math.round(sec / 360) / 10} h` : `${Math.round(sec / 60)} min`;
