@@ -317,9 +317,10 @@ class Notifier:
         rep = report_of(events)
         if rep is not None:
             from rcw.postal import render
+            from rcw.postal.base import PHASE_NAMES
 
-            self.game_event(rt, "report", text=render(rep, rt.game.data), want="report",
-                            subject=f"report of Game-Turn {rep['turn']}, {rep['phase']} phase")
+            self.game_event(rt, "report", text=render(rep, rt.game.data) + self._next_sheet(rt), want="report",
+                            subject=f"report of Game-Turn {rep['turn']}, {PHASE_NAMES.get(rep['phase'], rep['phase'])}")
         if rt.game.over and any(e.get("kind") == "game_over" for e in events):
             self.game_event(rt, "over", text="The game is over", want="report")
         if rt.postal is None and any((rt.prefs.get(s) or {}).get("email") for s in rt.prefs):
@@ -327,6 +328,22 @@ class Notifier:
                 if p["seat"] not in pending_before and p["seat"] in rt.prefs:
                     self.hub.spawn(self._if_away(rt, p["seat"], "decision", "the game waits on your decision",
                                                  f"Seat {p['seat']}: the game waits on you ({p.get('kind', 'a decision')})."))
+
+    @staticmethod
+    def _next_sheet(rt: Any) -> str:
+        """What a report's e-mail ends with: the phase whose orders are collected now, and when
+        they are due (the phase's deadline runs from now; QA: the report said nothing of what next)."""
+        from rcw.postal.base import PHASE_NAMES
+
+        g = rt.game
+        if g is None or g.over:
+            return ""
+        what = f"orders for {PHASE_NAMES.get(g.phase, g.phase)} of Game-Turn {g.turn}"
+        secs = rt.meta.get("deadline")
+        if not secs:
+            return f"\n\nNext: {what}; the phase closes when every sheet is in."
+        at = now_ms() + int(float(secs) * 1000)
+        return f"\n\nNext: {what}, due by {_utc(at)} (UTC), in {_left(at - now_ms())}."
 
     async def _if_away(self, rt: Any, seat: str, want: str, subject: str, text: str) -> None:
         if not await rt.present(seat):
@@ -375,11 +392,15 @@ class Notifier:
         if await rt.store.hash_incr(rt.gid, "reminded", f"{key}:{at}:{seat}", 1) != 1:
             return      # (reminded already, before a restart or by another process)
         left = _left(at - now_ms())
-        what = f"your orders for Game-Turn {g.turn}, {g.phase} phase" if rt.postal is not None else "your decision"
+        from rcw.postal.base import PHASE_NAMES
+
+        what = f"your orders for {PHASE_NAMES.get(g.phase, g.phase)} of Game-Turn {g.turn}" if rt.postal is not None \
+            else "your decision"
         text = (f"Seat {seat}: {what} {'are' if rt.postal is not None else 'is'} due in {left}; the deadline is at "
                 f"{_utc(at)} (UTC).")
         if rt.seats.get(seat, {}).get("disorder"):      # (its bot decides at the deadline: say so, and how to return)
-            does = f"writes the orders for Game-Turn {g.turn}, {g.phase} phase," if rt.postal is not None else "decides"
+            does = f"writes the orders for {PHASE_NAMES.get(g.phase, g.phase)} of Game-Turn {g.turn}" if rt.postal is not None \
+                else "decides"
             text = (f"Your seat {seat} is in civil disorder: its bot {does} at the deadline, in {left} ({_utc(at)} UTC), "
                     "unless you act first, which takes the seat back.")
         await self.email_seat(rt, seat, "due", f"{what} due in {left}", text)

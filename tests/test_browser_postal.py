@@ -191,9 +191,9 @@ def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook
             assert titles and all(" · strength " in t for t in titles), titles[:3]
             shot(pb, "postal-archive.png")
             # the e-mails: the reports, with a one-time login link that opens Anna's seat elsewhere
-            rep = wait_mail(inbox, "anna@example.org", "report of Game-Turn 1, first phase")
+            rep = wait_mail(inbox, "anna@example.org", "report of Game-Turn 1, the First Phase")
             assert f"{start}\u2192{dest}" in body(rep) and a["token"] not in body(rep)
-            assert wait_mail(inbox, "anna@example.org", "report of Game-Turn 1, trading phase")
+            assert wait_mail(inbox, "anna@example.org", "report of Game-Turn 1, the pre-season trades")
             fresh = new_page(browser)
             fresh.goto(link(rep))
             fresh.wait_for_function("() => document.body.dataset.seat === 'A'")

@@ -118,8 +118,10 @@ async def test_email_verified_by_its_link_then_reports_reminders_and_a_one_time_
                 assert resp.status == 400
             # A's orders are due in 3 s: a reminder; then the deadline closes the phase: a report.
             (due,) = await srv.inbox.wait("anna@example.org", "due in")
-            assert "Game-Turn 1, trading phase" in body(due)
-            (rep,) = await srv.inbox.wait("anna@example.org", "report of Game-Turn 1, trading phase")
+            assert "your orders for the pre-season trades of Game-Turn 1 are due in" in body(due)
+            (rep,) = await srv.inbox.wait("anna@example.org", "report of Game-Turn 1, the pre-season trades")
+            # it ends with what comes next, and when (QA: it said nothing of it)
+            assert re.search(r"\r?\n\r?\nNext: orders for the First Phase of Game-Turn 1, due by .+ \(UTC\), in .+\.\r?\n", body(rep)), body(rep)
             assert "REPORT OF GAME-TURN 1, THE PRE-SEASON TRADES" in body(rep)
             for m in srv.inbox.mails:
                 assert a["token"] not in body(m) and b["token"] not in body(m)
@@ -394,7 +396,7 @@ async def test_a_phase_shorter_than_the_reminders_lead_is_reminded_at_once():
                 assert resp.status == 200
             (due,) = await srv.inbox.wait("anna@example.org", "due in")
             assert re.search(r"due in (10|9) min$", due["Subject"]), due["Subject"]
-            assert "Game-Turn 1, trading phase are due in" in body(due)
+            assert "the pre-season trades of Game-Turn 1 are due in" in body(due)
         finally:
             await ca.close()
             await cb.close()
@@ -420,7 +422,7 @@ async def test_a_reminder_to_a_seat_in_civil_disorder_says_its_bot_writes_the_or
                     break
                 await asyncio.sleep(0.05)
             assert got, [body(m) for m in srv.inbox.to("boris@example.org", "due in")]
-            assert re.match(r"Your seat B is in civil disorder: its bot writes the orders for Game-Turn \d+, \w+ phase, "
+            assert re.match(r"Your seat B is in civil disorder: its bot writes the orders for the [\w -]+ of Game-Turn \d+ "
                             r"at the deadline, in .+ UTC\), unless you act first, which takes the seat back", body(got[0]))
         finally:
             await ca.close()
