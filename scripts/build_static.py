@@ -30,6 +30,8 @@ def build_data() -> dict:
     from rcw.game import Game
     from rcw.mapdraw import REGION_COLOURS
     from rcw.options import GROUPS, describe
+    from rcw.postal import KINDS
+    from rcw.postal.sheets import OPTION_KINDS
 
     d = full()                           # every counter any game may hold (the optional forces of 001 too)
     COLORS = (RED, WHITE, BLUE, GREEN, ANARCHIST)
@@ -76,6 +78,12 @@ def build_data() -> dict:
         "options": describe(),
         "option_groups": GROUPS,
         "bots": bots,
+        # the postal game's order kinds as the engine reads them (rcw.postal.KINDS): the phases each
+        # is written for, its rule case, its fields' types and defaults (the sheet's builders)
+        # (and the options a kind matters with, if any)
+        "postal_orders": {k: {"phases": list(phases), "rule": rule, "fields": {f: list(v) for f, v in fields.items()},
+                              **({"options": list(OPTION_KINDS[k])} if k in OPTION_KINDS else {})}
+                          for k, (phases, rule, fields) in KINDS.items()},
     }
 
 

@@ -852,3 +852,33 @@ def test_the_chats_propose_menu_offers_no_live_trade_or_committee_by_post(browse
         assert not errors, errors
     finally:
         page.context.close()
+
+
+def test_the_order_kinds_without_a_card_of_their_own_are_written_in_more_orders(browser, server):
+    """QA: the Czar's execution, the compliance with it, the end-game vote, the answer to a
+    redraw and other order kinds could be written only by editing an order's JSON.  The "More
+    orders" card offers every kind of the phase without a card of its own (the engine's kinds and
+    fields, data.json ``postal_orders``; 001's only in games with their option), as a form."""
+    page, errors = first_phase(browser, server)
+    try:
+        card = page.locator(".more-card")
+        card.locator("summary").click()
+        offered = card.locator('select[aria-label="Order"] option').evaluate_all("(os) => os.map((o) => o.value)")
+        assert offered == ["steal", "merge", "transfer", "emigrate", "czech_exit", "execute_czar", "comply_execution",
+                           "redraw"], offered
+        card.locator('select[aria-label="Order"]').select_option("comply_execution")
+        assert "postal [13.5]" in card.inner_text()
+        card.locator('.more-fields input[type="checkbox"]').uncheck()          # (refuse it)
+        card.locator('[data-act="add-more"]').click()
+        page.wait_for_selector('.draft-order.ok[data-order="comply_execution"]')
+        assert page.locator('.draft-order[data-order="comply_execution"] .d-text').inner_text() == \
+            "If the Czar's execution is ordered: refuse it"
+        card.locator('select[aria-label="Order"]').select_option("execute_czar")
+        card.locator('.more-fields input[value="B"]').check()
+        card.locator('[data-act="add-more"]').click()
+        page.wait_for_selector('.draft-order[data-order="execute_czar"]')
+        draft = page.evaluate("window.rcwApp.postal.draft")
+        assert draft[-2:] == [{"order": "comply_execution", "comply": False}, {"order": "execute_czar", "participants": ["A", "B"]}], draft
+        assert not errors, errors
+    finally:
+        page.context.close()

@@ -58,6 +58,11 @@ KINDS: dict[str, tuple[tuple[str, ...], str, dict[str, tuple[str, Any]]]] = {
     "vote": ((SECOND,), "004 [14.1]", {"end": (BOOL, False)}),
 }
 
+#: The kinds that matter only in a game with one of these options (001): a sheet's writer is
+#: offered them there alone.
+OPTION_KINDS: dict[str, tuple[str, ...]] = {"place": ("anarchists", "shock_armies", "freikorps"),
+                                            "draws": ("additional_draws",)}
+
 
 def _bad(msg: str, rule: str = "004 [17.0]") -> IllegalAction:
     return IllegalAction(rule, msg, "bad_order")

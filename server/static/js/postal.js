@@ -10,8 +10,8 @@
 // whether a step, an attack, a purge is legal and why not (`check`), the odds of an attack
 // (`attack_options`), the purge odds (`purge_odds`).
 
-import { h, store, toast, modal, notifyBrowser, fmtLeft, fmtSpan, fmtExact, tapWord, touchScreen } from "./util.js";
-import { unit, uname, pname, placeNames, isLeader, PHASE_NAMES } from "./data.js";
+import { h, replace, store, toast, modal, notifyBrowser, fmtLeft, fmtSpan, fmtExact, tapWord, touchScreen } from "./util.js";
+import { D, unit, uname, pname, placeNames, isLeader, PHASE_NAMES } from "./data.js";
 import { seatBadge } from "./dialogs.js";
 import { waitingForPlayers } from "./orders.js";
 
@@ -92,6 +92,31 @@ export function describe(o) {
     default: return `${o.order} ${JSON.stringify(Object.fromEntries(Object.entries(o).filter(([k]) => k !== "order")))}`;
   }
 }
+
+/** The order kinds with a card of their own (the rest are written in "More orders"). */
+const OWN_CARDS = new Set(["move", "attack", "assassinate", "purge", "counterpurge", "trade", "accept_gifts"]);
+
+/** Each other kind, and its fields, in a player's words. */
+const KIND_WORDS = {
+  execute_czar: "Order the Czar's execution (004 [13.5])",
+  comply_execution: "If the Czar's execution is ordered of me",
+  vote: "The end-game vote (004 [14.1])",
+  steal: "Take Green units along with the Gold",
+  merge: "Stack a stack with another",
+  transfer: "Hand the Czar or the Gold to another stack",
+  emigrate: "The Czar leaves Russia by sea",
+  czech_exit: "Czech units leave from Vladivostok",
+  capture: "Capture of Imperial units",
+  losses: "Exchange losses",
+  redraw: "A marker drawn: keep it or draw again",
+  place: "Where units drawn go (001)",
+  draws: "Extra Randomizer draws (001)",
+};
+const FIELD_WORDS = {
+  participants: "with", comply: "carry it out", end: "end the game now", unit: "unit", leader: "by the leader",
+  into: "into the stack of", to: "to the stack of", accept: "capture them", prefer: "lose first", redraw: "draw again",
+  provinces: "provinces", leaders: "or with the leaders", extra: "extra draws",
+};
 
 export class PostalDesk {
   constructor(app) {
@@ -624,7 +649,68 @@ export class PostalDesk {
     if (ph === "first") out.push(this.kept("assassin", () => this.assassinCard()));
     if (ph === "first" || ph === "second") out.push(this.kept("purge", () => this.purgeCard()));
     out.push(this.kept("trade", () => this.tradeCard()));
+    if (ph === "first" || ph === "second") out.push(this.kept("more", () => this.moreCard()));
     return out;
+  }
+
+  /** The order kinds of this phase that have no card of their own (QA: the Czar's execution, the
+   *  end-game vote, the answer to a redraw and the rest could be written only as JSON), each as
+   *  a form built from the engine's fields for it (data.json ``postal_orders``, rcw.postal.KINDS);
+   *  the engine's check judges the order once added. */
+  moreCard() {
+    const v = this.view;
+    const me = this.app.seat;
+    const ph = v.postal.phase;
+    const on = (spec) => !spec.options || spec.options.some((x) => (v.options || {})[x]);     // (001's, in their games)
+    const kinds = Object.entries(D.postal_orders || {}).filter(([k, spec]) => !OWN_CARDS.has(k) && spec.phases.includes(ph) && on(spec))
+      .map(([k]) => k);
+    const mine = v.stacks.filter((st) => st.owner === me).flatMap((st) => st.units.map((u) => [u, st]));
+    const others = v.stacks.filter((st) => st.owner !== me).flatMap((st) => st.units.map((u) => [u, st]));
+    const unitOpt = ([u, st]) => h("option", { value: String(u) }, `${uname(u)} (${st.owner || "no one"}, ${st.province})`);
+    const units = (multiple) => h("select", multiple ? { multiple: true, size: 4 } : {},
+      h("optgroup", { label: "Yours" }, mine.map(unitOpt)), h("optgroup", { label: "Others'" }, others.map(unitOpt)));
+    const seats = () => h("span.seat-picks", v.seats.filter((p) => !(v.quit || []).includes(p)).map((p) =>
+      h("label.chk", h("input", { type: "checkbox", value: p, checked: p === me }), ` ${p}`)));
+    const provinces = () => h("select", { multiple: true, size: 4 },
+      Object.keys(D.provinces).sort((a, b) => pname(a).localeCompare(pname(b))).map((c) => h("option", { value: c }, `${pname(c)} (${c})`)));
+    // one input per field, by its type (and name: seats and provinces are both lists of strings)
+    const widget = (name, [type, dflt]) => {
+      if (type === "bool") return h("input", { type: "checkbox", checked: !!dflt });
+      if (type === "nat" || type === "pos" || type === "nat?") return h("input", { type: "number", min: type === "pos" ? 1 : 0, value: dflt ?? "" });
+      if (type === "int") return units(false);
+      if (type === "ints") return units(true);
+      if (type === "strs") return name === "provinces" ? provinces() : seats();
+      return h("input", { type: "text" });
+    };
+    const read = (el, [type]) => {
+      if (type === "bool") return el.checked;
+      if (type === "nat" || type === "pos" || type === "nat?") return el.value === "" ? null : Number(el.value);
+      if (type === "int") return Number(el.value);
+      if (type === "ints") return [...el.selectedOptions].map((o) => Number(o.value));
+      if (type === "strs") return el.tagName === "SELECT" ? [...el.selectedOptions].map((o) => o.value)
+        : [...el.querySelectorAll("input:checked")].map((c) => c.value);
+      return el.value;
+    };
+    const kind = h("select", { "aria-label": "Order" }, kinds.map((k) => h("option", { value: k }, KIND_WORDS[k] || k)));
+    const form = h("div.more-fields");
+    let inputs = [];
+    const show = () => {
+      const spec = D.postal_orders[kind.value];
+      inputs = Object.entries(spec.fields).map(([f, t]) => [f, t, widget(f, t)]);
+      replace(form, h("p.small", `${spec.rule}`), inputs.map(([f, , el]) => h("div.row", h("label", `${FIELD_WORDS[f] || f} `, el))));
+    };
+    kind.addEventListener("change", show);
+    if (kinds.length) show();
+    return h("details.card.more-card", h("summary", "More orders"),
+      h("div.row", kind), form,
+      h("button.btn", { type: "button", dataset: { act: "add-more" }, onclick: () => {
+        const o = { order: kind.value };
+        for (const [f, t, el] of inputs) {
+          const x = read(el, t);
+          if (x !== null) o[f] = x;
+        }
+        this.add(o);
+      } }, "Add"));
   }
 
   /** The same card element for as long as the phase lasts (the position it offers cannot change
