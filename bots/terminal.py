@@ -152,14 +152,18 @@ def score_rows(scores: dict, seats) -> list[list[str]]:
     return [[p, str(scores["Red"].get(p, 0)), str(scores["White"].get(p, 0))] for p in seats]
 
 
-INPUT_ENDED = "\x04"     # what :func:`read_line` reads at the end of input (save if it can, and quit)
+INPUT_ENDED = "\x04"     # what :func:`read_line` reads at the end of input or on Ctrl-C (save if it can, and quit)
 
 
 def read_line(prompt: str, inp, out) -> str:
-    """One typed line after ``prompt``; the end of input reads as :data:`INPUT_ENDED`.  Piped
-    input is echoed, so a scripted transcript shows what was chosen."""
+    """One typed line after ``prompt``; the end of input (Ctrl-D) and Ctrl-C read as
+    :data:`INPUT_ENDED` (the game is saved if it can be, and ends).  Piped input is echoed, so a
+    scripted transcript shows what was chosen."""
     print(prompt, end="", file=out, flush=True)
-    line = inp.readline()
+    try:
+        line = inp.readline()
+    except KeyboardInterrupt:
+        line = ""
     if not line:
         print(file=out, flush=True)            # (what follows starts a line of its own)
         return INPUT_ENDED
@@ -216,7 +220,7 @@ QUIT = ("q", "q!", INPUT_ENDED)     # the commands that end a terminal game
 def quits(head: str, save, say) -> bool:
     """Whether the quit command ``head`` (one of :data:`QUIT`) ends the game now: ``q`` saves
     and quits, but a game it could not save goes on (the player is told, and ``q!`` quits
-    without saving); the end of input saves if it can and quits (no one is left to ask)."""
+    without saving); the end of input (or Ctrl-C) saves if it can and quits (no one is left to ask)."""
     if head == "q!":
         say("Quit without saving.")
         return True

@@ -681,3 +681,26 @@ def test_a_pact_is_listed_warned_of_and_not_made_twice():
     said = out.getvalue()[before:]
     assert "You and B have a pact until the end of Game-Turn 2 already." in said
     assert "Your pacts: with B until the end of Game-Turn 2" in said
+
+
+@pytest.mark.parametrize("spi", [False, True])
+def test_ctrl_c_at_a_prompt_saves_and_quits_like_the_end_of_input(tmp_path, monkeypatch, capsys, spi):
+    """Found by a QA pass: Ctrl-C at any prompt ended the game with a KeyboardInterrupt traceback
+    and nothing saved.  It now saves and quits in order, as the end of input (Ctrl-D) does."""
+    path = tmp_path / "g.json"
+
+    class CtrlC(io.StringIO):
+        def readline(self, *a):
+            line = super().readline(*a)
+            if not line:
+                raise KeyboardInterrupt
+            return line
+
+    monkeypatch.setattr(sys, "stdin", CtrlC("1\n"))
+    spi_arg = ["--spi"] if spi else ["--max-turns", "1"]
+    assert main(["solo", *spi_arg, "--seed", "8", "--save", str(path)]) == 0
+    out = capsys.readouterr()
+    assert f"Saved to {path} (resume with: rcw solo{' --spi' if spi else ''} --load {path})" in out.out
+    assert "Traceback" not in out.err and "KeyboardInterrupt" not in out.err
+    saved = json.loads(path.read_text())
+    assert saved["record"]["actions"]                                   # (the game as it stood)
