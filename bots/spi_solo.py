@@ -113,6 +113,8 @@ class SPISolo:
         self.show_objective()
 
     def show_nonred(self) -> None:
+        """The non-Red forces (004 [21.1]), a stack's units one a line (a narrow terminal wraps a
+        path between its provinces, never inside a name: :meth:`Screen.table`)."""
         v = self.view()
         d = self.player.data
         routes = v["solitaire"]["routes"]
@@ -126,12 +128,12 @@ class SPISolo:
             target = r["target"] if r else "-"
             leaders = any(d.units[u].is_leader for u in st["units"])
             moves = "yes" if st["owner"] == S.NONRED and (leaders or st["color"] in ("Blue", "Green")) else "no"
-            rows.append([str(st["id"]), st["province"], st["color"], "non-Red" if st["owner"] else "none",
-                         ", ".join(unit_name(u) for u in fighting), str(self.player.defense(st["id"])), moves, target, path])
+            rows.append([str(st["id"]), st["province"], st["color"], "\n".join(unit_name(u) for u in fighting),
+                         str(self.player.defense(st["id"])), moves, target, path])
         self.say("\nNon-Red forces (they move toward their target along the path shown, one province per pip of "
-                 "a die, 004 [21.1]; 'control': the non-Red Player's, or none; 'moves' = controllable, 004 [18.0]):",
-                 "bold")
-        self.screen.table(rows, ["stack", "province", "colour", "control", "units", "strength", "moves", "target", "path ahead"])
+                 "a die, 004 [21.1]; 'moves': controllable, 004 [18.0]: White units with a leader, and the Blue and "
+                 "Green units whose Control Marker the non-Red Player holds):", "bold")
+        self.screen.table(rows, ["stack", "province", "colour", "units", "strength", "moves", "target", "path ahead"])
 
     def show_objective(self) -> None:
         v = self.view()

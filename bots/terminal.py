@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import textwrap
 from typing import TextIO
 
 from rich import box
@@ -64,19 +65,23 @@ class Screen:
 
     def table(self, rows: list[list[str]], header: list[str]) -> None:
         """Rows under a header: a ``rich`` table on a terminal (numbers to the right, the
-        factions coloured), else :func:`table`'s aligned columns."""
+        factions coloured), else :func:`table`'s aligned columns.  A cell may hold several
+        lines (a stack's units, one a line)."""
         if self.console is None or not rows:
             print(table(rows, header), file=self.out, flush=True)
             return
         # Each column as wide as its header and, as many as the terminal has room for (those that
         # need least first), its longest word (no word broken); what room is left goes to the
-        # columns with words still broken, then to those whose text is longer than their width,
-        # the longest first.  Fixed widths: rich
+        # columns with words still broken, then to those whose lines are longer than their width,
+        # those that need least first (so a short column is shown whole before a long one takes
+        # the rest).  A line wraps at its spaces and after the hyphens between words (a path
+        # DAGH-TERE-STAV, a name May-Maevsky), never inside a word.  Fixed widths: rich
         # left to share the room itself crops or drops a column on a narrow terminal.
         cells = [[str(r[i]) for r in rows] for i in range(len(header))]
         heads = [len(name) for name in header]
-        words = [max(heads[i], min(12, max((len(w) for c in cells[i] for w in c.split()), default=0)))
+        words = [max(heads[i], min(12, max((len(w) for c in cells[i] for w in _BREAK.split(c)), default=0)))
                  for i in range(len(header))]
+        lines = [max(len(line) for c in cells[i] for line in c.split("\n")) for i in range(len(header))]
         numbers = [all(_NUMBER.match(c) for c in cells[i]) for i in range(len(header))]
         room = self.console.width - sum(heads) - 2 * len(heads) + 1    # (between columns: a pad and a gap)
         widths = list(heads) if room >= 0 else [None] * len(header)     # (too narrow even for that: rich's)
@@ -90,8 +95,8 @@ class Screen:
                 if more > 0:
                     widths[i] += more
                     room -= more
-            for i in sorted(range(len(header)), key=lambda i: -max(map(len, cells[i]))):
-                more = min(room, max(map(len, cells[i])) - widths[i])
+            for i in sorted(range(len(header)), key=lambda i: lines[i] - widths[i]):
+                more = min(room, lines[i] - widths[i])
                 if more > 0:
                     widths[i] += more
                     room -= more
@@ -99,8 +104,19 @@ class Screen:
         for i, name in enumerate(header):
             t.add_column(name, justify="right" if numbers[i] else "left", overflow="fold", width=widths[i])
         for r in rows:
-            t.add_row(*(self.coloured(str(c)) for c in r))
+            t.add_row(*(self.coloured(_wrap(str(c), widths[i])) for i, c in enumerate(r)))
         self.console.print(t, soft_wrap=False)      # (soft wrapping, for the lines said, adds a column to a table)
+
+
+_BREAK = re.compile(r"\s+|(?<=[^\W\d_]{2}-)(?=[^\W\d_])")    # where a line may wrap (as textwrap breaks it)
+
+
+def _wrap(text: str, width: int | None) -> str:
+    """``text``'s lines wrapped to ``width`` at spaces and after hyphens between words (rich
+    breaks only at spaces, and folds a longer word where the column ends)."""
+    if width is None:
+        return text
+    return "\n".join(textwrap.fill(line, width) if len(line) > width else line for line in text.split("\n"))
 
 
 def unit_name(uid: int) -> str:
@@ -116,16 +132,21 @@ def province(code: str) -> str:
 
 
 def table(rows: list[list[str]], header: list[str]) -> str:
-    """Rows under a header, in aligned columns (indented two spaces)."""
+    """Rows under a header, in aligned columns (indented two spaces); a cell of several lines
+    makes its row as many lines."""
     if not rows:
         return "  (none)"
-    cols = [header] + rows
+    body = []
+    for r in rows:                             # (a cell of several lines: the row takes as many)
+        split = [str(c).split("\n") for c in r]
+        body += [[c[k] if k < len(c) else "" for c in split] for k in range(max(map(len, split)))]
+    cols = [header] + body
     w = [max(len(str(r[i])) for r in cols) for i in range(len(header))]
 
     def line(r: list[str]) -> str:
         return "  " + "  ".join(str(c).ljust(w[i]) for i, c in enumerate(r)).rstrip()
 
-    return "\n".join([line(header), "  " + "  ".join("-" * x for x in w)] + [line(r) for r in rows])
+    return "\n".join([line(header), "  " + "  ".join("-" * x for x in w)] + [line(r) for r in body])
 
 
 def vp_rows(view: dict) -> list[list[str]]:

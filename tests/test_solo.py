@@ -704,3 +704,35 @@ def test_ctrl_c_at_a_prompt_saves_and_quits_like_the_end_of_input(tmp_path, monk
     assert "Traceback" not in out.err and "KeyboardInterrupt" not in out.err
     saved = json.loads(path.read_text())
     assert saved["record"]["actions"]                                   # (the game as it stood)
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_the_non_red_forces_table_never_cuts_a_province_code_or_a_name(width):
+    """Found by a QA pass: on a terminal the SPI non-Red forces table (``n``, ``b``, the phase
+    screens) broke the path column inside province codes ("DAGH-TERE-ST" / "AV-KUBA-...", at 120
+    columns) and, at 80, squeezed the units column to 6 ("Yudeni" / "ch,").  The units are listed
+    one a line, each whole, and a path wraps after the hyphen between two provinces."""
+    from rcw.bots.spi_solo import SPISolo
+    from rcw.bots.terminal import Screen, unit_name
+
+    solo = SPISolo(3, out=io.StringIO(), inp=_feed([]))
+    plain = io.StringIO()
+    solo.screen = Screen(plain, fancy=False)
+    solo.show_nonred()
+    fancy = io.StringIO()
+    solo.screen = Screen(fancy, fancy=True)
+    solo.screen.console.width = width
+    solo.show_nonred()
+    lines = [ESC.sub("", line) for line in fancy.getvalue().splitlines()]
+    table = lines[next(i for i, line in enumerate(lines) if line and set(line) <= {"─"}) - 1:]
+    assert max(map(len, table)) <= width, table
+    whole = set(re.split(r"[\s-]+", plain.getvalue()))               # (every word and province code, uncut)
+    cut = [w for line in table for w in re.split(r"[\s-]+", line) if w not in whole and set(w) != {"─"}]
+    assert not cut, cut
+    text = "\n".join(table)
+    v = solo.view()
+    for st in v["stacks"]:
+        if st["color"] != "Red":
+            for u in st["units"]:
+                if not solo.player.data.units[u].is_imperial:
+                    assert unit_name(u) in text, unit_name(u)              # (on one line, as the counter reads)
