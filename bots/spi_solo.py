@@ -41,7 +41,6 @@ from rcw.bots.terminal import (
     unit_name,
     write_save,
 )
-from rcw.bots.terminal import fighting as fighting_units
 
 from rcw import actions as A
 from rcw import solitaire as S
@@ -120,20 +119,26 @@ class SPISolo:
         routes = v["solitaire"]["routes"]
         rows = []
         for st in sorted(v["stacks"], key=lambda x: (x["province"], x["id"])):
-            fighting = fighting_units(self.player, st)
-            if not fighting or st["color"] == "Red":
+            if not st["units"] or st["color"] == "Red":        # (the Czar or the Gold alone too: nobody's, 004 [13.42])
                 continue
             r = routes.get(str(st["id"]))
             path = "-".join(r["ahead"]) if r and r["ahead"] else ("(there)" if r else "-")
             target = r["target"] if r else "-"
             leaders = any(d.units[u].is_leader for u in st["units"])
             moves = "yes" if st["owner"] == S.NONRED and (leaders or st["color"] in ("Blue", "Green")) else "no"
-            rows.append([str(st["id"]), st["province"], st["color"], "\n".join(unit_name(u) for u in fighting),
+            rows.append([str(st["id"]), st["province"], st["color"] or "-", "\n".join(self.unit_text(u, st) for u in st["units"]),
                          str(self.player.defense(st["id"])), moves, target, path])
         self.say("\nNon-Red forces (they move toward their target along the path shown, one province per pip of "
                  "a die, 004 [21.1]; 'moves': controllable, 004 [18.0]: White units with a leader, and the Blue and "
                  "Green units whose Control Marker the non-Red Player holds):", "bold")
         self.screen.table(rows, ["stack", "province", "colour", "units", "strength", "moves", "target", "path ahead"])
+
+    def unit_text(self, u: int, st: dict) -> str:
+        """A unit of a view stack; the Czar and the Gold with the leader who controls them
+        (004 [13.21]: the leader they are attached to)."""
+        units = self.player.data.units
+        lead = st["attached"].get(str(u))
+        return f"{unit_name(u)} ({units[lead].name}'s)" if lead and units[u].is_imperial else unit_name(u)
 
     def show_objective(self) -> None:
         v = self.view()

@@ -736,3 +736,21 @@ def test_the_non_red_forces_table_never_cuts_a_province_code_or_a_name(width):
             for u in st["units"]:
                 if not solo.player.data.units[u].is_imperial:
                     assert unit_name(u) in text, unit_name(u)              # (on one line, as the counter reads)
+
+
+def test_the_spi_solitaire_shows_who_holds_the_czar_and_the_gold(tmp_path):
+    """Found by a QA pass: once the non-Red side held the Czar and the Gold, ``--spi`` never showed
+    them (the non-Red forces table listed only the units that fight), and the capture line did
+    not say who held the Czar.  The table lists them with the leader who controls them, and the
+    capture names him (004 [13.21]: the leader they are attached to controls them)."""
+    from rcw.bots.spi_solo import SPISolo
+
+    out = io.StringIO()
+    solo = SPISolo(3, out=out, inp=_feed(["n", "q"]))
+    solo.save_path = str(tmp_path / "s.json")
+    assert solo.run() == 0
+    text = out.getvalue()
+    assert "Non-Red captures the Czar in EKAT: Kolchak controls it now (004 [13.21])" in text
+    table = text.split("Non-Red forces (")[1]
+    assert re.search(r"^\s+74\s+EKAT\s+White\s+WL2 Kolchak\b", table, re.M)
+    assert re.search(r"^\s+GOLD \(Kolchak's\)", table, re.M) and re.search(r"^\s+CZAR \(Kolchak's\)", table, re.M)
