@@ -371,7 +371,8 @@ def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) 
     if t == "CzechExit":
         return f"Czech unit {unit_name(a.unit)} leaves from Vladivostok"
     if t == "Merge":
-        return f"Merge {stack_text(player, a.stack, owners)} into stack {a.into}"
+        return (f"Put {stack_text(player, a.stack, owners)} with stack {a.into} (only stacked, 004 [5.41]: "
+                "a leader takes a unit along once you Attach it as he moves, 004 [5.13])")
     if t == "DeclareAttack":
         best = next((o["groups"][0]["odds"] for o in _attack_options(player)
                      if o["target"] == a.target and o["subversive"] == a.subversive and o["groups"]), None)

@@ -754,3 +754,24 @@ def test_the_spi_solitaire_shows_who_holds_the_czar_and_the_gold(tmp_path):
     table = text.split("Non-Red forces (")[1]
     assert re.search(r"^\s+74\s+EKAT\s+White\s+WL2 Kolchak\b", table, re.M)
     assert re.search(r"^\s+GOLD \(Kolchak's\)", table, re.M) and re.search(r"^\s+CZAR \(Kolchak's\)", table, re.M)
+
+
+def test_a_merge_says_the_units_are_only_stacked_until_attached():
+    """Found by a QA pass: "Merge stack 2 ... into stack 1" read as if the units went along with
+    stack 1's leader; they are only stacked (004 [5.41]) and move with him once attached (004
+    [5.13]).  The choice says so, in both games (one sentence, ``describe_play``)."""
+    from rcw.bots.spi_solo import SPISolo
+
+    spi = SPISolo(3, out=io.StringIO(), inp=_feed([]))
+    said = spi.describe(A.Merge("R", 2, 1))
+    assert said == ("Put stack 2 in NOVG (RU8 NOVG) with stack 1 (only stacked, 004 [5.41]: a leader takes a unit "
+                    "along once you Attach it as he moves, 004 [5.13])"), said
+    solo = Solo(3, {"max_turns": 1}, out=io.StringIO(), inp=_feed([]))
+    solo.apply(A.EndTrading("A"))
+    while (step := solo.match.next_step()) is not None:
+        solo.match.apply(step.seat, step.action, step.kind)
+    v = solo.view()
+    a, b = (st["id"] for st in v["stacks"][:2])
+    said = solo.describe(A.Merge("A", a, b), v)
+    assert said.startswith(f"Put stack {a} in ") and f"with stack {b} (only stacked, 004 [5.41]" in said
+    assert "Attach" in said and "Merge" not in said
