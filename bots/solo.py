@@ -52,6 +52,7 @@ from rcw.bots.terminal import (
     describe_play,
     fighting,
     futile,
+    in_order,
     odds_text,
     province,
     quits,
@@ -370,7 +371,7 @@ class Solo:
             self.human_log.append(to_wire(a))
             return a
         v = self.view()
-        choices = [a for a in legal if a.TYPE != "Quit" and not futile(self.me, a)]
+        choices = in_order([a for a in legal if a.TYPE != "Quit" and not futile(self.me, a)])
         header = (v["turn"], v["phase"], v.get("phasing"))
         if header != self.last_header and why == "turn":
             self.last_header = header

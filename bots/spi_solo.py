@@ -33,6 +33,7 @@ from rcw.bots.terminal import (
     decision_heading,
     describe_play,
     futile,
+    in_order,
     province,
     quits,
     read_line,
@@ -228,7 +229,7 @@ class SPISolo:
         return self.pick(legal, "Your choices")
 
     def pick(self, legal: list[A.Action], title: str) -> A.Action | None:
-        legal = [a for a in legal if not futile(self.player, a)]
+        legal = in_order([a for a in legal if not futile(self.player, a)])
         while True:
             a = self.menu(legal, title)
             if isinstance(a, str):

@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rcw import actions as A
+from rcw.actions import IllegalAction
 from rcw.data import default, full
 from rcw.rng import SEED_MAX
 
@@ -336,11 +337,32 @@ def decision_heading(kind: str) -> str:
 
 SAID = {           # the choices that read the same whatever the position
     "EndForce": "This force stops here", "EndMovement": "End the Movement Phase",
-    "ResolveAttack": "Roll the die for this attack", "CancelAttack": "Call off this attack",
     "EndCombat": "End the Combat Phase", "DeclineCapture": "Leave the Imperial unit where it is",
     "RollRandomEvents": "Roll for Random Events", "EndSpoils": "Take no more spoils",
     "EndPlayerTurn": "End your Player-Turn",
 }
+
+
+def attack_choice(a: A.Action, v: dict, player, owners: bool = True) -> str:
+    """The roll (with the engine's odds for the attack as it stands: strength against defense,
+    the CRT column, 004 [8.4]) or the calling off of the attack being made, its target named."""
+    roll = a.TYPE == "ResolveAttack"
+    if not v.get("attack"):
+        return "Roll the die for this attack" if roll else "Call off this attack"
+    target = stack_text(player, v["attack"][0], owners)
+    if not roll:
+        return f"Call off the attack on {target}"
+    try:
+        o = player.odds()
+    except IllegalAction:
+        return f"Roll the die for the attack on {target}"
+    return f"Roll the die for the attack on {target}: {o['attack']} against {o['defense']}, odds {o['label']}"
+
+
+def in_order(choices: list) -> list:
+    """The choices as listed: the roll of an attack's die last, so that it never takes the
+    number an Add or a Withdraw had on the screen before (a key typed twice adds, then rolls)."""
+    return sorted(choices, key=lambda a: getattr(a, "TYPE", "") == "ResolveAttack")
 
 
 def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) -> str | None:
@@ -380,6 +402,8 @@ def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) 
         kind = "Subversive attack (from next door; Ae/Ex harmless)" if a.subversive else "Attack"
         return (f"{kind} {stack_text(player, a.target, owners)}, defense {dfn}; "
                 f"your units able to join: {best['attack'] if best else 0} ({best['label'] if best else 'none'})")
+    if t in ("ResolveAttack", "CancelAttack"):
+        return attack_choice(a, v, player, owners)
     if t == "AddAttacker":
         strength = attack_strength(player, a.stack) if a.stack in stacks else "?"
         return f"Add {stack_text(player, a.stack, owners)} (strength {strength}) to the attack"

@@ -775,3 +775,34 @@ def test_a_merge_says_the_units_are_only_stacked_until_attached():
     said = solo.describe(A.Merge("A", a, b), v)
     assert said.startswith(f"Put stack {a} in ") and f"with stack {b} (only stacked, 004 [5.41]" in said
     assert "Attach" in said and "Merge" not in said
+
+
+def test_the_roll_of_an_attack_is_listed_last_with_its_odds_and_target():
+    """Found by a QA pass: after an attack was declared and a stack added, "2" became "Roll the
+    die for this attack" (it had added the stack a screen before), so a key typed twice rolled
+    the die; the roll showed no odds, and in ``--spi`` no line named the target.  The roll is
+    listed last, with the engine's odds for the attack as it stands, and the target is named."""
+    from rcw.bots.spi import SPIRedAgent
+    from rcw.bots.spi_solo import SPISolo
+
+    solo = SPISolo(3, out=io.StringIO(), inp=_feed([]))
+    bot = SPIRedAgent("R", 3)
+    for _ in range(26):                                  # (seed 3: Red's Combat Phase, BU2 ARCH/US in reach of two stacks)
+        solo.match.apply("R", bot.choose(solo.player), by_agent=False)
+    assert solo.view()["phase"] == "combat"
+    solo.match.apply("R", A.DeclareAttack("R", 56), by_agent=False)
+    target = "stack 56 in ARCH (BU2 ARCH/US)"
+    for _ in range(2):                                   # (the same key twice)
+        solo.screen.out = out = io.StringIO()
+        solo.inp = _feed(["2"])
+        a = solo.pick(list(solo.player.legal), "Your choices")
+        assert a.TYPE == "AddAttacker", out.getvalue()
+        solo.match.apply("R", a, by_agent=False)
+    solo.screen.out = out = io.StringIO()
+    solo.inp = _feed(["q!"])
+    assert solo.pick(list(solo.player.legal), "Your choices") is None
+    menu = last_menu(out.getvalue())
+    odds = solo.player.odds()
+    assert menu[0][1] == f"Call off the attack on {target}"
+    assert menu[-1][1] == (f"Roll the die for the attack on {target}: {odds['attack']} against {odds['defense']}, "
+                           f"odds {odds['label']}"), menu
