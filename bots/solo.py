@@ -6,19 +6,26 @@ explained by the engine's event sentences and the bot's own notes (its strategy 
 targets, its Central Committee answers).  At each of your decisions the legal choices are
 listed with numbers; other commands:
 
-    b  board (your stacks, enemies within reach)    v  Victory Point chart and scores
-    k  markers, Committee, attitudes, your pacts     s  save the game    q  save and quit
-    c  propose a Central Committee (c B,C)          g  give markers (g B 1 0: 1 Politburo, 0 Assassins)
-    d  the hands dealt (pre-game trading session)   h  this help    q!  quit without saving
+    b  board (your stacks, the enemies within reach)
+    v  the Victory Point chart and the scores
+    k  markers, Central Committee, attitudes and your pacts
+    d  the hands dealt (in the pre-game trading session)
     t  offer a trade: t B give=Frunze,12 take=Kolchak pm=1 am=0 tpm=0 tam=1
-       (leaders by name or id, pre-game only (004 [15.33]); pm/am: Politburo/Assassin
-       markers you give, tpm/tam: those you ask for; the bot answers by its valuation
-       and says why: accepts, declines, or counters with an offer of its own)
-    p  propose a pact: p B 3 (no attack, purge or assassination between you and B until
-       the end of Game-Turn 3; p B alone agrees to the pact B proposed to you; a choice
-       that would break one says so)
-    Bots talk to you (> lines): their answers with reasons, their colour and targets at
-    the start of their Player-Turns, their proposals ([card]); see bots/negotiation.py.
+       (leaders by name or id, in the pre-game session only, 004 [15.33];
+       pm/am: the Politburo/Assassin markers you give, tpm/tam: those you ask
+       for; the bot accepts, declines or counters with an offer, and says why)
+    g  give markers: g B 1 0 gives B 1 Politburo and 0 Assassin markers
+    c  propose a Central Committee: c B,C
+    p  propose a pact: p B 3 (no attack, purge or assassination between you
+       and B until the end of Game-Turn 3); p B alone agrees to the pact B
+       proposed to you; a choice that would break a pact says so
+    s  save the game    q  save and quit (as Ctrl-D and Ctrl-C do)
+    h  this help        q! quit without saving
+    Bots talk to you (> lines): their answers, with their reasons, their colour
+    and targets at the start of their Player-Turns, and their proposals (the
+    lines ending [pact card], [trade card]...): p B agrees to B's pact; a trade
+    offer, a Committee invitation or the Czar's execution order is put to you
+    as numbered choices.
 
 Save/resume: the save file holds the game record (``Game.record()``: seed, players,
 options, actions) and your own decisions; ``rcw solo --load FILE`` replays them through the
@@ -545,8 +552,8 @@ class Solo:
     # -- the loop ------------------------------------------------------------------------------------------
     def run(self) -> int:
         g, m = self.g, self.match
-        self.say("Russian Civil War — five players: you are A, the SDT bots (Solitaire for Fanatics)\nare B-E.")
-        self.say("Type h at any prompt for help.  Bot actions are explained as they happen\n(* = the bot's reasoning).")
+        self.say("Russian Civil War — five players: you are A; B-E are the SDT bots (Solitaire for Fanatics).")
+        self.say("Type h at any prompt for help.  Bot actions are explained as they happen (* = the bot's reasoning).")
         while not g.over:
             if self.questions() is False:
                 return 0

@@ -5,10 +5,12 @@ a sentence what each of them does and why (which die, which path, which rule).  
 your decisions the legal choices are listed with numbers; other commands:
 
     b  board: your stacks, the non-Red forces with their targets and paths
-    n  the non-Red forces only                      o  the objective (what is left to clear)
-    d LEADER PROVINCE   (Red Leader Determination) deploy a leader alone in a province (one
-                        holding no non-Red unit, 004 [24.11])
-    s  save the game    q  save and quit            h  this help    q!  quit without saving
+    n  the non-Red forces only
+    o  the objective (what is left to clear)
+    d LEADER PROVINCE   (Red Leader Determination) deploy a leader alone in a
+                        province holding no non-Red unit (004 [24.11])
+    s  save the game    q  save and quit (as Ctrl-D and Ctrl-C do)
+    h  this help        q! quit without saving
 
 Save/resume: the save file holds the game record (``Game.record()``: seed, options and your
 actions; the non-Red moves follow from the seed); ``rcw solo --spi --load FILE`` replays it

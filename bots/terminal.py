@@ -58,11 +58,12 @@ class Screen:
         return t
 
     def say(self, text: str = "", style: str = "") -> None:
-        """One line (``style``, e.g. ``bold``, on a terminal only)."""
+        """One line (``style``, e.g. ``bold``, on a terminal only); on a terminal a line wider
+        than it wraps between words (:func:`fill`)."""
         if self.console is None:
             print(text, file=self.out, flush=True)
         else:
-            self.console.print(self.coloured(text, style))
+            self.console.print(self.coloured(fill(text, self.console.width), style))
 
     def table(self, rows: list[list[str]], header: list[str]) -> None:
         """Rows under a header: a ``rich`` table on a terminal (numbers to the right, the
@@ -107,6 +108,25 @@ class Screen:
         for r in rows:
             t.add_row(*(self.coloured(_wrap(str(c), widths[i])) for i, c in enumerate(r)))
         self.console.print(t, soft_wrap=False)      # (soft wrapping, for the lines said, adds a column to a table)
+
+
+_HANG = re.compile(r"\s*(?:[-*>!]|\d+\.)\s+|\s+[a-z]!?\s+|\s*")    # a line's indent and bullet ("  - ", " 12. ", "    b  ")
+
+
+def fill(text: str, width: int) -> str:
+    """``text`` with each line wider than ``width`` wrapped between words (a rule case such as
+    "004 [5.27]" kept whole), its continuation lines indented under the line's text (past its
+    indent and bullet or command letter)."""
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        hang = " " * len(_HANG.match(line).group())
+        kept = line.replace("004 [", "004\xa0[")             # (a rule case, "004 [5.27]", is one word)
+        out.append(textwrap.fill(kept, width, subsequent_indent=hang if len(hang) < width // 2 else "",
+                                 break_long_words=False, break_on_hyphens=False).replace("\xa0", " "))
+    return "\n".join(out)
 
 
 _BREAK = re.compile(r"\s+|(?<=[^\W\d_]{2}-)(?=[^\W\d_])")    # where a line may wrap (as textwrap breaks it)

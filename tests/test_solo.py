@@ -118,15 +118,19 @@ def pick(menu: list[tuple[int, str]], state: dict) -> int:
 
 
 def last_menu(text: str) -> list[tuple[int, str]]:
-    lines = text.splitlines()
-    out = []
-    for line in reversed(lines[:-1]):
+    """The last numbered choices before the prompt (a choice wrapped on a terminal continues on
+    lines indented under its text)."""
+    menu: list[list] = []
+    items: list[list] | None = None
+    for line in text.splitlines()[:-1]:
         m = MENU_LINE.match(line)
         if m:
-            out.append((int(m.group(1)), m.group(2)))
-        elif out:
-            break
-    return list(reversed(out))
+            items = (items or []) + [[int(m.group(1)), m.group(2)]]
+        elif items and line.startswith(" " * 6) and line.strip():
+            items[-1][1] += " " + line.strip()
+        else:
+            menu, items = items or menu, None
+    return [(n, t) for n, t in (items or menu)]
 
 
 def test_solo_played_to_the_end_by_a_newcomer(tmp_path):
@@ -422,7 +426,7 @@ def test_on_a_terminal_rcw_solo_draws_rich_tables_with_the_factions_in_colour(tm
     assert "─" * 20 in plain                                                    # rich's rules under the headers
     assert re.search(r"\x1b\[[0-9;]*31m(Red|RL\d)", text) and re.search(r"\x1b\[[0-9;]*47m(White|WL\d)", text)
     # (the Fanatics article's PIT: "on game turn one the boundaries are one and five")
-    assert "Political Indicator Table on Game-Turn 1: PCM 6 or more Red, 1-5 Undecided, 0 or less White" in plain
+    assert "Political Indicator Table on Game-Turn 1: PCM 6 or more Red, 1-5 Undecided, 0 or less White" in " ".join(plain.split())
     first = text.split("Choose a number")[0] + "Choose a number"                  # the choices: plain lines
     assert last_menu(first) == last_menu(ESC.sub("", first))
     assert any(t.startswith("End the pre-game trading") for _, t in last_menu(first))
@@ -806,3 +810,32 @@ def test_the_roll_of_an_attack_is_listed_last_with_its_odds_and_target():
     assert menu[0][1] == f"Call off the attack on {target}"
     assert menu[-1][1] == (f"Roll the die for the attack on {target}: {odds['attack']} against {odds['defense']}, "
                            f"odds {odds['label']}"), menu
+
+
+@pytest.mark.parametrize("spi", [False, True])
+def test_on_an_80_column_terminal_lines_wrap_between_words(spi):
+    """Found by a QA pass: at 80 columns help (h) and other wide lines broke inside words
+    ("quit wit" / "hout saving", "what is le" / "ft to clear", the banner's "Fanatic" / "s)"),
+    and the help sent players to a source file (bots/negotiation.py).  On a terminal every line
+    wraps between words to its width; the help says what to do with a bot's proposal."""
+    from rcw.bots.solo import HELP
+    from rcw.bots.spi_solo import SPISolo
+    from rcw.bots.terminal import Screen
+
+    def played(fancy: bool) -> str:
+        out = io.StringIO()
+        game = SPISolo(3, out=out, inp=_feed(["h", "q!"])) if spi else Solo(3, {"max_turns": 1}, out=out, inp=_feed(["h", "q!"]))
+        game.screen = Screen(out, fancy=fancy)
+        if fancy:
+            game.screen.console.width = 80
+        assert game.run() == 0
+        return ESC.sub("", out.getvalue())
+
+    plain, fancy = played(False), played(True)
+    assert max(map(len, fancy.splitlines())) <= 80, max(fancy.splitlines(), key=len)
+    words = set(plain.split())
+    cut = [w for w in fancy.split() if w not in words and set(w) != {"─"} and not w.endswith("-")]
+    assert not cut, cut                                  # (a table's cell may wrap after a hyphen: DAGH-TERE-)
+    assert "bots/negotiation.py" not in HELP and "p B agrees to B's pact" in HELP
+    if not spi:
+        assert "Russian Civil War — five players: you are A; B-E are the SDT bots (Solitaire for\nFanatics)." in fancy
