@@ -60,6 +60,7 @@ from rcw.bots.terminal import (
     fighting,
     futile,
     in_order,
+    listed,
     odds_text,
     province,
     quits,
@@ -345,7 +346,7 @@ class Solo:
             out = [unit_name(u) for u in o.get(f"{prefix}_leaders") or ()]
             out += [f"{o[k]} {word}" for k, word in ((f"{prefix}_politburo", "Politburo"), (f"{prefix}_assassins", "Assassin"))
                     if o.get(k)]
-            return " and ".join(out)
+            return listed(out)
         parts = [f"gives you {g}" if (g := side("give")) else "", f"wants {w}" if (w := side("take")) else ""]
         return "; ".join(p for p in parts if p) or "nothing"
 
@@ -435,15 +436,20 @@ class Solo:
 
     def command_ok(self, head: str, args: list[str]) -> bool:
         """Whether a command of :data:`USAGE` names its players and numbers; if not, its usage
-        is said (the engine judges the rest when the step is taken)."""
-        others = [p for p in self.g.seats if p != HUMAN]
+        is said, with the other players still in the game (the engine judges the rest when the
+        step is taken)."""
+        gone = self.view()["quit"]
+        others = [p for p in self.g.seats if p != HUMAN and p not in gone]
         named = [x.strip().upper() for x in args[0].split(",") if x.strip()] if args else []
-        wrong = [x for x in named if x not in others]
+        wrong = [x for x in named if x not in others and x not in gone]
+        left = [x for x in named if x in gone]
         if not named or (head == "g" and not (len(args) == 3 and args[1].isdigit() and args[2].isdigit())):
             self.say(f"{USAGE[head]} (the other players: {', '.join(others)})")
             return False
-        if wrong:
-            self.say(f"No player {', '.join(wrong)} (the other players: {', '.join(others)})")
+        if wrong or left:
+            self.say("; ".join(([f"No player {', '.join(wrong)}"] if wrong else [])
+                               + ([f"{', '.join(left)} {'has' if len(left) == 1 else 'have'} left the game"] if left else []))
+                     + f" (the other players: {', '.join(others)})")
             return False
         return True
 
@@ -466,6 +472,10 @@ class Solo:
             return tuple(out)
 
         kw = {}
+        if v["phase"] != "trading" and any(w.partition("=")[0] in ("give", "take") for w in words):
+            self.say("Leaders are traded only in the pre-game trading session, which is over (004 [15.33]); "
+                     "now t trades Politburo and Assassin markers: pm=N, am=N, tpm=N, tam=N")
+            return None
         for w in words:
             key, _, val = w.partition("=")
             if key in ("give", "take"):
@@ -629,13 +639,13 @@ class Solo:
             ws = r.get("winners") or ([r["winner"]] if r.get("winner") else [])
             self.say(("Winners (tied): " if len(ws) > 1 else "Winner: ") + (", ".join(ws) or "none")
                      + ("  — that's you!" if HUMAN in ws else ""))
-            self.say("FINAL SCORE " + " ".join(f"{p}={scores.get(p, 0)}" for p in sorted(scores)))
+            self.say("FINAL SCORE: " + " ".join(f"{p}={scores.get(p, 0)}" for p in sorted(scores)))
         else:
             now = self.g.scores()
             red, white = now["Red"], now["White"]
             self.say("No side won.  The Victory Points each player holds:")
             self.show(score_rows(now, sorted(red)), ["player", "Red VP", "White VP"])
-            self.say("FINAL SCORE no victor; Red VP " + " ".join(f"{p}={red[p]}" for p in sorted(red))
+            self.say("FINAL SCORE: no victor; Red VP " + " ".join(f"{p}={red[p]}" for p in sorted(red))
                      + "; White VP " + " ".join(f"{p}={white[p]}" for p in sorted(white)))
 
 

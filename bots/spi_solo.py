@@ -170,8 +170,13 @@ class SPISolo:
         t = a.TYPE
         if t == "DeployLeader":
             if a.stack:
-                return (f"On {self.stack_text(a.stack)}: takes command of up to {d.units[a.leader].strength} "
-                        "of its loose Red units, the strongest first (004 [24.11])")
+                st = next(x for x in self.view()["stacks"] if x["id"] == a.stack)
+                loose = [u for u in st["units"] if d.units[u].is_combat and str(u) not in st["attached"]]
+                if not loose:
+                    return (f"On {self.stack_text(a.stack)}: its units all have a leader already, so he commands "
+                            "none of them (004 [24.11])")
+                return (f"On {self.stack_text(a.stack)}: takes command of its loose Red units ({len(loose)} there), "
+                        f"up to his value of {d.units[a.leader].strength}, the strongest first (004 [24.11])")
             return f"Alone in {province(a.province)}"
         if t == "EndLeaderDeployment":
             return "End the Red Leader Determination Phase"
@@ -327,7 +332,7 @@ class SPISolo:
             self.say("A Draw: neither side reached its objective (004 [28.15]).")
         else:
             self.say("The non-Red Player has won.")
-        self.say(f"FINAL SCORE {r.get('title', '?')} on Game-Turn {r.get('turn', '?')}; "
+        self.say(f"FINAL SCORE: {r.get('title', '?')} on Game-Turn {r.get('turn', '?')}; "
                  f"non-Red units left in the Red objective regions: {r.get('objective_left', '?')}")
 
 

@@ -161,7 +161,7 @@ def test_solo_played_to_the_end_by_a_newcomer(tmp_path):
     text = "".join(t.transcript)
     assert code == 0
     assert "The game is over" in text and "FINAL SCORE" in text
-    assert re.search(r"FINAL SCORE A=\d+ B=\d+ C=\d+ D=\d+ E=\d+", text)
+    assert re.search(r"FINAL SCORE: A=\d+ B=\d+ C=\d+ D=\d+ E=\d+", text)
     assert "rolls" in text and "Strategy Determination Table" in text      # bots explain themselves
     assert "Your stacks" in text and "Enemies within reach" in text
     assert (tmp_path / "game.json").exists()
@@ -260,7 +260,7 @@ def test_spi_solitaire_played_to_the_end_by_scripted_input(tmp_path, monkeypatch
     second = capsys.readouterr().out
     assert "(resumed: the saved game has been replayed" in second
     assert "=== The game is over ===" in second
-    assert re.search(r"FINAL SCORE (Red (Decisive|Substantive|Marginal) Victory|non-Red Decisive Victory|Draw) "
+    assert re.search(r"FINAL SCORE: (Red (Decisive|Substantive|Marginal) Victory|non-Red Decisive Victory|Draw) "
                      r"on Game-Turn [1-7]; non-Red units left in the Red objective regions: \d+", second)
     assert "Non-Red: " not in second.split("(resumed")[0]          # the replay itself is silent
     # the same game driven in-process, choosing leaders and places in the two-step menu
@@ -305,7 +305,7 @@ def test_piped_choices_are_echoed_and_a_turn_limit_game_ends_with_the_score():
     text = out.getvalue()
     assert "Choose a number (h for help): 1\n" in text
     assert "The game is over" in text and "No side won" in text
-    assert re.search(r"FINAL SCORE no victor; Red VP A=\d+ B=\d+ C=\d+ D=\d+ E=\d+; White VP A=\d+ B=\d+ C=\d+ "
+    assert re.search(r"FINAL SCORE: no victor; Red VP A=\d+ B=\d+ C=\d+ D=\d+ E=\d+; White VP A=\d+ B=\d+ C=\d+ "
                      r"D=\d+ E=\d+", text)
     assert re.search(r"\* [B-E]: moves \S.* to \S+: ", text)          # bot moves come with a reason
     assert "Strategy Determination Table" in text
@@ -839,3 +839,105 @@ def test_on_an_80_column_terminal_lines_wrap_between_words(spi):
     assert "bots/negotiation.py" not in HELP and "p B agrees to B's pact" in HELP
     if not spi:
         assert "Russian Civil War — five players: you are A; B-E are the SDT bots (Solitaire for\nFanatics)." in fancy
+
+
+def _started(seed: int = 3) -> Solo:
+    """A five-player game past its trading session (the bots' first steps taken)."""
+    solo = Solo(seed, {"max_turns": 2}, out=io.StringIO(), inp=_feed([]))
+    solo.apply(A.EndTrading("A"))
+    while (step := solo.match.next_step()) is not None:
+        solo.match.apply(step.seat, step.action, step.kind)
+    return solo
+
+
+def test_a_committees_purge_reads_as_a_sentence(monkeypatch):
+    """Found by a QA pass: a purge of four read "B and C and D and A purge E ... roll 6+1 = 7:
+    1 points".  The engine's purge event (what the terminal games print) lists the members as
+    a sentence and counts one point in the singular."""
+    from engine_helpers import blank, markers, phase, put
+
+    from rcw.rules.base import Ctx
+
+    rolls = [3, 4]
+    monkeypatch.setattr(Ctx, "die", lambda self: rolls.pop(0))
+    g = blank()
+    phase(g, "E", "movement")
+    markers(g, A=2, B=2, C=2, D=2)
+    for p, lead in zip("ABCD", ("Sablin", "Muraviev", "Frunze", "Tukhachevsky"), strict=True):
+        put(g, "PETR", p, lead)
+    put(g, "NOVG", "E", "Lenin")
+    for p in "BCDA":
+        g.apply(A.JoinCommittee(p, ("B", "C", "D", "A")))
+    g.apply(A.DeclarePurge("B", "E", ("B", "C", "D", "A"), ("B", "C", "D", "A")))
+    ev = [e for p in "ACD" for e in g.apply(A.ApprovePurge(p, True))]
+    (purge,) = (e.text for e in ev if e.kind == "purge")
+    assert purge.startswith("A, B, C and D purge E: strength 14 (") and purge.endswith("roll 3+4 = 7: 1 point"), purge
+
+
+def test_the_spi_loss_names_the_unit_that_holds_the_target_and_the_score_has_a_colon():
+    """Found by a QA pass: the SPI solitaire's loss read "non-Red units hold Yudenich in Petrograd
+    at the end of Game-Turn 2", and "FINAL SCORE non-Red Decisive Victory" had no colon."""
+    from rcw.bots.spi_solo import SPISolo
+
+    from rcw.solitaire import victory
+
+    out = io.StringIO()
+    solo = SPISolo(3, out=out, inp=_feed([]))
+    solo.g.ctx.take(next(u.id for u in solo.g.data.units.values() if u.label == "WU2 ESTO"))   # (Rodzyanko alone in Petrograd)
+    solo.explain(victory.check_nonred_objective(solo.g.ctx))
+    solo.finish()
+    text = out.getvalue()
+    assert "non-Red Decisive Victory: a non-Red unit (Rodzyanko) holds Petrograd at the end of Game-Turn 1 " \
+           "(004 [28.13])" in text
+    assert "FINAL SCORE: non-Red Decisive Victory on Game-Turn 1;" in text
+
+
+def test_a_bots_refusal_names_the_phase_in_words(tmp_path, monkeypatch, capsys):
+    """Found by a QA pass: a bot's refusal of a Committee read "(Purge Cooperation; now A is
+    phasing, random_events)", an internal phase id."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", _feed(["1", "c B,C", "q!"]))
+    assert main(["solo", "--seed", "3", "--max-turns", "1"]) == 0
+    out = capsys.readouterr().out
+    assert ("> B: B declines: it answers a Central Committee in its convener's Movement Phase (Purge Cooperation; "
+            "now it is A's Random Events Phase)") in out
+    assert "random_events" not in out
+
+
+def test_marker_gifts_trades_and_seats_are_said_right_in_mid_game():
+    """Found by a QA pass, in mid-game: ``g B 9 0`` was refused citing 004 [15.33] (the pre-game
+    trading session); the ``g`` usage listed a seat that had left the game; and ``t B
+    give=Nobody`` answered "No leader 'Nobody' in A's hand" instead of saying that leaders are
+    traded in the pre-game session only."""
+    solo = _started()
+    solo.g.apply(A.Quit("C"))
+    out = solo.out
+    before = len(out.getvalue())
+    held = solo.view()["politburo"]["A"]
+    solo.inp = _feed(["g B 9 0", "g B", "g C 1 0", "t B give=Nobody", "q!"])
+    assert solo.human(list(solo.me.legal), "turn") is None
+    said = out.getvalue()[before:]
+    assert f"Not allowed: 004 [11.0]: A holds only {held} Politburo markers" in said
+    assert "g B 1 0: give B 1 Politburo and 0 Assassin markers (the other players: B, D, E)" in said
+    assert "C has left the game (the other players: B, D, E)" in said
+    assert ("Leaders are traded only in the pre-game trading session, which is over (004 [15.33]); now t trades "
+            "Politburo and Assassin markers") in said
+    assert "15.33]: A holds" not in said and "No leader 'Nobody'" not in said
+
+
+def test_a_deployment_on_a_stack_with_no_loose_unit_does_not_offer_command():
+    """Found by a QA pass: "On stack 1 ...: takes command of up to 2 of its loose Red units" was
+    said of a stack whose units all had a leader already (004 [24.11])."""
+    from rcw.bots.spi_solo import SPISolo
+
+    from rcw import solitaire as S
+
+    solo = SPISolo(3, out=io.StringIO(), inp=_feed([]))
+    frunze = solo.g.data.by_name("Frunze").id
+    value = solo.g.data.units[frunze].strength
+    assert solo.describe(S.DeployLeader("R", frunze, 1, "PETR")) == (
+        "On stack 1 in PETR (RL3 Lenin, RU8 PETR): its units all have a leader already, so he commands none of them "
+        "(004 [24.11])")
+    assert solo.describe(S.DeployLeader("R", frunze, 2, "NOVG")) == (
+        f"On stack 2 in NOVG (RU8 NOVG): takes command of its loose Red units (1 there), up to his value of {value}, "
+        "the strongest first (004 [24.11])")
