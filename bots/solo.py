@@ -242,7 +242,8 @@ class Solo:
                 red, white = self.dealt(v, p)
                 pcm = T.pcm(red, white)
                 color = T.political_color(pcm, v["turn"])
-            ctl = ", ".join(sorted(n for n, s in v["control"].items() if s == p)) or "-"
+            held = sorted(n for n, s in v["control"].items() if s == p)   # (a withdrawn force's marker is kept, 004 [5.67])
+            ctl = ", ".join(n + (" (withdrawn)" if n in v["withdrawn"] else "") for n in held) or "-"
             order = T.friendliness_order(pct.row(p, active))
             ends = f"friendliest {order[0]}, worst enemy {order[-1]}" if order else ""
             if p in self.bots:
@@ -262,8 +263,10 @@ class Solo:
         self.say(f"  Political Indicator Table on Game-Turn {v['turn']}: PCM "
                  + (f"{band[1] + 1} or more Red, {band[0]}-{band[1]} Undecided" if band else "1 or more Red")
                  + ", 0 or less White")
-        self.say(f"  Central Committee: {', '.join(v['committee']) or 'none'}; "
-                 f"Randomizer holds {v['randomizer']} chits")
+        cup = (f"the Auxiliary Forces Randomizer holds {v['randomizer']} chits" if v["phase"] != "trading" else
+               "the Auxiliary Forces Randomizer is filled as the forces are deployed, when this session ends "
+               "(nothing is drawn from it before Game-Turn 1)")
+        self.say(f"  Central Committee: {', '.join(v['committee']) or 'none'}; {cup}")
 
     def table(self) -> CooperationTable:
         """The game's one Player Cooperation Table (the match's, shared by every bot)."""

@@ -941,3 +941,28 @@ def test_a_deployment_on_a_stack_with_no_loose_unit_does_not_offer_command():
     assert solo.describe(S.DeployLeader("R", frunze, 2, "NOVG")) == (
         f"On stack 2 in NOVG (RU8 NOVG): takes command of its loose Red units (1 there), up to his value of {value}, "
         "the strongest first (004 [24.11])")
+
+
+def test_k_shows_the_randomizer_in_the_session_and_a_withdrawn_force_as_withdrawn():
+    """Found by a QA pass: ``k`` in the trading session said "Randomizer holds 0 chits" (the
+    engine makes the Auxiliary Forces Randomizer up as the forces are deployed; nothing is drawn
+    from it before Game-Turn 1), and after "E draws the Japan withdrawal marker: 3 JA units
+    leave the game" still showed D controlling "JA": D keeps the Control Marker (the engine's
+    ``control``, 004 [5.67] takes only the units), so the column says the force is withdrawn."""
+    from rcw.rules import randomizer
+
+    out = io.StringIO()
+    solo = Solo(3, {"max_turns": 2}, out=out, inp=_feed([]))
+    solo.show_markers()
+    assert "Randomizer holds 0 chits" not in out.getvalue()
+    assert "the Auxiliary Forces Randomizer is filled as the forces are deployed, when this session ends" in out.getvalue()
+    solo = _started()
+    g = solo.g
+    randomizer.resolve(g.ctx, "D", "BC:JA")
+    (gone,) = randomizer.resolve(g.ctx, "E", "WD:JA")[1]
+    assert gone.text.startswith("E draws the Japan withdrawal marker:") and gone.text.endswith("JA units leave the game")
+    before = len(solo.out.getvalue())
+    solo.show_markers()
+    said = solo.out.getvalue()[before:]
+    assert re.search(r"^  D .*\bJA \(withdrawn\)", said, re.M), said
+    assert f"the Auxiliary Forces Randomizer holds {len(g.state.aux)} chits" in said
