@@ -76,6 +76,20 @@ from rcw.bots import sdt_tables as T
 from rcw import actions as A
 from rcw.data import RED, WHITE
 
+PHASE_WORDS = {"random_events": "Random Events Phase", "movement": "Movement Phase", "combat": "Combat Phase",
+               "randomizer": "Randomizer Phase"}
+SESSION_WORDS = {"trading": "the pre-game trading session", "vote": "the end-game vote", "over": "the end of the game"}
+
+
+def phase_words(view) -> str:
+    """The phase a view is in, as a player says it: "A's Random Events Phase", "the pre-game
+    trading session" (the names of 004 [4.0], the Sequence of Play)."""
+    ph, phase = view["phasing"], view["phase"]
+    if ph and phase in PHASE_WORDS:
+        return f"{ph}'s {PHASE_WORDS[phase]}"
+    return SESSION_WORDS.get(phase, phase.replace("_", " "))
+
+
 COUNTER_BAND = 2        # a trade this many points short of the bot's ask is countered, not declined
 SHIFT_PACT_BREAK = 2    # PCT columns right for the pair (breaker, victim) of a broken pact
 PACT_ACCEPT = 4         # the least friendly PCT column whose pacts a bot accepts
@@ -616,8 +630,7 @@ class Negotiator:
                                            f"(Purge Cooperation: {self.why_rel(p)})")
             elif not live or p != ph or p not in members:
                 self._reply(p, key, False, f"{me} declines: it answers a Central Committee in its convener's "
-                                           f"Movement Phase (Purge Cooperation; now {ph or 'no one'} is phasing, "
-                                           f"{view['phase']})")
+                                           f"Movement Phase (Purge Cooperation; now it is {phase_words(view)})")
 
     def wait_for(self, view, members: list[str]) -> Wait | None:
         """While humans invited to the Committee of ``members`` have neither consented nor

@@ -6,19 +6,26 @@ explained by the engine's event sentences and the bot's own notes (its strategy 
 targets, its Central Committee answers).  At each of your decisions the legal choices are
 listed with numbers; other commands:
 
-    b  board (your stacks, enemies within reach)    v  Victory Point chart and scores
-    k  markers, Committee, attitudes, your pacts     s  save the game    q  save and quit
-    c  propose a Central Committee (c B,C)          g  give markers (g B 1 0: 1 Politburo, 0 Assassins)
-    d  the hands dealt (pre-game trading session)   h  this help    q!  quit without saving
+    b  board (your stacks, the enemies within reach)
+    v  the Victory Point chart and the scores
+    k  markers, Central Committee, attitudes and your pacts
+    d  the hands dealt (in the pre-game trading session)
     t  offer a trade: t B give=Frunze,12 take=Kolchak pm=1 am=0 tpm=0 tam=1
-       (leaders by name or id, pre-game only (004 [15.33]); pm/am: Politburo/Assassin
-       markers you give, tpm/tam: those you ask for; the bot answers by its valuation
-       and says why: accepts, declines, or counters with an offer of its own)
-    p  propose a pact: p B 3 (no attack, purge or assassination between you and B until
-       the end of Game-Turn 3; p B alone agrees to the pact B proposed to you; a choice
-       that would break one says so)
-    Bots talk to you (> lines): their answers with reasons, their colour and targets at
-    the start of their Player-Turns, their proposals ([card]); see bots/negotiation.py.
+       (leaders by name or id, in the pre-game session only, 004 [15.33];
+       pm/am: the Politburo/Assassin markers you give, tpm/tam: those you ask
+       for; the bot accepts, declines or counters with an offer, and says why)
+    g  give markers: g B 1 0 gives B 1 Politburo and 0 Assassin markers
+    c  propose a Central Committee: c B,C
+    p  propose a pact: p B 3 (no attack, purge or assassination between you
+       and B until the end of Game-Turn 3); p B alone agrees to the pact B
+       proposed to you; a choice that would break a pact says so
+    s  save the game    q  save and quit (as Ctrl-D and Ctrl-C do)
+    h  this help        q! quit without saving
+    Bots talk to you (> lines): their answers, with their reasons, their colour
+    and targets at the start of their Player-Turns, and their proposals (the
+    lines ending [pact card], [trade card]...): p B agrees to B's pact; a trade
+    offer, a Committee invitation or the Czar's execution order is put to you
+    as numbered choices.
 
 Save/resume: the save file holds the game record (``Game.record()``: seed, players,
 options, actions) and your own decisions; ``rcw solo --load FILE`` replays them through the
@@ -52,6 +59,8 @@ from rcw.bots.terminal import (
     describe_play,
     fighting,
     futile,
+    in_order,
+    listed,
     odds_text,
     province,
     quits,
@@ -233,7 +242,8 @@ class Solo:
                 red, white = self.dealt(v, p)
                 pcm = T.pcm(red, white)
                 color = T.political_color(pcm, v["turn"])
-            ctl = ", ".join(sorted(n for n, s in v["control"].items() if s == p)) or "-"
+            held = sorted(n for n, s in v["control"].items() if s == p)   # (a withdrawn force's marker is kept, 004 [5.67])
+            ctl = ", ".join(n + (" (withdrawn)" if n in v["withdrawn"] else "") for n in held) or "-"
             order = T.friendliness_order(pct.row(p, active))
             ends = f"friendliest {order[0]}, worst enemy {order[-1]}" if order else ""
             if p in self.bots:
@@ -253,8 +263,10 @@ class Solo:
         self.say(f"  Political Indicator Table on Game-Turn {v['turn']}: PCM "
                  + (f"{band[1] + 1} or more Red, {band[0]}-{band[1]} Undecided" if band else "1 or more Red")
                  + ", 0 or less White")
-        self.say(f"  Central Committee: {', '.join(v['committee']) or 'none'}; "
-                 f"Randomizer holds {v['randomizer']} chits")
+        cup = (f"the Auxiliary Forces Randomizer holds {v['randomizer']} chits" if v["phase"] != "trading" else
+               "the Auxiliary Forces Randomizer is filled as the forces are deployed, when this session ends "
+               "(nothing is drawn from it before Game-Turn 1)")
+        self.say(f"  Central Committee: {', '.join(v['committee']) or 'none'}; {cup}")
 
     def table(self) -> CooperationTable:
         """The game's one Player Cooperation Table (the match's, shared by every bot)."""
@@ -337,7 +349,7 @@ class Solo:
             out = [unit_name(u) for u in o.get(f"{prefix}_leaders") or ()]
             out += [f"{o[k]} {word}" for k, word in ((f"{prefix}_politburo", "Politburo"), (f"{prefix}_assassins", "Assassin"))
                     if o.get(k)]
-            return " and ".join(out)
+            return listed(out)
         parts = [f"gives you {g}" if (g := side("give")) else "", f"wants {w}" if (w := side("take")) else ""]
         return "; ".join(p for p in parts if p) or "nothing"
 
@@ -370,7 +382,7 @@ class Solo:
             self.human_log.append(to_wire(a))
             return a
         v = self.view()
-        choices = [a for a in legal if a.TYPE != "Quit" and not futile(self.me, a)]
+        choices = in_order([a for a in legal if a.TYPE != "Quit" and not futile(self.me, a)])
         header = (v["turn"], v["phase"], v.get("phasing"))
         if header != self.last_header and why == "turn":
             self.last_header = header
@@ -427,15 +439,20 @@ class Solo:
 
     def command_ok(self, head: str, args: list[str]) -> bool:
         """Whether a command of :data:`USAGE` names its players and numbers; if not, its usage
-        is said (the engine judges the rest when the step is taken)."""
-        others = [p for p in self.g.seats if p != HUMAN]
+        is said, with the other players still in the game (the engine judges the rest when the
+        step is taken)."""
+        gone = self.view()["quit"]
+        others = [p for p in self.g.seats if p != HUMAN and p not in gone]
         named = [x.strip().upper() for x in args[0].split(",") if x.strip()] if args else []
-        wrong = [x for x in named if x not in others]
+        wrong = [x for x in named if x not in others and x not in gone]
+        left = [x for x in named if x in gone]
         if not named or (head == "g" and not (len(args) == 3 and args[1].isdigit() and args[2].isdigit())):
             self.say(f"{USAGE[head]} (the other players: {', '.join(others)})")
             return False
-        if wrong:
-            self.say(f"No player {', '.join(wrong)} (the other players: {', '.join(others)})")
+        if wrong or left:
+            self.say("; ".join(([f"No player {', '.join(wrong)}"] if wrong else [])
+                               + ([f"{', '.join(left)} {'has' if len(left) == 1 else 'have'} left the game"] if left else []))
+                     + f" (the other players: {', '.join(others)})")
             return False
         return True
 
@@ -458,6 +475,10 @@ class Solo:
             return tuple(out)
 
         kw = {}
+        if v["phase"] != "trading" and any(w.partition("=")[0] in ("give", "take") for w in words):
+            self.say("Leaders are traded only in the pre-game trading session, which is over (004 [15.33]); "
+                     "now t trades Politburo and Assassin markers: pm=N, am=N, tpm=N, tam=N")
+            return None
         for w in words:
             key, _, val = w.partition("=")
             if key in ("give", "take"):
@@ -544,8 +565,8 @@ class Solo:
     # -- the loop ------------------------------------------------------------------------------------------
     def run(self) -> int:
         g, m = self.g, self.match
-        self.say("Russian Civil War — five players: you are A, the SDT bots (Solitaire for Fanatics)\nare B-E.")
-        self.say("Type h at any prompt for help.  Bot actions are explained as they happen\n(* = the bot's reasoning).")
+        self.say("Russian Civil War — five players: you are A; B-E are the SDT bots (Solitaire for Fanatics).")
+        self.say("Type h at any prompt for help.  Bot actions are explained as they happen (* = the bot's reasoning).")
         while not g.over:
             if self.questions() is False:
                 return 0
@@ -621,13 +642,13 @@ class Solo:
             ws = r.get("winners") or ([r["winner"]] if r.get("winner") else [])
             self.say(("Winners (tied): " if len(ws) > 1 else "Winner: ") + (", ".join(ws) or "none")
                      + ("  — that's you!" if HUMAN in ws else ""))
-            self.say("FINAL SCORE " + " ".join(f"{p}={scores.get(p, 0)}" for p in sorted(scores)))
+            self.say("FINAL SCORE: " + " ".join(f"{p}={scores.get(p, 0)}" for p in sorted(scores)))
         else:
             now = self.g.scores()
             red, white = now["Red"], now["White"]
             self.say("No side won.  The Victory Points each player holds:")
             self.show(score_rows(now, sorted(red)), ["player", "Red VP", "White VP"])
-            self.say("FINAL SCORE no victor; Red VP " + " ".join(f"{p}={red[p]}" for p in sorted(red))
+            self.say("FINAL SCORE: no victor; Red VP " + " ".join(f"{p}={red[p]}" for p in sorted(red))
                      + "; White VP " + " ".join(f"{p}={white[p]}" for p in sorted(white)))
 
 

@@ -5,10 +5,12 @@ a sentence what each of them does and why (which die, which path, which rule).  
 your decisions the legal choices are listed with numbers; other commands:
 
     b  board: your stacks, the non-Red forces with their targets and paths
-    n  the non-Red forces only                      o  the objective (what is left to clear)
-    d LEADER PROVINCE   (Red Leader Determination) deploy a leader alone in a province (one
-                        holding no non-Red unit, 004 [24.11])
-    s  save the game    q  save and quit            h  this help    q!  quit without saving
+    n  the non-Red forces only
+    o  the objective (what is left to clear)
+    d LEADER PROVINCE   (Red Leader Determination) deploy a leader alone in a
+                        province holding no non-Red unit (004 [24.11])
+    s  save the game    q  save and quit (as Ctrl-D and Ctrl-C do)
+    h  this help        q! quit without saving
 
 Save/resume: the save file holds the game record (``Game.record()``: seed, options and your
 actions; the non-Red moves follow from the seed); ``rcw solo --spi --load FILE`` replays it
@@ -33,6 +35,7 @@ from rcw.bots.terminal import (
     decision_heading,
     describe_play,
     futile,
+    in_order,
     province,
     quits,
     read_line,
@@ -41,7 +44,6 @@ from rcw.bots.terminal import (
     unit_name,
     write_save,
 )
-from rcw.bots.terminal import fighting as fighting_units
 
 from rcw import actions as A
 from rcw import solitaire as S
@@ -113,25 +115,33 @@ class SPISolo:
         self.show_objective()
 
     def show_nonred(self) -> None:
+        """The non-Red forces (004 [21.1]), a stack's units one a line (a narrow terminal wraps a
+        path between its provinces, never inside a name: :meth:`Screen.table`)."""
         v = self.view()
         d = self.player.data
         routes = v["solitaire"]["routes"]
         rows = []
         for st in sorted(v["stacks"], key=lambda x: (x["province"], x["id"])):
-            fighting = fighting_units(self.player, st)
-            if not fighting or st["color"] == "Red":
+            if not st["units"] or st["color"] == "Red":        # (the Czar or the Gold alone too: nobody's, 004 [13.42])
                 continue
             r = routes.get(str(st["id"]))
             path = "-".join(r["ahead"]) if r and r["ahead"] else ("(there)" if r else "-")
             target = r["target"] if r else "-"
             leaders = any(d.units[u].is_leader for u in st["units"])
             moves = "yes" if st["owner"] == S.NONRED and (leaders or st["color"] in ("Blue", "Green")) else "no"
-            rows.append([str(st["id"]), st["province"], st["color"], "non-Red" if st["owner"] else "none",
-                         ", ".join(unit_name(u) for u in fighting), str(self.player.defense(st["id"])), moves, target, path])
+            rows.append([str(st["id"]), st["province"], st["color"] or "-", "\n".join(self.unit_text(u, st) for u in st["units"]),
+                         str(self.player.defense(st["id"])), moves, target, path])
         self.say("\nNon-Red forces (they move toward their target along the path shown, one province per pip of "
-                 "a die, 004 [21.1]; 'control': the non-Red Player's, or none; 'moves' = controllable, 004 [18.0]):",
-                 "bold")
-        self.screen.table(rows, ["stack", "province", "colour", "control", "units", "strength", "moves", "target", "path ahead"])
+                 "a die, 004 [21.1]; 'moves': controllable, 004 [18.0]: White units with a leader, and the Blue and "
+                 "Green units whose Control Marker the non-Red Player holds):", "bold")
+        self.screen.table(rows, ["stack", "province", "colour", "units", "strength", "moves", "target", "path ahead"])
+
+    def unit_text(self, u: int, st: dict) -> str:
+        """A unit of a view stack; the Czar and the Gold with the leader who controls them
+        (004 [13.21]: the leader they are attached to)."""
+        units = self.player.data.units
+        lead = st["attached"].get(str(u))
+        return f"{unit_name(u)} ({units[lead].name}'s)" if lead and units[u].is_imperial else unit_name(u)
 
     def show_objective(self) -> None:
         v = self.view()
@@ -160,8 +170,13 @@ class SPISolo:
         t = a.TYPE
         if t == "DeployLeader":
             if a.stack:
-                return (f"On {self.stack_text(a.stack)}: takes command of up to {d.units[a.leader].strength} "
-                        "of its loose Red units, the strongest first (004 [24.11])")
+                st = next(x for x in self.view()["stacks"] if x["id"] == a.stack)
+                loose = [u for u in st["units"] if d.units[u].is_combat and str(u) not in st["attached"]]
+                if not loose:
+                    return (f"On {self.stack_text(a.stack)}: its units all have a leader already, so he commands "
+                            "none of them (004 [24.11])")
+                return (f"On {self.stack_text(a.stack)}: takes command of its loose Red units ({len(loose)} there), "
+                        f"up to his value of {d.units[a.leader].strength}, the strongest first (004 [24.11])")
             return f"Alone in {province(a.province)}"
         if t == "EndLeaderDeployment":
             return "End the Red Leader Determination Phase"
@@ -221,7 +236,7 @@ class SPISolo:
         return self.pick(legal, "Your choices")
 
     def pick(self, legal: list[A.Action], title: str) -> A.Action | None:
-        legal = [a for a in legal if not futile(self.player, a)]
+        legal = in_order([a for a in legal if not futile(self.player, a)])
         while True:
             a = self.menu(legal, title)
             if isinstance(a, str):
@@ -317,7 +332,7 @@ class SPISolo:
             self.say("A Draw: neither side reached its objective (004 [28.15]).")
         else:
             self.say("The non-Red Player has won.")
-        self.say(f"FINAL SCORE {r.get('title', '?')} on Game-Turn {r.get('turn', '?')}; "
+        self.say(f"FINAL SCORE: {r.get('title', '?')} on Game-Turn {r.get('turn', '?')}; "
                  f"non-Red units left in the Red objective regions: {r.get('objective_left', '?')}")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import textwrap
 from typing import TextIO
 
 from rich import box
@@ -17,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rcw import actions as A
+from rcw.actions import IllegalAction
 from rcw.data import default, full
 from rcw.rng import SEED_MAX
 
@@ -56,27 +58,32 @@ class Screen:
         return t
 
     def say(self, text: str = "", style: str = "") -> None:
-        """One line (``style``, e.g. ``bold``, on a terminal only)."""
+        """One line (``style``, e.g. ``bold``, on a terminal only); on a terminal a line wider
+        than it wraps between words (:func:`fill`)."""
         if self.console is None:
             print(text, file=self.out, flush=True)
         else:
-            self.console.print(self.coloured(text, style))
+            self.console.print(self.coloured(fill(text, self.console.width), style))
 
     def table(self, rows: list[list[str]], header: list[str]) -> None:
         """Rows under a header: a ``rich`` table on a terminal (numbers to the right, the
-        factions coloured), else :func:`table`'s aligned columns."""
+        factions coloured), else :func:`table`'s aligned columns.  A cell may hold several
+        lines (a stack's units, one a line)."""
         if self.console is None or not rows:
             print(table(rows, header), file=self.out, flush=True)
             return
         # Each column as wide as its header and, as many as the terminal has room for (those that
         # need least first), its longest word (no word broken); what room is left goes to the
-        # columns with words still broken, then to those whose text is longer than their width,
-        # the longest first.  Fixed widths: rich
+        # columns with words still broken, then to those whose lines are longer than their width,
+        # those that need least first (so a short column is shown whole before a long one takes
+        # the rest).  A line wraps at its spaces and after the hyphens between words (a path
+        # DAGH-TERE-STAV, a name May-Maevsky), never inside a word.  Fixed widths: rich
         # left to share the room itself crops or drops a column on a narrow terminal.
         cells = [[str(r[i]) for r in rows] for i in range(len(header))]
         heads = [len(name) for name in header]
-        words = [max(heads[i], min(12, max((len(w) for c in cells[i] for w in c.split()), default=0)))
+        words = [max(heads[i], min(12, max((len(w) for c in cells[i] for w in _BREAK.split(c)), default=0)))
                  for i in range(len(header))]
+        lines = [max(len(line) for c in cells[i] for line in c.split("\n")) for i in range(len(header))]
         numbers = [all(_NUMBER.match(c) for c in cells[i]) for i in range(len(header))]
         room = self.console.width - sum(heads) - 2 * len(heads) + 1    # (between columns: a pad and a gap)
         widths = list(heads) if room >= 0 else [None] * len(header)     # (too narrow even for that: rich's)
@@ -90,8 +97,8 @@ class Screen:
                 if more > 0:
                     widths[i] += more
                     room -= more
-            for i in sorted(range(len(header)), key=lambda i: -max(map(len, cells[i]))):
-                more = min(room, max(map(len, cells[i])) - widths[i])
+            for i in sorted(range(len(header)), key=lambda i: lines[i] - widths[i]):
+                more = min(room, lines[i] - widths[i])
                 if more > 0:
                     widths[i] += more
                     room -= more
@@ -99,8 +106,44 @@ class Screen:
         for i, name in enumerate(header):
             t.add_column(name, justify="right" if numbers[i] else "left", overflow="fold", width=widths[i])
         for r in rows:
-            t.add_row(*(self.coloured(str(c)) for c in r))
+            t.add_row(*(self.coloured(_wrap(str(c), widths[i])) for i, c in enumerate(r)))
         self.console.print(t, soft_wrap=False)      # (soft wrapping, for the lines said, adds a column to a table)
+
+
+_HANG = re.compile(r"\s*(?:[-*>!]|\d+\.)\s+|\s+[a-z]!?\s+|\s*")    # a line's indent and bullet ("  - ", " 12. ", "    b  ")
+
+
+def fill(text: str, width: int) -> str:
+    """``text`` with each line wider than ``width`` wrapped between words (a rule case such as
+    "004 [5.27]" kept whole), its continuation lines indented under the line's text (past its
+    indent and bullet or command letter)."""
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        hang = " " * len(_HANG.match(line).group())
+        kept = line.replace("004 [", "004\xa0[")             # (a rule case, "004 [5.27]", is one word)
+        out.append(textwrap.fill(kept, width, subsequent_indent=hang if len(hang) < width // 2 else "",
+                                 break_long_words=False, break_on_hyphens=False).replace("\xa0", " "))
+    return "\n".join(out)
+
+
+_BREAK = re.compile(r"\s+|(?<=[^\W\d_]{2}-)(?=[^\W\d_])")    # where a line may wrap (as textwrap breaks it)
+
+
+def _wrap(text: str, width: int | None) -> str:
+    """``text``'s lines wrapped to ``width`` at spaces and after hyphens between words (rich
+    breaks only at spaces, and folds a longer word where the column ends)."""
+    if width is None:
+        return text
+    return "\n".join(textwrap.fill(line, width) if len(line) > width else line for line in text.split("\n"))
+
+
+def listed(items) -> str:
+    """Items as a sentence lists them: "A", "A and B", "A, B and C"."""
+    items = list(items)
+    return " and ".join(filter(None, [", ".join(items[:-1]), *items[-1:]]))
 
 
 def unit_name(uid: int) -> str:
@@ -116,16 +159,21 @@ def province(code: str) -> str:
 
 
 def table(rows: list[list[str]], header: list[str]) -> str:
-    """Rows under a header, in aligned columns (indented two spaces)."""
+    """Rows under a header, in aligned columns (indented two spaces); a cell of several lines
+    makes its row as many lines."""
     if not rows:
         return "  (none)"
-    cols = [header] + rows
+    body = []
+    for r in rows:                             # (a cell of several lines: the row takes as many)
+        split = [str(c).split("\n") for c in r]
+        body += [[c[k] if k < len(c) else "" for c in split] for k in range(max(map(len, split)))]
+    cols = [header] + body
     w = [max(len(str(r[i])) for r in cols) for i in range(len(header))]
 
     def line(r: list[str]) -> str:
         return "  " + "  ".join(str(c).ljust(w[i]) for i, c in enumerate(r)).rstrip()
 
-    return "\n".join([line(header), "  " + "  ".join("-" * x for x in w)] + [line(r) for r in rows])
+    return "\n".join([line(header), "  " + "  ".join("-" * x for x in w)] + [line(r) for r in body])
 
 
 def vp_rows(view: dict) -> list[list[str]]:
@@ -152,14 +200,18 @@ def score_rows(scores: dict, seats) -> list[list[str]]:
     return [[p, str(scores["Red"].get(p, 0)), str(scores["White"].get(p, 0))] for p in seats]
 
 
-INPUT_ENDED = "\x04"     # what :func:`read_line` reads at the end of input (save if it can, and quit)
+INPUT_ENDED = "\x04"     # what :func:`read_line` reads at the end of input or on Ctrl-C (save if it can, and quit)
 
 
 def read_line(prompt: str, inp, out) -> str:
-    """One typed line after ``prompt``; the end of input reads as :data:`INPUT_ENDED`.  Piped
-    input is echoed, so a scripted transcript shows what was chosen."""
+    """One typed line after ``prompt``; the end of input (Ctrl-D) and Ctrl-C read as
+    :data:`INPUT_ENDED` (the game is saved if it can be, and ends).  Piped input is echoed, so a
+    scripted transcript shows what was chosen."""
     print(prompt, end="", file=out, flush=True)
-    line = inp.readline()
+    try:
+        line = inp.readline()
+    except KeyboardInterrupt:
+        line = ""
     if not line:
         print(file=out, flush=True)            # (what follows starts a line of its own)
         return INPUT_ENDED
@@ -216,7 +268,7 @@ QUIT = ("q", "q!", INPUT_ENDED)     # the commands that end a terminal game
 def quits(head: str, save, say) -> bool:
     """Whether the quit command ``head`` (one of :data:`QUIT`) ends the game now: ``q`` saves
     and quits, but a game it could not save goes on (the player is told, and ``q!`` quits
-    without saving); the end of input saves if it can and quits (no one is left to ask)."""
+    without saving); the end of input (or Ctrl-C) saves if it can and quits (no one is left to ask)."""
     if head == "q!":
         say("Quit without saving.")
         return True
@@ -311,11 +363,32 @@ def decision_heading(kind: str) -> str:
 
 SAID = {           # the choices that read the same whatever the position
     "EndForce": "This force stops here", "EndMovement": "End the Movement Phase",
-    "ResolveAttack": "Roll the die for this attack", "CancelAttack": "Call off this attack",
     "EndCombat": "End the Combat Phase", "DeclineCapture": "Leave the Imperial unit where it is",
     "RollRandomEvents": "Roll for Random Events", "EndSpoils": "Take no more spoils",
     "EndPlayerTurn": "End your Player-Turn",
 }
+
+
+def attack_choice(a: A.Action, v: dict, player, owners: bool = True) -> str:
+    """The roll (with the engine's odds for the attack as it stands: strength against defense,
+    the CRT column, 004 [8.4]) or the calling off of the attack being made, its target named."""
+    roll = a.TYPE == "ResolveAttack"
+    if not v.get("attack"):
+        return "Roll the die for this attack" if roll else "Call off this attack"
+    target = stack_text(player, v["attack"][0], owners)
+    if not roll:
+        return f"Call off the attack on {target}"
+    try:
+        o = player.odds()
+    except IllegalAction:
+        return f"Roll the die for the attack on {target}"
+    return f"Roll the die for the attack on {target}: {o['attack']} against {o['defense']}, odds {o['label']}"
+
+
+def in_order(choices: list) -> list:
+    """The choices as listed: the roll of an attack's die last, so that it never takes the
+    number an Add or a Withdraw had on the screen before (a key typed twice adds, then rolls)."""
+    return sorted(choices, key=lambda a: getattr(a, "TYPE", "") == "ResolveAttack")
 
 
 def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) -> str | None:
@@ -346,7 +419,8 @@ def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) 
     if t == "CzechExit":
         return f"Czech unit {unit_name(a.unit)} leaves from Vladivostok"
     if t == "Merge":
-        return f"Merge {stack_text(player, a.stack, owners)} into stack {a.into}"
+        return (f"Put {stack_text(player, a.stack, owners)} with stack {a.into} (only stacked, 004 [5.41]: "
+                "a leader takes a unit along once you Attach it as he moves, 004 [5.13])")
     if t == "DeclareAttack":
         best = next((o["groups"][0]["odds"] for o in _attack_options(player)
                      if o["target"] == a.target and o["subversive"] == a.subversive and o["groups"]), None)
@@ -354,6 +428,8 @@ def describe_play(a: A.Action, v: dict, player, seat: str, owners: bool = True) 
         kind = "Subversive attack (from next door; Ae/Ex harmless)" if a.subversive else "Attack"
         return (f"{kind} {stack_text(player, a.target, owners)}, defense {dfn}; "
                 f"your units able to join: {best['attack'] if best else 0} ({best['label'] if best else 'none'})")
+    if t in ("ResolveAttack", "CancelAttack"):
+        return attack_choice(a, v, player, owners)
     if t == "AddAttacker":
         strength = attack_strength(player, a.stack) if a.stack in stacks else "?"
         return f"Add {stack_text(player, a.stack, owners)} (strength {strength}) to the attack"

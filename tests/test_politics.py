@@ -102,7 +102,8 @@ def test_marker_trade_decline_withdraw_and_gift():
     o3 = g.apply(A.OfferTrade("A", to="C", give_politburo=2))[0].data["offer"]
     g.apply(A.AcceptTrade("C", o3))
     assert s.politburo["A"] == 1 and s.politburo["C"] == 2
-    refused(g, A.OfferTrade("A", to="C", give_politburo=5), "004 [15.33]")   # A holds only 1 (a trade of what he holds)
+    refused(g, A.OfferTrade("A", to="C", give_politburo=5), "004 [11.0]")    # A holds only 1 (a trade of what he holds)
+    refused(g, A.OfferTrade("A", to="C", give_assassins=1), "004 [10.0]")    # (and no Assassin marker)
 
 
 def test_leaders_trade_only_before_the_game():

@@ -118,15 +118,19 @@ def pick(menu: list[tuple[int, str]], state: dict) -> int:
 
 
 def last_menu(text: str) -> list[tuple[int, str]]:
-    lines = text.splitlines()
-    out = []
-    for line in reversed(lines[:-1]):
+    """The last numbered choices before the prompt (a choice wrapped on a terminal continues on
+    lines indented under its text)."""
+    menu: list[list] = []
+    items: list[list] | None = None
+    for line in text.splitlines()[:-1]:
         m = MENU_LINE.match(line)
         if m:
-            out.append((int(m.group(1)), m.group(2)))
-        elif out:
-            break
-    return list(reversed(out))
+            items = (items or []) + [[int(m.group(1)), m.group(2)]]
+        elif items and line.startswith(" " * 6) and line.strip():
+            items[-1][1] += " " + line.strip()
+        else:
+            menu, items = items or menu, None
+    return [(n, t) for n, t in (items or menu)]
 
 
 def test_solo_played_to_the_end_by_a_newcomer(tmp_path):
@@ -157,7 +161,7 @@ def test_solo_played_to_the_end_by_a_newcomer(tmp_path):
     text = "".join(t.transcript)
     assert code == 0
     assert "The game is over" in text and "FINAL SCORE" in text
-    assert re.search(r"FINAL SCORE A=\d+ B=\d+ C=\d+ D=\d+ E=\d+", text)
+    assert re.search(r"FINAL SCORE: A=\d+ B=\d+ C=\d+ D=\d+ E=\d+", text)
     assert "rolls" in text and "Strategy Determination Table" in text      # bots explain themselves
     assert "Your stacks" in text and "Enemies within reach" in text
     assert (tmp_path / "game.json").exists()
@@ -256,7 +260,7 @@ def test_spi_solitaire_played_to_the_end_by_scripted_input(tmp_path, monkeypatch
     second = capsys.readouterr().out
     assert "(resumed: the saved game has been replayed" in second
     assert "=== The game is over ===" in second
-    assert re.search(r"FINAL SCORE (Red (Decisive|Substantive|Marginal) Victory|non-Red Decisive Victory|Draw) "
+    assert re.search(r"FINAL SCORE: (Red (Decisive|Substantive|Marginal) Victory|non-Red Decisive Victory|Draw) "
                      r"on Game-Turn [1-7]; non-Red units left in the Red objective regions: \d+", second)
     assert "Non-Red: " not in second.split("(resumed")[0]          # the replay itself is silent
     # the same game driven in-process, choosing leaders and places in the two-step menu
@@ -301,7 +305,7 @@ def test_piped_choices_are_echoed_and_a_turn_limit_game_ends_with_the_score():
     text = out.getvalue()
     assert "Choose a number (h for help): 1\n" in text
     assert "The game is over" in text and "No side won" in text
-    assert re.search(r"FINAL SCORE no victor; Red VP A=\d+ B=\d+ C=\d+ D=\d+ E=\d+; White VP A=\d+ B=\d+ C=\d+ "
+    assert re.search(r"FINAL SCORE: no victor; Red VP A=\d+ B=\d+ C=\d+ D=\d+ E=\d+; White VP A=\d+ B=\d+ C=\d+ "
                      r"D=\d+ E=\d+", text)
     assert re.search(r"\* [B-E]: moves \S.* to \S+: ", text)          # bot moves come with a reason
     assert "Strategy Determination Table" in text
@@ -422,7 +426,7 @@ def test_on_a_terminal_rcw_solo_draws_rich_tables_with_the_factions_in_colour(tm
     assert "─" * 20 in plain                                                    # rich's rules under the headers
     assert re.search(r"\x1b\[[0-9;]*31m(Red|RL\d)", text) and re.search(r"\x1b\[[0-9;]*47m(White|WL\d)", text)
     # (the Fanatics article's PIT: "on game turn one the boundaries are one and five")
-    assert "Political Indicator Table on Game-Turn 1: PCM 6 or more Red, 1-5 Undecided, 0 or less White" in plain
+    assert "Political Indicator Table on Game-Turn 1: PCM 6 or more Red, 1-5 Undecided, 0 or less White" in " ".join(plain.split())
     first = text.split("Choose a number")[0] + "Choose a number"                  # the choices: plain lines
     assert last_menu(first) == last_menu(ESC.sub("", first))
     assert any(t.startswith("End the pre-game trading") for _, t in last_menu(first))
@@ -681,3 +685,284 @@ def test_a_pact_is_listed_warned_of_and_not_made_twice():
     said = out.getvalue()[before:]
     assert "You and B have a pact until the end of Game-Turn 2 already." in said
     assert "Your pacts: with B until the end of Game-Turn 2" in said
+
+
+@pytest.mark.parametrize("spi", [False, True])
+def test_ctrl_c_at_a_prompt_saves_and_quits_like_the_end_of_input(tmp_path, monkeypatch, capsys, spi):
+    """Found by a QA pass: Ctrl-C at any prompt ended the game with a KeyboardInterrupt traceback
+    and nothing saved.  It now saves and quits in order, as the end of input (Ctrl-D) does."""
+    path = tmp_path / "g.json"
+
+    class CtrlC(io.StringIO):
+        def readline(self, *a):
+            line = super().readline(*a)
+            if not line:
+                raise KeyboardInterrupt
+            return line
+
+    monkeypatch.setattr(sys, "stdin", CtrlC("1\n"))
+    spi_arg = ["--spi"] if spi else ["--max-turns", "1"]
+    assert main(["solo", *spi_arg, "--seed", "8", "--save", str(path)]) == 0
+    out = capsys.readouterr()
+    assert f"Saved to {path} (resume with: rcw solo{' --spi' if spi else ''} --load {path})" in out.out
+    assert "Traceback" not in out.err and "KeyboardInterrupt" not in out.err
+    saved = json.loads(path.read_text())
+    assert saved["record"]["actions"]                                   # (the game as it stood)
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_the_non_red_forces_table_never_cuts_a_province_code_or_a_name(width):
+    """Found by a QA pass: on a terminal the SPI non-Red forces table (``n``, ``b``, the phase
+    screens) broke the path column inside province codes ("DAGH-TERE-ST" / "AV-KUBA-...", at 120
+    columns) and, at 80, squeezed the units column to 6 ("Yudeni" / "ch,").  The units are listed
+    one a line, each whole, and a path wraps after the hyphen between two provinces."""
+    from rcw.bots.spi_solo import SPISolo
+    from rcw.bots.terminal import Screen, unit_name
+
+    solo = SPISolo(3, out=io.StringIO(), inp=_feed([]))
+    plain = io.StringIO()
+    solo.screen = Screen(plain, fancy=False)
+    solo.show_nonred()
+    fancy = io.StringIO()
+    solo.screen = Screen(fancy, fancy=True)
+    solo.screen.console.width = width
+    solo.show_nonred()
+    lines = [ESC.sub("", line) for line in fancy.getvalue().splitlines()]
+    table = lines[next(i for i, line in enumerate(lines) if line and set(line) <= {"─"}) - 1:]
+    assert max(map(len, table)) <= width, table
+    whole = set(re.split(r"[\s-]+", plain.getvalue()))               # (every word and province code, uncut)
+    cut = [w for line in table for w in re.split(r"[\s-]+", line) if w not in whole and set(w) != {"─"}]
+    assert not cut, cut
+    text = "\n".join(table)
+    v = solo.view()
+    for st in v["stacks"]:
+        if st["color"] != "Red":
+            for u in st["units"]:
+                if not solo.player.data.units[u].is_imperial:
+                    assert unit_name(u) in text, unit_name(u)              # (on one line, as the counter reads)
+
+
+def test_the_spi_solitaire_shows_who_holds_the_czar_and_the_gold(tmp_path):
+    """Found by a QA pass: once the non-Red side held the Czar and the Gold, ``--spi`` never showed
+    them (the non-Red forces table listed only the units that fight), and the capture line did
+    not say who held the Czar.  The table lists them with the leader who controls them, and the
+    capture names him (004 [13.21]: the leader they are attached to controls them)."""
+    from rcw.bots.spi_solo import SPISolo
+
+    out = io.StringIO()
+    solo = SPISolo(3, out=out, inp=_feed(["n", "q"]))
+    solo.save_path = str(tmp_path / "s.json")
+    assert solo.run() == 0
+    text = out.getvalue()
+    assert "Non-Red captures the Czar in EKAT: Kolchak controls it now (004 [13.21])" in text
+    table = text.split("Non-Red forces (")[1]
+    assert re.search(r"^\s+74\s+EKAT\s+White\s+WL2 Kolchak\b", table, re.M)
+    assert re.search(r"^\s+GOLD \(Kolchak's\)", table, re.M) and re.search(r"^\s+CZAR \(Kolchak's\)", table, re.M)
+
+
+def test_a_merge_says_the_units_are_only_stacked_until_attached():
+    """Found by a QA pass: "Merge stack 2 ... into stack 1" read as if the units went along with
+    stack 1's leader; they are only stacked (004 [5.41]) and move with him once attached (004
+    [5.13]).  The choice says so, in both games (one sentence, ``describe_play``)."""
+    from rcw.bots.spi_solo import SPISolo
+
+    spi = SPISolo(3, out=io.StringIO(), inp=_feed([]))
+    said = spi.describe(A.Merge("R", 2, 1))
+    assert said == ("Put stack 2 in NOVG (RU8 NOVG) with stack 1 (only stacked, 004 [5.41]: a leader takes a unit "
+                    "along once you Attach it as he moves, 004 [5.13])"), said
+    solo = Solo(3, {"max_turns": 1}, out=io.StringIO(), inp=_feed([]))
+    solo.apply(A.EndTrading("A"))
+    while (step := solo.match.next_step()) is not None:
+        solo.match.apply(step.seat, step.action, step.kind)
+    v = solo.view()
+    a, b = (st["id"] for st in v["stacks"][:2])
+    said = solo.describe(A.Merge("A", a, b), v)
+    assert said.startswith(f"Put stack {a} in ") and f"with stack {b} (only stacked, 004 [5.41]" in said
+    assert "Attach" in said and "Merge" not in said
+
+
+def test_the_roll_of_an_attack_is_listed_last_with_its_odds_and_target():
+    """Found by a QA pass: after an attack was declared and a stack added, "2" became "Roll the
+    die for this attack" (it had added the stack a screen before), so a key typed twice rolled
+    the die; the roll showed no odds, and in ``--spi`` no line named the target.  The roll is
+    listed last, with the engine's odds for the attack as it stands, and the target is named."""
+    from rcw.bots.spi import SPIRedAgent
+    from rcw.bots.spi_solo import SPISolo
+
+    solo = SPISolo(3, out=io.StringIO(), inp=_feed([]))
+    bot = SPIRedAgent("R", 3)
+    for _ in range(26):                                  # (seed 3: Red's Combat Phase, BU2 ARCH/US in reach of two stacks)
+        solo.match.apply("R", bot.choose(solo.player), by_agent=False)
+    assert solo.view()["phase"] == "combat"
+    solo.match.apply("R", A.DeclareAttack("R", 56), by_agent=False)
+    target = "stack 56 in ARCH (BU2 ARCH/US)"
+    for _ in range(2):                                   # (the same key twice)
+        solo.screen.out = out = io.StringIO()
+        solo.inp = _feed(["2"])
+        a = solo.pick(list(solo.player.legal), "Your choices")
+        assert a.TYPE == "AddAttacker", out.getvalue()
+        solo.match.apply("R", a, by_agent=False)
+    solo.screen.out = out = io.StringIO()
+    solo.inp = _feed(["q!"])
+    assert solo.pick(list(solo.player.legal), "Your choices") is None
+    menu = last_menu(out.getvalue())
+    odds = solo.player.odds()
+    assert menu[0][1] == f"Call off the attack on {target}"
+    assert menu[-1][1] == (f"Roll the die for the attack on {target}: {odds['attack']} against {odds['defense']}, "
+                           f"odds {odds['label']}"), menu
+
+
+@pytest.mark.parametrize("spi", [False, True])
+def test_on_an_80_column_terminal_lines_wrap_between_words(spi):
+    """Found by a QA pass: at 80 columns help (h) and other wide lines broke inside words
+    ("quit wit" / "hout saving", "what is le" / "ft to clear", the banner's "Fanatic" / "s)"),
+    and the help sent players to a source file (bots/negotiation.py).  On a terminal every line
+    wraps between words to its width; the help says what to do with a bot's proposal."""
+    from rcw.bots.solo import HELP
+    from rcw.bots.spi_solo import SPISolo
+    from rcw.bots.terminal import Screen
+
+    def played(fancy: bool) -> str:
+        out = io.StringIO()
+        game = SPISolo(3, out=out, inp=_feed(["h", "q!"])) if spi else Solo(3, {"max_turns": 1}, out=out, inp=_feed(["h", "q!"]))
+        game.screen = Screen(out, fancy=fancy)
+        if fancy:
+            game.screen.console.width = 80
+        assert game.run() == 0
+        return ESC.sub("", out.getvalue())
+
+    plain, fancy = played(False), played(True)
+    assert max(map(len, fancy.splitlines())) <= 80, max(fancy.splitlines(), key=len)
+    words = set(plain.split())
+    cut = [w for w in fancy.split() if w not in words and set(w) != {"─"} and not w.endswith("-")]
+    assert not cut, cut                                  # (a table's cell may wrap after a hyphen: DAGH-TERE-)
+    assert "bots/negotiation.py" not in HELP and "p B agrees to B's pact" in HELP
+    if not spi:
+        assert "Russian Civil War — five players: you are A; B-E are the SDT bots (Solitaire for\nFanatics)." in fancy
+
+
+def _started(seed: int = 3) -> Solo:
+    """A five-player game past its trading session (the bots' first steps taken)."""
+    solo = Solo(seed, {"max_turns": 2}, out=io.StringIO(), inp=_feed([]))
+    solo.apply(A.EndTrading("A"))
+    while (step := solo.match.next_step()) is not None:
+        solo.match.apply(step.seat, step.action, step.kind)
+    return solo
+
+
+def test_a_committees_purge_reads_as_a_sentence(monkeypatch):
+    """Found by a QA pass: a purge of four read "B and C and D and A purge E ... roll 6+1 = 7:
+    1 points".  The engine's purge event (what the terminal games print) lists the members as
+    a sentence and counts one point in the singular."""
+    from engine_helpers import blank, markers, phase, put
+
+    from rcw.rules.base import Ctx
+
+    rolls = [3, 4]
+    monkeypatch.setattr(Ctx, "die", lambda self: rolls.pop(0))
+    g = blank()
+    phase(g, "E", "movement")
+    markers(g, A=2, B=2, C=2, D=2)
+    for p, lead in zip("ABCD", ("Sablin", "Muraviev", "Frunze", "Tukhachevsky"), strict=True):
+        put(g, "PETR", p, lead)
+    put(g, "NOVG", "E", "Lenin")
+    for p in "BCDA":
+        g.apply(A.JoinCommittee(p, ("B", "C", "D", "A")))
+    g.apply(A.DeclarePurge("B", "E", ("B", "C", "D", "A"), ("B", "C", "D", "A")))
+    ev = [e for p in "ACD" for e in g.apply(A.ApprovePurge(p, True))]
+    (purge,) = (e.text for e in ev if e.kind == "purge")
+    assert purge.startswith("A, B, C and D purge E: strength 14 (") and purge.endswith("roll 3+4 = 7: 1 point"), purge
+
+
+def test_the_spi_loss_names_the_unit_that_holds_the_target_and_the_score_has_a_colon():
+    """Found by a QA pass: the SPI solitaire's loss read "non-Red units hold Yudenich in Petrograd
+    at the end of Game-Turn 2", and "FINAL SCORE non-Red Decisive Victory" had no colon."""
+    from rcw.bots.spi_solo import SPISolo
+
+    from rcw.solitaire import victory
+
+    out = io.StringIO()
+    solo = SPISolo(3, out=out, inp=_feed([]))
+    solo.g.ctx.take(next(u.id for u in solo.g.data.units.values() if u.label == "WU2 ESTO"))   # (Rodzyanko alone in Petrograd)
+    solo.explain(victory.check_nonred_objective(solo.g.ctx))
+    solo.finish()
+    text = out.getvalue()
+    assert "non-Red Decisive Victory: a non-Red unit (Rodzyanko) holds Petrograd at the end of Game-Turn 1 " \
+           "(004 [28.13])" in text
+    assert "FINAL SCORE: non-Red Decisive Victory on Game-Turn 1;" in text
+
+
+def test_a_bots_refusal_names_the_phase_in_words(tmp_path, monkeypatch, capsys):
+    """Found by a QA pass: a bot's refusal of a Committee read "(Purge Cooperation; now A is
+    phasing, random_events)", an internal phase id."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", _feed(["1", "c B,C", "q!"]))
+    assert main(["solo", "--seed", "3", "--max-turns", "1"]) == 0
+    out = capsys.readouterr().out
+    assert ("> B: B declines: it answers a Central Committee in its convener's Movement Phase (Purge Cooperation; "
+            "now it is A's Random Events Phase)") in out
+    assert "random_events" not in out
+
+
+def test_marker_gifts_trades_and_seats_are_said_right_in_mid_game():
+    """Found by a QA pass, in mid-game: ``g B 9 0`` was refused citing 004 [15.33] (the pre-game
+    trading session); the ``g`` usage listed a seat that had left the game; and ``t B
+    give=Nobody`` answered "No leader 'Nobody' in A's hand" instead of saying that leaders are
+    traded in the pre-game session only."""
+    solo = _started()
+    solo.g.apply(A.Quit("C"))
+    out = solo.out
+    before = len(out.getvalue())
+    held = solo.view()["politburo"]["A"]
+    solo.inp = _feed(["g B 9 0", "g B", "g C 1 0", "t B give=Nobody", "q!"])
+    assert solo.human(list(solo.me.legal), "turn") is None
+    said = out.getvalue()[before:]
+    assert f"Not allowed: 004 [11.0]: A holds only {held} Politburo markers" in said
+    assert "g B 1 0: give B 1 Politburo and 0 Assassin markers (the other players: B, D, E)" in said
+    assert "C has left the game (the other players: B, D, E)" in said
+    assert ("Leaders are traded only in the pre-game trading session, which is over (004 [15.33]); now t trades "
+            "Politburo and Assassin markers") in said
+    assert "15.33]: A holds" not in said and "No leader 'Nobody'" not in said
+
+
+def test_a_deployment_on_a_stack_with_no_loose_unit_does_not_offer_command():
+    """Found by a QA pass: "On stack 1 ...: takes command of up to 2 of its loose Red units" was
+    said of a stack whose units all had a leader already (004 [24.11])."""
+    from rcw.bots.spi_solo import SPISolo
+
+    from rcw import solitaire as S
+
+    solo = SPISolo(3, out=io.StringIO(), inp=_feed([]))
+    frunze = solo.g.data.by_name("Frunze").id
+    value = solo.g.data.units[frunze].strength
+    assert solo.describe(S.DeployLeader("R", frunze, 1, "PETR")) == (
+        "On stack 1 in PETR (RL3 Lenin, RU8 PETR): its units all have a leader already, so he commands none of them "
+        "(004 [24.11])")
+    assert solo.describe(S.DeployLeader("R", frunze, 2, "NOVG")) == (
+        f"On stack 2 in NOVG (RU8 NOVG): takes command of its loose Red units (1 there), up to his value of {value}, "
+        "the strongest first (004 [24.11])")
+
+
+def test_k_shows_the_randomizer_in_the_session_and_a_withdrawn_force_as_withdrawn():
+    """Found by a QA pass: ``k`` in the trading session said "Randomizer holds 0 chits" (the
+    engine makes the Auxiliary Forces Randomizer up as the forces are deployed; nothing is drawn
+    from it before Game-Turn 1), and after "E draws the Japan withdrawal marker: 3 JA units
+    leave the game" still showed D controlling "JA": D keeps the Control Marker (the engine's
+    ``control``, 004 [5.67] takes only the units), so the column says the force is withdrawn."""
+    from rcw.rules import randomizer
+
+    out = io.StringIO()
+    solo = Solo(3, {"max_turns": 2}, out=out, inp=_feed([]))
+    solo.show_markers()
+    assert "Randomizer holds 0 chits" not in out.getvalue()
+    assert "the Auxiliary Forces Randomizer is filled as the forces are deployed, when this session ends" in out.getvalue()
+    solo = _started()
+    g = solo.g
+    randomizer.resolve(g.ctx, "D", "BC:JA")
+    (gone,) = randomizer.resolve(g.ctx, "E", "WD:JA")[1]
+    assert gone.text.startswith("E draws the Japan withdrawal marker:") and gone.text.endswith("JA units leave the game")
+    before = len(solo.out.getvalue())
+    solo.show_markers()
+    said = solo.out.getvalue()[before:]
+    assert re.search(r"^  D .*\bJA \(withdrawn\)", said, re.M), said
+    assert f"the Auxiliary Forces Randomizer holds {len(g.state.aux)} chits" in said

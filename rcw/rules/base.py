@@ -19,6 +19,12 @@ def counted(n: int, noun: str) -> str:
     """``n`` and ``noun``, plural unless one ("1 Politburo marker", "2 Politburo markers")."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
+
+def listed(items) -> str:
+    """Items as a sentence lists them: "A", "A and B", "A, B and C"."""
+    items = list(items)
+    return " and ".join(filter(None, [", ".join(items[:-1]), *items[-1:]]))
+
 #: Rules that place an eliminated unit of an optional force (001) somewhere else than the VP
 #: chart: each ``(ctx, uid, turn, why, events) -> bool`` answers True once it has placed the
 #: unit.  :mod:`rcw.rules.auxiliary` registers itself (the rule modules never import upwards).

@@ -571,7 +571,10 @@ def do_capture(ctx: Ctx, a: CaptureImperial) -> list[Event]:
     if not d["units"]:
         ctx.s.decision = None
     ctx.bump("captures")
-    return [Event("capture", f"{a.seat} captures the {ctx.name(a.unit)} in {st.province}", {"unit": a.unit, "seat": a.seat})]
+    holder = (f"{ctx.name(a.leader)} controls it now (004 [13.21])" if a.leader
+              else f"it is stacked with {ctx.names(ctx.b.fighting_units(st))} now (004 [13.41])")
+    return [Event("capture", f"{a.seat} captures the {ctx.name(a.unit)} in {st.province}: {holder}",
+                  {"unit": a.unit, "seat": a.seat})]
 
 
 def check_decline_capture(ctx: Ctx, a: DeclineCapture) -> None:

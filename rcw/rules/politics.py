@@ -84,7 +84,7 @@ from rcw.actions import (
 )
 from rcw.data import RED
 from rcw.rules import masses
-from rcw.rules.base import Ctx, counted
+from rcw.rules.base import Ctx, counted, listed
 from rcw.state import copy_plain
 
 TERROR = "004 critique (DeBaun)"   # the Red Terror (option red_terror, rcw.rules.historical)
@@ -558,9 +558,9 @@ def _roll(ctx: Ctx, rec: dict) -> list[Event]:
     rec.update(strength=strength, dice=[d1, d2], result=result)
     parts = ", ".join(f"{p} {leadership(ctx, p)} + {_markers(ctx, p, assigned)}{'x2' if counter else ''} PM"
                       for p in rec["purgers"])
-    who = " and ".join(rec["purgers"])
+    who = listed(rec["purgers"])
     verb = "counterpurges" if counter else ("purge" if len(rec["purgers"]) > 1 else "purges")
-    outcome = "Counterpurge!" if result == "C" else f"{result} points"
+    outcome = "Counterpurge!" if result == "C" else counted(int(result), "point")
     text = (f"{who} {verb} {rec['target']}: strength {strength} ({parts}), column "
             f"{ctx.data.tables.purge_columns[col]}, roll {d1}+{d2} = {d1 + d2}: {outcome}")
     return [Event("counterpurge" if counter else "purge", text,

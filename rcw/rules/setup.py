@@ -73,11 +73,15 @@ def _check_holdings(ctx: Ctx, seat: str, leaders, pm: int, am: int) -> None:
         if lid not in s.hand.get(seat, []):
             who = ctx.name(lid) if lid in ctx.data.units else f"leader {lid}"
             raise ctx.illegal("004 [15.33]", f"{seat} does not hold {who}")
-    # (004 [15.33]: a player trades what he holds; the markers are his to trade "at any time")
+    # (a player trades what he holds: in the pre-game session, 004 [15.33]; later the markers are
+    # his to trade "at any time during the game", 004 [11.0] for Politburo, [10.0] for Assassin markers)
+    pre = s.phase == "trading"
     if s.politburo.get(seat, 0) < pm:
-        raise ctx.illegal("004 [15.33]", f"{seat} holds only {counted(s.politburo.get(seat, 0), 'Politburo marker')}")
+        raise ctx.illegal("004 [15.33]" if pre else "004 [11.0]",
+                          f"{seat} holds only {counted(s.politburo.get(seat, 0), 'Politburo marker')}")
     if s.assassins.get(seat, 0) < am:
-        raise ctx.illegal("004 [15.33]", f"{seat} holds only {counted(s.assassins.get(seat, 0), 'Assassin marker')}")
+        raise ctx.illegal("004 [15.33]" if pre else "004 [10.0]",
+                          f"{seat} holds only {counted(s.assassins.get(seat, 0), 'Assassin marker')}")
 
 
 def do_offer(ctx: Ctx, a: OfferTrade) -> list[Event]:

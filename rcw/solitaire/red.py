@@ -24,7 +24,7 @@ from rcw import actions as A
 from rcw.actions import Action, Event, _action
 from rcw.data import RED
 from rcw.rules import sequence
-from rcw.rules.base import LENIN, TROTSKY, Ctx
+from rcw.rules.base import LENIN, TROTSKY, Ctx, listed
 from rcw.rules.movement import STACK_LIMIT
 from rcw.solitaire.base import RED_SEAT, pname
 from rcw.solitaire.random_events import roll_random_events
@@ -99,7 +99,7 @@ def enter_leader_phase(ctx: Ctx) -> list[Event]:
     s.solo["rld"] = {"die": die, "allowed": allowed, "deployed": [], "skipped": False}
     cap = f" (at most {MAX_RED_LEADERS} Red leaders in all, 004 [24.12])" if allowed < die else ""
     ev.append(Event("leaders_roll", f"Red Leader Determination die: {die} — you may deploy {allowed} Red "
-                    f"leader{'s' if allowed != 1 else ''} besides {' and '.join(d.units[u].name for u in on_map) or 'no one'}"
+                    f"leader{'s' if allowed != 1 else ''} besides {listed(d.units[u].name for u in on_map) or 'no one'}"
                     f"{cap}", {"die": die, "allowed": allowed}))
     if allowed == 0 or not available_leaders(ctx):
         return ev + to_movement(ctx)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from rcw.actions import Event
 from rcw.data import RED
-from rcw.rules.base import Ctx
+from rcw.rules.base import Ctx, listed
 from rcw.solitaire.base import LAST_TURN, MODE, NONRED, OBJECTIVE_REGIONS, RED_SEAT, TARGETS
 from rcw.state import copy_plain
 
@@ -95,5 +95,6 @@ def check_nonred_objective(ctx: Ctx) -> list[Event]:
     holders = nonred_in_targets(ctx)
     if not holders:
         return []
-    where = ", ".join(f"{ctx.names(us)} in {ctx.data.provinces[p].name}" for p, us in holders.items())
-    return finish(ctx, "nonred_decisive", f"non-Red units hold {where} at the end of Game-Turn {ctx.s.turn} (004 [28.13])")
+    held = listed(f"a non-Red unit ({ctx.names(us)}) holds {ctx.data.provinces[p].name}" if len(us) == 1
+                  else f"non-Red units ({ctx.names(us)}) hold {ctx.data.provinces[p].name}" for p, us in holders.items())
+    return finish(ctx, "nonred_decisive", f"{held} at the end of Game-Turn {ctx.s.turn} (004 [28.13])")
