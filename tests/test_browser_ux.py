@@ -237,6 +237,29 @@ def _frames(plays: list[tuple[str, list]]) -> list[dict]:
             for i, (seat, ev) in enumerate(plays)]
 
 
+def _log_lines(browser, server: str, frames: list[dict], phone: bool = False, pane: bool = False):
+    """(a page, the event log's lines made of ``frames`` on it: ``{seq, cls, seat, text}``);
+    ``pane``: the log pane drawn too, in the page."""
+    page = new_page(browser, phone)
+    page.goto(server + "/")
+    # (the lobby draws itself into #app once its module has loaded: waited for, so that it does
+    # not draw over the log pane put there; the prompt tests wait for it the same way)
+    page.wait_for_selector(".lobby-main")
+    lines = page.evaluate("""async ([frames, drawn]) => {
+        const { loadData } = await import('/js/data.js'); await loadData();
+        const { EventLog, LogPane } = await import('/js/log.js');
+        const log = new EventLog('t');
+        for (const f of frames) log.add(f);
+        if (drawn) {
+            const pane = new LogPane(log);
+            document.getElementById('app').replaceChildren(pane.el);
+            pane.render(true);
+        }
+        return log.lines.map((l) => ({ seq: l.seq, cls: l.cls, seat: l.seat, text: l.text }));
+    }""", [frames, pane])
+    return page, lines
+
+
 def test_the_interphase_lines_of_the_log_are_no_players(server, browser) -> None:
     """QA: "Game-Turn 2: A is First Player" and "RU8 TVER is replaced in Tver" carried the badge of
     the last player of Game-Turn 1, whose action set the Interphase off (004 [4.2] B).  They are
@@ -252,16 +275,7 @@ def test_the_interphase_lines_of_the_log_are_no_players(server, browser) -> None
     while g.turn < 3 and not g.over:
         step = m.next_step()
         plays.append((step.seat, m.apply(step.seat, step.action, step.kind)))
-    page = new_page(browser, False)
-    page.goto(server + "/")
-    page.wait_for_selector(".lobby-main")
-    lines = page.evaluate("""async (frames) => {
-        const { loadData } = await import('/js/data.js'); await loadData();
-        const { EventLog } = await import('/js/log.js');
-        const log = new EventLog('t');
-        for (const f of frames) log.add(f);
-        return log.lines.map((l) => ({ cls: l.cls, seat: l.seat, text: l.text }));
-    }""", _frames(plays))
+    page, lines = _log_lines(browser, server, _frames(plays))
     game_level = [x for x in lines if x["text"].startswith("Game-Turn ") or " is replaced in " in x["text"]]
     assert any(" is First Player" in x["text"] for x in game_level) and any(" is replaced in " in x["text"] for x in game_level)
     assert all(x["seat"] is None for x in game_level), [x for x in game_level if x["seat"]]
@@ -289,21 +303,7 @@ def test_the_log_credits_the_purger_and_speaks_in_good_grammar(server, browser, 
     put(c, "TVER", "A", "Trotsky")
     put(c, "TVER", "B", "Kolchak", "WU3 OMSK")
     plays.append(("A", attack(c, "A", "Kolchak", ["Lenin", "Trotsky"])))
-    page = new_page(browser, phone)
-    page.goto(server + "/")
-    # (the lobby draws itself into #app once its module has loaded: waited for, so that it does
-    # not draw over the log pane put there below; the prompt tests wait for it the same way)
-    page.wait_for_selector(".lobby-main")
-    lines = page.evaluate("""async (frames) => {
-        const { loadData } = await import('/js/data.js'); await loadData();
-        const { EventLog, LogPane } = await import('/js/log.js');
-        const log = new EventLog('t');
-        for (const f of frames) log.add(f);
-        const pane = new LogPane(log);
-        document.getElementById('app').replaceChildren(pane.el);
-        pane.render(true);
-        return log.lines.map((l) => ({ cls: l.cls, seat: l.seat, text: l.text }));
-    }""", _frames(plays))
+    page, lines = _log_lines(browser, server, _frames(plays), phone, pane=True)
     purge = next(x for x in lines if x["cls"] == "purge")
     assert purge["text"].startswith("Purge of D by A+B+C") and purge["seat"] == "A", purge
     joins = [x["text"] for x in lines if "the attack" in x["text"]]
@@ -329,16 +329,8 @@ def test_the_log_counts_a_forces_units_as_the_orders_panel_does(server, browser)
     lenin = next(u for u, x in g.data.units.items() if x.name == "Lenin")
     plays = [("A", g.apply(A.StartForce("A", lenin))), ("A", g.apply(A.Move("A", "KALU"))),
              ("A", g.apply(A.EndForce("A")))]
-    page = new_page(browser, False)
-    page.goto(server + "/")
-    page.wait_for_selector(".lobby-main")
-    lines = page.evaluate("""async (frames) => {
-        const { loadData } = await import('/js/data.js'); await loadData();
-        const { EventLog } = await import('/js/log.js');
-        const log = new EventLog('t');
-        for (const f of frames) log.add(f);
-        return log.lines.map((l) => l.text);
-    }""", _frames(plays))
+    page, lines = _log_lines(browser, server, _frames(plays))
+    lines = [x["text"] for x in lines]
     assert "Lenin (A) moves TVER→KALU overland with 1 unit" in lines, lines
     page.context.close()
 
@@ -1392,16 +1384,7 @@ def test_a_postal_adjudications_lines_are_the_gamesmasters_or_their_movers(serve
                        "events": [{"kind": e.kind, "text": e.text, "data": e.data} for e in ev]})
     closing = [f for f in frames if any(e["kind"] == "report" for e in f["events"])]
     assert closing and all(f["action"] == "SubmitOrders" for f in closing)
-    page = new_page(browser, False)
-    page.goto(server + "/")
-    page.wait_for_selector(".lobby-main")
-    lines = page.evaluate("""async (frames) => {
-        const { loadData } = await import('/js/data.js'); await loadData();
-        const { EventLog } = await import('/js/log.js');
-        const log = new EventLog('t');
-        for (const f of frames) log.add(f);
-        return log.lines.map((l) => ({ seq: l.seq, cls: l.cls, seat: l.seat, text: l.text }));
-    }""", frames)
+    page, lines = _log_lines(browser, server, frames)
     seqs = {f["seq"]: f["actor"] for f in closing}
     mine = [x for x in lines if x["seq"] in seqs]
     moves = [x for x in mine if x["cls"] == "move"]

@@ -553,26 +553,27 @@ def test_postal_11_31_a_purge_order_wanting_a_white_leader_as_spoils_is_refused(
     assert g.check_sheet("A", {"orders": [{**order, "take": [uid("Trotsky"), 0]}]})["refused"] == []
 
 
-def test_postal_11_13_a_second_purge_in_a_game_turn_is_flagged_on_the_draft():
-    """004 [11.13]: no player takes part in a second purge in one Game-Turn; the Second Phase's
-    draft says so (as things stand) instead of leaving it to the Gamesmaster's report."""
+def _purged_in_the_first_phase():
+    """C (8 markers) has purged B in the First Phase; D's Smirnov is in OREL."""
     g = board()
     _purgers(g)
     g.state.politburo["C"] = 8
     put(g, "OREL", "D", "Smirnov")
     g.load_dice([6, 6] + events(2))
     send(g, C=[{"order": "purge", "target": "B", "participants": ["C"]}])
+    return g
+
+
+def test_postal_11_13_a_second_purge_in_a_game_turn_is_flagged_on_the_draft():
+    """004 [11.13]: no player takes part in a second purge in one Game-Turn; the Second Phase's
+    draft says so (as things stand) instead of leaving it to the Gamesmaster's report."""
+    g = _purged_in_the_first_phase()
     (w,) = g.check_sheet("C", {"orders": [{"order": "purge", "target": "D", "participants": ["C"]}]})["warnings"]
     assert w["rule"] == "004 [11.13]" and w["step"] == "as things stand"
 
 
 def test_postal_4_2_no_purge_in_the_second_phase_after_one_in_the_first():
-    g = board()
-    _purgers(g)
-    g.state.politburo["C"] = 8
-    put(g, "OREL", "D", "Smirnov")
-    g.load_dice([6, 6] + events(2))
-    send(g, C=[{"order": "purge", "target": "B", "participants": ["C"]}])
+    g = _purged_in_the_first_phase()
     g.load_dice(events(3))
     ev = send(g, C=[{"order": "purge", "target": "D", "participants": ["C"]}])
     assert not any(e.kind == "purge" for e in ev) and any(e.kind == "no_purge" for e in ev)

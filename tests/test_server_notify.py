@@ -192,6 +192,16 @@ async def test_pauses_and_civil_disorder_reach_the_webhook_and_a_private_message
         await ca.close()
 
 
+async def _anna_and_boris(srv, **game) -> tuple[GameClient, GameClient]:
+    """A five-seat postal game of seed 3 (``game``: more of its settings) with Anna (A) and Boris
+    (B) connected, the SDT bots in C-E: their clients."""
+    g = await srv.lobby.create_game(mode="postal", players=5, bot_seats=list("CDE"), seed=3, **game)
+    a = await srv.lobby.join(g["game"])
+    b = await srv.lobby.join(g["game"])
+    return (await GameClient.connect(srv.base, g["game"], a["token"]),
+            await GameClient.connect(srv.base, g["game"], b["token"]))
+
+
 async def _verified(srv, client, address: str, want: list[str]) -> None:
     await client.notify(email=address, want=want)
     (confirm,) = await srv.inbox.wait(address, "confirm")
@@ -213,12 +223,7 @@ async def test_a_seat_is_told_of_its_own_pause_and_civil_disorder_as_you():
     player of seat B is back" when he came back.  Now his own reads "You ..." (with how to take
     the seat back), the others' still name the seat, and he is not told of his own return."""
     async with serve_with_mail() as srv:
-        g = await srv.lobby.create_game(mode="postal", players=5, bot_seats=list("CDE"), seed=3, deadline=1.5,
-                                        disorder_after=1, pause="1h")
-        a = await srv.lobby.join(g["game"])
-        b = await srv.lobby.join(g["game"])
-        ca = await GameClient.connect(srv.base, g["game"], a["token"])
-        cb = await GameClient.connect(srv.base, g["game"], b["token"])
+        ca, cb = await _anna_and_boris(srv, deadline=1.5, disorder_after=1, pause="1h")
         try:
             await _verified(srv, ca, "anna@example.org", ["absence"])
             await _verified(srv, cb, "boris@example.org", ["absence"])
@@ -406,12 +411,7 @@ async def test_a_reminder_to_a_seat_in_civil_disorder_says_its_bot_writes_the_or
     """QA: a seat in civil disorder was reminded that "your orders are due", though its bot
     would write them at the deadline.  Its reminder says so now, and how to take the seat back."""
     async with serve_with_mail() as srv:
-        g = await srv.lobby.create_game(mode="postal", players=5, bot_seats=list("CDE"), seed=3, deadline=2.5,
-                                        disorder_after=1)
-        a = await srv.lobby.join(g["game"])
-        b = await srv.lobby.join(g["game"])
-        ca = await GameClient.connect(srv.base, g["game"], a["token"])
-        cb = await GameClient.connect(srv.base, g["game"], b["token"])
+        ca, cb = await _anna_and_boris(srv, deadline=2.5, disorder_after=1)
         try:
             await _verified(srv, cb, "boris@example.org", ["due"])
             await cb.notify(due_hours=1 / 3600)                 # (1 s before each deadline)
