@@ -60,6 +60,7 @@ from rcw.bots.terminal import (
     fighting,
     futile,
     in_order,
+    interruptible,
     listed,
     odds_text,
     province,
@@ -564,6 +565,9 @@ class Solo:
 
     # -- the loop ------------------------------------------------------------------------------------------
     def run(self) -> int:
+        return interruptible(self._play, self.save, self.say)
+
+    def _play(self) -> int:
         g, m = self.g, self.match
         self.say("Russian Civil War — five players: you are A; B-E are the SDT bots (Solitaire for Fanatics).")
         self.say("Type h at any prompt for help.  Bot actions are explained as they happen (* = the bot's reasoning).")

@@ -36,6 +36,7 @@ from rcw.bots.terminal import (
     describe_play,
     futile,
     in_order,
+    interruptible,
     province,
     quits,
     read_line,
@@ -297,6 +298,9 @@ class SPISolo:
 
     # -- the loop ---------------------------------------------------------------------------------------------------
     def run(self) -> int:
+        return interruptible(self._play, self.save, self.say)
+
+    def _play(self) -> int:
         g = self.g
         self.say("Russian Civil War — the SPI solitaire (004 [18.0]-[28.0]). You are the Red Player; the non-Red "
                  "forces are moved by the solitaire rules, and every non-Red action is explained as it happens.")

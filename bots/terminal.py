@@ -278,6 +278,18 @@ def quits(head: str, save, say) -> bool:
     return False
 
 
+def interruptible(play, save, say) -> int:
+    """``play()``, a terminal game's loop, with Ctrl-C outside a prompt (while the bots or the
+    solitaire's procedures play) read as at a prompt: the game is saved if it can be, and ends.
+    The saved record holds the actions applied (an action cut short is not in it)."""
+    try:
+        return play()
+    except KeyboardInterrupt:
+        say("Interrupted.")
+        quits(INPUT_ENDED, save, say)
+        return 0
+
+
 def check_save_path(path: str) -> None:
     """:class:`SaveFileError` if a game could not be saved to ``path`` (no such directory, a
     directory, not writable): said before the game starts, not when the player quits."""

@@ -710,6 +710,31 @@ def test_ctrl_c_at_a_prompt_saves_and_quits_like_the_end_of_input(tmp_path, monk
     assert saved["record"]["actions"]                                   # (the game as it stood)
 
 
+@pytest.mark.parametrize("spi", [False, True])
+def test_ctrl_c_while_the_bots_play_saves_and_quits_too(tmp_path, monkeypatch, capsys, spi):
+    """Ctrl-C outside a prompt (while the bots, or the solitaire's procedures, play) still ended
+    the game with a traceback and nothing saved.  It is read as at a prompt: saved, and the end."""
+    from rcw.bots.match import Match
+
+    path = tmp_path / "g.json"
+    real = Match.apply
+    n = {"left": 3}
+
+    def interrupted(self, *a, **k):        # (the fourth step applied is cut short by Ctrl-C)
+        n["left"] -= 1
+        if n["left"] < 0:
+            raise KeyboardInterrupt
+        return real(self, *a, **k)
+    monkeypatch.setattr(Match, "apply", interrupted)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 50))
+    spi_arg = ["--spi"] if spi else ["--max-turns", "1"]
+    assert main(["solo", *spi_arg, "--seed", "8", "--save", str(path)]) == 0
+    out = capsys.readouterr()
+    assert "Interrupted." in out.out and f"Saved to {path}" in out.out, out.out[-500:]
+    assert "Traceback" not in out.err and "KeyboardInterrupt" not in out.err
+    assert len(json.loads(path.read_text())["record"]["actions"]) == 3           # (the steps applied)
+
+
 @pytest.mark.parametrize("width", [80, 120])
 def test_the_non_red_forces_table_never_cuts_a_province_code_or_a_name(width):
     """Found by a QA pass: on a terminal the SPI non-Red forces table (``n``, ``b``, the phase
