@@ -861,6 +861,10 @@ def test_the_order_kinds_without_a_card_of_their_own_are_written_in_more_orders(
     fields, data.json ``postal_orders``; 001's only in games with their option), as a form."""
     page, errors = first_phase(browser, server)
     try:
+        # (and the header shows no Player-Turn order, the trades card no pre-season rule: QA)
+        assert page.locator(".seq-order").inner_text() == "all players at once, by post"
+        assert page.locator(".seq-order .seq-seat").count() == 0
+        assert page.locator(".trade-card summary").inner_text() == "Trades (postal [4.2])"
         card = page.locator(".more-card")
         card.locator("summary").click()
         offered = card.locator('select[aria-label="Order"] option').evaluate_all("(os) => os.map((o) => o.value)")

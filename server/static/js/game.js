@@ -699,7 +699,8 @@ class GameApp {
     const st = this.st;
     const v = this.replay ? this.replay.view : st.view;       // (a replay shows its position's turn and phase: QA)
     const info = st.info || {};
-    const order = v.order || [];
+    // (by post every player writes his orders at once: no Player-Turn order to show, QA)
+    const order = v.postal ? [] : v.order || [];
     const cur = v.phasing;
     const curIdx = order.indexOf(cur);
     const phaseIdx = PHASES.findIndex(([k]) => k === v.phase);
@@ -709,7 +710,7 @@ class GameApp {
       h("div.seqbox",
         // (with no Player-Turn order yet, the phase below names what happens: said once, not twice)
         h("div.seq-order", { role: "group", "aria-label": "Player-Turn order" }, order.length ? order.map((p, i) => h("span.seq-seat" + (p === cur ? ".cur" : i < curIdx ? ".done" : ""),
-          { title: `${this.seatName(p)}${p === cur ? " — phasing" : ""}` }, seatBadge(p))) : h("span.small", v.phase === "trading" ? "all players at once" : ""),
+          { title: `${this.seatName(p)}${p === cur ? " — phasing" : ""}` }, seatBadge(p))) : h("span.small", v.postal ? "all players at once, by post" : v.phase === "trading" ? "all players at once" : ""),
           // (001's drawn turn order: the players still to move are drawn one by one, unknown till then)
           order.length && (v.options || {}).drawn_turn_order ? (v.seats || []).filter((p) => !order.includes(p) && !(v.quit || []).includes(p))
             .map(() => h("span.seq-seat.undrawn", { title: "not drawn yet (001: each next player is drawn as a Player-Turn ends)" }, "?")) : null),

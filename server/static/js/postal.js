@@ -901,7 +901,8 @@ export class PostalDesk {
     let tl = leaders(withSel.value, "Take leaders");
     withSel.addEventListener("change", () => { const n = leaders(withSel.value, "Take leaders"); tl.replaceWith(n); tl = n; });
     const picked = (sel) => [...sel.selectedOptions].map((o) => Number(o.value));
-    return h("details.card.trade-card", h("summary", "Trades (004 [15.33])"),
+    // (the pre-season trades are 004 [15.33]'s; a phase's, postal [4.2]'s: QA saw [15.33] in every phase)
+    return h("details.card.trade-card", h("summary", `Trades (${v.postal.phase === "trading" ? "004 [15.33]" : "postal [4.2]"})`),
       h("div.row", "With ", withSel),
       h("div.row", "give ", gp, " Politburo ", ga, " Assassin · take ", tp, " Politburo ", ta, " Assassin"),
       Object.keys(hands).length ? h("div.row", "give ", gl, " take ", tl) : null,
