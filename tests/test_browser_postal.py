@@ -799,13 +799,15 @@ def test_each_kind_of_verdict_on_a_draft_order_reads_for_its_order(browser, serv
         page.goto(server + "/")
         got = page.evaluate("""async () => { const { loadData } = await import("/js/data.js"); await loadData();
           const { verdictHead } = await import("/js/postal.js");
-          return [verdictHead({ order: "move" }, { ok: true, step: "the move TVER->MOSC", path: ["TVER"] }),
-                  verdictHead({ order: "move" }, { ok: true, step: "going on from PETR", path: [] }),
+          return [verdictHead({ order: "move", path: ["TVER", "MOSC"] }, { ok: true, step: "the move TVER->MOSC", path: ["TVER"] }),
+                  verdictHead({ order: "move", path: ["NOVG"] }, { ok: true, step: "going on from PETR", path: [] }),
+                  verdictHead({ order: "move", path: ["NOVG", "PSKO"] }, { ok: true, step: "picking up RU3 PSKO in PSKO", path: ["NOVG", "PSKO"] }),
                   verdictHead({ order: "attack" }, { ok: true, step: "the stack of Trotsky" }),
                   verdictHead({ order: "purge" }, { ok: true, step: "as things stand" }),
                   verdictHead({ order: "attack" }, { ok: false })]; }""")
         assert got[0] == "stops in Tver" and got[1] == "stops where it is", got
-        assert got[2:] == ["the stack of Trotsky", "as things stand", "refused"], got
+        assert got[2] == "picking up RU3 PSKO in PSKO", got          # (the force got there: QA read "stops in Pskov")
+        assert got[3:] == ["the stack of Trotsky", "as things stand", "refused"], got
     finally:
         page.context.close()
 

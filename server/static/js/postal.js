@@ -26,7 +26,10 @@ const whole = (vd) => vd.ok && vd.step === undefined;
  *  trades may change). */
 export const verdictHead = (o, vd) => {
   if (!vd.ok) return "refused";
-  if (o.order === "move") return `stops${vd.path && vd.path.length ? ` in ${pname(vd.path[vd.path.length - 1])}` : " where it is"}`;
+  // (a move cut short says where it stops; one that goes all the way says which of its steps
+  // fails, e.g. a pick-up: QA read "stops in Pskov" of a force that got there)
+  const arrived = vd.path && o.path && vd.path.length >= o.path.length;
+  if (o.order === "move" && !arrived) return `stops${vd.path && vd.path.length ? ` in ${pname(vd.path[vd.path.length - 1])}` : " where it is"}`;
   return vd.step || "in part";
 };
 
