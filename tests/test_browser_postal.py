@@ -703,6 +703,16 @@ def test_a_leader_left_behind_gets_his_own_move_and_an_edit_keeps_its_place_on_t
         page.wait_for_function("() => window.rcwApp.postal.draft.length === 2")
         sheet = page.evaluate("() => window.rcwApp.postal.draft")
         assert [o["unit"] for o in sheet] == [first, second] and sheet[1]["path"] == [there], sheet
+        # a third click on the stack, both its leaders' moves on the sheet: the first's order opens
+        # for a change (QA: a plot the engine refused, "has already moved", and no Add)
+        page.evaluate("window.rcwApp.board.centreOn('SMOL', true)")
+        page.locator(f'svg g[data-stack="{st["id"]}"]').first.click()
+        page.wait_for_function("() => (document.querySelector('.plot-card.plotting h3') || {}).textContent"
+                               "?.startsWith('Changing order #1')")
+        page.wait_for_function("() => window.rcwApp.postal.plot && window.rcwApp.postal.plot.busy === 0")
+        assert not card.locator(".plot-problem").count(), card.inner_text()
+        card.locator(".btn", has_text="Cancel").click()
+        assert page.evaluate("() => window.rcwApp.postal.draft") == sheet
         # change order #1, then Cancel: the sheet as it was
         page.locator('.draft-order[data-index="0"] [data-act="edit-order"]').click()
         page.wait_for_function("() => window.rcwApp.postal.plot && window.rcwApp.postal.plot.busy === 0")

@@ -292,6 +292,14 @@ export class PostalDesk {
     const st = v.stacks.find((s) => s.id === id);
     if (!st || st.owner !== this.app.seat) return false;
     const u = this.mover(st);
+    // (every leader of the stack has his move on the sheet already: the click opens his order for
+    // editing; QA got a plot the engine refused, "has already moved", and an Add that never came)
+    const ordered = this.draft.findIndex((o) => o.order === "move" && (o.unit === u || [].concat(o.join || []).includes(u)));
+    if (ordered >= 0) {
+      this.edit(ordered);
+      this.app.select({ stack: st.id });
+      return true;
+    }
     const p = this.plot = { unit: u, stack: st.id, from: st.province, path: [], rail: false, join: [], pick: {}, drop: {},
                             problem: null, routes: null, offers: null, queue: Promise.resolve(), busy: 0, was: null };
     // (004 [17.0]: "the path of each stack": the stack's other leaders, with the units attached to
