@@ -225,12 +225,17 @@ def parse(name: str, text: str) -> Any:
 
 def words(options: dict) -> list[str]:
     """A game's options in words, in the registry's order ("max turns 10", "No Leader Suicide",
-    "replacements after Game-Turn 5: off"): what the game menu shows."""
+    "replacements after Game-Turn 5: off"): what the game menu shows.  An option its game mode
+    fixes at that value goes unsaid (QA read "postal movement" of every postal game)."""
     out = []
+    mode = options.get("mode", "standard")
     for o in OPTIONS.values():
         if o.name not in options:
             continue
         v = options[o.name]
+        fixed = dict(o.fixed)
+        if mode in fixed and fixed[mode] == v:
+            continue
         out.append(o.words if v is True else f"{o.words}: off" if v is False else f"{o.words} {v}")
     return out
 

@@ -167,8 +167,14 @@ def test_play_by_post_shows_the_options_the_postal_game_fixes_or_does_not_play(s
     assert not pm.is_checked() and pm.is_enabled() and terror.is_enabled()
     assert page.locator('.form-row.opt[data-option="postal_movement"] .opt-mode').inner_text() == ""
     page.locator("#g-postal").set_checked(True)
+    # the live decision deadline is not used by post: locked (QA: taken, then silently replaced by
+    # the phase's); a seat without a sheet may get no orders at all ("missing": "none")
+    assert page.locator("#g-deadline").is_disabled()
+    page.locator("#g-missing").select_option("none")
     page.click("#g-create")                                          # (the engine fixes it: nothing is sent)
     page.wait_for_function("() => window.rcwApp && window.rcwApp.st && window.rcwApp.st.view")
     assert page.evaluate("() => rcwApp.st.view.options")["postal_movement"] is True
+    assert page.evaluate("() => rcwApp.st.info.missing") == "none"
+    assert "postal movement" not in page.evaluate("() => rcwApp.st.info.option_words")     # (always on by post)
     assert not errors, errors
     page.context.close()

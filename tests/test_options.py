@@ -82,6 +82,8 @@ def test_words_put_a_games_options_in_the_registrys_order():
     assert O.words({}) == []
     assert O.words({"turn5_replacements": False, "max_turns": 10, "postal_movement": True, "mode": "x"}) == [
         "max turns 10", "postal movement", "replacements after Game-Turn 5: off"]
+    # (by post, postal movement is always on: not said of every postal game)
+    assert O.words({"max_turns": 10, "postal_movement": True, "mode": "postal"}) == ["max turns 10"]
 
 
 def test_simulate_plays_with_the_options_given_and_reports_them(capsys):

@@ -1,7 +1,7 @@
 // The lobby: create a game (players, options, bots for the seats nobody will take), list and
 // join open games, watch games in progress, and come back to one's own games.
 
-import { h, clear, store, holdSeat, seatsHeld, modal, toast, replace, fmtSpan } from "./util.js";
+import { h, clear, store, holdSeat, seatsHeld, modal, toast, replace, fmtExact } from "./util.js";
 import { D, loadData, SEAT_COLOURS } from "./data.js";
 import { api } from "./net.js";
 import { seatBadge } from "./dialogs.js";
@@ -79,6 +79,8 @@ class Lobby {
       postal: h("input#g-postal", { type: "checkbox", onchange: () => this.syncOptions && this.syncOptions() }),
       phase: h("select#g-phase", [["", "none (when every sheet is in)"], ["10m", "10 minutes"], ["1h", "1 hour"], ["12h", "12 hours"], ["1d", "1 day"],
         ["36h", "36 hours"], ["3d", "3 days"]].map(([v, t]) => h("option", { value: v, selected: v === "1d" }, t))),
+      missing: h("select#g-missing", h("option", { value: "bot" }, "its bot's sheet (moves and attacks, nothing spent)"),
+        h("option", { value: "none" }, "no orders at all")),
       pause: h("select#g-pause", [["", "none"], ["1d", "1 day"], ["3d", "3 days"], ["7d", "a week"]].map(([v, t]) => h("option", { value: v }, t))),
       disorder: h("select#g-disorder", [["", "never"], ["1", "1"], ["2", "2"], ["3", "3"]].map(([v, t]) => h("option", { value: v, selected: v === "2" }, t))),
       webhook: h("input#g-webhook", { type: "url", maxlength: 2000, placeholder: "https://chat.example.org/hooks/..." }),
@@ -143,7 +145,8 @@ class Lobby {
         row("Seed", f.seed, "for a repeatable deal")),
       h("details.options.postal-options", h("summary", "Play by post (004 [17.0])"),
         row("Play by post", f.postal, "everyone writes orders for a phase at once; the engine is the Gamesmaster"),
-        row("Deadline of each phase", f.phase, "a seat without a sheet then gets its bot's"),
+        row("Deadline of each phase", f.phase, "when it passes, the phase is carried out with the sheets in"),
+        row("A seat without a sheet then gets", f.missing),
         row("Pauses each player may take", f.pause),
         row("Civil disorder after", f.disorder, "missed deadlines in a row: the bot plays the seat until the player returns"),
         row("Webhook", f.webhook, "news of the game is posted here (e.g. a chat room's incoming webhook)")),
@@ -161,6 +164,12 @@ class Lobby {
     const groups = D.option_groups || {};
     const sync = this.syncOptions = () => {
       const mode = f && f.postal.checked ? "postal" : "standard";
+      // (by post the deadline is each phase's, set below: the live decision deadline is not used,
+      // QA saw it taken and silently replaced)
+      if (f) {
+        f.deadline.disabled = mode === "postal";
+        f.deadline.title = mode === "postal" ? "by post, the deadline of each phase (below) is used" : "";
+      }
       for (const [name, el] of Object.entries(inputs)) {
         const o = D.options[name];
         const parent = o.requires ? inputs[o.requires] : null;
@@ -226,6 +235,7 @@ class Lobby {
     if (f.postal.checked) {
       spec.mode = "postal";
       spec.deadline = f.phase.value || null;
+      if (f.missing.value !== "bot") spec.missing = f.missing.value;
       if (!D.bots.includes(spec.bots)) spec.bots = "random";
       if (f.pause.value) spec.pause = f.pause.value;
       spec.disorder_after = f.disorder.value ? Number(f.disorder.value) : null;
@@ -308,7 +318,7 @@ class Lobby {
   gameRow(g) {
     const held = seatsHeld(g.game);
     const mine = Object.keys(held);
-    const opts = [g.mode === "postal" ? `by post${g.deadline ? `, ${fmtSpan(g.deadline)} a phase` : ""}` : null, ...(g.option_words || [])]
+    const opts = [g.mode === "postal" ? `by post${g.deadline ? `, ${fmtExact(g.deadline)} a phase` : ""}` : null, ...(g.option_words || [])]
       .filter(Boolean).join(", ");
     return h("div.game-row", { dataset: { game: g.game, status: g.status } },
       h("div.gr-main",
