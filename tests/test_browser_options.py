@@ -178,3 +178,16 @@ def test_play_by_post_shows_the_options_the_postal_game_fixes_or_does_not_play(s
     assert "postal movement" not in page.evaluate("() => rcwApp.st.info.option_words")     # (always on by post)
     assert not errors, errors
     page.context.close()
+
+
+def test_the_game_list_gives_a_postal_phases_deadline_exactly(server, browser) -> None:
+    """QA: a game of 75-second phases was listed as "1 min a phase", and with "postal movement",
+    which every postal game plays.  The list says "1 min 15 s a phase" and leaves it out."""
+    g = http(server, "POST", "/api/games", {"mode": "postal", "players": 3, "bot_seats": ["C"], "deadline": 75})
+    page = new_page(browser, False, 20_000)
+    page.goto(server + "/")
+    row = page.locator(f'.game-row[data-game="{g["game"]}"]')
+    row.wait_for()
+    text = row.inner_text()
+    assert "by post, 1 min 15 s a phase" in text and "postal movement" not in text, text
+    page.context.close()
