@@ -840,6 +840,14 @@ def test_on_a_phone_plotting_a_move_folds_the_province_panel(browser, server):
         if insp.is_visible():
             assert insp.get_attribute("data-folded") == "1"
             assert insp.bounding_box()["height"] < 0.15 * page.viewport_size["height"], insp.bounding_box()
+            # the plotting prompt stays in view, above the folded head and clear of it (QA: under it)
+            prompt = page.locator(".map-prompt[data-plotting]")
+            assert prompt.is_visible(), "the plotting prompt is hidden"
+            p, i = prompt.bounding_box(), insp.bounding_box()
+            assert p["y"] + p["height"] <= i["y"], (p, i)
+            assert page.evaluate("""() => { const b = document.querySelector('.map-prompt').getBoundingClientRect();
+                const e = document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
+                return !!e && !!e.closest('.map-prompt'); }""")
             insp.locator('[data-act="fold-inspector"]').tap()            # (unfolded on asking, for this move)
             page.wait_for_function("() => document.querySelector('.inspector').dataset.folded === '0'")
         shot(page, "phone-postal-plotting.png")
