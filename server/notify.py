@@ -299,7 +299,8 @@ class Notifier:
         if rt.seats.get(seat, {}).get("kind") != "human":
             return False
         link = await self.seat_link(rt.gid, seat)
-        away = await rt.absence.digest(seat)
+        # (what happened while he was away: not for a player whose page is open on the game, QA)
+        away = None if await rt.present(seat) else await rt.absence.digest(seat)
         more = "\n\nWhile you were away:\n" + "\n".join(f"- {x}" for x in away["lines"]) if away else ""
         await self._mail(p["email"], f"Russian Civil War {rt.meta.get('name') or rt.gid}: {subject}",
                          f"{text}{more}\n\nYour seat {seat}: {link}\n(The link logs you in once; "

@@ -336,6 +336,26 @@ async def test_bad_addresses_and_webhooks_are_typed_errors_that_change_nothing()
         await c.close()
 
 
+async def test_an_email_to_a_seat_whose_page_is_open_tells_nothing_of_while_you_were_away():
+    """QA: a report e-mail said "While you were away: 10 actions since you looked" to a player
+    whose page had been open on the game throughout (her last look was an earlier visit).  A seat
+    a connection holds is not away: its e-mails carry no such digest."""
+    async with serve_with_mail() as srv:
+        ca, cb = await _anna_and_boris(srv)
+        try:
+            await _verified(srv, ca, "anna@example.org", ["report"])
+            gid, token = ca.game, ca.token
+            await ca.close()                                   # (a last look, then she comes back)
+            ca = await GameClient.connect(srv.base, gid, token)
+            await cb.sheet([])                                 # (others act meanwhile)
+            await ca.sheet([])                                 # (her sheet closes the phase: a report)
+            (rep,) = await srv.inbox.wait("anna@example.org", "report of Game-Turn 1")
+            assert "While you were away" not in body(rep), body(rep)
+        finally:
+            await ca.close()
+            await cb.close()
+
+
 async def test_a_live_game_waiting_on_an_absent_seat_sends_it_an_email():
     async with serve_with_mail() as srv:
         g = await srv.lobby.create_game(players=3, bot_seats=["B", "C"], seed=0, deadline=0.5, options={"max_turns": 1})
