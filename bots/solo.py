@@ -708,7 +708,7 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=whole(0, SEED_MAX), default=1, help="game seed (default 1)")
     p.add_argument("--load", metavar="FILE", help="resume a saved game")
     p.add_argument("--save", metavar="FILE", help="where s/q save the game (default rcw-solo.json, or the --load file)")
-    p.add_argument("--max-turns", type=whole(0), default=0, metavar="T", help="end with no victor after T Game-Turns (default: no limit)")
+    p.add_argument("--max-turns", type=whole(0), default=0, metavar="T", help="end with no victor after T Game-Turns (default 0: no limit)")
     p.add_argument("--spi", action="store_true", help="play the SPI solitaire (004 [18.0]-[28.0]) as the Red Player "
                    "(resume with --spi --load FILE; default save file rcw-spi.json)")
     p.set_defaults(func=run)
