@@ -75,6 +75,7 @@ from rcw.bots import sdt_tables as T
 
 from rcw import actions as A
 from rcw.data import RED, WHITE
+from rcw.words import listed
 
 PHASE_WORDS = {"random_events": "Random Events Phase", "movement": "Movement Phase", "combat": "Combat Phase",
                "randomizer": "Randomizer Phase"}
@@ -356,10 +357,10 @@ def describe_terms(terms: dict, names=None) -> str:
             if not v:
                 continue
             if word is None:
-                out.append(", ".join(names(u) if names else str(u) for u in v))
+                out.extend(names(u) if names else str(u) for u in v)
             else:
                 out.append(f"{v} {word}")
-        return " and ".join(out) or "nothing"
+        return listed(out) or "nothing"      # ("Frunze, Kolchak and 1 Politburo", not "... and 1 Politburo and ...")
     return f"{side('give')} for {side('take')}"
 
 

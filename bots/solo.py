@@ -61,7 +61,6 @@ from rcw.bots.terminal import (
     futile,
     in_order,
     interruptible,
-    listed,
     odds_text,
     province,
     quits,
@@ -79,6 +78,7 @@ from rcw.cliargs import whole
 from rcw.game import Game
 from rcw.player import Player
 from rcw.rng import SEED_MAX
+from rcw.words import listed
 
 HUMAN = "A"
 DEFAULT_SAVE = "rcw-solo.json"

@@ -140,12 +140,6 @@ def _wrap(text: str, width: int | None) -> str:
     return "\n".join(textwrap.fill(line, width) if len(line) > width else line for line in text.split("\n"))
 
 
-def listed(items) -> str:
-    """Items as a sentence lists them: "A", "A and B", "A, B and C"."""
-    items = list(items)
-    return " and ".join(filter(None, [", ".join(items[:-1]), *items[-1:]]))
-
-
 def unit_name(uid: int) -> str:
     """A unit as the counters name it (an Imperial unit in capitals; the optional forces of 001 too)."""
     u = full().units[uid]

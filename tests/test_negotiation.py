@@ -414,3 +414,12 @@ def test_what_a_bot_asks_of_a_trade_reads_as_words():
     assert N.Worth(-1, 0).asks("E", "A") == "E asks A for at least an even trade"
     assert N.Worth(0, 2).asks("E", "A") == "E asks to gain at least 2 in a trade with A"
     assert [N.Worth(v, 0).verdict for v in (0, -1, -3)] == ["accept", "counter", "decline"]
+
+
+def test_a_trades_terms_read_as_one_list():
+    """A terminal QA pass: a bot's trade message read "Frunze, Kolchak and 1 Politburo and 1
+    Assassin for ..."; the terms are one list, as a sentence lists them."""
+    names = {1: "Frunze", 2: "Kolchak"}.__getitem__
+    terms = {"give_leaders": [1, 2], "give_politburo": 1, "give_assassins": 1, "take_politburo": 2}
+    assert N.describe_terms(terms, names) == "Frunze, Kolchak, 1 Politburo and 1 Assassin for 2 Politburo"
+    assert N.describe_terms({"give_politburo": 1}) == "1 Politburo for nothing"

@@ -20,10 +20,6 @@ def counted(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def listed(items) -> str:
-    """Items as a sentence lists them: "A", "A and B", "A, B and C"."""
-    items = list(items)
-    return " and ".join(filter(None, [", ".join(items[:-1]), *items[-1:]]))
 
 #: Rules that place an eliminated unit of an optional force (001) somewhere else than the VP
 #: chart: each ``(ctx, uid, turn, why, events) -> bool`` answers True once it has placed the

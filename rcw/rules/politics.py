@@ -84,8 +84,9 @@ from rcw.actions import (
 )
 from rcw.data import RED
 from rcw.rules import masses
-from rcw.rules.base import Ctx, counted, listed
+from rcw.rules.base import Ctx, counted
 from rcw.state import copy_plain
+from rcw.words import listed
 
 TERROR = "004 critique (DeBaun)"   # the Red Terror (option red_terror, rcw.rules.historical)
 COMMITTEE_MARKERS = 8          # 004 [11.11]

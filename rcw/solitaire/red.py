@@ -24,10 +24,11 @@ from rcw import actions as A
 from rcw.actions import Action, Event, _action
 from rcw.data import RED
 from rcw.rules import sequence
-from rcw.rules.base import LENIN, TROTSKY, Ctx, listed
+from rcw.rules.base import LENIN, TROTSKY, Ctx
 from rcw.rules.movement import STACK_LIMIT
 from rcw.solitaire.base import RED_SEAT, pname
 from rcw.solitaire.random_events import roll_random_events
+from rcw.words import listed
 
 MAX_RED_LEADERS = 6                                        # 004 [24.12]
 

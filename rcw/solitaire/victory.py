@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from rcw.actions import Event
 from rcw.data import RED
-from rcw.rules.base import Ctx, listed
+from rcw.rules.base import Ctx
 from rcw.solitaire.base import LAST_TURN, MODE, NONRED, OBJECTIVE_REGIONS, RED_SEAT, TARGETS
 from rcw.state import copy_plain
+from rcw.words import listed
 
 LEVELS = {"red_decisive": "Red Decisive Victory", "red_substantive": "Red Substantive Victory",
           "red_marginal": "Red Marginal Victory", "nonred_decisive": "non-Red Decisive Victory", "draw": "Draw"}
