@@ -119,8 +119,8 @@ class SPISolo:
         """The non-Red forces (004 [21.1]), a stack's units one a line (a narrow terminal wraps a
         path between its provinces, never inside a name: :meth:`Screen.table`)."""
         v = self.view()
-        d = self.player.data
         routes = v["solitaire"]["routes"]
+        moving = set(v["solitaire"]["movers"])
         rows = []
         for st in sorted(v["stacks"], key=lambda x: (x["province"], x["id"])):
             if not st["units"] or st["color"] == "Red":        # (the Czar or the Gold alone too: nobody's, 004 [13.42])
@@ -128,13 +128,13 @@ class SPISolo:
             r = routes.get(str(st["id"]))
             path = "-".join(r["ahead"]) if r and r["ahead"] else ("(there)" if r else "-")
             target = r["target"] if r else "-"
-            leaders = any(d.units[u].is_leader for u in st["units"])
-            moves = "yes" if st["owner"] == S.NONRED and (leaders or st["color"] in ("Blue", "Green")) else "no"
+            moves = "yes" if st["id"] in moving else "no"         # (the engine's: 004 [18.0], [21.11])
             rows.append([str(st["id"]), st["province"], st["color"] or "-", "\n".join(self.unit_text(u, st) for u in st["units"]),
                          str(self.player.defense(st["id"])), moves, target, path])
         self.say("\nNon-Red forces (they move toward their target along the path shown, one province per pip of "
-                 "a die, 004 [21.1]; 'moves': controllable, 004 [18.0]: White units with a leader, and the Blue and "
-                 "Green units whose Control Marker the non-Red Player holds):", "bold")
+                 "a die, 004 [21.1]; 'moves': whether it moves in the non-Red Movement Phase, the engine's answer "
+                 "for White units with a leader and the Blue and Green units whose Control Marker the non-Red "
+                 "Player holds, 004 [18.0], [21.11]):", "bold")
         self.screen.table(rows, ["stack", "province", "colour", "units", "strength", "moves", "target", "path ahead"])
 
     def unit_text(self, u: int, st: dict) -> str:

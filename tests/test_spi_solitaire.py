@@ -267,6 +267,30 @@ def test_subversive_attacks_doubled_on_the_nonred_turn_is_said_to_change_nothing
     assert e.text == "Red Random Events roll 1-1: Subversive Attacks Doubled this Player-Turn (004 [12.12])", e.text
 
 
+def test_the_view_names_the_nonred_stacks_that_move_and_the_table_shows_the_engines_answer():
+    """004 [18.0], [21.11]: the non-Red forces that move are the White ones with a leader and the
+    Blue and Green ones the non-Red Player controls, but those of a nationality that never moves
+    (the Germans, 004 [5.6]).  The terminal's table worked it out itself and said "yes" of a
+    German stack; it shows the view's ``movers`` (the engine's ``movers``)."""
+    import io
+
+    from rcw.bots.spi_solo import SPISolo
+    from rcw.bots.terminal import Screen
+
+    g = empty()
+    led = put(g, "KIEV", "N", "Deniken", "WU6 KHAR", attach={"WU6 KHAR": "Deniken"})
+    loose = put(g, "POLT", "N", "WU4 TAUR")
+    german = put(g, "KHER", "N", "BU2 KHER/GE")
+    assert g.view("R")["solitaire"]["movers"] == [led.id]
+    solo = SPISolo(3, out=io.StringIO(), inp=io.StringIO(""))
+    solo.g, solo.player = g, Player(g, "R")
+    out = io.StringIO()
+    solo.screen = Screen(out, fancy=False)
+    solo.show_nonred()
+    rows = {line.split()[0]: line for line in out.getvalue().splitlines() if line.split() and line.split()[0].isdigit()}
+    assert " yes " in rows[str(led.id)] and " no " in rows[str(german.id)] and " no " in rows[str(loose.id)], rows
+
+
 # ================================================================================================
 # 004 [21.0] movement modifications
 # ================================================================================================

@@ -28,6 +28,7 @@ from rcw.rng import MASK, Dice
 from rcw.rules import auxiliary, combat, movement
 from rcw.solitaire import red, turn
 from rcw.solitaire.base import LAST_TURN, MODE, NONRED, RED_SEAT
+from rcw.solitaire.nonred_movement import movers
 from rcw.solitaire.routes import remaining_route, route_of, route_unit
 from rcw.solitaire.setup import setup
 from rcw.solitaire.victory import conditions, nonred_in_targets, objective_units
@@ -169,6 +170,8 @@ def _solitaire(g: SoloGame, seat: str | None) -> dict:
         "czar_executed": s.solo.get("czar", 0),
         "red_dead": list(s.solo.get("dead", [])),          # Red leaders eliminated: they never come back (004 [24.13])
         "routes": routes, "objective_left": objective_units(ctx),
+        # the non-Red stacks that move in the non-Red Movement Phase, in their order (004 [18.0], [21.11])
+        "movers": [st.id for st in movers(ctx)],
         "in_targets": dict(nonred_in_targets(ctx)),
         "victory": conditions(ctx.data),                # the conditions in words (004 [28.11]-[28.15])
     }
