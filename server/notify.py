@@ -341,9 +341,10 @@ class Notifier:
             return ""
         what = f"orders for {PHASE_NAMES.get(g.phase, g.phase)} of Game-Turn {g.turn}"
         secs = rt.meta.get("deadline")
-        if not secs:
+        if not secs or rt.postal is None or not rt.postal.timed_phase():     # (no human seat timed: none runs)
             return f"\n\nNext: {what}; the phase closes when every sheet is in."
-        at = now_ms() + int(float(secs) * 1000)
+        # (the phase's deadline as the clock has it; armed from now, if not yet)
+        at = rt.clock.at(f"phase:{g.turn}:{g.phase}") or now_ms() + int(float(secs) * 1000)
         return f"\n\nNext: {what}, due by {_utc(at)} (UTC), in {_left(at - now_ms())}."
 
     async def _if_away(self, rt: Any, seat: str, want: str, subject: str, text: str) -> None:

@@ -27,7 +27,7 @@ from typing import Any
 from rcw.server.protocol import ProtocolError, field, index
 
 from rcw.actions import IllegalAction, to_wire
-from rcw.postal import GM, ClosePhase, SubmitOrders, render
+from rcw.postal import GM, ClosePhase, SubmitOrders, render, stand_in
 
 log = logging.getLogger("rcw.server")
 
@@ -115,20 +115,10 @@ class PostalDesk:
         return {"t": "reports", "reports": out[after:], "count": len(out)}
 
 
-#: The orders an absent player's stand-in does not make: they give away or spend what is the
-#: player's, or bind him to others (as in a live game, where no trade offer, Committee consent,
-#: purge or execution order is made for an absent player: ``Game.settles``).  A trade gives or
-#: asks; an assassination spends Assassin markers, which pass to the victim's owner when it
-#: fails (004 [10.23]); a purge or the Czar's execution joins a Committee's order (postal [11.0],
-#: [13.5]), and the purge lays the player open to a counterpurge (004 [11.24]).
-NOT_FOR_THE_ABSENT = ("trade", "assassinate", "purge", "execute_czar")
-
-
 def absent(sheet: dict) -> dict:
     """The bot's sheet for a player who let the deadline pass (not one in civil disorder, whose
-    bot plays the seat): it decides the phase (moves, attacks, standing orders) and nothing
-    else (:data:`NOT_FOR_THE_ABSENT`)."""
-    return dict(sheet, orders=[o for o in sheet.get("orders", []) if o.get("order") not in NOT_FOR_THE_ABSENT])
+    bot plays the seat): it decides the phase and nothing else (:func:`rcw.postal.stand_in`)."""
+    return stand_in(sheet)
 
 
 def report_of(events: list) -> dict | None:

@@ -62,6 +62,7 @@ class GameRuntime:
         self.lock = asyncio.Lock()
         self.conns: set[Any] = set()
         self.online_shown: list[str] | None = None     # the seats online as the clients were last told
+        self.notices = asyncio.Lock()      # the presence and notification-settings notices, one at a time
         self.topic = self.store.topic(meta["secret"], gid)
         self._snap: tuple[int, bytes] | None = None
         self._over_marked = False
@@ -293,7 +294,12 @@ class GameRuntime:
 
     async def _presence_notice(self) -> None:
         """A seat's connection came or went (in any process): push who is online (``presence``)
-        to this process's clients when it changed."""
+        to this process's clients when it changed.  One notice at a time (:attr:`notices`), each
+        reading the store afresh (two reads finishing out of order left a stale dot: review)."""
+        async with self.notices:
+            await self._presence_pushed()
+
+    async def _presence_pushed(self) -> None:
         online = await self.online()
         if online == self.online_shown:
             return
@@ -484,7 +490,13 @@ class GameRuntime:
 
     async def _prefs_notice(self) -> None:
         """A seat's notification settings changed (saved, or its address confirmed by the link):
-        reload them and push each changed seat's to its connections (``notify``)."""
+        reload them and push each changed seat's to its connections (``notify``).  One notice at
+        a time (:attr:`notices`), each reading the store afresh: an earlier read finishing after a
+        later one would push settings no longer current."""
+        async with self.notices:
+            await self._prefs_pushed()
+
+    async def _prefs_pushed(self) -> None:
         self.prefs = await self.store.hash_all(self.gid, "notify")
         for c in list(self.conns):
             if c.seat is None:

@@ -333,6 +333,13 @@ def test_the_committee_dialog_says_the_bots_answer_only_in_the_conveners_movemen
     assert page.locator(".modal .bots-decline").inner_text().startswith("C is played by a bot")
     assert not errors, errors
     ctx.close()
+    # random bots consent at random: nothing to say of them (review)
+    page, errors, gid, a, b = _anna_and_boris(server, browser)
+    page.click('.dtabs .dtab[data-tab="talk"]')
+    _propose(page, "committee-dialog")
+    page.locator('.modal input[data-member="C"]').check()
+    assert page.locator(".modal .bots-decline").count() == 0
+    page.context.close()
 
 
 def test_a_trade_card_follows_the_game_however_the_offer_is_settled(server, browser):

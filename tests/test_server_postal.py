@@ -399,7 +399,7 @@ def test_an_absent_players_stand_in_spends_nothing_and_joins_no_committees_order
     against a leader (it failed, and the marker passed to the victim's owner, 004 [10.23]) and
     joined an order to execute the Czar and a purge for him.  The stand-in decides the phase -
     moves, attacks, standing orders - and makes no trade, assassination, purge or execution
-    order (as a live game's deadline bot makes no side step, ``Game.settles``)."""
+    order (rcw.postal.stand_in)."""
     from rcw.server.postal import absent
 
     orders = [{"order": "move", "unit": 151, "path": ["TVER"]}, {"order": "trade", "with": "C", "give_politburo": 1},

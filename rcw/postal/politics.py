@@ -285,14 +285,6 @@ def purges(ctx: Ctx, sheets: dict, live_phase: str) -> list[Event]:
     return ev
 
 
-def no_second_purge(ctx: Ctx, sheets: dict) -> list[Event]:
-    """The Second Phase's purge orders after a purge in the First (postal [4.2]: the Second
-    Phase's purge step is for a Game-Turn with none in the First): each is reported as not
-    carried out, and why (they were passed over in silence)."""
-    why = IllegalAction(POSTAL_4, "a purge was conducted in the First Phase: none in the Second", "wrong_phase")
-    return [skipped(ctx, seat, i, "purge", why) for seat in active(ctx) for i, _ in of_kind(sheets.get(seat, []), "purge")]
-
-
 # -- executing the Czar ------------------------------------------------------------------------------------------
 def check_execute(ctx: Ctx, seat: str, o: dict) -> None:
     parts = o["participants"]

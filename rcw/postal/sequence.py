@@ -123,8 +123,7 @@ def _second(ctx: Ctx, sheets: dict) -> list[Event]:
     ev.append(step("Second Phase, 3. Purge", "second", 3))
     if b.get("purged"):
         ev.append(Event("no_purge", "A purge was conducted in the First Phase: none in the Second "
-                        "(004 [17.0] postal [4.2])", {}))
-        ev += politics.no_second_purge(ctx, sheets)
+                        "(004 [17.0] postal [4.2])", {}))        # (a purge order for it is refused on arrival)
     else:
         ev += politics.purges(ctx, sheets, "combat")
     ev += politics.executions(ctx, sheets, "combat")

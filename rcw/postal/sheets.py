@@ -58,6 +58,22 @@ KINDS: dict[str, tuple[tuple[str, ...], str, dict[str, tuple[str, Any]]]] = {
     "vote": ((SECOND,), "004 [14.1]", {"end": (BOOL, False)}),
 }
 
+#: The order kinds an absent player's stand-in does not write: they give away or spend what is the
+#: player's, or bind him to others.  A trade gives or asks; an assassination spends Assassin
+#: markers, which pass to the victim's owner when it fails (004 [10.23]); a purge or the Czar's
+#: execution joins a Committee's order (postal [11.0], [13.5]), and a purge lays the player open to a
+#: counterpurge (004 [11.24]).  (A live game's deadline bot makes no trade offer, Committee
+#: consent, purge or execution order for an absent player either, ``Game.settles``; there an
+#: assassination is a step of his Movement Phase.)
+NOT_FOR_THE_ABSENT = ("trade", "assassinate", "purge", "execute_czar")
+
+
+def stand_in(sheet: dict) -> dict:
+    """``sheet`` as a stand-in writes it for an absent player: its moves, attacks and standing
+    orders, without :data:`NOT_FOR_THE_ABSENT`."""
+    return dict(sheet, orders=[o for o in sheet.get("orders", []) if o.get("order") not in NOT_FOR_THE_ABSENT])
+
+
 #: The kinds that matter only in a game with one of these options (001): a sheet's writer is
 #: offered them there alone.
 OPTION_KINDS: dict[str, tuple[str, ...]] = {"place": ("anarchists", "shock_armies", "freikorps"),

@@ -22,7 +22,8 @@ is reported the same way among the warnings (with the ``step``).  A purge order 
 rules would refuse as things stand (its participants short of the Politburo markers of a Central
 Committee, 004 [11.11]; one of them has purged this Game-Turn) is kept with a warning (``step``
 "as things stand", :func:`rcw.postal.politics.purge_doubt`): this phase's trades come first and
-may change that.  A second
+may change that.  A purge order in the Second Phase of a Game-Turn with a purge in the First is
+refused (postal [4.2]: the Second Phase's purge step is for a Game-Turn with none).  A second
 standing order of one kind (``losses``, ``capture``, ``redraw``, ``vote``, ``counterpurge``,
 ``comply_execution``, ``accept_gifts``) is refused: the first is the one on file.
 """
@@ -30,11 +31,11 @@ standing order of one kind (``losses``, ``capture``, ``redraw``, ``vote``, ``cou
 from __future__ import annotations
 
 from rcw.actions import IllegalAction
-from rcw.postal.base import LIVE_PHASE, order_error
+from rcw.postal.base import LIVE_PHASE, book, order_error
 from rcw.postal.combat import attack
 from rcw.postal.movement import KINDS as MOVES
 from rcw.postal.movement import carry_out, check_assassinate
-from rcw.postal.politics import check_execute, check_purge, check_steal, check_trade, do_steal, purge_doubt
+from rcw.postal.politics import POSTAL_4, check_execute, check_purge, check_steal, check_trade, do_steal, purge_doubt
 from rcw.postal.sheets import normalize, orders_of
 from rcw.rules.base import Ctx
 
@@ -67,6 +68,7 @@ def check_sheet(ctx: Ctx, seat: str, phase: str, sheet, where: bool = False,
     warnings: list[dict] = []
     seen: set[str] = set()
     coming = _assassins_coming(ctx, seat, raw, phase)
+    purged = phase == "second" and book(ctx).get("purged")      # (the scratch copy has no postal book)
     for i, o in enumerate(raw):
         kind = o.get("order") if isinstance(o, dict) else None
         try:
@@ -88,6 +90,8 @@ def check_sheet(ctx: Ctx, seat: str, phase: str, sheet, where: bool = False,
                 if offered is not None:
                     offers[i] = offered
             else:
+                if n["order"] == "purge" and purged:
+                    raise IllegalAction(POSTAL_4, "a purge was conducted in the First Phase: none in the Second", "wrong_phase")
                 _judge(sim, seat, n, coming)
                 if n["order"] == "purge":
                     doubt = purge_doubt(sim, seat, n, LIVE_PHASE[phase])

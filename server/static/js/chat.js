@@ -481,13 +481,14 @@ export class Chat {
     // engine's answer, the `consents` query, 004 [11.11]; until it comes the card stays open, and
     // the server refuses an acceptance of one that no longer stands)
     // (and once it has not, it is over, though the proposer consent to the same again later, QA:
-    // an old card came back to life and asked again; the game's log says, the query when the
-    // log does not reach back that far)
+    // an old card came back to life and asked again: the game's log says so; while the log does
+    // not close it, the engine's consents query decides, as it knows of consents no event tells,
+    // a quit member's, and the log may have a gap: review)
     const left = p.kind === "committee" && log && log.leftAfter && p.seq != null ? log.leftAfter(m.seat, p.members, p.seq, this.app.st.seq) : null;
     if (left && !closed) {
       open = false;
       closed = `${m.seat} no longer consents to it`;
-    } else if (p.kind === "committee" && open && left === null && this.app.ask) {
+    } else if (p.kind === "committee" && open && this.app.ask) {       // (the log closes a card; the engine keeps one open)
       const args = { seat: m.seat, members: p.members };
       const stands = this.app.known("consents", args);
       if (stands === undefined) this.app.ask("consents", args).then(() => this.renderMessagesSoon()).catch(() => {});

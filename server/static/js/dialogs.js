@@ -226,6 +226,8 @@ export function openCommitteeDialog(app, preset = {}) {
   // the bots answer a Committee in its convener's Movement Phase alone (the article's Purge
   // Cooperation): said before it is sent (QA: proposed in the Randomizer Phase, every bot declined)
   const botsDecline = () => {
+    // (the SDT bots' way, bots/negotiation.py; a random bot consents at random, review)
+    if ((app.st.info || {}).bots !== "sdt") return null;
     const bots = [...members].filter((p) => p !== seat && (((app.st.seats || {})[p] || {}).kind === "bot" || ((app.st.seats || {})[p] || {}).disorder));
     if (!bots.length || (view.phase === "movement" && view.phasing === seat)) return null;
     return h("p.small.bots-decline", { role: "note" }, `${bots.join(", ")} ${bots.length === 1 ? "is played by a bot" : "are played by bots"}: ` +

@@ -107,7 +107,7 @@ const KIND_WORDS = {
   steal: "Take Green units along with the Gold",
   merge: "Stack a stack with another",
   transfer: "Hand the Czar or the Gold to another stack",
-  emigrate: "The Czar leaves Russia by sea",
+  emigrate: "The Czar or the Gold leaves Russia from a port (004 [13.31])",
   czech_exit: "Czech units leave from Vladivostok",
   capture: "Capture of Imperial units",
   losses: "Exchange losses",
@@ -658,7 +658,8 @@ export class PostalDesk {
     if (ph === "first") out.push(this.plotCard());
     if (ph === "second") out.push(this.attackCard(marks));
     if (ph === "first") out.push(this.kept("assassin", () => this.assassinCard()));
-    if (ph === "first" || ph === "second") out.push(this.kept("purge", () => this.purgeCard()));
+    // (no purge in the Second Phase after one in the First, postal [4.2]: the engine refuses the order)
+    if (ph === "first" || (ph === "second" && !v.postal.purged)) out.push(this.kept("purge", () => this.purgeCard()));
     out.push(this.kept("trade", () => this.tradeCard()));
     if (ph === "first" || ph === "second") out.push(this.kept("more", () => this.moreCard()));
     return out;
