@@ -436,11 +436,12 @@ def test_an_invitation_to_a_committee_is_told_at_once_and_offered_in_the_orders_
     # and a click of the mouse on its button opens its card (a click on the toast passed through to
     # the map, and the card opened only from the keyboard); the rest of it lets clicks through
     async def third(c) -> None:
-        await c.chat("A-B", "", {"kind": "pact", "with": "B", "until": 4})
+        got.update(await c.chat("A-B", "", {"kind": "pact", "with": "B", "until": 4}))
+    got: dict = {}
     as_seat(server, a["game"], a["token"], third)
-    toast = page.locator(".toast.invite").last
+    mid = str(got["id"])              # (its own toast: an earlier one may still be up)
+    toast = page.locator(f'.toast.invite[data-msg="{mid}"]')
     toast.wait_for()
-    mid = toast.get_attribute("data-msg")
     box = toast.bounding_box()
     assert page.evaluate("([x, y]) => !document.elementFromPoint(x, y).closest('.toast')", [box["x"] + 8, box["y"] + 8])
     b = toast.locator("button.toast-open").bounding_box()

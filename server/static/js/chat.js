@@ -315,6 +315,11 @@ export class Chat {
     for (const m of msgs) if (m.reply) (replies[m.reply.msg] ||= []).push(m);
     if (!msgs.length) this.list.append(h("li.msg-empty", i.kind === "pair" ? "No messages yet. Only the two of you can read this channel." : "No messages yet."));
     for (const m of msgs) this.list.append(this._msg(m, replies[m.id] || [], c));
+    const f = this.flashed;
+    if (f && f.until > Date.now()) {
+      const el = this.list.querySelector(`.msg[data-id="${f.id}"]`);
+      if (el) el.classList.add("flash");
+    }
     const last = msgs.length ? msgs[msgs.length - 1].id : 0;
     const sameChannel = this.shown.channel === this.current;
     const mineLast = msgs.length && msgs[msgs.length - 1].seat === this.app.seat;
@@ -366,6 +371,9 @@ export class Chat {
     el.classList.remove("flash");
     void el.offsetWidth;
     el.classList.add("flash");
+    // (kept for the flash's time: the list drawn again meanwhile, as the game's news redraws the
+    // cards, would take it away before it was seen)
+    this.flashed = { id, until: Date.now() + 1500 };
   }
 
   /** The pacts made in chat that this seat is party to, as the server keeps them (the state
