@@ -141,6 +141,17 @@ class Wait:
 
 
 # -- pacts -----------------------------------------------------------------------------------------
+MAX_PACT_TURNS = 50     # a pact's ``until`` is a Game-Turn from the current one to this many later
+
+
+def pact_until_problem(turn: int, until: int) -> str | None:
+    """Why a pact proposed in Game-Turn ``turn`` may not last until the end of Game-Turn
+    ``until`` (it is over, or too far off: :data:`MAX_PACT_TURNS`), or None."""
+    if not turn <= until <= turn + MAX_PACT_TURNS:
+        return f"a pact lasts until a Game-Turn from {turn} (now) to {turn + MAX_PACT_TURNS}"
+    return None
+
+
 @dataclass(frozen=True)
 class Pact:
     """No attack on each other's stacks, no purge, no assassination between ``a`` and ``b``

@@ -47,7 +47,7 @@ import sys
 from rcw.bots import sdt_tables as T
 from rcw.bots.cooperation import CooperationTable
 from rcw.bots.match import Match
-from rcw.bots.negotiation import Pact
+from rcw.bots.negotiation import Pact, pact_until_problem
 from rcw.bots.sdt import SDTAgent
 from rcw.bots.terminal import (
     QUIT,
@@ -512,6 +512,10 @@ class Solo:
             return
         if not until.isdigit():
             self.say("p B N: a pact with B until the end of Game-Turn N")
+            return
+        why = pact_until_problem(g.turn, int(until))      # (as the server's chat says: QA got p B 99 through)
+        if why:
+            self.say(f"Not proposed: {why}.")
             return
         key = f"pact:solo:{g.version}:{to}"
         msg = self.match.consider(to, {"kind": "pact", "with": sorted({HUMAN, to}), "until": int(until), "seat": HUMAN},

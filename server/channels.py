@@ -14,6 +14,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from rcw.bots.negotiation import pact_until_problem
 from rcw.server import chat
 from rcw.server.host import Host
 from rcw.server.protocol import MAX_TEXT, ProtocolError, now_ms, pack
@@ -150,9 +151,9 @@ class Channels:
             prop = chat.parse_proposal(proposal, seat, rec, list(rt.seats),
                                        engine=[s for s, r in rt.seats.items() if r.get("kind") == "engine"])
             turn = rt.game.turn if rt.game is not None else 1
-            if prop["kind"] == "pact" and not turn <= prop["until"] <= turn + chat.MAX_PACT_TURNS:
-                raise ProtocolError("bad_request", f"a pact lasts until a Game-Turn from {turn} (now) to "
-                                                   f"{turn + chat.MAX_PACT_TURNS}")
+            why = pact_until_problem(turn, prop["until"]) if prop["kind"] == "pact" else None
+            if why:
+                raise ProtocolError("bad_request", why)
         await self._rate(seat)
         if prop is not None:
             for a in chat.post_actions(prop, seat):

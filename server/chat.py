@@ -64,7 +64,6 @@ from rcw.actions import (
 
 PUBLIC = "public"
 PROPOSAL_KINDS = ("trade", "committee", "purge", "execution", "pact")
-MAX_PACT_TURNS = 50     # a pact's ``until`` is a Game-Turn from the current one to this many later
 TRADE_FIELDS = ("to", "give_leaders", "give_politburo", "give_assassins", "take_leaders", "take_politburo",
                 "take_assassins")
 

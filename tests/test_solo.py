@@ -687,6 +687,21 @@ def test_a_pact_is_listed_warned_of_and_not_made_twice():
     assert "Your pacts: with B until the end of Game-Turn 2" in said
 
 
+def test_a_pact_lasts_no_longer_than_the_server_allows():
+    """A terminal QA pass: ``p B 99`` was put to the bot (a pact to the end of Game-Turn 99), where
+    the server's chat caps a pact at 50 Game-Turns from now; the terminal now says so, as the chat
+    does (rcw.bots.negotiation.pact_until_problem), and asks the bot nothing."""
+    out = io.StringIO()
+    solo = Solo(3, {"max_turns": 2}, out=out, inp=_feed([]))
+    asked = []
+    solo.match.consider = lambda *a: asked.append(a)
+    solo.propose_pact("B", "99")
+    assert "Not proposed: a pact lasts until a Game-Turn from 1 (now) to 51." in out.getvalue()
+    assert asked == []
+    solo.propose_pact("B", "3")
+    assert len(asked) == 1                            # (within the limit: B is asked)
+
+
 @pytest.mark.parametrize("spi", [False, True])
 def test_ctrl_c_at_a_prompt_saves_and_quits_like_the_end_of_input(tmp_path, monkeypatch, capsys, spi):
     """Found by a QA pass: Ctrl-C at any prompt ended the game with a KeyboardInterrupt traceback
