@@ -171,8 +171,7 @@ class SPISolo:
         t = a.TYPE
         if t == "DeployLeader":
             if a.stack:
-                st = next(x for x in self.view()["stacks"] if x["id"] == a.stack)
-                loose = [u for u in st["units"] if d.units[u].is_combat and str(u) not in st["attached"]]
+                loose = self.view()["solitaire"]["loose"].get(str(a.stack), [])     # (the engine's, 004 [24.11])
                 if not loose:
                     return (f"On {self.stack_text(a.stack)}: its units all have a leader already, so he commands "
                             "none of them (004 [24.11])")

@@ -158,14 +158,20 @@ def check_deploy(ctx: Ctx, a: DeployLeader) -> None:
             raise ctx.illegal("004 [24.11]", f"{a.province} holds non-Red units: a Red leader may not be deployed on them")
 
 
+def loose_units(ctx: Ctx, st) -> list[int]:
+    """004 [24.11]: the Red combat units of stack ``st`` that no leader commands: those a leader
+    deployed on it takes command of (up to his value, the strongest first)."""
+    d = ctx.data
+    return [x for x in st.units if d.units[x].is_combat and d.units[x].color == RED and not st.attached.get(x)]
+
+
 def do_deploy(ctx: Ctx, a: DeployLeader) -> list[Event]:
     s, d = ctx.s, ctx.data
     name = d.units[a.leader].name
     if a.stack:
         st = s.stacks[a.stack]
         st.units.insert(0, a.leader)
-        loose = sorted((x for x in st.units if d.units[x].is_combat and d.units[x].color == RED and not st.attached.get(x)),
-                       key=lambda x: (-d.units[x].strength, x))
+        loose = sorted(loose_units(ctx, st), key=lambda x: (-d.units[x].strength, x))
         own, _green = ctx.b.capacity_holding(a.leader, ())             # 004 [5.14]: his value
         took = loose[:own]
         for x in took:
