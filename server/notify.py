@@ -52,6 +52,8 @@ from urllib.parse import unquote, urlencode, urlsplit
 
 from rcw.server.protocol import ProtocolError, now_ms, pack
 
+from rcw.postal.base import PHASE_NAMES
+
 log = logging.getLogger("rcw.server")
 
 WANTS = ("report", "due", "decision", "message", "absence")
@@ -318,10 +320,8 @@ class Notifier:
         rep = report_of(events)
         if rep is not None:
             from rcw.postal import render
-            from rcw.postal.base import PHASE_NAMES
-
             self.game_event(rt, "report", text=render(rep, rt.game.data) + self._next_sheet(rt), want="report",
-                            subject=f"report of Game-Turn {rep['turn']}, {PHASE_NAMES.get(rep['phase'], rep['phase'])}")
+                            subject=f"report of Game-Turn {rep['turn']}, {_phase(rep['phase'])}")
         if rt.game.over and any(e.get("kind") == "game_over" for e in events):
             self.game_event(rt, "over", text="The game is over", want="report")
         if rt.postal is None and any((rt.prefs.get(s) or {}).get("email") for s in rt.prefs):
@@ -334,12 +334,10 @@ class Notifier:
     def _next_sheet(rt: Any) -> str:
         """What a report's e-mail ends with: the phase whose orders are collected now, and when
         they are due (the phase's deadline runs from now; QA: the report said nothing of what next)."""
-        from rcw.postal.base import PHASE_NAMES
-
         g = rt.game
         if g is None or g.over:
             return ""
-        what = f"orders for {PHASE_NAMES.get(g.phase, g.phase)} of Game-Turn {g.turn}"
+        what = f"orders for {_phase(g.phase)} of Game-Turn {g.turn}"
         secs = rt.meta.get("deadline")
         if not secs or rt.postal is None or not rt.postal.timed_phase():     # (no human seat timed: none runs)
             return f"\n\nNext: {what}; the phase closes when every sheet is in."
@@ -394,18 +392,21 @@ class Notifier:
         if await rt.store.hash_incr(rt.gid, "reminded", f"{key}:{at}:{seat}", 1) != 1:
             return      # (reminded already, before a restart or by another process)
         left = _left(at - now_ms())
-        from rcw.postal.base import PHASE_NAMES
-
-        what = f"your orders for {PHASE_NAMES.get(g.phase, g.phase)} of Game-Turn {g.turn}" if rt.postal is not None \
+        what = f"your orders for {_phase(g.phase)} of Game-Turn {g.turn}" if rt.postal is not None \
             else "your decision"
         text = (f"Seat {seat}: {what} {'are' if rt.postal is not None else 'is'} due in {left}; the deadline is at "
                 f"{_utc(at)} (UTC).")
         if rt.seats.get(seat, {}).get("disorder"):      # (its bot decides at the deadline: say so, and how to return)
-            does = f"writes the orders for {PHASE_NAMES.get(g.phase, g.phase)} of Game-Turn {g.turn}" if rt.postal is not None \
+            does = f"writes the orders for {_phase(g.phase)} of Game-Turn {g.turn}" if rt.postal is not None \
                 else "decides"
             text = (f"Your seat {seat} is in civil disorder: its bot {does} at the deadline, in {left} ({_utc(at)} UTC), "
                     "unless you act first, which takes the seat back.")
         await self.email_seat(rt, seat, "due", f"{what} due in {left}", text)
+
+
+def _phase(phase: str) -> str:
+    """A postal phase as the page names it ("the pre-season trades", "the First Phase")."""
+    return PHASE_NAMES.get(phase, phase)
 
 
 def _left(ms: int) -> str:

@@ -297,17 +297,14 @@ class GameRuntime:
         to this process's clients when it changed.  One notice at a time (:attr:`notices`), each
         reading the store afresh (two reads finishing out of order left a stale dot: review)."""
         async with self.notices:
-            await self._presence_pushed()
-
-    async def _presence_pushed(self) -> None:
-        online = await self.online()
-        if online == self.online_shown:
-            return
-        self.online_shown = online
-        frame = {"t": "presence", "id": None, "game": self.gid, "online": online}
-        data = pack(frame)
-        for c in list(self.conns):
-            c.send(frame, data)
+            online = await self.online()
+            if online == self.online_shown:
+                return
+            self.online_shown = online
+            frame = {"t": "presence", "id": None, "game": self.gid, "online": online}
+            data = pack(frame)
+            for c in list(self.conns):
+                c.send(frame, data)
 
     def state_frame(self, t: str, seat: str | None) -> dict:
         """The full picture for one seat (``welcome`` and ``view`` replies); under the lock."""
@@ -494,17 +491,14 @@ class GameRuntime:
         a time (:attr:`notices`), each reading the store afresh: an earlier read finishing after a
         later one would push settings no longer current."""
         async with self.notices:
-            await self._prefs_pushed()
-
-    async def _prefs_pushed(self) -> None:
-        self.prefs = await self.store.hash_all(self.gid, "notify")
-        for c in list(self.conns):
-            if c.seat is None:
-                continue
-            now = public_prefs(self.prefs.get(c.seat) or {})
-            if now != c.prefs_shown:             # (what its welcome, or the last push, showed it)
-                c.prefs_shown = now
-                c.send({"t": "notify", "id": None, "game": self.gid, "notify": now})
+            self.prefs = await self.store.hash_all(self.gid, "notify")
+            for c in list(self.conns):
+                if c.seat is None:
+                    continue
+                now = public_prefs(self.prefs.get(c.seat) or {})
+                if now != c.prefs_shown:             # (what its welcome, or the last push, showed it)
+                    c.prefs_shown = now
+                    c.send({"t": "notify", "id": None, "game": self.gid, "notify": now})
         if self.driver.driving:
             self.hub.notifier.deadlines(self)      # (a seat's reminders follow its settings)
 
