@@ -492,7 +492,7 @@ export class Chat {
     // an old card came back to life and asked again: the game's log says so; while the log does
     // not close it, the engine's consents query decides, as it knows of consents no event tells,
     // a quit member's, and the log may have a gap: review)
-    const left = p.kind === "committee" && log && log.leftAfter && p.seq != null ? log.leftAfter(m.seat, p.members, p.seq, this.app.st.seq) : null;
+    const left = p.kind === "committee" && log && log.leftAfter && p.seq != null && log.leftAfter(m.seat, p.members, p.seq);
     if (left && !closed) {
       open = false;
       closed = `${m.seat} no longer consents to it`;

@@ -9,6 +9,10 @@ export const RESULT_WORDS = { De: "defender eliminated", Ae: "attacker eliminate
 const MAX_SHOWN = 3000; // lines kept in the page (the oldest go first)
 /** The Interphase's events (004 [4.2] B): the game's, no player's. */
 const INTERPHASE = new Set(["turn", "sequence", "replaced", "replacement_blocked"]);
+/** Whether ``frame``'s events are a postal phase's adjudication (the Gamesmaster's work). */
+const adjudication = (frame) => frame.action === "SubmitOrders" || frame.action === "ClosePhase";
+/** A Committee's members as one key, in any order. */
+const membersKey = (members) => [...members].sort().join(",");
 
 /** The strategy tables' short names (004's "Solitaire for Fanatics") that the bots' reasons
  *  and chat use, spelled out on hover, and in a toast on a tap, a click or Enter (they take the
@@ -115,7 +119,7 @@ export class EventLog {
   _take(frame) {
     // (a postal phase is adjudicated by the Gamesmaster, whoever's sheet closed it: its lines are
     // the GM's unless an event names its seat; QA saw them all badged with the last sender)
-    const actor = frame.action === "SubmitOrders" || frame.action === "ClosePhase" ? "GM" : frame.actor || null;
+    const actor = adjudication(frame) ? "GM" : frame.actor || null;
     const push = (cls, text, extra = {}) => this.lines.push({ seq: frame.seq, turn: this.turn, cls, text, seat: actor, ...extra });
     // a bot's reasons ("B: Attack Consideration: rolled 4, PCT 3", what rcw solo prints with *), before what it did
     for (const w of frame.why || []) {
@@ -144,7 +148,7 @@ export class EventLog {
     const d = e.data || {};
     const note = (seat, members, own) => {
       if (!this.consents.has(seat)) this.consents.set(seat, []);
-      this.consents.get(seat).push({ seq: frame.seq, members: members ? [...members].sort().join(",") : "", own });
+      this.consents.get(seat).push({ seq: frame.seq, members: members ? membersKey(members) : "", own });
     };
     if (!d.seat) return;
     note(d.seat, e.kind === "committee_consent" ? d.members : null, true);
@@ -154,17 +158,16 @@ export class EventLog {
 
   /** Whether ``seat`` has consented of itself to a Committee of exactly ``members`` after ``seq``. */
   joinedAfter(seat, members, seq) {
-    const key = [...members].sort().join(",");
+    const key = membersKey(members);
     return (this.consents.get(seat) || []).some((c) => c.own && c.seq > seq && c.members === key);
   }
 
   /** Whether ``seat``'s consent changed from ``members`` after ``seq`` (withdrawn, given to
    *  another Committee, or rewritten by a member's withdrawal): an invitation of its then is over,
-   *  even if it consents to the same again later.  Null while the log has not caught up with the
-   *  game's position ``now``. */
-  leftAfter(seat, members, seq, now) {
-    if (this.lastSeq < now) return null;
-    const key = [...members].sort().join(",");
+   *  even if it consents to the same again later.  (A consent no event tells of, or one in a gap
+   *  of the log, is not known here: the chat's card asks the engine while this says no.) */
+  leftAfter(seat, members, seq) {
+    const key = membersKey(members);
     return (this.consents.get(seat) || []).some((c) => c.seq > seq && c.members !== key);
   }
 
@@ -180,7 +183,6 @@ export class EventLog {
   _event(e, frame, pushAs) {
     const d = e.data || {};
     const view = frame.view || {};
-    const adjudicated = frame.action === "SubmitOrders" || frame.action === "ClosePhase";     // (a postal phase's)
     // A line is credited to the player the event names (the purger, the attacker, the drawer),
     // not to whoever sent the action that set it off (e.g. the last member approving a purge).
     if (e.kind === "player_turn") this.pturn = d.seat;
@@ -247,7 +249,7 @@ export class EventLog {
         const st = (view.stacks || []).find((x) => x.id === d.stack);
         // (the force's own count when the log kept it: a postal report's view is the phase's end,
         // after later merges, QA read "with 3 units" of a leader with one)
-        const own = adjudicated && this.force && this.force.n !== null;
+        const own = adjudication(frame) && this.force && this.force.n !== null;
         const n = own ? this.force.n : st ? st.units.filter((u) => !f.named.has(u)).length : this.force ? this.force.n : null;
         const who = `${f.names.join(", ") || "A force"} (${f.seat || frame.actor})`;
         const mover = f.seat ? { seat: f.seat } : {};       // (the force's owner: the GM moved it by his order)
