@@ -215,6 +215,7 @@ class PostalView(TypedDict, total=False):
     submitted: list[str]         # the seats that have sent a sheet (never what)
     awaited: list[str]           # the seats whose sheet is awaited
     purged: bool                 # a purge was conducted in this Game-Turn's First Phase
+    kinds: list[str]             # the order kinds a sheet of this phase is offered (rcw.postal.sheets.open_kinds)
     execution: dict | None       # an execution order of the Czar awaiting its holder's answer
     report: PostalReport | None  # the last phase's report
     sheet: list | None           # the seat's own accepted orders, [[index, order], ...] (to itself only)

@@ -31,7 +31,6 @@ def build_data() -> dict:
     from rcw.mapdraw import REGION_COLOURS
     from rcw.options import GROUPS, describe
     from rcw.postal import KINDS
-    from rcw.postal.sheets import OPTION_KINDS
 
     d = full()                           # every counter any game may hold (the optional forces of 001 too)
     COLORS = (RED, WHITE, BLUE, GREEN, ANARCHIST)
@@ -81,9 +80,9 @@ def build_data() -> dict:
         # the postal game's order kinds as the engine reads them (rcw.postal.KINDS): the phases each
         # is written for, its rule case, its fields' types and defaults (the sheet's builders)
         # (and the options a kind matters with, if any)
-        "postal_orders": {k: {"phases": list(phases), "rule": rule, "fields": {f: list(v) for f, v in fields.items()},
-                              **({"options": list(OPTION_KINDS[k])} if k in OPTION_KINDS else {})}
-                          for k, (phases, rule, fields) in KINDS.items()},
+        # (which kinds a sheet is offered is the view's ``postal.kinds``)
+        "postal_orders": {k: {"rule": rule, "fields": {f: list(v) for f, v in fields.items()}}
+                          for k, (_phases, rule, fields) in KINDS.items()},
     }
 
 

@@ -541,6 +541,16 @@ def test_a_stacks_move_takes_its_other_leaders_and_the_sheet_says_when_it_change
         page.wait_for_function("() => window.rcwApp.st.view.postal.phase === 'second'")
         moved = page.evaluate(f"() => rcwApp.st.view.stacks.find((s) => s.units.includes({slavin}))")
         assert moved["province"] == dest and {zinoviev, ru6} <= set(moved["units"]), moved
+        # the Second Phase's cards are those of the order kinds the engine offers (postal [4.2]):
+        # attacks and a purge, no moves; where it offers no purge (after one in the First Phase,
+        # rcw.postal.sheets.open_kinds) the panel has no Purge card
+        kinds = page.evaluate("() => rcwApp.st.view.postal.kinds")
+        assert {"attack", "purge"} <= set(kinds) and "move" not in kinds, kinds
+        page.locator(".attack-card").wait_for()
+        assert page.locator(".purge-card").count() == 1 and page.locator(".plot-card").count() == 0
+        page.evaluate("() => { const v = rcwApp.st.view; v.postal.kinds = v.postal.kinds.filter((k) => k !== 'purge');"
+                      " rcwApp.render(); }")
+        page.wait_for_function("() => !document.querySelector('.purge-card') && document.querySelector('.attack-card')")
         # the Second Phase: Boris sends first; Anna's sheet holds an order the engine refuses
         boris_sends()
         page.locator(".last-note").wait_for()

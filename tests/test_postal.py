@@ -15,9 +15,9 @@ from rcw.rules.sequence import take_snapshot
 from rcw.state import UNASSIGNED
 
 
-def first(players: int = 5, seed: int = 1):
+def first(players: int = 5, seed: int = 1, **options):
     """A postal game past the pre-season trades (no orders): Game-Turn 1's First Phase."""
-    g = new_game(players, seed, {"mode": "postal"})
+    g = new_game(players, seed, {"mode": "postal", **options})
     for p in g.seats:
         g.apply(SubmitOrders(p, 1, "trading", {"orders": []}))
     return g
@@ -574,6 +574,25 @@ def test_postal_4_2_a_second_phase_purge_after_one_in_the_first_is_refused_on_ar
     for seat, target in (("C", "D"), ("D", "A")):
         (r,) = g.check_sheet(seat, {"orders": [{"order": "purge", "target": target, "participants": [seat]}]})["refused"]
         assert (r["rule"], r["code"]) == ("004 [17.0] postal [4.2]", "wrong_phase"), r
+
+
+def test_postal_4_2_the_sheet_is_offered_the_kinds_of_its_phase_and_no_purge_after_one():
+    """The view's ``postal.kinds`` (what the browser's order cards follow): the First Phase's
+    moves and purges, no attack; 001's kinds only in a game with their option; the Second
+    Phase's attacks, and its purge only while no purge was conducted in the First (postal [4.2])."""
+    g = board()
+    first_kinds = g.view("A")["postal"]["kinds"]
+    assert {"move", "assassinate", "purge", "trade"} <= set(first_kinds) and "attack" not in first_kinds
+    assert "place" not in first_kinds
+    assert "place" in first(anarchists=True).view("A")["postal"]["kinds"]
+    g.load_dice(events(2))
+    send(g)                                     # (no purge in the First Phase)
+    second = g.view("A")["postal"]
+    assert second["phase"] == "second" and {"attack", "purge"} <= set(second["kinds"]) and "move" not in second["kinds"]
+    g = _purged_in_the_first_phase()
+    second = g.view("D")["postal"]
+    assert second["phase"] == "second" and second["purged"]
+    assert "purge" not in second["kinds"] and {"attack", "counterpurge", "trade"} <= set(second["kinds"])
 
 
 def test_postal_4_2_no_purge_in_the_second_phase_after_one_in_the_first():

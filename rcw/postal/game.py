@@ -29,7 +29,7 @@ from rcw.data import GameData
 from rcw.game import Game
 from rcw.postal import sequence
 from rcw.postal.base import GM, MODE, PHASE_NAMES, act_as, active, book
-from rcw.postal.sheets import ClosePhase, SubmitOrders, check_phase, orders_of
+from rcw.postal.sheets import ClosePhase, SubmitOrders, check_phase, open_kinds, orders_of
 from rcw.postal.validate import check_sheet, scratch
 from rcw.rng import Dice
 from rcw.rules import combat, quitting
@@ -224,6 +224,7 @@ def _postal(g: Game, seat: str | None) -> dict:
     b = s.postal
     out = {"phase": b.get("phase"), "turn": s.turn, "submitted": [p for p in s.seats if p in b.get("sheets", {})],
            "awaited": [p["seat"] for p in g.pending], "purged": bool(b.get("purged")),
+           "kinds": open_kinds(b.get("phase"), s.options, bool(b.get("purged"))),
            "execution": copy_plain(b.get("execution")), "report": copy_plain(b.get("report"))}
     if seat in s.seats:
         out["sheet"] = copy_plain(b.get("sheets", {}).get(seat))

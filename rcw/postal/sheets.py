@@ -80,6 +80,16 @@ OPTION_KINDS: dict[str, tuple[str, ...]] = {"place": ("anarchists", "shock_armie
                                             "draws": ("additional_draws",)}
 
 
+def open_kinds(phase: str, options: dict, purged: bool) -> list[str]:
+    """The order kinds a sheet of ``phase`` is offered (what the browser's cards follow): those
+    of the phase (:data:`KINDS`), 001's only in a game with their option (:data:`OPTION_KINDS`),
+    and no purge in a Second Phase after one in the First (``purged``, postal [4.2]: the
+    Second Phase's purge step is for a Game-Turn with none in the First)."""
+    return [k for k, (phases, _, _) in KINDS.items()
+            if phase in phases and (k not in OPTION_KINDS or any(options.get(o) for o in OPTION_KINDS[k]))
+            and not (k == "purge" and phase == SECOND and purged)]
+
+
 def _bad(msg: str, rule: str = "004 [17.0]") -> IllegalAction:
     return IllegalAction(rule, msg, "bad_order")
 

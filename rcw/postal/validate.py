@@ -36,7 +36,7 @@ from rcw.postal.combat import attack
 from rcw.postal.movement import KINDS as MOVES
 from rcw.postal.movement import carry_out, check_assassinate
 from rcw.postal.politics import POSTAL_4, check_execute, check_purge, check_steal, check_trade, do_steal, purge_doubt
-from rcw.postal.sheets import normalize, orders_of
+from rcw.postal.sheets import normalize, open_kinds, orders_of
 from rcw.rules.base import Ctx
 
 STANDING = ("losses", "capture", "redraw", "vote", "counterpurge", "comply_execution", "accept_gifts", "place", "draws")
@@ -68,7 +68,8 @@ def check_sheet(ctx: Ctx, seat: str, phase: str, sheet, where: bool = False,
     warnings: list[dict] = []
     seen: set[str] = set()
     coming = _assassins_coming(ctx, seat, raw, phase)
-    purged = phase == "second" and book(ctx).get("purged")      # (the scratch copy has no postal book)
+    # (the scratch copy has no postal book: what it says is read here)
+    purge_open = "purge" in open_kinds(phase, ctx.s.options, bool(book(ctx).get("purged")))
     for i, o in enumerate(raw):
         kind = o.get("order") if isinstance(o, dict) else None
         try:
@@ -90,7 +91,7 @@ def check_sheet(ctx: Ctx, seat: str, phase: str, sheet, where: bool = False,
                 if offered is not None:
                     offers[i] = offered
             else:
-                if n["order"] == "purge" and purged:
+                if n["order"] == "purge" and not purge_open:
                     raise IllegalAction(POSTAL_4, "a purge was conducted in the First Phase: none in the Second", "wrong_phase")
                 _judge(sim, seat, n, coming)
                 if n["order"] == "purge":

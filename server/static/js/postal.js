@@ -651,17 +651,17 @@ export class PostalDesk {
       } }]);
   }
 
+  /** A card for each kind of order the engine offers this phase's sheet (``view.postal.kinds``,
+   *  rcw.postal.sheets.open_kinds: e.g. no purge in a Second Phase after one in the First). */
   builders(marks) {
-    const v = this.view;
-    const ph = v.postal.phase;
+    const kinds = new Set(this.view.postal.kinds || []);
     const out = [];
-    if (ph === "first") out.push(this.plotCard());
-    if (ph === "second") out.push(this.attackCard(marks));
-    if (ph === "first") out.push(this.kept("assassin", () => this.assassinCard()));
-    // (no purge in the Second Phase after one in the First, postal [4.2]: the engine refuses the order)
-    if (ph === "first" || (ph === "second" && !v.postal.purged)) out.push(this.kept("purge", () => this.purgeCard()));
-    out.push(this.kept("trade", () => this.tradeCard()));
-    if (ph === "first" || ph === "second") out.push(this.kept("more", () => this.moreCard()));
+    if (kinds.has("move")) out.push(this.plotCard());
+    if (kinds.has("attack")) out.push(this.attackCard(marks));
+    if (kinds.has("assassinate")) out.push(this.kept("assassin", () => this.assassinCard()));
+    if (kinds.has("purge")) out.push(this.kept("purge", () => this.purgeCard()));
+    if (kinds.has("trade")) out.push(this.kept("trade", () => this.tradeCard()));
+    if ([...kinds].some((k) => !OWN_CARDS.has(k))) out.push(this.kept("more", () => this.moreCard()));
     return out;
   }
 
@@ -672,10 +672,7 @@ export class PostalDesk {
   moreCard() {
     const v = this.view;
     const me = this.app.seat;
-    const ph = v.postal.phase;
-    const on = (spec) => !spec.options || spec.options.some((x) => (v.options || {})[x]);     // (001's, in their games)
-    const kinds = Object.entries(D.postal_orders || {}).filter(([k, spec]) => !OWN_CARDS.has(k) && spec.phases.includes(ph) && on(spec))
-      .map(([k]) => k);
+    const kinds = (v.postal.kinds || []).filter((k) => !OWN_CARDS.has(k) && D.postal_orders[k]);
     const mine = v.stacks.filter((st) => st.owner === me).flatMap((st) => st.units.map((u) => [u, st]));
     const others = v.stacks.filter((st) => st.owner !== me).flatMap((st) => st.units.map((u) => [u, st]));
     const unitOpt = ([u, st]) => h("option", { value: String(u) }, `${uname(u)} (${st.owner || "no one"}, ${st.province})`);
