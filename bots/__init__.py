@@ -27,3 +27,12 @@ def make_agent(kind: str, seat: str, seed: int = 0, table=None, mode: str | None
     if table is not None and hasattr(agent, "use_table"):
         agent.use_table(table)
     return agent
+
+
+def committee_refusal(kind: str, view: dict, convener: str) -> str | None:
+    """Why a bot of ``kind`` declines, whatever it rolls, a Central Committee ``convener``
+    proposes now (its agent's ``committee_refusal``; the SDT bots:
+    :func:`rcw.bots.negotiation.committee_refusal`), or None (it considers one now, or its kind
+    says nothing of it: a random bot consents at random)."""
+    policy = getattr(AGENTS.get(kind), "committee_refusal", None)
+    return policy(view, convener) if policy is not None else None

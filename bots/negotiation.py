@@ -91,6 +91,15 @@ def phase_words(view) -> str:
     return SESSION_WORDS.get(phase, phase.replace("_", " "))
 
 
+def committee_refusal(view, convener: str) -> str | None:
+    """Why an SDT bot declines, without a roll, a Central Committee ``convener`` proposes now:
+    it answers one in its convener's Movement Phase alone (the article's Purge Cooperation, the
+    roll against its PCT); None in that phase.  (The server tells a human's Committee dialog.)"""
+    if view["phase"] == "movement" and view["phasing"] == convener:
+        return None
+    return f"it answers a Central Committee in its convener's Movement Phase (Purge Cooperation; now it is {phase_words(view)})"
+
+
 COUNTER_BAND = 2        # a trade this many points short of the bot's ask is countered, not declined
 SHIFT_PACT_BREAK = 2    # PCT columns right for the pair (breaker, victim) of a broken pact
 PACT_ACCEPT = 4         # the least friendly PCT column whose pacts a bot accepts
@@ -608,8 +617,7 @@ class Negotiator:
         """Answers, with reasons, to the Central Committees human seats proposed to the bot."""
         if not self.humans:
             return
-        me, turn, ph = self.me, view["turn"], view["phasing"]
-        live = view["phase"] == "movement"
+        me, turn = self.me, view["turn"]
         cons = view["committee_consent"]
         # A Committee a human no longer proposes is answered again when proposed again.
         open_keys = {"committee:" + ",".join(sorted(v)) for p, v in cons.items() if p in self.humans}
@@ -640,9 +648,8 @@ class Negotiator:
                 die, rel = self.rolled[(p, turn)]
                 self._reply(p, key, False, f"{me} refuses: rolled {die}, less than {rel}, its PCT with {p} "
                                            f"(Purge Cooperation: {self.why_rel(p)})")
-            elif not live or p != ph or p not in members:
-                self._reply(p, key, False, f"{me} declines: it answers a Central Committee in its convener's "
-                                           f"Movement Phase (Purge Cooperation; now it is {phase_words(view)})")
+            elif (why := committee_refusal(view, p)) is not None:
+                self._reply(p, key, False, f"{me} declines: {why}")
 
     def wait_for(self, view, members: list[str]) -> Wait | None:
         """While humans invited to the Committee of ``members`` have neither consented nor

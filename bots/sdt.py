@@ -208,7 +208,7 @@ from operator import attrgetter, itemgetter
 from rcw.bots import sdt_tables as T
 from rcw.bots.cooperation import CooperationTable
 from rcw.bots.match import checked, told
-from rcw.bots.negotiation import Negotiator, Wait, is_gift
+from rcw.bots.negotiation import Negotiator, Wait, committee_refusal, is_gift
 
 from rcw import actions as A
 from rcw.actions import IllegalAction
@@ -683,6 +683,7 @@ class SDTAgent:
     """A Fanatics-table player for one seat, playing through :class:`rcw.player.Player`."""
 
     name = "sdt"
+    committee_refusal = staticmethod(committee_refusal)     # (what the server tells a human's Committee dialog)
 
     def __init__(self, seat: str, seed: int = 0) -> None:
         self.seat = seat

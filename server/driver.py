@@ -46,6 +46,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from rcw.bots import committee_refusal
 from rcw.bots.match import Match, Step
 from rcw.bots.negotiation import Message, Pact
 from rcw.server.botworker import WorkerError, WorkerGone, agent_seed, bot_reasons
@@ -242,6 +243,12 @@ class Driver:
         away = self.everyone_away()          # (then the seats in disorder wait for their deadlines)
         return {s: rec.get("bot") or self.rt.meta["bots"] for s, rec in self.rt.seats.items()
                 if rec["kind"] == "bot" or rec.get("disorder") and not away}      # (civil disorder: rcw.server.absence)
+
+    def committee_refusals(self, convener: str, view: dict) -> dict[str, str]:
+        """The bot seats that would decline, whatever they roll, a Central Committee ``convener``
+        proposes now, with their reasons (their kinds' policy, :func:`rcw.bots.committee_refusal`)."""
+        return {s: why for s, k in self._bot_kinds().items()
+                if s != convener and (why := committee_refusal(k, view, convener)) is not None}
 
     def _seat_agents(self) -> None:
         """The match plays the bot seats."""

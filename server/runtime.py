@@ -321,7 +321,12 @@ class GameRuntime:
         for a spectator) and its facts (section 3.1) in ``view``; ``board``: the stacks'
         strengths (``facts.strengths``) when the caller has them."""
         legal = [to_wire(a) for a in self.game.legal_actions(seat)] if seat and self.status() == "playing" else []
-        return legal, facts.seat_facts(self.game, view, seat, legal, board)
+        out = facts.seat_facts(self.game, view, seat, legal, board)
+        if legal and self.postal is None and view["phase"] != "over":     # (by post a Committee is an order)
+            bots = self.driver.committee_refusals(seat, view)
+            if bots:
+                out["committee_bots"] = bots
+        return legal, out
 
     def _seat_news(self, seat: str | None) -> dict:
         """A seat's part of a ``seats`` frame when the status changed: its legal actions and facts

@@ -325,8 +325,10 @@ def test_the_committee_dialog_says_the_bots_answer_only_in_the_conveners_movemen
     _propose(page, "committee-dialog")
     note = page.locator(".modal .bots-decline")
     assert note.count() == 1        # (B, the pair channel's other member, is ticked: a bot)
-    assert note.inner_text().startswith("B is played by a bot: a bot answers a Central Committee only in its convener's "
-                                        "Movement Phase"), note.inner_text()
+    # (the bots' own reason, the one B's decline would give: rcw.bots.negotiation.committee_refusal)
+    assert note.inner_text() == ("B is played by a bot and would decline it now: it answers a Central Committee in its "
+                                 "convener's Movement Phase (Purge Cooperation; now it is the pre-game trading session)."), \
+        note.inner_text()
     page.locator('.modal input[data-member="B"]').uncheck()
     assert note.count() == 0
     page.locator('.modal input[data-member="C"]').check()

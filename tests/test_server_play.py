@@ -595,6 +595,35 @@ async def test_proposals_to_bot_seats_reach_them_and_their_answers_come_back_in_
         assert acts[r["reply"]["seq"] - 1] == {"t": "ApprovePurge", "seat": "B", "approve": r["reply"]["accept"]}
 
 
+async def test_a_seats_facts_say_which_bots_would_decline_its_committee_now():
+    """The Committee dialog's note (QA: a Committee proposed to bots outside the proposer's
+    Movement Phase was declined with no word of it before) is the bots' own policy, asked through
+    the server (``facts.committee_bots``, :func:`rcw.bots.committee_refusal`): the SDT bots answer a
+    Committee in its convener's Movement Phase alone, and say so in the words of their decline;
+    in that phase, and of random bots (who consent at random), there is nothing to say."""
+    from rcw.bots import committee_refusal
+
+    async with serve("memory") as h:
+        g, (a,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], bots="sdt", seed=0, options={"max_turns": 2})
+        ca = await h.connect(g["game"], a["token"])
+        await ca.wait_for(lambda c: c.status == "playing" and bool(c.legal), 10)
+        why = ca.facts["committee_bots"]
+        assert set(why) == {"B", "C"} and why["B"] == committee_refusal("sdt", ca.view, "A"), why
+        assert "Movement Phase" in why["B"] and "now it is the pre-game trading session" in why["B"], why
+        for _ in range(20):
+            await until_free({"A": ca})
+            if ca.view["phase"] == "movement":
+                break
+            await ca.wait_for(lambda c: bool(c.legal), 10)
+            await ca.act(next((x for x in ca.legal if x["t"].startswith("End")), ca.legal[0]), seq=ca.seq)
+        assert (ca.view["phase"], ca.view["phasing"]) == ("movement", "A")
+        assert "committee_bots" not in ca.facts, ca.facts.get("committee_bots")
+        g2, (a2,) = await h.game(players=3, humans=1, bot_seats=["B", "C"], bots="random", seed=0)
+        c2 = await h.connect(g2["game"], a2["token"])
+        await c2.wait_for(lambda c: c.status == "playing" and bool(c.legal), 10)
+        assert "committee_bots" not in c2.facts
+
+
 @pytest.mark.parametrize("kind", STORES)
 async def test_execution_and_purge_proposals_in_chat_become_game_actions(kind):
     async with serve(kind) as h:

@@ -223,15 +223,16 @@ export function openCommitteeDialog(app, preset = {}) {
       h("p", h("b", `${pm} Politburo markers`), pm >= need ? " — enough for a Committee." : ` — a Committee needs ${need}.`),
       botsDecline());
   };
-  // the bots answer a Committee in its convener's Movement Phase alone (the article's Purge
-  // Cooperation): said before it is sent (QA: proposed in the Randomizer Phase, every bot declined)
+  // the bots that would decline it now, and why, said before it is sent (QA: proposed in the
+  // Randomizer Phase, every bot declined): the server asks the bots' policy (facts.committee_bots;
+  // the SDT bots answer in the convener's Movement Phase alone; random bots, at random)
   const botsDecline = () => {
-    // (the SDT bots' way, bots/negotiation.py; a random bot consents at random, review)
-    if ((app.st.info || {}).bots !== "sdt") return null;
-    const bots = [...members].filter((p) => p !== seat && (((app.st.seats || {})[p] || {}).kind === "bot" || ((app.st.seats || {})[p] || {}).disorder));
-    if (!bots.length || (view.phase === "movement" && view.phasing === seat)) return null;
-    return h("p.small.bots-decline", { role: "note" }, `${bots.join(", ")} ${bots.length === 1 ? "is played by a bot" : "are played by bots"}: ` +
-      "a bot answers a Central Committee only in its convener's Movement Phase (Purge Cooperation) and declines it now. Propose it in your Movement Phase.");
+    const why = (app.st.facts || {}).committee_bots || {};
+    const bots = [...members].filter((p) => p !== seat && why[p]);
+    if (!bots.length) return null;
+    const reasons = [...new Set(bots.map((p) => why[p]))];
+    return h("p.small.bots-decline", { role: "note" }, `${bots.join(", ")} ${bots.length === 1 ? "is played by a bot" : "are played by bots"} ` +
+      `and would decline it now: ${reasons.join("; ")}.`);
   };
   render();
   modal("Propose a Central Committee", body, [
