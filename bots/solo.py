@@ -477,9 +477,14 @@ class Solo:
 
         kw = {}
         if v["phase"] != "trading" and any(w.partition("=")[0] in ("give", "take") for w in words):
-            self.say("Leaders are traded only in the pre-game trading session, which is over (004 [15.33]); "
-                     "now t trades Politburo and Assassin markers: pm=N, am=N, tpm=N, tam=N")
-            return None
+            # (the hands to name leaders from are the pre-game session's: after it, whether a
+            # leader may be traded is the engine's to say, asked with an offer of one, whoever he
+            # is; QA wanted that said rather than "No leader ... in A's hand")
+            anyone = next(u for u, x in units.items() if x.kind == "leader")
+            why = self.me.why_illegal(A.OfferTrade(HUMAN, to, give_leaders=(anyone,)))
+            if why is not None:
+                self.say(f"Not allowed: {why}; now t trades Politburo and Assassin markers: pm=N, am=N, tpm=N, tam=N")
+                return None
         for w in words:
             key, _, val = w.partition("=")
             if key in ("give", "take"):

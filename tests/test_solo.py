@@ -960,8 +960,8 @@ def test_marker_gifts_trades_and_seats_are_said_right_in_mid_game():
     assert f"Not allowed: 004 [11.0]: A holds only {held} Politburo markers" in said
     assert "g B 1 0: give B 1 Politburo and 0 Assassin markers (the other players: B, D, E)" in said
     assert "C has left the game (the other players: B, D, E)" in said
-    assert ("Leaders are traded only in the pre-game trading session, which is over (004 [15.33]); now t trades "
-            "Politburo and Assassin markers") in said
+    assert ("Not allowed: 004 [15.33]: after the pre-game session only Politburo and Assassin markers may be traded; "
+            "now t trades Politburo and Assassin markers") in said      # (the engine's words)
     assert "15.33]: A holds" not in said and "No leader 'Nobody'" not in said
 
 
