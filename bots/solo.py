@@ -98,6 +98,13 @@ TURN_KINDS = ("random_events", "movement", "combat", "randomizer", "force", "att
 __all__ = ["Solo", "run", "add_parser"]
 
 
+#: What the terminal leaves out unless ``--verbose`` (QA: a phase screen ran past 100 lines at
+#: 80x24): each step of a bot's force (the force's last line gives its route) and its stop (004
+#: [5.27]); the player's own steps are all shown.
+BRIEF_MOVES = frozenset(("move", "stop"))
+NEAREST = 10            # the enemy stacks within reach the Movement Phase's screen lists (b: up to 25)
+
+
 class Solo:
     def __init__(self, seed: int, options: dict | None, out=None, inp=None, script: list[dict] | None = None,
                  verbose: bool = True) -> None:
@@ -134,7 +141,7 @@ class Solo:
             for n in bot.take_notes():
                 self.say(f"  * {n}", "italic")
         for e in events:
-            if e.kind in ("attacker_added",) and not self.verbose:
+            if not self.verbose and e.kind in BRIEF_MOVES and (e.data or {}).get("seat") != HUMAN:
                 continue
             self.say(f"  - {e.text}")
         self.talk()
@@ -161,7 +168,9 @@ class Solo:
     def view(self) -> dict:
         return self.me.view
 
-    def show_board(self) -> None:
+    def show_board(self, enemies: int = 25) -> None:
+        """Your stacks and the enemy stacks within reach, the nearest first (at most ``enemies``
+        of them: the Movement Phase's screen shows the nearest :data:`NEAREST`, b up to 25)."""
         v = self.view()
         me = self.me
         mine = sorted((st for st in v["stacks"] if st["owner"] == HUMAN), key=lambda s: s["id"])
@@ -192,12 +201,16 @@ class Solo:
                         continue
                     near[t["id"]] = (t, dist, st["id"], odds)
         rows = []
-        for t, dist, sid, odds in sorted(near.values(), key=lambda x: (x[1], x[0]["id"]))[:25]:
+        nearest = sorted(near.values(), key=lambda x: (x[1], x[0]["id"]))
+        for t, dist, sid, odds in nearest[:enemies]:
             rows.append([str(t["id"]), province(t["province"]), t["owner"] or "-", t["color"],
                          ", ".join(unit_name(u) for u in fighting(me, t)), str(me.defense(t["id"])),
                          f"{dist} from stack {sid}", odds])
         self.say("\nEnemies within reach this Movement Phase (odds for that one stack alone):", "bold")
         self.show(rows, ["stack", "province", "owner", "colour", "units", "defense", "moves", "odds"])
+        if len(nearest) > enemies:
+            more = len(nearest) - enemies
+            self.say(f"  ({more} more, farther away{': b lists the nearest 25' if enemies < 25 else ''})")
 
     def show_vp(self) -> None:
         v = self.view()
@@ -390,7 +403,7 @@ class Solo:
             order = f" (order {' '.join(v['order'])})" if v["order"] else ""
             self.say(f"\n=== Game-Turn {v['turn']}, your {v['phase'].replace('_', ' ')} phase{order} ===", "bold")
             if v["phase"] == "movement":
-                self.show_board()
+                self.show_board(NEAREST)
             if v["phase"] == "trading":
                 self.show_hands()
                 self.say("  (t offers a trade of leaders and markers, d shows the hands again, k the attitudes)")
@@ -678,7 +691,7 @@ def run(args: argparse.Namespace) -> int:
             saved = read_save(args.load, None)
             seed, options, script = saved["seed"], saved.get("options") or {}, _script(saved, args.load)
         check_save_path(args.save or args.load or DEFAULT_SAVE)
-        solo = Solo(seed, options, script=script)
+        solo = Solo(seed, options, script=script, verbose=args.verbose)
     except (SaveFileError, IllegalAction) as e:
         print(f"rcw solo: {e}", file=sys.stderr)
         return 2
@@ -718,6 +731,8 @@ def add_parser(sub) -> None:
     p.add_argument("--load", metavar="FILE", help="resume a saved game")
     p.add_argument("--save", metavar="FILE", help="where s/q save the game (default rcw-solo.json, or the --load file)")
     p.add_argument("--max-turns", type=whole(0), default=0, metavar="T", help="end with no victor after T Game-Turns (default 0: no limit)")
+    p.add_argument("--verbose", action="store_true",
+                   help="show every step of the bots' moves (default: a bot's move in one line, with its route)")
     p.add_argument("--spi", action="store_true", help="play the SPI solitaire (004 [18.0]-[28.0]) as the Red Player "
                    "(resume with --spi --load FILE; default save file rcw-spi.json)")
     p.set_defaults(func=run)

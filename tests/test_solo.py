@@ -12,7 +12,7 @@ import sys
 import time
 
 import pytest
-from rcw.bots.solo import HUMAN, Solo
+from rcw.bots.solo import HUMAN, NEAREST, Solo
 
 from rcw import actions as A
 from rcw.actions import action_from_wire
@@ -328,6 +328,30 @@ def test_cli_save_quit_resume_and_finish(tmp_path, monkeypatch, capsys):
     assert "FINAL SCORE" in second
     # the replay is silent: what was shown before is not shown again
     assert "pre-game trading session" not in second
+
+
+def test_a_bots_move_is_one_line_unless_verbose(tmp_path, monkeypatch, capsys):
+    """QA: a phase screen ran past 100 lines at 80x24, most of them the bots' forces' steps.
+    ``rcw solo`` shows a bot's move by its force's start and end (with the route); the player's
+    own steps, and with ``--verbose`` the bots' too, one a line."""
+    monkeypatch.chdir(tmp_path)
+    played = {}
+    for flag in ([], ["--verbose"]):
+        # (seed 3: A ends the trading, rolls, and moves Stalin from KURS to CHER, then ends each step)
+        monkeypatch.setattr(sys, "stdin", _feed(["1", "1", "2", "4"] + ["1"] * 400))
+        assert main(["solo", "--seed", "3", "--max-turns", "1", *flag]) == 0
+        played[bool(flag)] = capsys.readouterr().out
+    brief, verbose = played[False], played[True]
+    step = re.compile(r"^  - .+ \(([B-E])\) moves \w+→\w+ ", re.M)
+    ends = re.compile(r"^  - Force ends its move in \w+ \(route ", re.M)
+    assert step.search(verbose) and not step.search(brief), "a bot's steps"
+    assert len(ends.findall(brief)) == len(ends.findall(verbose)) > 0      # (the same game, every move's route)
+    assert re.search(r"^  - Stalin \(A\) moves KURS→CHER overland", brief, re.M), "the player's own steps"
+    assert len(brief.splitlines()) < 0.8 * len(verbose.splitlines())
+    # the Movement Phase's screen lists the nearest enemy stacks within reach; b, more
+    table = brief[brief.index("=== Game-Turn 1, your movement phase"):].split("Your choices:")[0]
+    listed = re.findall(r"^  \d+ +\w+ \(.+\) +[A-E-] +\w+ .* from stack \d+", table, re.M)
+    assert len(listed) == NEAREST and re.search(r"\(\d+ more, farther away: b lists the nearest 25\)", table), table
 
 
 def test_an_spi_solitaire_save_is_refused_by_the_five_player_game_and_kept(tmp_path, monkeypatch, capsys):
