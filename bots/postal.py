@@ -18,7 +18,7 @@ agent: its seat is pending (kind ``orders``) and it answers with ``SubmitOrders`
   rehearsal makes the plan's attacks on the position the First Phase left (each planned
   target found again by its units), with Attack Consideration.  The plan's assassination
   becomes an ``assassinate`` order.  Politics, our postal reading of the article's Purge
-  Cooperation (the sheets being written at once, no one can answer a proposal): a bot whose
+  Cooperation (the bots' sheets being written at once, no bot can answer another's proposal): a bot whose
   roll calls for a purge orders one with the smallest Committee of itself and its friendliest
   players (by the game's one PCT) holding eight Politburo markers, against the non-member
   most unfriendly to it, the spoils shared from itself then alphabetically; every other bot
@@ -30,6 +30,16 @@ agent: its seat is pending (kind ``orders``) and it answers with ``SubmitOrders`
   unless White, the end-game vote for Red, a redraw by the bot's own rule; Exchange losses
   and captures are left to the Gamesmaster's defaults (which are the bot's policies: combat
   units before leaders, always capture).
+
+**Trades by post** (postal [4.2]: made when both sheets hold mirror ``trade`` orders).  A human
+may propose a trade to a bot in chat (the server puts it to the agent: ``consider``, as a pact);
+the engine writes both orders (``Player.trade_orders``).  The SDT bot answers by the SDT bots'
+one valuation of trades (:meth:`rcw.bots.negotiation.Negotiator.judge`, the live bot's answer to
+an ``OfferTrade``: no counter-offer by post), the random bot at random (a die of its own for each
+proposal); a trade accepted goes on the sheet for that phase: the next sheet written, or the one
+sent, sent again (``amend``, asked by the match loop though the seat is not pending; a seat may
+replace its sheet until the phase is adjudicated).  A game of bots alone proposes none: its
+sheets do not change.
 """
 
 from __future__ import annotations

@@ -23,6 +23,12 @@ execution     OrderExecution()                        OrderExecution()          
 pact          (nothing: the engine is not bound)      (the server keeps the pact) (a chat reply only)
 ============  =====================================  ==========================  ======================
 
+In a postal game a trade is made when both sheets hold mirror orders (004 [17.0] postal [4.2]):
+a trade proposal applies nothing there; the engine judges the proposer's order and writes both
+(``post``, :meth:`rcw.server.channels.Channels._by_post`), and accept and decline are chat
+replies only (a bot addressed answers through :class:`~rcw.server.proposals.Proposals` and
+writes its order on its sheet).
+
 A committee proposal or acceptance by a seat that consents to exactly that Committee already
 applies nothing (the engine's only objection would be that, ``already_consents``): an invitation
 asked again is posted (its ``seq`` the position it is asked at) and accepted (the reply's
