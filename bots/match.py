@@ -34,7 +34,10 @@ Talk (issue 18, :mod:`rcw.bots.negotiation`), all optional:
   :attr:`Match.waiting` says how long;
 - ``hear(news)``: chat news a server passes on (:meth:`Match.hear`: a human declined a card);
 - ``consider(player, proposal, key) -> Message``: the answer to a proposal that has no engine
-  action (a pact), asked through :meth:`Match.consider`.
+  action (a pact; a trade by post), asked through :meth:`Match.consider`;
+- ``amend(player) -> Action | None``: a step the agent takes though its seat is not pending,
+  asked before the pending seats' moves (a postal bot's sheet sent again with a trade it
+  accepted by post since it sent it: :meth:`rcw.bots.postal.PostalAgent.amend`).
 
 Pacts made in chat are the server's word to the match (:meth:`Match.pact`): the game's table
 keeps them, every SDT bot keeps its own, and a broken pact shifts the table
@@ -139,6 +142,9 @@ class Match:
         # the seats asked out of turn (their agents' ``react``), in seat order
         self._reacts = {seat: r for seat, a in self._agents.items() if (r := getattr(a, "react", None)) is not None}
         self._askers = [seat for seat in self.game.seats if seat in self._reacts]
+        # the seats whose agents may amend a step taken (``amend``), in seat order
+        self._amenders = [(seat, self._agents[seat].amend) for seat in self.game.seats
+                          if getattr(self._agents.get(seat), "amend", None) is not None]
         for a in self._agents.values():
             self.share(a)
         humans = [s for s in self.game.seats if s not in self._agents and s not in self.game.ENGINE_SEATS]
@@ -220,6 +226,13 @@ class Match:
                 if step is not None:
                     return step
         agents, players = self._agents, self._players
+        for seat, amend in self._amenders:
+            if seat in g.quit or g.over:
+                continue
+            player = self.player(seat)
+            action = amend(player)
+            if isinstance(action, Action) and action in player.legal:
+                return seat, action, "answer", ""
         for p in g.pending:
             seat = p["seat"]
             agent = agents.get(seat)
@@ -325,8 +338,9 @@ class Match:
             self._asked, self._rounds = _UNSET, 0
 
     def consider(self, seat: str, proposal: dict, key: str) -> Message | None:
-        """``seat``'s agent's answer to a proposal without an engine action (a pact); None if
-        the seat has no agent that answers one."""
+        """``seat``'s agent's answer to a proposal without an engine action (a pact, a trade by
+        post); None if the seat has no agent that answers one.  What the agent agreed to may
+        call for a step of its own (``amend``), which :meth:`next_step` gives next."""
         agent = self._agents.get(seat)
         consider = getattr(agent, "consider", None)
         return consider(self.player(seat), proposal, key) if consider is not None else None

@@ -470,21 +470,30 @@ class Negotiator:
         return trade_worth(self.me, terms_from(offer), view, player.data, player.limits()["committee_markers"],
                            self.friends(view), self.rel(proposer), partner)
 
+    def judge(self, player, offer: dict, view=None) -> tuple[str, str, Worth | None]:
+        """The valuation rule's verdict on a trade offered to the bot (``offer``: ``from`` and the
+        ``give_*``/``take_*`` terms as the proposer offers them): ``accept``, ``counter`` or
+        ``decline`` (:attr:`Worth.verdict`; a gift is always accepted, its worth None), with
+        the reason in words.  The one valuation of the live bot's answer (:meth:`answer_offer`)
+        and of the postal bot's answer to a trade proposed by post (:mod:`rcw.bots.postal`)."""
+        me, frm = self.me, offer["from"]
+        if is_gift(offer):
+            return "accept", f"a gift is always welcome ({self.why_rel(frm)})", None
+        w = self.worth(player, offer, view)
+        why = f"worth {w.value:+d} to {me} ({'; '.join(w.parts) or 'nothing'}), and {w.asks(me, frm)} ({self.why_rel(frm)})"
+        return w.verdict, why, w
+
     def answer_offer(self, player, offer: dict) -> A.Action:
         """Accept, decline or counter an offer made to the bot (a gift is always accepted)."""
         me, o = self.me, offer
-        gift = is_gift(o)
         human = o["from"] in self.humans
         key = f"trade:{o['id']}"
-        if gift:
+        verdict, why, w = self.judge(player, o)
+        if w is None:
             self.agent.note(f"accepts {o['from']}'s gift")
             if human:
-                self._reply(o["from"], key, True, f"{me} accepts: a gift is always welcome ({self.why_rel(o['from'])})")
+                self._reply(o["from"], key, True, f"{me} accepts: {why}")
             return A.AcceptTrade(me, o["id"])
-        w = self.worth(player, o)
-        verdict = w.verdict
-        why = f"worth {w.value:+d} to {me} ({'; '.join(w.parts) or 'nothing'}), and {w.asks(me, o['from'])}" \
-              f" ({self.why_rel(o['from'])})"
         counter = self._counter(player, o, w) if verdict == "counter" else None
         if verdict == "accept":
             self.agent.note(f"accepts {o['from']}'s trade: {why}")

@@ -18,7 +18,7 @@ agent: its seat is pending (kind ``orders``) and it answers with ``SubmitOrders`
   rehearsal makes the plan's attacks on the position the First Phase left (each planned
   target found again by its units), with Attack Consideration.  The plan's assassination
   becomes an ``assassinate`` order.  Politics, our postal reading of the article's Purge
-  Cooperation (the sheets being written at once, no one can answer a proposal): a bot whose
+  Cooperation (the bots' sheets being written at once, no bot can answer another's proposal): a bot whose
   roll calls for a purge orders one with the smallest Committee of itself and its friendliest
   players (by the game's one PCT) holding eight Politburo markers, against the non-member
   most unfriendly to it, the spoils shared from itself then alphabetically; every other bot
@@ -30,6 +30,16 @@ agent: its seat is pending (kind ``orders``) and it answers with ``SubmitOrders`
   unless White, the end-game vote for Red, a redraw by the bot's own rule; Exchange losses
   and captures are left to the Gamesmaster's defaults (which are the bot's policies: combat
   units before leaders, always capture).
+
+**Trades by post** (postal [4.2]: made when both sheets hold mirror ``trade`` orders).  A human
+may propose a trade to a bot in chat (the server puts it to the agent: ``consider``, as a pact);
+the engine writes both orders (``Player.trade_orders``).  The SDT bot answers by the SDT bots'
+one valuation of trades (:meth:`rcw.bots.negotiation.Negotiator.judge`, the live bot's answer to
+an ``OfferTrade``: no counter-offer by post), the random bot at random (a die of its own for each
+proposal); a trade accepted goes on the sheet for that phase: the next sheet written, or the one
+sent, sent again (``amend``, asked by the match loop though the seat is not pending; a seat may
+replace its sheet until the phase is adjudicated).  A game of bots alone proposes none: its
+sheets do not change.
 """
 
 from __future__ import annotations
@@ -38,6 +48,7 @@ import random
 
 from rcw.bots import sdt_tables as T
 from rcw.bots.cooperation import CooperationTable
+from rcw.bots.negotiation import COUNTER_BAND, Message
 from rcw.bots.random_agent import RandomAgent
 from rcw.bots.sdt import SDTAgent, controls_any
 
@@ -48,6 +59,7 @@ from rcw.player import Player
 from rcw.postal import SubmitOrders
 
 MAX_STEPS = 2000          # actions in one rehearsal (a guard: a phase takes far fewer)
+TERMS = ("give_leaders", "give_politburo", "give_assassins", "take_leaders", "take_politburo", "take_assassins")
 
 
 class PostalAgent:
@@ -61,6 +73,10 @@ class PostalAgent:
         self.rng = random.Random(f"postal:{seed}:{seat}")
         self.notes: list[str] = []
         self.last = None          # the last rehearsal played (what the sheet was written from)
+        # the trades accepted by post, by (turn, phase): the mirror orders for the sheet, and how
+        # many of them the sheet sent holds
+        self.accepted: dict[tuple[int, str], list[dict]] = {}
+        self.written: dict[tuple[int, str], int] = {}
 
     def choose(self, player) -> A.Action:
         v = player.view
@@ -72,7 +88,62 @@ class PostalAgent:
             if quit_ is not None:
                 return quit_
             orders = self.write(player, v, turn, phase)
+        agreed = self.accepted.get((turn, phase))
+        if agreed:                                  # (trades accepted by post before the sheet was written)
+            orders = orders + agreed
+            self.written[turn, phase] = len(agreed)
         return SubmitOrders(self.seat, turn, phase, {"orders": orders})
+
+    # -- trades by post (postal [4.2]) ----------------------------------------------------------------
+    def consider(self, player, proposal: dict, key: str) -> Message | None:
+        """A trade proposed to this seat by post (a chat proposal without an engine action: the
+        server's ``post`` names the phase it is for): the answer, with its reason.  An accepted
+        trade's mirror order (the engine's, ``Player.trade_orders``) goes on this seat's sheet for
+        that phase (:meth:`amend` sends the sheet again if it was sent).  A trade the phase's
+        sheets no longer take, or that the engine refuses now, is declined in the engine's words.
+        None for any other proposal (no answer of this agent's)."""
+        if proposal.get("kind") != "trade":
+            return None
+        me, frm = self.seat, proposal.get("seat")
+        v = player.view
+        turn, phase = v["turn"], v["postal"]["phase"]
+        post = proposal.get("post") or {}
+        if (post.get("turn"), post.get("phase")) != (turn, phase):
+            return Message(me, f"{me} declines: the phase this trade was proposed for is adjudicated", frm,
+                           answers=key, accept=False)
+        terms = {k: proposal[k] for k in TERMS if k in proposal}
+        try:
+            orders = player.trade_orders({"with": me, **terms}, seat=frm)
+        except IllegalAction as e:
+            return Message(me, f"{me} declines: {e.message} ({e.rule})", frm, answers=key, accept=False)
+        yes, why = self.weigh(player, frm, orders["order"], key)
+        if yes:
+            self.accepted.setdefault((turn, phase), []).append(orders["mirror"])
+            self.notes.append(f"{me}: accepts {frm}'s trade by post: {why}")
+            return Message(me, f"{me} accepts: {why}; its sheet holds the mirror order", frm, answers=key, accept=True)
+        self.notes.append(f"{me}: declines {frm}'s trade by post: {why}")
+        return Message(me, f"{me} declines: {why}", frm, answers=key, accept=False)
+
+    def weigh(self, player, proposer: str, order: dict, key: str) -> tuple[bool, str]:
+        """Whether to accept ``proposer``'s trade ``order`` (its terms as ``proposer`` writes them),
+        and why (to override)."""
+        return False, "it makes no trades by post"
+
+    def amend(self, player) -> A.Action | None:
+        """The sheet sent again with the trades accepted by post since it was sent (the seat is
+        not pending then: a seat may replace its sheet until the phase is adjudicated, postal
+        [4.2], :class:`rcw.postal.SubmitOrders`); None if there is none to add."""
+        if not self.accepted:
+            return None
+        v = player.view
+        turn, phase = v["turn"], v["postal"]["phase"]
+        agreed = self.accepted.get((turn, phase), [])
+        done = self.written.get((turn, phase), 0)
+        if len(agreed) <= done or self.seat not in v["postal"]["submitted"]:
+            return None
+        self.written[turn, phase] = len(agreed)
+        sheet = [o for _, o in v["postal"].get("sheet") or []]
+        return SubmitOrders(self.seat, turn, phase, {"orders": sheet + agreed[done:]})
 
     def fallback(self, player) -> A.Action:
         v = player.view
@@ -130,6 +201,12 @@ class RandomPostalAgent(PostalAgent):
 
     def pregame(self, player, view: dict) -> list[dict]:
         return self._legal(player, self._extras(view, trading=True))
+
+    def weigh(self, player, proposer: str, order: dict, key: str) -> tuple[bool, str]:
+        """At random, by a die of its own for each proposal (seeded by the game's seed, the seat
+        and the proposal: the sheets it writes do not change)."""
+        yes = random.Random(f"postal-trade:{self.seed}:{self.seat}:{key}").random() < 0.5
+        return yes, "at random (a random player)"
 
     def write(self, player, view: dict, turn: int, phase: str) -> list[dict]:
         agent = RandomAgent(self.seat, self.rng.randrange(1 << 30))
@@ -197,6 +274,21 @@ class SDTPostalAgent(PostalAgent):
 
     def pregame(self, player, view: dict) -> list[dict]:
         return [{"order": "accept_gifts"}]
+
+    def weigh(self, player, proposer: str, order: dict, key: str) -> tuple[bool, str]:
+        """The SDT bots' valuation of a trade (:meth:`rcw.bots.negotiation.Negotiator.judge`, the
+        live bot's answer to an offer: worth against what it asks of the proposer's PCT column; a
+        gift always accepted), on the position whose orders are collected.  A trade the live bot
+        would counter is declined: by post there is no counter-offer (the proposer may propose
+        again)."""
+        v = player.view
+        bot = self._bot(v["turn"], "trade")
+        bot.p = player
+        offer = {"from": proposer, **{k: order[k] for k in TERMS}}
+        verdict, why, _ = bot.talk.judge(player, offer, v)
+        if verdict == "counter":
+            why += f" (within {COUNTER_BAND} points of it: propose a little more)"
+        return verdict == "accept", why
 
     def leaves(self, player, view: dict) -> A.Action | None:
         """Non-Attack Policy 10: a player who controls no units leaves the game."""

@@ -145,6 +145,16 @@ class Player:
             raise IllegalAction("004 [17.0]", "only a postal game takes order sheets", "unsupported")
         return check(self.seat, sheet, offers)
 
+    def trade_orders(self, terms, seat: str | None = None) -> dict:
+        """The postal game (004 [17.0] postal [4.2]): the ``trade`` order ``seat`` (this player by
+        default; another player's proposal to it, say) writes with ``terms`` and the mirror order
+        its partner writes to match it (``PostalGame.trade_orders``); :class:`IllegalAction` if
+        a sheet would refuse it now."""
+        orders = getattr(self._game, "trade_orders", None)
+        if orders is None:
+            raise IllegalAction("004 [17.0]", "only a postal game takes trade orders", "unsupported")
+        return orders(seat or self.seat, terms)
+
     # -- the rule queries (see Game) ---------------------------------------------------------
     def limits(self) -> Limits:
         return self._game.limits()

@@ -154,6 +154,8 @@ class Channels:
             why = pact_until_problem(turn, prop["until"]) if prop["kind"] == "pact" else None
             if why:
                 raise ProtocolError("bad_request", why)
+            if prop["kind"] == "trade" and rt.postal is not None:
+                prop["post"] = await self._by_post(seat, prop)
         await self._rate(seat)
         if prop is not None:
             for a in chat.post_actions(prop, seat):
@@ -175,6 +177,21 @@ class Channels:
         mid = await self.store.chat_append(rt.gid, name, msg, self.store.topic(rec["secret"], self.rt.gid))
         msg["id"] = mid
         return msg
+
+    async def _by_post(self, seat: str, prop: dict) -> dict:
+        """A trade proposed in a postal game (004 [17.0] postal [4.2]): no engine action, for a
+        trade by post is made when both sheets hold mirror ``trade`` orders.  The engine judges
+        the proposer's order now (``PostalGame.trade_orders``: :class:`IllegalAction`, nothing
+        posted, if a sheet would refuse it) and gives the two orders; the proposal keeps them
+        with the phase whose sheets they are for (``post``: ``turn``, ``phase``, ``orders`` by
+        seat)."""
+        rt = self.rt
+        terms = {f: prop[f] for f in chat.TRADE_FIELDS if f != "to" and f in prop}
+        async with rt.lock:
+            await rt.ensure_current()
+            g = rt.game
+            got = g.trade_orders(seat, {"with": prop["to"], **terms})
+            return {"turn": g.turn, "phase": g.phase, "orders": {seat: got["order"], prop["to"]: got["mirror"]}}
 
     async def post_bot(self, seat: str, name: str, text: str, proposal: dict | None = None) -> dict | None:
         """A bot's message (rcw.bots.negotiation.Message), posted by the driving process: no

@@ -23,6 +23,12 @@ execution     OrderExecution()                        OrderExecution()          
 pact          (nothing: the engine is not bound)      (the server keeps the pact) (a chat reply only)
 ============  =====================================  ==========================  ======================
 
+In a postal game a trade is made when both sheets hold mirror orders (004 [17.0] postal [4.2]):
+a trade proposal applies nothing there; the engine judges the proposer's order and writes both
+(``post``, :meth:`rcw.server.channels.Channels._by_post`), and accept and decline are chat
+replies only (a bot addressed answers through :class:`~rcw.server.proposals.Proposals` and
+writes its order on its sheet).
+
 A committee proposal or acceptance by a seat that consents to exactly that Committee already
 applies nothing (the engine's only objection would be that, ``already_consents``): an invitation
 asked again is posted (its ``seq`` the position it is asked at) and accepted (the reply's
@@ -156,7 +162,10 @@ def parse_proposal(p: Any, poster: str, channel: dict, seats: list[str], engine:
         if extra:
             raise ProtocolError("bad_request", f"a trade proposal has no fields {sorted(extra)}")
         to = p.get("to")
-        if not isinstance(to, str) or to not in seats or to == poster:
+        if isinstance(to, str) and to not in seats:
+            raise ProtocolError("bad_request", f"no seat {to[:8]!r} in this game: a trade proposal's 'to' is another "
+                                               f"seat of it ({', '.join(s for s in seats if s != poster)})")
+        if not isinstance(to, str) or to == poster:
             raise ProtocolError("bad_request", "a trade proposal needs 'to': another seat")
         out = {"kind": "trade", **{f: p[f] for f in TRADE_FIELDS if f in p}}
         addressees = [to]
@@ -204,9 +213,17 @@ def parse_proposal(p: Any, poster: str, channel: dict, seats: list[str], engine:
     return out
 
 
+def by_post(prop: dict) -> bool:
+    """Whether ``prop`` is a trade proposed by post (postal [4.2]): no engine action, its ``post``
+    the phase whose sheets it is for and the two orders that make it."""
+    return prop.get("kind") == "trade" and isinstance(prop.get("post"), dict)
+
+
 def post_actions(prop: dict, poster: str) -> list[Action]:
-    """The proposer's own action(s) that posting the proposal applies."""
+    """The proposer's own action(s) that posting the proposal applies (none for a trade by post)."""
     kind = prop["kind"]
+    if by_post(prop):
+        return []
     if kind == "trade":
         wire = {"t": "OfferTrade", "seat": poster, **{f: prop[f] for f in TRADE_FIELDS if f in prop}}
         return [action_from_wire(wire)]
@@ -225,6 +242,11 @@ def no_longer_stands(prop: dict, poster: str | None, game: Game) -> str | None:
     ``Game.consents_to``, 004 [11.11]: a proposer who has since consented to another one,
     withdrawn or quit invites no one any more).  (Trade offers are the engine's to judge; the
     browser's card asks the engine the same, the ``consents`` query.)"""
+    if by_post(prop):
+        post = prop["post"]
+        if game.over or (game.turn, game.phase) != (post.get("turn"), post.get("phase")):
+            return (f"the sheets of Game-Turn {post.get('turn')}'s {post.get('phase')} phase it was for are "
+                    "adjudicated (004 [17.0] postal [4.2])")
     if prop.get("kind") == "committee":
         members = prop.get("members", [])
         if poster is None:
@@ -251,13 +273,15 @@ def reply_text(seat: str, accept: bool, prop: dict | None, kind: str, mid: int) 
     proposal #3"."""
     verb = "accepts" if accept else "declines"
     offer = prop.get("offer") if prop else None
+    if prop and by_post(prop):
+        return f"{seat} {verb} the trade by post (proposal #{mid})"
     return f"{seat} {verb} Trade #{offer} (proposal #{mid})" if kind == "trade" and offer else f"{seat} {verb} {kind} proposal #{mid}"
 
 
 def answer_actions(prop: dict, seat: str, accept: bool) -> list[Action]:
     """The addressee's action(s) for an accept or decline."""
     kind = prop["kind"]
-    if kind == "pact":
+    if kind == "pact" or by_post(prop):
         return []
     if kind == "trade":
         offer = int(prop.get("offer", 0))

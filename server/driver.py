@@ -463,8 +463,11 @@ class Driver:
         self.kick()
 
     async def consider(self, seat: str, proposal: dict, key: str) -> None:
-        """A proposal without an engine action (a pact) addressed to a bot seat: its agent
-        answers (accept, decline or counter, with the reason) and the answer is posted."""
+        """A proposal without an engine action (a pact; a trade by post) addressed to a bot seat:
+        its agent answers (accept, decline or counter, with the reason) and the answer is posted.
+        A postal bot that accepts a trade sends its sheet again with the mirror order: the
+        match's next step (``amend``, :meth:`rcw.bots.match.Match.consider`), taken when the
+        bots look again."""
         rt = self.rt
         async with rt.lock:
             if not self.driving or rt.game is None or rt.closed:
@@ -478,10 +481,14 @@ class Driver:
                 log.error("game %s: the bot worker failed: %s", rt.gid, e)
                 msg = None
             if msg is None:
-                msg = Message(seat, f"{seat} does not make pacts", answers=key, accept=False)
+                kind = proposal.get("kind")
+                what = "pacts" if kind == "pact" else "trades by post" if kind == "trade" else f"{kind} proposals"
+                msg = Message(seat, f"{seat} does not make {what}", answers=key, accept=False)
         rt.proposals.reply(seat, key, bool(msg.accept), "bot", msg.text)
         if msg.card is not None:
             await self._post_card(msg, dict(msg.card, addressees=[msg.to] if msg.to else []))
+        if msg.accept:
+            self.kick()             # (what it agreed to may call for a step: a postal sheet sent again)
 
     # -- deadlines ----------------------------------------------------------------------------------
     def _deadline_on(self) -> bool:

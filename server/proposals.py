@@ -41,10 +41,12 @@ COUNTER_WAIT = 2.0
 
 def proposal_key(prop: dict, channel: str = "", mid: int = 0) -> str | None:
     """What a proposal and the answers to it have in common (``trade:<offer>``, ``purge:<seq>``,
-    ``pact:<channel>:<message id>``...)."""
+    ``pact:<channel>:<message id>``, ``trade:<channel>:<message id>`` for a trade by post...)."""
     kind = prop.get("kind")
     if kind == "pact" and mid:
         return f"pact:{channel}:{mid}"
+    if chat.by_post(prop):
+        return f"trade:{channel}:{mid}" if mid else None
     if kind == "trade" and prop.get("offer"):
         return f"trade:{prop['offer']}"
     if kind == "committee":
@@ -107,7 +109,9 @@ class Proposals:
     def seen(self, channel: str, msg: dict) -> None:
         """A chat message was delivered here: if it carries a proposal, remember it (a pact
         addressed to a bot is put to the bot); if it replies to a pact, an accepted pact is
-        kept; a human's decline of a bot's card is told to the bots."""
+        kept; a human's decline of a bot's card is told to the bots.  A trade by post addressed to
+        a bot is put to the bot too (postal [4.2]: it answers, and writes the mirror order on its
+        sheet if it accepts)."""
         reply = msg.get("reply")
         if isinstance(reply, dict):
             self._seen_reply(channel, msg, reply)
@@ -131,7 +135,7 @@ class Proposals:
             # a Committee proposed again by a seat whose consent to it stood (no action, so no
             # event): the bots invited answer it anew, on the process that runs them
             self.rt.driver.hear({"kind": "committee", "seat": msg.get("seat"), "members": list(prop.get("members", []))})
-        if prop.get("kind") == "pact" and self.rt.driver.driving:
+        if (prop.get("kind") == "pact" or chat.by_post(prop)) and self.rt.driver.driving:
             for seat in prop.get("addressees", []):
                 if self.rt.seats.get(seat, {}).get("kind") == "bot":
                     self.rt.hub.spawn(self.rt.driver.consider(seat, dict(prop, seat=msg.get("seat")), key))

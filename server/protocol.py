@@ -63,8 +63,8 @@ ERRORS: dict[str, str] = {
     "unknown_message": "no chat message with this id in this channel",
     "not_a_proposal": "the chat message carries no proposal",
     "not_addressed": "the proposal is not addressed to this seat",
-    "proposal_closed": "the proposal no longer stands (a Central Committee its proposer no longer consents to); "
-                       "nothing was applied or posted",
+    "proposal_closed": "the proposal no longer stands (a Central Committee its proposer no longer consents to, a "
+                       "trade by post whose phase is adjudicated); nothing was applied or posted",
     "engine_seat": "the proposal is addressed to a seat the game's engine plays (the SPI solitaire's non-Red "
                    "Player), which answers no proposal",
     "seat_taken": "the seat is not open",

@@ -84,13 +84,13 @@ def plot_a_move(page, seat: str) -> str:
 
 
 def anna_and_boris_by_post(browser, server: str, players: int = 3, phone: bool = False, seed: int = 4,
-                           deadline: str | None = "1h"):
-    """A postal game of ``seed`` (random bots in the seats after A and B, a ``deadline`` a phase)
+                           deadline: str | None = "1h", bots: str = "random"):
+    """A postal game of ``seed`` (``bots`` in the seats after A and B, a ``deadline`` a phase)
     with two people, Anna (A) and Boris (B), and Anna's page open on it: (the page, its page
     errors, the game's id, a function that sends Boris's empty sheet for the open phase over his
     own socket)."""
     g = http(server, "POST", "/api/games", {"mode": "postal", "players": players, "bot_seats": list("CDEF"[:players - 2]),
-                                            "bots": "random", "seed": seed, "deadline": deadline})
+                                            "bots": bots, "seed": seed, "deadline": deadline})
     gid = g["game"]
     a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
     b = http(server, "POST", f"/api/games/{gid}/join", {"name": "Boris"})
@@ -866,19 +866,37 @@ def test_on_a_phone_plotting_a_move_folds_the_province_panel(browser, server):
         page.context.close()
 
 
-def test_the_chats_propose_menu_offers_no_live_trade_or_committee_by_post(browser, server):
-    """QA: in a postal game the chat's Propose menu offered Trade… and Central Committee…, and the
-    server refused both ("OfferTrade is not an action of the postal game").  By post a trade or a
-    purge is an order on each one's sheet: the menu offers the pact alone and says so."""
-    page, errors, gid, _ = anna_and_boris_by_post(browser, server)
+def test_the_chats_propose_menu_offers_a_trade_by_post_and_shows_the_bots_answer(browser, server):
+    """QA: in a postal game the chat's Propose menu offered Central Committee…, which the server
+    refused (by post a purge is an order on each one's sheet): the menu leaves it out and says so.
+    It offers a trade (postal [4.2]: made when both sheets hold the matching orders): Anna
+    proposes a gift to the SDT bot C, whose valuation always accepts a gift; its answer shows on
+    the card, with a button that adds Anna's side to her sheet's draft."""
+    page, errors, gid, _ = anna_and_boris_by_post(browser, server, bots="sdt")
     try:
+        page.wait_for_function("() => (rcwApp.st.view.postal.submitted || []).includes('C')")
         page.click('.dtabs .dtab[data-tab="talk"]')
         page.click('[data-act="propose-menu"]')
         menu = page.locator(".propose-menu")
         assert menu.locator('[data-act="propose-pact"]').is_visible()
-        assert not menu.locator('[data-act="propose-trade"]').is_visible()
         assert not menu.locator('[data-act="committee-dialog"]').is_visible()
-        assert "a trade or a purge is an order each of you writes on his sheet" in menu.locator(".postal-propose").inner_text()
+        assert "a trade is made when both sheets hold the matching orders" in menu.locator(".postal-propose").inner_text()
+        menu.locator('[data-act="propose-trade"]').click()
+        page.locator('.trade-dialog [data-to="C"]').click()
+        assert "By post" in page.locator(".trade-dialog .post-hint").inner_text()
+        page.locator('.trade-dialog [data-field="give_politburo"]').fill("1")
+        page.locator('[data-act="post-trade"]').click()
+        card = page.locator('.proposal[data-kind="trade"]').last
+        card.wait_for()
+        assert "Trade by post" in card.locator(".proposal-title").inner_text()
+        card.locator(".ans.yes").wait_for(timeout=10_000)          # C's answer, on the card
+        reply = page.locator(".msg-list li", has_text="C accepts the trade by post").last
+        assert "a gift is always welcome" in reply.inner_text()
+        add = card.locator('[data-act="add-post-trade"]')
+        add.click()
+        card.locator(".on-sheet").wait_for()
+        draft = page.evaluate("() => rcwApp.postal.draft")
+        assert {"order": "trade", "with": "C", "give_politburo": 1} .items() <= draft[-1].items(), draft
         assert not errors, errors
     finally:
         page.context.close()

@@ -51,3 +51,50 @@ def test_postal_5_0_a_rehearsed_sheet_is_carried_out_as_rehearsed(cls, seed):
         g.apply(SubmitOrders(p, 1, "first", {"orders": []}))
     hit = set(epidemic_free.provinces)
     assert [x for x in _where(g, "A", gone) if x[0] not in hit] == [x for x in rehearsed if x[0] not in hit]
+
+
+def _sent(g):
+    """A postal game whose every seat has sent its (empty) pre-season sheet but A."""
+    for p in g.seats[1:]:
+        g.apply(SubmitOrders(p, 1, "trading", {"orders": []}))
+    return g
+
+
+@pytest.mark.parametrize("cls", [RandomPostalAgent, SDTPostalAgent])
+def test_postal_4_2_a_trade_accepted_by_post_is_written_on_the_sheet_sent_again(cls):
+    """postal [4.2]: a trade by post is made when both sheets hold mirror orders.  A postal bot
+    answers a trade proposed to it (the random one at random, the same answer to the same
+    proposal; the SDT one by its valuation); accepted, it sends its sheet again with the mirror
+    order, once; refused, or proposed for a phase adjudicated since, its sheet is left alone."""
+    from rcw.bots.match import Match
+
+    g = _sent(new_game(5, 3, {"mode": "postal"}))
+    agent = cls("B", 2)
+    m = Match(g, {"B": agent})
+    prop = {"kind": "trade", "to": "B", "give_politburo": 1, "take_politburo": 1, "seat": "A",
+            "post": {"turn": 1, "phase": "trading"}}
+    answers = {}
+    for k in range(8):
+        msg = m.consider("B", prop, f"trade:A-B:{k}")
+        assert msg.to == "A" and msg.answers == f"trade:A-B:{k}" and msg.text.startswith("B ")
+        answers[k] = msg.accept
+        if cls is RandomPostalAgent:
+            assert cls("B", 2).consider(Player(g, "B"), prop, f"trade:A-B:{k}").accept == msg.accept   # (seeded)
+        else:
+            assert "worth" in msg.text, msg.text             # (the SDT bots' valuation, in its words)
+        step = m.next_step()
+        if not msg.accept:
+            assert step is None
+            continue
+        mirror = g.trade_orders("A", {"with": "B", "give_politburo": 1, "take_politburo": 1})["mirror"]
+        assert step.seat == "B" and step.action.sheet.data["orders"].count(mirror) == sum(answers.values())
+        m.apply("B", step.action, step.kind)
+        assert m.next_step() is None                      # (sent again once)
+    if cls is SDTPostalAgent:
+        assert len(set(answers.values())) == 1            # (the same trade, the same answer)
+    else:
+        assert len(set(answers.values())) == 2            # (at random: both answers in eight)
+    late = dict(prop, post={"turn": 1, "phase": "first"})
+    msg = m.consider("B", late, "trade:A-B:late")
+    assert not msg.accept and "adjudicated" in msg.text and m.next_step() is None
+    assert m.consider("B", {"kind": "pact", "with": ["A", "B"], "until": 1, "seat": "A"}, "pact:A-B:9") is None

@@ -14,7 +14,8 @@ lists the empty sheet and ``Quit`` (any sheet may be sent: the orders the rules 
 out, see :mod:`rcw.postal.validate`), and for ``GM`` the ``ClosePhase`` with no sheets.  The view
 adds ``postal``: the phase being collected, who has sent a sheet (never what), the seat's own
 sheet and refused orders (to itself only), an execution order awaiting its answer and the last
-report.  ``check_sheet(seat, sheet)`` judges a sheet without sending it; the rule queries
+report.  ``check_sheet(seat, sheet)`` judges a sheet without sending it, ``trade_orders(seat,
+terms)`` a trade a seat proposes (its order and the partner's mirror order); the rule queries
 (``reach``, ``attack_options`` in the Second Phase, ``odds``...) answer for the position whose
 orders are collected.
 """
@@ -29,7 +30,8 @@ from rcw.data import GameData
 from rcw.game import Game
 from rcw.postal import sequence
 from rcw.postal.base import GM, MODE, PHASE_NAMES, act_as, active, book
-from rcw.postal.sheets import ClosePhase, SubmitOrders, check_phase, open_kinds, orders_of
+from rcw.postal.politics import POSTAL_4, mirror
+from rcw.postal.sheets import ClosePhase, SubmitOrders, check_phase, normalize, open_kinds, orders_of
 from rcw.postal.validate import check_sheet, scratch
 from rcw.rng import Dice
 from rcw.rules import combat, quitting
@@ -188,6 +190,35 @@ class PostalGame(Game):
         if offered is not None:
             out["offers"] = offered
         return out
+
+    def trade_orders(self, seat: str, terms: Any) -> dict[str, dict]:
+        """A trade ``seat`` would propose now (postal [4.2]: a trade by post is made when both
+        sheets hold mirror ``trade`` orders, or, for a gift, when the receiver accepts gifts):
+        ``terms`` is its ``trade`` order without the ``order`` field (``with``, ``give_*``,
+        ``take_*``; a field left out takes its default).  Returns ``order``, the order ``seat``
+        writes, and ``mirror``, the one ``with`` writes to match it
+        (:func:`rcw.postal.politics.mirror`), both with every field.  Raises
+        :class:`IllegalAction` as its sheet would refuse the order now: the game over
+        (``game_over``), a phase whose sheets take no trade (``wrong_phase``), an order of the
+        wrong form (``bad_order``), or one the rules refuse as things stand (004 [15.33]:
+        leaders in the pre-season trades only; markers the players hold, 004 [10.0], [11.0])."""
+        s = self.state
+        if s.phase == "over":
+            raise IllegalAction("004 [14.1]", "the game is over", "game_over")
+        if seat not in s.seats or seat in s.quit:
+            raise IllegalAction("004 [15.21]", f"no active seat {seat!r} in this game", "unknown_seat")
+        phase = s.postal["phase"]
+        if "trade" not in open_kinds(phase, s.options, bool(s.postal.get("purged"))):
+            raise IllegalAction(POSTAL_4, f"the sheets of {PHASE_NAMES.get(phase, phase)} take no trade orders",
+                                "wrong_phase")
+        if not isinstance(terms, dict) or "order" in terms:
+            raise IllegalAction("004 [17.0]", "a trade's terms are a map of the trade order's fields", "bad_order")
+        order = normalize({"order": "trade", **terms}, phase)
+        _, refused, _ = check_sheet(self.ctx, seat, phase, {"orders": [order]})
+        if refused:
+            r = refused[0]
+            raise IllegalAction(r["rule"], r["message"], r["code"])
+        return {"order": order, "mirror": mirror(seat, order)}
 
     def rehearsal(self, seat: str, seed: int):
         """A copy of the phase whose orders are collected, in which ``seat`` plays its Movement

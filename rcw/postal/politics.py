@@ -65,10 +65,18 @@ def check_trade(ctx: Ctx, seat: str, o: dict) -> None:
     setup.check_offer(ctx, offer(seat, o))
 
 
+def mirror(seat: str, o: dict) -> dict:
+    """The ``trade`` order that ``o["with"]`` writes to match ``seat``'s trade order ``o`` (postal
+    [4.2]: what one gives the other takes): the order consummating it at the adjudication."""
+    return {"order": "trade", "with": seat, "give_leaders": list(o["take_leaders"]), "give_politburo": o["take_politburo"],
+            "give_assassins": o["take_assassins"], "take_leaders": list(o["give_leaders"]),
+            "take_politburo": o["give_politburo"], "take_assassins": o["give_assassins"]}
+
+
 def _mirror(a: dict, b: dict) -> bool:
-    return (sorted(a["give_leaders"]) == sorted(b["take_leaders"]) and sorted(a["take_leaders"]) == sorted(b["give_leaders"])
-            and (a["give_politburo"], a["give_assassins"], a["take_politburo"], a["take_assassins"])
-            == (b["take_politburo"], b["take_assassins"], b["give_politburo"], b["give_assassins"]))
+    m = mirror("", a)
+    return (sorted(m["give_leaders"]) == sorted(b["give_leaders"]) and sorted(m["take_leaders"]) == sorted(b["take_leaders"])
+            and all(m[k] == b[k] for k in ("give_politburo", "give_assassins", "take_politburo", "take_assassins")))
 
 
 def _gift(o: dict) -> bool:

@@ -32,17 +32,19 @@ export class Chat {
         }
       } });
     this.sendBtn = h("button.btn.primary", { type: "button", onclick: () => this.send(), dataset: { act: "send" } }, "Send");
-    // (a postal game's trades and Committees are orders on the sheets, not the live game's offers
-    // and consents: the menu offers a pact there, and says how the rest is done; QA picked Trade…
-    // and the server refused it)
+    // (a postal game's Committees are orders on the sheets, not the live game's consents: the menu
+    // offers a trade and a pact there, and says how the rest is done; a trade by post is a proposal
+    // without an engine action, made when both sheets hold the mirror orders, postal [4.2]: a bot
+    // answers it and writes its own order)
     const live = [
-      h("button.btn", { type: "button", role: "menuitem", dataset: { act: "propose-trade" }, onclick: () => this._propose(openTradeDialog) }, "Trade…"),
       h("button.btn", { type: "button", role: "menuitem", dataset: { act: "committee-dialog" }, onclick: () => this._propose(openCommitteeDialog) }, "Central Committee…")];
-    const byPost = h("p.small.postal-propose", "By post, a trade or a purge is an order each of you writes on his sheet (the Orders panel's " +
-      "Trades and Purge cards): agree it here, then write the matching orders.");
-    this.proposeMenu = h("div.propose-menu", { hidden: true, role: "menu" }, live[0],
+    const byPost = h("p.small.postal-propose", "By post, a trade is made when both sheets hold the matching orders: propose it here " +
+      "(a bot answers and writes its order; a player writes his), then add your side to your sheet. A purge is an order " +
+      "each participant writes on his sheet (the Orders panel's Purge card).");
+    this.proposeMenu = h("div.propose-menu", { hidden: true, role: "menu" },
+      h("button.btn", { type: "button", role: "menuitem", dataset: { act: "propose-trade" }, onclick: () => this._propose(openTradeDialog) }, "Trade…"),
       h("button.btn", { type: "button", role: "menuitem", dataset: { act: "propose-pact" }, onclick: () => this._propose(openPactDialog) }, "Pact…"),
-      live[1], byPost);
+      live[0], byPost);
     this.proposeBtn = h("button.link", { type: "button", dataset: { act: "propose-menu" }, "aria-haspopup": "menu",
       onclick: () => {
         const postal = !!this.app.postal;
@@ -435,7 +437,7 @@ export class Chat {
     let title = "";
     let body = [];
     if (p.kind === "trade") {
-      title = "Trade offer";
+      title = p.post ? "Trade by post" : "Trade offer";
       const side = (ls, pm, am) => {
         const bits = (ls || []).map((x) => `${uname(x)} (${unit(x).strength})`);
         if (pm) bits.push(`${pm} Politburo`);
@@ -444,6 +446,7 @@ export class Chat {
       };
       body = [h("div.trade-line", h("span.small", `${m.seat} gives `), h("b", side(p.give_leaders, p.give_politburo, p.give_assassins))),
         h("div.trade-line", h("span.small", `${p.to} gives `), h("b", side(p.take_leaders, p.take_politburo, p.take_assassins)))];
+      if (p.post) body.push(this._postTrade(m, p, answered));
     } else if (p.kind === "committee") {
       const pm = p.members.reduce((a, s) => a + ((view.politburo || {})[s] || 0), 0);
       title = "Central Committee";
@@ -471,7 +474,7 @@ export class Chat {
     // status per addressee (a finished game takes no more answers: none is asked for)
     const over = this.app.st.status === "over" || view.phase === "over";
     // (a trade the game no longer holds open takes no answer, whoever looks at its card)
-    const gone = p.kind === "trade" && !(view.offers || []).some((o) => o.id === p.offer);
+    const gone = p.kind === "trade" && !p.post && !(view.offers || []).some((o) => o.id === p.offer);
     let open = seat && (p.addressees || []).includes(seat) && !(seat in answered);
     let closed = null;
     if (over && open) {
@@ -505,6 +508,10 @@ export class Chat {
         closed = `${m.seat} no longer consents to it`;
       }
     }
+    if (p.post && open && this._postOver(p)) {
+      open = false;
+      closed = "its phase is adjudicated";
+    }
     if (p.kind === "pact" && open && p.until < (view.turn || 0)) {
       open = false;
       closed = `Game-Turn ${p.until} is over`;
@@ -536,6 +543,33 @@ export class Chat {
         h("span.small.msg-no", p.offer ? ` · message #${m.id}` : ` #${m.id}`), counter),
       m.text && !/^[A-F] proposes a /.test(m.text) ? h("div.msg-text", glossed(m.text)) : null,
       ...body, h("div.answers", status, closed ? h("span.small", ` · ${closed}`) : null), acts);
+  }
+
+  /** Whether the phase a trade by post was proposed for is adjudicated (the game's turn and
+   *  postal phase are no longer the ones its `post` names). */
+  _postOver(p) {
+    const v = this.app.st.view || {};
+    return v.phase === "over" || !v.postal || v.turn !== p.post.turn || v.postal.phase !== p.post.phase;
+  }
+
+  /** A trade by post (postal [4.2]): made when both sheets hold the matching orders, which the
+   *  server had the engine write (`post.orders`); a party to it adds his own to his sheet here. */
+  _postTrade(m, p, answered) {
+    const me = this.app.seat;
+    const mine = me && (p.post.orders || {})[me];
+    const agreed = answered[p.to] === true;
+    const note = h("div.small.post-note", agreed
+      ? `Agreed: the trade is made in the ${p.post.phase} phase's trades if both sheets hold the matching orders` +
+        (this.app.st.seats && (this.app.st.seats[p.to] || {}).kind === "bot" ? ` (${p.to}'s sheet holds its order).` : ".")
+      : "By post: made only if both sheets hold the matching orders.");
+    if (!mine || !agreed || this._postOver(p) || !this.app.postal) return note;
+    const on = (this.app.postal.draft || []).some((o) => JSON.stringify(o) === JSON.stringify(mine));
+    return h("div.post-trade", note, on ? h("span.small.on-sheet", "Your order is on your sheet's draft (send the sheet).")
+      : h("button.btn", { type: "button", dataset: { act: "add-post-trade", msg: m.id }, onclick: () => {
+        this.app.postal.add(mine);
+        toast("The trade order is on your sheet's draft: send the sheet (Orders).", "ok");
+        this.renderMessagesSoon();
+      } }, "Add my order to my sheet"));
   }
 
   // -- sending -------------------------------------------------------------------------------------

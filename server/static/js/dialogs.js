@@ -191,7 +191,12 @@ export function openTradeDialog(app, preset = {}) {
           counter("Politburo", o.take_politburo, 99, (v) => { o.take_politburo = v; }, "take_politburo"),
           counter("Assassins", o.take_assassins, 99, (v) => { o.take_assassins = v; }, "take_assassins"),
           leaderPicks(o.to, "take_leaders"))),
-      h("p.small", "The offer is posted in your private channel; the other player answers it there (Accept / Decline)."));
+      view.postal
+        // (postal [4.2]: no offer in the game; the trade is made if both sheets hold the matching orders)
+        ? h("p.small.post-hint", `By post: the proposal is posted in your private channel and ${o.to} answers it there ` +
+          `(a bot at once, writing its order on its sheet if it accepts). The trade is made in this phase's trades only if ` +
+          `your sheet holds your side too: its card then offers to add it to your sheet.`)
+        : h("p.small", "The offer is posted in your private channel; the other player answers it there (Accept / Decline)."));
   };
   render();
   modal("Propose a trade", body, [
