@@ -137,8 +137,11 @@ class Absence:
             await self.rt.store.hash_put(self.rt.gid, "seen", {seat: seq})
 
     async def digest(self, seat: str, since: int | None = None) -> dict | None:
-        """What happened since the seat's last look, in a few lines (None: nothing by others)."""
+        """What happened since the seat's last look, in a few lines (None: nothing by others, or
+        the seat has left the game, 004 [14.2]: its player, looking on, is away from nothing)."""
         rt = self.rt
+        if rt.game is not None and seat in rt.game.quit:
+            return None
         if since is None:
             since = (await rt.store.hash_all(rt.gid, "seen")).get(seat)
         if since is None or since >= rt.seq:

@@ -597,6 +597,32 @@ def test_while_you_were_away(server, browser, phone) -> None:
     page.context.close()
 
 
+def test_an_ex_player_looking_on_is_not_told_while_you_were_away(server, browser) -> None:
+    """QA: a player who had watched a game, then taken a seat and left it, reopened the game (now
+    looking on) and got "While you were away" from his old look as a spectator, before he sat.
+    Leaving a seat forgets this browser's spectator's last look: no summary then."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "bot_seats": ["B", "C"],
+                                            "options": {"max_turns": 2}})
+    gid = g["game"]
+    a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
+    page = new_page(browser, False, 60_000)
+    page.goto(f"{server}/")
+    page.evaluate(f"() => localStorage.setItem('rcw:seen:{gid}:-', JSON.stringify(0))")   # (watched it before sitting)
+    open_seat(page, server, gid, a["token"], "A", "Anna")
+    page.locator('.orders [data-act="EndTrading"]').click()
+    page.wait_for_function("() => Number(document.body.dataset.logSeq) > 5", timeout=60_000)   # (the bots play on)
+    page.click(".menu-btn")
+    page.locator('.modal [data-act="leave"]').click()
+    page.locator(".modal .btn.danger", has_text="Leave").click()
+    page.wait_for_function("() => location.hash === '#/'")
+    page.goto(f"{server}/#/g/{gid}")
+    page.wait_for_function("() => document.body.dataset.seat === '' || !document.body.dataset.seat")
+    page.wait_for_function("() => Number(document.body.dataset.logSeq) > 5")
+    page.wait_for_timeout(500)
+    assert page.locator(".away").count() == 0, page.locator(".away").inner_text()
+    page.context.close()
+
+
 @BOTH
 def test_what_another_tab_showed_is_not_told_again(server, browser, phone) -> None:
     """Found in QA: a second tab of the seat, opened and closed, left the first one telling

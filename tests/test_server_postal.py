@@ -350,6 +350,23 @@ async def test_while_you_were_away():
         assert again.away is None or again.away["since"] == seen
 
 
+async def test_a_seat_that_quit_is_not_told_while_you_were_away():
+    """QA: a player who had left the game, looking on with his old link, got "While you were
+    away", the summary for a player in it.  A seat that has quit (004 [14.2]) is away from nothing."""
+    async with serve() as srv:
+        g, (a, b) = await postal_game(srv, deadline=0.5)
+        await a.wait_for(lambda c: bool(c.legal), 10)
+        await a.act({"t": "Quit", "seat": "A"})
+        await a.wait_for(lambda c: "A" in c.view["quit"], 5)
+        left = a.seq
+        await a.close()                                  # (its last look is kept as it closes)
+        await b.act({"t": "SubmitOrders", "seat": "B", "turn": 1, "phase": phase(b)[1], "sheet": {"orders": []}})
+        await b.wait_for(lambda c: c.seq > left + 1, 20)     # (the bots' sheets and the adjudication)
+        back = await srv.connect(g["game"], a.token)
+        assert back.seat == "A" and "A" in back.view["quit"] and back.seq > 0
+        assert back.away is None, back.away
+
+
 def test_while_you_were_away_says_when_it_leaves_earlier_events_out():
     """Found in a QA game: the digest showed only its latest lines, the first of them an epidemic's
     loss in the middle of a report, with no word that earlier ones were left out."""

@@ -11,6 +11,11 @@ export function lastSeen(gid, seat) {
   return store.get(key(gid, seat), null);
 }
 
+/** Forget the last look of ``seat`` (null: of this browser's spectator) at game ``gid``. */
+export function forgetSeen(gid, seat) {
+  store.remove(key(gid, seat));
+}
+
 export function markSeen(gid, seat, seq) {
   if ((lastSeen(gid, seat) || 0) < seq) store.set(key(gid, seat), seq);
 }

@@ -15,7 +15,7 @@ import { EventLog, LogPane, describeAction } from "./log.js";
 import { seatBadge, stackName, openAssassinDialog } from "./dialogs.js";
 import { noteCommitment, openVerify } from "./verify.js";
 import { resultsOf } from "./results.js";
-import { hideAway, lastSeen, markSeen, summarize, showAway } from "./away.js";
+import { forgetSeen, hideAway, lastSeen, markSeen, summarize, showAway } from "./away.js";
 import { PostalDesk } from "./postal.js";
 import { openRulesInBrief } from "./help.js";
 
@@ -139,6 +139,7 @@ class GameApp {
     if (e.code === "bad_token") {
       toast(`Seat ${this.seat} is no longer yours (it was left); watching instead.`, "error");
       dropSeat(this.gid, this.seat);
+      forgetSeen(this.gid, null);     // (an old look of this browser's spectator, from before the seat: QA)
       this.seat = null;
       this.token = null;
       this.chat.setSeat(null);
@@ -347,6 +348,7 @@ class GameApp {
       try {
         await this.conn.request("leave");
         dropSeat(this.gid, this.seat);
+        forgetSeen(this.gid, null);     // (looking on later, an ex-player is told no "While you were away": QA)
         location.hash = "#/";
       } catch (e) {
         this.showError(e);
@@ -580,6 +582,7 @@ class GameApp {
   /** "While you were away" since `since` (null: never looked before, nothing to say). */
   awaySummary(since) {
     if (since === null || since === undefined || since >= this.log.lastSeq) return;
+    if (this.seat && ((this.st.view || {}).quit || []).includes(this.seat)) return;   // (left the game: looking on, QA)
     const lines = summarize(this.log.lines, since, this.seat);
     if (lines) showAway(this.root, lines);
   }
