@@ -595,6 +595,36 @@ def first_phase(browser, server, seed: int = 4):
     return page, errors
 
 
+def _off_the_map_view(page, seat: str) -> list[str]:
+    """The provinces holding ``seat``'s stacks whose box lies outside the map's visible part."""
+    return page.evaluate("""(seat) => {
+        const svg = document.querySelector('svg.board'), r = svg.getBoundingClientRect();
+        const provs = new Set(rcwApp.st.view.stacks.filter((s) => s.owner === seat).map((s) => s.province));
+        return [...provs].filter((p) => {
+            const b = svg.querySelector(`g.province[data-province="${p}"]`).getBoundingClientRect();
+            return b.left < r.left || b.right > r.right || b.top < r.top || b.bottom > r.bottom; }); }""", seat)
+
+
+def test_on_a_desktop_the_opening_map_takes_in_every_stack_of_the_player(browser, server):
+    """QA: on a desktop the map opened on European Russia, and a postal player's stacks in Siberia
+    lay outside it, found only by dragging the map.  The opening view widens to take them in
+    (while the player has not moved the map himself)."""
+    page, errors = first_phase(browser, server)
+    try:
+        far = page.evaluate("() => rcwApp.st.view.stacks.filter((s) => s.owner === 'A').map((s) => s.province)")
+        boxes = page.evaluate("(ps) => ps.map((p) => rcwApp.board.boxes[p].x)", far)
+        assert max(boxes) > 1000, far           # (seed 4: Anna holds a stack east of the opening view's edge)
+        assert _off_the_map_view(page, "A") == []
+        shot(page, "postal-opening-view.png")
+        page.reload()                            # (opened again: the same)
+        page.wait_for_function("() => window.rcwApp && rcwApp.st.view && rcwApp.st.view.stacks.length")
+        page.wait_for_timeout(300)
+        assert _off_the_map_view(page, "A") == []
+        assert not errors, errors
+    finally:
+        page.context.close()
+
+
 def test_the_move_plotter_follows_a_far_ring_and_rings_where_the_force_may_go_on_to(browser, server):
     """The rings of a plotted move are the engine's answer for the whole force from where its path
     leaves it (``check``'s offers: who joins counts, and what the path has spent): before, they

@@ -204,9 +204,31 @@ export class Board {
       const w = Math.min(f.w, rw / k);
       const hh = w * (rh / rw);
       this.setVB({ x: Math.max(f.x, 540 - w / 2), y: Math.max(f.y, Math.min(f.h - hh, 470 - hh / 2)), w, h: hh });
+      this._opening = this.vb;                  // (frameAround widens it while the player has not moved it)
       return;
     }
     this.setVB({ ...f });
+  }
+
+  /** The first framing, widened on a desktop to take in the provinces ``codes`` (a player's own
+   *  stacks: QA, a postal player's stacks in Siberia lay outside the opening view); a phone keeps
+   *  its readable framing (its player drags the map, or takes the whole-map button). */
+  frameAround(codes) {
+    const bs = codes.map((c) => this.boxes[c]).filter(Boolean);
+    const vb = this.vb;
+    const rw = this.holder.clientWidth;
+    const rh = this.holder.clientHeight;
+    if (!bs.length || !vb || vb !== this._opening || rw < 700 || !rh) return;
+    const pad = 30;
+    const x0 = Math.min(vb.x, ...bs.map((b) => b.x - pad));
+    const x1 = Math.max(vb.x + vb.w, ...bs.map((b) => b.x + b.w + pad));
+    const y0 = Math.min(vb.y, ...bs.map((b) => b.y - pad));
+    const y1 = Math.max(vb.y + vb.h, ...bs.map((b) => b.y + b.h + pad));
+    if (x0 >= vb.x && x1 <= vb.x + vb.w && y0 >= vb.y && y1 <= vb.y + vb.h) return;     // (all in view)
+    let w = x1 - x0;
+    let hh = y1 - y0;
+    if (w / hh < rw / rh) w = hh * (rw / rh); else hh = w * (rh / rw);       // (the box's shape)
+    this.setVB({ x: (x0 + x1) / 2 - w / 2, y: (y0 + y1) / 2 - hh / 2, w, h: hh });
   }
 
   /** The map's box changed size (a window resized, a phone turned, a pane shown): keep the scale
@@ -225,7 +247,9 @@ export class Board {
     const k = Math.min(old.w / this.vb.w, old.h / this.vb.h);        // pixels per map unit until now
     const cx = this.vb.x + this.vb.w / 2;
     const cy = this.vb.y + this.vb.h / 2;
+    const opening = this.vb === this._opening;
     this.setVB({ x: cx - rw / k / 2, y: cy - rh / k / 2, w: rw / k, h: rh / k });
+    if (opening) this._opening = this.vb;       // (still the opening view, in a box of another size)
   }
 
   setVB(vb) {

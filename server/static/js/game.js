@@ -665,6 +665,7 @@ class GameApp {
     this.shownLegal = st.legal;   // what the Orders panel was built from (tests compare)
     replace(this.ordersEl, el);
     this.renderBoard();
+    this.frameOwn();
     this.renderInspector();
     this.renderPlayers();
     this.chat.renderTabs();
@@ -689,6 +690,17 @@ class GameApp {
     }
     this._wasMine = mine;
     if (this.replay) this.renderReplay();
+  }
+
+  /** Once, while the map shows its opening view: widen it to take in this seat's own stacks
+   *  (Board.frameAround; QA: a postal player's stacks in Siberia lay outside it). */
+  frameOwn() {
+    const v = this.st.view;
+    if (this._framed || !this.seat || !this.board || !v || this.replay) return;
+    const mine = [...new Set(v.stacks.filter((x) => x.owner === this.seat).map((x) => x.province))];
+    if (!mine.length) return;
+    this._framed = true;
+    this.board.frameAround(mine);
   }
 
   forceProvince() {
