@@ -423,6 +423,34 @@ def test_trades_with_leaders_and_a_purge_with_spoils_are_built_in_the_orders_pan
         pb.context.close()
 
 
+def test_on_a_phone_the_trades_card_keeps_each_number_with_its_word(browser, server):
+    """QA: on a phone the Trades card's row "give [n] Politburo [n] Assassin · take ..." wrapped
+    between a number and its word, the words left on lines of their own.  Each number stays
+    on one line with its word, under "Give" or "Take"."""
+    page, errors, _gid, _ = anna_and_boris_by_post(browser, server, players=5, phone=True)
+    try:
+        card = page.locator(".trade-card")        # (before the deployment a phone opens on its Orders)
+        card.locator("summary").click()
+        pairs = card.locator("label.pair").evaluate_all("""(ls) => ls.map((l) => {
+            const c = l.querySelector('input, select').getBoundingClientRect(), b = l.getBoundingClientRect();
+            const words = l.textContent.trim();
+            const range = document.createRange(); range.selectNodeContents(l);
+            const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top / 4)));
+            return { words, inside: c.top >= b.top - 1 && c.bottom <= b.bottom + 1, height: b.height, control: c.height,
+                     wide: b.right <= window.innerWidth }; })""")
+        numbers = [x for x in pairs if x["words"] in ("Politburo", "Assassin")]
+        assert len(numbers) == 4, pairs
+        for x in numbers:                       # (one line: no taller than its number box, wholly on screen)
+            assert x["inside"] and x["height"] <= x["control"] + 4 and x["wide"], x
+        sides = card.locator(".trade-side > b").all_inner_texts()
+        assert sides == ["Give", "Take"], sides
+        card.scroll_into_view_if_needed()
+        shot(page, "postal-trades-phone.png")
+        assert not errors, errors
+    finally:
+        page.context.close()
+
+
 def test_the_trade_form_is_blank_again_after_add_trade(browser, server):
     """After "Add trade" the trade is on the sheet and the Trades card is blank for the next one:
     no leader still chosen, no markers still counted (before, the leaders and numbers of the trade

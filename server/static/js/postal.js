@@ -913,8 +913,10 @@ export class PostalDesk {
     // (the pre-season trades are 004 [15.33]'s; a phase's, postal [4.2]'s: QA saw [15.33] in every phase)
     return h("details.card.trade-card", h("summary", `Trades (${v.postal.phase === "trading" ? "004 [15.33]" : "postal [4.2]"})`),
       h("div.row", "With ", withSel),
-      h("div.row", "give ", gp, " Politburo ", ga, " Assassin · take ", tp, " Politburo ", ta, " Assassin"),
-      Object.keys(hands).length ? h("div.row", "give ", gl, " take ", tl) : null,
+      // (each number with its word, kept together where a phone wraps the row: QA saw them apart)
+      h("div.row.trade-side", h("b", "Give"), h("label.pair", gp, " Politburo"), h("label.pair", ga, " Assassin")),
+      h("div.row.trade-side", h("b", "Take"), h("label.pair", tp, " Politburo"), h("label.pair", ta, " Assassin")),
+      Object.keys(hands).length ? h("div.row", h("label.pair", "Give ", gl), h("label.pair", "take ", tl)) : null,
       h("div.row",
         h("button.btn", { type: "button", dataset: { act: "add-trade" }, onclick: () => {
           this.add({ order: "trade", with: withSel.value,
