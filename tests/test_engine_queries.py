@@ -478,19 +478,20 @@ def test_may_draw_is_the_answer_of_the_draws_rule_check_along_whole_games(seed):
 @pytest.mark.parametrize("opts", [{}, {"german_withdrawal": True}, {"freikorps": True}])
 def test_the_withdrawal_markers_left_are_those_no_draw_has_shown(opts):
     """``withdrawal_markers_left`` (004 [5.67], [12.13], [15.23]; 001 Freikorps' Out Marker; the
-    004 critique's German withdrawal): none before the cup is filled as the pre-game trading ends; then one for
+    004 critique's German withdrawal): from the deal (the cup is filled right after it, 004 [15.23]), one for
     each Blue force's Withdrawal Marker (not the Germans' when they leave on Game-Turn 2 anyway;
     the Freikorps' Out Marker with that force); then a nationality leaves the list exactly when a
     draw of its marker is shown, as a player counting the draws would find."""
     g = Game.new(5, 3, {"max_turns": 12, **opts})
     m = Match(g, {p: RandomAgent(p, 3) for p in g.seats})
-    assert g.withdrawal_markers_left() == []
+    blue = set(g.data.markers.blue_withdrawal) - ({"GE"} if opts.get("german_withdrawal") else set())
+    # 004 [15.23]: the cup is filled right after the deal, in the pre-game trading session already
+    assert g.state.phase == "trading" and set(g.withdrawal_markers_left()) == blue
     while g.state.phase == "trading":
         step = m.next_step()
         m.apply(step.seat, step.action, step.kind)
     start = set(g.withdrawal_markers_left())
-    expected = set(g.data.markers.blue_withdrawal) - ({"GE"} if opts.get("german_withdrawal") else set())
-    expected |= {"FK"} if opts.get("freikorps") else set()
+    expected = blue | ({"FK"} if opts.get("freikorps") else set())      # (the Freikorps' with its force, as it deploys)
     assert start == expected and Player(g, "A").withdrawal_markers_left() == sorted(start)
     shown: set[str] = set()
     while not g.over and (step := m.next_step()) is not None:

@@ -243,6 +243,18 @@ def test_auxiliary_forces_randomizer_holds_thirty():
     assert g.view("A")["randomizer"] == 30 and "aux" not in g.view("A")
 
 
+def test_the_auxiliary_forces_randomizer_is_filled_right_after_the_deal():
+    """004 [15.23]: "After all of the units in the Initial Forces Randomizer have been distributed
+    ... Player A places the following units in the same container": in the pre-game trading
+    session already (before, it was filled as the forces deployed), and a player who quits then
+    adds his markers to it (004 [14.23])."""
+    g = Game.new(5, 3)
+    assert g.state.phase == "trading" and g.view("A")["randomizer"] == 30
+    held = g.state.politburo["E"] + g.state.assassins["E"]
+    g.apply(A.Quit("E"))
+    assert g.view("A")["randomizer"] == 30 + held
+
+
 def test_first_sequencing_draw():
     """004 [15.62], [4.2] B.3: a First Player drawn at random, the others clockwise;
     004 [15.61]: the game starts on Game-Turn 1."""

@@ -39,6 +39,12 @@ def deal(ctx: Ctx) -> list[Event]:
         for special in (LENIN, TROTSKY):
             if special in s.hand[p] and not masses.on(ctx):          # 004 [15.32] (deleted by the Masses)
                 s.politburo[p] += 1
+    # 004 [15.23]: "after all of the units in the Initial Forces Randomizer have been distributed",
+    # the Auxiliary Forces Randomizer, "the same container" (the markers of a player who quits in
+    # the trading session go into it, 004 [14.23]; nothing is drawn before Game-Turn 1)
+    m = d.markers
+    s.aux = ([f"BC:{n}" for n in m.blue_control] + [f"WD:{n}" for n in historical.withdrawal_markers(ctx)]
+             + [f"GC:{n}" for n in m.green_control] + ["A"] * (m.assassin - m.assassin_initial)) + s.aux
     return [Event("dealt", f"{p} receives {len(s.hand[p])} leaders, {s.politburo[p]} Politburo, "
                   f"{s.assassins[p]} Assassin markers", {"seat": p, "leaders": list(s.hand[p]),
                                                          "politburo": s.politburo[p], "assassins": s.assassins[p]})
@@ -277,10 +283,5 @@ def deploy(ctx: Ctx) -> list[Event]:
         else:
             ctx.new_stack(u.province, p, [lid])
     s.hand = {}
-    # 004 [15.23]: the Auxiliary Forces Randomizer, "the same container" as the Initial one: the
-    # markers of a player who quit in the trading session are in it already (004 [14.23]).
-    m = d.markers
-    s.aux = ([f"BC:{n}" for n in m.blue_control] + [f"WD:{n}" for n in historical.withdrawal_markers(ctx)]
-             + [f"GC:{n}" for n in m.green_control] + ["A"] * (m.assassin - m.assassin_initial)) + s.aux
     ev = [Event("deployed", f"Forces deployed: {len(s.stacks)} stacks on the map", {"stacks": len(s.stacks)})]
     return ev + auxiliary.deploy(ctx)                       # the optional forces of 001
