@@ -1024,7 +1024,8 @@ class GameApp {
 
   async fetchView(n) {
     if (this.snaps.has(n)) return this.snaps.get(n);
-    if (this.replay && this.replay.serverViews) {
+    const rp = this.replay;
+    if (rp && rp.serverViews && !(rp.retryAt > Date.now())) {
       try {
         const r = await api("GET", `/api/games/${this.gid}/view?seq=${n}`, null, this.adminToken);
         if (r && r.view) {
@@ -1032,8 +1033,16 @@ class GameApp {
           this.snaps.set(n, snap);
           return snap;
         }
-      } catch {
-        this.replay.serverViews = false;
+      } catch (e) {
+        if (e.code === "rate_limited") {
+          // (the server's limit on costly requests: QA played a replay, and its map froze for good
+          // at the first refusal) wait as long as the server says, then show the step then shown
+          const wait = Math.max(0.5, Number((e.frame || {}).retry_after) || 1) * 1000;
+          rp.retryAt = Date.now() + wait;
+          setTimeout(() => { if (this.replay === rp && !this.snaps.has(rp.at)) this.replayTo(rp.at); }, wait + 50);
+        } else {
+          rp.serverViews = false;        // (this page may not see past positions: it shows those it saw)
+        }
       }
     }
     return null;
