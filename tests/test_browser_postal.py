@@ -313,6 +313,23 @@ def test_a_live_games_deadline_counts_down_in_the_header(browser, server):
         page.context.close()
 
 
+def test_a_step_the_deadline_takes_for_the_player_is_told(browser, server):
+    """QA: when a live game's decision deadline passed, the bot's step for the player went by
+    without a word (the header simply moved on).  The page says the time ran out and what the
+    bot did."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bot_seats": ["B", "C"], "seed": 0, "deadline": "2s"})
+    a = http(server, "POST", f"/api/games/{g['game']}/join", {"name": "Anna"})
+    page = new_page(browser)
+    try:
+        keep_toasts(page)
+        open_seat(page, server, g["game"], a["token"], "A", "Anna")
+        text = toast_text(page, "deadline-step")
+        assert text.startswith("Your time ran out: a bot acted for you — "), text
+        assert len(text) > len("Your time ran out: a bot acted for you — "), text
+    finally:
+        page.context.close()
+
+
 def test_on_a_phone_the_time_left_and_a_lost_connection_show_in_the_header(browser, server):
     """QA: on a 390x844 phone the header hid the whole decision line, and with it a live game's
     time left, and the connection's state: a player learned of an outage when a tap failed.  Now

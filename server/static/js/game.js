@@ -218,6 +218,11 @@ class GameApp {
       this.snaps.set(f.seq, snapshot(f.view, f.facts));
       if (this.snaps.size > 4000) this.snaps.delete(this.snaps.keys().next().value);
       this.log.add(f);
+      if (this.seat && f.actor === this.seat && f.by === "deadline") {
+        // (QA: a step the deadline's bot took for the player went by without a word)
+        const said = this.log.lines.find((l) => l.seq === f.seq && l.cls !== "minor");
+        toast(`Your time ran out: a bot acted for you${said ? ` — ${said.text}` : ""}`, "info.deadline-step");
+      }
       if (this.postal) this.postal.onUpdate(f);
       this.showResults(f);
       this.noteSeen();
