@@ -1186,6 +1186,27 @@ def test_an_assassination_toast_shows_the_sum_the_engine_made(desk) -> None:
     assert not errors, errors
 
 
+def test_a_subversive_attack_short_of_de_is_toasted_as_no_effect(desk) -> None:
+    """QA: a Subversive Attack's toast read "Exchange in LIVO ... → Ex" while the log said "The
+    Subversive Attack has no effect" (004 [8.33]: only De counts).  The toast follows the engine's
+    ``no_effect`` event: "No effect in ...", the die and the table's result in its detail."""
+    from engine_helpers import attack, phase
+    from test_bell import bell_moved
+
+    g = bell_moved()
+    phase(g, "E", "combat")
+    ev = attack(g, "E", "BU2 ARCH/US", ["Blucher"], subversive=True, die=2)      # (Ex at 1:1)
+    assert [e.kind for e in ev][-2:] == ["combat", "no_effect"]
+    page, errors = desk
+    got = page.evaluate("""async (events) => { const { loadData } = await import("/js/data.js"); await loadData();
+      const { resultsOf } = await import("/js/results.js"); return resultsOf({ events }); }""",
+                        [{"t": "event", "kind": e.kind, "text": e.text, "data": e.data} for e in ev])
+    combat = [r for r in got if r["kind"] == "combat"]
+    assert len(combat) == 1 and combat[0]["title"] == "No effect in ARCH", got
+    assert "(subversive)" in combat[0]["detail"] and combat[0]["detail"].endswith("→ Ex"), got
+    assert not errors, errors
+
+
 def test_the_seats_own_roll_and_draw_are_told_where_it_looks(browser) -> None:
     """QA: a player's Random Events roll and Randomizer draw were told only in the log; the page
     went straight on to the next phase (004 [12.13]: the result is "immediately effected").  Now

@@ -29,7 +29,10 @@ export function resultsOf(frame, seat = null) {
       continue;
     }
     if (e.kind === "combat") {
-      out.push({ kind: "combat", title: `${resultWords(d.result)} in ${d.province}`,
+      // (a Subversive Attack short of De does nothing, 004 [8.33]: the engine's no_effect event says
+      // so; QA read "Exchange in LIVO" over a log saying "no effect")
+      const none = (frame.events || []).some((x) => x.kind === "no_effect");
+      out.push({ kind: "combat", title: none ? `No effect in ${d.province}` : `${resultWords(d.result)} in ${d.province}`,
         detail: `${d.seat} attacks at ${d.odds}${d.subversive ? " (subversive)" : ""}: die ${d.die} on the Combat Results Table → ${d.result}`, provinces: [d.province] });
     } else if (e.kind === "purge" || e.kind === "counterpurge") {
       const roll = (d.dice || []).reduce((a, b) => a + b, 0);
