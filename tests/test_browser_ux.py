@@ -28,12 +28,14 @@ from browser_helpers import (
     PLAY_ON,
     as_seat,
     http,
+    keep_toasts,
     new_page,
     open_seat,
     rcw_server,
     seen,
     shot,
     skip_reason,
+    toast_text,
 )
 from server_helpers import REDIS_URL, needs_redis, unique_prefix
 
@@ -601,8 +603,8 @@ def test_an_ex_player_looking_on_is_not_told_while_you_were_away(server, browser
     """QA: a player who had watched a game, then taken a seat and left it, reopened the game (now
     looking on) and got "While you were away" from his old look as a spectator, before he sat.
     Leaving a seat forgets this browser's spectator's last look: no summary then."""
-    g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "bot_seats": ["B", "C"],
-                                            "options": {"max_turns": 2}})
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "bot_seats": ["B", "C"], "seed": 3,
+                                            "options": {"max_turns": 2}})     # (seed 3: A is not the First Player)
     gid = g["game"]
     a = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
     page = new_page(browser, False, 60_000)
@@ -613,8 +615,10 @@ def test_an_ex_player_looking_on_is_not_told_while_you_were_away(server, browser
     page.wait_for_function("() => Number(document.body.dataset.logSeq) > 5", timeout=60_000)   # (the bots play on)
     page.click(".menu-btn")
     page.locator('.modal [data-act="leave"]').click()
+    keep_toasts(page)
     page.locator(".modal .btn.danger", has_text="Leave").click()
     page.wait_for_function("() => location.hash === '#/'")
+    assert toast_text(page, "ok") == "You have left the game; a bot plays seat A from now on"     # (QA: no word of it)
     page.goto(f"{server}/#/g/{gid}")
     page.wait_for_function("() => document.body.dataset.seat === '' || !document.body.dataset.seat")
     page.wait_for_function("() => Number(document.body.dataset.logSeq) > 5")
@@ -882,6 +886,8 @@ def test_one_click_solitaire_against_four_sdt_bots(server, browser, phone) -> No
     assert all(info["seats"][s]["kind"] == "bot" for s in "BCDE")
     page.wait_for_function("() => document.querySelectorAll('svg.board .counter').length > 0")
     shot(page, f"solo-sdt-{seen(phone)}.png")
+    page.goto(server + "/")                        # (the name is kept for the next game, as Create keeps it: QA)
+    assert page.locator("#g-me").input_value() == "Vera"
     page.context.close()
 
 

@@ -352,6 +352,9 @@ class GameApp {
     modal("Leave this game?", body, [{ label: "Stay" }, { label: "Leave", kind: "danger", onclick: async () => {
       try {
         await this.conn.request("leave");
+        // (said in the lobby, which a fresh document shows: QA had no word of it)
+        store.set("notice", quits ? `You have quit the game (004 [14.2]); seat ${this.seat} is no longer yours` :
+          `You have left the game; a bot plays seat ${this.seat} from now on`);
         dropSeat(this.gid, this.seat);
         forgetSeen(this.gid, null);     // (looking on later, an ex-player is told no "While you were away": QA)
         location.hash = "#/";

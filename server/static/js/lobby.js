@@ -14,6 +14,11 @@ export async function startLobby(root) {
   const lobby = new Lobby(root);
   window.rcwLobby = lobby;
   lobby.render();
+  const notice = store.get("notice");            // (a word left by the page the player came from)
+  if (notice) {
+    store.remove("notice");
+    toast(notice, "ok");
+  }
   return lobby;
 }
 
@@ -289,6 +294,7 @@ class Lobby {
   /** Create the game `spec`, take `seat` in it and open it. */
   async quickStart(spec, seat, what) {
     const me = this.form.me.value.trim();
+    if (me) store.set("name", me);         // (as Create and Join do: QA found it blank next time)
     try {
       const g = await api("POST", "/api/games", { ...spec, name: `${me || "You"}: ${what}` });
       store.set("admin:" + g.game, g.admin_token);
