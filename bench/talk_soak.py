@@ -3,6 +3,7 @@ by a client that sends random proposals to the SDT bots in B-E.
 
     python bench/talk_soak.py                      # 100 games (the issue's soak), Game-Turns capped at 3
     python bench/talk_soak.py --games 10 --json    # a reduced run
+    python bench/talk_soak.py --postal --games 10  # postal games: trades by post
 
 Each game runs on a real server in this process (the embedded store, the bots in the event
 loop), created through the lobby with one human seat. The client plays A's own steps (the
@@ -17,6 +18,12 @@ off the game (``view``, ``legal``):
 - a group purge (004 [11.23]) when the engine lists one of A's Committee (``legal``
   ``DeclarePurge`` with other purgers), and an execution order (004 [13.5]) when it lists
   ``OrderExecution`` for A outside a decision: only once a Committee with A exists.
+
+With ``--postal`` the games are postal (004 [17.0]): A proposes trades by post and pacts only
+(postal [4.2]: a trade is made when both sheets hold the matching orders), accepts or declines
+the bots' counter-offers at random, and sends each phase's sheet holding its side of every
+trade agreed, once the proposals of the phase are answered; it counts the trades the reports
+say were made.
 
 A proposal to one bot goes to the pair channel, to several to the public channel. While a
 proposal waits for its answer A does not act (a player waits for the answer to a Committee
@@ -141,6 +148,32 @@ def new_stats() -> dict:
                 "refused": 0, "open_at_end": 0, "max_answer_ms": 0} for k in KINDS}
 
 
+async def answer_cards(c: GameClient, rng: random.Random, seen: set, cards: dict, seed: int) -> tuple[str, list[dict]]:
+    """The bots' cards to A not answered yet: accepted or declined at random.  ('' or why the
+    game failed, the proposals of the cards A accepted.)"""
+    accepted = []
+    for ch, msgs in list(c.messages.items()):
+        for m in list(msgs.values()):
+            p = m.get("proposal") or {}
+            if m.get("seat") in (ME, None) or ME not in p.get("addressees", ()) or (ch, m["id"]) in seen:
+                continue
+            seen.add((ch, m["id"]))
+            kind = ("counter-" if p.get("counter") else "") + p["kind"]
+            cards.setdefault(kind, {"got": 0, "accepted": 0, "refused": 0})["got"] += 1
+            try:
+                if rng.random() < 0.5:
+                    await c.accept(ch, m["id"])
+                    cards[kind]["accepted"] += 1
+                    accepted.append(p)
+                else:
+                    await c.decline(ch, m["id"])
+            except ServerError as e:
+                cards[kind]["refused"] += 1          # (no longer open: the engine says so)
+                if e.code not in REFUSALS:
+                    return f"seed {seed}: answering a {kind} card: {e}", accepted
+    return "", accepted
+
+
 async def one_game(lobby: Lobby, base: str, seed: int, turns: int, answer: float, stats: dict,
                    cards: dict, refusals: dict) -> str:
     """Play one game; '' or why it failed."""
@@ -168,28 +201,6 @@ async def one_game(lobby: Lobby, base: str, seed: int, turns: int, answer: float
             if any((m.get("proposal") or {}).get("counter") == mid for m in c.messages.get(ch, {}).values()):
                 s["countered"] += 1
 
-    async def answer_cards() -> str:
-        """The bots' cards to A: accepted or declined at random."""
-        for ch, msgs in list(c.messages.items()):
-            for m in list(msgs.values()):
-                p = m.get("proposal") or {}
-                if m.get("seat") in (ME, None) or ME not in p.get("addressees", ()) or (ch, m["id"]) in done_cards:
-                    continue
-                done_cards.add((ch, m["id"]))
-                kind = ("counter-" if p.get("counter") else "") + p["kind"]
-                cards.setdefault(kind, {"got": 0, "accepted": 0, "refused": 0})["got"] += 1
-                try:
-                    if rng.random() < 0.5:
-                        await c.accept(ch, m["id"])
-                        cards[kind]["accepted"] += 1
-                    else:
-                        await c.decline(ch, m["id"])
-                except ServerError as e:
-                    cards[kind]["refused"] += 1          # (no longer open: the engine says so)
-                    if e.code not in REFUSALS:
-                        return f"seed {seed}: answering a {kind} card: {e}"
-        return ""
-
     try:
         t_end = time.monotonic() + 600
         while c.status != "over" and time.monotonic() < t_end:
@@ -205,7 +216,7 @@ async def one_game(lobby: Lobby, base: str, seed: int, turns: int, answer: float
                     return (f"seed {seed}: {kind} proposal #{mid} in {ch} unanswered after {answer} s "
                             f"(pending {c.pending}, offers {c.view['offers']}, since: {late}, consent {c.view['committee_consent']}, "
                             f"events {[e['text'] for e in c.events[-12:]]})")
-            why = await answer_cards()
+            why, _ = await answer_cards(c, rng, done_cards, cards, seed)
             if why:
                 return why
             if c.status == "playing" and not waiting and rng.random() < 0.8:
@@ -245,7 +256,88 @@ async def one_game(lobby: Lobby, base: str, seed: int, turns: int, answer: float
         await c.close()
 
 
-async def soak(games: int, seed: int = 1, turns: int = 3, answer: float = 2.0) -> dict:
+async def one_postal_game(lobby: Lobby, base: str, seed: int, turns: int, answer: float, stats: dict,
+                          cards: dict, refusals: dict) -> str:
+    """Play one postal game (see the module); '' or why it failed."""
+    rng = random.Random(seed)
+    g = await lobby.create_game(mode="postal", players=5, bots="sdt", bot_seats=["B", "C", "D", "E"], seed=seed,
+                                options={"max_turns": turns})
+    a = await lobby.join(g["game"], name="talker")
+    c = await GameClient.connect(base, g["game"], a["token"])
+    agreed: dict[tuple[int, str], list[dict]] = {}      # A's side of each trade agreed, by phase
+    seen: set[tuple[str, int]] = set()
+
+    def phase() -> tuple[int, str]:
+        return c.view["turn"], c.view["postal"]["phase"]
+
+    def reply(ch: str, mid: int) -> dict | None:
+        return next((m for m in c.messages.get(ch, {}).values() if (m.get("reply") or {}).get("msg") == mid), None)
+
+    try:
+        t_end = time.monotonic() + 600
+        while c.status != "over" and time.monotonic() < t_end:
+            if not c.my_turn:
+                with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+                    await c.wait_for(lambda c: c.status == "over" or c.my_turn, 5)
+                continue
+            at = phase()
+            for _ in range(rng.randint(0, 2)):             # this phase's proposals, each answered in time
+                kinds = {k: v for k, v in open_kinds(c).items() if k in ("trade", "pact")}
+                p = pick(rng, kinds)
+                if p is None:
+                    continue
+                ch = channel_for(addressees(p))
+                try:
+                    msg = await c.chat(ch, "", p)
+                except ServerError as e:
+                    stats[p["kind"]]["refused"] += 1
+                    refusals.setdefault(p["kind"], []).append(f"{e.engine_code or e.code}: {e.message}"[:160])
+                    if e.code not in REFUSALS:
+                        return f"seed {seed}: {p['kind']} proposal refused: {e}"
+                    continue
+                s = stats[p["kind"]]
+                s["sent"] += 1
+                t0 = time.monotonic()
+                try:
+                    await c.wait_for(lambda c, ch=ch, mid=msg["id"]: reply(ch, mid) is not None, answer)
+                except TimeoutError:
+                    return f"seed {seed}: {p['kind']} proposal #{msg['id']} in {ch} unanswered after {answer} s"
+                r = reply(ch, msg["id"])
+                s["answered"] += 1
+                s["accepted" if r["reply"]["accept"] else "declined"] += 1
+                s["reasons"] += bool(r["reply"].get("reason"))
+                s["max_answer_ms"] = max(s["max_answer_ms"], round((time.monotonic() - t0) * 1000))
+                if p["kind"] == "trade" and r["reply"]["accept"]:
+                    agreed.setdefault(at, []).append(msg["proposal"]["post"]["orders"][ME])
+                if p["kind"] == "trade" and not r["reply"]["accept"] and "counters" in r["text"]:
+                    s["countered"] += 1
+                    with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+                        await c.wait_for(lambda c, ch=ch, mid=msg["id"]: any(
+                            (m.get("proposal") or {}).get("counter") == mid for m in c.messages.get(ch, {}).values()), answer)
+            why, took = await answer_cards(c, rng, seen, cards, seed)   # the bots' cards: accepted or declined at random
+            if why:
+                return why
+            for prop in took:                   # (a counter-offer by post accepted: A's side on its sheet)
+                post = prop.get("post")
+                if post and (post["turn"], post["phase"]) == at:
+                    agreed.setdefault(at, []).append(post["orders"][ME])
+            try:
+                await c.sheet(agreed.get(at, []))
+            except ServerError as e:
+                if e.code not in REFUSALS:
+                    return f"seed {seed}: A's sheet refused: {e}"
+            with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+                await c.wait_for(lambda c, at=at: c.status == "over" or phase() != at, 30)
+        if c.status != "over":
+            return f"seed {seed}: the game did not finish"
+        made = sum(r["text"].count(f"between {ME} and") for r in await c.reports())
+        stats["trade"]["made"] = stats["trade"].get("made", 0) + made
+        return ""
+    finally:
+        await c.close()
+
+
+async def soak(games: int, seed: int = 1, turns: int = 3, answer: float = 2.0, postal: bool = False) -> dict:
     """Play ``games`` games on one server; the figures (see :func:`main`)."""
     errors, warnings = Errors(logging.ERROR), Errors(logging.WARNING)
     log = logging.getLogger("rcw.server")
@@ -257,8 +349,9 @@ async def soak(games: int, seed: int = 1, turns: int = 3, answer: float = 2.0) -
     try:
         # (the client proposes faster than a person types: no chat rate limit)
         async with running_server(MemoryStore(), Config(chat_rate=1e6, chat_burst=1e6)) as srv, Lobby(srv.base) as lobby:
+            play = one_postal_game if postal else one_game
             for i in range(games):
-                why = await one_game(lobby, srv.base, seed + i, turns, answer, stats, cards, refusals)
+                why = await play(lobby, srv.base, seed + i, turns, answer, stats, cards, refusals)
                 if why:
                     failures.append(why)
     finally:
@@ -273,7 +366,7 @@ async def soak(games: int, seed: int = 1, turns: int = 3, answer: float = 2.0) -
 
 
 async def main(args) -> int:
-    out = await soak(args.games, args.seed, args.turns, args.answer)
+    out = await soak(args.games, args.seed, args.turns, args.answer, args.postal)
     if args.json:
         print(json.dumps(out, indent=1))
     else:
@@ -283,7 +376,7 @@ async def main(args) -> int:
             print(f"  {k:10} sent {v['sent']:4}  answered {v['answered']:4}  accepted {v['accepted']:4} "
                   f"({out['acceptance'][k]})  countered {v['countered']:3}  with a reason {v['reasons']:4}  "
                   f"slowest {v['max_answer_ms']:4} ms  refused by the engine {v['refused']:3}  "
-                  f"open at the end {v['open_at_end']}")
+                  f"open at the end {v['open_at_end']}" + (f"  made by post {v['made']}" if "made" in v else ""))
         for k, v in sorted(out["bot_cards"].items()):
             print(f"  bots' {k} cards to A: {v['got']}, A accepted {v['accepted']}, no longer open {v['refused']}")
         for k, v in out["refusals"].items():
@@ -301,5 +394,6 @@ if __name__ == "__main__":
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--turns", type=int, default=3, help="Game-Turns per game (the max_turns option)")
     ap.add_argument("--answer", type=float, default=2.0, help="seconds within which every proposal is answered")
+    ap.add_argument("--postal", action="store_true", help="postal games: trades by post and pacts (004 [17.0])")
     ap.add_argument("--json", action="store_true")
     sys.exit(asyncio.run(main(ap.parse_args())))

@@ -494,7 +494,7 @@ class Negotiator:
             if human:
                 self._reply(o["from"], key, True, f"{me} accepts: {why}")
             return A.AcceptTrade(me, o["id"])
-        counter = self._counter(player, o, w) if verdict == "counter" else None
+        counter = self.counter_offer(player, o, w) if verdict == "counter" else None
         if verdict == "accept":
             self.agent.note(f"accepts {o['from']}'s trade: {why}")
             if human:
@@ -511,10 +511,11 @@ class Negotiator:
                 self._reply(o["from"], key, False, f"{me} declines: {why}")
         return A.DeclineTrade(me, o["id"])
 
-    def _counter(self, player, o: dict, w: Worth) -> A.OfferTrade | None:
+    def counter_offer(self, player, o: dict, w: Worth, allowed=None) -> A.OfferTrade | None:
         """The smallest change by one marker that makes the trade worth the bot's while: ask
         one marker less of the bot (never down to nothing: the proposer asked for something),
-        or one more of the proposer's; as an offer of the bot's."""
+        or one more of the proposer's; as an offer of the bot's.  ``allowed(offer)``: whether
+        the engine takes that offer now (else ``player.is_legal``; by post, the sheets' check)."""
         view = player.view
         frm = o["from"]
         cands = []
@@ -534,7 +535,7 @@ class Negotiator:
             act = A.OfferTrade(self.me, frm, give_leaders=tuple(c["take_leaders"]), give_politburo=c["take_politburo"],
                                give_assassins=c["take_assassins"], take_leaders=tuple(c["give_leaders"]),
                                take_politburo=c["give_politburo"], take_assassins=c["give_assassins"])
-            if player.is_legal(act):           # (not an offer of nothing for nothing, 004 [15.33])
+            if (allowed or player.is_legal)(act):      # (not an offer of nothing for nothing, 004 [15.33])
                 best = (cw.value, act)
         return best[1] if best is not None else None
 
@@ -593,10 +594,10 @@ class Negotiator:
         proposal it counters (the server names that proposal's message)."""
         if act.to not in self.humans:
             return
-        card = {"kind": "trade", "to": act.to, **{k: v for k, v in _terms_of(act).items() if v}}
+        card = {"kind": "trade", "to": act.to, **{k: v for k, v in terms_of(act).items() if v}}
         if counter:
             card["counter"] = counter
-        self.say(text + f": {describe_terms(_terms_of(act), self.agent._facts().name)}", act.to, card=card)
+        self.say(text + f": {describe_terms(terms_of(act), self.agent._facts().name)}", act.to, card=card)
 
     # -- Committees ----------------------------------------------------------------------------------
     def proposed(self, members) -> None:
@@ -765,11 +766,12 @@ class Negotiator:
                 self.say(f"{me} is {colour} this turn (PCM {pcm}){aim}.", p)
 
 
-def _terms_of(act: A.OfferTrade) -> dict:
+def terms_of(act: A.OfferTrade) -> dict:
+    """An offer's terms as ``give_*``/``take_*`` fields (the offering seat's side first)."""
     return {"give_leaders": list(act.give_leaders), "give_politburo": act.give_politburo,
             "give_assassins": act.give_assassins, "take_leaders": list(act.take_leaders),
             "take_politburo": act.take_politburo, "take_assassins": act.take_assassins}
 
 
-__all__ = ["Message", "Wait", "Pact", "Break", "PactBook", "Worth", "Negotiator", "trade_worth", "terms_from",
+__all__ = ["Message", "Wait", "Pact", "Break", "PactBook", "Worth", "Negotiator", "trade_worth", "terms_from", "terms_of",
            "hostile_acts", "describe_terms", "COUNTER_BAND", "SHIFT_PACT_BREAK", "HUMAN_WAIT"]

@@ -35,10 +35,12 @@ agent: its seat is pending (kind ``orders``) and it answers with ``SubmitOrders`
 may propose a trade to a bot in chat (the server puts it to the agent: ``consider``, as a pact);
 the engine writes both orders (``Player.trade_orders``).  The SDT bot answers by the SDT bots'
 one valuation of trades (:meth:`rcw.bots.negotiation.Negotiator.judge`, the live bot's answer to
-an ``OfferTrade``: no counter-offer by post), the random bot at random (a die of its own for each
-proposal); a trade accepted goes on the sheet for that phase: the next sheet written, or the one
-sent, sent again (``amend``, asked by the match loop though the seat is not pending; a seat may
-replace its sheet until the phase is adjudicated).  A game of bots alone proposes none: its
+an ``OfferTrade``), the random bot at random (a die of its own for each proposal); a trade
+accepted goes on the sheet for that phase: the next sheet written, or the one sent, sent again
+(``amend``, asked by the match loop though the seat is not pending; a seat may replace its sheet
+until the phase is adjudicated).  Where the live bot would counter, the SDT postal bot declines
+and makes a counter-offer by post, a card of its own with both orders; when the proposer accepts
+it (``hear``: the server's news) its order goes on its sheet the same way.  A game of bots alone proposes none: its
 sheets do not change.
 """
 
@@ -48,7 +50,7 @@ import random
 
 from rcw.bots import sdt_tables as T
 from rcw.bots.cooperation import CooperationTable
-from rcw.bots.negotiation import COUNTER_BAND, Message
+from rcw.bots.negotiation import Message, describe_terms, terms_of
 from rcw.bots.random_agent import RandomAgent
 from rcw.bots.sdt import SDTAgent, controls_any
 
@@ -77,6 +79,7 @@ class PostalAgent:
         # many of them the sheet sent holds
         self.accepted: dict[tuple[int, str], list[dict]] = {}
         self.written: dict[tuple[int, str], int] = {}
+        self.countered: dict[tuple[int, str], list[dict]] = {}   # this seat's orders of its counter-offers
 
     def choose(self, player) -> A.Action:
         v = player.view
@@ -121,13 +124,44 @@ class PostalAgent:
             self.accepted.setdefault((turn, phase), []).append(orders["mirror"])
             self.notes.append(f"{me}: accepts {frm}'s trade by post: {why}")
             return Message(me, f"{me} accepts: {why}; its sheet holds the mirror order", frm, answers=key, accept=True)
+        counter = self.counter(player, frm, orders["order"])
+        if counter is not None:
+            terms, said = counter
+            mine = player.trade_orders({"with": frm, **terms})      # (the engine writes both orders)
+            self.countered.setdefault((turn, phase), []).append(mine["order"])
+            self.notes.append(f"{me}: declines {frm}'s trade by post and counters: {why}")
+            post = {"turn": turn, "phase": phase, "orders": {me: mine["order"], frm: mine["mirror"]}}
+            return Message(me, f"{me} counters with {said}: yours is {why}", frm, answers=key, accept=False,
+                           card={"kind": "trade", "to": frm, **{k: v for k, v in terms.items() if v},
+                                 "post": post, "counter": key})
         self.notes.append(f"{me}: declines {frm}'s trade by post: {why}")
         return Message(me, f"{me} declines: {why}", frm, answers=key, accept=False)
+
+    def hear(self, news: dict) -> None:
+        """Chat news: ``{"kind": "post_trade", "seat", "post"}``, a player accepted a counter-offer
+        by post this seat made (:meth:`consider`): its order goes on the sheet for that phase,
+        as an accepted trade's does (:meth:`amend`).  An order it did not offer is not taken."""
+        if news.get("kind") != "post_trade" or not isinstance(news.get("post"), dict):
+            return
+        post = news["post"]
+        at = (post.get("turn"), post.get("phase"))
+        order = (post.get("orders") or {}).get(self.seat)
+        offered = self.countered.get(at, [])
+        if order in offered:
+            offered.remove(order)
+            self.accepted.setdefault(at, []).append(order)
+            self.notes.append(f"{self.seat}: {news.get('seat')} accepts its counter-offer by post")
 
     def weigh(self, player, proposer: str, order: dict, key: str) -> tuple[bool, str]:
         """Whether to accept ``proposer``'s trade ``order`` (its terms as ``proposer`` writes them),
         and why (to override)."""
         return False, "it makes no trades by post"
+
+    def counter(self, player, proposer: str, order: dict) -> tuple[dict, str] | None:
+        """A counter-offer to ``proposer``'s trade ``order``, which :meth:`weigh` declined: this
+        seat's terms (``give_*``: its own side) and those terms in words; None for none (to
+        override)."""
+        return None
 
     def amend(self, player) -> A.Action | None:
         """The sheet sent again with the trades accepted by post since it was sent (the seat is
@@ -275,20 +309,44 @@ class SDTPostalAgent(PostalAgent):
     def pregame(self, player, view: dict) -> list[dict]:
         return [{"order": "accept_gifts"}]
 
-    def weigh(self, player, proposer: str, order: dict, key: str) -> tuple[bool, str]:
-        """The SDT bots' valuation of a trade (:meth:`rcw.bots.negotiation.Negotiator.judge`, the
-        live bot's answer to an offer: worth against what it asks of the proposer's PCT column; a
-        gift always accepted), on the position whose orders are collected.  A trade the live bot
-        would counter is declined: by post there is no counter-offer (the proposer may propose
-        again)."""
+    def _judge(self, player, proposer: str, order: dict):
+        """The SDT bots' valuation of ``proposer``'s trade ``order`` (:meth:`rcw.bots.negotiation.
+        Negotiator.judge`, the live bot's answer to an offer: worth against what it asks of the
+        proposer's PCT column; a gift always accepted), on the position whose orders are
+        collected: (the bot, the offer, verdict, reason, worth)."""
         v = player.view
         bot = self._bot(v["turn"], "trade")
         bot.p = player
         offer = {"from": proposer, **{k: order[k] for k in TERMS}}
-        verdict, why, _ = bot.talk.judge(player, offer, v)
-        if verdict == "counter":
-            why += f" (within {COUNTER_BAND} points of it: propose a little more)"
+        verdict, why, w = bot.talk.judge(player, offer, v)
+        return bot, offer, verdict, why, w
+
+    def weigh(self, player, proposer: str, order: dict, key: str) -> tuple[bool, str]:
+        """Accepted where the live bot accepts (:meth:`_judge`); one it would counter is declined,
+        and :meth:`counter` makes the counter-offer."""
+        _, _, verdict, why, _ = self._judge(player, proposer, order)
         return verdict == "accept", why
+
+    def counter(self, player, proposer: str, order: dict) -> tuple[dict, str] | None:
+        """The live bot's counter-offer (:meth:`rcw.bots.negotiation.Negotiator.counter_offer`:
+        the trade changed by one marker, when it falls within ``COUNTER_BAND`` points of what the
+        bot asks), where the sheets take it (``Player.trade_orders``)."""
+        bot, offer, verdict, _, w = self._judge(player, proposer, order)
+        if verdict != "counter":
+            return None
+
+        def allowed(act: A.OfferTrade) -> bool:
+            try:
+                player.trade_orders({"with": proposer, **terms_of(act)})
+            except IllegalAction:
+                return False
+            return True
+
+        act = bot.talk.counter_offer(player, offer, w, allowed)
+        if act is None:
+            return None
+        terms = terms_of(act)
+        return terms, describe_terms(terms, bot._facts().name)
 
     def leaves(self, player, view: dict) -> A.Action | None:
         """Non-Attack Policy 10: a player who controls no units leaves the game."""

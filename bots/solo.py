@@ -78,7 +78,7 @@ from rcw.cliargs import whole
 from rcw.game import Game
 from rcw.player import Player
 from rcw.rng import SEED_MAX
-from rcw.words import listed
+from rcw.words import committee_of, listed
 
 HUMAN = "A"
 DEFAULT_SAVE = "rcw-solo.json"
@@ -333,11 +333,11 @@ class Solo:
         if t == "PassPurge":
             return "Declare no purge of your own"
         if t == "JoinCommittee":
-            return f"Consent to a Central Committee of {', '.join(a.members)}"
+            return f"Consent to a Central Committee of {committee_of(a.members)}"
         if t == "LeaveCommittee":          # (a consent stands until withdrawn, though no Committee sits: 004 [11.12])
             if HUMAN in v["committee"]:
                 return "Leave the Central Committee"
-            return f"Withdraw your consent to a Central Committee of {', '.join(v['committee_consent'].get(HUMAN, ()))}"
+            return f"Withdraw your consent to a Central Committee of {committee_of(v['committee_consent'].get(HUMAN, ()))}"
         if t == "TakeSpoil":
             return "Take a Politburo marker" if a.leader == 0 else f"Take {unit_name(a.leader)}"
         if t == "Counterpurge":

@@ -4,8 +4,9 @@ You are the Red Player; the engine plays the non-Red forces by the solitaire rul
 a sentence what each of them does and why (which die, which path, which rule).  At each of
 your decisions the legal choices are listed with numbers; other commands:
 
-    b  board: your stacks, the non-Red forces with their targets and paths
-    n  the non-Red forces only
+    b  board: your stacks, the non-Red forces that move or stand by your stacks,
+       with their targets and paths
+    n  every non-Red force
     o  the objective (what is left to clear)
     d LEADER PROVINCE   (Red Leader Determination) deploy a leader alone in a
                         province holding no non-Red unit (004 [24.11])
@@ -66,6 +67,7 @@ class SPISolo:
         self.screen = Screen(self.out)
         self.save_path: str | None = None
         self.last_header: tuple | None = None
+        self.legend_said = False                 # (the non-Red table's legend: in full the first time)
         if record is not None:
             self.g = replay(record["seed"], record["actions"], record.get("players", 2), record.get("options"))
             self.resumed = True
@@ -112,18 +114,26 @@ class SPISolo:
                 for st in sorted(mine, key=lambda x: (x["province"], x["id"]))]
         self.say(f"\nYour stacks (Game-Turn {v['turn']} of {S.LAST_TURN}):", "bold")
         self.screen.table(rows, ["stack", "province", "units", "attack", "defense"])
-        self.show_nonred()
+        near = {p for st in mine for p in (st["province"], *self.player.data.provinces[st["province"]].adjacent)}
+        self.show_nonred(near)
         self.show_objective()
 
-    def show_nonred(self) -> None:
+    def show_nonred(self, near: set[str] | None = None) -> None:
         """The non-Red forces (004 [21.1]), a stack's units one a line (a narrow terminal wraps a
-        path between its provinces, never inside a name: :meth:`Screen.table`)."""
+        path between its provinces, never inside a name: :meth:`Screen.table`).  ``near``: list
+        only those that move (the engine's ``movers``) or stand in these provinces (the board's
+        screen: those next to the Red stacks), and say how many more ``n`` lists (QA: the whole
+        table, some 40 forces, came with every screen)."""
         v = self.view()
         routes = v["solitaire"]["routes"]
         moving = set(v["solitaire"]["movers"])
         rows = []
+        left = 0
         for st in sorted(v["stacks"], key=lambda x: (x["province"], x["id"])):
             if not st["units"] or st["color"] == "Red":        # (the Czar or the Gold alone too: nobody's, 004 [13.42])
+                continue
+            if near is not None and st["id"] not in moving and st["province"] not in near:
+                left += 1
                 continue
             r = routes.get(str(st["id"]))
             path = "-".join(r["ahead"]) if r and r["ahead"] else ("(there)" if r else "-")
@@ -131,11 +141,18 @@ class SPISolo:
             moves = "yes" if st["id"] in moving else "no"         # (the engine's: 004 [18.0], [21.11])
             rows.append([str(st["id"]), st["province"], st["color"] or "-", "\n".join(self.unit_text(u, st) for u in st["units"]),
                          str(self.player.defense(st["id"])), moves, target, path])
-        self.say("\nNon-Red forces (they move toward their target along the path shown, one province per pip of "
-                 "a die, 004 [21.1]; 'moves': whether it moves in the non-Red Movement Phase, the engine's answer "
-                 "for White units with a leader and the Blue and Green units whose Control Marker the non-Red "
-                 "Player holds, 004 [18.0], [21.11]):", "bold")
+        which = "" if near is None else "those that move or stand next to your stacks; "
+        if not self.legend_said:
+            self.legend_said = True
+            self.say(f"\nNon-Red forces ({which}they move toward their target along the path shown, one province "
+                     "per pip of a die, 004 [21.1]; 'moves': whether it moves in the non-Red Movement Phase, the "
+                     "engine's answer for White units with a leader and the Blue and Green units whose Control "
+                     "Marker the non-Red Player holds, 004 [18.0], [21.11]):", "bold")
+        else:
+            self.say(f"\nNon-Red forces ({which}'moves' and 'path ahead' as before, 004 [21.1]):", "bold")
         self.screen.table(rows, ["stack", "province", "colour", "units", "strength", "moves", "target", "path ahead"])
+        if left:
+            self.say(f"  ({left} more that do not move and stand away from your stacks: n lists every one)")
 
     def unit_text(self, u: int, st: dict) -> str:
         """A unit of a view stack; the Czar and the Gold with the leader who controls them
@@ -165,18 +182,17 @@ class SPISolo:
 
     # -- describing choices ------------------------------------------------------------------------------------
     def describe(self, a: A.Action) -> str:
-        d = self.player.data
         if a is BACK:
             return "Back"
         t = a.TYPE
         if t == "DeployLeader":
             if a.stack:
                 loose = self.view()["solitaire"]["loose"].get(str(a.stack), [])     # (the engine's, 004 [24.11])
+                # (the rule is said once, in the question: pick's title, QA: each line wrapped at 80 columns)
                 if not loose:
-                    return (f"On {self.stack_text(a.stack)}: its units all have a leader already, so he commands "
-                            "none of them (004 [24.11])")
-                return (f"On {self.stack_text(a.stack)}: takes command of its loose Red units ({len(loose)} there), "
-                        f"up to his value of {d.units[a.leader].strength}, the strongest first (004 [24.11])")
+                    return f"On {self.stack_text(a.stack)}: commands none (its units all have a leader)"
+                n = len(loose)
+                return f"On {self.stack_text(a.stack)}: commands {'its loose unit' if n == 1 else f'its {n} loose units'}"
             return f"Alone in {province(a.province)}"
         if t == "EndLeaderDeployment":
             return "End the Red Leader Determination Phase"
@@ -267,7 +283,8 @@ class SPISolo:
                 continue
             lead = leaders[choices.index(got)]
             places = [a for a in deploys if a.leader == lead] + [BACK]
-            a = self.pick(places, f"Where does {d.units[lead].name} go (004 [24.11])?")
+            a = self.pick(places, f"Where does {d.units[lead].name} go? (On a stack he takes command of its loose "
+                                  f"Red units, the strongest first, up to his value of {d.units[lead].strength}, 004 [24.11])")
             if a is None:
                 return None
             if a is not BACK:

@@ -403,7 +403,9 @@ class Game:
                 handler = self._handler(action)
                 handler[0](self.ctx, action)
             except IllegalAction as e:
-                return e
+                # (an answer, not a raise: without its traceback, whose frames would hold the
+                # caller, and the game, in a cycle until the collector ran: tests/test_match.py)
+                return e.with_traceback(None)
         # ``apply`` need not check it again while the game stays as it is (the checks are pure).
         judged = self._judged
         v = len(self.log)

@@ -169,35 +169,40 @@ def validate(options: Any, mode: str = "standard") -> dict:
     if not isinstance(options, dict):
         raise IllegalAction("options", "options must be a map of option names to values", "bad_request")
     out = {}
+    wrong: list[str] = []                    # every problem, named at once (QA: only the first was)
+    clashes: set[frozenset] = set()
     for k, v in options.items():
         o = OPTIONS.get(k) if isinstance(k, str) else None
         if o is None:
-            raise IllegalAction("options", f"unknown option {k!r} (known: {', '.join(sorted(OPTIONS))})", "bad_request")
-        if not isinstance(v, o.type) or (isinstance(v, bool) and o.type is not bool):
-            raise IllegalAction("options", f"option {k} must be {_TYPE_WORDS[o.type]}", "bad_request")
-        if o.type is int and ((o.minimum is not None and v < o.minimum) or (o.maximum is not None and v > o.maximum)):
-            raise IllegalAction("options", f"option {k} must be between {o.minimum} and {o.maximum}", "bad_request")
-        out[k] = v
+            wrong.append(f"unknown option {k!r} (known: {', '.join(sorted(OPTIONS))})")
+        elif not isinstance(v, o.type) or (isinstance(v, bool) and o.type is not bool):
+            wrong.append(f"option {k} must be {_TYPE_WORDS[o.type]}")
+        elif o.type is int and ((o.minimum is not None and v < o.minimum) or (o.maximum is not None and v > o.maximum)):
+            wrong.append(f"option {k} must be between {o.minimum} and {o.maximum}")
+        else:
+            out[k] = v
     for k, v in out.items():
         o = OPTIONS[k]
         if v == o.default:
             continue
         if o.requires and not out.get(o.requires, OPTIONS[o.requires].default):
-            raise IllegalAction("options", f"option {k} is part of {o.requires}: set {o.requires} too", "bad_request")
+            wrong.append(f"option {k} is part of {o.requires}: set {o.requires} too")
         for c in o.conflicts:
-            if out.get(c, OPTIONS[c].default) != OPTIONS[c].default:
-                raise IllegalAction("options", f"options {k} and {c} may not be on together", "bad_request")
+            if out.get(c, OPTIONS[c].default) != OPTIONS[c].default and frozenset((k, c)) not in clashes:
+                clashes.add(frozenset((k, c)))         # (named once, whichever of the two lists the other)
+                wrong.append(f"options {k} and {c} may not be on together")
         if o.modes and mode not in o.modes:
-            raise IllegalAction("options", f"option {k} is not played in the {mode} game (only in: {', '.join(o.modes)})",
-                                "bad_request")
+            wrong.append(f"option {k} is not played in the {mode} game (only in: {', '.join(o.modes)})")
     for o in OPTIONS.values():                 # an option the mode fixes (e.g. the postal game's postal movement)
         for m, v in o.fixed:
             if m != mode:
                 continue
             if o.name in out and out[o.name] != v:
-                raise IllegalAction("options", f"option {o.name} is always {_value_words(v)} in the {mode} game "
-                                    f"({o.source}): it may not be {_value_words(out[o.name])}", "bad_request")
+                wrong.append(f"option {o.name} is always {_value_words(v)} in the {mode} game "
+                             f"({o.source}): it may not be {_value_words(out[o.name])}")
             out[o.name] = v
+    if wrong:
+        raise IllegalAction("options", "; ".join(wrong), "bad_request")
     return out
 
 

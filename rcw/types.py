@@ -152,7 +152,9 @@ class Odds(TypedDict):
     defense: int
     column: int | None           # index into the CRT columns; None below 1:2 (004 [8.47])
     label: str                   # "1:2" ... "6:1", or "below 1:2"
-    results: dict[str, int]      # how many of the six die rolls give each result ("De", "Ex", "Ae")
+    results: dict[str, int]      # how many of the six die rolls give each result ("De", "Ex", "Ae"; a
+    #                              Subversive Attack's "Ne", no effect, in place of Ex and Ae, 004 [8.33])
+    row: list[str]               # the results of die rolls 1-6, as this attack has them (none below 1:2)
 
 
 class AttackGroup(TypedDict):

@@ -3,7 +3,8 @@
 ``make_app(store, config)`` builds it; ``rcw serve`` runs it.  Routes::
 
     GET  /healthz                    status, version, broker type
-    GET  /api/games?status=open      open games (status=live: not over; all: every game)
+    GET  /api/games?status=open      open games (status=live: not over; all: every game;
+                                     finished: the 20 most recent over, with their result)
     POST /api/games                  create a game -> {game, admin_token, info}
     GET  /api/games/{id}             a game's public summary
     POST /api/games/{id}/join        take a seat -> {seat, token}

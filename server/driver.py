@@ -244,6 +244,12 @@ class Driver:
         return {s: rec.get("bot") or self.rt.meta["bots"] for s, rec in self.rt.seats.items()
                 if rec["kind"] == "bot" or rec.get("disorder") and not away}      # (civil disorder: rcw.server.absence)
 
+    def bot_plays(self, seat: str) -> bool:
+        """Whether a bot plays ``seat`` now: a bot seat, or a human seat in civil disorder while
+        another player is there (rcw.server.absence; it answers what is put to the seat, as a
+        bot seat does)."""
+        return seat in self._bot_kinds()
+
     def committee_refusals(self, convener: str, view: dict) -> dict[str, str]:
         """The bot seats that would decline, whatever they roll, a Central Committee ``convener``
         proposes now, with their reasons (their kinds' policy, :func:`rcw.bots.committee_refusal`)."""

@@ -29,7 +29,7 @@ from rcw.server.metrics import Metrics
 from rcw.server.notify import Notifier, check_webhook_target, check_webhook_url
 from rcw.server.protocol import ProtocolError, now_ms
 from rcw.server.replay import rebuild, record_of
-from rcw.server.runtime import GameRuntime
+from rcw.server.runtime import OVER, GameRuntime
 from rcw.server.seats import OPEN, public_seats, seats_status, token_hash
 from rcw.server.store import STORE_DOWN, Backoff, Store, stop_task
 
@@ -43,6 +43,10 @@ log = logging.getLogger("rcw.server")
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|min|h|d)?\s*$")
 UNITS = {None: 1, "s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}
+
+
+#: How many finished games the lobby lists (``GET /api/games?status=finished``): the most recent.
+FINISHED_LISTED = 20
 
 
 def duration(value: Any, name: str, hi: float = 30 * 86400) -> float | None:
@@ -144,9 +148,18 @@ class Hub:
                 "uptime": round(time.time() - self.started, 1)}
 
     # -- runtimes ---------------------------------------------------------------------------
+    def unknown_game(self, message: str) -> ProtocolError:
+        """``unknown_game``; on the embedded store (``kind`` memory) it says so, with when this
+        process started (``memory``, ``started`` ms): a restart lost every game, and a page left
+        open on one can tell its player that plainly."""
+        if self.store.kind != "memory":
+            return ProtocolError("unknown_game", message)
+        return ProtocolError("unknown_game", f"{message} (this server keeps its games in memory: a restart loses them)",
+                             memory=True, started=int(self.started * 1000))
+
     async def get(self, gid: Any) -> GameRuntime:
         if not isinstance(gid, str) or not GAME_ID.match(gid):
-            raise ProtocolError("unknown_game", "no such game")
+            raise self.unknown_game("no such game")
         rt = self.runtimes.get(gid)
         if rt is not None and not rt.closed:
             rt.touch()
@@ -157,7 +170,7 @@ class Hub:
                 return rt
             meta = await self.store.load_meta(gid)
             if meta is None:
-                raise ProtocolError("unknown_game", f"no game {gid!r}")
+                raise self.unknown_game(f"no game {gid!r}")
             rt = GameRuntime(self, gid, meta)
             try:
                 await rt.load()
@@ -266,72 +279,95 @@ class Hub:
         extra = set(spec) - known
         if extra:
             raise ProtocolError("bad_request", f"unknown fields {sorted(extra)} (known: {', '.join(sorted(known))})")
+        # Every problem of the body is named at once, "; " between them (the lobby shows one a
+        # line): QA saw only the first named, and fixing it met the next.
+        problems: list[str] = []
+        codes: dict[int, tuple[str, str | None]] = {}     # (a problem's own code and rule, when not bad_request's)
+
+        def check(fn):
+            try:
+                return fn()
+            except ProtocolError as e:
+                problems.append(e.message)
+                codes[len(problems) - 1] = (e.code, e.rule)
+            except IllegalAction as e:
+                problems.append(e.message)
+                codes[len(problems) - 1] = ("bad_request", e.rule)
+            return None
         seed = spec.get("seed")
         drawn = seed is None                 # (a seed the server draws is known to no one until the end)
         if drawn:
             seed = secrets.randbits(62)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
-            raise ProtocolError("bad_request", "seed must be an integer 0 <= seed < 2**63")
+            problems.append(f"seed must be a whole number from 0 to {SEED_MAX} (none: a random deal)")
+            seed = None
         # The engine judges the number of players and the options (names, types, ranges: rcw.options).
         count = spec.get("players")
         if count is not None and (isinstance(count, bool) or not isinstance(count, int)):
-            raise ProtocolError("bad_request", "players must be a whole number (the seats of the game)")
-        options = spec.get("options")
+            problems.append("players must be a whole number (the seats of the game)")
+            count = False
         mode = spec.get("mode")             # a game mode of rcw.modes (none: the multi-player game)
-        try:
-            options = O.validate({} if options is None else options)
-            cls = modes.find(mode)
-            if mode is not None and cls.MODE != modes.STANDARD:
-                options = {**options, "mode": cls.MODE}
-                first = modes.new_game(spec.get("players"), seed, options)
-            else:
-                first = modes.new_game(spec.get("players", 5), seed, options)
-        except IllegalAction as e:
-            raise ProtocolError("bad_request", e.message, rule=e.rule) from None
-        options = first.options                 # (as the engine plays them: those its mode fixes too)
-        seats = list(first.seats)
-        players = len(seats)
-        standard = "mode" not in options
+        options = check(lambda: O.validate({} if spec.get("options") is None else spec.get("options")))
+        cls = check(lambda: modes.find(mode))
+        first = None
+        if count is not False and options is not None and cls is not None:
+            def deal():
+                n = count if count is not None or (mode is not None and cls.MODE != modes.STANDARD) else 5
+                opts = {**options, "mode": cls.MODE} if mode is not None and cls.MODE != modes.STANDARD else options
+                return modes.new_game(n, 0 if seed is None else seed, opts)
+            first = check(deal)
         bot_kind = spec.get("bots")
+        standard = True
+        if first is not None:
+            options = first.options                 # (as the engine plays them: those its mode fixes too)
+            standard = "mode" not in options
         if bot_kind is None:
             bot_kind = default_bot_kind() if standard else "random"
         if not isinstance(bot_kind, str) or bot_kind not in AGENTS:
-            raise ProtocolError("bad_request", f"bots must be one of {', '.join(sorted(AGENTS))}")
-        if not standard and bot_kind != "random" and not (options["mode"] == "postal" and bot_kind in AGENTS):
-            raise ProtocolError("bad_request", f"bots must be 'random' in the {options['mode']} mode")
+            problems.append(f"bots must be one of {', '.join(sorted(AGENTS))}")
+        elif first is not None and not standard and bot_kind != "random" and not (options["mode"] == "postal"):
+            problems.append(f"bots must be 'random' in the {options['mode']} mode")
         on_leave = spec.get("on_leave", "bot")
         if on_leave not in ("bot", "quit"):
-            raise ProtocolError("bad_request", "on_leave must be 'bot' (a bot takes the seat) or 'quit' (004 [14.2])")
+            problems.append("on_leave must be 'bot' (a bot takes the seat) or 'quit' (004 [14.2])")
+        postal = first is not None and options.get("mode") == "postal"
         # A live game's deadline is for each decision; a postal game's for each phase (minutes to days).
-        deadline = duration(spec.get("deadline"), "deadline", 30 * 86400 if options.get("mode") == "postal" else 7 * 86400)
+        deadline = check(lambda: duration(spec.get("deadline"), "deadline", 30 * 86400 if postal else 7 * 86400))
         missing = spec.get("missing", "bot")
-        if "missing" in spec and options.get("mode") != "postal":
-            raise ProtocolError("bad_request", "missing is for postal games (the sheets of the seats that sent none)")
-        if missing not in ("bot", "none"):
-            raise ProtocolError("bad_request", "missing must be 'bot' (a seat without a sheet at the deadline gets its "
-                                "bot's sheet) or 'none' (no orders)")
-        pause = duration(spec.get("pause"), "pause", 90 * 86400) or 0
+        if "missing" in spec and first is not None and not postal:
+            problems.append("missing is for postal games (the sheets of the seats that sent none)")
+        elif missing not in ("bot", "none"):
+            problems.append("missing must be 'bot' (a seat without a sheet at the deadline gets its "
+                            "bot's sheet) or 'none' (no orders)")
+        pause = check(lambda: duration(spec.get("pause"), "pause", 90 * 86400)) or 0
         disorder_after = spec.get("disorder_after")
         if disorder_after is not None and (isinstance(disorder_after, bool) or not isinstance(disorder_after, int)
                                            or not 1 <= disorder_after <= 100):
-            raise ProtocolError("bad_request", "disorder_after must be a number of missed deadlines (1-100) or null")
+            problems.append("disorder_after must be a number of missed deadlines (1-100) or null")
         webhook = spec.get("webhook")
         if webhook is not None:
-            webhook = check_webhook_url(webhook)
-            await check_webhook_target(webhook, self.config.allow_private_webhooks)
+            webhook = check(lambda: check_webhook_url(webhook))
         name = spec.get("name")
         if name is None:
             name = ""
         if not isinstance(name, str) or len(name) > 80:
-            raise ProtocolError("bad_request", "name must be a string of at most 80 characters")
+            problems.append("name must be a string of at most 80 characters")
         bot_seats = spec.get("bot_seats")
         if bot_seats is None:
             bot_seats = []
-        free = [s for s in seats if s not in first.ENGINE_SEATS]
-        if not isinstance(bot_seats, list) or not all(isinstance(s, str) and s in free for s in bot_seats):
-            raise ProtocolError("bad_request", f"bot_seats must be a list of seats among {''.join(free)}")
-        if len(set(bot_seats)) != len(bot_seats):
-            raise ProtocolError("bad_request", "bot_seats names a seat twice")
+        if first is not None:
+            seats = list(first.seats)
+            players = len(seats)
+            free = [s for s in seats if s not in first.ENGINE_SEATS]
+            if not isinstance(bot_seats, list) or not all(isinstance(s, str) and s in free for s in bot_seats):
+                problems.append(f"bot_seats must be a list of seats among {''.join(free)}")
+            elif len(set(bot_seats)) != len(bot_seats):
+                problems.append("bot_seats names a seat twice")
+        if problems:
+            code, rule = codes.get(0, ("bad_request", None)) if len(problems) == 1 else ("bad_request", None)
+            raise ProtocolError(code, "; ".join(problems), rule=rule)
+        if webhook is not None:
+            await check_webhook_target(webhook, self.config.allow_private_webhooks)
         self.admission.check_games(bool(bot_seats))      # (a refused request costs nothing)
         await self.admission.take("create", addr)
         gid = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
@@ -352,12 +388,19 @@ class Hub:
         return {"game": gid, "admin_token": admin, "info": rt.info()}
 
     async def list_games(self, status: str = "open") -> list[dict]:
-        if status not in ("open", "live", "all"):
-            raise ProtocolError("bad_request", "status must be open, live or all")
-        ids = await self.store.game_ids(live_only=status != "all")
-        live = set(await self.store.game_ids(live_only=True)) if status == "all" else set(ids)
+        """The lobby's list: ``open`` games (a seat to take), ``live`` ones (not over), ``all``, or
+        the ``finished`` ones: the most recent :data:`FINISHED_LISTED`, newest first, each with its
+        outcome (the engine's ``result``, the turns played)."""
+        if status not in ("open", "live", "all", "finished"):
+            raise ProtocolError("bad_request", "status must be open, live, all or finished")
+        ids = await self.store.game_ids(live_only=status in ("open", "live"))
+        live = set(await self.store.game_ids(live_only=True)) if status in ("all", "finished") else set(ids)
+        if status == "finished":
+            ids = [g for g in reversed(ids) if g not in live]
         out = []
         for gid in ids:
+            if status == "finished" and len(out) >= FINISHED_LISTED:
+                break
             meta = await self.store.load_meta(gid)
             if meta is None:
                 continue
@@ -365,13 +408,31 @@ class Hub:
             st = seats_status(seats) if gid in live else "over"
             if status == "open" and st != "open":
                 continue
-            out.append({"game": gid, "name": meta.get("name", ""), "players": meta["players"], "status": st,
-                        "seats": public_seats(seats), "open": [s for s, r in sorted(seats.items()) if r["kind"] == "open"],
-                        "options": meta["options"], "option_words": O.words(meta["options"]),
-                        "bots": meta["bots"], "on_leave": meta["on_leave"],
-                        "deadline": meta.get("deadline"), "created": meta["created"],
-                        "mode": meta["options"].get("mode", "standard")})
+            row = {"game": gid, "name": meta.get("name", ""), "players": meta["players"], "status": st,
+                   "seats": public_seats(seats), "open": [s for s, r in sorted(seats.items()) if r["kind"] == "open"],
+                   "options": meta["options"], "option_words": O.words(meta["options"]),
+                   "bots": meta["bots"], "on_leave": meta["on_leave"],
+                   "deadline": meta.get("deadline"), "created": meta["created"],
+                   "mode": meta["options"].get("mode", "standard")}
+            if status == "finished":
+                row.update(await self._outcome(gid))
+            out.append(row)
+        if status == "finished":
+            out.sort(key=lambda r: r.get("ended") or r["created"], reverse=True)
         return out
+
+    async def _outcome(self, gid: str) -> dict:
+        """A finished game's ``result``, ``turn`` and ``ended`` (ms), from its record ``over``; a
+        game finished before the server kept that record is loaded once (which keeps it)."""
+        rec = await self.store.hash_all(gid, OVER)
+        if "result" not in rec:
+            try:
+                rt = await self.get(gid)
+            except ProtocolError:
+                return {"result": None, "turn": None, "ended": None}
+            g = rt.game
+            rec = {"result": g.result if g else None, "turn": g.turns_played if g else None, "ended": None}
+        return {"result": rec.get("result"), "turn": rec.get("turn"), "ended": rec.get("ended")}
 
     async def join(self, gid: Any, seat: Any = None, name: Any = None) -> dict:
         rt = await self.get(gid)

@@ -111,7 +111,7 @@ class Proposals:
         addressed to a bot is put to the bot); if it replies to a pact, an accepted pact is
         kept; a human's decline of a bot's card is told to the bots.  A trade by post addressed to
         a bot is put to the bot too (postal [4.2]: it answers, and writes the mirror order on its
-        sheet if it accepts)."""
+        sheet if it accepts), and so is one to a seat in civil disorder, which its bot plays."""
         reply = msg.get("reply")
         if isinstance(reply, dict):
             self._seen_reply(channel, msg, reply)
@@ -137,7 +137,7 @@ class Proposals:
             self.rt.driver.hear({"kind": "committee", "seat": msg.get("seat"), "members": list(prop.get("members", []))})
         if (prop.get("kind") == "pact" or chat.by_post(prop)) and self.rt.driver.driving:
             for seat in prop.get("addressees", []):
-                if self.rt.seats.get(seat, {}).get("kind") == "bot":
+                if self.rt.driver.bot_plays(seat):         # (a seat in civil disorder too: its bot answers)
                     self.rt.hub.spawn(self.rt.driver.consider(seat, dict(prop, seat=msg.get("seat")), key))
         self._match(key)
 
@@ -153,10 +153,13 @@ class Proposals:
         got = self._by_msg.get((channel, reply.get("msg")))
         if got is None:
             return
-        key, _, _ = got
+        key, prop, poster = got
         seat, accept = msg.get("seat"), bool(reply.get("accept"))
         if not accept and self.rt.driver.driving and self.rt.seats.get(seat, {}).get("kind") == "human":
             self.rt.driver.hear({"kind": "reply", "seat": seat, "key": key, "accept": False})
+        if accept and chat.by_post(prop) and self.rt.driver.driving and self.rt.driver.bot_plays(poster or ""):
+            # a bot's counter-offer by post accepted: its order goes on its sheet (PostalAgent.hear)
+            self.rt.driver.hear({"kind": "post_trade", "seat": seat, "post": prop["post"]})
 
     async def keep_pact(self, channel: str, mid: int, prop: dict, poster: str, seat: str) -> dict:
         """``seat`` accepts the pact ``poster`` proposed in message ``mid`` of ``channel``: the

@@ -45,7 +45,11 @@ from rcw import options
 from rcw.actions import Action, IllegalAction, to_wire
 from rcw.game import Game
 
+#: The record (:meth:`Store.hash_put`) of a finished game's outcome, for the lobby's list of them.
+OVER = "over"
+
 log = logging.getLogger("rcw.server")
+
 
 class GameRuntime:
     """One game's replica in this process, its local connections and (if driving) its bots."""
@@ -93,7 +97,17 @@ class GameRuntime:
             await self._rebuild_locked()
         if self.game.over:   # (a process may have died between the last append and marking it)
             self._over_marked = True
-            await self.store.mark_over(self.gid)
+            await self._mark_over()
+
+    async def _mark_over(self) -> None:
+        """The game is over: keep its outcome (the engine's ``result``, the turns played) in its
+        record ``over`` for the lobby's list of finished games, then take it off the live list."""
+        g = self.game
+        if g is not None:
+            with contextlib.suppress(ProtocolError):      # (archived meanwhile: nothing to keep)
+                if "result" not in await self.store.hash_all(self.gid, OVER):
+                    await self.store.hash_put(self.gid, OVER, {"result": g.result, "turn": g.turns_played, "ended": now_ms()})
+        await self.store.mark_over(self.gid)
 
     async def shutdown(self, keep: bool = False) -> None:
         """Unload the game here; ``keep``: the process is stopping (:meth:`_keep_position`)."""
@@ -382,7 +396,7 @@ class GameRuntime:
         self.hub.notifier.applied(self, entry.get("ev") or [to_wire(x) for x in events], before)
         if self.game.over and not self._over_marked:
             self._over_marked = True
-            self.hub.spawn(self.store.mark_over(self.gid))
+            self.hub.spawn(self._mark_over())
         self.touch()
         self.driver.kick()
 

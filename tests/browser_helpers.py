@@ -72,9 +72,10 @@ def chromium():
 
 
 @contextmanager
-def rcw_server(extra: list[str] | None = None):
-    """Run ``python -m rcw.cli serve`` (the embedded store) on a free port; yields the base URL."""
-    port = free_port()
+def rcw_server(extra: list[str] | None = None, port: int | None = None):
+    """Run ``python -m rcw.cli serve`` (the embedded store) on a free port (or ``port``: a server
+    restarted where it was); yields the base URL."""
+    port = port or free_port()
     cmd = [sys.executable, "-m", "rcw.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "WARNING",
            *(extra or [])]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -158,6 +159,12 @@ class Player:
     def seq(self) -> int:
         return int(self.body().get("seq", "-1") or -1)
 
+    def mark(self) -> int:
+        """Before an act: the position drawn now (:meth:`seq`), the refusal shown now noted, for
+        :meth:`wait_seq_after`."""
+        self.page.evaluate("() => { window.__rcwErrorBefore = window.rcwApp && window.rcwApp.lastError; }")
+        return self.seq()
+
     def mine(self) -> bool:
         b = self.body()
         return b.get("mine") == "1" and self.page.evaluate("() => !!window.rcwApp && !window.rcwApp.busy")
@@ -176,12 +183,16 @@ class Player:
         self.page.locator(f".orders {selector}").first.click(timeout=timeout)
 
     def wait_seq_after(self, before: int, timeout: float = 15_000) -> None:
+        """Wait until the page has drawn a position after ``before`` (``body.dataset.seq`` is set
+        as it draws), or a refusal newer than the one it showed when the act began (an older
+        one, not yet cleared, let the driver read a page still to be drawn, CI)."""
         self.page.wait_for_function(
-            "([s]) => Number(document.body.dataset.seq) > s || (window.rcwApp && window.rcwApp.lastError)",
+            "([s]) => Number(document.body.dataset.seq) > s || (window.rcwApp && window.rcwApp.lastError"
+            " && window.rcwApp.lastError !== window.__rcwErrorBefore)",
             arg=[before], timeout=timeout)
 
     def act(self, selector: str, where: str = "orders") -> None:
-        before = self.seq()
+        before = self.mark()
         if where == "orders":
             self.click_order(selector)
         else:
@@ -264,7 +275,7 @@ class Player:
                 dest = self._best_destination(st, moves)
                 if self.phone:
                     self.tab("map")
-                before = self.seq()
+                before = self.mark()
                 ring = self.page.locator(f'svg.board g.move-target[data-province="{dest["to"]}"]').first
                 if not self.on_map(ring):       # pan to it, as a player would (a rail move can go far)
                     self.page.evaluate(f"window.rcwApp.board.centreOn({dest['to']!r}, true)")
@@ -295,8 +306,10 @@ class Player:
                     self.tab("orders")
                 odds = self.page.locator(".orders .card.phase .odds").first
                 assert odds.is_visible(), "no odds shown before resolving"
-                column = odds.get_attribute("data-odds")
-                assert column and column in self.page.locator('.orders [data-act="ResolveAttack"]').first.inner_text()
+                # (the box and the button read from one drawing of the panel)
+                column, button = self.page.evaluate("""() => [document.querySelector('.orders .card.phase .odds').dataset.odds,
+                    document.querySelector('.orders [data-act="ResolveAttack"]').innerText]""")
+                assert column and column in button, (column, button)
                 assert re.search(r"\d+ : \d+", odds.inner_text())
                 self.odds_seen.append(odds.inner_text().split("\n")[0])
                 self.act('[data-act="ResolveAttack"]')
@@ -309,7 +322,7 @@ class Player:
         elif kind == "randomizer":
             self.act('[data-act="DrawRandomizer"]' if "DrawRandomizer" in types else '[data-act="EndPlayerTurn"]')
         elif kind == "loss":            # the suggested least loss, confirmed
-            before = self.seq()
+            before = self.mark()
             self.click_order('[data-act="suggested-loss"]')
             self.page.locator('.modal [data-act="confirm-loss"]').click()
             self.wait_seq_after(before)
@@ -436,6 +449,34 @@ def toast_text(page, cls: str = "", result: str = "") -> str:
     find = "(t) => (!c || t.cls.split(' ').includes(c)) && (!r || t.result === r)"
     page.wait_for_function(f"([c, r]) => (window.__toasts || []).some({find})", arg=[cls, result])
     return page.evaluate(f"([c, r]) => window.__toasts.find({find}).text", [cls, result])
+
+
+def on_top(page, sel: str) -> tuple[float, float] | None:
+    """The middle of the first ``sel`` when it is on top there (nothing covers it), else None."""
+    b = page.locator(sel).first.bounding_box()
+    if not b:
+        return None
+    x, y = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    hit = page.evaluate("([x, y, sel]) => { const e = document.elementFromPoint(x, y); return !!(e && e.closest(sel)); }",
+                        [x, y, sel])
+    return (x, y) if hit else None
+
+
+def finished_game(base: str, turns: int = 1) -> dict:
+    """A three-player game of random bots, set playing to its end (``max_turns`` ``turns``): the
+    server's answer to its creation (``game``, ``admin_token``, ``info``)."""
+    g = http(base, "POST", "/api/games", {"players": 3, "bots": "random", "options": {"max_turns": turns}})
+    http(base, "POST", f"/api/games/{g['game']}/bots", {}, g["admin_token"])
+    return g
+
+
+def open_replay(page) -> None:
+    """A finished game's replay, from the page's menu (a modal over it, the final scores, closed first)."""
+    if page.locator(".modal").count():
+        page.keyboard.press("Escape")
+    page.click(".menu-btn")
+    page.click('.modal [data-act="replay"]')
+    page.locator(".replay-slider").wait_for()
 
 
 def shot(page, name: str) -> Path:

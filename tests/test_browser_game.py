@@ -151,7 +151,7 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
     offer_id = A.state()["view"]["offers"][0]["id"]
     assert f"Trade #{offer_id} · message #" in card.inner_text()
     assert f"#{offer_id} " in pb.locator(f'.orders li.offer[data-offer="{offer_id}"]').text_content()
-    before = B.seq()
+    before = B.mark()
     card.locator('[data-act="accept"]').click()
     B.wait_seq_after(before)
     pa.wait_for_function(f"() => window.rcwApp.st.view.hands.B.includes({gift})")
@@ -304,7 +304,7 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
         assert "column" in odds and "Counterpurge" in odds
         assert P.page.locator(".modal table.strength tr").count() == 2         # A's and B's strength
         shot(P.page, "purge-dialog.png")
-        before = P.seq()
+        before = P.mark()
         P.page.click('.modal [data-act="declare-purge"]')
         P.wait_seq_after(before)
         P.page.locator('.proposal[data-kind="purge"]').wait_for()             # posted as a card in A-B
@@ -324,7 +324,7 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
         card.locator('.purge-now:has-text("Strength")').wait_for()       # the engine's odds, asked by the page
         text = card.inner_text()
         assert "Purge C" in text and "By A + B" in text and "Strength" in text
-        before = P.seq()
+        before = P.mark()
         card.locator('[data-act="accept"]').click()
         P.wait_seq_after(before)
         card.locator(".ans.yes").wait_for()

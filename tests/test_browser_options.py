@@ -142,6 +142,75 @@ def test_a_game_with_001s_options_from_the_lobby_has_makhno_on_the_board(paced_s
     ctx.close()
 
 
+def test_the_lobby_names_every_problem_of_the_form_in_plain_words_and_creates_nothing(server, browser) -> None:
+    """QA: the lobby's refusals read as developer text ("seed must be an integer 0 <= seed <
+    2**63") and named only the first problem.  The form names every one, in the words of its
+    labels, by the Create button; the fields are marked and their panels opened; no game is made.
+    Fixed, the game is created."""
+    page = new_page(browser, False, 20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    before = len(http(server, "GET", "/api/games?status=all")["games"])
+    page.fill("#g-name", "Bad form")
+    page.evaluate("() => { document.querySelector('details.options').open = true; "
+                  "document.querySelector('details.postal-options').open = true; }")
+    page.fill("#g-seed", "-4")
+    page.fill("#g-opt-max_turns", "2.5")
+    page.fill("#g-opt-leader_movement", "99")
+    page.fill("#g-webhook", "chat.example.org/hook")
+    page.evaluate("() => { document.querySelector('details.options').open = false; }")
+    page.click('[data-act="create"]')
+    box = page.locator(".form-problems")
+    box.wait_for()
+    text = box.inner_text()
+    for words in ("Seed: a whole number, 0 or more", "Max turns: a whole number from 0 to 1000",
+                  "Leaders' Movement Allowance: a whole number from 1 to 20", "Webhook: a web address"):
+        assert words in text, text
+    assert "<=" not in text and "2**63" not in text and "_" not in text, text
+    assert page.locator("details.options").first.evaluate("(d) => d.open")      # (opened to show the fields)
+    invalid = page.locator('.create-card [aria-invalid="true"]').evaluate_all("(es) => es.map((e) => e.id)")
+    assert set(invalid) == {"g-seed", "g-opt-max_turns", "g-opt-leader_movement", "g-webhook"}, invalid
+    assert len(http(server, "GET", "/api/games?status=all")["games"]) == before
+    shot(page, "lobby-form-problems.png")
+    for sel, v in (("#g-seed", "7"), ("#g-opt-max_turns", "3"), ("#g-opt-leader_movement", "5"), ("#g-webhook", "")):
+        page.fill(sel, v)
+    page.click('[data-act="create"]')
+    page.wait_for_function("() => location.hash.startsWith('#/g/')")
+    assert box.is_hidden() or page.locator(".form-problems").count() == 0
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_lobby_shows_every_problem_the_server_names(server, browser) -> None:
+    """QA: the server's refusal of a game named only its first problem.  A body the server
+    refuses for several reasons (as a page older than the server may send: the body is changed
+    on its way out) is refused naming each, and the lobby lists them one a line; no game is made."""
+    import json
+
+    page = new_page(browser, False, 20_000)
+
+    def spoil(route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        body = {**json.loads(route.request.post_data), "seed": -1, "name": 5, "on_leave": "sulk"}
+        route.continue_(post_data=json.dumps(body))
+    page.route("**/api/games", spoil)
+    page.goto(server + "/")
+    before = len(http(server, "GET", "/api/games?status=all")["games"])
+    page.fill("#g-name", "Spoilt")
+    page.click('[data-act="create"]')
+    box = page.locator(".form-problems")
+    box.wait_for()
+    lines = box.locator("li").all_inner_texts()
+    assert "The server refused the game" in box.inner_text()
+    assert len(lines) == 3 and any("Seed" in t for t in lines) and any("Name" in t for t in lines) \
+        and any("On_leave" in t or "leave" in t for t in lines), lines
+    assert len(http(server, "GET", "/api/games?status=all")["games"]) == before
+    page.context.close()
+
+
 def test_play_by_post_shows_the_options_the_postal_game_fixes_or_does_not_play(server, browser) -> None:
     """Found in a QA game: with "Play by post" ticked, "Postal movement" still showed unticked
     although the postal game always plays it (004 [17.0] postal [5.0]).  Now an option the mode

@@ -226,6 +226,16 @@ def pos_consent() -> Game:
     return _consented("A")
 
 
+def pos_committee_alone() -> Game:
+    """A, holding 9 Politburo markers, is the Central Committee by himself (004 [11.11]: "any
+    individual or group of Players")."""
+    g = blank("A")
+    markers(g, A=9, B=4)
+    put(g, "PETR", "A", "Lenin")
+    g.apply(A.JoinCommittee("A", ("A",)))
+    return g
+
+
 def pos_assassinate() -> Game:
     g = blank("A")
     put(g, "PETR", "B", "Lenin", "RU8 PETR", attach={"RU8 PETR": "Lenin"})
@@ -277,6 +287,9 @@ CASES = {
     "consent": (pos_consent, "A", ".card.politics", '[data-act="LeaveCommittee"]', lambda: A.LeaveCommittee("A"),
                 ["There is no Central Committee", "Player A consents to a Committee of A, B (9 PM)",
                  "Withdraw your consent (to A, B)"]),
+    # (QA: "a Committee of A" read as a slip: one man's Committee is named as his alone)
+    "committee_alone": (pos_committee_alone, "A", ".card.politics", '[data-act="LeaveCommittee"]',
+                        lambda: A.LeaveCommittee("A"), ["Central Committee: A alone (9 Politburo markers)", "Leave the Committee"]),
 }
 
 SETUP_JS = """async ({view, legal, pending, seat, facts, seats}) => {
@@ -442,7 +455,11 @@ def test_assassination_dialog_shows_the_chance_and_sends_the_markers(screen) -> 
     lenin = uid("Lenin")
     assert to_wire(A.Assassinate("A", lenin, 3)) in data["legal"]
     page, errors = screen
-    _show(page, data)
+    held = data["view"]["assassins"]["A"]
+    for n, said in ((1, "1 Assassin marker"), (held, f"{held} Assassin markers")):    # (QA: "1 Assassin marker(s)")
+        data["view"]["assassins"]["A"] = n
+        _show(page, data)
+        assert page.locator('.prompt-case .row.extra .small').inner_text() == said
     page.click('.prompt-case [data-act="assassinate"]')
     dlg = page.locator(".modal")
     dlg.wait_for()
@@ -1205,6 +1222,28 @@ def test_a_subversive_attack_short_of_de_is_toasted_as_no_effect(desk) -> None:
     assert len(combat) == 1 and combat[0]["title"] == "No effect in ARCH", got
     assert "(subversive)" in combat[0]["detail"] and combat[0]["detail"].endswith("→ Ex"), got
     assert not errors, errors
+
+
+def test_a_subversive_attacks_odds_show_no_exchange_and_no_risk(browser) -> None:
+    """QA: declaring a Subversive Attack, the odds box read "Exchange 2/6 · Attacker eliminated
+    2/6" over red Ex and Ae cells, though the attackers risk nothing (004 [8.33]: only De has
+    effect).  It shows the engine's row for the attack: "Ne", no effect, on every die but the De
+    ones, and the chances of De and of no effect."""
+    from engine_helpers import attack, phase
+    from test_bell import bell_moved
+
+    g = bell_moved()
+    phase(g, "E", "combat")
+    attack(g, "E", "BU2 ARCH/US", ["Blucher"], subversive=True)       # (declared, not resolved: 1:1)
+    odds = g.odds()
+    with planted(browser, g, "E") as page:
+        box = page.locator(".orders .odds")
+        box.wait_for()
+        cells = box.locator(".crt-cell").evaluate_all("(cs) => cs.map((c) => c.className.split(' ').pop())")
+        assert cells == odds["row"] and set(cells) == {"De", "Ne"}, cells
+        text = box.inner_text()
+        assert f"Defender eliminated {odds['results']['De']}/6" in text and f"no effect {odds['results']['Ne']}/6" in text, text
+        assert "Exchange" not in text and "Attacker eliminated" not in text, text
 
 
 def test_the_seats_own_roll_and_draw_are_told_where_it_looks(browser) -> None:

@@ -117,9 +117,10 @@ def _tap(page, loc) -> None:
 
 
 def _to_the_orders(page, kind: str):
-    """The player on the map taps its prompt (it names the decision) and the Orders show the card."""
+    """The player on the map taps its prompt (it names the decision, first on its line: "An
+    attack") and the Orders show the card."""
     prompt = page.locator(".map-prompt")
-    assert kind in prompt.inner_text()
+    assert f"▶ {kind[0].upper()}{kind[1:]}" in prompt.inner_text()
     _tap(page, prompt)
     page.locator('.game[data-mtab="orders"]').wait_for()
 
@@ -313,6 +314,8 @@ def test_on_a_phone_a_force_started_from_the_orders_is_on_the_map_when_it_is_sho
     page.wait_for_timeout(300)                                    # (a frame or two for the map to move)
     assert on_screen("VLDV"), "the force under way is off the screen"
     assert "tap a ringed province" in page.locator(".map-prompt").inner_text()     # (a phone is tapped)
+    # (alone, without the desktop's "Your decision:", the decision begins the line with a capital)
+    assert page.locator(".map-prompt").inner_text().startswith("▶ Moving a force"), page.locator(".map-prompt").inner_text()
     shot(page, "phone-force-from-orders.png")
     assert not errors, errors
     page.context.close()

@@ -464,6 +464,7 @@ def test_an_invitation_to_a_committee_is_told_at_once_and_offered_in_the_orders_
     inv.wait_for()
     assert "invites you to a Central Committee of A, B" in inv.inner_text()
     join = inv.locator('[data-act="JoinCommittee"]')
+    join.wait_for()                      # (ci-local under load once looked before the page had drawn it)
     assert join.count() == 1 and page.locator('.orders [data-act="JoinCommittee"][data-members="AB"]').count() == 1
     join.click()
     page.wait_for_function("() => (window.rcwApp.st.view.committee || []).length === 2")

@@ -26,10 +26,13 @@ from browser_helpers import (
     NO_BOT_WAIT_ARGS,
     NO_LIMITS_ARGS,
     PLAY_ON,
+    Player,
     as_seat,
+    finished_game,
     http,
     keep_toasts,
     new_page,
+    on_top,
     open_seat,
     rcw_server,
     seen,
@@ -262,6 +265,36 @@ def _log_lines(browser, server: str, frames: list[dict], phone: bool = False, pa
     return page, lines
 
 
+def test_copy_link_copies_the_join_link_and_says_so(server, browser) -> None:
+    """QA: "Copy link" gave no sign it had done anything (and without the clipboard API, on a
+    plain-http server, it did nothing).  It copies the link and says so in a toast; refused the
+    clipboard, it copies the selection, or leaves the link selected and says to copy it."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random"})
+    gid = g["game"]
+    link = f"{server}/#/g/{gid}"
+    for granted in (True, False):
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+        if granted:
+            ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+        else:                                   # (as on a plain-http server: no clipboard API)
+            ctx.add_init_script("Object.defineProperty(navigator, 'clipboard', { value: undefined });")
+        page = ctx.new_page()
+        keep_toasts(page)
+        page.goto(f"{server}/#/g/{gid}")
+        page.wait_for_function("() => document.body.dataset.status === 'open'")
+        assert page.locator(".share-link").input_value() == link
+        page.click('[data-act="copy-link"]')
+        said = toast_text(page)
+        if granted:
+            assert "Link copied" in said, said
+            assert page.evaluate("() => navigator.clipboard.readText()") == link
+        else:                                   # (the selection copied the old way, or left selected to copy)
+            assert "Link copied" in said or "The link is selected" in said, said
+            assert page.evaluate("() => { const i = document.querySelector('.share-link'); "
+                                 "return i.value.slice(i.selectionStart, i.selectionEnd); }") == link
+        ctx.close()
+
+
 def test_the_interphase_lines_of_the_log_are_no_players(server, browser) -> None:
     """QA: "Game-Turn 2: A is First Player" and "RU8 TVER is replaced in Tver" carried the badge of
     the last player of Game-Turn 1, whose action set the Interphase off (004 [4.2] B).  They are
@@ -449,7 +482,8 @@ def test_results_show_as_toasts_over_the_map_and_flash_their_province(server, br
     # reader still reads them out)
     assert (tall <= 1) == bool(phone), tall
     # the toast says what the log says: the province, the odds and the die of a combat that happened
-    m = re.match(r"(Defender eliminated|Attacker eliminated|Exchange) in ([A-Z]{4})", title)
+    # (a Subversive Attack short of De is "No effect", 004 [8.33]: ci-local's first combat was one)
+    m = re.match(r"(Defender eliminated|Attacker eliminated|Exchange|No effect) in ([A-Z]{4})", title)
     assert m, title
     assert re.search(r"attacks at \d:\d.*: die \d on the Combat Results Table → (De|Ae|Ex)", detail), detail
     assert m.group(2) in page.evaluate("window.__flashes")
@@ -514,6 +548,25 @@ def test_a_toast_over_the_map_goes_faint_under_the_mouse(server, browser) -> Non
     assert page.evaluate("() => !document.querySelector('.toast.error').classList.contains('shy')")
     assert page.evaluate("() => Number(getComputedStyle(document.querySelector('.toast.error')).opacity)") > 0.9
     page.context.close()
+
+
+def test_a_burst_of_toasts_shows_the_newest_three_and_keeps_an_error(server, browser) -> None:
+    """QA: when the player's turn came after the bots' four Player-Turns, five toasts (combats,
+    invitations) piled up over the map for seconds.  At most three show: the oldest plain ones go
+    as new ones come (the Log keeps them all); an error stays until it fades."""
+    g = http(server, "POST", "/api/games", {"players": 5, "bots": "sdt", "options": {"max_turns": 2}})
+    page = new_page(browser)
+    try:
+        page.goto(f"{server}/#/g/{g['game']}")
+        page.wait_for_function("() => document.body.dataset.status")
+        shown = page.evaluate("""async () => { const { toast } = await import("/js/util.js");
+          document.querySelectorAll('.toast').forEach((t) => t.remove());
+          toast("Not your turn", "error");
+          for (let i = 1; i <= 5; i++) toast(`Combat ${i}`, "result");
+          return [...document.querySelectorAll('.toast')].map((t) => t.querySelector('.toast-text').textContent); }""")
+        assert shown == ["Not your turn", "Combat 4", "Combat 5"], shown
+    finally:
+        page.context.close()
 
 
 def test_the_toasts_are_measured_once_a_frame_however_fast_the_mouse_moves(server, browser) -> None:
@@ -659,7 +712,6 @@ def test_a_force_moves_to_a_far_province_in_one_click_or_one_drag(server, browse
     click on a far province (or a drag of the counter onto it) moves the force there through the
     engine's steps.  On a phone: a tap on the counter, then a tap on the province; or a touch drag
     of the counter (real touch events, through the DevTools protocol)."""
-    from browser_helpers import Player
 
     g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "bot_seats": ["B", "C"], "options": {"max_turns": 4}})
     gid = g["game"]
@@ -671,14 +723,7 @@ def test_a_force_moves_to_a_far_province_in_one_click_or_one_drag(server, browse
     done: list[str] = []
 
     def centre(sel: str) -> tuple[float, float] | None:
-        """The middle of the first ``sel`` when it is on top there (nothing covers it), else None."""
-        b = page.locator(sel).first.bounding_box()
-        if not b:
-            return None
-        x, y = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
-        hit = page.evaluate("([x, y, sel]) => { const e = document.elementFromPoint(x, y); return !!(e && e.closest(sel)); }",
-                            [x, y, sel])
-        return (x, y) if hit else None
+        return on_top(page, sel)
 
     def uncovered(sel: str, timeout: float = 5.0) -> tuple[float, float]:
         """The middle of ``sel`` once nothing covers it (as a player waits for a passing toast or
@@ -764,7 +809,7 @@ def test_a_force_moves_to_a_far_province_in_one_click_or_one_drag(server, browse
             const ring = e && e.closest('.reach-target, .move-target');
             return !!ring && ring.dataset.province !== c.dataset.province; }).map((c) => c.dataset.stack)""")
         assert not covered, f"counters under another province's destination ring: {covered}"
-        before = P.seq()
+        before = P.mark()
         if not done:                                   # first turn: (hover: the route drawn), one click or tap
             # (on a far province, or on a counter in it when there is one: a tap on the counter moves there too)
             held = {s["province"]: s["id"] for s in view["stacks"]}
@@ -814,7 +859,6 @@ def test_on_a_phone_targets_are_big_enough_and_the_map_refits_when_turned(server
     """Issue 17, phone: touch targets of at least 40 px (the tab bar, the header, the Orders'
     buttons, the move rings at the starting zoom), and the map refits on rotation (the same
     centre and scale, the new box filled)."""
-    from browser_helpers import Player
 
     g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "bot_seats": ["B", "C"], "options": {"max_turns": 1}})
     gid = g["game"]
@@ -870,6 +914,29 @@ def test_on_a_phone_targets_are_big_enough_and_the_map_refits_when_turned(server
     page.context.close()
 
 
+def test_a_phone_turned_keeps_the_centre_of_a_view_the_page_brought_a_province_into(server, browser) -> None:
+    """Issue 17, phone: a view the page itself placed (a province brought into view, here Kiev in
+    the south, as after a move there) keeps its centre and scale when the phone is turned.  CI
+    once saw it jump: the view, still the upright box's shape, was pulled back inside the map for
+    the new box before it was refitted to it."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "bot_seats": ["B", "C"], "options": {"max_turns": 1}})
+    j = http(server, "POST", f"/api/games/{g['game']}/join", {"seat": "A", "name": "Anna"})
+    page = new_page(browser, phone=True)
+    open_seat(page, server, g["game"], j["token"])
+    Player(page, "Anna", phone=True).tab("map")
+    shown = """() => { const s = document.querySelector('svg.board'); const [x, y, w, h] = s.getAttribute('viewBox').split(' ').map(Number);
+        const r = s.getBoundingClientRect(); return { cx: x + w / 2, cy: y + h / 2, k: r.width / w, width: r.width }; }"""
+    page.evaluate("window.rcwApp.board.centreOn('KIEV', true)")
+    before = page.evaluate(shown)
+    page.set_viewport_size({"width": 844, "height": 390})
+    after = page.wait_for_function(f"([b]) => {{ const a = ({shown})(); return a.width !== b.width && a; }}", arg=[before]).json_value()
+    page.wait_for_timeout(300)                  # (any later frame that would move it)
+    after = page.evaluate(shown)
+    assert abs(after["cx"] - before["cx"]) < 5 and abs(after["cy"] - before["cy"]) < 5, (before, after)
+    assert abs(after["k"] - before["k"]) / before["k"] < 0.05
+    page.context.close()
+
+
 @BOTH
 def test_one_click_solitaire_against_four_sdt_bots(server, browser, phone) -> None:
     """Issue 17, solitaire in the browser: the lobby's one click makes a five-player game with the
@@ -882,6 +949,7 @@ def test_one_click_solitaire_against_four_sdt_bots(server, browser, phone) -> No
     gid = page.evaluate("() => location.hash.split('/')[2]")
     info = http(server, "GET", f"/api/games/{gid}")
     assert info["players"] == 5 and info["bots"] == "sdt" and info["status"] == "playing"
+    assert info["name"] == "Vera: against four SDT bots", info["name"]         # (QA: "sdt bots", as the button is not)
     assert info["seats"]["A"] == {"kind": "human", "name": "Vera"}
     assert all(info["seats"][s]["kind"] == "bot" for s in "BCDE")
     page.wait_for_function("() => document.querySelectorAll('svg.board .counter').length > 0")
@@ -1348,9 +1416,7 @@ def test_a_page_left_on_a_game_the_operator_archives_says_the_game_is_gone(brows
     prefix = unique_prefix("archive-page")
     try:
         with rcw_server(["--redis", REDIS_URL, "--prefix", prefix, *NO_LIMITS_ARGS, *NO_BOT_WAIT_ARGS]) as base:
-            g = http(base, "POST", "/api/games", {"players": 3, "bots": "random", "options": {"max_turns": 1}})
-            gid = g["game"]
-            http(base, "POST", f"/api/games/{gid}/bots", {}, g["admin_token"])
+            gid = finished_game(base)["game"]
             page = new_page(browser, False, 20_000)
             page.goto(f"{base}/#/g/{gid}")
             page.wait_for_function("() => document.body.dataset.status === 'over'", timeout=120_000)
@@ -1424,3 +1490,152 @@ def test_a_postal_adjudications_lines_are_the_gamesmasters_or_their_movers(serve
     rolls = [x for x in mine if x["text"].startswith("GM rolls")]
     assert rolls and all(x["seat"] == "GM" for x in rolls), rolls[:3]
     page.context.close()
+
+
+def test_a_counter_not_selected_yet_is_dragged_and_the_map_stays(server, browser) -> None:
+    """QA: dragging a counter moved it only if its stack had been clicked first; otherwise the
+    drag panned the map.  A stack the engine lets start a force is selected as the drag starts,
+    its rings come with the engine's answer, and the drop moves it there; the map stays put."""
+
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "sdt", "bot_seats": ["B", "C"], "seed": 3,
+                                            "options": {"max_turns": 4}})
+    gid = g["game"]
+    j = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
+    page = new_page(browser)
+    open_seat(page, server, gid, j["token"])
+    A = Player(page, "Anna")
+    done: list[str] = []
+    VB = "() => document.querySelector('svg.board').getAttribute('viewBox')"
+
+    def gesture(P: Player, st: dict) -> bool:
+        if done:
+            return False
+        starts = [a for a in st["legal"] if a["t"] == "StartForce"]
+        view = st["view"]
+        for a in starts:
+            stack = next(x for x in view["stacks"] if a["unit"] in x["units"])
+            if len(stack["units"]) > 1 and any(b["unit"] != a["unit"] for b in starts if b["unit"] in stack["units"]):
+                continue                          # (one that starts its force one way only: the leader's)
+            routes = P._ask("reach", unit=a["unit"]) or {}
+            far = [c for c, r in routes.items() if len(r["path"]) >= 2]
+            if not far:
+                continue
+            page.evaluate("() => window.rcwApp.select(null)")
+            page.evaluate(f"window.rcwApp.board.centreOn({stack['province']!r}, true)")
+            page.wait_for_timeout(200)
+            src = on_top(page, f'svg.board g.counter[data-stack="{stack["id"]}"]')
+            ends = {c: on_top(page, f'svg.board g.province[data-province="{c}"] text') for c in far}
+            dest = next((c for c, pt in ends.items() if pt), None)
+            if src is None or dest is None:
+                continue
+            assert not page.evaluate("() => window.rcwApp.reachInfo")          # (nothing selected before)
+            before, vb = P.seq(), page.evaluate(VB)
+            page.mouse.move(*src)
+            page.mouse.down()
+            mid = ((src[0] + ends[dest][0]) / 2, (src[1] + ends[dest][1]) / 2)
+            page.mouse.move(*mid, steps=4)
+            page.wait_for_function(f"() => {{ const r = window.rcwApp.reachInfo; return !!(r && r.routes && r.stackId === {stack['id']}); }}")
+            page.mouse.move(*ends[dest], steps=4)
+            page.mouse.up()
+            assert page.evaluate(VB) == vb, "the drag panned the map"
+            steps = len(routes[dest]["path"])
+            page.wait_for_function(f"() => Number(document.body.dataset.seq) >= {before + 1 + steps}")
+            page.wait_for_function(f"""() => {{ const v = window.rcwApp.st.view; if (!v.force) return false;
+                const s = v.stacks.find((x) => x.id === v.force[0]); return s && s.province === {dest!r}; }}""")
+            done.append(dest)
+            return True
+        return False
+
+    A.hooks = {"movement": gesture}
+    deadline = time.time() + 150
+    while time.time() < deadline and not done and page.evaluate("document.body.dataset.status") != "over":
+        if not A.step():
+            time.sleep(0.05)
+    assert done, "no stack was dragged"
+    assert not A.errors, A.errors
+    page.context.close()
+
+
+@BOTH
+def test_a_lost_connection_is_said_plainly_and_the_orders_wait_until_it_is_back(server, browser, phone) -> None:
+    """QA: a dropped connection showed only a small "reconnecting…" (on a phone, a thin strip),
+    and the order buttons stayed clickable.  A banner says the connection is lost, the orders
+    are out of reach (an order tried anyway is refused in the page: nothing is sent), "Reconnect
+    now" tries at once, and once the page is back the banner goes and the orders work again."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "bot_seats": ["B", "C"], "seed": 3})
+    gid = g["game"]
+    j = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
+    page = new_page(browser, phone)
+    blocked = {"on": False}
+
+    def route(ws) -> None:                      # (the network: cut while blocked, else through)
+        if blocked["on"]:
+            ws.close()
+        else:
+            ws.connect_to_server()
+    page.route_web_socket(re.compile(r".*/ws.*"), route)
+    keep_toasts(page)
+    open_seat(page, server, gid, j["token"])
+    page.wait_for_function("() => document.body.dataset.mine === '1' && document.body.dataset.phase === 'trading'")
+    if phone:
+        _tab(page, phone, "orders")
+    end = page.locator('[data-act="EndTrading"]')
+    end.wait_for()
+    banner = page.locator(".conn-lost")
+    assert banner.is_hidden()
+    blocked["on"] = True
+    page.evaluate("() => rcwApp.conn.drop()")
+    banner.wait_for(state="visible")
+    assert "Connection lost" in banner.inner_text() and "reconnecting" in banner.inner_text().lower()
+    assert page.evaluate("() => getComputedStyle(document.querySelector('.orders')).pointerEvents") == "none"
+    # the banner says which try comes next and when; the order buttons take no click, key or focus
+    assert re.search(r"Attempt \d+ (in \d+ s|: trying now)", banner.inner_text()), banner.inner_text()
+    assert page.evaluate("() => !!document.querySelector('[data-act=\"EndTrading\"]').closest('[inert]')")
+    end.focus()
+    assert page.evaluate("() => document.activeElement.dataset.act !== 'EndTrading'")
+    shot(page, f"connection-lost-{seen(phone)}.png")
+    seq = page.evaluate("() => Number(document.body.dataset.seq)")
+    sent = page.evaluate("() => rcwApp.act(rcwApp.st.legal.find((a) => a.t === 'EndTrading'))")
+    assert sent is False
+    assert "Not connected: nothing was sent" in page.evaluate("() => (window.__toasts || []).map((t) => t.text).join(' | ')")
+    page.wait_for_timeout(1500)                 # (the page keeps trying: still cut off)
+    assert banner.is_visible() and page.evaluate("() => Number(document.body.dataset.seq)") == seq
+    blocked["on"] = False
+    page.click('[data-act="reconnect"]')
+    banner.wait_for(state="hidden", timeout=10_000)
+    assert page.evaluate("() => getComputedStyle(document.querySelector('.orders')).pointerEvents") != "none"
+    assert page.evaluate("() => !document.querySelector('[data-act=\"EndTrading\"]').closest('[inert]')")
+    end.click()
+    page.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
+    page.context.close()
+
+
+def test_with_the_seat_open_in_two_tabs_the_other_tab_is_told_and_a_stale_choice_is_refused_plainly(server, browser) -> None:
+    """QA: with one seat open in two tabs, the tab that did not act was not told, and was refused
+    its next choice in the words of a rule, as if the player had chosen wrongly.  Now it is told
+    the seat acted in another tab or window (with what it did), and a choice it still makes from
+    before is refused as the game having moved on (tests/test_browser_two_tabs.py: news held
+    back); the tab that acted is told nothing of the kind."""
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "bot_seats": ["B", "C"], "seed": 3})
+    gid = g["game"]
+    j = http(server, "POST", f"/api/games/{gid}/join", {"seat": "A", "name": "Anna"})
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    one, two = ctx.new_page(), ctx.new_page()
+    for page in (one, two):
+        keep_toasts(page)
+        open_seat(page, server, gid, j["token"])
+        page.wait_for_function("() => document.body.dataset.mine === '1' && document.body.dataset.phase === 'trading'")
+    stale = two.evaluate("() => rcwApp.st.legal.find((a) => a.t === 'EndTrading')")
+    seq = two.evaluate("() => rcwApp.st.seq")
+    one.click('[data-act="EndTrading"]')
+    two.wait_for_function(f"() => rcwApp.st.seq > {seq}")
+    said = toast_text(two, "elsewhere")
+    assert said.startswith("Your seat acted in another tab or window"), said
+    assert two.evaluate("(a) => rcwApp.act(a)", stale) is False
+    said = two.evaluate("() => (window.__toasts || []).map((t) => t.text)")
+    # (no longer open; or, when the bots' steps came between, the game had moved on: tests/test_browser_two_tabs.py)
+    assert any(t.startswith(("That choice is no longer open: your seat acted in another tab or window",
+                             "The game had moved on")) for t in said), said
+    assert not two.evaluate("() => (window.__toasts || []).some((t) => t.cls.split(' ').includes('error'))"), said
+    assert not one.evaluate("() => (window.__toasts || []).some((t) => t.cls.split(' ').includes('elsewhere'))")
+    ctx.close()

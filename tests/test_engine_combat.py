@@ -516,6 +516,28 @@ def test_subversive_only_de_counts(die, res):
     assert where(g, "Kalinin") == "KURS" and where(g, "RU3 KALU") == "KURS"
 
 
+def test_8_33_a_subversive_attacks_odds_say_only_de_has_effect():
+    """004 [8.33]: the odds the engine gives of a Subversive Attack (what the player is shown
+    before resolving it) count De alone; the column's Ex and Ae rolls are no effect (``Ne``),
+    die by die, while an ordinary attack at the same column keeps them."""
+    g = combat_game()
+    put(g, "KURS", "A", "Kalinin", "RU3 KALU", attach={"RU3 KALU": "Kalinin"})
+    put(g, "CHER", None, "BU2 CHER/GE", "BU2 POLT/GE")
+    t = stack_with(g, "BU2 CHER/GE").id
+    option = next(o for o in g.attack_options("A") if o["target"] == t and o["subversive"])
+    g.apply(A.DeclareAttack("A", t, True))
+    g.apply(A.AddAttacker("A", stack_with(g, "Kalinin").id))
+    o = g.odds()
+    assert o["label"] == "1:1" and o == option["groups"][0]["odds"]
+    column = [row[o["column"]] for row in D.tables.crt]
+    de = column.count("De")
+    assert 0 < de < 6 and {"Ex", "Ae"} & set(column)
+    assert o["results"] == {"De": de, "Ex": 0, "Ae": 0, "Ne": 6 - de}
+    assert o["row"] == [r if r == "De" else "Ne" for r in column]
+    plain = g.odds_of(o["attack"], o["defense"])                 # (an ordinary attack at those strengths)
+    assert plain["row"] == column and plain["results"]["Ex"] + plain["results"]["Ae"] == 6 - de
+
+
 def test_subversion_doubled():
     """004 [12.12]: the Red units' strength is doubled in Subversive Attacks this Player-Turn."""
     g = combat_game()

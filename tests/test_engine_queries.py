@@ -427,9 +427,11 @@ def test_query_shortcuts_answer_as_the_plain_computation_along_whole_games():
         o = g.odds_of(att, dfn)
         col = combat.odds_column(att, dfn)
         assert o == {"attack": att, "defense": dfn, "column": col, "label": combat.odds_label(att, dfn),
-                     "results": combat.crt_results(g.ctx, col)}
+                     "results": combat.crt_results(g.ctx, col), "row": combat.crt_row(g.ctx, col)}
         o["results"]["De"] = 99                              # an answer is the caller's own copy
+        o["row"][:] = ["De"] * len(o["row"])
         assert g.odds_of(att, dfn)["results"] == combat.crt_results(g.ctx, col)
+        assert g.odds_of(att, dfn)["row"] == combat.crt_row(g.ctx, col)
 
 
 def test_an_action_found_legal_is_applied_as_if_unchecked_and_copies_of_it_too():

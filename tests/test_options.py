@@ -62,6 +62,18 @@ def test_parse_refuses_a_value_of_the_wrong_type(name, text, says):
     assert (e.value.code, e.value.rule) == ("bad_request", "options") and says in e.value.message
 
 
+def test_every_problem_with_the_options_is_named_at_once():
+    """QA: creating a game with several wrong options named only the first; the player fixed it
+    and was refused again for the next.  ``validate`` names every one, and changes nothing."""
+    with pytest.raises(IllegalAction) as e:
+        O.validate({"max_turns": -3, "leader_movement": 99, "nope": 1, "anarchists": "yes"})
+    said = e.value.message
+    for part in ("max_turns must be between 0 and 1000", "leader_movement must be between 1 and 20",
+                 "unknown option 'nope'", "anarchists must be"):
+        assert part in said, said
+    assert said.count(";") == 3, said
+
+
 def test_a_sub_switch_needs_its_variant_and_conflicting_options_are_refused(monkeypatch):
     """``requires`` and ``conflicts`` (a variant's sub-switches; options that exclude each other)
     are refused by ``validate`` whatever the options are, and so by ``Game.new``."""

@@ -385,6 +385,21 @@ def test_an_invitation_stands_while_its_proposer_consents_to_exactly_its_members
     assert not g.consents_to("A", ["A", "B", "C"])
 
 
+def test_a_player_holding_eight_markers_is_a_committee_alone_and_the_log_says_so():
+    """004 [11.11]: "any individual or group of Players" who hold 8 Politburo markers is the
+    Central Committee; the log names one man's Committee as his alone (QA: "a Central Committee
+    of A" read as a slip)."""
+    g = blank("A")
+    markers(g, A=9, B=2)
+    ev = g.apply(A.JoinCommittee("A", ("A",)))
+    assert g.state.committee == ["A"]
+    texts = [e.text for e in ev]
+    assert "A consents to a Central Committee of A alone" in texts
+    assert "The Central Committee is A alone (9 Politburo markers)" in texts
+    ev = g.apply(A.JoinCommittee("B", ("A", "B")))             # (two members are listed as ever)
+    assert "B consents to a Central Committee of A, B" in [e.text for e in ev]
+
+
 def test_committee_follows_the_markers_and_quitting():
     g = blank("A")
     s = g.state

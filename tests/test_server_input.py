@@ -213,6 +213,26 @@ async def test_bad_lobby_bodies_are_400_bad_request_and_create_nothing(kind):
                                         headers={"Content-Type": "application/json"})
             assert_error(status, got, 400, "bad_request", "the body must be")
         assert await lobby.list_games("all") == games == []
+
+
+async def test_a_create_body_with_many_problems_is_refused_naming_every_one():
+    """QA: the lobby's refusal named only the first problem of the form (fix it, meet the next).
+    The server names every problem of a create body at once, "; " between them (the lobby shows
+    one a line), and creates nothing."""
+    async with serve("memory") as (base, lobby, clients):
+        body = {"players": 9, "seed": -1, "name": 5, "bots": "nobody", "on_leave": "sulk", "deadline": "soon"}
+        status, got, _ = await http(base, "POST", "/api/games", json=body)
+        assert_error(status, got, 400, "bad_request", "seed must be")
+        said = got["error"]["message"]
+        for words in ("3 to 6 players", "seed must be", "name must be a string", "bots must be one of",
+                      "on_leave must be", "deadline must be"):
+            assert words in said, said
+        assert len(said.split("; ")) == 6, said
+        assert await lobby.list_games("all") == []
+        # one problem alone keeps its own rule and code
+        status, got, _ = await http(base, "POST", "/api/games", json={"players": 2})
+        assert_error(status, got, 400, "bad_request", "3 to 6 players")
+        assert got["error"]["rule"] == "004 [2.0]"
         # The edges of the engine's ranges are accepted, and the game keeps them.
         for opts in ({"max_turns": 0}, {"max_turns": 1000, "leader_movement": 20, "postal_movement": True}):
             g = await lobby.create_game(players=3, options=opts)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from rcw.bots import make_agent
 from rcw.bots.cooperation import CooperationTable
+from rcw.bots.postal import TERMS
 from rcw.server.client import ServerError
 from server_helpers import STORES
 from test_server_play import IN_PROCESS
@@ -104,6 +105,89 @@ async def test_a_human_trades_with_an_sdt_bot_by_post(kind):
             assert a.view[k]["B"] == before[k]["B"] + gave - took, (k, before, a.view[k])
         report = (await a.reports())[-1]["text"]
         assert "between A and B" in report, report
+
+
+def countered(agent, game, seat: str = "B", by: str = "A") -> dict | None:
+    """The first candidate ``seat``'s agent declines with a counter-offer (its own valuation)."""
+    player = Player(game, seat)
+    for terms in CANDIDATES:
+        try:
+            order = game.trade_orders(by, {"with": seat, **terms})["order"]
+        except Exception:
+            continue
+        if not agent.weigh(player, by, order, "trade:test")[0] and agent.counter(player, by, order) is not None:
+            return terms
+    return None
+
+
+def card_from(c, channel: str, seat: str) -> dict | None:
+    return next((m for m in c.messages.get(channel, {}).values()
+                 if m.get("seat") == seat and isinstance(m.get("proposal"), dict)), None)
+
+
+@IN_PROCESS
+async def test_an_sdt_bot_counters_a_trade_by_post_and_keeps_to_it_when_the_player_accepts():
+    """Where the live bot would counter a trade (within COUNTER_BAND of what it asks), the postal
+    bot declines and posts a counter-offer by post: a card of its own with both orders, the
+    engine's.  The player accepts it: the bot sends its sheet again with its order; the player
+    adds his and the Gamesmaster makes the trade (postal [4.2]; before, the bot said only
+    "propose a little more")."""
+    async with serve() as srv:
+        g, (a,) = await postal_game(srv, humans=1, seed=3, bots="sdt")
+        gid = g["game"]
+        await a.wait_for(lambda c: set("BCDE") <= set(c.view["postal"]["submitted"]), 10)
+        rt = srv.hub.runtimes[gid]
+        terms = countered(rt.driver.agents[("B", "sdt")], rt.game)
+        assert terms is not None, "no candidate gets a counter-offer from B"
+        asked = await a.chat("A-B", "", {"kind": "trade", "to": "B", **terms})
+        r = await answer(a, "A-B", asked["id"])
+        assert r["reply"]["accept"] is False and r["text"].startswith(f"B declines the trade by post (proposal #{asked['id']})")
+        assert "counters" in r["text"], r
+        await a.wait_for(lambda c: card_from(c, "A-B", "B") is not None, 10)
+        card = card_from(a, "A-B", "B")
+        prop = card["proposal"]
+        assert prop["kind"] == "trade" and prop["to"] == "A" and prop["addressees"] == ["A"] and prop["counter"] == asked["id"]
+        post = prop["post"]
+        assert (post["turn"], post["phase"]) == (1, "trading") and set(post["orders"]) == {"A", "B"}
+        # the counter changes the trade (by one marker) and is the engine's own pair of orders
+        assert post["orders"]["A"] != asked["proposal"]["post"]["orders"]["A"]
+        assert rt.game.trade_orders("B", {"with": "A", **{k: prop.get(k, [] if k.endswith("leaders") else 0)
+                                                          for k in TERMS}}) == {"order": post["orders"]["B"],
+                                                                                "mirror": post["orders"]["A"]}
+        assert not resent(a, "B")                    # (nothing on B's sheet before A accepts)
+        before = {k: dict(a.view[k]) for k in ("politburo", "assassins")}
+
+        await a.accept("A-B", card["id"])
+        await a.wait_for(lambda c: len(resent(c, "B")) == 1, 10)       # B sends its sheet again, once
+        assert post["orders"]["B"] in [o for _, o in rt.game.view("B")["postal"]["sheet"]]
+        await a.sheet([post["orders"]["A"]])         # A's side: the last sheet, the phase is adjudicated
+        await a.wait_for(lambda c: phase(c) == (1, "first"), 10)
+        for k in ("politburo", "assassins"):
+            gave, took = prop.get(f"take_{k}", 0), prop.get(f"give_{k}", 0)     # (B's terms: give_* is B's side)
+            assert a.view[k]["A"] == before[k]["A"] - gave + took, (k, before, a.view[k])
+            assert a.view[k]["B"] == before[k]["B"] + gave - took, (k, before, a.view[k])
+
+
+@IN_PROCESS
+async def test_a_seat_in_civil_disorder_answers_a_trade_by_post_through_its_bot():
+    """A seat in civil disorder is its bot's while another player is there (rcw.server.absence):
+    a trade by post offered to it is answered by that bot, which writes the mirror order on the
+    seat's sheet (QA: the offer waited for an answer that never came)."""
+    async with serve() as srv:
+        g, (a, b) = await postal_game(srv, humans=2, seed=3, bots="sdt", deadline=3600, disorder_after=1)
+        gid = g["game"]
+        rt = srv.hub.runtimes[gid]
+        await rt.absence.missed(["B"])              # B lets a deadline pass: civil disorder
+        await a.wait_for(lambda c: c.seats["B"].get("disorder") and "B" in c.view["postal"]["submitted"], 10)
+        yes, _ = verdicts(rt.driver.agent("B", "sdt"), rt.game)
+        assert yes is not None, "the candidates give no trade B's bot accepts"
+        agreed = await a.chat("A-B", "", {"kind": "trade", "to": "B", **yes})
+        theirs = agreed["proposal"]["post"]["orders"]["B"]
+        r = await answer(a, "A-B", agreed["id"])
+        assert r["seat"] == "B" and r["reply"]["accept"] is True and r["reply"]["by"] == "bot", r
+        await a.wait_for(lambda c: len(resent(c, "B")) >= 1, 10)       # its bot sends B's sheet again
+        assert theirs in [o for _, o in rt.game.view("B")["postal"]["sheet"]]
+        assert b.seats["B"].get("disorder")         # (still in disorder: the bot answered, not the player)
 
 
 @IN_PROCESS

@@ -998,13 +998,10 @@ def test_a_deployment_on_a_stack_with_no_loose_unit_does_not_offer_command():
 
     solo = SPISolo(3, out=io.StringIO(), inp=_feed([]))
     frunze = solo.g.data.by_name("Frunze").id
-    value = solo.g.data.units[frunze].strength
     assert solo.describe(S.DeployLeader("R", frunze, 1, "PETR")) == (
-        "On stack 1 in PETR (RL3 Lenin, RU8 PETR): its units all have a leader already, so he commands none of them "
-        "(004 [24.11])")
+        "On stack 1 in PETR (RL3 Lenin, RU8 PETR): commands none (its units all have a leader)")
     assert solo.describe(S.DeployLeader("R", frunze, 2, "NOVG")) == (
-        f"On stack 2 in NOVG (RU8 NOVG): takes command of its loose Red units (1 there), up to his value of {value}, "
-        "the strongest first (004 [24.11])")
+        "On stack 2 in NOVG (RU8 NOVG): commands its loose unit")
 
 
 def test_k_shows_the_randomizer_in_the_session_and_a_withdrawn_force_as_withdrawn():

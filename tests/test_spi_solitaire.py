@@ -291,6 +291,44 @@ def test_the_view_names_the_nonred_stacks_that_move_and_the_table_shows_the_engi
     assert " yes " in rows[str(led.id)] and " no " in rows[str(german.id)] and " no " in rows[str(loose.id)], rows
 
 
+def test_the_board_lists_the_nonred_forces_that_move_or_stand_next_to_red_and_n_lists_every_one():
+    """QA: ``rcw solo --spi`` printed the whole non-Red table (some 40 forces, with the rules of
+    movement in words) with every board.  The board lists those that move (the engine's
+    ``movers``, 004 [21.11]) and those in or next to a province with a Red stack, says how many
+    more there are, and ``n`` lists every one; the table's legend is said in full once."""
+    import io
+
+    from rcw.bots.spi_solo import SPISolo
+    from rcw.bots.terminal import Screen
+
+    g = empty()
+    led = put(g, "KIEV", "N", "Deniken", "WU6 KHAR", attach={"WU6 KHAR": "Deniken"})    # moves
+    loose = put(g, "POLT", "N", "WU4 TAUR")               # does not move; next to KURS
+    german = put(g, "KHER", "N", "BU2 KHER/GE")           # does not move; two provinces from KURS
+    put(g, "KURS", "R", "RU6 KURS")
+    assert "KURS" in D.provinces["POLT"].adjacent and "KURS" not in D.provinces["KHER"].adjacent
+    solo = SPISolo(3, out=io.StringIO(), inp=io.StringIO(""))
+    solo.g, solo.player = g, Player(g, "R")
+    out = io.StringIO()
+    solo.screen = Screen(out, fancy=False)
+
+    def listed() -> tuple[set[str], str]:
+        text, _ = out.getvalue(), out.truncate(0)
+        out.seek(0)
+        table = text.split("Non-Red forces (")[1]
+        return {line.split()[0] for line in table.splitlines() if line.split() and line.split()[0].isdigit()}, text
+
+    solo.show_board()
+    shown, text = listed()
+    assert shown == {str(led.id), str(loose.id)}, shown
+    assert "(1 more that do not move and stand away from your stacks: n lists every one)" in text
+    assert "one province per pip of a die" in text                  # (the legend, the first time)
+    solo.show_nonred()                                             # n
+    shown, text = listed()
+    assert shown == {str(led.id), str(loose.id), str(german.id)}, shown
+    assert "one province per pip of a die" not in text and "more that do not move" not in text
+
+
 # ================================================================================================
 # 004 [21.0] movement modifications
 # ================================================================================================

@@ -32,7 +32,7 @@ from rcw.postal import sequence
 from rcw.postal.base import GM, MODE, PHASE_NAMES, act_as, active, book
 from rcw.postal.politics import POSTAL_4, mirror
 from rcw.postal.sheets import ClosePhase, SubmitOrders, check_phase, normalize, open_kinds, orders_of
-from rcw.postal.validate import check_sheet, scratch
+from rcw.postal.validate import check_sheet, choices, scratch
 from rcw.rng import Dice
 from rcw.rules import combat, quitting
 from rcw.rules.base import Ctx
@@ -107,6 +107,8 @@ class PostalGame(Game):
     PLAYERS = 5
     HANDLERS = {SubmitOrders: (check_submit, do_submit), ClosePhase: (check_close, do_close),
                 A.Quit: (quitting.check, do_quit)}
+    # the choices order_choices last made: (the version they are for, {seat: choices})
+    _choices_seen: tuple[int, dict[str, dict]] | None = None
 
     @classmethod
     def _options(cls, options: Any) -> dict:
@@ -191,6 +193,32 @@ class PostalGame(Game):
             out["offers"] = offered
         return out
 
+    def order_choices(self, seat: str) -> dict[str, dict[str, list]]:
+        """The units each unit field of an order kind may name in ``seat``'s sheet of the phase
+        being collected, as the rules judge them on its position: ``{kind: {field: [unit id,
+        ...]}}`` for the kinds of the phase among ``steal`` (004 [17.0] postal [13.26]),
+        ``merge`` (004 [5.41]), ``transfer`` (004 [13.15]), ``emigrate`` (004 [13.31]),
+        ``czech_exit`` (004 [5.66]), ``place`` (``leaders``, 001 Optional Forces) and ``losses``
+        (``prefer``, 004 [8.44]); an empty list: none may be named.  A kind with two unit fields
+        (``steal``, ``merge``, ``transfer``) also has ``pairs``, the ``[first, second]`` that may
+        be named together.  Each is judged by the check its order gets when the sheet arrives
+        (:func:`rcw.postal.validate.choices`): a ``merge``, ``transfer``, ``emigrate``,
+        ``czech_exit`` or ``steal`` order alone on a sheet naming a unit listed (a pair, for
+        two fields) is kept, one naming a unit not listed refused.  The answer is kept while
+        the game stays as it is (:attr:`version`: the view of every push carries it,
+        ``view.postal.choices``; code that edits a State directly, as tests do, does so first).
+        For a seat not active, or once the game is over: ``{}``."""
+        s = self.state
+        if s.phase == "over" or seat not in s.seats or seat in s.quit:
+            return {}
+        seen = self._choices_seen
+        if seen is None or seen[0] != self.version:
+            seen = self._choices_seen = (self.version, {})
+        got = seen[1].get(seat)
+        if got is None:
+            got = seen[1][seat] = choices(self.ctx, seat, s.postal["phase"])
+        return copy_plain(got)
+
     def trade_orders(self, seat: str, terms: Any) -> dict[str, dict]:
         """A trade ``seat`` would propose now (postal [4.2]: a trade by post is made when both
         sheets hold mirror ``trade`` orders, or, for a gift, when the receiver accepts gifts):
@@ -261,6 +289,7 @@ def _postal(g: Game, seat: str | None) -> dict:
         out["sheet"] = copy_plain(b.get("sheets", {}).get(seat))
         out["rejected"] = copy_plain(b.get("rejected", {}).get(seat, []))
         out["warnings"] = copy_plain(b.get("warnings", {}).get(seat, []))
+        out["choices"] = g.order_choices(seat) if isinstance(g, PostalGame) else {}
     return out
 
 

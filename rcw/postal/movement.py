@@ -121,6 +121,23 @@ def pickups(ctx: Ctx, sheets: dict) -> tuple[dict[int, tuple[str, int, int]], li
     return winners, ev
 
 
+def action_of(ctx: Ctx, seat: str, o: dict) -> A.Action:
+    """The multi-player action a ``merge`` (004 [5.41]), ``transfer`` (004 [13.15]), ``emigrate``
+    (004 [13.31]) or ``czech_exit`` (004 [5.66]) order is carried out as, in the seat's
+    Movement Phase (:func:`carry_out`; :func:`rcw.postal.validate.choices` asks its check).
+    Raises :class:`IllegalAction` for a unit not on the map."""
+    kind = o["order"]
+    if kind == "merge":
+        return A.Merge(seat, stack_id(ctx, o["unit"]), stack_id(ctx, o["into"]))
+    if kind == "transfer":
+        to = o["to"]
+        lead = to if to in ctx.data.units and ctx.data.units[to].is_leader else 0
+        return A.TransferImperial(seat, o["unit"], stack_id(ctx, to), lead)
+    if kind == "emigrate":
+        return A.Emigrate(seat, o["unit"])
+    return A.CzechExit(seat, o["unit"])
+
+
 # -- carrying out one order -------------------------------------------------------------------------------
 def carry_out(ctx: Ctx, seat: str, index: int, o: dict, winners: dict, routes: dict[int, list[str]],
               warnings: list | None = None, offers: dict | None = None) -> list[Event]:
@@ -134,16 +151,8 @@ def carry_out(ctx: Ctx, seat: str, index: int, o: dict, winners: dict, routes: d
         kind = o["order"]
         if kind == "move":
             _move(run, o, winners, routes)
-        elif kind == "merge":
-            run.ev += do(ctx, A.Merge(seat, stack_id(ctx, o["unit"]), stack_id(ctx, o["into"])))
-        elif kind == "transfer":
-            to = o["to"]
-            lead = to if to in ctx.data.units and ctx.data.units[to].is_leader else 0
-            run.ev += do(ctx, A.TransferImperial(seat, o["unit"], stack_id(ctx, to), lead))
-        elif kind == "emigrate":
-            run.ev += do(ctx, A.Emigrate(seat, o["unit"]))
         else:
-            run.ev += do(ctx, A.CzechExit(seat, o["unit"]))
+            run.ev += do(ctx, action_of(ctx, seat, o))
     except IllegalAction as e:
         if run.checking:
             raise

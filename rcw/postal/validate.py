@@ -30,13 +30,17 @@ standing order of one kind (``losses``, ``capture``, ``redraw``, ``vote``, ``cou
 
 from __future__ import annotations
 
+from rcw import actions as A
 from rcw.actions import IllegalAction
-from rcw.postal.base import LIVE_PHASE, book, order_error
+from rcw.postal.base import LIVE_PHASE, act_as, book, order_error
 from rcw.postal.combat import attack
+from rcw.postal.gm import legal
 from rcw.postal.movement import KINDS as MOVES
-from rcw.postal.movement import carry_out, check_assassinate
+from rcw.postal.movement import action_of, carry_out, check_assassinate
 from rcw.postal.politics import POSTAL_4, check_execute, check_purge, check_steal, check_trade, do_steal, purge_doubt
 from rcw.postal.sheets import normalize, open_kinds, orders_of
+from rcw.rules import combat, shock_armies
+from rcw.rules import movement as live_movement
 from rcw.rules.base import Ctx
 
 STANDING = ("losses", "capture", "redraw", "vote", "counterpurge", "comply_execution", "accept_gifts", "place", "draws")
@@ -159,3 +163,98 @@ def _judge(sim: Ctx, seat: str, n: dict, coming: int = 0) -> None:
         bad = [p for p in n["from"] if p not in s.seats]
         if bad:
             raise IllegalAction("004 [17.0] postal [4.2]", f"no seat {bad[0]!r} in this game", "unknown_seat")
+
+
+# -- the units an order's fields may name ------------------------------------------------------------------
+#: The unit fields (``int``, ``ints``) of the order kinds whose units a sheet's writer picks from
+#: the engine's :func:`choices` (the page's "More orders" card): kind -> fields.
+CHOSEN: dict[str, tuple[str, ...]] = {
+    "steal": ("unit", "leader"), "merge": ("unit", "into"), "transfer": ("unit", "to"), "emigrate": ("unit",),
+    "czech_exit": ("unit",), "place": ("leaders",), "losses": ("prefer",)}
+
+
+def choices(ctx: Ctx, seat: str, phase: str) -> dict[str, dict[str, list[int]]]:
+    """For each order kind of :data:`CHOSEN` a sheet of ``phase`` is offered (:func:`open_kinds`),
+    the units each of its unit fields may name for ``seat`` on the position whose orders are
+    collected, ``{kind: {field: [unit id, ...]}}`` (ids ascending; an empty list: none may be
+    named); a kind with two unit fields also has ``pairs``, ``[[first, second], ...]`` (in the
+    order of :data:`CHOSEN`): the two may be named together.  Each is judged by the code that judges the order when its sheet arrives, on one
+    scratch copy (nothing is carried out):
+
+    - ``merge`` (004 [5.41]), ``transfer`` (004 [13.15]), ``emigrate`` (004 [13.31]),
+      ``czech_exit`` (004 [5.66]): the actions the seat's Movement Phase would offer
+      (:func:`rcw.rules.movement.candidates`), each written as the order and kept when the rules'
+      check takes the action the order is carried out as (:func:`rcw.postal.movement.action_of`,
+      what :func:`check_sheet` plays); a stack is named by any unit in it, so every unit of a
+      stack that may be named is listed (for ``transfer``'s ``to``, each unit judged: naming a
+      leader transfers to him);
+    - ``steal`` (004 [17.0] postal [13.26]): each of the seat's leaders with each unit on the
+      map, kept when :func:`rcw.postal.politics.check_steal` takes them (one pair at least for
+      each unit listed);
+    - ``place`` (001 Optional Forces): ``leaders``, those a Shock Army still in the Randomizer
+      may be placed with if drawn now (:func:`rcw.rules.shock_armies.leaders_for`, what the
+      ``place`` decision offers; none without the option);
+    - ``losses`` (004 [8.44]): ``prefer``, the units on the map whose Exchange losses the seat
+      chooses (:func:`rcw.rules.combat.loss_chooser`: its own, and an uncontrolled or quit
+      player's stack it attacks, 004 [8.46], [14.22]).
+
+    Those of ``place`` and ``losses`` are read where the decisions they answer come up; the
+    position may then differ (moves, combats), so they are what may be named as things stand."""
+    kinds = [k for k in open_kinds(phase, ctx.s.options, bool(book(ctx).get("purged"))) if k in CHOSEN]
+    if not kinds:
+        return {}
+    sim = scratch(ctx)
+    s, d = sim.s, sim.data
+    out: dict[str, dict[str, set[int]]] = {k: {f: set() for f in CHOSEN[k]} for k in kinds}
+    pairs: dict[str, set[tuple[int, int]]] = {k: set() for k in kinds if len(CHOSEN[k]) == 2}
+    moving = [k for k in kinds if k in MOVES]
+    if moving:
+        act_as(sim, seat, "movement")
+        orders: list[dict] = []
+        for a in live_movement.candidates(sim, seat):
+            if type(a) is A.Merge and "merge" in moving:
+                for x, y in ((a.stack, a.into), (a.into, a.stack)):
+                    orders.append({"order": "merge", "unit": s.stacks[x].units[0], "into": s.stacks[y].units[0]})
+            elif type(a) is A.TransferImperial and "transfer" in moving:
+                orders += [{"order": "transfer", "unit": a.unit, "to": v} for v in s.stacks[a.to_stack].units]
+            elif type(a) is A.Emigrate and "emigrate" in moving:
+                orders.append({"order": "emigrate", "unit": a.unit})
+            elif type(a) is A.CzechExit and "czech_exit" in moving:
+                orders.append({"order": "czech_exit", "unit": a.unit})
+        for o in {repr(sorted(o.items())): o for o in orders}.values():
+            try:
+                ok = legal(sim, action_of(sim, seat, normalize(o, phase)))
+            except IllegalAction:
+                ok = False
+            if ok:
+                kind = o["order"]
+                got = out[kind]
+                named = {f: [o[f]] if kind != "merge" else list(sim.b.stack_of(o[f]).units) for f in got}
+                for f in got:          # (a merge names each stack by any unit in it: all are listed)
+                    got[f].update(named[f])
+                if kind in pairs:
+                    f, h = CHOSEN[kind]
+                    pairs[kind].update((u, v) for u in named[f] for v in named[h])
+    on_map = sorted(sim.b.index())
+    if "steal" in kinds:
+        mine = [u for st in s.stacks.values() if st.owner == seat for u in st.units if d.units[u].is_leader]
+        for lead in mine:
+            for u in on_map:
+                try:
+                    check_steal(sim, seat, normalize({"order": "steal", "unit": u, "leader": lead}, phase))
+                except IllegalAction:
+                    continue
+                out["steal"]["unit"].add(u)
+                out["steal"]["leader"].add(lead)
+                pairs["steal"].add((u, lead))
+    if "place" in kinds and shock_armies.on(sim):
+        for u in shock_armies.units(sim):
+            if f"U:{u}" in s.aux:
+                out["place"]["leaders"].update(shock_armies.leaders_for(sim, u))
+    if "losses" in kinds:
+        out["losses"]["prefer"] = {u for st in s.stacks.values() if combat.loss_chooser(sim, st.owner, seat) == seat
+                                   for u in st.units}
+    answer: dict[str, dict[str, list]] = {k: {f: sorted(v) for f, v in fs.items()} for k, fs in out.items()}
+    for k, ps in pairs.items():
+        answer[k]["pairs"] = [list(p) for p in sorted(ps)]
+    return answer

@@ -74,6 +74,14 @@ def strength(ctx: Ctx, units: list[int], doubled: bool = False) -> int:
     return sum([us[u].strength * (2 if color(u) == RED else 1) for u in units])
 
 
+def loss_chooser(ctx: Ctx, owner: str | None, attacker: str) -> str:
+    """Who chooses the Exchange losses of a defending stack of ``owner`` attacked by
+    ``attacker`` (004 [8.44]): the owner; for an uncontrolled stack the attacker (004 [8.46]),
+    and so for a player who has quit, who is no longer there to choose (004 [14.22]).  (An
+    attacker chooses his own losses.)"""
+    return owner if owner is not None and owner not in ctx.s.quit else attacker
+
+
 def odds_column(att: int, dfn: int) -> int | None:
     """Index into the CRT columns 1:2, 1:1 ... 6:1, rounded for the defender (004 [8.0]);
     None below 1:2 (004 [8.47]); above 6:1 resolves at 6:1 (004 [8.48])."""
@@ -92,22 +100,34 @@ def _label(col: int | None) -> str:
     return "below 1:2" if col is None else ("1:2" if col == 0 else f"{col}:1")
 
 
-def crt_results(ctx: Ctx, column: int | None) -> dict[str, int]:
-    """How many of the six die rolls give each result in a CRT column (none below 1:2)."""
-    out = {"De": 0, "Ex": 0, "Ae": 0}
-    if column is not None:
-        for row in ctx.data.tables.crt:
-            out[row[column]] += 1
+def crt_results(ctx: Ctx, column: int | None, subversive: bool = False) -> dict[str, int]:
+    """How many of the six die rolls give each result in a CRT column (none below 1:2), counted
+    on :func:`crt_row`: a Subversive Attack's ``Ne`` (no effect) in place of Ex and Ae (004 [8.33])."""
+    row = crt_row(ctx, column, subversive)
+    out = {k: row.count(k) for k in ("De", "Ex", "Ae")}
+    if subversive:
+        out["Ne"] = row.count("Ne")
     return out
 
 
-def odds_of(ctx: Ctx, att: int, dfn: int) -> Odds:
+def crt_row(ctx: Ctx, column: int | None, subversive: bool = False) -> list[str]:
+    """The results of die rolls 1-6 in a CRT column as an attack has them: a Subversive Attack's
+    ``Ne`` (no effect) for every result but De (004 [8.33]); none below 1:2."""
+    if column is None:
+        return []
+    return [r if r == "De" or not subversive else "Ne" for r in (row[column] for row in ctx.data.tables.crt)]
+
+
+def odds_of(ctx: Ctx, att: int, dfn: int, subversive: bool = False) -> Odds:
+    """The odds of an attack of strength ``att`` on ``dfn`` (004 [8.4]), a Subversive Attack's
+    results as 004 [8.33] has them."""
     col = odds_column(att, dfn)
-    key = ("crt_results", col)              # (the table's counts, worked out once a game)
-    results = ctx.memo.get(key)
-    if results is None:
-        results = ctx.memo[key] = crt_results(ctx, col)
-    return {"attack": att, "defense": dfn, "column": col, "label": _label(col), "results": dict(results)}
+    key = ("crt_results", col, subversive)  # (the table's counts, worked out once a game)
+    got = ctx.memo.get(key)
+    if got is None:
+        got = ctx.memo[key] = (crt_results(ctx, col, subversive), crt_row(ctx, col, subversive))
+    return {"attack": att, "defense": dfn, "column": col, "label": _label(col), "results": dict(got[0]),
+            "row": list(got[1])}
 
 
 def attack_strength(ctx: Ctx, stacks: list[Stack], subversive: bool) -> int:
@@ -133,7 +153,8 @@ def odds(ctx: Ctx, stacks: list[int] | None = None, target: int | None = None, s
         if ANARCHIST in colors:
             raise ctx.illegal(anarchists.RULE, "an Anarchist stack, hostile to all units, attacks alone")
         raise ctx.illegal("004 [8.22]", "only friendly units combine in one attack")
-    return odds_of(ctx, attack_strength(ctx, sts, subversive), strength(ctx, ctx.b.fighting_units(s.stacks[target])))
+    return odds_of(ctx, attack_strength(ctx, sts, subversive), strength(ctx, ctx.b.fighting_units(s.stacks[target])),
+                   subversive)
 
 
 FRIENDLY_GROUPS = ((RED,), (WHITE, BLUE), (BLUE, GREEN))    # the largest sets of colours not opposed (004 [8.11]-[8.15])
@@ -201,15 +222,15 @@ def _groups(ctx: Ctx, t: Stack, able: list[Stack], subversive: bool) -> list[Att
     groups: list[AttackGroup] = []
     for colors in friendly_groups(ctx, ctx.b.stack_color(t)):
         sts = [st for st in able if ctx.b.stack_color(st) in colors]
-        o = odds_of(ctx, attack_strength(ctx, sts, subversive), dfn) if sts else None
+        o = odds_of(ctx, attack_strength(ctx, sts, subversive), dfn, subversive) if sts else None
         if o is not None and no_suicide.odds_problem(ctx, [attack_units(ctx, st) for st in sts], o["column"], subversive):
             sts = [st for st in sts if not no_suicide.alone(ctx, attack_units(ctx, st))]
-            o = odds_of(ctx, attack_strength(ctx, sts, subversive), dfn) if sts else None
+            o = odds_of(ctx, attack_strength(ctx, sts, subversive), dfn, subversive) if sts else None
         if sts and not any(set(g["stacks"]) >= {st.id for st in sts} for g in groups):
             groups.append({"stacks": [st.id for st in sts], "odds": o})
     for st in able:                     # 001 Anarchists: each Anarchist stack attacks alone
         if ctx.b.stack_color(st) == ANARCHIST:
-            groups.append({"stacks": [st.id], "odds": odds_of(ctx, attack_strength(ctx, [st], subversive), dfn)})
+            groups.append({"stacks": [st.id], "odds": odds_of(ctx, attack_strength(ctx, [st], subversive), dfn, subversive)})
     groups.sort(key=lambda g: (-g["odds"]["attack"], g["stacks"]))
     return groups
 
@@ -427,10 +448,7 @@ def do_resolve(ctx: Ctx, a: ResolveAttack) -> list[Event]:
         else:
             for u in attackers:
                 ctx.eliminate(u, a_section, ev, "exchange")
-            # 004 [8.44]: the owner chooses; for an uncontrolled stack the attacker (004 [8.46]),
-            # and so for a player who has quit, who is no longer there to choose (004 [14.22]).
-            owner = defender_owner if defender_owner not in s.quit else None
-            need, losers, section, chooser = att, defenders, d_section, owner or seat
+            need, losers, section, chooser = att, defenders, d_section, loss_chooser(ctx, defender_owner, seat)
         if need >= strength(ctx, losers):
             for u in losers:
                 ctx.eliminate(u, section, ev, "exchange")

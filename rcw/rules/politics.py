@@ -86,7 +86,7 @@ from rcw.data import RED
 from rcw.rules import masses
 from rcw.rules.base import Ctx, counted
 from rcw.state import copy_plain
-from rcw.words import listed
+from rcw.words import committee_of, listed
 
 TERROR = "004 critique (DeBaun)"   # the Red Terror (option red_terror, rcw.rules.historical)
 COMMITTEE_MARKERS = 8          # 004 [11.11]
@@ -264,7 +264,7 @@ def do_join(ctx: Ctx, a: JoinCommittee) -> list[Event]:
     members = _canon(ctx, a.members)
     rest = _withdraw(ctx, a.seat) if a.seat in ctx.s.committee else []
     ctx.s.committee_consent[a.seat] = members
-    ev = [Event("committee_consent", f"{a.seat} consents to a Central Committee of {', '.join(members)}",
+    ev = [Event("committee_consent", f"{a.seat} consents to a Central Committee of {committee_of(members)}",
                 {"seat": a.seat, "members": members, "rest": rest})]
     return ev + sync(ctx)
 
@@ -289,7 +289,7 @@ def do_leave(ctx: Ctx, a: LeaveCommittee) -> list[Event]:
     consent = ctx.s.committee_consent[a.seat]
     rest = _withdraw(ctx, a.seat)
     text = (f"{a.seat} withdraws from the Central Committee" if sitting else
-            f"{a.seat} withdraws its consent to a Central Committee of {', '.join(consent)}")
+            f"{a.seat} withdraws its consent to a Central Committee of {committee_of(consent)}")
     return [Event("committee_leave", text, {"seat": a.seat, "rest": rest})] + sync(ctx)
 
 
@@ -321,7 +321,7 @@ def sync(ctx: Ctx) -> list[Event]:
         return []
     s.committee = now
     if now:
-        return [Event("committee", f"The Central Committee is {', '.join(now)} ({_pm(ctx, now)} Politburo markers)",
+        return [Event("committee", f"The Central Committee is {committee_of(now)} ({_pm(ctx, now)} Politburo markers)",
                       {"members": list(now), "politburo": _pm(ctx, now)})]
     return [Event("committee", "There is no Central Committee now (004 [11.12])", {"members": []})]
 

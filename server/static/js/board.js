@@ -10,7 +10,33 @@ import { SEAT_COLOURS, COUNTER_COLOURS, counterColours, D, unit, shownStrength, 
 const CW = 30; // counter width and height, map units (about as many pixels at the starting zoom)
 const CH = 28;
 const GAP = 3; // between counters
+const NEAR = 6; // a group of counters is to be this much nearer its province's box than any other's,
+const NEAR_COST = 20; // or it costs this much per map unit short (as an overlap of so many square units)
 const SHOWN = 4; // a province shows at most this many counters; more: SHOWN - 1 and a "+n" counter
+
+/** ``v`` within [lo, hi]; the middle of the two when hi < lo (a view wider than the map). */
+function clampTo(v, lo, hi) {
+  return hi < lo ? (lo + hi) / 2 : Math.min(Math.max(v, lo), hi);
+}
+
+/** The distance between two rectangles ({x, y, w, h}): 0 when they touch or overlap. */
+function gap(a, b) {
+  return Math.hypot(Math.max(0, b.x - a.x - a.w, a.x - b.x - b.w), Math.max(0, b.y - a.y - a.h, a.y - b.y - b.h));
+}
+
+/** An arrow's line from province box ``f`` to box ``t`` (their centres' line), begun and ended
+ *  ``pad`` map units outside the two boxes so that it covers neither name (QA: the last phase's
+ *  arrows hid TVER, TULA, OREL...); the centres' line where the boxes are too close for that. */
+function boxToBox(f, t, pad = 2) {
+  const dx = t.cx - f.cx;
+  const dy = t.cy - f.cy;
+  // (the fraction of the centres' line inside a box of half-sizes hw, hh around its end)
+  const inside = (b) => Math.min(dx ? (b.w / 2 + pad) / Math.abs(dx) : Infinity, dy ? (b.h / 2 + pad) / Math.abs(dy) : Infinity);
+  const a = inside(f);
+  const z = 1 - inside(t);
+  if (!(z - a > 0.05) || Math.hypot(dx, dy) * (z - a) < 8) return [f.cx, f.cy, t.cx, t.cy];
+  return [f.cx + dx * a, f.cy + dy * a, f.cx + dx * z, f.cy + dy * z];
+}
 
 /** Whether two rectangles ({x, y, w, h}) overlap, and by how much area. */
 function overlap(a, b) {
@@ -100,6 +126,7 @@ export class Board {
       h("button", { type: "button", title: "Zoom out", "aria-label": "Zoom out", onclick: () => this.zoomBy(1 / 0.75) }, "−"),
       h("button", { type: "button", title: "Whole map", "aria-label": "Whole map", onclick: () => this.fit() }, "⤢"),
       keyBtn);
+    this.zoomEl = zoom;
     this.el.append(holder, zoom, this.keyEl);
     this.showKey(!!store.get("map-key", false));
     this.holder = holder;
@@ -199,8 +226,17 @@ export class Board {
     const rh = this.holder.clientHeight || 500;
     if (initial) {
       // start readable on European Russia (where most of the war is) rather than the whole
-      // map in miniature; the whole-map button shows everything
+      // map in miniature; the whole-map button shows everything.  A desktop box big enough to
+      // show the whole map at a readable scale (counters 24 px wide) opens on all of it (QA: at
+      // 1920x1080 the opening view cut Siberia off for nothing)
       const k = rw < 700 ? 0.8 : Math.max(0.78, Math.min(1.0, rh / 760));
+      if (rw >= 700 && Math.min(rw / f.w, rh / f.h) >= 0.78) {      // (the desktop's least readable scale)
+        const w = Math.max(f.w, f.h * (rw / rh));
+        const hh = w * (rh / rw);
+        this.setVB({ x: f.x - (w - f.w) / 2, y: f.y - (hh - f.h) / 2, w, h: hh });
+        this._opening = this.vb;
+        return;
+      }
       const w = Math.min(f.w, rw / k);
       const hh = w * (rh / rw);
       this.setVB({ x: Math.max(f.x, 540 - w / 2), y: Math.max(f.y, Math.min(f.h - hh, 470 - hh / 2)), w, h: hh });
@@ -294,12 +330,13 @@ export class Board {
   }
 
   /** The part of the map's box on screen that no panel over the map covers (the inspector, which
-   *  on a phone takes the lower part of the map, and the decision prompt): {left, top, right,
-   *  bottom} in pixels, the largest part beside each panel in turn. */
-  openArea() {
+   *  on a phone takes the lower part of the map, the decision prompt, and the map's own zoom
+   *  buttons, unless ``buttons`` is false: QA, on a phone a stack in Archangel stood under them):
+   *  {left, top, right, bottom} in pixels, the largest part beside each panel in turn. */
+  openArea(buttons = true) {
     const r = this.svg.getBoundingClientRect();
     let a = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
-    for (const el of (this.h.covers && this.h.covers()) || []) {
+    for (const el of [buttons ? this.zoomEl : null, ...((this.h.covers && this.h.covers()) || [])]) {
       if (!el || el.hidden) continue;
       const q = el.getBoundingClientRect();
       if (!q.width || !q.height || q.right <= a.left || q.left >= a.right || q.bottom <= a.top || q.top >= a.bottom) continue;
@@ -319,14 +356,15 @@ export class Board {
     if (b) this.centreOnPoint(b.cx, b.cy, force);
   }
 
-  /** :meth:`centreOn` for a point of the map (map units). */
-  centreOnPoint(cx, cy, force = false) {
+  /** :meth:`centreOn` for a point of the map (map units), in the open area ``a`` (by default
+   *  :meth:`openArea`'s). */
+  centreOnPoint(cx, cy, force = false, a = null) {
     const b = { cx, cy };
     if (!this.vb) return;
     const vb = this.vb;
     const r = this.svg.getBoundingClientRect();
     if (!r.width || !r.height) return;          // (the map is not shown: a phone's other pane)
-    const a = this.openArea();
+    a = a || this.openArea();
     const k = Math.min(r.width / vb.w, r.height / vb.h);              // pixels per map unit
     const ox = r.left + (r.width - vb.w * k) / 2;                    // where the view box starts on screen
     const oy = r.top + (r.height - vb.h * k) / 2;
@@ -334,41 +372,83 @@ export class Board {
     const sy = oy + (b.cy - vb.y) * k;
     const m = Math.min(60 * k, (a.right - a.left) / 6, (a.bottom - a.top) / 6);
     if (!force && sx > a.left + m && sx < a.right - m && sy > a.top + m && sy < a.bottom - m) return;
+    const [xs, ys] = this._range(a, r, k);
+    this.setVB({ ...vb, x: clampTo(b.cx - ((a.left + a.right) / 2 - ox) / k, ...xs),
+                 y: clampTo(b.cy - ((a.top + a.bottom) / 2 - oy) / k, ...ys) });
+    this._placed = { ...this.vb };
+  }
+
+  /** Where :meth:`centreOnPoint` may put the view's corner ([lo, hi] for x and for y): the map
+   *  filling the view, or, beside a panel over the map (open area ``a`` of the map's box ``r``,
+   *  ``k`` pixels per map unit), scrolled as far past the map's end as the panel covers. */
+  _range(a, r, k) {
     const f = this.full;
-    const clampTo = (v, lo, hi) => (hi < lo ? (lo + hi) / 2 : Math.min(Math.max(v, lo), hi));
-    // (map units hidden under a panel on each side: the view may scroll that far past the map's end)
+    const vb = this.vb;
     const [l, t, rt, bt] = [(a.left - r.left) / k, (a.top - r.top) / k, (r.right - a.right) / k, (r.bottom - a.bottom) / k];
-    this.setVB({ ...vb, x: clampTo(b.cx - ((a.left + a.right) / 2 - ox) / k, f.x - l, f.x + f.w - vb.w + rt),
-                 y: clampTo(b.cy - ((a.top + a.bottom) / 2 - oy) / k, f.y - t, f.y + f.h - vb.h + bt) });
+    return [[f.x - l, f.x + f.w - vb.w + rt], [f.y - t, f.y + f.h - vb.h + bt]];
+  }
+
+  /** A panel over the map has closed (or opened): a view :meth:`centreOnPoint` took past the
+   *  map's end beside it comes back as far as the panels there now allow, leaving no blank strip
+   *  (QA: after a Move on a desktop the map stayed off to one side, a blank strip where the
+   *  province panel had been).  A view the player has panned or zoomed since is left as it is. */
+  settle() {
+    const vb = this.vb;
+    const p = this._placed;
+    if (!vb || !p || p.x !== vb.x || p.y !== vb.y || p.w !== vb.w) return;
+    // (never under a drag: a counter dragged before it was selected opens the province panel,
+    // and on a phone hides the prompt; the view moving then sent the drop elsewhere, ci-local)
+    if (this.svg.classList.contains("dragging") || this.svg.classList.contains("dragging-stack")) return;
+    // (nor before :meth:`refit` has fitted the view to a box of a new size: the view is still the
+    // old box's shape, and clamping it there moved a turned phone's map off its centre, ci)
+    const sz = this._size;
+    if (!sz || sz.w !== this.holder.clientWidth || sz.h !== this.holder.clientHeight) return;
+    const r = this.svg.getBoundingClientRect();
+    if (!r.width || !r.height) return;
+    const k = Math.min(r.width / vb.w, r.height / vb.h);
+    const [xs, ys] = this._range(this.openArea(), r, k);
+    const x = clampTo(vb.x, ...xs);
+    const y = clampTo(vb.y, ...ys);
+    if (Math.abs(x - vb.x) < 0.5 && Math.abs(y - vb.y) < 0.5) return;
+    this.setVB({ ...vb, x, y });
+    this._placed = { ...this.vb };
   }
 
   /** Bring the provinces ``codes`` (the first, the one that matters most: a force's own) into
    *  the open part of the map: nothing moves while all lie inside it; else the view pans to
    *  centre them together where they fit at this zoom, or the first alone.  QA: on a phone a
-   *  force in the south stood in view, its ringed provinces under the prompt. */
+   *  force in the south stood in view, its ringed provinces under the prompt.  Clear of the zoom
+   *  buttons too where all fit so, else as if the buttons were not there (on a phone the strip
+   *  beside them may be too narrow for a force's ringed provinces). */
   bringIntoView(codes) {
     const bs = codes.map((c) => this.boxes[c]).filter(Boolean);
     const vb = this.vb;
     const r = this.svg.getBoundingClientRect();
     if (!bs.length || !vb || !r.width || !r.height) return;
-    const a = this.openArea();
     const k = Math.min(r.width / vb.w, r.height / vb.h);
     const ox = r.left + (r.width - vb.w * k) / 2;
     const oy = r.top + (r.height - vb.h * k) / 2;
-    const m = Math.min(24, (a.right - a.left) / 8, (a.bottom - a.top) / 8);
+    const xs = bs.map((b) => b.cx);
+    const ys = bs.map((b) => b.cy);
+    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    const margin = (a) => Math.min(24, (a.right - a.left) / 8, (a.bottom - a.top) / 8);
+    const fits = (a) => (x1 - x0) * k <= a.right - a.left - 2 * margin(a) && (y1 - y0) * k <= a.bottom - a.top - 2 * margin(a);
+    let a = this.openArea();
+    if (!fits(a)) {
+      const all = this.openArea(false);
+      if (fits(all)) a = all;
+    }
+    const m = margin(a);
     const inside = (b) => {
       const sx = ox + (b.cx - vb.x) * k;
       const sy = oy + (b.cy - vb.y) * k;
       return sx > a.left + m && sx < a.right - m && sy > a.top + m && sy < a.bottom - m;
     };
     if (bs.every(inside)) return;
-    const xs = bs.map((b) => b.cx);
-    const ys = bs.map((b) => b.cy);
-    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-    if ((x1 - x0) * k <= a.right - a.left - 2 * m && (y1 - y0) * k <= a.bottom - a.top - 2 * m) {
-      this.centreOnPoint((x0 + x1) / 2, (y0 + y1) / 2, true);
+    if (fits(a)) {
+      this.centreOnPoint((x0 + x1) / 2, (y0 + y1) / 2, true, a);
     } else {
-      this.centreOnPoint(bs[0].cx, bs[0].cy, !inside(bs[0]));
+      this.centreOnPoint(bs[0].cx, bs[0].cy, !inside(bs[0]), a);
     }
   }
 
@@ -422,6 +502,7 @@ export class Board {
         start.moved = true;
         try { svg.setPointerCapture(e.pointerId); } catch { /* ignore */ }
         svg.classList.add(start.drag !== null ? "dragging-stack" : "dragging");
+        if (start.drag !== null && this.h.onDragStart) this.h.onDragStart(start.drag);   // (its rings, if not selected yet)
       }
       if (start.drag !== null) {             // dragging a counter: the route to where it would go
         const code = reachAt(e);
@@ -618,7 +699,8 @@ export class Board {
       const f = this.boxes[a.from];
       const t = this.boxes[a.to];
       if (!f || !t) continue;
-      path.append(s("line", { class: "report-move" + (a.rail ? " rail" : "") + (a.trail ? " trail" : ""), x1: f.cx, y1: f.cy, x2: t.cx, y2: t.cy,
+      const [x1, y1, x2, y2] = boxToBox(f, t);
+      path.append(s("line", { class: "report-move" + (a.rail ? " rail" : "") + (a.trail ? " trail" : ""), x1, y1, x2, y2,
                               "marker-end": "url(#arrow)", "data-from": a.from, "data-to": a.to, "data-seat": a.seat || "",
                               // (in the mover's seat colour, as its badge: whose move it was)
                               style: SEAT_COLOURS[a.seat] ? `stroke: ${SEAT_COLOURS[a.seat]}` : null }));
@@ -685,12 +767,19 @@ export class Board {
           [b.cx - w / 2, b.y - 2 - gh],                   // above it
           [b.x + b.w + 2, b.y + b.h + 2 - CH / 2],        // below right, below left
           [b.x - 2 - w, b.y + b.h + 2 - CH / 2],
+          [b.x, b.y + b.h + 2],                           // under it, or above it, flush with one side
+          [b.x + b.w - w, b.y + b.h + 2],
+          [b.x, b.y - 2 - gh],
+          [b.x + b.w - w, b.y - 2 - gh],
         ];
         for (const [x, y] of spots) {
           const r = { x, y, w, h: gh };
           const onCounters = placed.reduce((a, p) => a + overlap(r, p), 0);
           const onBoxes = boxes.reduce((a, p) => a + (p.c === code ? 0 : overlap(r, p)), 0);
-          const score = onCounters * 1000 + onBoxes;
+          // (QA: a group as near another province's box as its own read as that province's)
+          const own = gap(r, b);
+          const score = onCounters * 1000 + onBoxes + boxes.reduce((a, p) => a + (p.c && p.c !== code
+            ? Math.max(0, own + NEAR - gap(r, p)) * NEAR_COST : 0), 0);
           if (!best || score < best.score) best = { score, x, y, n, w, h: gh, onCounters };
           if (!score) break;
         }

@@ -8,7 +8,7 @@
 // or trades, 004 [18.0]; its seat N is the engine, which answers nothing): no Propose menu there,
 // and no proposal is sent (the server refuses one addressed to an engine seat: `engine_seat`).
 
-import { h, store, fmtTime, clear, modal, toast, replace, touchScreen, followBottom, notifyBrowser } from "./util.js";
+import { h, store, fmtTime, clear, modal, toast, replace, touchScreen, followBottom, notifyBrowser, committeeOf } from "./util.js";
 import { unit, uname, pct } from "./data.js";
 import { glossed } from "./log.js";
 import { seatBadge, answerInto, openTradeDialog, openPactDialog, openCommitteeDialog } from "./dialogs.js";
@@ -167,7 +167,7 @@ export class Chat {
     if (!p || !me || m.seat === me || !(p.addressees || []).includes(me)) return;
     const who = `${this.app.seatName(m.seat)} (${m.seat})`;
     const what = {
-      committee: [`${who} invites you to a Central Committee of ${(p.members || []).join(", ")}`,
+      committee: [`${who} invites you to a Central Committee of ${committeeOf(p.members)}`,
         "A member of the Central Committee cannot be purged (004 [11.14]). Answer on its card in Talk."],
       trade: [`${who} offers you a trade`, "Answer on its card in Talk, or in Orders."],
       pact: [`${who} proposes a pact until the end of Game-Turn ${p.until}`, "Answer on its card in Talk."],
@@ -558,9 +558,11 @@ export class Chat {
     const me = this.app.seat;
     const mine = me && (p.post.orders || {})[me];
     const agreed = answered[p.to] === true;
+    // (the bot of the two, the addressee or the poster of a counter-offer, writes its own order)
+    const bot = [p.to, m.seat].find((s) => s !== me && ((this.app.st.seats || {})[s] || {}).kind === "bot");
     const note = h("div.small.post-note", agreed
       ? `Agreed: the trade is made in the ${p.post.phase} phase's trades if both sheets hold the matching orders` +
-        (this.app.st.seats && (this.app.st.seats[p.to] || {}).kind === "bot" ? ` (${p.to}'s sheet holds its order).` : ".")
+        (bot ? ` (${bot}'s sheet holds its order).` : ".")
       : "By post: made only if both sheets hold the matching orders.");
     if (!mine || !agreed || this._postOver(p) || !this.app.postal) return note;
     const on = (this.app.postal.draft || []).some((o) => JSON.stringify(o) === JSON.stringify(mine));

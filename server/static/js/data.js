@@ -99,10 +99,9 @@ export function leadersOf(stack) {
   return stack.units.filter(isLeader);
 }
 
-/** The six results of one column of the Combat Results Table (die 1..6), for display: the
- *  column itself (and every strength, odds and chance) comes from the engine. */
-export function crtRow(column) {
-  return D.tables.crt.map((row) => row[column]);
+/** The stack of ``view`` that holds unit ``uid`` (undefined when it is not on the map). */
+export function stackOf(view, uid) {
+  return view.stacks.find((s) => s.units.includes(uid));
 }
 
 /** A stack's strength as the engine counts it (facts.strengths, by stack id); null if unknown. */

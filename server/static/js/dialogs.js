@@ -3,7 +3,7 @@
 // The odds and chances are the engine's: asked with a `query` frame (app.ask) as the player
 // changes the choices in the dialog.
 
-import { h, modal, toast, replace } from "./util.js";
+import { h, modal, toast, replace, committeeOf, plural } from "./util.js";
 import { unit, uname, leadersOf, SEAT_COLOURS, pct } from "./data.js";
 
 export function seatBadge(seat) {
@@ -91,7 +91,7 @@ export function openPurgeDialog(app, preset = {}) {
           h("td", "+"), h("td.num", `Politburo ${view.politburo[p.seat] || 0}`), h("td", "="), h("td.num", h("b", p.strength)))))),
       purgeOddsTable(odds),
       h("p.small", `${target} has ${odds.spoils.length ? odds.spoils.map((u) => `${uname(u)} (${unit(u).strength})`).join(", ") : "no Red leaders on the map"}`
-        + ` and ${view.politburo[target] || 0} Politburo marker(s) (2 points each) to lose.`)]);
+        + ` and ${plural(view.politburo[target] || 0, "Politburo marker")} (2 points each) to lose.`)]);
   };
   const submit = async () => {
     if (group) {
@@ -244,7 +244,7 @@ export function openCommitteeDialog(app, preset = {}) {
     { label: "Cancel" },
     { label: "Propose", kind: "primary", dataset: { act: "post-committee" }, onclick: async () => {
       const ms = view.seats.filter((p) => members.has(p));
-      return (await app.chat.propose(ms, { kind: "committee", members: ms }, `Central Committee of ${ms.join(", ")}?`)) ? undefined : true;
+      return (await app.chat.propose(ms, { kind: "committee", members: ms }, `Central Committee of ${committeeOf(ms)}?`)) ? undefined : true;
     } },
   ]);
 }

@@ -9,7 +9,7 @@ import {
 } from "./data.js";
 import { GameConnection, api } from "./net.js";
 import { Board } from "./board.js";
-import { buildOrders, pendingLine, kindName, finalSummary, belowLowestOdds, soloDanger, winnersOf, winnersLine, declareWith } from "./orders.js";
+import { buildOrders, kindName, finalSummary, belowLowestOdds, soloDanger, winnersOf, winnersLine, declareWith } from "./orders.js";
 import { Chat } from "./chat.js";
 import { EventLog, LogPane, describeAction } from "./log.js";
 import { seatBadge, stackName, openAssassinDialog } from "./dialogs.js";
@@ -55,6 +55,9 @@ function optionList(options) {
 const PROPOSAL_NEWS = new Set(["committee", "committee_consent", "committee_leave", "trade_offered", "trade", "trade_declined", "trade_withdrawn",
   "quit"]);     // (a player who quits takes back his offers and consents, 004 [14.2])
 
+/** Refusals that may only mean the page was behind the game (GameApp.movedOn). */
+const MOVED_ON_CODES = new Set(["illegal_action", "stale", "not_your_turn"]);
+
 class GameApp {
   constructor(root, gid, seatHint) {
     this.root = root;
@@ -68,6 +71,7 @@ class GameApp {
     this.sel = null;            // {stack} or {province}
     this.snaps = new Map();     // seq -> {view, strengths}, for the replay
     this.trail = [];            // the other seats' latest moves, as arrows on the map (noteMoves)
+    this.moveLog = [];          // every frame's Player-Turn starts and moves, in order: the replay's arrows (trailAt)
     this._trailOld = false;     // (a Player-Turn has begun since: the next move starts a new trail)
     this.answers = new Map();   // "q|args" -> the engine's answer (a promise, then its value) at answersSeq
     this.answersSeq = -1;
@@ -112,8 +116,11 @@ class GameApp {
     setInterval(tickCountdowns, 1000);
     this.board = new Board(this.mapEl, {
       onStack: (id, prov) => (this.postal && this.postal.onStack(id, prov)) || (id < 0 ? this.select({ province: prov }) : this.select({ stack: id })),
-      canDrag: (id) => !!(this.reachInfo && this.reachInfo.routes && this.reachInfo.stackId === id && !this.busy),
-      onDrop: (id, code) => this.moveAlong(code),
+      // (a stack not selected yet is dragged too: it is selected as the drag starts, and its
+      // rings come with the engine's answer; QA: such a drag panned the map instead)
+      canDrag: (id) => !this.busy && this.mayMove(id),
+      onDragStart: (id) => { if (!(this.reachInfo && this.reachInfo.stackId === id)) this.select({ stack: id }); },
+      onDrop: (id, code) => this.reachInfo && this.reachInfo.stackId === id && this.moveAlong(code),
       onProvince: (code, e) => (this.postal && this.postal.onProvince(code)) || this.provinceClick(code, e),
       onBlank: () => this.select(null),
       covers: () => [this.inspectEl, this.mapPrompt], // (panels over the map: centreOn keeps provinces clear of them)
@@ -146,8 +153,18 @@ class GameApp {
       this.connect();
     } else if (e.code === "unknown_game") {
       this.conn.close();
-      clear(this.root).append(h("div.notfound", h("h1", "No such game"), h("p", `There is no game “${this.gid}” on this server.`),
-        h("a.btn.primary", { href: "#/" }, "Back to the lobby")));
+      const f = e.frame || {};
+      if (f.memory) {       // (the embedded store: a restart of the server lost every game it had: QA)
+        const since = f.started ? new Date(f.started) : null;
+        clear(this.root).append(h("div.notfound", { dataset: { why: "memory" } }, h("h1", "This game is no longer on the server"),
+          h("p", `There is no game “${this.gid}” on this server now. The server keeps its games in memory only, so when it is restarted every game on it is lost`
+            + `${since ? `; it was last started ${since.toLocaleString()}` : ""}. If this game was here before, it was lost when the server restarted, and it cannot be resumed.`),
+          h("p", "Start a new game from the lobby."),
+          h("a.btn.primary", { href: "#/" }, "Back to the lobby")));
+      } else {
+        clear(this.root).append(h("div.notfound", h("h1", "No such game"), h("p", `There is no game “${this.gid}” on this server.`),
+          h("a.btn.primary", { href: "#/" }, "Back to the lobby")));
+      }
     } else {
       this.showError(e);
     }
@@ -160,6 +177,27 @@ class GameApp {
       this.connEl.title = s === "open" ? "connected" : s === "connecting" ? "reconnecting…" : "disconnected";
       this.connEl.textContent = s === "open" ? "● live" : "● reconnecting…";
     }
+    // a connection lost after the game was shown: said plainly over the page, and the orders
+    // are out of reach until it is back (QA: only a small "reconnecting…", buttons clickable)
+    const lost = s !== "open" && !!(this.conn && this.conn.welcomed);
+    this.root.dataset.offline = lost ? "1" : "0";
+    if (this.connLostEl) this.connLostEl.hidden = !lost;
+    // (the orders, the inspector and the composer take no click, key or focus meanwhile)
+    for (const el of this.root.querySelectorAll(".orders, .inspector, .map-prompt, .composer")) el.inert = lost;
+    clearInterval(this._connTick);
+    if (lost) {
+      this.connTry();
+      this._connTick = setInterval(() => this.connTry(), 500);
+    }
+  }
+
+  /** The banner's line on the reconnection: which try, and when the next one starts. */
+  connTry() {
+    const c = this.conn;
+    if (!this.connTryEl || !c) return;
+    const n = c.attempts || 1;
+    const left = c.nextTry ? Math.max(0, Math.ceil((c.nextTry - Date.now()) / 1000)) : 0;
+    this.connTryEl.textContent = c.nextTry && left > 0 ? `Attempt ${n} in ${left} s.` : `Attempt ${n}: trying now…`;
   }
 
   async onWelcome(w) {
@@ -195,8 +233,10 @@ class GameApp {
     await this.chat.onWelcome(w.channels || []);
     if (!this._welcomed) {
       this._welcomed = true;
-      // before the deployment the map is empty: start a phone on the Orders pane
-      if ((w.status === "open" || (w.view && w.view.phase === "trading")) && this.root.dataset.mtab === "map") this.setTab("orders", true);
+      // before the deployment the map is empty, and after the end the Orders pane says who won
+      // and why (QA: a finished game opened on a phone's map): start a phone on the Orders pane
+      const over = w.status === "over" || (w.view && w.view.phase === "over");
+      if ((w.status === "open" || over || (w.view && w.view.phase === "trading")) && this.root.dataset.mtab === "map") this.setTab("orders", true);
     }
     this.render();
     this.centreOnForce();
@@ -218,6 +258,17 @@ class GameApp {
       this.snaps.set(f.seq, snapshot(f.view, f.facts));
       if (this.snaps.size > 4000) this.snaps.delete(this.snaps.keys().next().value);
       this.log.add(f);
+      if (this.seat && f.actor === this.seat && (f.by === "player" || f.by === "chat") && this.conn
+          && !this.conn.acting && !this.conn.ownSeqs.has(f.seq)) {
+        // (QA: with the seat open in two tabs, the one that did not act was not told; a choice
+        // it made from before is refused as no longer open: movedOn)
+        this.actedElsewhere = Date.now();
+        if (Date.now() - (this._elsewhereSaid || 0) > 20000) {
+          this._elsewhereSaid = Date.now();
+          const said = this.log.lines.find((l) => l.seq === f.seq && l.cls !== "minor");
+          toast(`Your seat acted in another tab or window${said ? ` — ${said.text}` : ""}. This page follows it.`, "info.elsewhere");
+        }
+      }
       if (this.seat && f.actor === this.seat && f.by === "deadline") {
         // (QA: a step the deadline's bot took for the player went by without a word)
         const said = this.log.lines.find((l) => l.seq === f.seq && l.cls !== "minor");
@@ -271,6 +322,11 @@ class GameApp {
   /** Send one action; resolves true when the engine took it. */
   async act(action) {
     if (!action || this.busy) return false;
+    if (this.conn && this.conn.state !== "open") {
+      toast("Not connected: nothing was sent. The page is reconnecting; try again once it is back.", "error");
+      return false;
+    }
+    const basis = this.st.seq;      // (the position the page showed when the order was given)
     this.setBusy(true);
     try {
       await this.conn.act(action);
@@ -278,7 +334,7 @@ class GameApp {
       hideAway();                  // (the player is back and playing: QA saw the card stay a whole Game-Turn)
       return true;
     } catch (e) {
-      this.showError(e);
+      if (!(MOVED_ON_CODES.has(e.code) && await this.movedOn(basis, e))) this.showError(e);
       return false;
     } finally {
       this.setBusy(false);
@@ -307,6 +363,47 @@ class GameApp {
     if (this.answersSeq !== this.st.seq) return undefined;
     const a = this.answers.get(`${q}|${JSON.stringify(args)}`);
     return a ? a.value : undefined;
+  }
+
+  /** An order the engine refused: had the game moved on from `basis`, the position the page
+   *  showed (this seat acting in another tab or window, or the page's news of the game late)?
+   *  Then say so, not the rule (QA: a second tab of one seat was told its order broke a rule),
+   *  and show the game as it is now.  Resolves true when it had. */
+  async movedOn(basis, e) {
+    let fresh;
+    try {
+      fresh = await this.conn.request("view");
+    } catch {
+      return false;
+    }
+    // (the same position, but a choice the page offered before the seat acted in another tab or
+    // window, say from a dialog left open: no longer open, not a rule broken)
+    const same = fresh.seq === basis && this.st.seq === basis;
+    if (same && !(this.actedElsewhere && Date.now() - this.actedElsewhere < 120000)) return false;   // (the rule stands)
+    if (fresh.seq > this.st.seq) {
+      const st = this.st;
+      for (const k of ["seq", "hash", "status", "view", "pending", "result"]) st[k] = fresh[k];
+      st.legal = fresh.legal || [];
+      st.facts = fresh.facts || {};
+      if (fresh.seats) st.seats = fresh.seats;
+      if (fresh.deadlines) st.deadlines = fresh.deadlines;
+      this.snaps.set(fresh.seq, snapshot(fresh.view, fresh.facts));
+    }
+    await this.log.catchUp(this.conn, this.st.seq);
+    this.logPane.render();
+    document.body.dataset.logSeq = String(this.log.lastSeq);
+    const mine = this.seat && this.log.lines.some((l) => l.seq > basis && l.seat === this.seat);
+    this.lastError = null;
+    if (same) {
+      toast("That choice is no longer open: your seat acted in another tab or window. This page shows the game as it is now.",
+        "info.moved-on", `The game said: ${placeNames(e.message)}`);
+    } else {
+      toast(mine
+        ? "The game had moved on: this seat acted in another tab or window meanwhile. Nothing was done here; the page now shows the game as it is."
+        : "The game had moved on before your order arrived. Nothing was done; the page now shows the game as it is.", "info.moved-on");
+    }
+    this.render();
+    return true;
   }
 
   showError(e) {
@@ -385,6 +482,17 @@ class GameApp {
     this.select({ province: code });
   }
 
+  /** Whether a drag of stack `id` may move it: the force under way, or a stack the engine lets
+   *  start one now (a StartForce of one of its units is among the seat's legal actions). */
+  mayMove(id) {
+    const st = this.st;
+    const v = st.view;
+    if (this.replay || !this.seat || !v || v.phase !== "movement" || st.status !== "playing") return false;
+    if (v.force) return v.force[0] === id;
+    const s = v.stacks.find((x) => x.id === id);
+    return !!s && (st.legal || []).some((a) => a.t === "StartForce" && s.units.includes(a.unit));
+  }
+
   /** The provinces the seat's force (or its selected stack, before it starts) can end its move in
    *  this phase: the engine's `reach` query (routes with the stop rule and rail), asked once a
    *  position; drawn as rings on the map (js/board.js). */
@@ -456,6 +564,7 @@ class GameApp {
     this.updateReach();
     this.renderBoard();
     this.renderInspector();
+    this.board.settle();          // (the province panel opened or closed over the map)
   }
 
   /** The seat's own force under way, or the target of its attack, brought into view. */
@@ -493,6 +602,11 @@ class GameApp {
     this.mapPrompt = h("button.map-prompt", { type: "button", hidden: true, onclick: () => this.setTab("orders") });
     this.replayEl = h("div.replay-bar", { hidden: true });
     this.bannerEl = h("div.map-banner", { hidden: true });
+    this.connLostEl = h("div.conn-lost", { role: "alert", hidden: true },
+      h("b", "Connection lost — reconnecting…"), this.connTryEl = h("span.conn-try"),
+      " Your orders and messages wait until the game is back.",
+      h("button.btn.conn-retry", { type: "button", dataset: { act: "reconnect" }, onclick: () => this.conn && this.conn.retryNow() },
+        "Reconnect now"));
     this.ordersEl = h("div.orders");
     this.playersEl = h("div.players-pane", { tabindex: 0, "aria-label": "Players' markers and Victory Point Chart" });
     this.dtabs = h("nav.dtabs", { role: "tablist" },
@@ -511,7 +625,7 @@ class GameApp {
     const main = h("main.game-main",
       h("section.map-pane", { "aria-label": "Map" }, this.mapEl, this.bannerEl, this.mapPrompt, this.inspectEl, this.replayEl),
       side);
-    root.append(this.header, this.stripEl, main, this.mnav);
+    root.append(this.header, this.connLostEl, this.stripEl, main, this.mnav);
     this.syncTabs();
   }
 
@@ -631,6 +745,20 @@ class GameApp {
    * the map and not only in the log.  Every frame the log takes comes here, its history's too
    * (js/log.js onFrame): a reloaded page draws them again. */
   noteMoves(f) {
+    // (for the replay: each step's arrows are those the page showed then, not the last turn's: QA)
+    while (this.moveLog.length && this.moveLog[this.moveLog.length - 1].seq >= f.seq) this.moveLog.pop();
+    const steps = [];
+    for (const e of f.events || []) {
+      const d = e.data || {};
+      if (e.kind === "player_turn") steps.push(null);
+      else if (e.kind === "move" || e.kind === "nonred_move") {
+        const path = e.kind === "move" ? [d.from, d.to] : d.path || [];
+        const arrows = [];
+        for (let i = 1; i < path.length; i++) arrows.push({ from: path[i - 1], to: path[i], rail: !!d.rail, seat: d.seat, trail: true });
+        steps.push(arrows);
+      }
+    }
+    if (steps.length) this.moveLog.push({ seq: f.seq, steps });
     for (const e of f.events || []) {
       const d = e.data || {};
       if (e.kind === "player_turn") this._trailOld = true;
@@ -641,6 +769,26 @@ class GameApp {
       for (let i = 1; i < path.length; i++) this.trail.push({ from: path[i - 1], to: path[i], rail: !!d.rail, seat: d.seat, trail: true });
     }
     if (this.trail.length > TRAIL_MAX) this.trail.splice(0, this.trail.length - TRAIL_MAX);
+  }
+
+  /** The arrows of the map at step `n` of the replay: the moves of the latest Player-Turn in
+   * which one was made, up to and with step `n` (as noteMoves draws them live; every seat's). */
+  trailAt(n) {
+    let trail = [];
+    let old = false;
+    for (const { seq, steps } of this.moveLog) {
+      if (seq > n) break;
+      for (const arrows of steps) {
+        if (arrows === null) {
+          old = true;
+          continue;
+        }
+        if (old) trail = [];
+        old = false;
+        trail.push(...arrows);
+      }
+    }
+    return trail.slice(-TRAIL_MAX);
   }
 
   /** The game has just ended while this page watched: the final scoreboard, the replay below it. */
@@ -679,6 +827,7 @@ class GameApp {
     this.chat.renderTabs();
     this.logPane.render();
     this.renderPrompt(mine);
+    this.board.settle();          // (a panel over the map may have opened or closed)
     this.updateBadges();
     if (mine && !this._wasMine) {
       this.centreOnForce();
@@ -806,7 +955,8 @@ class GameApp {
     if (!this.board || !this.board.svg) return;
     const view = this.replay ? this.replay.view : this.st.view;
     if (!view) return;
-    const m = this.replay ? { moves: {}, targets: new Set(), attackers: new Set(), candidates: new Set(), path: null, force: null } : (this.marks || {});
+    const m = this.replay ? { moves: {}, targets: new Set(), attackers: new Set(), candidates: new Set(), path: null, force: null,
+      arrows: this.trailAt(this.replay.shown ?? this.replay.at), blasts: [], plans: [] } : (this.marks || {});
     const r = !this.replay && this.reachInfo && this.reachInfo.routes ? this.reachInfo : null;
     this.board.render(view.phase === "trading" ? this.ghostView(view) : this.postal && !this.replay ? this.postal.boardView(view) : view,
       { ...m, me: this.seat, strengths: this.strengths(), selected: this.sel && this.sel.stack, province: this.sel && this.sel.province,
@@ -855,7 +1005,7 @@ class GameApp {
     delete this.mapPrompt.dataset.plotting;
     // (a force with no move left is halted in the Orders: no ring to tap, QA found the prompt saying otherwise)
     const moves = (st.legal || []).some((a) => a.t === "Move");
-    replace(this.mapPrompt, "▶ ", h("span.mp-long", "Your decision: "), kindName(k),
+    replace(this.mapPrompt, "▶ ", h("span.mp-long", "Your decision: "), h("span.mp-kind", kindName(k)),
       st.view.force ? h("span", moves ? ` — ${tapWord()} a ringed province` : " — halt it (Orders)") : null);
   }
 
@@ -1126,4 +1276,3 @@ class GameApp {
   }
 }
 
-void PHASE_NAMES; void pendingLine; void pname;

@@ -5,12 +5,16 @@ import { h, clear, store, holdSeat, seatsHeld, modal, toast, replace, fmtExact }
 import { D, loadData, SEAT_COLOURS } from "./data.js";
 import { api } from "./net.js";
 import { seatBadge } from "./dialogs.js";
+import { winnersOf } from "./orders.js";
 import { openRulesInBrief } from "./help.js";
 
 const SEATS = "ABCDEF";
 
-export async function startLobby(root) {
+/** The lobby in ``root``, unless the page has gone on to another address meanwhile (``shown()``
+ *  false once its data has loaded: then null, and ``root`` is left to the page there). */
+export async function startLobby(root, shown = () => true) {
   await loadData();
+  if (!shown()) return null;
   const lobby = new Lobby(root);
   window.rcwLobby = lobby;
   lobby.render();
@@ -26,6 +30,7 @@ class Lobby {
   constructor(root) {
     this.root = root;
     this.showLive = false;
+    this.showFinished = false;      // (the list's third view: games over, with their result, to replay)
     this.timer = null;
     this.games = [];
   }
@@ -45,9 +50,17 @@ class Lobby {
       h("main.lobby-main",
         this.createCard(),
         h("section.card.games-card",
-          h("div.card-head", h("h2", "Open games"),
-            h("label.small", h("input", { type: "checkbox", checked: this.showLive, onchange: (e) => { this.showLive = e.target.checked; this.refresh(); } }),
-              " show games in progress")),
+          h("div.card-head", this.listTitle = h("h2", "Open games"),
+            h("label.small", this.liveBox = h("input", { type: "checkbox", checked: this.showLive, dataset: { filter: "live" }, onchange: (e) => {
+              this.showLive = e.target.checked;
+              if (this.showLive) this.showFinished = this.finishedBox.checked = false;
+              this.refresh();
+            } }), " show games in progress"),
+            h("label.small", this.finishedBox = h("input", { type: "checkbox", checked: this.showFinished, dataset: { filter: "finished" }, onchange: (e) => {
+              this.showFinished = e.target.checked;
+              if (this.showFinished) this.showLive = this.liveBox.checked = false;
+              this.refresh();
+            } }), " show finished games")),
           this.listEl),
         h("section.card.mine-card", h("h2", "Your games"), this.mineEl),
         h("section.card.theatre-card", h("h2", "The theatre of war"),
@@ -79,7 +92,7 @@ class Lobby {
       kind: h("select#g-bots", D.bots.map((b) => h("option", { value: b, selected: b === (D.bots.includes("sdt") ? "sdt" : D.bots[0]) }, b === "sdt" ? "sdt (strategic)" : b))),
       onLeave: h("select#g-leave", h("option", { value: "bot" }, "a bot takes the seat"), h("option", { value: "quit" }, "the player quits (004 [14.2])")),
       deadline: h("select#g-deadline", [["", "none"], ["60", "1 minute"], ["300", "5 minutes"], ["3600", "1 hour"], ["86400", "1 day"]].map(([v, t]) => h("option", { value: v }, t))),
-      seed: h("input#g-seed", { type: "number", min: 0, placeholder: "random" }),
+      seed: h("input#g-seed", { type: "number", min: 0, step: 1, placeholder: "random" }),
       // by post (004 [17.0], issue 16): a deadline per phase, pauses, civil disorder, a webhook
       postal: h("input#g-postal", { type: "checkbox", onchange: () => this.syncOptions && this.syncOptions() }),
       phase: h("select#g-phase", [["", "none (when every sheet is in)"], ["10m", "10 minutes"], ["1h", "1 hour"], ["12h", "12 hours"], ["1d", "1 day"],
@@ -155,7 +168,43 @@ class Lobby {
         row("Pauses each player may take", f.pause),
         row("Civil disorder after", f.disorder, "missed deadlines in a row: the bot plays the seat until the player returns"),
         row("Webhook", f.webhook, "news of the game is posted here (e.g. a chat room's incoming webhook)")),
+      this.problemsEl = h("div.form-problems", { role: "alert", hidden: true }),
       h("div.row.end", h("button.btn.primary.big#g-create", { type: "button", dataset: { act: "create" }, onclick: () => this.create() }, "Create game")));
+  }
+
+  /** What is wrong with the form, every problem at once, in the words of its labels: the fields
+   *  the browser checks against their own limits (the seed; a webhook's address; a number option
+   *  within the engine's range, data.json `options`).  [field, text] each. */
+  formProblems() {
+    const f = this.form;
+    const out = [];
+    if (!f.seed.validity.valid) out.push([f.seed, "Seed: a whole number, 0 or more (leave it blank for a random deal)."]);
+    if (f.webhook.value.trim() && (!f.webhook.validity.valid || !/^https?:\/\//i.test(f.webhook.value.trim()))) {
+      out.push([f.webhook, "Webhook: a web address beginning with https:// (or http://)."]);
+    }
+    for (const el of Object.values(this.optionInputs || {})) {
+      if (el.type !== "number" || el.disabled || el.validity.valid && el.value !== "") continue;
+      const label = el.dataset.label.charAt(0).toUpperCase() + el.dataset.label.slice(1);
+      out.push([el, `${label}: a whole number from ${el.min} to ${el.max}.`]);
+    }
+    return out;
+  }
+
+  /** Say what is wrong by the Create button, the fields marked and their panels opened (none: clear it). */
+  showProblems(problems, heading = "Please fix this before creating the game:") {
+    for (const el of this.problemsEl.closest(".create-card").querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+    this.problemsEl.hidden = !problems.length;
+    if (!problems.length) return;
+    replace(this.problemsEl, h("p", h("b", heading)), h("ul", problems.map(([, text]) => h("li", text))));
+    for (const [el] of problems) {
+      if (!el) continue;
+      el.setAttribute("aria-invalid", "true");
+      const box = el.closest("details");
+      if (box) box.open = true;
+    }
+    const first = problems.find(([el]) => el);
+    if (first) first[0].focus({ preventScroll: true });
+    this.problemsEl.scrollIntoView({ block: "center" });       // (the list in view; the fields marked)
   }
 
   /** Every game option of the engine's registry (data.json's `options`, from rcw.options.describe()),
@@ -202,7 +251,8 @@ class Lobby {
         const id = `g-opt-${name}`;
         const el = o.type === "bool"
           ? h("input", { id, type: "checkbox", checked: !!o.default, dataset: { option: name }, onchange: sync })
-          : h("input", { id, type: "number", min: o.min ?? undefined, max: o.max ?? undefined, value: o.default, dataset: { option: name } });
+          : h("input", { id, type: "number", min: o.min ?? undefined, max: o.max ?? undefined, step: 1, value: o.default,
+            dataset: { option: name, label: o.label } });
         inputs[name] = el;
         notes[name] = h("span.opt-mode");
         const label = o.label.charAt(0).toUpperCase() + o.label.slice(1);
@@ -231,6 +281,9 @@ class Lobby {
 
   async create() {
     const f = this.form;
+    const problems = this.formProblems();
+    this.showProblems(problems);
+    if (problems.length) return;
     const spec = { players: f.players, bots: f.kind.value, on_leave: f.onLeave.value,
                    bot_seats: [...f.bots].filter((s) => SEATS.indexOf(s) < f.players).sort() };
     if (f.name.value.trim()) spec.name = f.name.value.trim();
@@ -270,6 +323,9 @@ class Lobby {
       location.hash = seat ? `#/g/${g.game}/${seat}` : `#/g/${g.game}`;
     } catch (e) {
       toast(e.message, "error", e.rule ? `Rule ${e.rule}` : e.code);
+      // (every problem the server names, one a line: the engine's options name them all at once)
+      if (!g) this.showProblems(e.message.split("; ").map((text) => [null, text.charAt(0).toUpperCase() + text.slice(1)]),
+        "The server refused the game:");
       if (g) {                         // (made, but the seat was not taken: the creator goes to it, and keeps it)
         remember(g.game);
         location.hash = `#/g/${g.game}`;
@@ -283,7 +339,7 @@ class Lobby {
    *  Fanatics" bots when installed). */
   quickSolo() {
     const kind = D.bots.includes("sdt") ? "sdt" : D.bots[0];
-    return this.quickStart({ players: 5, bots: kind, bot_seats: ["B", "C", "D", "E"] }, "A", `against four ${kind} bots`);
+    return this.quickStart({ players: 5, bots: kind, bot_seats: ["B", "C", "D", "E"] }, "A", `against four ${kind === "sdt" ? "SDT" : kind} bots`);
   }
 
   /** One click: the SPI solitaire (004 [18.0]-[28.0]), you as Red (seat R); the engine plays N. */
@@ -308,17 +364,23 @@ class Lobby {
 
   async refresh() {
     let games = [];
+    const status = this.showFinished ? "finished" : this.showLive ? "live" : "open";
     try {
-      games = (await api("GET", `/api/games?status=${this.showLive ? "live" : "open"}`)).games;
+      games = (await api("GET", `/api/games?status=${status}`)).games;
     } catch (e) {
       replace(this.listEl, h("p.small.warn", `The server does not answer (${e.message}).`));
       return;
     }
+    if (status !== (this.showFinished ? "finished" : this.showLive ? "live" : "open")) return;   // (the filter changed meanwhile)
     this.games = games;
-    games.sort((a, b) => b.created - a.created);
+    if (status !== "finished") games.sort((a, b) => b.created - a.created);   // (finished: the server's order, last ended first)
+    if (this.listTitle) this.listTitle.textContent = { open: "Open games", live: "Games in progress", finished: "Finished games" }[status];
     clear(this.listEl);
-    if (!games.length) this.listEl.append(h("p.small", this.showLive ? "No games in progress." : "No open games. Create one, and send the link to your friends."));
-    for (const g of games) this.listEl.append(this.gameRow(g));
+    if (!games.length) {
+      this.listEl.append(h("p.small", { open: "No open games. Create one, and send the link to your friends.", live: "No games in progress.",
+        finished: "No finished games on this server yet." }[status]));
+    }
+    for (const g of games) this.listEl.append(status === "finished" ? this.finishedRow(g) : this.gameRow(g));
   }
 
   gameRow(g) {
@@ -335,6 +397,22 @@ class Lobby {
         mine.length ? h("a.btn.primary", { href: `#/g/${g.game}/${mine[0]}` }, `Resume (${mine.join(", ")})`) : null,
         g.open && g.open.length && !mine.length ? h("button.btn.primary", { type: "button", dataset: { act: "join", game: g.game }, onclick: () => this.joinDialog(g) }, "Join") : null,
         h("a.btn", { href: `#/g/${g.game}` }, "Watch")));
+  }
+
+  /** A finished game (the server's most recent): who won, and a link to it (its page offers the replay). */
+  finishedRow(g) {
+    const r = g.result || {};
+    const ws = winnersOf(r);
+    const who = (s) => `${(g.seats[s] || {}).name || `Seat ${s}`} (${s})`;
+    const won = ws.length ? (ws.length > 1 ? `${ws.map(who).join(" and ")} share the win` : `${who(ws[0])} won`) : "No one won";
+    // (the engine's words: the winning colour or the SPI solitaire's title, and why the game ended)
+    const how = (r.title ? ` · ${r.title}` : r.winner_color ? ` · ${r.winner_color} Victory` : "") + (r.reason ? ` · ${r.reason}` : "");
+    const when = g.ended ? ` · ended ${new Date(g.ended).toLocaleString()}` : "";
+    return h("div.game-row.finished", { dataset: { game: g.game, status: g.status } },
+      h("div.gr-main",
+        h("div.gr-name", g.name || `Game ${g.game}`, h("span.small", ` · ${g.players} players${g.turn ? ` · ${g.turn} Game-Turn${g.turn === 1 ? "" : "s"}` : ""}`)),
+        h("div.gr-result", { dataset: { result: ws.join(",") } }, `${won}${how}`, h("span.small", when))),
+      h("div.gr-acts", h("a.btn.primary", { href: `#/g/${g.game}`, dataset: { act: "open-finished" } }, "Result and replay")));
   }
 
   joinDialog(g) {

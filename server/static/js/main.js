@@ -51,8 +51,10 @@ async function route() {
       const { startGame } = await import("./game.js");
       await startGame(root, m[1], seat);
     } else {
+      // (the address may change while the lobby loads, to a game's whose page is then built:
+      // the lobby, coming later, must not clear it; a test saw it so under load)
       const { startLobby } = await import("./lobby.js");
-      await startLobby(root);
+      await startLobby(root, () => current === key);
     }
   } catch (e) {
     console.error(e);

@@ -37,6 +37,10 @@ function wsUrl() {
   return `${proto}//${location.host}/ws`;
 }
 
+/** The requests by which a page acts for its seat (an action; a chat proposal or answer, which
+ *  may apply one; a postal sheet). */
+const ACTING = new Set(["act", "accept", "decline", "chat", "sheet"]);
+
 /**
  * One game connection.  Callbacks: onWelcome(frame), onPush(frame), onStatus("open"|"closed"|"connecting"),
  * onError(err) for errors that answer no request.
@@ -53,6 +57,10 @@ export class GameConnection {
     this.retry = 0;
     this.state = "connecting";
     this.welcomed = false;
+    // what this page itself sends that may act for its seat: those under way, and the seqs the
+    // server gave them (an update of the seat's that is neither came from another tab or window)
+    this.acting = 0;
+    this.ownSeqs = new Set();
   }
 
   open() {
@@ -66,6 +74,7 @@ export class GameConnection {
   }
 
   _connect() {
+    this.nextTry = null;                 // (trying now)
     this._setState("connecting");
     let ws;
     try {
@@ -78,6 +87,8 @@ export class GameConnection {
     this.ws = ws;
     ws.onopen = async () => {
       this.retry = 0;
+      this.attempts = 0;
+      this.nextTry = null;
       try {
         const f = { game: this.gid };
         if (this.token) f.token = this.token;
@@ -129,8 +140,10 @@ export class GameConnection {
   }
 
   _later() {
-    this._setState("connecting");
     const delay = Math.min(5000, 300 * 2 ** this.retry) + Math.random() * 200;
+    this.attempts = (this.attempts || 0) + 1;      // (tries since the connection was lost, for the banner)
+    this.nextTry = Date.now() + delay;              // (when the next one starts)
+    this._setState("connecting");
     this.retry = Math.min(this.retry + 1, 6);
     clearTimeout(this._timer);
     this._timer = setTimeout(() => {
@@ -142,6 +155,14 @@ export class GameConnection {
     this.closing = true;
     clearTimeout(this._timer);
     if (this.ws) this.ws.close();
+  }
+
+  /** Try to reconnect now instead of at the next retry (the "Reconnect now" button). */
+  retryNow() {
+    if (this.closing || this.state === "open" || (this.ws && this.ws.readyState === WebSocket.CONNECTING)) return;
+    clearTimeout(this._timer);
+    this.retry = 0;
+    this._connect();
   }
 
   /** Drop the socket as if the network failed (the page reconnects by itself). */
@@ -156,15 +177,28 @@ export class GameConnection {
         return;
       }
       const id = this.nextId++;
+      const acting = ACTING.has(t);
+      if (acting) this.acting++;
+      const done = (f) => {
+        clearTimeout(timer);
+        if (!acting) return;
+        this.acting--;
+        const seq = f && (f.seq ?? (f.msg && f.msg.reply && f.msg.reply.seq));
+        if (Number.isInteger(seq)) {
+          this.ownSeqs.add(seq);
+          if (this.ownSeqs.size > 200) this.ownSeqs.delete(this.ownSeqs.values().next().value);
+        }
+      };
       const timer = setTimeout(() => {
         if (this.waiting.has(id)) {
           this.waiting.delete(id);
+          done(null);
           reject(new ServerError({ code: "timeout", message: `no answer to '${t}'` }));
         }
       }, timeout);
       this.waiting.set(id, {
-        resolve: (f) => { clearTimeout(timer); resolve(f); },
-        reject: (e) => { clearTimeout(timer); reject(e); },
+        resolve: (f) => { done(f); resolve(f); },
+        reject: (e) => { done(null); reject(e); },
       });
       this.ws.send(MP.encode({ t, id, ...fields }));
     });

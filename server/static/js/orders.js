@@ -6,9 +6,9 @@
 // and chance shown is the engine's too: the `facts` the server sends with each state
 // (app.st.facts: attack options and odds, Purge Strengths; docs/protocol.md 3.1).
 
-import { h, modal, tapWord } from "./util.js";
+import { h, modal, tapWord, committeeOf, toast, plural } from "./util.js";
 import {
-  unit, uname, ulabel, pname, placeNames, crtRow, shownStrength, pct, PHASE_NAMES, attachedTo, isLeader,
+  unit, uname, ulabel, pname, placeNames, shownStrength, pct, PHASE_NAMES, attachedTo, isLeader, stackOf,
 } from "./data.js";
 import { seatBadge, stackName, purgeOddsTable, openPurgeDialog, openAssassinDialog, openTradeDialog,
   openCommitteeDialog, openCzarDialog, answerInto } from "./dialogs.js";
@@ -128,7 +128,7 @@ export function waitingForPlayers(app) {
   const body = [
     h("p", `The game begins when every seat is filled. Open: ${open.join(", ") || "none"}.`),
     h("div.share", h("input.share-link", { value: link, readonly: true, "aria-label": "Join link", onclick: (e) => e.target.select() }),
-      h("button.btn", { type: "button", onclick: () => copy(link) }, "Copy link")),
+      h("button.btn", { type: "button", dataset: { act: "copy-link" }, onclick: (e) => copyLink(e.target.previousElementSibling) }, "Copy link")),
   ];
   if (app.adminToken) {
     body.push(h("p.hint", "As the game's creator you may seat bots in the open places:"),
@@ -138,8 +138,23 @@ export function waitingForPlayers(app) {
   return h("section.card", h("h3", "Waiting for players"), ...body);
 }
 
-function copy(text) {
-  if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
+/** Copy the join link in `input`, and say so (QA: the button gave no sign; on a plain-http
+ *  server, not a secure context, the clipboard API is missing and it did nothing): the
+ *  clipboard API, else the selection copied the old way, else the link left selected to copy. */
+async function copyLink(input) {
+  const done = "Link copied: send it to the players you invite.";
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(input.value);
+      toast(done, "ok");
+      return;
+    }
+  } catch (e) { /* (refused: the old way below) */ }
+  input.focus();
+  input.select();
+  let ok = false;
+  try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+  toast(ok ? done : "The link is selected: copy it (Ctrl+C, or touch and hold on a phone).", ok ? "ok" : "info");
 }
 
 /** The players the engine's result names winners: one, or those who share the win (tied with
@@ -248,7 +263,7 @@ function phaseCard(app, by, btn, marks) {
   }
   if (by.Assassinate && !view.force && !view.attack) {
     parts.push(h("div.row.extra", h("button.btn", { type: "button", dataset: { act: "assassinate" }, onclick: () => openAssassinDialog(app) },
-      "Send assassins…"), h("span.small", `${view.assassins[app.seat] || 0} Assassin marker(s)`)));
+      "Send assassins…"), h("span.small", plural(view.assassins[app.seat] || 0, "Assassin marker"))));
   }
   return h("section.card.phase", ...parts);
 }
@@ -296,9 +311,6 @@ function leaderPicker(app, by, btn, marks) {
 
 function stacksById(view) {
   return Object.fromEntries(view.stacks.map((s) => [s.id, s]));
-}
-function stackOf(view, uid) {
-  return view.stacks.find((s) => s.units.includes(uid));
 }
 
 function movementPicker(app, by, btn, marks) {
@@ -567,7 +579,7 @@ function attackPicker(app, by, btn, marks) {
       ` ${s ? stackName(s) : a.stack} `, h("span.small", `strength ${sAtt(a.stack)}${with_ ? ` → ${with_.label}` : ""}`))));
   }
   out.push(h("ul.attackers", rows));
-  if (odds) out.push(oddsBox(odds, subversive));
+  if (odds) out.push(oddsBox(odds));
   const row = h("div.row.end");
   if (by.ResolveAttack) row.append(btn(`Resolve at ${odds ? odds.label : "the odds shown"}`, by.ResolveAttack[0], { cls: "primary danger" }));
   else if (attackers.length) row.append(h("span.small.warn", "Below 1:2 an attack may not be made (004 [8.47])."));
@@ -577,18 +589,21 @@ function attackPicker(app, by, btn, marks) {
   return out;
 }
 
-/** The engine's odds of an attack (an `Odds`: attack, defense, column, label, results), with the
- *  six results of its column of the Combat Results Table. */
-export function oddsBox(odds, subversive = false) {
+/** The engine's odds of an attack (an `Odds`: attack, defense, column, label, results, and the
+ *  six results of its column of the Combat Results Table as this attack has them, `row`: a
+ *  Subversive Attack's "Ne", no effect, for all but De, 004 [8.33]). */
+export function oddsBox(odds) {
   const { attack: att, defense: dfn, column: col, label, results: ch } = odds;
   if (col === null || col === undefined) {
     return h("div.odds", h("div.odds-big", `${att} : ${dfn}`), h("div.odds-col", "below 1:2"));
   }
+  const names = { De: "defender eliminated", Ex: "Exchange", Ae: "attacker eliminated", Ne: "no effect" };
+  const heads = { De: "Defender eliminated", Ex: "Exchange", Ae: "Attacker eliminated", Ne: "no effect" };
+  const said = ["De", "Ex", "Ae", "Ne"].filter((k) => ch[k]).map((k) => `${heads[k]} ${ch[k]}/6`);
   return h("div.odds", { dataset: { odds: label } },
     h("div.odds-big", `${att} : ${dfn}`, h("span.odds-col", ` → ${label}`)),
-    h("div.crt", crtRow(col).map((r, i) => h("span.crt-cell." + r, { title: `die ${i + 1}: ${r}` }, h("b", i + 1), r))),
-    h("div.small", `Defender eliminated ${ch.De}/6 · Exchange ${ch.Ex}/6 · Attacker eliminated ${ch.Ae}/6`
-      + (subversive ? " · a Subversive Attack has effect only on De (004 [8.33])" : "")));
+    h("div.crt", odds.row.map((r, i) => h("span.crt-cell." + r, { title: `die ${i + 1}: ${names[r] || r}` }, h("b", i + 1), r))),
+    h("div.small", said.join(" · ") + (ch.Ne ? " — a Subversive Attack has effect only on De; the attackers risk nothing (004 [8.33])" : "")));
 }
 
 /** Losses are for good: say which units go and how many points they make, with a way back
@@ -804,7 +819,7 @@ function politicsCard(app, by, btn) {
   const rows = [];
   const politburo = (view.limits || {}).politburo !== false;     // (the engine's: none in the Masses game, 004 Masses [11.0])
   if (politburo) {
-    rows.push(h("p.small", com.length ? `Central Committee: ${com.join(", ")} (${pm(com)} Politburo markers)` : `There is no Central Committee (members consenting to each other and holding ${(view.limits || {}).committee_markers} Politburo markers, 004 [11.11]).`));
+    rows.push(h("p.small", com.length ? `Central Committee: ${committeeOf(com)} (${pm(com)} Politburo markers)` : `There is no Central Committee (members consenting to each other and holding ${(view.limits || {}).committee_markers} Politburo markers, 004 [11.11]).`));
   } else {
     rows.push(h("p.small", "No Politburo, Central Committee or purges in this game (004 Masses [11.0])."));
   }
@@ -818,7 +833,7 @@ function politicsCard(app, by, btn) {
   const others = consents.filter(([p]) => !invites(p));
   if (!com.length && others.length) {
     rows.push(h("ul.consents", others.map(([p, members]) => h("li", { dataset: { seat: p } }, seatBadge(p), " ",
-      `${app.seatName(p)} consents to a Committee of ${members.join(", ")} (${pm(members)} PM)`))));
+      `${app.seatName(p)} consents to a Committee of ${committeeOf(members)} (${pm(members)} PM)`))));
   }
   // the invitations to this seat first, each with its Join (QA: a bot's invitation, in a side
   // channel, went unseen until its Committee without us had purged us)
@@ -837,17 +852,17 @@ function politicsCard(app, by, btn) {
     if (a) shown.add(k);
     const who = by_.map((p) => app.seatName(p)).join(" and ");
     rows.push(h("div.invitation", { dataset: { seat: by_[0], members: k } },
-      h("p", ...by_.map((p) => seatBadge(p)), ` ${who} invite${by_.length > 1 ? "" : "s"} you to a Central Committee of ${members.join(", ")} (${pm(members)} PM). `,
+      h("p", ...by_.map((p) => seatBadge(p)), ` ${who} invite${by_.length > 1 ? "" : "s"} you to a Central Committee of ${committeeOf(members)} (${pm(members)} PM). `,
         h("span.small", "A member cannot be purged (004 [11.14]).")),
       a ? btn(by_.length > 1 ? "Join their Committee" : `Join ${app.seatName(by_[0])}'s Committee`, a, { cls: "primary", data: { members: a.members.join("") } }) : null));
   }
   for (const a of by.JoinCommittee || []) {
     if (shown.has(key(a.members))) continue;
-    rows.push(btn(`Join a Committee of ${a.members.join(", ")} (${pm(a.members)} PM)`, a, { data: { members: a.members.join("") } }));
+    rows.push(btn(`Join a Committee of ${committeeOf(a.members)} (${pm(a.members)} PM)`, a, { data: { members: a.members.join("") } }));
   }
   if (by.LeaveCommittee) {
     const mine = (view.committee_consent || {})[seat];
-    rows.push(btn(com.includes(seat) || !mine ? "Leave the Committee" : `Withdraw your consent (to ${mine.join(", ")})`, by.LeaveCommittee[0]));
+    rows.push(btn(com.includes(seat) || !mine ? "Leave the Committee" : `Withdraw your consent (to ${committeeOf(mine)})`, by.LeaveCommittee[0]));
   }
   const purges = by.DeclarePurge || [];
   const tools = h("div.row.wrap");

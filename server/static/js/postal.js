@@ -11,7 +11,7 @@
 // (`attack_options`), the purge odds (`purge_odds`).
 
 import { h, replace, store, toast, modal, notifyBrowser, fmtLeft, fmtSpan, fmtExact, tapWord, touchScreen } from "./util.js";
-import { D, unit, uname, pname, placeNames, isLeader, PHASE_NAMES } from "./data.js";
+import { D, unit, uname, pname, placeNames, isLeader, PHASE_NAMES, stackOf } from "./data.js";
 import { seatBadge } from "./dialogs.js";
 import { waitingForPlayers } from "./orders.js";
 
@@ -54,7 +54,9 @@ function distinctNames(units) {
   }));
 }
 
-export function describe(o) {
+/** An order in words; ``from(unit)``: where a unit stands on the position the sheet is for, to
+ *  begin a move's route with (QA: "VOLO–KOST" read as a move from Vologda). */
+export function describe(o, from = null) {
   const n = (u) => (u === undefined || u === null ? "?" : uname(u));
   const list = (xs, none) => ([].concat(xs || []).length ? [].concat(xs).join(", ") : none);
   switch (o.order) {
@@ -63,7 +65,8 @@ export function describe(o) {
       const drops = Object.entries(o.drop || {}).map(([p, us]) => `dropping ${[].concat(us).map(n).join(", ")} in ${p}`);
       const join = [].concat(o.join || []);
       const joined = join.length ? ` (with ${join.map(n).join(", ")})` : "";
-      return `${n(o.unit)}${joined}: ${(o.path || []).join("–") || "stays"}${o.rail ? " by rail" : " overland"}` +
+      const start = typeof from === "function" && (o.path || []).length ? from(o.unit) : null;   // (not map's index)
+      return `${n(o.unit)}${joined}: ${[start, ...(o.path || [])].filter(Boolean).join("–") || "stays"}${o.rail ? " by rail" : " overland"}` +
         (picks.length || drops.length ? ` (${[...picks, ...drops].join("; ")})` : "");
     }
     case "attack": return `${(o.attackers || []).map(n).join(" + ")} attack${o.subversive ? " (subversive)" : ""} ${n(o.target)}`;
@@ -114,6 +117,14 @@ const KIND_WORDS = {
   redraw: "A marker drawn: keep it or draw again",
   place: "Where units drawn go (001)",
   draws: "Extra Randomizer draws (001)",
+};
+/** What a unit field the engine offers nothing for says instead of an empty list. */
+const NONE_WORDS = {
+  "steal.unit": "no Green unit of another player may be taken now", "steal.leader": "none of your leaders may take Green units now",
+  "merge.unit": "none of your stacks may be stacked with another now", "merge.into": "none of your stacks may take another now",
+  "transfer.unit": "none of your Imperial units may be handed over now", "transfer.to": "no stack of yours may take an Imperial unit now",
+  "emigrate.unit": "none of your units may emigrate now", "czech_exit.unit": "none of your units may leave from Vladivostok now",
+  "place.leaders": "no leader may take a unit drawn now", "losses.prefer": "none of your units may be lost now",
 };
 const FIELD_WORDS = {
   participants: "with", comply: "carry it out", end: "end the game now", unit: "unit", leader: "by the leader",
@@ -187,6 +198,14 @@ export class PostalDesk {
         this.check();
       }
       return;
+    }
+    if (this.draftKey !== null) {
+      // a phase closed while the page was open: the new phase's panel from its top, its title
+      // and its sheet in view (QA: the pane kept the old scroll, deep in the last report)
+      requestAnimationFrame(() => {
+        const pane = this.app.ordersEl.closest(".orders-pane");
+        if (pane) pane.scrollTop = 0;
+      });
     }
     // (the drafts of closed phases go, this page's or one left by a page closed meanwhile)
     const mine = `draft:${this.app.gid}:${this.app.seat}:`;
@@ -541,7 +560,7 @@ export class PostalDesk {
     const list = h("ol.draft", this.draft.map((o, i) => {
       const vd = checked && checked[i];
       return h("li.draft-order" + (vd ? (whole(vd) ? ".ok" : ".bad") : ""), { dataset: { order: o.order, index: i } },
-        h("span.d-text", describe(o)),
+        h("span.d-text", describe(o, (u) => (stackOf(this.view, u) || {}).province)),
         vd && !whole(vd) ? h("span.d-why", ` — ${verdictHead(o, vd)}: ${placeNames(vd.message)} (${vd.rule})`) : null,
         h("span.d-tools",
           h("button.icon", { type: "button", title: "Up", "aria-label": "Move up", onclick: () => move(i, -1) }, "↑"),
@@ -673,11 +692,23 @@ export class PostalDesk {
     const v = this.view;
     const me = this.app.seat;
     const kinds = (v.postal.kinds || []).filter((k) => !OWN_CARDS.has(k) && D.postal_orders[k]);
-    const mine = v.stacks.filter((st) => st.owner === me).flatMap((st) => st.units.map((u) => [u, st]));
-    const others = v.stacks.filter((st) => st.owner !== me).flatMap((st) => st.units.map((u) => [u, st]));
-    const unitOpt = ([u, st]) => h("option", { value: String(u) }, `${uname(u)} (${st.owner || "no one"}, ${st.province})`);
-    const units = (multiple) => h("select", multiple ? { multiple: true, size: 4 } : {},
-      h("optgroup", { label: "Yours" }, mine.map(unitOpt)), h("optgroup", { label: "Others'" }, others.map(unitOpt)));
+    // the units a field may name: the engine's (view.postal.choices, PostalGame.order_choices:
+    // judged by the check the order gets), never every unit on the map (QA)
+    const choices = v.postal.choices || {};
+    const unitOpt = (u) => {
+      const st = stackOf(v, u);
+      return h("option", { value: String(u) }, st ? `${uname(u)} (${st.owner || "no one"}, ${st.province})` : uname(u));
+    };
+    const units = (kind, name, multiple) => {
+      const allowed = (choices[kind] || {})[name];
+      if (!allowed) return h("span.none", { dataset: { none: "1" } }, "not offered now");
+      if (!allowed.length) return h("span.none", { dataset: { none: "1" } }, NONE_WORDS[`${kind}.${name}`] || "none may be named now");
+      const mine = allowed.filter((u) => (stackOf(v, u) || {}).owner === me);
+      const others = allowed.filter((u) => (stackOf(v, u) || {}).owner !== me);
+      return h("select", multiple ? { multiple: true, size: Math.min(4, allowed.length) } : {},
+        mine.length ? h("optgroup", { label: "Yours" }, mine.map(unitOpt)) : null,
+        others.length ? h("optgroup", { label: "Others'" }, others.map(unitOpt)) : null);
+    };
     const seats = () => h("span.seat-picks", v.seats.filter((p) => !(v.quit || []).includes(p)).map((p) =>
       h("label.chk", h("input", { type: "checkbox", value: p, checked: p === me }), ` ${p}`)));
     const provinces = () => h("select", { multiple: true, size: 4 },
@@ -686,14 +717,15 @@ export class PostalDesk {
     const widget = (name, [type, dflt]) => {
       if (type === "bool") return h("input", { type: "checkbox", checked: !!dflt });
       if (type === "nat" || type === "pos" || type === "nat?") return h("input", { type: "number", min: type === "pos" ? 1 : 0, value: dflt ?? "" });
-      if (type === "int") return units(false);
-      if (type === "ints") return units(true);
+      if (type === "int") return units(kind.value, name, false);
+      if (type === "ints") return units(kind.value, name, true);
       if (type === "strs") return name === "provinces" ? provinces() : seats();
       return h("input", { type: "text" });
     };
     const read = (el, [type]) => {
       if (type === "bool") return el.checked;
       if (type === "nat" || type === "pos" || type === "nat?") return el.value === "" ? null : Number(el.value);
+      if ((type === "int" || type === "ints") && el.dataset.none) return type === "int" ? null : [];
       if (type === "int") return Number(el.value);
       if (type === "ints") return [...el.selectedOptions].map((o) => Number(o.value));
       if (type === "strs") return el.tagName === "SELECT" ? [...el.selectedOptions].map((o) => o.value)
@@ -707,19 +739,33 @@ export class PostalDesk {
       const spec = D.postal_orders[kind.value];
       inputs = Object.entries(spec.fields).map(([f, t]) => [f, t, widget(f, t)]);
       replace(form, h("p.small", `${spec.rule}`), inputs.map(([f, , el]) => h("div.row", h("label", `${FIELD_WORDS[f] || f} `, el))));
+      // a kind with two unit fields: the second offers the partners the engine pairs with the
+      // first (``pairs``: a Gold's leader may take only the Green units beside him)
+      const pairs = (choices[kind.value] || {}).pairs;
+      const [one, two] = inputs.map(([, , el]) => el);
+      if (pairs && inputs.length === 2 && one.tagName === "SELECT" && two.tagName === "SELECT") {
+        const sync = () => {
+          const ok = new Set(pairs.filter(([x]) => x === Number(one.value)).map(([, y]) => y));
+          for (const o of two.options) o.hidden = o.disabled = !ok.has(Number(o.value));
+          if (!ok.has(Number(two.value))) two.value = String([...ok][0] ?? "");
+        };
+        one.addEventListener("change", sync);
+        sync();
+      }
+      // (a field the order needs that nothing may fill: the order cannot be written now)
+      add.disabled = inputs.some(([, [type, dflt], el]) => type === "int" && dflt === null && el.dataset.none);
     };
+    const add = h("button.btn", { type: "button", dataset: { act: "add-more" }, onclick: () => {
+      const o = { order: kind.value };
+      for (const [f, t, el] of inputs) {
+        const x = read(el, t);
+        if (x !== null) o[f] = x;
+      }
+      this.add(o);
+    } }, "Add");
     kind.addEventListener("change", show);
     if (kinds.length) show();
-    return h("details.card.more-card", h("summary", "More orders"),
-      h("div.row", kind), form,
-      h("button.btn", { type: "button", dataset: { act: "add-more" }, onclick: () => {
-        const o = { order: kind.value };
-        for (const [f, t, el] of inputs) {
-          const x = read(el, t);
-          if (x !== null) o[f] = x;
-        }
-        this.add(o);
-      } }, "Add"));
+    return h("details.card.more-card", h("summary", "More orders"), h("div.row", kind), form, add);
   }
 
   /** The same card element for as long as the phase lasts (the position it offers cannot change
@@ -912,11 +958,12 @@ export class PostalDesk {
     const picked = (sel) => [...sel.selectedOptions].map((o) => Number(o.value));
     // (the pre-season trades are 004 [15.33]'s; a phase's, postal [4.2]'s: QA saw [15.33] in every phase)
     return h("details.card.trade-card", h("summary", `Trades (${v.postal.phase === "trading" ? "004 [15.33]" : "postal [4.2]"})`),
-      h("div.row", "With ", withSel),
-      // (each number with its word, kept together where a phone wraps the row: QA saw them apart)
-      h("div.row.trade-side", h("b", "Give"), h("label.pair", gp, " Politburo"), h("label.pair", ga, " Assassin")),
-      h("div.row.trade-side", h("b", "Take"), h("label.pair", tp, " Politburo"), h("label.pair", ta, " Assassin")),
-      Object.keys(hands).length ? h("div.row", h("label.pair", "Give ", gl), h("label.pair", "take ", tl)) : null,
+      h("div.row", h("label.pair", "With ", withSel)),
+      // (each number with its word, kept together where a phone wraps the row, and a side's
+      // numbers in a column beside its word: QA saw them apart, and under "Give")
+      h("div.row.trade-side", h("b", "Give"), h("span.trade-nums", h("label.pair", gp, " Politburo"), h("label.pair", ga, " Assassin"))),
+      h("div.row.trade-side", h("b", "Take"), h("span.trade-nums", h("label.pair", tp, " Politburo"), h("label.pair", ta, " Assassin"))),
+      Object.keys(hands).length ? h("div.row.trade-leaders", h("label.pair", "Give leaders ", gl), h("label.pair", "Take leaders ", tl)) : null,
       h("div.row",
         h("button.btn", { type: "button", dataset: { act: "add-trade" }, onclick: () => {
           this.add({ order: "trade", with: withSel.value,

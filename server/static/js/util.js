@@ -182,6 +182,14 @@ export function fmtTime(ms) {
   return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 }
 
+/** The members of a Central Committee as the page names them: "A, B, C", or "A alone" for a
+ *  player who holds the markers himself (004 [11.11]: "any individual or group of Players";
+ *  QA: "a Committee of A" read as a slip).  The engine's log words it the same way. */
+export function committeeOf(members) {
+  const ms = members || [];
+  return ms.length === 1 ? `${ms[0]} alone` : ms.join(", ");
+}
+
 export function plural(n, one, many = one + "s") {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -205,6 +213,9 @@ export function followBottom(owner, list, slack, onStuck = null) {
 }
 
 let toastBox = null;
+/** The most toasts shown at once (a burst: the oldest plain ones go, :func:`toast`). */
+const MOST_TOASTS = 3;
+
 /** A short message in the corner; kind: "error" | "info" | "ok". */
 export function toast(text, kind = "info", detail = "") {
   if (!toastBox) {
@@ -215,6 +226,10 @@ export function toast(text, kind = "info", detail = "") {
   const t = h("div.toast." + kind, h("div.toast-text", text), detail ? h("div.toast-detail", detail) : null);
   t.addEventListener("click", () => t.remove());
   toastBox.append(t);
+  // (QA: the bots' turns in a burst piled five toasts over the map: past MOST_TOASTS the oldest
+  // plain ones go at once, told in the Log anyway; an error, or a toast with a button, stays)
+  const plain = [...toastBox.children].filter((x) => !x.classList.contains("error") && !x.querySelector("button"));
+  while (toastBox.children.length > MOST_TOASTS && plain.length > 1) plain.shift().remove();
   setTimeout(() => t.classList.add("fade"), kind === "error" ? 9000 : 4000);
   setTimeout(() => t.remove(), kind === "error" ? 10000 : 5000);
   return t;
