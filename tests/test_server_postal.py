@@ -332,9 +332,10 @@ async def test_civil_disorder_in_a_live_game():
 async def test_while_you_were_away():
     """A seat that comes back is told in a few lines what happened since its last look."""
     async with serve() as srv:
-        g, (a, b) = await postal_game(srv, deadline=0.5)
+        g, (a, b) = await postal_game(srv, deadline=2.0, pause=3600)
         await b.close()
-        await a.wait_for(lambda c: phase(c) == (1, "second"), 15)
+        await a.wait_for(lambda c: phase(c) == (1, "second"), 20)
+        await a.pause(600)           # (the Second Phase held open: its report would push the First's out of the digest)
         back = await srv.connect(g["game"], b.token)
         assert back.away is not None and back.away["since"] < back.seq
         assert "Report of Game-Turn 1, the First Phase (movement): in the archive" in back.away["lines"], back.away
