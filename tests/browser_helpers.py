@@ -462,11 +462,18 @@ def on_top(page, sel: str) -> tuple[float, float] | None:
     return (x, y) if hit else None
 
 
-def finished_game(base: str, turns: int = 1) -> dict:
-    """A three-player game of random bots, set playing to its end (``max_turns`` ``turns``): the
-    server's answer to its creation (``game``, ``admin_token``, ``info``)."""
-    g = http(base, "POST", "/api/games", {"players": 3, "bots": "random", "options": {"max_turns": turns}})
+def finished_game(base: str, turns: int = 1, name: str | None = None) -> dict:
+    """A three-player game of random bots played to its end (``max_turns`` ``turns``), returned
+    once the server says it is over: the server's answer to its creation (``game``,
+    ``admin_token``, ``info``).  (A page opened sooner would open a game still being played:
+    on a phone, on the map, not on the result.)"""
+    spec = {"players": 3, "bots": "random", "options": {"max_turns": turns}} | ({"name": name} if name else {})
+    g = http(base, "POST", "/api/games", spec)
     http(base, "POST", f"/api/games/{g['game']}/bots", {}, g["admin_token"])
+    deadline = time.time() + 120
+    while http(base, "GET", f"/api/games/{g['game']}")["status"] != "over":
+        assert time.time() < deadline, "the bots did not finish the game in 2 minutes"
+        time.sleep(0.25)
     return g
 
 

@@ -7,26 +7,14 @@ whose page offers the replay."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
-from browser_helpers import http, new_page, open_replay, skip_reason
+from browser_helpers import finished_game, http, new_page, open_replay, skip_reason
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 
 
-def _finished_game(base: str, name: str) -> str:
-    g = http(base, "POST", "/api/games", {"name": name, "players": 3, "bots": "random", "options": {"max_turns": 1}})
-    http(base, "POST", f"/api/games/{g['game']}/bots", {}, g["admin_token"])
-    deadline = time.time() + 120
-    while http(base, "GET", f"/api/games/{g['game']}")["status"] != "over":
-        assert time.time() < deadline, "the bots did not finish the game in 2 minutes"
-        time.sleep(0.5)
-    return g["game"]
-
-
 def test_a_finished_game_is_listed_with_its_result_and_opens_for_its_replay(server, browser) -> None:
-    gid = _finished_game(server, "Done in Tsaritsyn")
+    gid = finished_game(server, name="Done in Tsaritsyn")["game"]
     still_open = http(server, "POST", "/api/games", {"name": "Waiting in Omsk", "players": 3})["game"]
     # the API: the finished game, with the engine's result; not the open one
     listed = http(server, "GET", "/api/games?status=finished")["games"]
