@@ -2,7 +2,7 @@
 by Playwright (never a downloaded browser), and a :class:`Player` that answers its page's
 pending decisions *through the page* (clicking the buttons and the map the way a person does).
 
-The page exposes a little state for tests: ``document.body.dataset`` carries ``seq``, ``status``,
+The page exposes a little state for tests: ``document.body?.dataset`` carries ``seq``, ``status``,
 ``phase``, ``seat``, ``mine`` ("1" when the game waits on this page's seat) and ``pendingKind``;
 ``window.rcwApp.st`` is the last state frame (view, legal actions); every order button carries
 ``data-act`` (the action type) and its parameters (``data-unit``, ``data-target``, ...).
@@ -151,7 +151,7 @@ class Player:
 
     # -- reading the page ----------------------------------------------------------------------
     def body(self) -> dict:
-        return self.page.evaluate("() => ({...document.body.dataset})")
+        return self.page.evaluate("() => ({...document.body?.dataset})")
 
     def state(self) -> dict:
         return self.page.evaluate("() => window.rcwApp ? window.rcwApp.st : null")
@@ -187,7 +187,7 @@ class Player:
         as it draws), or a refusal newer than the one it showed when the act began (an older
         one, not yet cleared, let the driver read a page still to be drawn, CI)."""
         self.page.wait_for_function(
-            "([s]) => Number(document.body.dataset.seq) > s || (window.rcwApp && window.rcwApp.lastError"
+            "([s]) => Number(document.body?.dataset.seq) > s || (window.rcwApp && window.rcwApp.lastError"
             " && window.rcwApp.lastError !== window.__rcwErrorBefore)",
             arg=[before], timeout=timeout)
 
@@ -517,7 +517,7 @@ def open_seat(page, server: str, gid: str, token: str, seat: str = "A", name: st
     page.evaluate("([gid, seat, token, name]) => localStorage.setItem('rcw:seats:' + gid, JSON.stringify({[seat]: {token, name, joined: 1}}))",
                   [gid, seat, token, name])
     page.goto(f"{server}/#/g/{gid}/{seat}")
-    page.wait_for_function(f"() => document.body.dataset.seat === {seat!r}")
+    page.wait_for_function(f"() => document.body?.dataset.seat === {seat!r}")
 
 
 # The page plays one step of the seat, to move the game on: the step that ends the phase, the

@@ -67,7 +67,7 @@ def test_no_serious_accessibility_violations(server, browser, phone) -> None:
     # a finished game: the scoreboard, Verify, the replay
     f = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "options": {"max_turns": 1}})
     page.goto(f"{server}/#/g/{f['game']}")
-    page.wait_for_function("() => document.body.dataset.status === 'open'")
+    page.wait_for_function("() => document.body?.dataset.status === 'open'")
     http(server, "POST", f"/api/games/{f['game']}/bots", {}, f["admin_token"])
     page.locator(".modal.final").wait_for(timeout=120_000)
     check("final scoreboard")

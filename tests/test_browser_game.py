@@ -52,7 +52,7 @@ def test_lobby_never_seats_the_creator_in_a_bots_place(server, browser) -> None:
     assert page.locator('select[data-seat-role="A"]').input_value() == "bot"
     assert page.locator('select[data-seat-role="B"]').input_value() == "me"
     page.click("#g-create")
-    page.wait_for_function("() => location.hash.split('/').length === 4 && document.body.dataset.status")
+    page.wait_for_function("() => location.hash.split('/').length === 4 && document.body?.dataset.status")
     gid, seat = page.evaluate("() => location.hash.split('/').slice(2)")
     info = http(server, "GET", f"/api/games/{gid}")
     assert seat == "B" and info["seats"]["B"]["kind"] == "human" and info["seats"]["A"]["kind"] == "bot"
@@ -89,7 +89,7 @@ def test_lobby_lists_open_games_on_desktop_and_phone(server, browser) -> None:
     phone.click('.modal [data-seat="C"]')
     phone.click('.modal [data-act="take-seat"]')
     phone.wait_for_url(f"**/#/g/{g['game']}/C")
-    phone.wait_for_function("() => document.body.dataset.seat === 'C'")
+    phone.wait_for_function("() => document.body?.dataset.seat === 'C'")
     info = http(server, "GET", f"/api/games/{g['game']}")
     assert info["seats"]["C"] == {"kind": "human", "name": "Vera"}
     assert not errors
@@ -123,8 +123,8 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
     pb.goto(link)
     pb.locator(".join-form input").fill("Boris")
     pb.click('[data-act="join"]')
-    pb.wait_for_function("() => document.body.dataset.status === 'playing' && document.body.dataset.seat === 'B'")
-    pa.wait_for_function("() => document.body.dataset.status === 'playing'")
+    pb.wait_for_function("() => document.body?.dataset.status === 'playing' && document.body?.dataset.seat === 'B'")
+    pa.wait_for_function("() => document.body?.dataset.status === 'playing'")
     assert pb.evaluate("document.documentElement.scrollWidth") <= 392
 
     # -- pre-game trading: Anna offers Boris a leader; Boris accepts the card in their channel -------
@@ -237,15 +237,15 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
     # -- end trading; the forces deploy ----------------------------------------------------------------
     A.act('[data-act="EndTrading"]')
     B.act('[data-act="EndTrading"]')
-    pa.wait_for_function("() => document.body.dataset.phase !== 'trading'")
+    pa.wait_for_function("() => document.body?.dataset.phase !== 'trading'")
 
     # -- everything is open information (004 [8.29]): each player opens a bot's stack on the map ----------
     # (the bots whose Player-Turns come first play them on at once, moving and attacking: the players
     # look once the game waits on one of them and nothing moves under them, both pages drawn at that
     # position)
     quiet = pa.wait_for_function("""() => { const st = window.rcwApp.st;
-        return Number(document.body.dataset.seq) === st.seq && st.pending.some((p) => p.seat === 'A' || p.seat === 'B') && st.seq; }""").json_value()
-    pb.wait_for_function("([s]) => Number(document.body.dataset.seq) >= s", arg=[quiet])
+        return Number(document.body?.dataset.seq) === st.seq && st.pending.some((p) => p.seat === 'A' || p.seat === 'B') && st.seq; }""").json_value()
+    pb.wait_for_function("([s]) => Number(document.body?.dataset.seq) >= s", arg=[quiet])
 
     def inspect(P: Player, owner: str) -> None:
         view = P.state()["view"]
@@ -374,7 +374,7 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
         reload["done"] = True
         seq = P.seq()
         P.page.reload()
-        P.page.wait_for_function("([s]) => Number(document.body.dataset.seq) >= s && document.body.dataset.mine === '1'", arg=[seq])
+        P.page.wait_for_function("([s]) => Number(document.body?.dataset.seq) >= s && document.body?.dataset.mine === '1'", arg=[seq])
         assert P.body()["pendingKind"] == "force"
         P.tab("orders")
         assert "Moving:" in P.page.locator(".orders .card.phase h3").inner_text()
@@ -385,7 +385,7 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
         assert P.page.locator('.chan-tab[data-channel="A-C"]').count() == 0
         assert SECRET_AC not in P.page.content()
         # the event log is the game's whole history again (the server's `events`), not a gap
-        P.page.wait_for_function("([s]) => Number(document.body.dataset.logSeq) >= s", arg=[seq])
+        P.page.wait_for_function("([s]) => Number(document.body?.dataset.logSeq) >= s", arg=[seq])
         P.tab("log")
         log = P.page.locator(".log-list").inner_text()
         assert "Trade #1 between A and B" in log and "The Central Committee is A, B" in log
@@ -403,7 +403,7 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
         dropped["done"] = True
         P.page.evaluate("window.rcwApp.conn.drop()")
         P.page.wait_for_function("() => document.getElementById('app').dataset.conn === 'connecting'")
-        P.page.wait_for_function("() => document.getElementById('app').dataset.conn === 'open' && document.body.dataset.mine === '1'")
+        P.page.wait_for_function("() => document.getElementById('app').dataset.conn === 'open' && document.body?.dataset.mine === '1'")
         return False
 
     def chain(*hooks):
@@ -417,12 +417,12 @@ def test_two_players_and_three_bots_play_through_the_pages(server, browser) -> N
     deadline = time.time() + 150
     while time.time() < deadline:
         did = A.step() | B.step()
-        if pa.evaluate("document.body.dataset.status") == "over":
+        if pa.evaluate("document.body?.dataset.status") == "over":
             break
         if not did:
             time.sleep(0.05)
-    assert pa.evaluate("document.body.dataset.status") == "over", f"not over: {A.body()} {B.body()}"
-    pb.wait_for_function("() => document.body.dataset.status === 'over'")
+    assert pa.evaluate("document.body?.dataset.status") == "over", f"not over: {A.body()} {B.body()}"
+    pb.wait_for_function("() => document.body?.dataset.status === 'over'")
     # the game ended while both watched: each page shows the final scoreboard (issue 17); closed to go on
     for page in (pa, pb):
         final = page.locator(".modal.final")

@@ -42,7 +42,7 @@ def test_a_finished_game_is_listed_with_its_result_and_opens_for_its_replay(serv
     assert info["result"]["reason"] in text, text                               # (why it ended, in the engine's words)
     assert not page.locator(f'.game-list .game-row[data-game="{still_open}"]').count()
     line.locator('[data-act="open-finished"]').click()
-    page.wait_for_function("() => document.body.dataset.status === 'over'")
+    page.wait_for_function("() => document.body?.dataset.status === 'over'")
     open_replay(page)
     page.context.close()
 

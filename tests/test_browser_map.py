@@ -110,7 +110,7 @@ def test_counter_labels_are_never_covered_in_crowded_provinces(server, browser, 
     page = new_page(browser, phone)
     open_seat(page, server, gid, j["token"])
     A = Player(page, "Anna", phone=phone)
-    page.wait_for_function("() => document.body.dataset.mine === '1' && document.body.dataset.phase === 'trading'")
+    page.wait_for_function("() => document.body?.dataset.mine === '1' && document.body?.dataset.phase === 'trading'")
     # the pre-game session: the dealt leaders, faint, where they will deploy (Tver, Petrograd ...)
     if phone:
         A.tab("map")
@@ -118,7 +118,7 @@ def test_counter_labels_are_never_covered_in_crowded_provinces(server, browser, 
     assert ghosts and max(ghosts.values()) >= 2, ghosts
     _check(page, [p for p, n in ghosts.items() if n >= 2], f"the hands dealt ({seen(phone)})")
     A.act('[data-act="EndTrading"]')
-    page.wait_for_function("() => document.body.dataset.mine === '1' && document.body.dataset.phase !== 'trading'")
+    page.wait_for_function("() => document.body?.dataset.mine === '1' && document.body?.dataset.phase !== 'trading'")
     if phone:
         A.tab("map")
     v = seen(phone)
@@ -344,7 +344,7 @@ def test_a_game_opened_while_the_lobby_still_loads_is_not_cleared_by_it(server, 
         page.evaluate("() => { location.hash = ''; }")
         page.reload()                                        # (the lobby's module now comes late)
         page.evaluate(f"() => {{ location.hash = '#/g/{g['game']}/A'; }}")
-        page.wait_for_function("() => document.body.dataset.seat === 'A'")
+        page.wait_for_function("() => document.body?.dataset.seat === 'A'")
         page.wait_for_timeout(2500)                          # (the lobby's module has come)
         assert page.evaluate("() => document.getElementById('app').className") == "game"
         page.evaluate("() => rcwApp.select({ province: 'TVER' })")

@@ -56,7 +56,7 @@ def test_a_game_created_from_the_lobby_gets_the_options_ticked(server, browser, 
     page.locator('fieldset.opt-group[data-group="masses"]').scroll_into_view_if_needed()
     shot(page, f"lobby-options-{'phone' if phone else 'desktop'}.png")
     page.click("#g-create")
-    page.wait_for_function("() => location.hash.startsWith('#/g/') && document.body.dataset.status")
+    page.wait_for_function("() => location.hash.startsWith('#/g/') && document.body?.dataset.status")
     gid = page.evaluate("() => location.hash.split('/')[2]")
     info = http(server, "GET", f"/api/games/{gid}")
     assert info["options"] == TICKED
@@ -112,7 +112,7 @@ def test_a_game_with_001s_options_from_the_lobby_has_makhno_on_the_board(paced_s
     for name in OPTIONS_001:
         page.locator(f"#g-opt-{name}").set_checked(True)
     page.click("#g-create")
-    page.wait_for_function("() => location.hash.startsWith('#/g/') && document.body.dataset.status")
+    page.wait_for_function("() => location.hash.startsWith('#/g/') && document.body?.dataset.status")
     gid = page.evaluate("() => location.hash.split('/')[2]")
     assert http(server, "GET", f"/api/games/{gid}")["options"] == OPTIONS_001
     makhno = next(u for u, x in O_UNITS.items() if x.name == "Makhno")

@@ -79,7 +79,7 @@ def plot_a_move(page, seat: str) -> str:
     routes = page.evaluate("() => window.rcwApp.postal.plot.routes")
     dest = sorted(k for k, r in routes.items() if len(r["path"]) == 1)[0]
     page.locator(f'svg g.reach-target[data-province="{dest}"]').first.click()
-    page.wait_for_function(f"() => document.body.dataset.plotPath === {dest!r}")
+    page.wait_for_function(f"() => document.body?.dataset.plotPath === {dest!r}")
     return st["province"], dest
 
 
@@ -145,9 +145,9 @@ def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook
             far = "ARCH" if start != "ARCH" else "BAKU"     # (far from any one step)
             pa.evaluate(f"window.rcwApp.board.centreOn({far!r}, true)")
             pa.locator(f'svg g.province[data-province="{far}"]').first.click()
-            pa.wait_for_function("() => document.body.dataset.plotRefused")
+            pa.wait_for_function("() => document.body?.dataset.plotRefused")
             assert "(004 [" in pa.locator(".plot-problem").inner_text()
-            assert pa.evaluate("document.body.dataset.plotPath") == dest
+            assert pa.evaluate("document.body?.dataset.plotPath") == dest
             pa.locator('[data-act="add-move"]').click()
             pa.wait_for_selector(".draft-order.ok")
             pa.wait_for_selector('svg polyline.draft-path[data-order="0"]', state="attached")   # the sheet's move on the map
@@ -162,7 +162,7 @@ def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook
             pb.wait_for_selector(".draft-order")
             assert pb.locator(".sent-badge").count() == 0
             for p in (pa, pb):       # the deadline closes the phase: the report for both, text and map
-                p.wait_for_function("() => document.body.dataset.reports === '2'", timeout=20_000)
+                p.wait_for_function("() => document.body?.dataset.reports === '2'", timeout=20_000)
                 p.wait_for_selector('.report-card[data-phase="first"]')
                 assert p.locator("svg line.report-move").count() > 0
             shot(pa, "postal-report.png")
@@ -170,7 +170,7 @@ def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook
             assert pa.locator(f'svg line.report-move[data-from="{start}"][data-to="{dest}"][data-seat="A"]').count() == 1
             # Boris reloads and browses the archive, phase by phase
             pb.reload()
-            pb.wait_for_function("() => document.body.dataset.reports === '2'")
+            pb.wait_for_function("() => document.body?.dataset.reports === '2'")
             pb.locator('[data-act="report-prev"]').click()
             pb.wait_for_selector('.report-card[data-phase="trading"]')
             assert "THE PRE-SEASON TRADES" in pb.locator(".report-text").inner_text()
@@ -196,7 +196,7 @@ def test_a_postal_game_in_two_browsers_with_bots_a_deadline_emails_and_a_webhook
             assert wait_mail(inbox, "anna@example.org", "report of Game-Turn 1, the pre-season trades")
             fresh = new_page(browser)
             fresh.goto(link(rep))
-            fresh.wait_for_function("() => document.body.dataset.seat === 'A'")
+            fresh.wait_for_function("() => document.body?.dataset.seat === 'A'")
             assert "/login/" not in fresh.url
             # the webhook heard of both reports, with the game's page as its link
             posts = hooks.wait(lambda got: sum(p["event"] == "report" for p in got) >= 2)
@@ -484,7 +484,7 @@ def test_on_a_phone_the_trades_card_keeps_each_label_with_its_control(browser, s
             card.wait_for(timeout=90_000)        # and once more than 90 s: say what the page showed)
         except Exception:
             shot(page, f"trades-card-missing-{width}.png")
-            state = page.evaluate("() => ({ status: document.body.dataset.status, phase: document.body.dataset.phase, "
+            state = page.evaluate("() => ({ status: document.body?.dataset.status, phase: document.body?.dataset.phase, "
                                   "conn: document.querySelector('.game')?.dataset.conn, "
                                   "tab: document.querySelector('.game')?.dataset.mtab, "
                                   "orders: (document.querySelector('.orders') || {}).textContent?.slice(0, 300), "
@@ -609,7 +609,7 @@ def test_a_stacks_move_takes_its_other_leaders_and_the_sheet_says_when_it_change
         routes = page.evaluate("() => window.rcwApp.postal.plot.routes")
         dest = sorted(k for k, r in routes.items() if len(r["path"]) == 1)[0]
         page.locator(f'svg g.reach-target[data-province="{dest}"]').first.click()
-        page.wait_for_function(f"() => document.body.dataset.plotPath === {dest!r}")
+        page.wait_for_function(f"() => document.body?.dataset.plotPath === {dest!r}")
         # on the way, the two may be dropped (in {dest}, not in SMOL)
         page.wait_for_function("() => document.querySelectorAll('.plot-card select[data-drop]').length === 2")
         assert drops() == {zinoviev, ru6}
@@ -688,7 +688,7 @@ def first_phase(browser, server, seed: int = 4):
         send.wait_for(timeout=60_000)
     except Exception:
         shot(page, "first-phase-no-send.png")
-        state = page.evaluate("() => ({ status: document.body.dataset.status, conn: document.querySelector('.game')?.dataset.conn,"
+        state = page.evaluate("() => ({ status: document.body?.dataset.status, conn: document.querySelector('.game')?.dataset.conn,"
                               " pending: rcwApp.st.pending, phase: rcwApp.st.view && rcwApp.st.view.postal })")
         raise AssertionError(f"no Send button: {state}; page errors {errors}") from None
     send.click()
@@ -771,7 +771,7 @@ def test_the_move_plotter_follows_a_far_ring_and_rings_where_the_force_may_go_on
         far = sorted((k for k, r in routes.items() if len(r["path"]) == 2 and not r["rail"]))[0]
         page.locator(f'svg g.reach-target[data-province="{far}"]').first.click()
         want = "-".join(routes[far]["path"])
-        page.wait_for_function(f"() => document.body.dataset.plotPath === {want!r} && window.rcwApp.postal.plot.routes")
+        page.wait_for_function(f"() => document.body?.dataset.plotPath === {want!r} && window.rcwApp.postal.plot.routes")
         assert page.evaluate("() => window.rcwApp.postal.plot.rail") is False
         onward = page.evaluate("() => window.rcwApp.postal.plot.routes")
         # two provinces overland spent of the leaders' five (004 [5.0]): three left, overland only (004 [5.53])
@@ -817,7 +817,7 @@ def test_clicks_made_while_the_engine_is_asked_wait_for_its_verdict(browser, ser
         page.evaluate("() => { rcwApp.postal.plot = null; }")
         page.evaluate(f"() => {{ rcwApp.postal.onStack({st['id']}, 'SMOL'); rcwApp.postal.onProvince({one!r}); "
                       f"rcwApp.postal.onProvince({two!r}); }}")
-        page.wait_for_function(f"() => document.body.dataset.plotPath === '{one}-{two}' && rcwApp.postal.plot.busy === 0")
+        page.wait_for_function(f"() => document.body?.dataset.plotPath === '{one}-{two}' && rcwApp.postal.plot.busy === 0")
         got = page.evaluate(fresh)
         assert got["shown"] and got["shown"] == got["fresh"], got
         # Undo step and at once a ring of where it stood: judged after the undo, on its rings
@@ -855,7 +855,7 @@ def test_a_leader_left_behind_gets_his_own_move_and_an_edit_keeps_its_place_on_t
         dest = sorted(k for k, r in page.evaluate("() => window.rcwApp.postal.plot.routes").items()
                       if len(r["path"]) == 1 and not r["rail"])[0]
         page.locator(f'svg g.reach-target[data-province="{dest}"]').first.click()
-        page.wait_for_function(f"() => document.body.dataset.plotPath === {dest!r} && window.rcwApp.postal.plot.busy === 0")
+        page.wait_for_function(f"() => document.body?.dataset.plotPath === {dest!r} && window.rcwApp.postal.plot.busy === 0")
         page.locator('[data-act="add-move"]').click()
         page.wait_for_function("() => window.rcwApp.postal.draft.length === 1")
         # a second click on the stack (still in SMOL on the map): the leader left behind
@@ -869,7 +869,7 @@ def test_a_leader_left_behind_gets_his_own_move_and_an_edit_keeps_its_place_on_t
         routes = page.evaluate("() => window.rcwApp.postal.plot.routes")
         there = sorted(k for k, r in routes.items() if len(r["path"]) == 1 and not r["rail"])[-1]
         page.locator(f'svg g.reach-target[data-province="{there}"]').first.click()
-        page.wait_for_function(f"() => document.body.dataset.plotPath === {there!r} && window.rcwApp.postal.plot.busy === 0")
+        page.wait_for_function(f"() => document.body?.dataset.plotPath === {there!r} && window.rcwApp.postal.plot.busy === 0")
         page.locator('[data-act="add-move"]').click()
         page.wait_for_function("() => window.rcwApp.postal.draft.length === 2")
         sheet = page.evaluate("() => window.rcwApp.postal.draft")

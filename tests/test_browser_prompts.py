@@ -646,7 +646,7 @@ def test_the_inspector_offers_no_attack_below_1_2(browser) -> None:
     of the uncontrolled GU2 offers the attack at 1:1."""
     g = pos_too_strong()
     with planted(browser, g) as page:
-        page.wait_for_function("() => document.body.dataset.mine === '1'")
+        page.wait_for_function("() => document.body?.dataset.mine === '1'")
         for name, below in (("Kolchak", True), ("GU2 VLDV", False)):
             st = stack_with(g, name)
             page.evaluate(f"window.rcwApp.board.centreOn({st.province!r}, true)")

@@ -70,7 +70,7 @@ def _phone(browser, live: Live, g: Game, seat: str):
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     open_seat(page, live.base, gid, tokens[seat], seat, NAMES[seat])
-    page.wait_for_function("() => document.body.dataset.mine === '1'")
+    page.wait_for_function("() => document.body?.dataset.mine === '1'")
     assert page.locator(".game").get_attribute("data-mtab") == "map"
     return page, errors, gid
 
@@ -144,7 +144,7 @@ def _prompt(page, kind: str):
 
 
 def _answered(page, seq: int) -> None:
-    page.wait_for_function("(s) => Number(document.body.dataset.seq) >= s", arg=seq)
+    page.wait_for_function("(s) => Number(document.body?.dataset.seq) >= s", arg=seq)
 
 
 def _waiting_for(page, seat: str, kind: str) -> None:
@@ -153,7 +153,7 @@ def _waiting_for(page, seat: str, kind: str) -> None:
     line = page.locator(".orders .card.waiting .pending-line")
     line.wait_for()
     assert f"{NAMES[seat]} ({kind})" in line.inner_text()
-    assert page.evaluate("document.body.dataset.mine") == "0"
+    assert page.evaluate("document.body?.dataset.mine") == "0"
 
 
 # -- the prompts --------------------------------------------------------------------------------------

@@ -39,12 +39,12 @@ def test_a_replay_stepped_past_the_servers_limit_shows_each_step_once_the_server
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{server}/#/g/{gid}")
-    page.wait_for_function("() => document.body.dataset.status === 'open'")
+    page.wait_for_function("() => document.body?.dataset.status === 'open'")
     http(server, "POST", f"/api/games/{gid}/bots", {}, g["admin_token"])
     page.locator(".modal.final").wait_for(timeout=120_000)
     page.keyboard.press("Escape")
     page.reload()                                # (a page that did not watch the game: it asks the server)
-    page.wait_for_function("() => document.body.dataset.status === 'over' && window.rcwApp.snaps.size <= 2")
+    page.wait_for_function("() => document.body?.dataset.status === 'over' && window.rcwApp.snaps.size <= 2")
     open_replay(page)
     # back a step at a time, as fast as the page goes: more steps than the server's burst
     last = page.evaluate("""async () => { const r = rcwApp.replay;
@@ -105,7 +105,7 @@ def test_each_replay_step_draws_the_moves_of_that_step_not_the_last_turns(server
     gid = finished_game(server)["game"]
     page = new_page(browser, False, 60_000)
     page.goto(f"{server}/#/g/{gid}")
-    page.wait_for_function("() => document.body.dataset.status === 'over'", timeout=120_000)
+    page.wait_for_function("() => document.body?.dataset.status === 'over'", timeout=120_000)
     record = _costly(server, f"/api/games/{gid}/record")
     moves, turns = _moves_by_step(record)
     stepped = [n for n, mv in enumerate(moves) if mv]
@@ -160,7 +160,7 @@ def test_a_finished_game_opens_on_a_phone_on_who_won(server, browser) -> None:
     page = new_page(browser, phone=True, timeout=60_000)
     try:
         page.goto(f"{server}/#/g/{gid}")
-        page.wait_for_function("() => document.body.dataset.status === 'over'", timeout=120_000)
+        page.wait_for_function("() => document.body?.dataset.status === 'over'", timeout=120_000)
         if page.locator(".modal").count():
             page.keyboard.press("Escape")                    # (the final scores)
         card = page.locator(".card.over")

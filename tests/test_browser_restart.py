@@ -21,7 +21,7 @@ def test_a_page_open_on_a_game_when_the_memory_server_restarts_says_the_restart_
     with rcw_server([*NO_LIMITS_ARGS, *NO_BOT_WAIT_ARGS], port=port) as base:
         gid = http(base, "POST", "/api/games", {"name": "Lost in Kazan", "players": 3})["game"]
         page.goto(f"{base}/#/g/{gid}")
-        page.wait_for_function("() => document.body.dataset.status === 'open'")
+        page.wait_for_function("() => document.body?.dataset.status === 'open'")
     with rcw_server([*NO_LIMITS_ARGS, *NO_BOT_WAIT_ARGS], port=port):   # (the same address, its memory empty)
         box = page.locator(".notfound")
         box.wait_for(timeout=30_000)

@@ -72,7 +72,7 @@ def test_a_trade_and_a_pact_to_a_bot_are_answered_with_reasons_and_a_counter_car
     # Seed 0, the pre-game session: the bots' table is not set up (column 3, B asks a worth of
     # 0), so one Politburo marker asked for nothing (-2 to B) is countered, and a pact accepted.
     ctx, page, errors, _, _ = _open(server, browser, 0, phone)
-    assert page.evaluate("() => document.body.dataset.phase") == "trading"
+    assert page.evaluate("() => document.body?.dataset.phase") == "trading"
     # the bot's channel says how to talk to a bot (it reads no plain words)
     assert "it answers proposals (Propose" in page.locator(".chan-head .bot-hint").inner_text()
 
@@ -172,7 +172,7 @@ def test_the_spi_solitaire_offers_no_proposal(server, browser):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server + "/")
     page.click('[data-act="solo-spi"]')                   # the lobby's one click: Red (R) against the engine (N)
-    page.wait_for_function("() => document.body.dataset.seat === 'R'")
+    page.wait_for_function("() => document.body?.dataset.seat === 'R'")
     assert page.evaluate("() => Boolean(rcwApp.st.view.solitaire)")
     page.click('.dtabs .dtab[data-tab="talk"]')
     for name in ("N-R", "public"):
@@ -221,7 +221,7 @@ def _invited(server: str, browser, options: dict | None = None):
         await c.chat("A-B", "Central Committee of A, B?", {"kind": "committee", "members": ["A", "B"]})
     as_seat(server, gid, a["token"], end_trading)
     page.locator('.orders [data-act="EndTrading"]').click()
-    page.wait_for_function("() => document.body.dataset.phase !== 'trading'")
+    page.wait_for_function("() => document.body?.dataset.phase !== 'trading'")
     as_seat(server, gid, a["token"], invite)
     page.click('.dtabs .dtab[data-tab="talk"]')
     open_channel(page, "A-B")
@@ -240,9 +240,9 @@ def test_a_finished_game_offers_no_answer_to_a_committee_invitation(server, brow
     http(server, "POST", f"/api/games/{gid}/leave", {"token": a["token"]})
     # Boris plays a step (PLAY_ON) whenever the game waits on him, to the game's end
     deadline = time.time() + 120
-    while page.evaluate("() => document.body.dataset.status") != "over":
+    while page.evaluate("() => document.body?.dataset.status") != "over":
         assert time.time() < deadline, "the game did not end"
-        if page.evaluate("() => document.body.dataset.mine") == "1":
+        if page.evaluate("() => document.body?.dataset.mine") == "1":
             page.evaluate(PLAY_ON)
         page.wait_for_timeout(50)
     page.locator(".modal.final").wait_for()

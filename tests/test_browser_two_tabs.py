@@ -43,29 +43,29 @@ def test_an_order_from_a_tab_left_behind_says_the_game_moved_on_in_another_tab(s
     open_seat(second, server, gid, j["token"])
     keep_toasts(second)
     for p in (first, second):
-        p.wait_for_function("() => document.body.dataset.mine === '1' && document.body.dataset.phase === 'trading'")
-    seq = second.evaluate("() => Number(document.body.dataset.seq)")
+        p.wait_for_function("() => document.body?.dataset.mine === '1' && document.body?.dataset.phase === 'trading'")
+    seq = second.evaluate("() => Number(document.body?.dataset.seq)")
     hold["on"] = True
     first.click('[data-act="EndTrading"]')
-    first.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
+    first.wait_for_function(f"() => Number(document.body?.dataset.seq) > {seq}")
     # the second tab still shows Trading, and its player ends it there too
-    assert second.evaluate("() => document.body.dataset.phase") == "trading"
+    assert second.evaluate("() => document.body?.dataset.phase") == "trading"
     second.click('[data-act="EndTrading"]')
     second.wait_for_function("() => (window.__toasts || []).length > 0")
     said = " | ".join(second.evaluate("() => window.__toasts.map((t) => t.text)"))
     assert "another tab or window" in said and "nothing was done" in said.lower(), said
     assert "rule" not in said.lower() and "illegal" not in said.lower(), said
     # ... and the tab shows the game as it is now, without waiting for the news it missed
-    second.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
+    second.wait_for_function(f"() => Number(document.body?.dataset.seq) > {seq}")
     assert not second.locator(".toast.error").count(), "a rule refusal was shown"
     shot(second, "two-tabs-moved-on.png")
     # the news it missed, arriving late, changes nothing and breaks nothing
     errors: list[str] = []
     second.on("pageerror", lambda e: errors.append(str(e)))
     hold["on"] = False
-    now = second.evaluate("() => Number(document.body.dataset.seq)")
+    now = second.evaluate("() => Number(document.body?.dataset.seq)")
     for m in held:
         ws_route["ws"].send(m)
     second.wait_for_timeout(300)
-    assert second.evaluate("() => Number(document.body.dataset.seq)") >= now and not errors, errors
+    assert second.evaluate("() => Number(document.body?.dataset.seq)") >= now and not errors, errors
     first.context.close()

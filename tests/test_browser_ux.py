@@ -58,7 +58,7 @@ def test_verify_the_dice_of_a_finished_game(server, browser, phone) -> None:
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{server}/#/g/{gid}")
-    page.wait_for_function("() => document.body.dataset.status")
+    page.wait_for_function("() => document.body?.dataset.status")
     noted = page.evaluate(f"() => JSON.parse(localStorage.getItem('rcw:commit:{gid}')).commitment")
     assert noted == g["info"]["commitment"]
     # the menu while the game runs: options in words, the commitment, no Verify yet
@@ -69,7 +69,7 @@ def test_verify_the_dice_of_a_finished_game(server, browser, phone) -> None:
     assert menu.locator('[data-act="verify"]').count() == 0
     page.keyboard.press("Escape")
     http(server, "POST", f"/api/games/{gid}/bots", {}, g["admin_token"])
-    page.wait_for_function("() => document.body.dataset.status === 'over'", timeout=120_000)
+    page.wait_for_function("() => document.body?.dataset.status === 'over'", timeout=120_000)
     # the game ended while the page watched: the final scoreboard, the replay below it
     final = page.locator(".modal.final")
     final.wait_for()
@@ -164,7 +164,7 @@ def test_on_a_phone_a_toast_never_covers_the_waiting_line(server, browser) -> No
     deadline = time.time() + 60
     while "Boris" not in page.evaluate(shown):       # (read at once: the card goes when the game waits on Anna again)
         assert time.time() < deadline, page.locator(".orders").inner_text()
-        if page.evaluate("() => document.body.dataset.mine") == "1":
+        if page.evaluate("() => document.body?.dataset.mine") == "1":
             page.evaluate(PLAY_ON)
         page.wait_for_timeout(50)
     assert line.inner_text().startswith("Waiting for")
@@ -187,7 +187,7 @@ def test_the_header_names_the_phase_once_and_the_seed_placeholder_shows_whole(se
     g = http(server, "POST", "/api/games", {"players": 3, "bots": "random"})
     page = new_page(browser, phone, 20_000)
     page.goto(f"{server}/#/g/{g['game']}")
-    page.wait_for_function("() => document.body.dataset.phase === 'trading'")
+    page.wait_for_function("() => document.body?.dataset.phase === 'trading'")
     head = page.locator(".seqbox").inner_text()
     assert head.count("Pre-game trading") == 1, head
     page.goto(server + "/")
@@ -217,17 +217,17 @@ def test_a_game_address_with_characters_no_game_id_has_says_so(server, browser) 
     box.wait_for()
     text = box.inner_text()
     assert f"“{gid}$x!” is not a game's address" in text and "letters, digits, - and _" in text, text
-    assert page.evaluate("() => document.body.dataset.status") is None and not sockets
+    assert page.evaluate("() => document.body?.dataset.status") is None and not sockets
     box.locator('a:text("To the lobby")').click()
     page.locator(".lobby-main").wait_for()
     # the game's own address still opens it (and a seat letter no game has is refused the same way)
     page.goto(f"{server}/#/g/{gid}")
-    page.wait_for_function("() => document.body.dataset.status === 'open'")
+    page.wait_for_function("() => document.body?.dataset.status === 'open'")
     page.goto(f"{server}/#/g/{gid}/Z")       # (leaving a game page, the page loads itself again)
     page.locator(".notfound").wait_for()
     assert "“" + gid + "/Z” is not a game's address" in page.locator(".notfound").inner_text()
     page.goto(f"{server}/#/g/{gid}/b")       # (a seat letter in lower case is the seat's)
-    page.wait_for_function("() => document.body.dataset.status === 'open' && rcwApp.seatHint === 'B'")
+    page.wait_for_function("() => document.body?.dataset.status === 'open' && rcwApp.seatHint === 'B'")
     # a seat this browser holds no token for: the page says so, and the address names what it shows
     toast = page.locator(".toast", has_text="does not hold seat B")
     toast.wait_for()
@@ -281,7 +281,7 @@ def test_copy_link_copies_the_join_link_and_says_so(server, browser) -> None:
         page = ctx.new_page()
         keep_toasts(page)
         page.goto(f"{server}/#/g/{gid}")
-        page.wait_for_function("() => document.body.dataset.status === 'open'")
+        page.wait_for_function("() => document.body?.dataset.status === 'open'")
         assert page.locator(".share-link").input_value() == link
         page.click('[data-act="copy-link"]')
         said = toast_text(page)
@@ -464,7 +464,7 @@ def test_results_show_as_toasts_over_the_map_and_flash_their_province(server, br
     g = http(server, "POST", "/api/games", {"players": 5, "bots": "sdt", "options": {"max_turns": 2}})
     page = new_page(browser, phone, 120_000)
     page.goto(f"{server}/#/g/{g['game']}")
-    page.wait_for_function("() => document.body.dataset.status")
+    page.wait_for_function("() => document.body?.dataset.status")
     page.evaluate("""() => { window.__results = []; window.__most = 0; new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)
         if (n.classList && n.classList.contains('result')) { window.__results.push([n.dataset.result,
           n.querySelector('.toast-text').textContent + '\\n' + n.querySelector('.toast-detail').textContent,
@@ -495,7 +495,7 @@ def test_results_show_as_toasts_over_the_map_and_flash_their_province(server, br
             side = page.locator(".side").bounding_box()
             assert toast["x"] + toast["width"] <= side["x"]
     shot(page, f"result-toast-{seen(phone)}.png")
-    page.wait_for_function("() => document.body.dataset.status === 'over'")
+    page.wait_for_function("() => document.body?.dataset.status === 'over'")
     if phone:
         assert page.evaluate("window.__most") == 1
     page.locator(".modal.final").wait_for()                 # (the game ended: its scoreboard first)
@@ -527,7 +527,7 @@ def test_a_toast_over_the_map_goes_faint_under_the_mouse(server, browser) -> Non
     g = http(server, "POST", "/api/games", {"players": 5, "bots": "sdt", "options": {"max_turns": 2}})
     page = new_page(browser)
     page.goto(f"{server}/#/g/{g['game']}")
-    page.wait_for_function("() => document.body.dataset.status")
+    page.wait_for_function("() => document.body?.dataset.status")
     page.evaluate("""async () => { const { toast } = await import("/js/util.js");
       toast("Exchange in DCOS", "result", "E attacks at 3:1: die 6 on the Combat Results Table → Ex");
       toast("Not now", "error"); }""")
@@ -558,7 +558,7 @@ def test_a_burst_of_toasts_shows_the_newest_three_and_keeps_an_error(server, bro
     page = new_page(browser)
     try:
         page.goto(f"{server}/#/g/{g['game']}")
-        page.wait_for_function("() => document.body.dataset.status")
+        page.wait_for_function("() => document.body?.dataset.status")
         shown = page.evaluate("""async () => { const { toast } = await import("/js/util.js");
           document.querySelectorAll('.toast').forEach((t) => t.remove());
           toast("Not your turn", "error");
@@ -576,7 +576,7 @@ def test_the_toasts_are_measured_once_a_frame_however_fast_the_mouse_moves(serve
     g = http(server, "POST", "/api/games", {"players": 5, "bots": "sdt", "options": {"max_turns": 2}})
     page = new_page(browser)
     page.goto(f"{server}/#/g/{g['game']}")
-    page.wait_for_function("() => document.body.dataset.status")
+    page.wait_for_function("() => document.body?.dataset.status")
     got = page.evaluate("""async () => { const { toast } = await import("/js/util.js");
       const t = toast("Exchange in DCOS", "result");
       const r = t.getBoundingClientRect();
@@ -603,16 +603,16 @@ def test_while_you_were_away(server, browser, phone) -> None:
     gid = g["game"]
     page = new_page(browser, phone, 60_000)
     page.goto(f"{server}/#/g/{gid}")
-    page.wait_for_function("() => document.body.dataset.status === 'open'")
+    page.wait_for_function("() => document.body?.dataset.status === 'open'")
     assert page.locator(".away").count() == 0                     # first visit: nothing to tell
     # hidden while the bots play (the tab in the background), then visible again
     page.evaluate("""() => { Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => window.__vis || 'visible' });
         window.__vis = 'hidden'; document.dispatchEvent(new Event('visibilitychange')); }""")
-    before = int(page.evaluate("document.body.dataset.seq"))
+    before = int(page.evaluate("document.body?.dataset.seq"))
     http(server, "POST", f"/api/games/{gid}/bots", {}, g["admin_token"])
     # (twenty actions or more, a force's move among them: the bots' dice decide when the first
     # comes, and a purge and the trades may fill the first twenty)
-    page.wait_for_function(f"""() => Number(document.body.dataset.logSeq) > {before} + 20
+    page.wait_for_function(f"""() => Number(document.body?.dataset.logSeq) > {before} + 20
         && window.rcwApp.log.lines.some((l) => l.cls === "move" && l.seq > {before})""", timeout=120_000)
     page.evaluate("() => { window.__vis = 'visible'; document.dispatchEvent(new Event('visibilitychange')); }")
     away = page.locator(".away")
@@ -624,7 +624,7 @@ def test_while_you_were_away(server, browser, phone) -> None:
     assert box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"]
     assert box["y"] + box["height"] <= page.viewport_size["height"]
     # the game ends: its scoreboard comes first, the summary waits under the dialog's backdrop
-    page.wait_for_function("() => document.body.dataset.status === 'over'", timeout=120_000)
+    page.wait_for_function("() => document.body?.dataset.status === 'over'", timeout=120_000)
     page.locator(".modal.final").wait_for()
     under = page.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('.modal-back')",
                           [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
@@ -633,7 +633,7 @@ def test_while_you_were_away(server, browser, phone) -> None:
     shot(page, f"away-{seen(phone)}.png")
     page.click('.away [data-act="away-close"]')
     assert page.locator(".away").count() == 0
-    last = int(page.evaluate("document.body.dataset.logSeq"))
+    last = int(page.evaluate("document.body?.dataset.logSeq"))
     page.context.close()
     # reopened after the end: nothing new since the last look, so no summary; a browser that left
     # earlier gets one (its last look is stored per game and seat)
@@ -641,7 +641,7 @@ def test_while_you_were_away(server, browser, phone) -> None:
     page.goto(f"{server}/")
     page.evaluate(f"() => localStorage.setItem('rcw:seen:{gid}:-', JSON.stringify({last}))")
     page.goto(f"{server}/#/g/{gid}")
-    page.wait_for_function(f"() => Number(document.body.dataset.logSeq) >= {last}")
+    page.wait_for_function(f"() => Number(document.body?.dataset.logSeq) >= {last}")
     page.wait_for_timeout(300)
     assert page.locator(".away").count() == 0
     page.goto(f"{server}/")                        # (leaving marks everything shown as seen)
@@ -665,7 +665,7 @@ def test_an_ex_player_looking_on_is_not_told_while_you_were_away(server, browser
     page.evaluate(f"() => localStorage.setItem('rcw:seen:{gid}:-', JSON.stringify(0))")   # (watched it before sitting)
     open_seat(page, server, gid, a["token"], "A", "Anna")
     page.locator('.orders [data-act="EndTrading"]').click()
-    page.wait_for_function("() => Number(document.body.dataset.logSeq) > 5", timeout=60_000)   # (the bots play on)
+    page.wait_for_function("() => Number(document.body?.dataset.logSeq) > 5", timeout=60_000)   # (the bots play on)
     page.click(".menu-btn")
     page.locator('.modal [data-act="leave"]').click()
     keep_toasts(page)
@@ -673,8 +673,8 @@ def test_an_ex_player_looking_on_is_not_told_while_you_were_away(server, browser
     page.wait_for_function("() => location.hash === '#/'")
     assert toast_text(page, "ok") == "You have left the game; a bot plays seat A from now on"     # (QA: no word of it)
     page.goto(f"{server}/#/g/{gid}")
-    page.wait_for_function("() => document.body.dataset.seat === '' || !document.body.dataset.seat")
-    page.wait_for_function("() => Number(document.body.dataset.logSeq) > 5")
+    page.wait_for_function("() => document.body?.dataset.seat === '' || !document.body?.dataset.seat")
+    page.wait_for_function("() => Number(document.body?.dataset.logSeq) > 5")
     page.wait_for_timeout(500)
     assert page.locator(".away").count() == 0, page.locator(".away").inner_text()
     page.context.close()
@@ -690,12 +690,12 @@ def test_what_another_tab_showed_is_not_told_again(server, browser, phone) -> No
     gid = g["game"]
     page = new_page(browser, phone, 60_000)
     page.goto(f"{server}/#/g/{gid}")
-    page.wait_for_function("() => document.body.dataset.status === 'open'")
+    page.wait_for_function("() => document.body?.dataset.status === 'open'")
     page.evaluate("""() => { Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => window.__vis || 'visible' });
         window.__vis = 'hidden'; document.dispatchEvent(new Event('visibilitychange')); }""")
-    before = int(page.evaluate("document.body.dataset.seq"))
+    before = int(page.evaluate("document.body?.dataset.seq"))
     http(server, "POST", f"/api/games/{gid}/bots", {}, g["admin_token"])
-    page.wait_for_function(f"() => Number(document.body.dataset.logSeq) > {before} + 10", timeout=120_000)
+    page.wait_for_function(f"() => Number(document.body?.dataset.logSeq) > {before} + 10", timeout=120_000)
     # another tab of this browser showed all of it meanwhile (its last look, in the shared storage),
     # then this one is visible again (at once: the bots play on)
     page.evaluate(f"""() => {{ localStorage.setItem('rcw:seen:{gid}:-', JSON.stringify(window.rcwApp.log.lastSeq));
@@ -836,7 +836,7 @@ def test_a_force_moves_to_a_far_province_in_one_click_or_one_drag(server, browse
             drag(src, ends[dest])
         steps = len(routes[dest]["path"])
         try:
-            page.wait_for_function(f"() => Number(document.body.dataset.seq) >= {before + 1 + steps}")
+            page.wait_for_function(f"() => Number(document.body?.dataset.seq) >= {before + 1 + steps}")
         except Exception:
             raise AssertionError(f"{'drag' if done else 'click'} to {dest} by {routes[dest]}: seq {P.seq()} from {before}; "
                                  f"refused: {page.evaluate('() => window.rcwApp.lastError && window.rcwApp.lastError.message')}") from None
@@ -847,7 +847,7 @@ def test_a_force_moves_to_a_far_province_in_one_click_or_one_drag(server, browse
 
     A.hooks = {"movement": gesture}
     deadline = time.time() + 150
-    while time.time() < deadline and len(done) < 2 and page.evaluate("document.body.dataset.status") != "over":
+    while time.time() < deadline and len(done) < 2 and page.evaluate("document.body?.dataset.status") != "over":
         if not A.step():
             time.sleep(0.05)
     assert len(done) == 2, done
@@ -884,7 +884,7 @@ def test_on_a_phone_targets_are_big_enough_and_the_map_refits_when_turned(server
 
     A.hooks = {"force": rings}
     deadline = time.time() + 120
-    while time.time() < deadline and not seen and page.evaluate("document.body.dataset.status") != "over":
+    while time.time() < deadline and not seen and page.evaluate("document.body?.dataset.status") != "over":
         if not A.step():
             time.sleep(0.05)
     assert seen, "no move rings shown"
@@ -945,7 +945,7 @@ def test_one_click_solitaire_against_four_sdt_bots(server, browser, phone) -> No
     page.goto(server + "/")
     page.fill("#g-me", "Vera")
     page.click('[data-act="solo-sdt"]')
-    page.wait_for_function("() => document.body.dataset.seat === 'A'")
+    page.wait_for_function("() => document.body?.dataset.seat === 'A'")
     gid = page.evaluate("() => location.hash.split('/')[2]")
     info = http(server, "GET", f"/api/games/{gid}")
     assert info["players"] == 5 and info["bots"] == "sdt" and info["status"] == "playing"
@@ -970,18 +970,18 @@ def test_one_click_spi_solitaire_as_red(server, browser, phone) -> None:
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server + "/")
     page.click('[data-act="solo-spi"]')
-    page.wait_for_function("() => document.body.dataset.seat === 'R'")
+    page.wait_for_function("() => document.body?.dataset.seat === 'R'")
     gid = page.evaluate("() => location.hash.split('/')[2]")
     info = http(server, "GET", f"/api/games/{gid}")
     assert info["options"] == {"mode": "spi-solitaire"} and info["status"] == "playing"
     assert info["seats"]["N"] == {"kind": "engine"} and info["seats"]["R"]["kind"] == "human"
-    page.wait_for_function("() => document.body.dataset.mine === '1'")
+    page.wait_for_function("() => document.body?.dataset.mine === '1'")
     assert page.locator(".orders .card.politics").count() == 0
-    before = int(page.evaluate("document.body.dataset.seq"))
+    before = int(page.evaluate("document.body?.dataset.seq"))
     if phone:
         _tab(page, phone, "orders")
     page.click('.orders [data-act="RollRandomEvents"]')
-    page.wait_for_function(f"() => Number(document.body.dataset.seq) > {before}")
+    page.wait_for_function(f"() => Number(document.body?.dataset.seq) > {before}")
     _tab(page, phone, "log")
     log = page.locator(".log-list").inner_text()
     assert "Red Random Events roll" in log
@@ -1016,14 +1016,14 @@ def test_one_click_spi_solitaire_as_red(server, browser, phone) -> None:
     deployed = 0
     while page.evaluate(phase) == "leaders":
         assert "Red Leader Determination" in page.locator(".orders .card.phase h3").inner_text()
-        seq = int(page.evaluate("document.body.dataset.seq"))
+        seq = int(page.evaluate("document.body?.dataset.seq"))
         if deployed == 0 and page.locator('.orders [data-act="pick-leader"]').count():
             page.locator('.orders [data-act="pick-leader"]').first.click()
             page.locator('.orders [data-act="DeployLeader"]').first.click()
             deployed += 1
         else:
             page.click('.orders [data-act="EndLeaderDeployment"]')
-        page.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
+        page.wait_for_function(f"() => Number(document.body?.dataset.seq) > {seq}")
     info = page.evaluate("() => rcwApp.st.view.solitaire.leaders")
     assert len(info.get("deployed", [])) == deployed or info.get("skipped")
     page.wait_for_selector('.orders [data-act="StartForce"]')       # Red's Movement Phase is offered
@@ -1099,10 +1099,10 @@ def test_the_map_shows_the_other_sides_latest_moves(server, browser, seat) -> No
         j = http(server, "POST", f"/api/games/{gid}/join", {"name": "Anna"})
         open_seat(page, server, gid, j["token"], "R", "Anna")
         for a in _red_until_the_non_red_moves(2, 0):      # (the engine plays the non-Red side alike)
-            seq = int(page.evaluate("document.body.dataset.seq"))
-            page.wait_for_function("() => document.body.dataset.mine === '1' && !rcwApp.busy")
+            seq = int(page.evaluate("document.body?.dataset.seq"))
+            page.wait_for_function("() => document.body?.dataset.mine === '1' && !rcwApp.busy")
             assert page.evaluate("(a) => rcwApp.act(a)", a), a
-            page.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
+            page.wait_for_function(f"() => Number(document.body?.dataset.seq) > {seq}")
     record = http(server, "GET", f"/api/games/{gid}/record", token=g["admin_token"])
     want, kinds = _latest_moves(record, seat)
     assert kinds == ({"move"} if seat is None else {"nonred_move"}), kinds
@@ -1158,32 +1158,32 @@ def test_ending_reds_combat_phase_with_non_red_units_in_petrograd_is_asked_first
     page.on("pageerror", lambda e: errors.append(str(e)))
     open_seat(page, server, gid, j["token"], "R", "Anna")
     for a in _red_until_his_combat_phase(2):
-        seq = int(page.evaluate("document.body.dataset.seq"))
-        page.wait_for_function("() => document.body.dataset.mine === '1' && !rcwApp.busy")
+        seq = int(page.evaluate("document.body?.dataset.seq"))
+        page.wait_for_function("() => document.body?.dataset.mine === '1' && !rcwApp.busy")
         assert page.evaluate("(a) => rcwApp.act(a)", a), a
-        page.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
+        page.wait_for_function(f"() => Number(document.body?.dataset.seq) > {seq}")
     end = page.locator('.orders [data-act="EndCombat"]')
     end.wait_for()
     warning = page.locator(".orders .solo-danger").inner_text()
     assert "Petrograd" in warning and "004 [28.13]" in warning, warning
-    seq = page.evaluate("document.body.dataset.seq")
+    seq = page.evaluate("document.body?.dataset.seq")
     end.click()
     page.locator(".modal").wait_for()
     assert "Petrograd" in page.locator(".modal").inner_text()
     page.locator(".modal .btn", has_text="Go on attacking").click()          # nothing is sent
     page.evaluate("() => rcwApp.conn.request('ping', {})")                   # (a round trip: a send would be in by now)
-    assert page.locator(".modal").count() == 0 and page.evaluate("document.body.dataset.seq") == seq
+    assert page.locator(".modal").count() == 0 and page.evaluate("document.body?.dataset.seq") == seq
     end.click()
     page.locator('.modal [data-act="confirm-end-combat"]').click()
-    page.wait_for_function(f"() => document.body.dataset.seq !== {seq!r}")
+    page.wait_for_function(f"() => document.body?.dataset.seq !== {seq!r}")
     for _ in range(20):                   # (Red's Randomizer Phase, then the non-Red Player-Turn: the end)
-        page.wait_for_function("() => document.body.dataset.status === 'over' "
-                               "|| (document.body.dataset.mine === '1' && !rcwApp.busy)", timeout=30_000)
-        if page.evaluate("document.body.dataset.status") == "over":
+        page.wait_for_function("() => document.body?.dataset.status === 'over' "
+                               "|| (document.body?.dataset.mine === '1' && !rcwApp.busy)", timeout=30_000)
+        if page.evaluate("document.body?.dataset.status") == "over":
             break
-        seq = int(page.evaluate("document.body.dataset.seq"))
+        seq = int(page.evaluate("document.body?.dataset.seq"))
         page.evaluate("() => rcwApp.act(rcwApp.st.legal.find((a) => a.t !== 'Quit'))")
-        page.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
+        page.wait_for_function(f"() => Number(document.body?.dataset.seq) > {seq}")
     assert "non-Red" in http(server, "GET", f"/api/games/{gid}")["result"]["title"]
     assert not errors, errors
     page.context.close()
@@ -1201,7 +1201,7 @@ def test_the_log_follows_new_lines_after_its_pane_shrinks(server, browser) -> No
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{server}/#/g/{g['game']}")
-    page.wait_for_function("() => document.body.dataset.status === 'over'", timeout=60_000)
+    page.wait_for_function("() => document.body?.dataset.status === 'over'", timeout=60_000)
     if page.locator(".modal.final").count():      # (the game ended while the page watched: its scoreboard
         page.keyboard.press("Escape")             #  opens before the status is drawn; found by CI)
     _tab(page, False, "log")
@@ -1287,7 +1287,7 @@ def test_a_finished_games_menu_offers_no_seat_to_leave(server, browser) -> None:
     assert page.locator('.modal [data-act="leave"]').count() == 1          # (while the game runs)
     page.keyboard.press("Escape")
     page.locator('.orders [data-act="EndTrading"]').click()
-    while page.evaluate("() => document.body.dataset.status") != "over":   # A plays a step each time (PLAY_ON)
+    while page.evaluate("() => document.body?.dataset.status") != "over":   # A plays a step each time (PLAY_ON)
         page.evaluate(PLAY_ON)
         page.wait_for_timeout(50)
     page.locator(".modal.final").wait_for()
@@ -1400,7 +1400,7 @@ def test_the_rules_in_brief_are_one_click_away_in_the_lobby_and_the_game(server,
     page.keyboard.press("Escape")
     g = http(server, "POST", "/api/games", {"players": 3, "bots": "random"})
     page.goto(f"{server}/#/g/{g['game']}")
-    page.wait_for_function("() => document.body.dataset.phase === 'trading'")
+    page.wait_for_function("() => document.body?.dataset.phase === 'trading'")
     page.click(".menu-btn")
     page.locator('.modal [data-act="rules-brief"]').click()
     page.locator(".modal .rules-brief").wait_for()
@@ -1419,7 +1419,7 @@ def test_a_page_left_on_a_game_the_operator_archives_says_the_game_is_gone(brows
             gid = finished_game(base)["game"]
             page = new_page(browser, False, 20_000)
             page.goto(f"{base}/#/g/{gid}")
-            page.wait_for_function("() => document.body.dataset.status === 'over'", timeout=120_000)
+            page.wait_for_function("() => document.body?.dataset.status === 'over'", timeout=120_000)
             page.keyboard.press("Escape")                    # (the final scores)
             p = subprocess.run([sys.executable, "-m", "rcw.cli", "archive", "--redis", REDIS_URL, "--prefix", prefix,
                                 "--to", str(tmp_path), "--older-than", "0"],
@@ -1539,7 +1539,7 @@ def test_a_counter_not_selected_yet_is_dragged_and_the_map_stays(server, browser
             page.mouse.up()
             assert page.evaluate(VB) == vb, "the drag panned the map"
             steps = len(routes[dest]["path"])
-            page.wait_for_function(f"() => Number(document.body.dataset.seq) >= {before + 1 + steps}")
+            page.wait_for_function(f"() => Number(document.body?.dataset.seq) >= {before + 1 + steps}")
             page.wait_for_function(f"""() => {{ const v = window.rcwApp.st.view; if (!v.force) return false;
                 const s = v.stacks.find((x) => x.id === v.force[0]); return s && s.province === {dest!r}; }}""")
             done.append(dest)
@@ -1548,7 +1548,7 @@ def test_a_counter_not_selected_yet_is_dragged_and_the_map_stays(server, browser
 
     A.hooks = {"movement": gesture}
     deadline = time.time() + 150
-    while time.time() < deadline and not done and page.evaluate("document.body.dataset.status") != "over":
+    while time.time() < deadline and not done and page.evaluate("document.body?.dataset.status") != "over":
         if not A.step():
             time.sleep(0.05)
     assert done, "no stack was dragged"
@@ -1576,7 +1576,7 @@ def test_a_lost_connection_is_said_plainly_and_the_orders_wait_until_it_is_back(
     page.route_web_socket(re.compile(r".*/ws.*"), route)
     keep_toasts(page)
     open_seat(page, server, gid, j["token"])
-    page.wait_for_function("() => document.body.dataset.mine === '1' && document.body.dataset.phase === 'trading'")
+    page.wait_for_function("() => document.body?.dataset.mine === '1' && document.body?.dataset.phase === 'trading'")
     if phone:
         _tab(page, phone, "orders")
     end = page.locator('[data-act="EndTrading"]')
@@ -1594,19 +1594,19 @@ def test_a_lost_connection_is_said_plainly_and_the_orders_wait_until_it_is_back(
     end.focus()
     assert page.evaluate("() => document.activeElement.dataset.act !== 'EndTrading'")
     shot(page, f"connection-lost-{seen(phone)}.png")
-    seq = page.evaluate("() => Number(document.body.dataset.seq)")
+    seq = page.evaluate("() => Number(document.body?.dataset.seq)")
     sent = page.evaluate("() => rcwApp.act(rcwApp.st.legal.find((a) => a.t === 'EndTrading'))")
     assert sent is False
     assert "Not connected: nothing was sent" in page.evaluate("() => (window.__toasts || []).map((t) => t.text).join(' | ')")
     page.wait_for_timeout(1500)                 # (the page keeps trying: still cut off)
-    assert banner.is_visible() and page.evaluate("() => Number(document.body.dataset.seq)") == seq
+    assert banner.is_visible() and page.evaluate("() => Number(document.body?.dataset.seq)") == seq
     blocked["on"] = False
     page.click('[data-act="reconnect"]')
     banner.wait_for(state="hidden", timeout=10_000)
     assert page.evaluate("() => getComputedStyle(document.querySelector('.orders')).pointerEvents") != "none"
     assert page.evaluate("() => !document.querySelector('[data-act=\"EndTrading\"]').closest('[inert]')")
     end.click()
-    page.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
+    page.wait_for_function(f"() => Number(document.body?.dataset.seq) > {seq}")
     page.context.close()
 
 
@@ -1624,7 +1624,7 @@ def test_with_the_seat_open_in_two_tabs_the_other_tab_is_told_and_a_stale_choice
     for page in (one, two):
         keep_toasts(page)
         open_seat(page, server, gid, j["token"])
-        page.wait_for_function("() => document.body.dataset.mine === '1' && document.body.dataset.phase === 'trading'")
+        page.wait_for_function("() => document.body?.dataset.mine === '1' && document.body?.dataset.phase === 'trading'")
     stale = two.evaluate("() => rcwApp.st.legal.find((a) => a.t === 'EndTrading')")
     seq = two.evaluate("() => rcwApp.st.seq")
     one.click('[data-act="EndTrading"]')
