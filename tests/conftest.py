@@ -11,12 +11,23 @@ from browser_helpers import browser, server  # noqa: F401 (fixtures)
 from server_helpers import redis_cluster
 
 
+#: The test modules that drive real servers, sockets and a real browser on a shared two-core
+#: machine, where a test's waits race the load of the others: a test of theirs that fails is run
+#: once more (pytest-rerunfailures) and, passing then, is named in the summary as rerun (``-rR``,
+#: pyproject's addopts), a flake to mend, not a pass to forget.  A test that fails twice fails.
+RERUN_MODULES = ("test_browser_", "test_server_")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The soaks (``-m slow``) run as long as they take: pyproject's 10-minute limit a test is
-    for the rest, where a test that hangs should fail alone and say where it was."""
+    for the rest, where a test that hangs should fail alone and say where it was.  The tests of
+    :data:`RERUN_MODULES` get one rerun."""
     for item in items:
         if item.get_closest_marker("slow") is not None and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(0))
+        module = getattr(item, "module", None)
+        if module is not None and module.__name__.startswith(RERUN_MODULES) and item.get_closest_marker("flaky") is None:
+            item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=1))
 
 
 @pytest.fixture(scope="module")
