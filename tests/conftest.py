@@ -10,7 +10,6 @@ import pytest
 from browser_helpers import browser, server  # noqa: F401 (fixtures)
 from server_helpers import redis_cluster
 
-
 #: The test modules that drive real servers, sockets and a real browser on a shared two-core
 #: machine, where a test's waits race the load of the others: a test of theirs that fails is run
 #: once more (pytest-rerunfailures) and, passing then, is named in the summary as rerun (``-rR``,
