@@ -328,6 +328,38 @@ def test_a_province_the_page_brings_into_view_is_clear_of_the_zoom_buttons(serve
         page.context.close()
 
 
+#: The map's title box: the zoom buttons it meets on screen, whether it lies wholly in the map's
+#: box, and the provinces whose boxes it covers (map units).
+TITLE = """() => { const t = document.querySelector('svg.board g.title rect'), r = t.getBoundingClientRect();
+  const m = document.querySelector('.map').getBoundingClientRect();
+  const meet = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0;
+  const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((k) => +t.getAttribute(k));
+  return { buttons: [...document.querySelectorAll('.map-zoom button')].filter((b) => meet(r, b.getBoundingClientRect())).map((b) => b.title),
+           inside: r.left >= m.left && r.right <= m.right && r.top >= m.top && r.bottom <= m.bottom,
+           provinces: Object.entries(rcwApp.board.boxes).filter(([, b]) => b.x < x + w && x < b.x + b.w && b.y < y + h && y < b.y + b.h).map(([c]) => c) }; }"""
+
+
+def test_the_maps_title_is_clear_of_the_zoom_buttons(server, browser) -> None:
+    """QA: the zoom buttons (top right) covered the map's title, at the map's top right, in the
+    opening view and in the whole-map view.  The page moves the title to the corner the legend
+    leaves when it becomes the Key panel (the bottom right, free of provinces)."""
+    g = http(server, "POST", "/api/games", {"players": 5, "bot_seats": ["B", "C", "D", "E"], "seed": 7})
+    j = http(server, "POST", f"/api/games/{g['game']}/join", {"seat": "A", "name": "Anna"})
+    page = new_page(browser)
+    try:
+        open_seat(page, server, g["game"], j["token"])
+        page.wait_for_function("() => window.rcwApp && rcwApp.board && rcwApp.board.vb && rcwApp.st.view")
+        page.wait_for_timeout(300)               # (the board refits to its box on a later frame)
+        opening = page.evaluate(TITLE)
+        assert opening["buttons"] == [] and opening["provinces"] == [], opening
+        page.click('.map-zoom button[title="Whole map"]')
+        whole = page.evaluate(TITLE)
+        shot(page, "title-clear-of-the-zoom.png")
+        assert whole == {"buttons": [], "inside": True, "provinces": []}, whole
+    finally:
+        page.context.close()
+
+
 def test_a_game_opened_while_the_lobby_still_loads_is_not_cleared_by_it(server, browser) -> None:
     """The lobby's page still loading (its module slow to come, as on a loaded machine) when the
     address goes on to a game: the game's page is built, and the lobby, coming after it, leaves

@@ -51,6 +51,14 @@ function cells(n) {
   return { cols, w: cols * CW + (cols - 1) * GAP, h: Math.ceil(n / cols) * CH + (Math.ceil(n / cols) - 1) * GAP };
 }
 
+/** Move the drawing of an SVG group by (dx, dy), its children's x and y themselves (not by a
+ *  transform: the box the board measures of it, Board._marks, would not follow one). */
+function shiftBy(g, dx, dy) {
+  for (const [k, d] of [["x", dx], ["y", dy]]) {
+    for (const el of g.querySelectorAll(`[${k}]`)) el.setAttribute(k, String(Math.round((+el.getAttribute(k) + d) * 10) / 10));
+  }
+}
+
 export class Board {
   constructor(container, handlers = {}) {
     this.el = container;
@@ -89,9 +97,21 @@ export class Board {
       this.boxes[code] = b;
       g.setAttribute("tabindex", "-1");
     }
-    // the legend, out of the map's way: a panel of its own (the Key button)
+    // the legend, out of the map's way: a panel of its own (the Key button); the title takes its
+    // corner (the bottom right, which mapdraw found free of provinces for the legend), clear of the
+    // zoom buttons at the top right (QA: in the whole-map and the opening view they covered it)
     const legend = svg.querySelector("g.legend");
-    if (legend) legend.remove();
+    if (legend) {
+      const title = svg.querySelector("g.title");
+      const [l, t] = [legend, title].map((g) => g && g.querySelector("rect"));
+      if (l && t) {
+        const box = (r) => ["x", "y", "width", "height"].map((k) => +r.getAttribute(k));
+        const [lx, ly, lw, lh] = box(l);
+        const [tx, ty, tw, th] = box(t);
+        shiftBy(title, lx + lw - (tx + tw), ly + lh - (ty + th));
+      }
+      legend.remove();
+    }
     // overlay layers: the rings under the province boxes, everything else above all the map
     // draws (the title and the compass too), so that nothing of the map covers a counter; the
     // counters above the destination rings, whose touch areas reach past their boxes (a tap on a
