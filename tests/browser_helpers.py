@@ -231,6 +231,14 @@ class Player:
         return area["x"] < cx < area["x"] + area["width"] and area["y"] < cy < area["y"] + area["height"]
 
     # -- the driver ----------------------------------------------------------------------------
+    def play_until(self, done, seconds: float) -> None:
+        """Answer the seat's decisions (its :attr:`hooks` first) until ``done()`` is true, the game
+        is over, or ``seconds`` have passed."""
+        deadline = time.time() + seconds
+        while time.time() < deadline and not done() and self.page.evaluate("document.body?.dataset.status") != "over":
+            if not self.step():
+                time.sleep(0.05)
+
     def step(self) -> bool:
         """Answer one pending decision through the page; False if nothing was pending."""
         if not self.mine():

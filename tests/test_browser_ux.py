@@ -883,10 +883,7 @@ def test_on_a_phone_targets_are_big_enough_and_the_map_refits_when_turned(server
         return False                                        # (then the usual move)
 
     A.hooks = {"force": rings}
-    deadline = time.time() + 120
-    while time.time() < deadline and not seen and page.evaluate("document.body?.dataset.status") != "over":
-        if not A.step():
-            time.sleep(0.05)
+    A.play_until(lambda: seen, 120)
     assert seen, "no move rings shown"
     assert all(w >= 40 and h >= 40 for w, h in seen["sizes"]), [s for s in seen["sizes"] if min(s) < 40][:5]
     # turn the phone: the map keeps its centre and scale and fills the new box
@@ -1547,10 +1544,7 @@ def test_a_counter_not_selected_yet_is_dragged_and_the_map_stays(server, browser
         return False
 
     A.hooks = {"movement": gesture}
-    deadline = time.time() + 150
-    while time.time() < deadline and not done and page.evaluate("document.body?.dataset.status") != "over":
-        if not A.step():
-            time.sleep(0.05)
+    A.play_until(lambda: done, 150)
     assert done, "no stack was dragged"
     assert not A.errors, A.errors
     page.context.close()

@@ -206,10 +206,10 @@ async def test_a_bots_committee_invitation_to_a_human_becomes_a_central_committe
                 break
             await ca.close()
         assert got is not None, "no bot invited A to a Central Committee in four games"
-        since = {"n": len(events_of(ca, "committee"))}
+        n = len(events_of(ca, "committee"))
 
         def formed(c):
-            return [e["data"]["members"] for e in events_of(c, "committee")[since["n"]:] if "A" in e["data"].get("members", [])]
+            return [e["data"]["members"] for e in events_of(c, "committee")[n:] if "A" in e["data"].get("members", [])]
         for _ in range(3):        # (the invitation of all; if some refuse, the bot invites again those who would)
             ch, m = got
             try:
@@ -236,7 +236,7 @@ async def test_a_bots_committee_invitation_to_a_human_becomes_a_central_committe
             if got is None:       # (that game ended without another invitation: on with a new one)
                 await ca.close()
                 ca, got = await play_until_invited(h, 4, closed=closed)
-                since["n"] = 0
+                n = 0
             assert got is not None, f"A accepted {m['proposal']}, no Committee formed, and no other invitation came"
         assert formed(ca) and m["seat"] in formed(ca)[0]
 

@@ -51,6 +51,11 @@ function cells(n) {
   return { cols, w: cols * CW + (cols - 1) * GAP, h: Math.ceil(n / cols) * CH + (Math.ceil(n / cols) - 1) * GAP };
 }
 
+/** An SVG rect's x, y, width and height, as numbers. */
+function rectOf(r) {
+  return ["x", "y", "width", "height"].map((k) => +r.getAttribute(k));
+}
+
 /** Move the drawing of an SVG group by (dx, dy), its children's x and y themselves (not by a
  *  transform: the box the board measures of it, Board._marks, would not follow one). */
 function shiftBy(g, dx, dy) {
@@ -105,9 +110,8 @@ export class Board {
       const title = svg.querySelector("g.title");
       const [l, t] = [legend, title].map((g) => g && g.querySelector("rect"));
       if (l && t) {
-        const box = (r) => ["x", "y", "width", "height"].map((k) => +r.getAttribute(k));
-        const [lx, ly, lw, lh] = box(l);
-        const [tx, ty, tw, th] = box(t);
+        const [lx, ly, lw, lh] = rectOf(l);
+        const [tx, ty, tw, th] = rectOf(t);
         shiftBy(title, lx + lw - (tx + tw), ly + lh - (ty + th));
       }
       legend.remove();
@@ -168,7 +172,7 @@ export class Board {
     const parts = [head];
     if (legend) {
       const r = legend.querySelector("rect");
-      const [x, y, w, hh] = ["x", "y", "width", "height"].map((k) => +r.getAttribute(k));
+      const [x, y, w, hh] = rectOf(r);
       r.remove();                                          // (the panel is its frame)
       const title = legend.querySelector("text");
       if (title) title.remove();                           // ("Legend": the panel's head says Key)
