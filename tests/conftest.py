@@ -17,15 +17,17 @@ from server_helpers import redis_cluster
 RERUN_MODULES = ("test_browser_", "test_server_")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The soaks (``-m slow``) run as long as they take: pyproject's 10-minute limit a test is
     for the rest, where a test that hangs should fail alone and say where it was.  The tests of
-    :data:`RERUN_MODULES` get one rerun."""
+    :data:`RERUN_MODULES` get one rerun (unless the plugin is off: ``-p no:rerunfailures``
+    shows the flakes raw, with no warning of an unknown mark)."""
+    reruns = config.pluginmanager.hasplugin("rerunfailures")
     for item in items:
         if item.get_closest_marker("slow") is not None and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(0))
         module = getattr(item, "module", None)
-        if module is not None and module.__name__.startswith(RERUN_MODULES) and item.get_closest_marker("flaky") is None:
+        if reruns and module is not None and module.__name__.startswith(RERUN_MODULES) and item.get_closest_marker("flaky") is None:
             item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=1))
 
 

@@ -1321,6 +1321,32 @@ def test_a_bot_that_waits_for_an_answer_to_its_invitation_is_said_to(screen) -> 
     assert not errors, errors
 
 
+def test_the_waiting_line_brings_the_bots_invitation_into_view(screen) -> None:
+    """QA: "Bot B waits for your answer to its Central Committee invitation (Politics, below)",
+    and below the trade offers the invitation, its Join and its Decline were out of sight.  The
+    "(Politics, below)" is a link now: it scrolls the invitation into view and flashes it."""
+    g = blank("B")
+    markers(g, A=4, B=5, C=3, D=3)
+    put(g, "PETR", "A", "Lenin")
+    for frm in ("B", "C", "D", "B", "C", "D"):           # (trade offers fill the panel above the Politics card)
+        g.apply(A.OfferTrade(frm, "A", give_politburo=1, take_assassins=0))
+    g.apply(A.JoinCommittee("B", ("A", "B")))
+    page, errors = screen
+    _show(page, _payload(g, "A") | {"seats": {"B": {"kind": "bot"}}})
+    inv = page.locator('.prompt-case .politics .invitation[data-seat="B"]')
+    inv.wait_for()
+    # (the panel as the page holds it: a pane of its own height that scrolls, here 320 pixels)
+    page.evaluate("() => Object.assign(document.querySelector('.prompt-case').style, {maxHeight: '320px', overflow: 'auto'})")
+    in_view = """() => { const r = document.querySelector('.prompt-case .invitation').getBoundingClientRect(),
+                           p = document.querySelector('.prompt-case').getBoundingClientRect();
+                         return r.top >= p.top - 1 && r.bottom <= p.bottom + 1; }"""
+    assert not page.evaluate(in_view), "the invitation was in view already: the test shows nothing"
+    page.locator('.prompt-case .pending-line [data-act="goto-invitation"]').click()
+    page.wait_for_function(in_view)
+    assert "flash" in (inv.get_attribute("class") or "")
+    assert not errors, errors
+
+
 def test_an_invitation_is_one_card_for_its_committee_and_none_once_consented(screen) -> None:
     """A review's findings on the Politics card's invitations: B and C both consenting to a
     Committee of A, B, C made two invitations, each with its Join; once A consented too the card

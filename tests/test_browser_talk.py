@@ -477,6 +477,30 @@ def test_an_invitation_to_a_committee_is_told_at_once_and_offered_in_the_orders_
     page.context.close()
 
 
+def test_an_invitation_is_declined_from_the_orders_panel_and_may_still_be_joined(server, browser):
+    """QA: the Politics card offered an invitation's Join but not its Decline, which was only on
+    the card in Talk: a player who would not join could not say so where the game asked him (and
+    a bot that invited him waited out its time, ``--bot-wait``, for an answer).  The invitation
+    now has its Decline, which answers on the card (the answer a waiting bot reads); then it
+    says so, and the Join stays (004 [11.11]: a consent may come at any time)."""
+    page, errors, a = _invited(server, browser)
+    inv = page.locator('.orders .politics .invitation[data-seat="A"]')
+    decline = inv.locator('[data-act="decline-committee"]')
+    decline.wait_for()
+    assert inv.locator('[data-act="JoinCommittee"]').count() == 1
+    decline.click()
+    # the card in chat has B's answer, and asks for none any more
+    page.wait_for_function("() => { const c = document.querySelector('.msg-list .proposal[data-kind=\"committee\"]');"
+                           " return c && c.textContent.includes('B declined') && !c.querySelector('[data-act=\"accept\"]'); }")
+    inv.locator(".declined").wait_for()
+    assert "You declined" in inv.inner_text() and decline.count() == 0
+    assert (page.evaluate("() => window.rcwApp.st.view.committee_consent")).get("B") is None   # (nothing was joined)
+    inv.locator('[data-act="JoinCommittee"]').click()           # a change of mind: the Committee forms
+    page.wait_for_function("() => (window.rcwApp.st.view.committee || []).length === 2")
+    assert not errors, errors
+    page.context.close()
+
+
 def test_the_proposer_withdraws_a_trade_on_its_card(server, browser):
     """QA: the only Withdraw of a trade proposed in chat was in the Orders panel.  The proposer's
     card offers it too while the engine lists the step; pressed, the card says so."""

@@ -151,6 +151,9 @@ export class Chat {
       this.renderTabs();
       this.app.updateBadges();
       if (fresh) this._invited(f.channel, f.msg);
+      // (a Committee invitation, or an answer to one, changes the Orders panel's Politics card:
+      // its Decline, orders.js)
+      if (fresh && ((f.msg.proposal && f.msg.proposal.kind === "committee") || f.msg.reply)) this.app.renderSoon();
     } else if (f.t === "channel") {
       this._chan(f.channel);
       this.renderTabs();
@@ -612,6 +615,30 @@ export class Chat {
       }
     }
     return null;
+  }
+
+  /** The card of `from`'s invitation of this seat to a Central Committee of `members` (its
+   *  latest), with this seat's answer on it so far (`answer`: true, false, or undefined if none):
+   *  `{channel, id, answer}`, or null if the page has no such card (yet). */
+  committeeCard(from, members) {
+    const me = this.app.seat;
+    const key = [...members].sort().join(",");
+    let got = null;
+    for (const [name, c] of this.channels) {
+      for (const m of c.msgs.values()) {
+        const p = m.proposal;
+        if (!p || p.kind !== "committee" || m.seat !== from || !(p.addressees || []).includes(me)) continue;
+        if ([...p.members].sort().join(",") !== key) continue;
+        const at = [p.seq ?? -1, m.id];           // (the latest: a message's id counts within its channel)
+        if (!got || at[0] > got.at[0] || (at[0] === got.at[0] && at[1] > got.at[1])) got = { channel: name, id: m.id, at };
+      }
+    }
+    if (!got) return null;
+    let answer;
+    for (const m of this.channels.get(got.channel).msgs.values()) {
+      if (m.reply && m.reply.msg === got.id && m.seat === me) answer = m.reply.accept;
+    }
+    return { channel: got.channel, id: got.id, answer };
   }
 
   /** A channel whose members are exactly `members` (opened if need be). */

@@ -105,7 +105,20 @@ export function pendingLine(app) {
   return h("p.pending-line", "Waiting for ",
     p.map((x, i) => [i ? ", " : "", seatBadge(x.seat), " ", app.seatName(x.seat), ` (${kindName(x.kind)})`]),
     h("span.dots", "…"),
-    asks ? h("span.asks", ` ${app.seatName(asks.seat)} waits for your answer to its Central Committee invitation (Politics, below).`) : null);
+    asks ? h("span.asks", ` ${app.seatName(asks.seat)} waits for your answer to its Central Committee invitation `,
+      h("button.link", { type: "button", dataset: { act: "goto-invitation" }, onclick: () => showInvitation(asks.seat) }, "(Politics, below)"),
+      ".") : null);
+}
+
+/** Bring the Politics card's invitation from `p` into view (the Orders panel scrolls to it) and
+ *  flash it (QA: below the trade offers, its Join and Decline were out of sight). */
+function showInvitation(p) {
+  const el = document.querySelector(`.orders .invitation[data-seat="${p}"]`) || document.querySelector(".orders .invitation");
+  if (!el) return;
+  el.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  el.classList.remove("flash");
+  void el.offsetWidth;
+  el.classList.add("flash");
 }
 
 /** The members of the Central Committee seat `p` invites this seat to (its consent names this
@@ -768,6 +781,22 @@ function decisionCard(app, d, by, btn, marks) {
   return h("section.card.decision", { dataset: { decision: k } }, ...parts);
 }
 
+/** Decline on the invitation's chat cards (each inviter's in `by_`), the answer a bot waiting
+ *  for this seat reads (it then goes on at once instead of waiting out its time, --bot-wait); or
+ *  "declined" once this seat has, on every card.  Nothing where the page has no card (the
+ *  invitation is then a consent alone: not joining is the answer).  Joining stays open. */
+function declineInvitation(app, by_, members) {
+  const cards = app.chat && app.chat.committeeCard ? by_.map((p) => app.chat.committeeCard(p, members)).filter(Boolean) : [];
+  const open = cards.filter((c) => c.answer === undefined);
+  if (!open.length) {
+    return cards.length && cards.every((c) => c.answer === false) ? h("span.small.declined", "You declined (you may still join).") : null;
+  }
+  return h("button.btn", { type: "button", disabled: app.busy, dataset: { act: "decline-committee", members: [...members].join("") },
+    onclick: async () => {
+      for (const c of open) if (!(await app.chat.answer(c.channel, c.id, false))) break;
+    } }, "Decline");
+}
+
 // ==================================================================================================
 function offersCard(app, by, btn) {
   const view = app.st.view;
@@ -854,7 +883,9 @@ function politicsCard(app, by, btn) {
     rows.push(h("div.invitation", { dataset: { seat: by_[0], members: k } },
       h("p", ...by_.map((p) => seatBadge(p)), ` ${who} invite${by_.length > 1 ? "" : "s"} you to a Central Committee of ${committeeOf(members)} (${pm(members)} PM). `,
         h("span.small", "A member cannot be purged (004 [11.14]).")),
-      a ? btn(by_.length > 1 ? "Join their Committee" : `Join ${app.seatName(by_[0])}'s Committee`, a, { cls: "primary", data: { members: a.members.join("") } }) : null));
+      h("div.row.wrap",
+        a ? btn(by_.length > 1 ? "Join their Committee" : `Join ${app.seatName(by_[0])}'s Committee`, a, { cls: "primary", data: { members: a.members.join("") } }) : null,
+        declineInvitation(app, by_, members))));
   }
   for (const a of by.JoinCommittee || []) {
     if (shown.has(key(a.members))) continue;
