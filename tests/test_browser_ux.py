@@ -297,22 +297,25 @@ def test_copy_link_copies_the_join_link_and_says_so(server, browser) -> None:
 
 def test_the_interphase_lines_of_the_log_are_no_players(server, browser) -> None:
     """QA: "Game-Turn 2: A is First Player" and "RU8 TVER is replaced in Tver" carried the badge of
-    the last player of Game-Turn 1, whose action set the Interphase off (004 [4.2] B).  They are
+    the last player of Game-Turn 1, whose action set the Interphase off (004 [4.2] B), and "The
+    turn limit (2) is reached; no side has won" (004 [14.0]) that of the last to act.  They are
     the game's: no badge; the lines of that player's own action keep his."""
     from rcw.bots import make_agent
     from rcw.bots.match import Match
 
     from rcw.game import Game
 
-    g = Game.new(5, 3)
+    g = Game.new(5, 3, {"max_turns": 2})
     m = Match(g, {p: make_agent("random", p, 3) for p in g.seats})
     plays = []
-    while g.turn < 3 and not g.over:
+    while not g.over:
         step = m.next_step()
         plays.append((step.seat, m.apply(step.seat, step.action, step.kind)))
     page, lines = _log_lines(browser, server, _frames(plays))
-    game_level = [x for x in lines if x["text"].startswith("Game-Turn ") or " is replaced in " in x["text"]]
+    game_level = [x for x in lines if x["text"].startswith("Game-Turn ") or " is replaced in " in x["text"]
+                  or x["text"].startswith("The turn limit (2) is reached")]
     assert any(" is First Player" in x["text"] for x in game_level) and any(" is replaced in " in x["text"] for x in game_level)
+    assert any(x["text"].startswith("The turn limit") for x in game_level), lines[-3:]
     assert all(x["seat"] is None for x in game_level), [x for x in game_level if x["seat"]]
     ends = [x for x in lines if x["cls"] == "pturn"]
     assert ends and all(x["seat"] for x in ends)            # (a Player-Turn's line still names its player)

@@ -311,8 +311,8 @@ export class EventLog {
         this._settled(e, frame);
         push("trade", e.text);
         return;
-      case "game_over":
-        push("over", e.text);
+      case "game_over":               // (the game's end is the game's line, no player's: QA saw the badge
+        pushAs("over", e.text, { seat: null });     // of the last to act on "The turn limit (3) is reached")
         return;
       default:
         if (e.kind === "committee_consent" || e.kind === "committee_leave") this._consented(e, frame);
