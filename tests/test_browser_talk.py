@@ -501,6 +501,26 @@ def test_an_invitation_is_declined_from_the_orders_panel_and_may_still_be_joined
     page.context.close()
 
 
+def test_an_invitation_given_again_without_a_card_offers_no_decline_of_the_old_one(server, browser):
+    """A review's finding: the Decline answers the invitation's card, and a card of a consent
+    withdrawn since is over; a consent given again by the Orders panel's Join (no card) must not
+    have its Decline post to the old card.  The invitation is then only the Join."""
+    page, errors, a = _invited(server, browser)
+    inv = page.locator('.orders .politics .invitation[data-seat="A"]')
+    inv.locator('[data-act="decline-committee"]').wait_for()
+
+    async def again(c) -> None:              # Anna withdraws, then consents again (an action, no card)
+        await c.act({"t": "LeaveCommittee", "seat": "A"}, seq=c.seq)
+        await c.act({"t": "JoinCommittee", "seat": "A", "members": ["A", "B"]}, seq=c.seq)
+    as_seat(server, a["game"], a["token"], again)
+    page.wait_for_function("() => document.querySelector('.msg-list .proposal[data-kind=\"committee\"]')"
+                           "?.textContent.includes('A no longer consents to it')")
+    inv.locator('[data-act="JoinCommittee"]').wait_for()
+    assert inv.locator('[data-act="decline-committee"]').count() == 0 and inv.locator(".declined").count() == 0
+    assert not errors, errors
+    page.context.close()
+
+
 def test_the_proposer_withdraws_a_trade_on_its_card(server, browser):
     """QA: the only Withdraw of a trade proposed in chat was in the Orders panel.  The proposer's
     card offers it too while the engine lists the step; pressed, the card says so."""

@@ -629,6 +629,8 @@ export class Chat {
         const p = m.proposal;
         if (!p || p.kind !== "committee" || m.seat !== from || !(p.addressees || []).includes(me)) continue;
         if ([...p.members].sort().join(",") !== key) continue;
+        // (not one of an earlier consent of the proposer's, withdrawn since: the game's log)
+        if (this.app.log && this.app.log.leftAfter && p.seq != null && this.app.log.leftAfter(from, members, p.seq)) continue;
         const at = [p.seq ?? -1, m.id];           // (the latest: a message's id counts within its channel)
         if (!got || at[0] > got.at[0] || (at[0] === got.at[0] && at[1] > got.at[1])) got = { channel: name, id: m.id, at };
       }
