@@ -264,7 +264,8 @@ class Connection:
                     w["away"] = await rt.absence.digest(seat)     # (None: nothing by others since the last look)
                     w["notify"] = self.prefs_shown = public_prefs(rt.prefs.get(seat) or {})
                 w["limits"] = {"frame": MAX_FRAME, "text": MAX_TEXT, "proposal": MAX_PROPOSAL,
-                               "chat_rate": self.hub.config.chat_rate, "chat_burst": self.hub.config.chat_burst}
+                               "chat_rate": self.hub.config.chat_rate, "chat_burst": self.hub.config.chat_burst,
+                               "bot_wait": self.hub.config.bot_wait}
                 return w
 
     async def on_view(self, f: dict) -> dict:

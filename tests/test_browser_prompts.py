@@ -13,6 +13,8 @@ A sheet of all the prompts is saved as ``artifacts/prompts.png``.
 
 from __future__ import annotations
 
+import re
+import time
 from contextlib import contextmanager
 
 import pytest
@@ -292,14 +294,14 @@ CASES = {
                         lambda: A.LeaveCommittee("A"), ["Central Committee: A alone (9 Politburo markers)", "Leave the Committee"]),
 }
 
-SETUP_JS = """async ({view, legal, pending, seat, facts, seats}) => {
+SETUP_JS = """async ({view, legal, pending, seat, facts, seats, botWait, card}) => {
   const { loadData } = await import("/js/data.js");
   await loadData();
   const { buildOrders } = await import("/js/orders.js");
   const sent = [];
   const app = {
     st: { seq: 1, status: "playing", view, legal, pending, facts, seats: seats || {}, result: null, info: { options: {} } },
-    seat, gid: "test", busy: false, lastError: null, adminToken: null,
+    seat, gid: "test", busy: false, lastError: null, adminToken: null, botWait: botWait || 0,
     seatName: (s) => `Player ${s}`,
     act: async (a) => { sent.push(a); return true; },
     ask: async (q, args) => {   // the server's facts.answer on the position the test built
@@ -308,7 +310,7 @@ SETUP_JS = """async ({view, legal, pending, seat, facts, seats}) => {
       return r.answer;
     },
     render() {}, setBusy() {}, showError(e) { sent.push({ error: e.message }); },
-    chat: { proposalForOffer: () => null, answer: async () => true,
+    chat: { proposalForOffer: () => null, answer: async () => true, committeeCard: () => card || null,
             propose: async (members, proposal) => { sent.push({ proposal, members }); return true; } },
   };
   window.__sent = sent;
@@ -1344,6 +1346,28 @@ def test_the_waiting_line_brings_the_bots_invitation_into_view(screen) -> None:
     page.locator('.prompt-case .pending-line [data-act="goto-invitation"]').click()
     page.wait_for_function(in_view)
     assert "flash" in (inv.get_attribute("class") or "")
+    assert not errors, errors
+
+
+def test_the_waiting_line_counts_down_the_bots_wait_for_an_answer(screen) -> None:
+    """QA: "Bot B waits for your answer" said not for how long: the bot goes on without it after
+    the server's ``--bot-wait`` (the welcome's ``limits.bot_wait``) from its invitation's card.
+    The line counts it down while the card is unanswered; not once answered, nor with no wait."""
+    g = blank("B")
+    markers(g, A=4, B=5)
+    put(g, "PETR", "A", "Lenin")
+    g.apply(A.JoinCommittee("B", ("A", "B")))
+    page, errors = screen
+    line = page.locator(".prompt-case .pending-line")
+    for wait, answer, counts in ((20, None, True), (20, False, False), (0, None, False)):
+        card = {"channel": "A-B", "id": 1, "ts": int(time.time() * 1000) - 5000} | ({} if answer is None else {"answer": answer})
+        _show(page, _payload(g, "A") | {"seats": {"B": {"kind": "bot"}}, "botWait": wait, "card": card})
+        line.first.wait_for()
+        left = page.locator(".prompt-case .pending-line .countdown.bot-wait")
+        assert left.count() == (1 if counts else 0), (wait, answer, line.first.inner_text())
+        if counts:                        # (20 s from a card posted 5 s ago)
+            assert re.fullmatch(r"0:1[4-5] left", left.inner_text()), left.inner_text()
+            assert "then it goes on without you" in line.first.inner_text()
     assert not errors, errors
 
 

@@ -387,6 +387,17 @@ async def test_chat_and_frame_rate_limits(kind):
         assert e.value.code == "rate_limited"
 
 
+async def test_the_welcome_tells_the_chat_limits_and_how_long_a_bot_waits_for_an_answer():
+    """The welcome's ``limits`` are the server's own settings: the page counts a bot's wait for
+    its invitation's answer down from them (``rcw serve --bot-wait``; 0: the bots do not wait)."""
+    for wait in (12.5, 0.0):
+        async with serve("memory", chat_rate=0.5, chat_burst=4, bot_wait=wait) as h:
+            g, (a,) = await h.game(players=3, humans=1)
+            ca = await h.connect(g["game"], a["token"])
+            assert ca.limits["bot_wait"] == wait
+            assert (ca.limits["chat_rate"], ca.limits["chat_burst"]) == (0.5, 4)
+
+
 @pytest.mark.parametrize("kind", STORES)
 async def test_a_frame_beyond_the_websocket_limit_closes_the_connection(kind):
     async with serve(kind) as h:

@@ -618,8 +618,9 @@ export class Chat {
   }
 
   /** The card of `from`'s invitation of this seat to a Central Committee of `members` (its
-   *  latest), with this seat's answer on it so far (`answer`: true, false, or undefined if none):
-   *  `{channel, id, answer}`, or null if the page has no such card (yet). */
+   *  latest), with this seat's answer on it so far (`answer`: true, false, or undefined if none)
+   *  and when it was posted (`ts`, ms): `{channel, id, answer, ts}`, or null if the page has no
+   *  such card (yet). */
   committeeCard(from, members) {
     const me = this.app.seat;
     const key = [...members].sort().join(",");
@@ -632,7 +633,7 @@ export class Chat {
         // (not one of an earlier consent of the proposer's, withdrawn since: the game's log)
         if (this.app.log && this.app.log.leftAfter && p.seq != null && this.app.log.leftAfter(from, members, p.seq)) continue;
         const at = [p.seq ?? -1, m.id];           // (the latest: a message's id counts within its channel)
-        if (!got || at[0] > got.at[0] || (at[0] === got.at[0] && at[1] > got.at[1])) got = { channel: name, id: m.id, at };
+        if (!got || at[0] > got.at[0] || (at[0] === got.at[0] && at[1] > got.at[1])) got = { channel: name, id: m.id, at, ts: m.ts };
       }
     }
     if (!got) return null;
@@ -640,7 +641,7 @@ export class Chat {
     for (const m of this.channels.get(got.channel).msgs.values()) {
       if (m.reply && m.reply.msg === got.id && m.seat === me) answer = m.reply.accept;
     }
-    return { channel: got.channel, id: got.id, answer };
+    return { channel: got.channel, id: got.id, answer, ts: got.ts };
   }
 
   /** A channel whose members are exactly `members` (opened if need be). */

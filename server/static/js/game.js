@@ -208,6 +208,7 @@ class GameApp {
                 pacts: w.pacts || [] };
     noteCommitment(this.gid, this.st.info);
     this.notifyPrefs = w.notify || null;
+    this.botWait = (w.limits || {}).bot_wait || 0;     // (seconds a bot waits for an invited human: the pending line's countdown)
     this.st.online = w.online || [];
     if (w.view && w.view.postal) {               // a postal game (004 [17.0]): its own Orders panel (js/postal.js)
       this.postal = this.postal || new PostalDesk(this);

@@ -6,7 +6,7 @@
 // and chance shown is the engine's too: the `facts` the server sends with each state
 // (app.st.facts: attack options and odds, Purge Strengths; docs/protocol.md 3.1).
 
-import { h, modal, tapWord, committeeOf, toast, plural } from "./util.js";
+import { h, modal, tapWord, committeeOf, toast, plural, fmtLeft } from "./util.js";
 import {
   unit, uname, ulabel, pname, placeNames, shownStrength, pct, PHASE_NAMES, attachedTo, isLeader, stackOf,
 } from "./data.js";
@@ -107,7 +107,19 @@ export function pendingLine(app) {
     h("span.dots", "…"),
     asks ? h("span.asks", ` ${app.seatName(asks.seat)} waits for your answer to its Central Committee invitation `,
       h("button.link", { type: "button", dataset: { act: "goto-invitation" }, onclick: () => showInvitation(asks.seat) }, "(Politics, below)"),
-      ".") : null);
+      waitLeft(app, asks.seat), ".") : null);
+}
+
+/** How long the bot `p` still waits for this seat's answer to its invitation (the server's
+ *  --bot-wait, `limits.bot_wait`, from its card's posting): a countdown, or nothing when the
+ *  server sets no wait, the page has no card of it, or this seat answered it. */
+function waitLeft(app, p) {
+  const members = invitedBy(app, p);
+  const card = members && app.botWait && app.chat && app.chat.committeeCard ? app.chat.committeeCard(p, members) : null;
+  if (!card || card.answer !== undefined || !card.ts) return null;
+  const due = card.ts + app.botWait * 1000;
+  return due > Date.now() ? [" (", h("span.countdown.bot-wait", { dataset: { at: String(due) }, title: "then it goes on without your answer" },
+    fmtLeft(due - Date.now())), ", then it goes on without you)"] : null;
 }
 
 /** Bring the Politics card's invitation from `p` into view (the Orders panel scrolls to it) and
