@@ -1299,15 +1299,21 @@ def test_a_force_that_must_stop_is_told_why_and_to_halt(browser) -> None:
         assert "halt it (Orders)" in prompt.inner_text() and "ringed" not in prompt.inner_text()
 
 
+def _b_invites_a() -> Game:
+    """B's Movement Phase: B consents to a Central Committee of A and B (9 markers), A not yet."""
+    g = blank("B")
+    markers(g, A=4, B=5)
+    put(g, "PETR", "A", "Lenin")
+    g.apply(A.JoinCommittee("B", ("A", "B")))
+    return g
+
+
 def test_a_bot_that_waits_for_an_answer_to_its_invitation_is_said_to(screen) -> None:
     """Found in QA: while a bot waited (``--bot-wait``) for the player's answer to its Committee
     invitation, the Orders panel said only "Waiting for Bot B (Movement)…", the invitation
     further down.  The waiting line now says what it waits for; a human's invitation, or a
     bot's to a Committee the seat consents to already, adds nothing."""
-    g = blank("B")
-    markers(g, A=4, B=5)
-    put(g, "PETR", "A", "Lenin")
-    g.apply(A.JoinCommittee("B", ("A", "B")))
+    g = _b_invites_a()
     page, errors = screen
     line = page.locator(".prompt-case .pending-line")
     for kind, says in (("bot", True), ("human", False)):
@@ -1353,10 +1359,7 @@ def test_the_waiting_line_counts_down_the_bots_wait_for_an_answer(screen) -> Non
     """QA: "Bot B waits for your answer" said not for how long: the bot goes on without it after
     the server's ``--bot-wait`` (the welcome's ``limits.bot_wait``) from its invitation's card.
     The line counts it down while the card is unanswered; not once answered, nor with no wait."""
-    g = blank("B")
-    markers(g, A=4, B=5)
-    put(g, "PETR", "A", "Lenin")
-    g.apply(A.JoinCommittee("B", ("A", "B")))
+    g = _b_invites_a()
     page, errors = screen
     line = page.locator(".prompt-case .pending-line")
     for wait, answer, counts in ((20, None, True), (20, False, False), (0, None, False)):
