@@ -1176,7 +1176,8 @@ def test_a_tie_for_the_most_victory_points_is_a_shared_win(browser) -> None:
         text = final.inner_text()
         assert "Anna (A) and Boris (B) share the win" in text and "1 each" in text, text
         assert final.locator("tbody tr.winner").evaluate_all("(rs) => rs.map((r) => r.dataset.seat)") == ["A", "B"]
-        assert "share the win" in page.locator(".pendbox").inner_text()
+        # (the header is drawn on the next frame after the final card: waited for, ci-local once read it before)
+        page.locator(".pendbox", has_text="share the win").wait_for(timeout=10_000)
 
 
 def test_an_assassination_toast_shows_the_sum_the_engine_made(desk) -> None:

@@ -8,7 +8,7 @@
 // or trades, 004 [18.0]; its seat N is the engine, which answers nothing): no Propose menu there,
 // and no proposal is sent (the server refuses one addressed to an engine seat: `engine_seat`).
 
-import { h, store, fmtTime, clear, modal, toast, replace, touchScreen, followBottom, notifyBrowser, committeeOf } from "./util.js";
+import { h, store, fmtTime, clear, modal, toast, replace, touchScreen, followBottom, notifyBrowser, committeeOf, membersKey } from "./util.js";
 import { unit, uname, pct } from "./data.js";
 import { glossed } from "./log.js";
 import { seatBadge, answerInto, openTradeDialog, openPactDialog, openCommitteeDialog } from "./dialogs.js";
@@ -623,13 +623,13 @@ export class Chat {
    *  such card (yet). */
   committeeCard(from, members) {
     const me = this.app.seat;
-    const key = [...members].sort().join(",");
+    const key = membersKey(members);
     let got = null;
     for (const [name, c] of this.channels) {
       for (const m of c.msgs.values()) {
         const p = m.proposal;
         if (!p || p.kind !== "committee" || m.seat !== from || !(p.addressees || []).includes(me)) continue;
-        if ([...p.members].sort().join(",") !== key) continue;
+        if (membersKey(p.members) !== key) continue;
         // (not one of an earlier consent of the proposer's, withdrawn since: the game's log)
         if (this.app.log && this.app.log.leftAfter && p.seq != null && this.app.log.leftAfter(from, members, p.seq)) continue;
         const at = [p.seq ?? -1, m.id];           // (the latest: a message's id counts within its channel)

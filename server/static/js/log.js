@@ -2,17 +2,15 @@
 // rail with 3 units"; "Purge of B by A+E: strength 29, roll 2, 3 points"), rebuilt from the
 // server's `events` history on every (re)connection, and the replay caption.
 
-import { h, store, clear, toast, followBottom } from "./util.js";
+import { h, store, clear, toast, followBottom, membersKey } from "./util.js";
 import { D, uname, unit } from "./data.js";
 
 export const RESULT_WORDS = { De: "defender eliminated", Ae: "attacker eliminated", Ex: "exchange" };
 const MAX_SHOWN = 3000; // lines kept in the page (the oldest go first)
-/** The Interphase's events (004 [4.2] B): the game's, no player's. */
-const INTERPHASE = new Set(["turn", "sequence", "replaced", "replacement_blocked"]);
+/** The game's own events, no player's: the Interphase's (004 [4.2] B) and the game's end. */
+const GAME_EVENTS = new Set(["turn", "sequence", "replaced", "replacement_blocked", "game_over"]);
 /** Whether ``frame``'s events are a postal phase's adjudication (the Gamesmaster's work). */
 const adjudication = (frame) => frame.action === "SubmitOrders" || frame.action === "ClosePhase";
-/** A Committee's members as one key, in any order. */
-const membersKey = (members) => [...members].sort().join(",");
 
 /** The strategy tables' short names (004's "Solitaire for Fanatics") that the bots' reasons
  *  and chat use, spelled out on hover, and in a toast on a tap, a click or Enter (they take the
@@ -188,11 +186,12 @@ export class EventLog {
     if (e.kind === "player_turn") this.pturn = d.seat;
     // (the SPI solitaire: a marker Red draws goes to N; and the engine plays the non-Red
     // Player-Turn, N's, inside Red's last action: its attacks and losses are N's, not Red's)
-    const by = (e.kind === "purge" || e.kind === "counterpurge") ? (d.purgers || [])[0]
+    // (the game's own events - the Game-Turn, the order of play, replacements, the end - are no
+    // player's: QA saw them badged with the last to act, whose action set them off, and in the
+    // solitaire with N, whose Player-Turn the engine had just played)
+    const none = GAME_EVENTS.has(e.kind);
+    const by = none ? null : (e.kind === "purge" || e.kind === "counterpurge") ? (d.purgers || [])[0]
       : (d.drawn_by || d.seat || (this.pturn === "N" ? "N" : null));
-    // (the Interphase's own events - the Game-Turn, the order of play, replacements - are no
-    // player's: QA saw them badged with the last player of the turn, whose action set them off)
-    const none = !by && INTERPHASE.has(e.kind);
     const push = (cls, text, extra = {}) => pushAs(cls, text, typeof by === "string" && by ? { seat: by, ...extra } : none ? { seat: null, ...extra } : extra);
     switch (e.kind) {
       case "turn":
@@ -311,8 +310,8 @@ export class EventLog {
         this._settled(e, frame);
         push("trade", e.text);
         return;
-      case "game_over":               // (the game's end is the game's line, no player's: QA saw the badge
-        pushAs("over", e.text, { seat: null });     // of the last to act on "The turn limit (3) is reached")
+      case "game_over":
+        push("over", e.text);
         return;
       default:
         if (e.kind === "committee_consent" || e.kind === "committee_leave") this._consented(e, frame);

@@ -6,7 +6,7 @@
 // and chance shown is the engine's too: the `facts` the server sends with each state
 // (app.st.facts: attack options and odds, Purge Strengths; docs/protocol.md 3.1).
 
-import { h, modal, tapWord, committeeOf, toast, plural, fmtLeft } from "./util.js";
+import { h, modal, tapWord, committeeOf, toast, plural, fmtLeft, membersKey } from "./util.js";
 import {
   unit, uname, ulabel, pname, placeNames, shownStrength, pct, PHASE_NAMES, attachedTo, isLeader, stackOf,
 } from "./data.js";
@@ -140,9 +140,8 @@ function invitedBy(app, p) {
   const seat = app.seat;
   const members = (view.committee_consent || {})[p];
   if (!seat || p === seat || !members || !members.includes(seat)) return null;
-  const key = (ms) => [...ms].sort().join(",");
   const mine = (view.committee_consent || {})[seat];
-  return (mine && key(mine) === key(members)) || key(members) === key(view.committee || []) ? null : members;
+  return (mine && membersKey(mine) === membersKey(members)) || membersKey(members) === membersKey(view.committee || []) ? null : members;
 }
 
 // ==================================================================================================
@@ -867,7 +866,6 @@ function politicsCard(app, by, btn) {
   // the consents given to Committees not formed yet (004 [11.11]: it forms when its members consent to each other)
   // (those that invite this seat are told below, as invitations)
   const consents = Object.entries(view.committee_consent || {});
-  const key = (ms) => [...ms].sort().join(",");
   // an invitation: another seat's consent to a Committee with this one, which this seat does not
   // consent to already and which does not sit
   const invites = (p) => invitedBy(app, p) !== null;
@@ -884,12 +882,12 @@ function politicsCard(app, by, btn) {
   const invited = new Map();                  // members' key -> [members, the seats that consent]
   for (const [p, members] of consents) {
     if (!invites(p)) continue;
-    const got = invited.get(key(members)) || [members, []];
+    const got = invited.get(membersKey(members)) || [members, []];
     got[1].push(p);
-    invited.set(key(members), got);
+    invited.set(membersKey(members), got);
   }
   for (const [k, [members, by_]] of invited) {
-    const a = (by.JoinCommittee || []).find((j) => key(j.members) === k);
+    const a = (by.JoinCommittee || []).find((j) => membersKey(j.members) === k);
     if (a) shown.add(k);
     const who = by_.map((p) => app.seatName(p)).join(" and ");
     rows.push(h("div.invitation", { dataset: { seat: by_[0], members: k } },
@@ -900,7 +898,7 @@ function politicsCard(app, by, btn) {
         declineInvitation(app, by_, members))));
   }
   for (const a of by.JoinCommittee || []) {
-    if (shown.has(key(a.members))) continue;
+    if (shown.has(membersKey(a.members))) continue;
     rows.push(btn(`Join a Committee of ${committeeOf(a.members)} (${pm(a.members)} PM)`, a, { data: { members: a.members.join("") } }));
   }
   if (by.LeaveCommittee) {

@@ -190,6 +190,11 @@ export function committeeOf(members) {
   return ms.length === 1 ? `${ms[0]} alone` : ms.join(", ");
 }
 
+/** A Committee's members as one key, in any order (to compare two Committees). */
+export function membersKey(members) {
+  return [...members].sort().join(",");
+}
+
 export function plural(n, one, many = one + "s") {
   return `${n} ${n === 1 ? one : many}`;
 }
