@@ -498,7 +498,7 @@ export class Chat {
     // an old card came back to life and asked again: the game's log says so; while the log does
     // not close it, the engine's consents query decides, as it knows of consents no event tells,
     // a quit member's, and the log may have a gap: review)
-    const left = p.kind === "committee" && log && log.leftAfter && p.seq != null && log.leftAfter(m.seat, p.members, p.seq);
+    const left = p.kind === "committee" && this._withdrawn(m);
     if (left && !closed) {
       open = false;
       closed = `${m.seat} no longer consents to it`;
@@ -617,6 +617,14 @@ export class Chat {
     return null;
   }
 
+  /** Whether the proposer of the Committee invitation `m` has changed his consent since he posted
+   *  it (the game's log: he joined another Committee or withdrew), which closes the card for good,
+   *  though he consent to the same members again later. */
+  _withdrawn(m) {
+    const p = m.proposal, log = this.app.log;
+    return !!(log && log.leftAfter && p.seq != null && log.leftAfter(m.seat, p.members, p.seq));
+  }
+
   /** The card of `from`'s invitation of this seat to a Central Committee of `members` (its
    *  latest), with this seat's answer on it so far (`answer`: true, false, or undefined if none)
    *  and when it was posted (`ts`, ms): `{channel, id, answer, ts}`, or null if the page has no
@@ -630,8 +638,7 @@ export class Chat {
         const p = m.proposal;
         if (!p || p.kind !== "committee" || m.seat !== from || !(p.addressees || []).includes(me)) continue;
         if (membersKey(p.members) !== key) continue;
-        // (not one of an earlier consent of the proposer's, withdrawn since: the game's log)
-        if (this.app.log && this.app.log.leftAfter && p.seq != null && this.app.log.leftAfter(from, members, p.seq)) continue;
+        if (this._withdrawn(m)) continue;      // (not one of an earlier consent of the proposer's)
         const at = [p.seq ?? -1, m.id];           // (the latest: a message's id counts within its channel)
         if (!got || at[0] > got.at[0] || (at[0] === got.at[0] && at[1] > got.at[1])) got = { channel: name, id: m.id, at, ts: m.ts };
       }

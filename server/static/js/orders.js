@@ -101,21 +101,21 @@ export function pendingLine(app) {
   if (!p.length) return h("p.pending-line", "Nobody is to act.");
   // a bot waits (a while) for this seat's answer to its Committee invitation: say so (QA: the
   // line said only "Waiting for Bot E (Movement)", the invitation further down)
-  const asks = p.find((x) => ((st.seats || {})[x.seat] || {}).kind === "bot" && invitedBy(app, x.seat));
+  let members = null;
+  const asks = p.find((x) => ((st.seats || {})[x.seat] || {}).kind === "bot" && (members = invitedBy(app, x.seat)));
   return h("p.pending-line", "Waiting for ",
     p.map((x, i) => [i ? ", " : "", seatBadge(x.seat), " ", app.seatName(x.seat), ` (${kindName(x.kind)})`]),
     h("span.dots", "…"),
     asks ? h("span.asks", ` ${app.seatName(asks.seat)} waits for your answer to its Central Committee invitation `,
       h("button.link", { type: "button", dataset: { act: "goto-invitation" }, onclick: () => showInvitation(asks.seat) }, "(Politics, below)"),
-      waitLeft(app, asks.seat), ".") : null);
+      waitLeft(app, asks.seat, members), ".") : null);
 }
 
-/** How long the bot `p` still waits for this seat's answer to its invitation (the server's
- *  --bot-wait, `limits.bot_wait`, from its card's posting): a countdown, or nothing when the
- *  server sets no wait, the page has no card of it, or this seat answered it. */
-function waitLeft(app, p) {
-  const members = invitedBy(app, p);
-  const card = members && app.botWait && app.chat && app.chat.committeeCard ? app.chat.committeeCard(p, members) : null;
+/** How long the bot `p` still waits for this seat's answer to its invitation to a Committee of
+ *  `members` (the server's --bot-wait, `limits.bot_wait`, from its card's posting): a countdown,
+ *  or nothing when the server sets no wait, the page has no card of it, or this seat answered it. */
+function waitLeft(app, p, members) {
+  const card = app.botWait && app.chat && app.chat.committeeCard ? app.chat.committeeCard(p, members) : null;
   if (!card || card.answer !== undefined || !card.ts) return null;
   const due = card.ts + app.botWait * 1000;
   return due > Date.now() ? [" (", h("span.countdown.bot-wait", { dataset: { at: String(due) }, title: "then it goes on without your answer" },
