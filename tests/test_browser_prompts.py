@@ -1425,3 +1425,57 @@ def test_the_page_takes_its_pacts_from_the_server(browser) -> None:
         assert "pact" not in notes["C"], notes
         page.click('.chan-tab[data-channel="A-B"]')
         assert page.locator(".chan-head .pact-badge:not(.broken)").inner_text() == f"pact until the end of Game-Turn {g.state.turn}"
+
+
+def test_a_purge_card_follows_the_game_when_approved_from_the_orders_panel(browser) -> None:
+    """QA: A's plan to purge D with B and C (004 [11.23]) was posted as a card; B approved it with
+    the Orders panel's Approve (an ApprovePurge, no reply in chat), and the card went on asking B
+    for an answer, its Accept refused ("no purge approval decision is pending"), and after the
+    purge it still offered the odds "now".  The card now follows the game's own events: B's
+    approval, then, C's given too and the purge rolled, that it was made (a reload reads the same
+    from the game's history)."""
+    from browser_helpers import NAMES, Live, as_seat, open_channel
+
+    live = Live()
+    page = None
+    try:
+        gid, tokens = live.plant(committee_abc())
+        page = new_page(browser)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        open_seat(page, live.base, gid, tokens["B"], "B", NAMES["B"])
+        chan: dict = {}
+
+        async def propose(c) -> None:          # (as the Purge dialog posts it)
+            chan.update(await c.open_channel(["A", "B", "C"], "Committee"))
+            await c.chat(chan["name"], "", {"kind": "purge", "target": "D", "purgers": ["A", "B", "C"],
+                                            "shares": ["A", "B", "C"]})
+        as_seat(live.base, gid, tokens["A"], propose)
+        page.click('.dtabs .dtab[data-tab="talk"]')
+        open_channel(page, chan["name"])
+        card = page.locator('.msg-list .proposal[data-kind="purge"]')
+        card.locator('[data-act="accept"]').wait_for()
+        page.locator('.orders [data-act="ApprovePurge"].primary').click()     # (the Orders panel, beside the chat)
+        page.wait_for_function("() => { const c = document.querySelector('.msg-list .proposal[data-kind=\"purge\"]');"
+                               " return c && !c.querySelector('[data-act=\"accept\"]') && c.querySelector('.ans.yes'); }")
+        answers = [" ".join(t.split()) for t in card.locator(".ans").all_inner_texts()]
+        assert answers == ["B accepted", "C to answer"], answers
+
+        async def approve(c) -> None:
+            await c.act({"t": "ApprovePurge", "seat": "C", "approve": True})
+        as_seat(live.base, gid, tokens["C"], approve)
+        for when in ("while the page watched", "reloaded"):
+            page.wait_for_function("() => document.querySelector('.msg-list .proposal[data-kind=\"purge\"]')"
+                                   "?.textContent.includes('The purge was made')")
+            text = card.inner_text()
+            assert card.locator("button").count() == 0 and "to answer" not in text and "Strength" not in text, f"{when}: {text}"
+            assert card.locator(".ans.yes").count() == 2, f"{when}: {text}"
+            if when == "while the page watched":
+                page.reload()
+                page.click('.dtabs .dtab[data-tab="talk"]')
+                open_channel(page, chan["name"])
+        assert not errors, errors
+    finally:
+        if page is not None:
+            page.context.close()
+        live.close()

@@ -326,7 +326,7 @@ def test_the_interphase_lines_of_the_log_are_no_players(server, browser) -> None
 def test_the_log_credits_the_purger_and_speaks_in_good_grammar(server, browser, phone) -> None:
     """Issue 17 bug 6: "Purge of D by A" carried the badge of the member whose approval set it off,
     and a lone leader "join the attack".  The lines are drawn by the log pane, badge and all."""
-    from engine_helpers import attack, blank, committee_abc, dice, phase, put
+    from engine_helpers import attack, blank, committee_abc, dice, phase, put, uid
 
     from rcw import actions as A
 
@@ -335,6 +335,8 @@ def test_the_log_credits_the_purger_and_speaks_in_good_grammar(server, browser, 
              ("B", g.apply(A.ApprovePurge("B", True)))]
     with dice(g, 3, 3):
         plays.append(("C", g.apply(A.ApprovePurge("C", True))))        # the purge is made on C's approval
+    plays += [("A", g.apply(A.TakeSpoil("A", uid("Sablin")))),
+              ("B", g.apply(A.TakeSpoil("B", uid("Muraviev"))))]        # the spoils are over on B's take
     c = blank()
     phase(c, "A", "combat")
     put(c, "TVER", "A", "Lenin")
@@ -344,6 +346,9 @@ def test_the_log_credits_the_purger_and_speaks_in_good_grammar(server, browser, 
     page, lines = _log_lines(browser, server, _frames(plays), phone, pane=True)
     purge = next(x for x in lines if x["cls"] == "purge")
     assert purge["text"].startswith("Purge of D by A+B+C") and purge["seat"] == "A", purge
+    # (and its end too, QA: "The purge of D is over" carried the badge of B, the last to take)
+    over = next(x for x in lines if x["text"].startswith("The purge of D is over"))
+    assert over["seat"] == "A", over
     joins = [x["text"] for x in lines if "the attack" in x["text"]]
     assert "Lenin joins the attack" in joins and "Trotsky joins the attack" in joins, joins
     assert not any(" join the attack" in t and "," not in t for t in joins)

@@ -614,9 +614,14 @@ def test_uneven_spoils_with_only_value_two_leaders(dice):
     g.apply(A.DeclarePurge("B", "C", ("A", "B"), ("A", "B")))
     dice += [5, 6]
     g.apply(A.ApprovePurge("A", True))
-    g.apply(A.TakeSpoil("A", uid("Zinoviev")))
+    ev = g.apply(A.TakeSpoil("A", uid("Zinoviev")))
     assert g.state.decision is None                    # B's 1 point buys nothing
     assert owner(g, "Tukhachevsky") == "C"
+    # the log says why B took nothing (QA read "points taken: A 2, B 0" after 3 points as a fault)
+    over = next(e for e in ev if e.kind == "purge_resolved")
+    assert over.text == ("The purge of C is over (points taken: A 2, B 0; 1 point left unspent: "
+                         "the least C has costs 2)"), over.text
+    assert over.data["unspent"] == 1 and over.data["purgers"] == ["A", "B"]
 
 
 def test_entitlements():

@@ -545,7 +545,7 @@ def _run(ctx: Ctx, queue: list[dict]) -> list[Event]:
         if taker is not None:
             s.decision = {"kind": "spoils", "seat": taker, "queue": queue, "purge": rec}
             return ev
-        ev.append(_resolved(rec))
+        ev.append(_resolved(ctx, rec))
     return ev
 
 
@@ -706,10 +706,21 @@ def _next_taker(ctx: Ctx, rec: dict, start: int) -> str | None:
     return None
 
 
-def _resolved(rec: dict) -> Event:
+def _resolved(ctx: Ctx, rec: dict) -> Event:
+    """The spoils are over (004 [11.22]): what each taker took, and why points were left unspent
+    (none of the victim's Red leaders on the map or markers costs so little, 004 [11.21]: QA
+    read "points taken: B 0" after a roll of 1 as a fault)."""
     got = ", ".join(f"{p} {rec['got'][p]}" for p in rec["takers"])
-    return Event("purge_resolved", f"The purge of {rec['target']} is over (points taken: {got})",
-                 {"target": rec["target"], "got": dict(rec["got"]), "taken": list(rec["taken"])})
+    left = _remaining(rec)
+    why = ""
+    if left > 0:
+        costs = sorted({MARKER_COST if x == 0 else ctx.data.units[x].strength for x in _items(ctx, rec["target"])})
+        why = (f"; {counted(left, 'point')} left unspent: {rec['target']} has nothing more to take" if not costs
+               else f"; {counted(left, 'point')} left unspent: the least {rec['target']} has costs {costs[0]}"
+               if costs[0] > left else f"; {counted(left, 'point')} left unspent")
+    return Event("purge_resolved", f"The purge of {rec['target']} is over (points taken: {got}{why})",
+                 {"target": rec["target"], "purgers": list(rec["purgers"]), "got": dict(rec["got"]),
+                  "taken": list(rec["taken"]), "unspent": left})
 
 
 def _continue_spoils(ctx: Ctx, start: int) -> list[Event]:
@@ -719,7 +730,7 @@ def _continue_spoils(ctx: Ctx, start: int) -> list[Event]:
     if taker is not None:
         d["seat"] = taker
         return []
-    return [_resolved(rec)] + _run(ctx, d["queue"])
+    return [_resolved(ctx, rec)] + _run(ctx, d["queue"])
 
 
 def check_take(ctx: Ctx, a: TakeSpoil) -> None:

@@ -437,6 +437,11 @@ export class Chat {
     if (p.kind === "committee" && log && log.joinedAfter && p.seq != null) {
       for (const s of p.addressees || []) if (!(s in answered) && log.joinedAfter(s, p.members, p.seq)) answered[s] = true;
     }
+    // a purge answered however it was (the Orders panel's Approve, a bot): the game's word, from
+    // its log, and whether it was made, called off or lapsed since (QA: approved from the Orders
+    // panel, its card still asked for an answer, and its Accept was refused)
+    const purge = p.kind === "purge" && log && log.purgeAt && p.seq != null ? log.purgeAt(p.seq) : undefined;
+    if (purge) for (const [s, a] of Object.entries(purge.answers)) if (!(s in answered)) answered[s] = a;
     let title = "";
     let body = [];
     if (p.kind === "trade") {
@@ -458,7 +463,8 @@ export class Chat {
       title = `Purge ${p.target}`;
       const now = h("div.small.purge-now");
       body = [h("div", `By ${p.purgers.join(" + ")}; spoils in the order ${p.shares.join(", ")}`), now];
-      if (view.stacks && this.app.ask) {   // the engine's odds for this purge, as the position stands
+      if (purge && purge.over) now.textContent = `The purge was ${purge.over}.`;
+      else if (view.stacks && this.app.ask) {   // the engine's odds for this purge, as the position stands
         answerInto(this.app, now, "purge_odds", { purgers: p.purgers }, (odds) =>
           `Strength ${odds.strength} now (${odds.column}): about ${odds.expected_points.toFixed(1)} points, counterpurge ${pct(odds.counterpurge)}`);
       }
@@ -514,6 +520,10 @@ export class Chat {
     if (p.post && open && this._postOver(p)) {
       open = false;
       closed = "its phase is adjudicated";
+    }
+    if (purge && purge.over && open) {
+      open = false;
+      closed = `the purge was ${purge.over.split(":")[0]}`;
     }
     if (p.kind === "pact" && open && p.until < (view.turn || 0)) {
       open = false;

@@ -9,6 +9,8 @@ export const RESULT_WORDS = { De: "defender eliminated", Ae: "attacker eliminate
 const MAX_SHOWN = 3000; // lines kept in the page (the oldest go first)
 /** The game's own events, no player's: the Interphase's (004 [4.2] B) and the game's end. */
 const GAME_EVENTS = new Set(["turn", "sequence", "replaced", "replacement_blocked", "game_over"]);
+/** The events of a purge's course other than its approvals (:meth:`EventLog._purged`). */
+const PURGE_EVENTS = new Set(["purge_declared", "purge_rejected", "purge", "purge_cancelled"]);
 /** Whether ``frame``'s events are a postal phase's adjudication (the Gamesmaster's work). */
 const adjudication = (frame) => frame.action === "SubmitOrders" || frame.action === "ClosePhase";
 
@@ -47,6 +49,9 @@ export class EventLog {
     // seat -> its Committee consents in order: {seq, members (sorted, joined; "" none), own (its
     // own consent, not the rest's rewritten by another's withdrawal, 004 [11.12])}
     this.consents = new Map();
+    // purge declaration seq -> {target, answers: {seat: approved}, over: null | how it ended}: a
+    // purge card follows the game (QA: approved from the Orders panel, it still asked for an answer)
+    this.purges = new Map();
     this.onFate = null;        // told of each offer settled, and of each consent (null): the chat's cards follow the game
     this.onFrame = null;       // told of every frame taken, in order: the history's and the live ones
     this.loading = null;
@@ -64,6 +69,7 @@ export class EventLog {
         this.lines = [];
         this.fates.clear();
         this.consents.clear();
+        this.purges.clear();
         this.lastSeq = 0;
         this.force = null;
         this.setupTaken = false;
@@ -154,6 +160,31 @@ export class EventLog {
     if (this.onFate) this.onFate(null);      // (the chat's Committee cards follow the game too)
   }
 
+  /** A purge declared, answered, rolled or lapsed, as the game's events tell it (004 [11.2]). */
+  _purged(e, frame) {
+    const d = e.data || {};
+    if (e.kind === "purge_declared") {
+      this.purges.set(frame.seq, { target: d.target, answers: {}, over: null });
+    } else {
+      // (the purge a roll or a lapse is of: the earliest still open of its target, as the
+      // individual purges of a Game-Turn are resolved in order; an answer is to the latest)
+      const open = [...this.purges.values()].filter((x) => !x.over);
+      const rec = e.kind === "purge_approved" || e.kind === "purge_rejected" ? open[open.length - 1]
+        : open.find((x) => x.target === (e.kind === "purge_cancelled" ? (d.purge || {}).target : d.target));
+      if (!rec) return;
+      if (e.kind === "purge_approved" || e.kind === "purge_rejected") rec.answers[d.seat] = e.kind === "purge_approved";
+      if (e.kind === "purge_rejected") rec.over = `called off by ${d.seat}`;
+      else if (e.kind === "purge") rec.over = "made: its roll is in the log";
+      else if (e.kind === "purge_cancelled") rec.over = "lapsed";
+    }
+    if (this.onFate) this.onFate(null);      // (the chat's purge cards follow the game)
+  }
+
+  /** What the game's log tells of the purge declared at ``seq``: ``{answers, over}``, or undefined. */
+  purgeAt(seq) {
+    return this.purges.get(seq);
+  }
+
   /** Whether ``seat`` has consented of itself to a Committee of exactly ``members`` after ``seq``. */
   joinedAfter(seat, members, seq) {
     const key = membersKey(members);
@@ -190,7 +221,9 @@ export class EventLog {
     // player's: QA saw them badged with the last to act, whose action set them off, and in the
     // solitaire with N, whose Player-Turn the engine had just played)
     const none = GAME_EVENTS.has(e.kind);
-    const by = none ? null : (e.kind === "purge" || e.kind === "counterpurge") ? (d.purgers || [])[0]
+    // (a purge's end is its purgers', not the last approver's or the last taker's: QA)
+    const purgers = e.kind === "purge_cancelled" ? (d.purge || {}).purgers : d.purgers;
+    const by = none ? null : ["purge", "counterpurge", "purge_resolved", "purge_cancelled"].includes(e.kind) ? (purgers || [])[0]
       : (d.drawn_by || d.seat || (this.pturn === "N" ? "N" : null));
     const push = (cls, text, extra = {}) => pushAs(cls, text, typeof by === "string" && by ? { seat: by, ...extra } : none ? { seat: null, ...extra } : extra);
     switch (e.kind) {
@@ -272,6 +305,7 @@ export class EventLog {
       }
       case "purge":
       case "counterpurge": {
+        if (e.kind === "purge") this._purged(e, frame);
         const dice = d.dice || [];
         const roll = dice.reduce((a, b) => a + b, 0);
         const what = d.result === "C" ? "Counterpurge!" : `${d.result} point${d.result === "1" ? "" : "s"}`;
@@ -291,8 +325,11 @@ export class EventLog {
       case "attack_declared":
       case "attack_cancelled":
       case "trading_agreed":
-      case "purge_pass":
       case "purge_approved":
+        this._purged(e, frame);
+        push("minor", e.text);
+        return;
+      case "purge_pass":
       case "spoils_end":
         push("minor", e.text);
         return;
@@ -315,6 +352,7 @@ export class EventLog {
         return;
       default:
         if (e.kind === "committee_consent" || e.kind === "committee_leave") this._consented(e, frame);
+        if (PURGE_EVENTS.has(e.kind)) this._purged(e, frame);
         push(["committee", "committee_consent", "committee_leave", "purge_declared", "purge_resolved", "spoil",
           "purge_rejected", "counterpurge_declared", "counterpurge_declined", "execution_proposed",
           "execution_ordered", "czar_executed", "execution_refused"].includes(e.kind) ? "politics" : "event", e.text);
