@@ -588,3 +588,51 @@ def test_a_message_says_how_long_it_may_be_as_it_nears_the_limit(server, browser
     assert count.is_hidden()
     assert not errors, errors
     ctx.close()
+
+
+def test_a_double_click_on_accept_answers_a_card_once(server, browser):
+    """QA: a double-click on a trade card's Accept made the trade, then showed "Refused: no open
+    offer #2" in red for the second click, as if the trade had failed.  One card takes one answer
+    from the page: the second click sends nothing."""
+    page, errors, gid, a, b = _anna_and_boris(server, browser)
+    page.click('.dtabs .dtab[data-tab="talk"]')
+    open_channel(page, "A-B")
+    offers: list[int] = []
+
+    async def propose(c) -> None:
+        m = await c.chat("A-B", "", {"kind": "trade", "to": "B", "give_politburo": 1})
+        offers.append(m["proposal"]["offer"])
+    as_seat(server, gid, a["token"], propose)
+    card = page.locator(f'.msg-list .proposal[data-kind="trade"][data-offer="{offers[0]}"]')
+    card.locator('[data-act="accept"]').dblclick()
+    card.locator(".ans.yes").wait_for()
+    page.wait_for_timeout(500)           # (the second answer's refusal, had it been sent, comes in well within this)
+    told = page.evaluate("() => (window.__toasts || []).map((t) => t.cls + ': ' + t.text)")
+    assert not any("error" in t for t in told), told
+    assert page.evaluate("() => window.rcwApp.lastError") is None
+    assert not errors, errors
+    page.context.close()
+
+
+def test_each_channel_keeps_its_own_draft(server, browser):
+    """QA: a line typed in the A-B channel stayed in the box when the Public tab was opened, where
+    Enter would have sent a private plan to everyone.  Each channel keeps its own draft: the box
+    shows the one of the channel on screen, and a message sent clears only its own."""
+    page, errors, gid, a, b = _anna_and_boris(server, browser)
+    page.click('.dtabs .dtab[data-tab="talk"]')
+    box = page.locator(".msg-input")
+    open_channel(page, "A-B")
+    box.fill("secret plan for Anna only")
+    open_channel(page, "public")
+    assert box.input_value() == ""
+    box.fill("hello all")
+    open_channel(page, "A-B")
+    assert box.input_value() == "secret plan for Anna only"
+    box.press("Enter")
+    page.locator('.msg-list .msg:has-text("secret plan for Anna only")').wait_for()
+    assert box.input_value() == ""
+    open_channel(page, "public")
+    assert box.input_value() == "hello all"
+    assert page.locator('.msg-list .msg:has-text("secret plan")').count() == 0       # (nothing of it in Public)
+    assert not errors, errors
+    page.context.close()

@@ -19,6 +19,9 @@ export class Chat {
   constructor(app) {
     this.app = app;
     this.channels = new Map(); // name -> {info, msgs: Map(id -> msg)}
+    this.answering = new Set(); // "channel:id" of the cards this page has answered (or is answering)
+    this.drafts = new Map();   // channel -> the text typed there and not sent (the others' than the box's)
+    this.draftOf = null;       // the channel whose draft the box holds
     this.current = "public";
     this.readKey = null;
     this.read = {};
@@ -234,8 +237,20 @@ export class Chat {
 
   // -- rendering -----------------------------------------------------------------------------------
   render() {
+    this._swapDraft();
     this.renderTabs();
     this.renderMessages();
+  }
+
+  /** Each channel keeps its own draft: the box shows the current channel's (QA: a line typed in a
+   *  private channel stayed in the box on the Public tab, where Enter would have sent it to all). */
+  _swapDraft() {
+    if (this.draftOf === this.current) return;
+    if (this.draftOf != null) this.drafts.set(this.draftOf, this.input.value);
+    this.input.value = this.drafts.get(this.current) || "";
+    this.drafts.delete(this.current);
+    this.draftOf = this.current;
+    this.input.dispatchEvent(new Event("input"));       // (its length, said near the limit)
   }
 
   renderTabs() {
@@ -590,12 +605,17 @@ export class Chat {
   // -- sending -------------------------------------------------------------------------------------
   async send() {
     const text = this.input.value.trim();
+    const channel = this.current;
     if (!text) return;
     try {
-      const r = await this.app.conn.request("chat", { channel: this.current, text });
-      this.input.value = "";
-      this.count.hidden = true;
-      const c = this.channels.get(this.current);
+      const r = await this.app.conn.request("chat", { channel, text });
+      if (this.draftOf === channel) {       // (the box may show another channel's draft by now)
+        this.input.value = "";
+        this.count.hidden = true;
+      } else {
+        this.drafts.delete(channel);
+      }
+      const c = this.channels.get(channel);
       if (c && r.msg) c.msgs.set(r.msg.id, r.msg);
       this.renderMessages();
     } catch (e) {
@@ -604,11 +624,18 @@ export class Chat {
   }
 
   async answer(channel, id, accept) {
+    // one answer to a card: a second click while the first is on its way, or once it is given,
+    // sends nothing (QA: a double-click on Accept made the trade and then showed "Refused: no
+    // open offer #2" for the second; the card's buttons are disabled only when it is drawn again)
+    const key = `${channel}:${id}`;
+    if (this.answering.has(key)) return false;
+    this.answering.add(key);
     this.app.setBusy(true);
     try {
       await this.app.conn.request(accept ? "accept" : "decline", { channel, msg: id });
       return true;
     } catch (e) {
+      this.answering.delete(key);
       this.app.showError(e);
       if (e.code === "proposal_closed") this.renderMessagesSoon();    // (the card: no longer standing, as the engine says)
       return false;
