@@ -172,3 +172,35 @@ def test_a_finished_game_opens_on_a_phone_on_who_won(server, browser) -> None:
         assert page.locator(".game").get_attribute("data-mtab") == "map"
     finally:
         page.context.close()
+
+
+def test_the_live_games_orders_are_not_offered_during_a_replay(server, browser) -> None:
+    """QA: during a replay of Game-Turn 2 the Orders panel still offered the live Game-Turn's
+    Roll, and a click on it rolled in the live game, the map still on the replay.  During a
+    replay the Orders panel says the game goes on and waits for the player, and offers only the
+    way back; the map's "Your decision" prompt is gone.  Back, the orders are as they were."""
+    g = http(server, "POST", "/api/games", {"players": 3, "seed": 2, "bots": "random", "bot_seats": ["B", "C"]})
+    j = http(server, "POST", f"/api/games/{g['game']}/join", {"seat": "A", "name": "Anna"})
+    page = new_page(browser, False, 60_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    from browser_helpers import open_seat
+
+    open_seat(page, server, g["game"], j["token"], "A", "Anna")
+    page.wait_for_function("() => document.body?.dataset.mine === '1'")
+    orders = page.locator(".orders")
+    live = page.evaluate("() => [...document.querySelectorAll('.orders [data-act]')].map((b) => b.dataset.act)")
+    assert "EndTrading" in live, live
+    seq = page.evaluate("() => document.body.dataset.seq")
+    open_replay(page)
+    page.locator('.orders .replay-note [data-act="close-replay"]').wait_for()
+    assert "waits for your decision" in orders.inner_text()
+    acts = page.evaluate("() => [...document.querySelectorAll('.orders [data-act]')].map((b) => b.dataset.act)")
+    assert acts == ["close-replay"], acts
+    assert page.locator(".map-prompt").is_hidden()
+    page.click('.orders [data-act="close-replay"]')
+    page.locator('.orders [data-act="EndTrading"]').wait_for()
+    assert page.locator(".replay-bar").is_hidden() and page.locator(".map-prompt").is_visible()
+    assert page.evaluate("() => document.body.dataset.seq") == seq        # (nothing was played meanwhile)
+    assert not errors, errors
+    page.context.close()

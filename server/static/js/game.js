@@ -815,7 +815,9 @@ class GameApp {
     this.root.dataset.mine = mine ? "1" : "0";
     this.renderHeader();
     this.renderStrip();
-    const { el, marks } = this.postal ? this.postal.build() : buildOrders(this);
+    // (a replay shows an earlier position: the live game's orders are not offered beside it, QA
+    // clicked the Orders panel's Roll during a replay of Game-Turn 2 and rolled in the live game)
+    const { el, marks } = this.replay ? this.replayOrders(mine) : this.postal ? this.postal.build() : buildOrders(this);
     if (!this.postal) marks.arrows = this.trail;
     this.marks = marks;
     this.updateReach();
@@ -827,10 +829,10 @@ class GameApp {
     this.renderPlayers();
     this.chat.renderTabs();
     this.logPane.render();
-    this.renderPrompt(mine);
+    this.renderPrompt(mine && !this.replay);
     this.board.settle();          // (a panel over the map may have opened or closed)
     this.updateBadges();
-    if (mine && !this._wasMine) {
+    if (mine && !this._wasMine && !this.replay) {
       this.centreOnForce();
     }
     // follow this seat's own force and attacks (never yank the map away while others play)
@@ -1170,7 +1172,20 @@ class GameApp {
     this.replay = { at: max, max, record, view: this.st.view, strengths: this.st.facts.strengths || {}, timer: null, serverViews: true };
     this.replayEl.hidden = false;
     this.setTab(window.matchMedia("(max-width: 760px)").matches ? "map" : "log");
+    this.render();                            // (the Orders panel says where the live game's orders went)
     await this.replayTo(max);
+  }
+
+  /** The Orders panel during a replay: what it shows instead of the live game's orders, and the
+   *  way back to them. */
+  replayOrders(mine) {
+    const over = this.st.status === "over";
+    const el = h("div.card.replay-note", h("h3", "Replay"),
+      h("p", over ? "The map shows the replay of the game." : "The map shows the replay. The game goes on meanwhile" +
+        (mine ? " and waits for your decision" : "") + ": its orders come back with it."),
+      h("button.btn.primary", { type: "button", dataset: { act: "close-replay" }, onclick: () => this.closeReplay() },
+        over ? "Close the replay" : "Back to the game"));
+    return { el, marks: {} };
   }
 
   closeReplay() {
