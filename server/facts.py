@@ -15,14 +15,14 @@ from typing import Any
 
 from rcw.server.protocol import ProtocolError, field
 
-from rcw.actions import IllegalAction
+from rcw.actions import IllegalAction, action_from_wire
 from rcw.game import Game
 
 #: At most this many stacks in one hypothetical attack (``query`` ``odds``).
 MAX_STACKS = 64
 #: The kinds of ``query`` and what each asks of the engine.
 QUERIES = ("odds", "attack_options", "purge_odds", "assassination", "reach", "capacity", "stack", "scores", "check",
-           "consents", "leaders_to_stack")
+           "consents", "leaders_to_stack", "why_illegal")
 
 
 # -- facts sent with the state frames ---------------------------------------------------------------
@@ -202,4 +202,19 @@ def _answer(g: Game, seat: str | None, q: str, f: dict) -> Any:
         return g.consents_to(_seat(g, f, "seat"), _seats(g, f, "members"))
     if q == "leaders_to_stack":
         return g.leaders_to_stack(_seat(g, f, "seat", seat))
+    if q == "why_illegal":
+        return why_illegal(g, seat, field(f, "action", dict))
     raise ProtocolError("bad_request", f"unknown query {q[:40]!r} (known: {', '.join(QUERIES)})")
+
+
+def why_illegal(g: Game, seat: str | None, wire: dict) -> dict | None:
+    """Why the engine would refuse ``seat``'s action ``wire`` now (``Game.why_illegal``):
+    ``{rule, code, message}``, or None if it would take it (e.g. a dialog saying why a choice it
+    shows cannot be made).  Only of the asking seat's own actions."""
+    if seat is None:
+        raise ProtocolError("not_your_seat", "a spectator has no actions to check")
+    a = action_from_wire(wire)            # (not an action: the engine's refusal, a bad_request)
+    if a.seat != seat:
+        raise ProtocolError("bad_request", f"'why_illegal' checks only this seat's own actions ({seat}'s)")
+    why = g.why_illegal(a)
+    return None if why is None else {"rule": why.rule, "code": why.code, "message": why.message}

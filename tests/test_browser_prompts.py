@@ -1479,3 +1479,26 @@ def test_a_purge_card_follows_the_game_when_approved_from_the_orders_panel(brows
         if page is not None:
             page.context.close()
         live.close()
+
+
+def test_the_purge_dialog_says_why_the_whole_committee_may_not_purge(browser) -> None:
+    """QA: C had purged this Game-Turn (004 [11.13]); B's Purge dialog offered "the whole
+    Committee (A, B, C)" with its odds, and the declaration was refused.  The dialog now gives the
+    engine's reason (the ``why_illegal`` query) and its Declare is disabled; B alone may purge."""
+    g = committee_abc()
+    g.state.purged_this_turn, g.state.purge_turn = ["C"], g.state.turn     # (as after C's purge this Game-Turn)
+    assert not any(a.TYPE == "DeclarePurge" and len(a.purgers) > 1 for a in g.legal_actions("B"))
+    with planted(browser, g, "B") as page:
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.click('.orders [data-act="purge-dialog"]')
+        declare = page.locator('.modal [data-act="declare-purge"]')
+        assert declare.is_enabled()                    # (B alone, the default)
+        page.click('.modal [data-purgers="committee"]')
+        warn = page.locator(".modal .purge-refusal .warn")
+        warn.wait_for()
+        assert "C already took part in a purge this Game-Turn (004 [11.13])" in warn.inner_text(), warn.inner_text()
+        assert declare.is_disabled()
+        page.click('.modal [data-purgers="alone"]')
+        assert declare.is_enabled() and page.locator(".modal .purge-refusal .warn").count() == 0
+        assert not errors, errors

@@ -18,7 +18,7 @@ from rcw.server.store import MemoryStore, RedisStore
 from server_helpers import REDIS_URL, STORES, choose, destroy_prefix, running_server, unique_prefix
 
 from rcw import modes
-from rcw.actions import IllegalAction
+from rcw.actions import IllegalAction, action_from_wire
 from rcw.game import Game
 
 
@@ -132,6 +132,15 @@ async def _check(base: str, lobby: Lobby, g: dict, cs: dict[str, GameClient], sp
         assert await c.query("consents", seat=s_, members=seats[:2]) == eng.consents_to(s_, seats[:2])
     assert await c.query("leaders_to_stack") == eng.leaders_to_stack(seat) == []     # (001 No Leader Suicide: off)
     assert await spec.query("leaders_to_stack", seat=other) == []
+    # why the engine would refuse an action of this seat's (a dialog's reason), or None
+    for a in [*c.legal[:3], {"t": "DeclarePurge", "seat": seat, "target": other, "purgers": [seat, other], "shares": []}]:
+        why = eng.why_illegal(action_from_wire(a))
+        want = None if why is None else {"rule": why.rule, "code": why.code, "message": why.message}
+        assert await c.query("why_illegal", action=a) == want, a
+    assert want is not None             # (the purge: no Committee of the two)
+    with pytest.raises(ServerError) as e:
+        await spec.query("why_illegal", action=c.legal[0])
+    assert e.value.code == "not_your_seat"
     r = await c.request("query", q="scores")
     assert r["t"] == "answer" and r["q"] == "scores" and r["seq"] == c.seq
 
@@ -163,6 +172,9 @@ async def _check(base: str, lobby: Lobby, g: dict, cs: dict[str, GameClient], sp
         ({"q": "consents", "seat": seat, "members": "AB"}, None),
         ({"q": "consents", "seat": "Q", "members": [seat]}, None),
         ({"q": "leaders_to_stack", "seat": "Q"}, None),
+        ({"q": "why_illegal"}, None),
+        ({"q": "why_illegal", "action": {"t": "EndTrading", "seat": other}}, None),            # another seat's
+        ({"q": "why_illegal", "action": {"t": "Oracle", "seat": seat}}, "protocol"),           # not an action
     ]
     # two stacks of opposing colours, if the position has them: they may not attack together
     colours = {}

@@ -73,6 +73,11 @@ export function openPurgeDialog(app, preset = {}) {
     return [...com].sort((a, b) => at(a) - at(b));
   };
   const answer = h("div.purge-answer");
+  const refusal = h("div.purge-refusal");
+  // (the engine lists the whole Committee's purge of a target only when it would take it: QA was
+  // offered a Committee purge, odds and all, that it refused, a member having purged already)
+  const groupOk = () => legal.some((a) => a.target === target && a.purgers.length > 1);
+  const declare = () => dlg.el.querySelector('[data-act="declare-purge"]');
   const render = () => {
     const purgers = group ? order() : [seat];
     replace(body, 
@@ -82,9 +87,18 @@ export function openPurgeDialog(app, preset = {}) {
       com.length > 1 ? h("div.form-row", h("label", "Purgers "), h("div.seg",
         h("button" + (!group ? ".on" : ""), { type: "button", dataset: { purgers: "alone" }, onclick: () => { group = false; render(); } }, `${seat} alone`),
         h("button" + (group ? ".on" : ""), { type: "button", dataset: { purgers: "committee" }, onclick: () => { group = true; render(); } }, `the whole Committee (${order().join(", ")})`))) : null,
+      refusal,
       answer,
       group ? h("p.small", `A group purge is posted as a proposal to the other members; the spoils are divided as equally as possible in the order ${order().join(", ")} (004 [11.23]).`) : null,
     );
+    const refused = group && !groupOk();
+    if (declare()) declare().disabled = refused;
+    if (refused) {
+      answerInto(app, refusal, "why_illegal", { action: { t: "DeclarePurge", seat, target, purgers, shares: purgers } }, (why) =>
+        h("p.warn", `The whole Committee may not purge ${target} now: ${why ? `${why.message} (${why.rule})` : "the game refuses it"}.`));
+    } else {
+      replace(refusal);
+    }
     answerInto(app, answer, "purge_odds", { purgers, target }, (odds) => [
       h("table.strength", h("tbody",
         odds.purgers.map((p) => h("tr", h("td", seatBadge(p.seat), " ", app.seatName(p.seat)), h("td.num", `Red leaders ${p.leaders}`),
@@ -94,6 +108,7 @@ export function openPurgeDialog(app, preset = {}) {
         + ` and ${plural(view.politburo[target] || 0, "Politburo marker")} (2 points each) to lose.`)]);
   };
   const submit = async () => {
+    if (group && !groupOk()) return true;
     if (group) {
       const purgers = order();
       const ok = await app.chat.propose(purgers, { kind: "purge", target, purgers, shares: purgers }, `Purge ${target}?`);
