@@ -1502,3 +1502,32 @@ def test_the_purge_dialog_says_why_the_whole_committee_may_not_purge(browser) ->
         page.click('.modal [data-purgers="alone"]')
         assert declare.is_enabled() and page.locator(".modal .purge-refusal .warn").count() == 0
         assert not errors, errors
+
+
+def test_the_purge_and_assassins_dialogs_warn_of_a_pact(browser) -> None:
+    """QA: A had a pact with B; the Purge dialog chose B as its target first, without a word of
+    the pact, and the Assassins dialog struck B's Lenin without one, while the attack buttons
+    warn ("breaks your pact with B").  Both dialogs warn now, and the Purge dialog chooses a
+    target A has no pact with first."""
+    g = pos_assassinate()                         # (A may strike B's Lenin in PETR)
+    g.state.committee_consent, g.state.committee = {}, []
+    markers(g, A=8, B=2, C=1)
+    form(g, "A")                                  # (A alone is the Committee: he may purge B or C...)
+    kept = ({"a": "A", "b": "B", "until": g.state.turn, "since": 0, "id": "A-B:1"},)
+    with planted(browser, g, pacts=kept) as page:
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.click('.orders [data-act="purge-dialog"]')
+        dialog = page.locator(".modal")
+        chosen = dialog.locator("[data-target].on").get_attribute("data-target")
+        assert chosen != "B", chosen                   # (one A has no pact with, first)
+        assert dialog.locator(".pact-note").count() == 0
+        dialog.locator('[data-target="B"]').click()
+        assert dialog.locator(".pact-note").inner_text() == \
+            f"A purge of B breaks your pact with B (until the end of Game-Turn {g.state.turn})."
+        page.keyboard.press("Escape")
+        page.click('.orders [data-act="assassinate"]')
+        dialog.locator('select[aria-label="Victim"]').select_option(str(uid("Lenin")))
+        assert dialog.locator(".pact-note").inner_text() == \
+            f"Striking Lenin breaks your pact with B (until the end of Game-Turn {g.state.turn})."
+        assert not errors, errors

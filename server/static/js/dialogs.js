@@ -49,13 +49,23 @@ export function answerInto(app, el, q, args, draw) {
   });
 }
 
+/** A warning in a dialog whose act against ``owner`` breaks this seat's pact with him (the pacts
+ *  made in chat: the rules do not bind them, but a broken one is announced to its victim and
+ *  bots remember; QA: the attack buttons said so, the Purge and Assassins dialogs did not). */
+function pactWarning(app, owner, act) {
+  const p = owner && app.chat && app.chat.pactWith ? app.chat.pactWith(owner) : null;
+  return p ? h("p.warn.pact-note", `${act} breaks your pact with ${owner} (until the end of Game-Turn ${p.until}).`) : null;
+}
+
 // -- purge ------------------------------------------------------------------------------------------
 export function openPurgeDialog(app, preset = {}) {
   const view = app.st.view;
   const seat = app.seat;
   const com = view.committee || [];
   const legal = (app.st.legal || []).filter((a) => a.t === "DeclarePurge");
-  const targets = [...new Set(legal.map((a) => a.target))];
+  // (those this seat has a pact with last: the first is the one chosen until another is)
+  const pact = (t) => (app.chat && app.chat.pactWith && app.chat.pactWith(t) ? 1 : 0);
+  const targets = [...new Set(legal.map((a) => a.target))].sort((a, b) => pact(a) - pact(b));
   if (!targets.length) {
     toast("No purge can be declared now.", "info");
     return;
@@ -87,6 +97,7 @@ export function openPurgeDialog(app, preset = {}) {
       com.length > 1 ? h("div.form-row", h("label", "Purgers "), h("div.seg",
         h("button" + (!group ? ".on" : ""), { type: "button", dataset: { purgers: "alone" }, onclick: () => { group = false; render(); } }, `${seat} alone`),
         h("button" + (group ? ".on" : ""), { type: "button", dataset: { purgers: "committee" }, onclick: () => { group = true; render(); } }, `the whole Committee (${order().join(", ")})`))) : null,
+      pactWarning(app, target, `A purge of ${target}`),
       refusal,
       answer,
       group ? h("p.small", `A group purge is posted as a proposal to the other members; the spoils are divided as equally as possible in the order ${order().join(", ")} (004 [11.23]).`) : null,
@@ -153,6 +164,7 @@ export function openAssassinDialog(app) {
         : [h("input", { type: "number", min: 1, max, value: markers, "aria-label": "Markers",
           oninput: (e) => { markers = Math.max(1, Math.min(max, Number(e.target.value) || 1)); render(); } }), h("span.small", ` of ${max}`)]),
       victim !== null && own(victim) ? h("p.warn", "This is one of your own leaders.") : null,
+      victim !== null && !own(victim) ? pactWarning(app, where(victim).owner, `Striking ${uname(victim)}`) : null,
       chance);
     if (victim === null) replace(chance, h("div.small", "Choose a victim to see the chance."));
     else answerInto(app, chance, "assassination", { victim, markers }, (r) => [
