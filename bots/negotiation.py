@@ -576,7 +576,10 @@ class Negotiator:
             if invite:
                 self.asked[key] = (time.monotonic(), {h: sorted(cons.get(h) or []) for h in invite})
                 purpose = self.agent.politics.purpose
-                why = {"purge": "to purge (Purge Cooperation)", "execute": "to execute the Czar (Non-Attack Policy 2)"}
+                # (whom it purges: QA read "a Central Committee of A, B, C, D, E to purge" as pointless)
+                why = {"purge": f"to purge the player least friendly to {me} among those who stay out; if all join, "
+                                "no purge (Purge Cooperation)",
+                       "execute": "to execute the Czar (Non-Attack Policy 2)"}
                 for h in invite:
                     self.say(f"{me} invites you to a Central Committee of {', '.join(act.members)} "
                              f"{why.get(purpose, '')}".rstrip(), h, card={"kind": "committee", "members": members})

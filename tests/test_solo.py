@@ -580,6 +580,9 @@ def test_a_consent_to_a_bots_committee_is_not_answered_as_a_proposal(tmp_path, m
     assert main(["solo", "--seed", "5", "--max-turns", "1", "--save", "g.json"]) == 0
     out = capsys.readouterr().out
     assert "> B: B invites you to a Central Committee of A, B, C, D, E" in out      # (the case is played)
+    # (and says whom it would purge: QA read a Committee of all five "to purge" as pointless)
+    assert ("to purge the player least friendly to B among those who stay out; if all join, no purge "
+            "(Purge Cooperation)") in out
     assert "* C: refuses B's Central Committee (rolled 1, PCT 2)" in out
     assert "convener's Movement Phase" not in out and "the Committee A calls" not in out
     assert "B joins: B consents to this Central Committee already" not in out
