@@ -636,3 +636,23 @@ def test_each_channel_keeps_its_own_draft(server, browser):
     assert page.locator('.msg-list .msg:has-text("secret plan")').count() == 0       # (nothing of it in Public)
     assert not errors, errors
     page.context.close()
+
+
+def test_a_committee_proposed_again_asks_nothing_of_its_sitting_members(server, browser):
+    """QA: Anna proposed again the Central Committee of A and B that sat already; the new card
+    asked Boris, a member, to accept it (Accept and Decline, "B to answer").  A member who
+    consents to that very Committee has nothing to answer: the card says he consents already."""
+    page, errors, a = _invited(server, browser)
+    page.locator('.msg-list .proposal[data-kind="committee"] [data-act="accept"]').click()
+    page.wait_for_function("() => JSON.stringify(window.rcwApp.st.view.committee) === '[\"A\",\"B\"]'")
+
+    async def again(c) -> None:
+        await c.chat("A-B", "Still together?", {"kind": "committee", "members": ["A", "B"]})
+    as_seat(server, a["game"], a["token"], again)
+    cards = page.locator('.msg-list .proposal[data-kind="committee"]')
+    page.wait_for_function("() => document.querySelectorAll('.msg-list .proposal[data-kind=\"committee\"]').length === 2")
+    new = cards.nth(1)
+    assert new.locator("button").count() == 0, new.inner_text()
+    assert " ".join(new.locator(".ans").inner_text().split()) == "B consents already", new.inner_text()
+    assert not errors, errors
+    page.context.close()

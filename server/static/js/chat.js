@@ -497,6 +497,11 @@ export class Chat {
       : "counter-proposal") : null;
     // status per addressee (a finished game takes no more answers: none is asked for)
     const over = this.app.st.status === "over" || view.phase === "over";
+    // (an addressee who consents to that very Committee now has nothing to answer: QA saw a
+    // Committee proposed again ask its sitting members to accept it)
+    const already = new Set(p.kind === "committee" && !over ? (p.addressees || []).filter((s) => !(s in answered)
+      && membersKey(((view.committee_consent || {})[s]) || []) === membersKey(p.members)) : []);
+    for (const s of already) answered[s] = true;
     // (a trade the game no longer holds open takes no answer, whoever looks at its card)
     const gone = p.kind === "trade" && !p.post && !(view.offers || []).some((o) => o.id === p.offer);
     let open = seat && (p.addressees || []).includes(seat) && !(seat in answered);
@@ -549,7 +554,7 @@ export class Chat {
     const status = (p.addressees || []).map((s) => {
       const a = answered[s];
       return h("span.ans" + (a === true ? ".yes" : a === false ? ".no" : ""), seatBadge(s),
-        a === true ? " accepted" : a === false ? " declined" : this.engineSeat(s) ? " never answers (the engine)"
+        already.has(s) ? " consents already" : a === true ? " accepted" : a === false ? " declined" : this.engineSeat(s) ? " never answers (the engine)"
           : over || gone || closed ? " did not answer" : " to answer");
     });
     // the proposer of a trade still open withdraws it here too (the engine lists the step)
