@@ -1641,3 +1641,18 @@ def test_with_the_seat_open_in_two_tabs_the_other_tab_is_told_and_a_stale_choice
     assert not two.evaluate("() => (window.__toasts || []).some((t) => t.cls.split(' ').includes('error'))"), said
     assert not one.evaluate("() => (window.__toasts || []).some((t) => t.cls.split(' ').includes('elsewhere'))")
     ctx.close()
+
+
+def test_an_epidemics_toast_names_its_provinces_as_the_log_does(server, browser) -> None:
+    """QA: the toast read "Epidemic in DCOS, POLT, BLAC" (the provinces' codes) where the log
+    line beside it, the engine's, named them.  The toast names them too."""
+    g = http(server, "POST", "/api/games", {"players": 3, "seed": 1})
+    page = new_page(browser)
+    page.goto(f"{server}/#/g/{g['game']}")
+    page.wait_for_function("() => document.body?.dataset.status")
+    title = page.evaluate("""async () => { const { resultsOf } = await import("/js/results.js");
+      const { pname } = await import("/js/data.js");
+      const r = resultsOf({ events: [{ kind: "random_event", data: { result: "epidemic", provinces: ["OREL", "TVER"], roll: [2, 5] } }] }, null);
+      return [r[0].title, pname("OREL"), pname("TVER")]; }""")
+    assert title[1] != "OREL" and title[0] == f"Epidemic in {title[1]}, {title[2]}", title
+    page.context.close()

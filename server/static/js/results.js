@@ -3,7 +3,7 @@
 // keeps the full text).  Read from the engine's events of each live update; the texts are the
 // engine's own.
 
-import { uname } from "./data.js";
+import { uname, pname } from "./data.js";
 import { RESULT_WORDS } from "./log.js";
 
 const resultWords = (r) => (RESULT_WORDS[r] ? RESULT_WORDS[r][0].toUpperCase() + RESULT_WORDS[r].slice(1) : r);
@@ -46,7 +46,7 @@ export function resultsOf(frame, seat = null) {
           + ` = ${d.total}${d.need === undefined ? "" : `, ${d.need} or more needed`}${d.success ? "" : ": the markers pass on"}`,
         provinces: d.province ? [d.province] : [] });
     } else if (e.kind === "random_event" && d.result === "epidemic") {
-      out.push({ kind: "epidemic", title: `Epidemic in ${(d.provinces || []).join(", ")}`, detail: `rolled ${(d.roll || []).join("-")}`,
+      out.push({ kind: "epidemic", title: `Epidemic in ${(d.provinces || []).map(pname).join(", ")}`, detail: `rolled ${(d.roll || []).join("-")}`,
         provinces: d.provinces || [] });
     }
   }
