@@ -656,3 +656,20 @@ def test_a_committee_proposed_again_asks_nothing_of_its_sitting_members(server, 
     assert " ".join(new.locator(".ans").inner_text().split()) == "B consents already", new.inner_text()
     assert not errors, errors
     page.context.close()
+
+
+def test_a_negative_count_in_the_trade_dialog_reads_as_none(server, browser):
+    """QA: -1 typed as the Politburo markers given stayed in the box, and the dialog answered
+    "the offer trades nothing": the box said one thing, the offer another.  A negative count
+    is put back to 0 in the box, as the offer counts it."""
+    page, errors, gid, a, b = _anna_and_boris(server, browser)
+    page.click('.dtabs .dtab[data-tab="talk"]')
+    open_channel(page, "A-B")
+    _propose(page, "propose-trade")
+    box = page.locator('.modal [data-field="give_politburo"]')
+    box.fill("-1")
+    assert box.input_value() == "0"
+    box.fill("2")
+    assert box.input_value() == "2"
+    assert not errors, errors
+    page.context.close()

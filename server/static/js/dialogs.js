@@ -186,7 +186,11 @@ export function openAssassinDialog(app) {
 // -- proposals posted to chat ---------------------------------------------------------------------------
 function counter(label, value, max, onchange, testid) {
   return h("label.num-field", label, " ", h("input", { type: "number", min: 0, max, value, dataset: { field: testid },
-    oninput: (e) => onchange(Math.max(0, Number(e.target.value) || 0)) }));
+    oninput: (e) => {
+      // (a negative count is none: the box says so, QA typed -1 and read "the offer trades nothing")
+      if (Number(e.target.value) < 0) e.target.value = "0";
+      onchange(Math.max(0, Number(e.target.value) || 0));
+    } }));
 }
 
 export function openTradeDialog(app, preset = {}) {
