@@ -389,6 +389,10 @@ class Notifier:
         g = rt.game
         if g is None or rt.closed or rt.clock.at(key) != at or seat not in {p["seat"] for p in g.pending}:
             return
+        if rt.driver.bot_plays(seat):
+            # (a seat in civil disorder while another player is there: its bot plays it at once, not
+            # at the deadline; QA got "its bot writes the orders at the deadline" with its sheet in)
+            return
         if await rt.store.hash_incr(rt.gid, "reminded", f"{key}:{at}:{seat}", 1) != 1:
             return      # (reminded already, before a restart or by another process)
         left = _left(at - now_ms())

@@ -449,6 +449,32 @@ async def test_a_reminder_to_a_seat_in_civil_disorder_says_its_bot_writes_the_or
             await cb.close()
 
 
+async def test_a_seat_in_civil_disorder_whose_bot_plays_it_now_gets_no_reminder():
+    """QA: Boris's seat fell into civil disorder while Anna played on; each phase's "orders due"
+    e-mail still came, saying its bot would write the orders at the deadline, while the bot had
+    sent them already (the page showed B's sheet in).  While another player is there, the bot
+    plays a seat in disorder at once: no reminder goes.  (QA's reminder came in the race between
+    the phase's reminders, sent at once when the phase is shorter than their lead, and the bot's
+    sheet; this test does not force that race, which it loses here as the old code did.)"""
+    async with serve_with_mail() as srv:
+        ca, cb = await _anna_and_boris(srv, deadline=4, disorder_after=1)
+        try:
+            await _verified(srv, cb, "boris@example.org", ["due"])      # (12 hours before: at once, phases are short)
+            await srv.inbox.wait("boris@example.org", "due in")            # (the trading session's)
+            await ca.sheet([])                                             # (Anna sends hers; Boris lets it pass)
+            await cb.wait_for(lambda c: c.seats["B"].get("disorder"), 20)
+            await ca.wait_for(lambda c: c.view["postal"]["phase"] != "trading", 20)
+            before = len(srv.inbox.to("boris@example.org", "due in"))
+            await ca.sheet([])
+            await ca.wait_for(lambda c: c.view["postal"]["phase"] not in ("trading", "first"), 20)  # (the next phase)
+            await asyncio.sleep(0.5)
+            got = srv.inbox.to("boris@example.org", "due in")[before:]
+            assert not got, [body(m) for m in got]
+        finally:
+            await ca.close()
+            await cb.close()
+
+
 async def test_each_live_decision_gets_its_own_reminder():
     """Review: a live seat's deadline has the same key for every decision, and its reminder was
     kept as sent by that key alone: only the first decision of a game was ever reminded.  Each
