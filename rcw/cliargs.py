@@ -43,6 +43,12 @@ def amount(lo: float = 0.0, above: bool = False) -> Callable[[str], float]:
     return parse
 
 
+def amounts(text: str) -> tuple[float, ...]:
+    """An argparse type: numbers of seconds separated by commas, each at least 0 ("" for none)."""
+    one = amount(0.0)
+    return tuple(one(x.strip()) for x in text.split(",") if x.strip())
+
+
 def run_command(name: str, redis: str | None, work: Coroutine[Any, Any, T]) -> tuple[T | None, bool]:
     """``asyncio.run(work)`` for ``rcw NAME``: (its result, True), or (None, False) once a bad
     address, a bad --redis URL or --prefix, or a Redis it cannot use is said in one line on

@@ -10,7 +10,7 @@ import gc
 import logging
 import signal
 
-from rcw.cliargs import amount, run_command, whole
+from rcw.cliargs import amount, amounts, run_command, whole
 
 DESCRIPTION = """\
 Run the Russian Civil War game server: an HTTP JSON lobby (/api/games), one WebSocket per
@@ -106,6 +106,9 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
                         "(smtps:// for TLS, smtp+starttls:// to upgrade); default: no e-mail")
     p.add_argument("--mail-from", default="rcw@localhost", metavar="ADDRESS",
                    help="the From address of the e-mails (default rcw@localhost)")
+    p.add_argument("--mail-retry", type=amounts, default=(30.0, 120.0, 600.0, 1800.0), metavar="SECONDS,...",
+                   help="an e-mail the SMTP server fails (down, refusing for now) is tried again after each of these "
+                        "delays, then given up (default 30,120,600,1800; 0 tries: an empty string)")
     p.add_argument("--public-url", default="", metavar="URL",
                    help="the server's address in the links of e-mails and webhooks; without it, where it listens")
     p.add_argument("--allow-private-webhooks", action="store_true",
@@ -147,7 +150,7 @@ async def serve(args: argparse.Namespace) -> None:
                     costly_burst=args.costly_burst, max_games=args.max_games, max_bot_games=args.max_bot_games,
                     snapshot_every=max(1, args.snapshot_every),
                     bot_workers=max(0, _default_workers() if args.bot_workers is None else args.bot_workers),
-                    smtp=args.smtp, mail_from=args.mail_from, public_url=args.public_url,
+                    smtp=args.smtp, mail_from=args.mail_from, mail_retry=args.mail_retry, public_url=args.public_url,
                     allow_private_webhooks=args.allow_private_webhooks)
     store = make_store(args.redis, args.prefix)
     app = make_app(store, config)

@@ -33,6 +33,7 @@ class Config:
     # Notifications (server/notify.py).
     smtp: str | None = None       # smtp://[user:password@]host[:port] (smtps://, smtp+starttls://); None: no e-mail
     mail_from: str = "rcw@localhost"
+    mail_retry: tuple[float, ...] = (30.0, 120.0, 600.0, 1800.0)   # seconds before each new try of a failed e-mail
     public_url: str = ""          # the server's address in links (default: where it listens)
     allow_private_webhooks: bool = False   # let webhooks post to loopback and private addresses
 

@@ -1,7 +1,8 @@
 """Notifications (issue 16): e-mail through SMTP, a per-game webhook, and the links back to a seat.
 
 **E-mail** (``rcw serve --smtp URL``; the standard library's :mod:`smtplib`, run in a thread
-so the event loop never waits on a mail server).  A seat gives an address with the ``notify``
+so the event loop never waits on a mail server; one it fails is tried again after each of
+``--mail-retry``'s delays, in the process that sends it).  A seat gives an address with the ``notify``
 frame; the server sends a link to it and counts the address only once the link was opened
 (``GET /api/email/verify?code=...``).  The seat chooses what it wants (``want``):
 
@@ -47,6 +48,7 @@ import smtplib
 import socket
 import ssl
 from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
 from typing import Any
 from urllib.parse import unquote, urlencode, urlsplit
 
@@ -146,6 +148,9 @@ class Mailer:
     def _send(self, to: str, subject: str, body: str) -> None:
         m = EmailMessage()
         m["From"], m["To"], m["Subject"] = self.sender, to, " ".join(subject.split())[:200]   # (one line: names are players')
+        # (RFC 5322 asks both; a mail server that relays may not add them, QA: none had them)
+        m["Date"] = formatdate(usegmt=True)
+        m["Message-ID"] = make_msgid(domain=self.sender.rpartition("@")[2] or "localhost")
         m.set_content(body)
         cls = smtplib.SMTP_SSL if self.scheme == "smtps" else smtplib.SMTP
         with cls(self.host, self.port, timeout=30) as s:
@@ -223,10 +228,13 @@ class Notifier:
             await self.hub.store.put_code("verify:" + code, {"game": rt.gid, "seat": seat, "email": new["email"]},
                                           CODE_TTL)
             link = f"{self.base}/api/email/verify?{urlencode({'code': code})}"
-            await self._mail(new["email"], f"Russian Civil War: confirm your address for seat {seat}",
-                             f"Someone (you, we hope) asked for news of seat {seat} of the game "
-                             f"{rt.meta.get('name') or rt.gid} at this address.\n\nOpen this link to confirm it:\n"
-                             f"{link}\n\nIf it was not you, ignore this message: nothing will be sent.\n")
+            # (spawned: a mail server that is down is tried again later, not while the seat waits)
+            self.hub.spawn(self._mail(
+                new["email"], f"Russian Civil War: confirm your address for seat {seat}",
+                f"Someone (you, we hope) asked for news of seat {seat} of the game "
+                f"{rt.meta.get('name') or rt.gid} at this address.\n\nOpen this link to confirm it:\n"
+                f"{link}\n\nIf it was not you, ignore this message: nothing will be sent.\n",
+                about=f"game {rt.gid}, seat {seat}: confirm the address"))
         return {"t": "ok", "notify": public_prefs(new)}
 
     async def verify(self, code: Any) -> dict:
@@ -245,15 +253,27 @@ class Notifier:
         return {"game": rt.gid, "seat": got["seat"], "email": got["email"], "verified": True}
 
     # -- sending -----------------------------------------------------------------------------------
-    async def _mail(self, to: str, subject: str, body: str) -> None:
+    async def _mail(self, to: str, subject: str, body: str, about: str = "") -> None:
+        """Send an e-mail; a mail server that fails (down, refusing for now) is tried again after
+        each of ``--mail-retry``'s delays (QA: the phase reports sent while it was down for a
+        minute never came).  ``about``: what the log names it by ("game G, seat B: report of...")."""
         if self.mailer is None:
             return
-        try:
-            await self.mailer.send(to, subject, body)
-            self.hub.metrics.notifications.labels("email", "sent").inc()
-        except Exception as e:   # a mail server's failure is logged, never the game's
-            log.warning("e-mail to a seat failed: %s", e)
-            self.hub.metrics.notifications.labels("email", "failed").inc()
+        delays = list(self.hub.config.mail_retry)
+        while True:
+            try:
+                await self.mailer.send(to, subject, body)
+                self.hub.metrics.notifications.labels("email", "sent").inc()
+                return
+            except Exception as e:   # a mail server's failure is logged, never the game's
+                self.hub.metrics.notifications.labels("email", "failed").inc()
+                what = about or subject
+                if not delays:
+                    log.warning("e-mail (%s) failed, given up: %s", what, e)
+                    return
+                wait = delays.pop(0)
+                log.warning("e-mail (%s) failed: %s; trying again in %s s", what, e, f"{wait:g}")
+            await asyncio.sleep(wait)
 
     async def _post(self, rt: Any, body: dict) -> None:
         url = rt.meta.get("webhook")
@@ -306,7 +326,7 @@ class Notifier:
         more = "\n\nWhile you were away:\n" + "\n".join(f"- {x}" for x in away["lines"]) if away else ""
         await self._mail(p["email"], f"Russian Civil War {rt.meta.get('name') or rt.gid}: {subject}",
                          f"{text}{more}\n\nYour seat {seat}: {link}\n(The link logs you in once; "
-                         "do not forward it.)\n")
+                         "do not forward it.)\n", about=f"game {rt.gid}, seat {seat}: {subject}")
         return True
 
     # -- what the game tells -----------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import email
+import email.utils
 import re
 import threading
 from urllib.parse import urlsplit
@@ -470,6 +471,44 @@ async def test_a_seat_in_civil_disorder_whose_bot_plays_it_now_gets_no_reminder(
             await asyncio.sleep(0.5)
             got = srv.inbox.to("boris@example.org", "due in")[before:]
             assert not got, [body(m) for m in got]
+        finally:
+            await ca.close()
+            await cb.close()
+
+
+async def test_an_email_the_mail_server_fails_is_tried_again_and_carries_its_date_and_id():
+    """QA: the mail server down for a minute, the phase report and the civil disorder notice sent
+    meanwhile never came (one log line, "e-mail to a seat failed", naming no game); and the
+    e-mails had no Date or Message-ID.  A failed e-mail is tried again after each of
+    ``--mail-retry``'s delays, the log naming its game, seat and subject; each has both headers."""
+    async with serve_with_mail(mail_retry=(0.5, 1.0, 2.0)) as srv:
+        ca, cb = await _anna_and_boris(srv)
+        try:
+            srv.inbox.controller.stop()                                  # (the mail server goes down)
+            with contextlib.ExitStack() as stack:
+                import logging
+
+                seen: list[str] = []
+
+                class Keep(logging.Handler):
+                    def emit(self, record):
+                        seen.append(record.getMessage())
+                logger = logging.getLogger("rcw.server")
+                h = Keep(logging.WARNING)
+                logger.addHandler(h)
+                stack.callback(logger.removeHandler, h)
+                await cb.notify(email="boris@example.org", want=["report"])
+                for _ in range(100):
+                    if seen:
+                        break
+                    await asyncio.sleep(0.02)
+                assert seen and f"game {cb.game}, seat B: confirm the address" in seen[0] \
+                    and "trying again in 0.5 s" in seen[0], seen
+                srv.inbox.controller = aiosmtpd.Controller(srv.inbox, hostname="127.0.0.1", port=srv.inbox.port)
+                srv.inbox.controller.start()                             # (back up: the next try gets through)
+                (confirm,) = await srv.inbox.wait("boris@example.org", "confirm your address")
+            assert confirm["Date"] and email.utils.parsedate_to_datetime(confirm["Date"]).tzinfo is not None
+            assert re.fullmatch(r"<[^<>@\s]+@localhost>", confirm["Message-ID"]), confirm["Message-ID"]
         finally:
             await ca.close()
             await cb.close()
