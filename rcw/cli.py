@@ -71,10 +71,18 @@ def _read_json(src: str):
     if src == "-":
         raw = sys.stdin.read()
     elif src.startswith(("http://", "https://")):
+        import urllib.error
         import urllib.request
 
-        with urllib.request.urlopen(src, timeout=30) as r:    # noqa: S310 (http(s) only, checked above)
-            raw = r.read().decode()
+        try:
+            with urllib.request.urlopen(src, timeout=30) as r:    # noqa: S310 (http(s) only, checked above)
+                raw = r.read().decode()
+        except urllib.error.HTTPError as e:     # (the server's own words: QA read only "HTTP Error 403: Forbidden")
+            try:
+                said = json.loads(e.read().decode())["error"]["message"]
+            except (ValueError, KeyError, TypeError, OSError):
+                said = ""
+            raise OSError(f"HTTP {e.code}: {said}" if said else str(e)) from None
     else:
         with open(src, encoding="utf-8") as f:
             raw = f.read()

@@ -772,6 +772,11 @@ def test_rcw_report_replays_a_record_or_sheets_and_prints_a_phase(tmp_path, caps
     live.write_text(json.dumps(from_record({"seed": 5, "players": 5, "options": {}, "actions": []}).record()))
     assert main(["report", str(live)]) == 1
     assert "not a postal game: the record is of the multi-player game (no mode)" in capsys.readouterr().err
+    # a running game's record (its creator's, the seed sealed until the end): said so, no traceback (QA)
+    running = tmp_path / "running.json"
+    running.write_text(json.dumps({**g2.record(), "seed": None, "nonce": None}))
+    assert main(["report", str(running)]) == 1
+    assert "the record's seed is sealed until the game is over" in capsys.readouterr().err
 
 
 def test_postal_5_0_a_pick_up_may_name_the_leader_who_takes_it():

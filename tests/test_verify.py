@@ -3,6 +3,7 @@ seed commitment published at creation, the seed revealed at the end, and the rep
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import hashlib
 import json
@@ -119,7 +120,7 @@ def test_rcw_verify_says_what_a_record_lacks_or_cannot_be_read(record, tmp_path,
     assert "cannot read the record" in capsys.readouterr().err
 
 
-async def test_the_server_publishes_the_commitment_and_reveals_the_seed_at_the_end() -> None:
+async def test_the_server_publishes_the_commitment_and_reveals_the_seed_at_the_end(capsys) -> None:
     async with running_server(MemoryStore()) as srv, aiohttp.ClientSession() as s:
         async with s.post(f"{srv.base}/api/games", json={"players": 3, "bots": "random", "options": {"max_turns": 1}}) as r:
             created = await r.json()
@@ -129,6 +130,9 @@ async def test_the_server_publishes_the_commitment_and_reveals_the_seed_at_the_e
         for path in ("record", "verify"):
             async with s.get(f"{srv.base}/api/games/{gid}/{path}") as r:
                 assert r.status == 403, path
+        # (rcw verify of that URL says the server's reason, QA read only "HTTP Error 403: Forbidden")
+        assert await asyncio.to_thread(main, ["verify", f"{srv.base}/api/games/{gid}/record"]) == 2
+        assert "HTTP 403: the admin token of this game is needed" in capsys.readouterr().err
         async with s.post(f"{srv.base}/api/games/{gid}/bots", json={},
                           headers={"Authorization": f"Bearer {created['admin_token']}"}) as r:
             assert r.status == 200

@@ -300,6 +300,10 @@ def reports(record: dict) -> list[dict]:
     order.  An action the rules refuse raises :class:`IllegalAction` (naming it by its place)."""
     if not isinstance(record, dict) or "seed" not in record:
         raise IllegalAction("004 [17.0]", "a record has a seed and the actions (or sheets) of the game", "bad_request")
+    if record["seed"] is None:                         # (a running game's record: its seed is sealed)
+        raise IllegalAction("004 [17.0]", "the record's seed is sealed until the game is over (its commitment is "
+                            "published; the seed with it at the end): read a running game's reports in its page or "
+                            "with rcw play ('reports')", "sealed")
     opts = record.get("options")
     if opts is None:                                   # (none given: a postal game's)
         opts = {"mode": MODE}
