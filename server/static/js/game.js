@@ -605,7 +605,8 @@ class GameApp {
     this.bannerEl = h("div.map-banner", { hidden: true });
     this.connLostEl = h("div.conn-lost", { role: "alert", hidden: true },
       h("b", "Connection lost — reconnecting…"), this.connTryEl = h("span.conn-try"),
-      " Your orders and messages wait until the game is back.",
+      // (nothing can be sent meanwhile: QA read "your orders and messages wait" as kept to be sent)
+      " Orders and messages can be sent again once the page is back in the game.",
       h("button.btn.conn-retry", { type: "button", dataset: { act: "reconnect" }, onclick: () => this.conn && this.conn.retryNow() },
         "Reconnect now"));
     this.ordersEl = h("div.orders");
