@@ -41,7 +41,10 @@ accepted goes on the sheet for that phase: the next sheet written, or the one se
 until the phase is adjudicated).  Where the live bot would counter, the SDT postal bot declines
 and makes a counter-offer by post, a card of its own with both orders; when the proposer accepts
 it (``hear``: the server's news) its order goes on its sheet the same way.  A game of bots alone proposes none: its
-sheets do not change.
+sheets do not change.  The orders of a bot's own sheet that are made only with a player's matching
+order (a gift or trade with him, a purge or the Czar's execution he takes part in) are told to
+him when the sheet is written (:meth:`PostalAgent.tell`): a trade as a card by post with both
+orders, which the page offers to add to his sheet, the rest in words.
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ from rcw import actions as A
 from rcw.actions import IllegalAction
 from rcw.data import RED, WHITE
 from rcw.player import Player
-from rcw.postal import SubmitOrders
+from rcw.postal import PHASE_NAMES, SubmitOrders
 
 MAX_STEPS = 2000          # actions in one rehearsal (a guard: a phase takes far fewer)
 TERMS = ("give_leaders", "give_politburo", "give_assassins", "take_leaders", "take_politburo", "take_assassins")
@@ -80,6 +83,56 @@ class PostalAgent:
         self.accepted: dict[tuple[int, str], list[dict]] = {}
         self.written: dict[tuple[int, str], int] = {}
         self.countered: dict[tuple[int, str], list[dict]] = {}   # this seat's orders of its counter-offers
+        self.humans: set[str] = set()  # the seats played by people (the match's ``meet``)
+        self.said: list[Message] = []  # what this seat says, for the match's ``messages``
+        self.told: set[tuple] = set()  # (turn, phase, order) told to the people it needs already
+
+    # -- talk (the match loop's calls) -----------------------------------------------------------------
+    def meet(self, humans, wait: float | None = None) -> None:
+        """The seats played by people: the orders of this seat's sheet that need theirs are told to them."""
+        self.humans = set(humans)
+
+    def messages(self) -> list[Message]:
+        out, self.said = self.said, []
+        return out
+
+    def tell(self, player, orders: list[dict], turn: int, phase: str) -> None:
+        """The orders of a sheet written that are made only with another player's matching order
+        (postal [4.2], [11.0], [13.5]) are told to the people they need (QA: a bot's sheet held a
+        trade, a purge, the Czar's execution with a player, who heard nothing of them and read in the
+        report "A ordered no matching trade: none is made").  A trade is a card by post (both orders,
+        the player's to add to his sheet); a purge or the execution is said in words."""
+        me, when = self.seat, f"{PHASE_NAMES.get(phase, phase)} of Game-Turn {turn}"
+        for o in orders:
+            key = (turn, phase, repr(sorted(o.items())))
+            if key in self.told:
+                continue
+            kind = o.get("order")
+            if kind == "trade" and o.get("with") in self.humans:
+                to = o["with"]
+                terms = {k: o[k] for k in TERMS if o.get(k)}
+                try:
+                    both = player.trade_orders({"with": to, **terms})
+                except IllegalAction:
+                    continue
+                gift = not any(o.get(k) for k in ("take_leaders", "take_politburo", "take_assassins"))
+                text = (f"{me}'s sheet for {when} gives you {describe_terms(terms).split(' for ')[0]}: a gift by post, "
+                        "made if your sheet accepts it (its matching order, or gifts accepted)" if gift else
+                        f"{me}'s sheet for {when} holds a trade with you, made if yours holds the matching order")
+                post = {"turn": turn, "phase": phase, "orders": {me: both["order"], to: both["mirror"]}}
+                self.said.append(Message(me, text + " (postal [4.2])", to,
+                                         card={"kind": "trade", "to": to, **terms, "post": post}))
+            elif kind in ("purge", "execute_czar"):
+                with_ = [p for p in o.get("participants") or () if p in self.humans and p != me]
+                what = (f"a purge of {o.get('target')} by {', '.join(o.get('participants') or ())}" if kind == "purge"
+                        else f"the Czar's execution by {', '.join(o.get('participants') or ())}")
+                rule = "postal [11.0]" if kind == "purge" else "postal [13.5]"
+                for p in with_:
+                    self.said.append(Message(me, f"{me}'s sheet for {when} orders {what}: it is made only if your sheet "
+                                                 f"orders the same ({rule})", p))
+            else:
+                continue
+            self.told.add(key)
 
     def choose(self, player) -> A.Action:
         v = player.view
@@ -91,6 +144,8 @@ class PostalAgent:
             if quit_ is not None:
                 return quit_
             orders = self.write(player, v, turn, phase)
+        if self.humans:
+            self.tell(player, orders, turn, phase)
         agreed = self.accepted.get((turn, phase))
         if agreed:                                  # (trades accepted by post before the sheet was written)
             orders = orders + agreed

@@ -98,3 +98,38 @@ def test_postal_4_2_a_trade_accepted_by_post_is_written_on_the_sheet_sent_again(
     msg = m.consider("B", late, "trade:A-B:late")
     assert not msg.accept and "adjudicated" in msg.text and m.next_step() is None
     assert m.consider("B", {"kind": "pact", "with": ["A", "B"], "until": 1, "seat": "A"}, "pact:A-B:9") is None
+
+
+def test_a_bots_sheet_orders_that_need_a_players_are_told_to_him():
+    """QA: a bot's sheet held a gift to a player, a purge or the Czar's execution with him (made
+    only when his sheet holds the matching order, postal [4.2], [11.0], [13.5]); he heard nothing
+    and read in the report "A ordered no matching trade: none is made".  The bot tells him: a
+    trade is a card by post with both orders (the engine's), a purge or the execution in words,
+    each once.  With its card's order added to A's sheet, B's gift is made."""
+    from rcw.bots import make_agent
+    from rcw.bots.match import Match
+
+    g = new_game(5, 1, {"mode": "postal", "max_turns": 2})     # (seed 1: B gives A a Politburo marker, Game-Turn 1)
+    m = Match(g, {p: make_agent("sdt", p, 1, mode="postal") for p in g.seats if p != "A"})
+    said, gift = [], None
+    while gift is None and not g.over:
+        m.play()
+        new = m.messages()
+        said += new
+        gift = next((x for x in new if x.card and x.card["kind"] == "trade"), None)
+        if gift is None and any(p["seat"] == "A" for p in g.pending):
+            v = g.view("A")
+            m.apply("A", SubmitOrders("A", v["turn"], v["postal"]["phase"], {"orders": []}), by_agent=False)
+    assert gift is not None and gift.seat == "B" and gift.to == "A", [x.text for x in said]
+    post = gift.card["post"]
+    v = g.view("A")
+    assert (post["turn"], post["phase"]) == (v["turn"], v["postal"]["phase"]) == (1, "first")
+    assert post["orders"]["B"] in [o for _, o in g.view("B")["postal"]["sheet"]]        # (what B's sheet holds)
+    assert gift.text.startswith("B's sheet for the First Phase of Game-Turn 1 gives you 1 Politburo: a gift by post")
+    words = [x for x in said if x.card is None]
+    assert words and all(x.to == "A" and "it is made only if your sheet orders the same" in x.text for x in words)
+    assert len({(x.seat, x.text) for x in said}) == len(said)                   # (each told once)
+    before = g.state.politburo["A"]
+    assert [p["seat"] for p in g.pending] == ["A"]                           # (A's sheet, the last, is adjudicated)
+    m.apply("A", SubmitOrders("A", 1, "first", {"orders": [post["orders"]["A"]]}), by_agent=False)
+    assert g.view("A")["postal"]["phase"] == "second" and g.state.politburo["A"] == before + 1

@@ -289,3 +289,37 @@ async def test_a_bot_in_a_worker_process_sends_its_sheet_again_with_the_trade_it
         await a.sheet([p["proposal"]["post"]["orders"]["A"]])
         await a.wait_for(lambda c: phase(c) == (1, "first"), 10)
         assert a.view["politburo"]["C"] == before["C"] + yes.get("give_politburo", 0) - yes.get("take_politburo", 0)
+
+
+@IN_PROCESS
+async def test_the_bots_tell_a_player_the_orders_of_their_sheets_that_need_his():
+    """QA: the report said "D order #1 (trade): ... A ordered no matching trade: none is made", and
+    A's channel with D was empty.  A bot's sheet order that needs a player's (a trade, a purge,
+    the Czar's execution with him) is posted to him: a trade as a card by post, with both
+    orders, the bot's being on its sheet; the rest in words.  (Its dice are the bots': the test
+    plays phases with empty sheets until one comes.)"""
+    async with serve() as srv:
+        g, (a,) = await postal_game(srv, humans=1, seed=1, bots="sdt", options={"max_turns": 4})
+        rt = srv.hub.runtimes[g["game"]]
+
+        def told(c) -> list[dict]:
+            return [m for ch, ms in c.messages.items() if ch.startswith("A-") for m in ms.values()
+                    if m.get("seat") in "BCDE" and "sheet for" in (m.get("text") or "")]
+        while not told(a) and not a.over:
+            await a.wait_for(lambda c: set("BCDE") <= set(c.view["postal"]["submitted"]) or c.over, 20)
+            if told(a) or a.over:
+                break
+            at = phase(a)
+            await a.sheet([])
+            await a.wait_for(lambda c, at=at: phase(c) != at or c.over, 20)
+        got = told(a)
+        assert got, "no bot's sheet needed A's in four Game-Turns"
+        for m in got:
+            p = m.get("proposal")
+            if p is None:
+                assert "it is made only if your sheet orders the same" in m["text"], m
+                continue
+            assert p["kind"] == "trade" and p["to"] == "A" and p["addressees"] == ["A"], p
+            post = p["post"]
+            if (post["turn"], post["phase"]) == phase(a):          # (the bot's order is on its sheet)
+                assert post["orders"][m["seat"]] in [o for _, o in rt.game.view(m["seat"])["postal"]["sheet"]]

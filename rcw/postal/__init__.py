@@ -28,9 +28,9 @@ Each module's docstring gives the readings it makes where the postal rules are s
 Nothing in :mod:`rcw.game` or :mod:`rcw.rules` imports this package.
 """
 
-from rcw.postal.base import GM, MODE, PHASES
+from rcw.postal.base import GM, MODE, PHASE_NAMES, PHASES
 from rcw.postal.game import PostalGame, reports
 from rcw.postal.report import render
 from rcw.postal.sheets import KINDS, ClosePhase, SubmitOrders, stand_in
 
-__all__ = ["GM", "KINDS", "MODE", "PHASES", "ClosePhase", "PostalGame", "SubmitOrders", "render", "reports", "stand_in"]
+__all__ = ["GM", "KINDS", "MODE", "PHASE_NAMES", "PHASES", "ClosePhase", "PostalGame", "SubmitOrders", "render", "reports", "stand_in"]
