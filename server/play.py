@@ -11,7 +11,8 @@
 Every event is printed as it happens, and every chat message this seat may read.  When the
 game waits for you, your legal actions are listed with numbers; type a number to play one.
 On a terminal the tables are drawn by ``rich`` and the factions' names are in their colours
-(NO_COLOR drops the colours); piped, the output is plain text.
+(NO_COLOR drops the colours); piped, the output is plain text.  A lost connection (a server
+restarted, a fail-over) is taken up again with the same token for five minutes.
 Other commands (any time):
 
     say CHANNEL TEXT       post in a channel (public, A-B, g1, ...)
@@ -40,7 +41,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
@@ -384,11 +387,24 @@ async def session(base: str, game: str, token: str | None, read: ReadLine, out: 
         try:
             while True:
                 done, _ = await asyncio.wait({reader, closed, over}, return_when=asyncio.FIRST_COMPLETED)
-                if over in done or closed in done:
-                    if closed in done and not c.over:
-                        s.say("The server closed the connection.")
-                        return 1
+                if over in done and not over.cancelled() and over.exception() is None and c.over:
                     return 0
+                if over in done and not closed.done():     # (the wait for the end failed: the connection went)
+                    await closed
+                if closed.done():
+                    if c.over:
+                        return 0
+                    # (a server restarted or failed over: QA's rcw play said "The server closed the
+                    # connection" and stopped, while the browser's page reconnected by itself)
+                    if not await _reconnect(c, s):
+                        return 1
+                    closed = asyncio.ensure_future(c.closed.wait())
+                    over.cancel()
+                    over = asyncio.ensure_future(c.wait_for(lambda c: c.over, None))
+                    s.prompt(force=True)
+                    continue
+                if reader not in done:
+                    continue
                 line = reader.result()
                 if line is None or not await s.command(line):
                     return 0
@@ -400,8 +416,49 @@ async def session(base: str, game: str, token: str | None, read: ReadLine, out: 
         await c.close()
 
 
+#: Seconds between tries to reconnect (the last repeated) and how long ``rcw play`` tries in all.
+RECONNECT_DELAYS = (0.5, 1, 2, 4, 8, 15)
+RECONNECT_FOR = 300.0
+
+
+async def _reconnect(c: GameClient, s: Session) -> bool:
+    """The connection was lost: connect again with the same token and catch up (the missed
+    chat; the state frame), trying for :data:`RECONNECT_FOR` seconds.  False if it never came back
+    or the server no longer knows the game."""
+    s.say("The connection to the server was lost; reconnecting...")
+    loop = asyncio.get_running_loop()
+    until = loop.time() + RECONNECT_FOR
+    for n in range(10_000):
+        await asyncio.sleep(RECONNECT_DELAYS[min(n, len(RECONNECT_DELAYS) - 1)])
+        try:
+            await c.reconnect()
+        except ServerError as e:           # (the server is back and refuses: say why, and stop)
+            s.say(f"The server is back but refuses this connection: {e}")
+            return False
+        except (OSError, ConnectionError, asyncio.TimeoutError) as e:
+            if loop.time() >= until:
+                s.say(f"Could not reconnect in {RECONNECT_FOR:g} s ({e or type(e).__name__}); "
+                      "come back later with the same command.")
+                return False
+            continue
+        s.say(f"Back in the game (seq {c.seq}, {c.status}).")
+        return True
+    return False
+
+
 async def _stdin_line(prompt: str) -> str | None:
-    line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    """The next line typed, read in a thread of its own that never holds the program's exit
+    (QA: after the server closed, rcw play waited for Enter in a terminal, and for ever when piped:
+    the event loop's executor joins its threads on the way out)."""
+    loop = asyncio.get_running_loop()
+    fut = loop.create_future()
+
+    def read() -> None:
+        line = sys.stdin.readline()
+        with contextlib.suppress(RuntimeError):           # (the loop closed meanwhile: nobody waits)
+            loop.call_soon_threadsafe(lambda: fut.done() or fut.set_result(line))
+    threading.Thread(target=read, daemon=True, name="stdin").start()
+    line = await fut
     return line.rstrip("\n") if line else None
 
 

@@ -16,7 +16,7 @@ from rcw.server import play
 from rcw.server.client import GameClient, Lobby
 from rcw.server.config import Config
 from rcw.server.store import MemoryStore
-from server_helpers import running_server
+from server_helpers import needs_redis, running_server
 
 ROOT = Path(__file__).resolve().parent.parent
 PREFER = ("End", "ResolveAttack", "Pass", "Roll", "Draw", "CancelAttack")
@@ -174,3 +174,50 @@ async def test_a_postal_game_in_the_terminal_sheets_and_reports():
         assert "Your sheet for Game-Turn 1, first phase (not sent)" in text            # A's sheet closed the trades
         assert text.count("REPORT OF GAME-TURN 1, THE PRE-SEASON TRADES") >= 2      # pushed, then read again
         assert "1. Game-Turn 1, trading phase" in text and "(reports are numbered 1 to 1)" in text
+
+
+@needs_redis
+async def test_rcw_play_reconnects_when_the_server_restarts():
+    """QA: the server restarted (kill -9, then started again on its Redis), rcw play said "The
+    server closed the connection." and stopped (and waited for Enter to exit), while the browser's
+    pages reconnected by themselves.  It says the connection was lost, reconnects with the same
+    token, catches up, and goes on taking commands."""
+    from browser_helpers import rcw_server
+    from server_helpers import REDIS_URL, destroy_prefix, free_port, unique_prefix
+
+    prefix, port = unique_prefix("play"), free_port()
+    extra = ["--redis", REDIS_URL, "--prefix", prefix, "--bot-workers", "0"]
+    out = io.StringIO()
+    lines: asyncio.Queue = asyncio.Queue()
+
+    async def read(prompt: str) -> str | None:
+        return await lines.get()
+    try:
+        with rcw_server(extra, port=port) as base:
+            async with Lobby(base) as lobby:
+                g = await lobby.create_game(players=3, bot_seats=["B", "C"])
+                a = await lobby.join(g["game"])
+            task = asyncio.create_task(play.session(base, g["game"], a["token"], read, out))
+            for _ in range(200):
+                if "your decision (trading)" in out.getvalue():
+                    break
+                await asyncio.sleep(0.05)
+            assert "your decision (trading)" in out.getvalue(), out.getvalue()
+        assert not task.done(), out.getvalue()               # (the server is gone: rcw play waits for it)
+        with rcw_server(extra, port=port):                   # (back, on the same Redis and address)
+            for _ in range(400):
+                if "Back in the game" in out.getvalue():
+                    break
+                await asyncio.sleep(0.05)
+            text = out.getvalue()
+            assert "The connection to the server was lost; reconnecting..." in text and "Back in the game" in text, text
+            await lines.put("say public still here")
+            for _ in range(200):
+                if "[public #1] A: still here" in out.getvalue():
+                    break
+                await asyncio.sleep(0.05)
+            assert "[public #1] A: still here" in out.getvalue(), out.getvalue()[-1500:]
+            await lines.put("quit")
+            assert await asyncio.wait_for(task, 20) == 0
+    finally:
+        await destroy_prefix(prefix)
