@@ -435,7 +435,7 @@ async def _reconnect(c: GameClient, s: Session) -> bool:
         except ServerError as e:           # (the server is back and refuses: say why, and stop)
             s.say(f"The server is back but refuses this connection: {e}")
             return False
-        except (OSError, ConnectionError, asyncio.TimeoutError) as e:
+        except (TimeoutError, OSError, ConnectionError) as e:
             if loop.time() >= until:
                 s.say(f"Could not reconnect in {RECONNECT_FOR:g} s ({e or type(e).__name__}); "
                       "come back later with the same command.")
