@@ -266,11 +266,20 @@ def test_a_pause_civil_disorder_and_the_return_on_a_phone(browser, server):
         key = "phase:1:trading"
         before = page.wait_for_function(f"() => window.rcwApp.postal.deadlines[{key!r}]").json_value()
         page.locator(".absence-card summary").tap()
+        # (the notifications in words, QA read the protocol's "report, due, decision, message, absence")
+        assert page.locator('.absence-card label.chk[data-want="report"]').inner_text().strip() == "phase reports"
+        # no pause of 0 hours: said in hours, by the page (QA read "'seconds' must be a number of seconds")
+        page.locator('.absence-card input[aria-label="Pause (hours)"]').fill("0")
+        page.locator('[data-act="pause"]').tap()
+        page.locator(".toast.error", has_text="A pause is a number of hours above 0.").wait_for()
         page.locator('.absence-card input[aria-label="Pause (hours)"]').fill("0.001")       # 3.6 s
         page.locator('[data-act="pause"]').tap()
         page.wait_for_function(f"() => window.rcwApp.postal.deadlines[{key!r}] === {before + 3600}")
         # the toast says it exactly (QA: "you may pause 1 h more" after a pause of 72 s of an hour)
         page.locator(".toast", has_text="Every deadline moved 4 s later; you may pause 59 min 56 s more").wait_for()
+        # Boris is told who paused, as exactly; Anna, who paused, is not told twice (QA: two toasts, rounded apart)
+        boris.locator(".toast", has_text="Anna (A) paused the game: every deadline moves by 4 s").wait_for()
+        assert page.locator(".toast", has_text="paused the game").count() == 0
         # (the countdown is drawn on the next render: waited for, then asserted)
         page.wait_for_function(f"() => Number(document.querySelector('.countdown')?.dataset.at) === {before + 3600}")
         assert int(page.locator(".countdown").get_attribute("data-at")) == before + 3600

@@ -193,7 +193,9 @@ export class GameConnection {
         if (this.waiting.has(id)) {
           this.waiting.delete(id);
           done(null);
-          reject(new ServerError({ code: "timeout", message: `no answer to '${t}'` }));
+          // (in words a player reads: QA got "no answer to 'sheet'", and did not know whether it was sent)
+          reject(new ServerError({ code: "timeout", message: `The server did not answer in ${Math.round(timeout / 1000)} s: ` +
+            "what you sent may or may not have been taken. The page shows the game as the server has it once it answers again." }));
         }
       }, timeout);
       this.waiting.set(id, {

@@ -132,6 +132,10 @@ const FIELD_WORDS = {
   provinces: "provinces", leaders: "or with the leaders", extra: "extra draws",
 };
 
+/** What each kind of notification is called on the page (the protocol's ``want`` names). */
+const WANT_WORDS = { report: "phase reports", due: "orders due", decision: "a decision waits on me",
+  message: "private messages", absence: "pauses and civil disorder" };
+
 export class PostalDesk {
   constructor(app) {
     this.app = app;
@@ -156,7 +160,10 @@ export class PostalDesk {
 
   onDeadline(f) {
     this.deadlines = f.deadlines || {};
-    if (f.why && f.why.seat) toast(`Seat ${f.why.seat} paused the game: every deadline moves by ${Math.round(f.why.seconds / 60)} min`, "info");
+    // (the seat that paused has its own toast already: QA got two, differently rounded)
+    if (f.why && f.why.seat && f.why.seat !== this.app.seat) {
+      toast(`${this.app.seatName(f.why.seat)} (${f.why.seat}) paused the game: every deadline moves by ${fmtExact(f.why.seconds)}`, "info");
+    }
     this.app.renderSoon();
   }
 
@@ -1084,13 +1091,20 @@ export class PostalDesk {
     const card = h("details.card.absence-card", h("summary", "Pauses and notifications"),
       allowed ? h("div.row", "Pause the game for ", pause, " hours ",
         h("button.btn", { type: "button", dataset: { act: "pause" }, onclick: async () => {
+          const h_ = Number(pause.value);
+          if (!(h_ > 0)) {            // (QA read the server's "'seconds' must be a number of seconds" for hours)
+            toast("A pause is a number of hours above 0.", "error");
+            return;
+          }
           try {
-            const r = await app.conn.request("pause", { seconds: Number(pause.value) * 3600 });
+            const r = await app.conn.request("pause", { seconds: h_ * 3600 });
             toast(`Every deadline moved ${fmtExact(Number(pause.value) * 3600)} later; you may pause ${fmtExact(r.left)} more`, "ok");
           } catch (e) { app.showError(e); }
         } }, "Pause")) : h("p.small", "The creator allows no pauses in this game."),
       h("div.row", "E-mail ", email, status),
-      h("div.row", boxes.map((b) => h("label.chk", b, ` ${b.value}`)), " orders due ", hours, " h before"),
+      // (in words: QA read the protocol's names "report, due, decision, message, absence")
+      h("div.row", boxes.map((b) => h("label.chk", { dataset: { want: b.value } }, b, ` ${WANT_WORDS[b.value]}`)),
+        " (orders due ", hours, " h before the deadline)"),
       h("div.row",
         h("button.btn", { type: "button", dataset: { act: "save-notify" }, onclick: async () => {
           try {
