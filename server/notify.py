@@ -393,7 +393,13 @@ class Notifier:
                     when = at - int(float(p.get("due_hours", DUE_HOURS)) * 3_600_000)
                     # (QA: a postal phase shorter than the reminder's lead had none: it is sent at
                     # once; a live decision's deadline, minutes, is reminded only at its time)
-                    if when > now - 1000 or (key.startswith("phase:") and at > now):
+                    # (but not to a seat that has the phase's report by e-mail, which ends with the
+                    # orders due and when: QA got both at once, every phase)
+                    now_ = when <= now - 1000
+                    if now_ and key.startswith("phase:") and "report" in p.get("want", ()) \
+                            and rt.game is not None and rt.game.log:
+                        continue
+                    if not now_ or (key.startswith("phase:") and at > now):
                         hs.append(loop.call_later(max(0.0, (when - now) / 1000), self._due_fired, rt, key, s, at))
         self._due[rt.gid] = hs
 

@@ -423,6 +423,15 @@ async def test_a_phase_shorter_than_the_reminders_lead_is_reminded_at_once():
             (due,) = await srv.inbox.wait("anna@example.org", "due in")
             assert re.search(r"due in (10|9) min$", due["Subject"]), due["Subject"]
             assert "the pre-season trades of Game-Turn 1 are due in" in body(due)
+            # with the phase reports wanted too, the next phase's reminder would come with its report,
+            # which ends with the orders due and when: only the report comes (QA: both, every phase)
+            await ca.notify(want=["due", "report"])
+            await ca.sheet([])
+            await cb.sheet([])
+            (rep,) = await srv.inbox.wait("anna@example.org", "report of Game-Turn 1")
+            assert re.search(r"Next: orders for the First Phase of Game-Turn 1, due by .+ \(UTC\), in (10|9) min", body(rep))
+            await asyncio.sleep(1.0)
+            assert len(srv.inbox.to("anna@example.org", "due in")) == 1, [m["Subject"] for m in srv.inbox.mails]
         finally:
             await ca.close()
             await cb.close()
