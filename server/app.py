@@ -609,9 +609,12 @@ async def verify_email(request: web.Request) -> web.Response:
     await hub.admission.take("costly", request.remote)
     try:
         got = await hub.notifier.verify(request.query.get("code", ""))
-    except ProtocolError as e:
+    except ProtocolError as e:       # (a way on from here, as the confirmed page has: QA)
+        lobby = f"{hub.notifier.base}/"
         return web.Response(status=400, content_type="text/html",
-                            text=f"<!doctype html><meta charset=utf-8><title>Not confirmed</title><p>{e.message}</p>")
+                            text=f"<!doctype html><meta charset=utf-8><title>Not confirmed</title><p>{e.message}</p>"
+                                 "<p>Save the address again in the game's page (Pauses and notifications) for a new "
+                                 f"link: <a href=\"{lobby}\">your games are in the lobby</a>.</p>")
     link = hub.notifier.game_link(got["game"])
     return web.Response(content_type="text/html",
                         text=f"<!doctype html><meta charset=utf-8><title>Address confirmed</title>"

@@ -373,10 +373,12 @@ class Notifier:
         """A chat message was posted (by this process): its private readers who are away hear of it."""
         if rec.get("kind") == "public" or self.mailer is None:
             return
+        name = (rt.seats.get(seat) or {}).get("name")
+        who = f"{name} ({seat})" if name else seat        # (QA: "from A", the player has a name)
         for s in rec.get("members", ()):
             if s != seat and (rt.prefs.get(s) or {}).get("verified"):
-                self.hub.spawn(self._if_away(rt, s, "message", f"a private message from {seat}",
-                                             f"{seat} wrote to you ({rec['name']}):\n\n{msg.get('text', '')}"))
+                self.hub.spawn(self._if_away(rt, s, "message", f"a private message from {who}",
+                                             f"{who} wrote to you ({rec['name']}):\n\n{msg.get('text', '')}"))
 
     def deadlines(self, rt: Any) -> None:
         """(In the driving process, after the game's deadlines were armed.)  The ``due`` reminders:

@@ -117,6 +117,8 @@ async def test_email_verified_by_its_link_then_reports_reminders_and_a_one_time_
                 assert resp.status == 200 and "Address confirmed" in await resp.text()
             async with http.get(link(confirm, "/api/email/verify")) as resp:      # (good once)
                 assert resp.status == 400
+                page = await resp.text()      # (and says how on, with a link: QA found a dead end)
+                assert "used already, or expired" in page and f'<a href="{srv.base}/">' in page, page
             # A's orders are due in 3 s: a reminder; then the deadline closes the phase: a report.
             (due,) = await srv.inbox.wait("anna@example.org", "due in")
             assert "your orders for the pre-season trades of Game-Turn 1 are due in" in body(due)
@@ -165,7 +167,7 @@ async def test_pauses_and_civil_disorder_reach_the_webhook_and_a_private_message
     async with serve_with_mail() as srv, hooks() as (hook, posts):
         g = await srv.lobby.create_game(mode="postal", players=5, bot_seats=list("CDE"), seed=3, deadline=30,
                                         pause="1h", webhook=hook)
-        a = await srv.lobby.join(g["game"])
+        a = await srv.lobby.join(g["game"], name="Anna")
         b = await srv.lobby.join(g["game"])
         ca = await GameClient.connect(srv.base, g["game"], a["token"])
         cb = await GameClient.connect(srv.base, g["game"], b["token"])
@@ -185,8 +187,8 @@ async def test_pauses_and_civil_disorder_reach_the_webhook_and_a_private_message
         await cb.close()
         await asyncio.sleep(0.2)
         await ca.chat("A-B", "a word while you are away")
-        (msg,) = await srv.inbox.wait("boris@example.org", "private message from A")
-        assert "a word while you are away" in body(msg)
+        (msg,) = await srv.inbox.wait("boris@example.org", "private message from Anna (A)")     # (by name, QA)
+        assert body(msg).startswith("Anna (A) wrote to you (A-B):") and "a word while you are away" in body(msg)
         await ca.chat("public", "everyone")                 # public messages are not e-mailed
         await asyncio.sleep(0.5)
         assert len(srv.inbox.to("boris@example.org", "message")) == 1
