@@ -26,7 +26,8 @@ Other commands (any time):
     vp                     the Victory Point Chart and everyone's Red and White VP
     leave                  give up your seat (a bot takes it, or you quit: the creator chose)
   A postal game (004 [17.0]): write the sheet of the open phase, then send it (again: it replaces)
-    move UNIT P1-P2-.. [rail]   a move order (a leader or the top unit; the provinces passed)
+    move UNIT P1-P2-.. [rail]   a move order (a leader or the top unit; the provinces it enters, in
+                                order; the one it starts from may lead)
     attack TARGET A1,A2 [sub]   an attack order on the unit TARGET by the stacks of units A1, A2
     order {JSON}           any order (docs/engine.md "Postal games"), e.g. order {"order": "accept_gifts"}
     sheet                  your draft, each order judged by the engine (check); drop N / up N
@@ -195,8 +196,11 @@ class Session:
             return False
         draft = self._draft()
         if head == "move" and len(rest) >= 2 and rest[0].isdigit():
-            draft.append({"order": "move", "unit": int(rest[0]), "path": [p.upper() for p in rest[1].split("-") if p],
-                          "rail": "rail" in rest[2:]})
+            unit, path = int(rest[0]), [p.upper() for p in rest[1].split("-") if p]
+            at = next((st["province"] for st in c.view.get("stacks", ()) if unit in st["units"]), None)
+            if path and path[0] == at:      # (typed from where it stands, P1-P2 as the help reads: QA)
+                path = path[1:]
+            draft.append({"order": "move", "unit": unit, "path": path, "rail": "rail" in rest[2:]})
         elif head == "attack" and len(rest) >= 2 and rest[0].isdigit():
             draft.append({"order": "attack", "target": int(rest[0]), "attackers": [int(x) for x in rest[1].split(",") if x.isdigit()],
                           "subversive": "sub" in rest[2:]})

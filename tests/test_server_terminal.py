@@ -147,6 +147,7 @@ async def test_a_postal_game_in_the_terminal_sheets_and_reports():
         out = io.StringIO()
         script = ['order {"order": "accept_gifts", "from": ["B"]}', "order {\"order\": \"purge\"}", "order [1]",
                   'move 99999 KURS-CHER', "sheet", "drop 3", "drop 2", "up 1", "send", "deadline", "sheet"]
+        moved: dict = {}
 
         async def read(prompt: str) -> str | None:
             if script:
@@ -156,7 +157,11 @@ async def test_a_postal_game_in_the_terminal_sheets_and_reports():
                 if "REPORT OF GAME-TURN 1, THE PRE-SEASON TRADES" in out.getvalue():
                     break
                 await asyncio.sleep(0.05)
-            for line in ("reports", "report 1", "report 9", "quit"):
+            # (a move typed from where its unit stands, in the First Phase: that province leads no path)
+            rt = next(iter(srv.hub.runtimes.values()))
+            st = next(x for x in rt.game.view("A")["stacks"] if x["owner"] == "A")
+            moved.update(unit=st["units"][0], start=st["province"])
+            for line in (f"move {moved['unit']} {moved['start']}-XXXX", "reports", "report 1", "report 9", "quit"):
                 script.append(line)
             read.__dict__["done"] = True
             return script.pop(0) if script else "quit"
@@ -169,6 +174,8 @@ async def test_a_postal_game_in_the_terminal_sheets_and_reports():
         assert re.search(r"2\. purge +<- refused: purge orders belong to the First Phase or the Second Phase.*"
                          r"\(004 \[17\.0\] postal \[4\.2\]\)", text)                  # the engine's verdict, as written
         assert re.search(r"3\. move unit=99999 path=KURS,CHER rail=False +<- refused", text)
+        # (QA typed "move 151 PETR-NOVG" from PETR and read "the path enters PETR twice")
+        assert re.search(rf"1\. move unit={moved['unit']} path=XXXX rail=False", text), text[-1500:]
         assert "(sheet sent: 1 order(s) kept, 0 refused)" in text                     # purge and move dropped first
         assert "(the phase closes in" in text and "sheets in:" in text
         assert "Your sheet for Game-Turn 1, first phase (not sent)" in text            # A's sheet closed the trades
