@@ -1656,3 +1656,22 @@ def test_an_epidemics_toast_names_its_provinces_as_the_log_does(server, browser)
       return [r[0].title, pname("OREL"), pname("TVER")]; }""")
     assert title[1] != "OREL" and title[0] == f"Epidemic in {title[1]}, {title[2]}", title
     page.context.close()
+
+
+def test_on_a_phone_while_you_were_away_hides_neither_the_chat_box_nor_the_tabs(server, browser) -> None:
+    """QA: on a phone the "While you were away" card sat over the chat's box and its Send button
+    until dismissed.  On a phone it stands at the top, under the players' strip, clear of the
+    message box and the tab bar."""
+    g = http(server, "POST", "/api/games", {"players": 3, "seed": 1})
+    j = http(server, "POST", f"/api/games/{g['game']}/join", {"seat": "A", "name": "Anna"})
+    page = new_page(browser, True)
+    open_seat(page, server, g["game"], j["token"], "A", "Anna")
+    _tab(page, True, "talk")
+    page.evaluate("""async () => { const { showAway } = await import("/js/away.js");
+      showAway(document.querySelector(".game"), ["3 actions since you looked (Game-Turn 1)", "B moved", "C moved", "B drew"]); }""")
+    box = page.locator(".away").bounding_box()
+    for what in (".composer", ".mnav"):
+        other = page.locator(what).bounding_box()
+        assert other and (box["y"] + box["height"] <= other["y"] or other["y"] + other["height"] <= box["y"]), (what, box, other)
+    assert box["y"] >= page.locator(".strip").bounding_box()["y"]
+    page.context.close()
