@@ -1042,7 +1042,7 @@ def test_the_chats_propose_menu_offers_a_trade_by_post_and_shows_the_bots_answer
     It offers a trade (postal [4.2]: made when both sheets hold the matching orders): Anna
     proposes a gift to the SDT bot C, whose valuation always accepts a gift; its answer shows on
     the card, with a button that adds Anna's side to her sheet's draft."""
-    page, errors, gid, _ = anna_and_boris_by_post(browser, server, bots="sdt")
+    page, errors, gid, boris_sends = anna_and_boris_by_post(browser, server, bots="sdt")
     try:
         page.wait_for_function("() => (rcwApp.st.view.postal.submitted || []).includes('C')")
         page.click('.dtabs .dtab[data-tab="talk"]')
@@ -1067,6 +1067,15 @@ def test_the_chats_propose_menu_offers_a_trade_by_post_and_shows_the_bots_answer
         card.locator(".on-sheet").wait_for()
         draft = page.evaluate("() => rcwApp.postal.draft")
         assert {"order": "trade", "with": "C", "give_politburo": 1} .items() <= draft[-1].items(), draft
+        # the phase adjudicated, the card points to its report (QA: "Agreed: the trade is made ... if"
+        # stayed on it turns later)
+        phase = page.evaluate("() => rcwApp.st.view.postal.phase")
+        page.locator('[data-act="send-sheet"]').click()
+        boris_sends()
+        page.wait_for_function(f"() => rcwApp.st.view.postal.phase !== {phase!r}")
+        note = card.locator(".post-note")
+        note.filter(has_text="is adjudicated: its report tells whether the trade was made").wait_for()
+        assert "Agreed" not in note.inner_text() and card.locator('[data-act="add-post-trade"]').count() == 0
         assert not errors, errors
     finally:
         page.context.close()

@@ -11,6 +11,7 @@
 import { h, store, fmtTime, clear, modal, toast, replace, touchScreen, followBottom, notifyBrowser, committeeOf, membersKey } from "./util.js";
 import { unit, uname, pct } from "./data.js";
 import { glossed } from "./log.js";
+import { PHASE_LABEL } from "./postal.js";
 import { seatBadge, answerInto, openTradeDialog, openPactDialog, openCommitteeDialog } from "./dialogs.js";
 
 const MAX_TEXT = 2000;      // (the server's limit on a message, docs/protocol.md)
@@ -593,8 +594,12 @@ export class Chat {
     const agreed = answered[p.to] === true;
     // (the bot of the two, the addressee or the poster of a counter-offer, writes its own order)
     const bot = [p.to, m.seat].find((s) => s !== me && ((this.app.st.seats || {})[s] || {}).kind === "bot");
-    const note = h("div.small.post-note", agreed
-      ? `Agreed: the trade is made in the ${p.post.phase} phase's trades if both sheets hold the matching orders` +
+    // (once its phase is adjudicated, the report tells whether it was made: QA read "Agreed: the
+    // trade is made... if" turns later)
+    const when = `${PHASE_LABEL[p.post.phase] || p.post.phase} of Game-Turn ${p.post.turn}`;
+    const note = h("div.small.post-note", this._postOver(p)
+      ? `${when} is adjudicated: its report tells whether the trade was made.`
+      : agreed ? `Agreed: the trade is made in the trades of ${when} if both sheets hold the matching orders` +
         (bot ? ` (${bot}'s sheet holds its order).` : ".")
       : "By post: made only if both sheets hold the matching orders.");
     if (!mine || !agreed || this._postOver(p) || !this.app.postal) return note;

@@ -33,7 +33,7 @@ export const verdictHead = (o, vd) => {
   return vd.step || "in part";
 };
 
-const PHASE_LABEL = { trading: "the pre-season trades", first: "First Phase (movement)", second: "Second Phase (combat)" };
+export const PHASE_LABEL = { trading: "the pre-season trades", first: "First Phase (movement)", second: "Second Phase (combat)" };
 
 /** Whether the game on the page is a postal game. */
 export function isPostal(app) {
