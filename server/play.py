@@ -432,8 +432,10 @@ async def _reconnect(c: GameClient, s: Session) -> bool:
     s.say("The connection to the server was lost; reconnecting...")
     loop = asyncio.get_running_loop()
     until = loop.time() + RECONNECT_FOR
-    for n in range(10_000):
+    n = 0
+    while True:
         await asyncio.sleep(RECONNECT_DELAYS[min(n, len(RECONNECT_DELAYS) - 1)])
+        n += 1
         try:
             await c.reconnect()
         except ServerError as e:           # (the server is back and refuses: say why, and stop)
@@ -447,7 +449,6 @@ async def _reconnect(c: GameClient, s: Session) -> bool:
             continue
         s.say(f"Back in the game (seq {c.seq}, {c.status}).")
         return True
-    return False
 
 
 async def _stdin_line(prompt: str) -> str | None:
