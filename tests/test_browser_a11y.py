@@ -147,3 +147,36 @@ def test_the_map_answers_the_keyboard(server, browser) -> None:
         moved = moved or page.evaluate(vb)[:2] != [0, 0]
     assert moved, "no counter reached by Tab lay outside the zoomed view"
     page.close()
+
+
+def test_a_dialog_keeps_the_keyboard_and_gives_it_back_and_a_skip_link_leads_to_the_orders(server, browser) -> None:
+    """QA with the keyboard alone: the Menu opened by Enter left the focus on its button, Tab went
+    on to the players' strip and the map's counters behind the dialog, and Escape left the focus
+    on the page's body; the first order was some sixty Tab stops in.  A dialog takes the focus,
+    Tab goes round inside it, and closing it gives the focus back to what opened it; the first
+    Tab stop of a game's page is a link that skips to the Orders."""
+    g = http(server, "POST", "/api/games", {"players": 3, "seed": 1, "bots": "random", "bot_seats": ["B", "C"]})
+    j = http(server, "POST", f"/api/games/{g['game']}/join", {"seat": "A", "name": "Anna"})
+    page = new_page(browser)
+    open_seat(page, server, g["game"], j["token"], "A", "Anna")
+    page.wait_for_function("() => document.body?.dataset.mine === '1'")
+    page.keyboard.press("Tab")                              # (from the page's start)
+    assert page.evaluate("() => document.activeElement.className") == "skip-link"
+    assert page.locator(".skip-link").is_visible()
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => !!document.activeElement.closest('.orders')")
+    assert page.evaluate("() => document.activeElement.dataset.act") == "EndTrading"
+    page.focus(".menu-btn")
+    page.keyboard.press("Enter")
+    page.locator(".modal").wait_for()
+    page.wait_for_function("() => !!document.activeElement.closest('.modal')")
+    for _ in range(25):                                     # (more than the dialog's controls: round again)
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => !!document.activeElement.closest('.modal')"), page.evaluate(
+            "() => document.activeElement.outerHTML.slice(0, 120)")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("() => !!document.activeElement.closest('.modal')")
+    page.keyboard.press("Escape")
+    assert page.locator(".modal").count() == 0
+    assert page.evaluate("() => document.activeElement.classList.contains('menu-btn')")
+    page.context.close()

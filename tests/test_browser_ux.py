@@ -1023,8 +1023,14 @@ def test_one_click_spi_solitaire_as_red(server, browser, phone) -> None:
         assert "Red Leader Determination" in page.locator(".orders .card.phase h3").inner_text()
         seq = int(page.evaluate("document.body?.dataset.seq"))
         if deployed == 0 and page.locator('.orders [data-act="pick-leader"]').count():
-            page.locator('.orders [data-act="pick-leader"]').first.click()
-            page.locator('.orders [data-act="DeployLeader"]').first.click()
+            # (the last leader of the list: where he may go comes into the panel's sight, with the
+            # keyboard's focus, QA found it below the list, out of sight, and the focus lost)
+            page.locator('.orders [data-act="pick-leader"]').last.click()
+            assert page.evaluate("() => document.activeElement?.dataset.act") == "DeployLeader"
+            assert page.evaluate("""() => { const b = document.activeElement.getBoundingClientRect();
+                const p = document.querySelector('.orders-pane').getBoundingClientRect();
+                return b.top >= p.top && b.bottom <= p.bottom; }""")
+            page.keyboard.press("Enter")
             deployed += 1
         else:
             page.click('.orders [data-act="EndLeaderDeployment"]')

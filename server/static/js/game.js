@@ -627,7 +627,16 @@ class GameApp {
     const main = h("main.game-main",
       h("section.map-pane", { "aria-label": "Map" }, this.mapEl, this.bannerEl, this.mapPrompt, this.inspectEl, this.replayEl),
       side);
-    root.append(this.header, this.connLostEl, this.stripEl, main, this.mnav);
+    // (the first Tab stop: straight to the Orders, past the strip and the map's counters, QA counted
+    // some sixty stops before the first order; hidden until it has the focus)
+    const skip = h("a.skip-link", { href: "#orders", onclick: (e) => {
+      e.preventDefault();
+      this.setTab("orders");
+      const first = this.ordersEl.querySelector("button:not([disabled]), [href], input, select, textarea");
+      (first || this.ordersEl).focus();
+    } }, "Skip to the Orders");
+    this.ordersEl.tabIndex = -1;
+    root.append(skip, this.header, this.connLostEl, this.stripEl, main, this.mnav);
     this.syncTabs();
   }
 

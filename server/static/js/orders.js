@@ -302,7 +302,7 @@ function leaderPicker(app, by, btn, marks) {
   const byLeader = groupBy(deploys, (a) => a.leader);
   const left = Math.max(0, (rld.allowed || 0) - (rld.deployed || []).length);
   const out = [h("h3", "Red Leader Determination (004 [24.0])"),
-    h("p", `The die (${rld.die ?? "?"}) allows ${rld.allowed ?? 0} Red leader(s) this Game-Turn; ${left} more may be deployed. `
+    h("p", `The die (${rld.die ?? "?"}) allows ${plural(rld.allowed ?? 0, "Red leader")} this Game-Turn; ${left} more may be deployed. `
       + "A leader goes on top of a Red stack holding a Red combat unit, or alone in a province holding no non-Red unit (004 [24.11]).")];
   if (!(app.pickedLeader in byLeader)) app.pickedLeader = null;
   const list = h("div.pick-list");
@@ -310,9 +310,18 @@ function leaderPicker(app, by, btn, marks) {
     const u = unit(lead);
     list.append(h("button.pick" + (String(app.pickedLeader) === lead ? ".selected" : ""), {
       type: "button", disabled: app.busy, dataset: { act: "pick-leader", unit: lead }, "aria-pressed": String(String(app.pickedLeader) === lead),
-      onclick: () => { app.pickedLeader = lead; app.render(); } }, h("span.pick-main", `${u.name} (${u.strength})`)));
+      onclick: () => {
+        app.pickedLeader = lead;
+        app.render();
+        // (where he may go, in view and with the focus: QA found it below all the leaders, out of
+        // the panel's sight, and the keyboard's focus lost on the page's body)
+        const first = document.querySelector(".orders .deploy-to .dest");
+        if (first) {
+          first.closest(".deploy-to").scrollIntoView({ block: "nearest" });
+          first.focus({ preventScroll: true });
+        }
+      } }, h("span.pick-main", `${u.name} (${u.strength})`)));
   }
-  out.push(deploys.length ? list : h("p.small", "No Red leader can be deployed now."));
   const chosen = app.pickedLeader ? byLeader[app.pickedLeader] : null;
   if (chosen) {
     const stacks = stacksById(view);
@@ -325,8 +334,9 @@ function leaderPicker(app, by, btn, marks) {
         onclick: () => { app.pickedLeader = null; app.act(a); } },
       st ? `${a.province}: on ${stackName(st)}` : `${a.province}: alone`));
     }
-    out.push(h("div.sub", h("h4", `Deploy ${uname(app.pickedLeader)}`), dest));
+    out.push(h("div.sub.deploy-to", h("h4", `Deploy ${uname(app.pickedLeader)}`), dest));   // (above the leaders: in sight)
   }
+  out.push(deploys.length ? list : h("p.small", "No Red leader can be deployed now."));
   if (by.EndLeaderDeployment) {
     out.push(h("div.row.end", btn(left ? "Deploy no more leaders" : "End Leader Determination", by.EndLeaderDeployment[0], { cls: "primary" })));
   }

@@ -270,13 +270,28 @@ function shyNow(e) {
 export function modal(title, body, buttons = [], opts = {}) {
   const back = h("div.modal-back");
   const box = h("div.modal" + (opts.cls ? "." + opts.cls : ""), { role: "dialog", "aria-modal": "true", "aria-label": title });
+  // The keyboard stays in the dialog (Tab and Shift+Tab go round its controls) and goes back to
+  // what opened it when it closes (QA: Tab left a dialog for the map behind it, and Escape left
+  // the focus on the page's body).
+  const opener = document.activeElement && document.activeElement !== document.body ? document.activeElement : null;
   const close = () => {
     back.remove();
     document.removeEventListener("keydown", onKey);
     if (opts.onclose) opts.onclose();
+    if (opener && opener.isConnected && !document.querySelector(".modal-back")) opener.focus({ preventScroll: true });
   };
   const onKey = (e) => {
     if (e.key === "Escape") close();
+    else if (e.key === "Tab" && [...document.querySelectorAll(".modal-back")].pop() === back) {
+      const stops = [...box.querySelectorAll("button, [href], input, select, textarea, summary, [tabindex]:not([tabindex='-1'])")]
+        .filter((x) => !x.disabled && x.getClientRects().length);
+      if (!stops.length) return;
+      const at = stops.indexOf(document.activeElement);
+      if (at < 0 || (e.shiftKey && at === 0) || (!e.shiftKey && at === stops.length - 1)) {
+        e.preventDefault();
+        stops[at < 0 ? 0 : e.shiftKey ? stops.length - 1 : 0].focus();
+      }
+    }
   };
   document.addEventListener("keydown", onKey);
   // A modal opened by a touch's pointerup (opts.tapGuard, ms): the click that ends the same tap
@@ -309,7 +324,8 @@ export function modal(title, body, buttons = [], opts = {}) {
     h("div.modal-body", body), buttons.length ? foot : null]);
   back.append(box);
   document.body.append(back);
-  const first = box.querySelector("input, select, textarea, button.primary");
+  // (the first field or the main button; else its close button: the focus is in the dialog)
+  const first = box.querySelector("input, select, textarea, button.primary") || box.querySelector(".modal-x");
   if (first) setTimeout(() => first.focus(), 0);
   return { el: box, close };
 }
