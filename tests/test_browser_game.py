@@ -82,6 +82,10 @@ def test_lobby_lists_open_games_on_desktop_and_phone(server, browser) -> None:
     phone.goto(server + "/")
     phone.locator(f'.game-row[data-game="{g["game"]}"]').wait_for()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 392   # no sideways scrolling
+    phone.click(".postal-options summary")             # (nor with Play by post open, QA: its long choice)
+    phone.locator("#g-missing").wait_for()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 392, phone.evaluate("document.documentElement.scrollWidth")
+    phone.click(".postal-options summary")
     shot(phone, "lobby-phone.png")
     # join the open game from the lobby
     phone.click(f'.game-row[data-game="{g["game"]}"] [data-act="join"]')
