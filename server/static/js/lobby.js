@@ -92,7 +92,9 @@ class Lobby {
       kind: h("select#g-bots", D.bots.map((b) => h("option", { value: b, selected: b === (D.bots.includes("sdt") ? "sdt" : D.bots[0]) }, b === "sdt" ? "sdt (strategic)" : b))),
       onLeave: h("select#g-leave", h("option", { value: "bot" }, "a bot takes the seat"), h("option", { value: "quit" }, "the player quits (004 [14.2])")),
       deadline: h("select#g-deadline", [["", "none"], ["60", "1 minute"], ["300", "5 minutes"], ["3600", "1 hour"], ["86400", "1 day"]].map(([v, t]) => h("option", { value: v }, t))),
-      seed: h("input#g-seed", { type: "number", min: 0, step: 1, placeholder: "random" }),
+      // (at most the largest whole number a page holds exactly: a larger one would be sent rounded;
+      // QA's 99999999999999999999999 got the server's refusal, with its code)
+      seed: h("input#g-seed", { type: "number", min: 0, max: Number.MAX_SAFE_INTEGER, step: 1, placeholder: "random" }),
       // by post (004 [17.0], issue 16): a deadline per phase, pauses, civil disorder, a webhook
       postal: h("input#g-postal", { type: "checkbox", onchange: () => this.syncOptions && this.syncOptions() }),
       phase: h("select#g-phase", [["", "none (when every sheet is in)"], ["10m", "10 minutes"], ["1h", "1 hour"], ["12h", "12 hours"], ["1d", "1 day"],
@@ -178,7 +180,7 @@ class Lobby {
   formProblems() {
     const f = this.form;
     const out = [];
-    if (!f.seed.validity.valid) out.push([f.seed, "Seed: a whole number, 0 or more (leave it blank for a random deal)."]);
+    if (!f.seed.validity.valid) out.push([f.seed, `Seed: a whole number from 0 to ${Number.MAX_SAFE_INTEGER} (leave it blank for a random deal).`]);
     if (f.webhook.value.trim() && (!f.webhook.validity.valid || !/^https?:\/\//i.test(f.webhook.value.trim()))) {
       out.push([f.webhook, "Webhook: a web address beginning with https:// (or http://)."]);
     }
@@ -322,7 +324,7 @@ class Lobby {
       }
       location.hash = seat ? `#/g/${g.game}/${seat}` : `#/g/${g.game}`;
     } catch (e) {
-      toast(e.message, "error", e.rule ? `Rule ${e.rule}` : e.code);
+      toast(e.message, "error", e.rule ? `Rule ${e.rule}` : "");     // (a code such as bad_request says nothing to a player, QA)
       // (every problem the server names, one a line: the engine's options name them all at once)
       if (!g) this.showProblems(e.message.split("; ").map((text) => [null, text.charAt(0).toUpperCase() + text.slice(1)]),
         "The server refused the game:");
@@ -358,7 +360,7 @@ class Lobby {
       holdSeat(g.game, j.seat, j.token, me);
       location.hash = `#/g/${g.game}/${j.seat}`;
     } catch (e) {
-      toast(e.message, "error", e.rule ? `Rule ${e.rule}` : e.code);
+      toast(e.message, "error", e.rule ? `Rule ${e.rule}` : "");     // (a code such as bad_request says nothing to a player, QA)
     }
   }
 
@@ -433,7 +435,7 @@ class Lobby {
           holdSeat(g.game, j.seat, j.token, name.value.trim());
           location.hash = `#/g/${g.game}/${j.seat}`;
         } catch (e) {
-          toast(e.message, "error", e.code);
+          toast(e.message, "error");
           this.refresh();
           return true;
         }
