@@ -734,9 +734,12 @@ def test_other_leaders_are_removed_and_may_be_picked_again():
     assert b.stack_of(LENIN) is not None and b.stack_of(TROTSKY) is not None
     assert zin in S.available_leaders(g.ctx)
     kurs = b.stack_of(uid("RU6 KURS"))
+    top = g.data.units[kurs.units[0]].name
     ev = g.apply(S.DeployLeader("R", zin, kurs.id, "KURS"))                    # 004 [24.11]: on a Red unit
     assert kurs.units[0] == zin and kurs.attached == {uid("RU6 KURS"): zin, uid("RU3 OREL"): zin}
     assert "leader_deployed" in kinds(ev) and g.state.phase == "leaders"
+    # (the stack named by its top counter, QA read "on top of stack 6 in Pskov")
+    assert ev[0].text.startswith(f"Zinoviev is deployed on top of {top}'s stack in Kursk"), ev[0].text
     g.apply(S.DeployLeader("R", uid("Frunze"), 0, "VLDM"))                     # alone in a province
     assert g.state.phase == "movement"                                          # both used: on to Movement
     st = g.ctx.b.stack_of(uid("Frunze"))

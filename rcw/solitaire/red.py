@@ -170,6 +170,7 @@ def do_deploy(ctx: Ctx, a: DeployLeader) -> list[Event]:
     name = d.units[a.leader].name
     if a.stack:
         st = s.stacks[a.stack]
+        top = st.units[0] if st.units else None         # (the stack is named by its top counter, QA read "stack 1")
         st.units.insert(0, a.leader)
         loose = sorted(loose_units(ctx, st), key=lambda x: (-d.units[x].strength, x))
         own, _green = ctx.b.capacity_holding(a.leader, ())             # 004 [5.14]: his value
@@ -178,7 +179,7 @@ def do_deploy(ctx: Ctx, a: DeployLeader) -> list[Event]:
             st.attached[x] = a.leader
         ctx.b.invalidate()
         ctx.tidy(st)
-        where = (f"on top of stack {st.id} in {pname(ctx, st.province)}"
+        where = (f"on top of {d.units[top].name + chr(39) + 's' if top is not None else 'a'} stack in {pname(ctx, st.province)}"
                  + (f", taking command of {ctx.names(took)}" if took else ""))
     else:
         ctx.new_stack(a.province, RED_SEAT, [a.leader])
