@@ -184,10 +184,15 @@ def test_on_a_phone_a_toast_never_covers_the_waiting_line(server, browser) -> No
 @BOTH
 def test_the_header_names_the_phase_once_and_the_seed_placeholder_shows_whole(server, browser, phone) -> None:
     """Issue 17 bug 7: the header showed "Pre-game trading" twice; the seed field's placeholder was clipped."""
-    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random"})
+    g = http(server, "POST", "/api/games", {"players": 3, "bots": "random", "bot_seats": ["B", "C"]})
     page = new_page(browser, phone, 20_000)
     page.goto(f"{server}/#/g/{g['game']}")
     page.wait_for_function("() => document.body?.dataset.phase === 'trading'")
+    # (while it waits for its players it has no phase yet, QA read "Pre-game trading · Waiting for players")
+    head = page.locator(".seqbox").inner_text()
+    assert "Not started" in head and "Pre-game trading" not in head and "all players at once" not in head, head
+    http(server, "POST", f"/api/games/{g['game']}/join", {"seat": "A"})        # (the trading waits for A)
+    page.wait_for_function("() => document.body?.dataset.status === 'playing'")
     head = page.locator(".seqbox").inner_text()
     assert head.count("Pre-game trading") == 1, head
     page.goto(server + "/")

@@ -895,11 +895,15 @@ class GameApp {
       h("div.seqbox",
         // (with no Player-Turn order yet, the phase below names what happens: said once, not twice)
         h("div.seq-order", { role: "group", "aria-label": "Player-Turn order" }, order.length ? order.map((p, i) => h("span.seq-seat" + (p === cur ? ".cur" : i < curIdx ? ".done" : ""),
-          { title: `${this.seatName(p)}${p === cur ? " — phasing" : ""}` }, seatBadge(p))) : h("span.small", v.postal ? "all players at once, by post" : v.phase === "trading" ? "all players at once" : ""),
+          { title: `${this.seatName(p)}${p === cur ? " — phasing" : ""}` }, seatBadge(p))) : h("span.small", v.postal ? "all players at once, by post"
+            : v.phase === "trading" && st.status !== "open" ? "all players at once" : ""),
           // (001's drawn turn order: the players still to move are drawn one by one, unknown till then)
           order.length && (v.options || {}).drawn_turn_order ? (v.seats || []).filter((p) => !order.includes(p) && !(v.quit || []).includes(p))
             .map(() => h("span.seq-seat.undrawn", { title: "not drawn yet (001: each next player is drawn as a Player-Turn ends)" }, "?")) : null),
-        h("div.seq-phases", phaseIdx >= 0 ? PHASES.map(([k, n], i) => h("span.ph" + (i === phaseIdx ? ".cur" : i < phaseIdx ? ".done" : ""), n)) :
+        // (a game still waiting for its players has no phase yet: QA read "Pre-game trading · Waiting
+        // for players" before anyone could trade)
+        h("div.seq-phases", st.status === "open" && !this.replay ? h("span.ph.cur", "Not started") :
+          phaseIdx >= 0 ? PHASES.map(([k, n], i) => h("span.ph" + (i === phaseIdx ? ".cur" : i < phaseIdx ? ".done" : ""), n)) :
           h("span.ph.cur", PHASE_NAMES[v.phase] || v.phase))),
       h("div.pendbox", this.pendingSummary()),
       this.seat ? h("div.youbox", { title: "Your seat" }, seatBadge(this.seat), h("span.you-name", this.seatName(this.seat))) :
