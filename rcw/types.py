@@ -101,7 +101,7 @@ class View(TypedDict, total=False):
     quit: list[str]
     force: list | None           # the force being moved: [stack, start, mode, mp, path, touched, stopped]
     attack: list | None          # the attack being assembled: [target, subversive, attackers]
-    decision: dict | None        # the out-of-turn decision play waits for (e.g. a RedrawDecision)
+    decision: dict | None        # the out-of-turn decision play waits for (e.g. a RedrawDecision; the SPI solitaire adds ``note``, what its rules make of it: the Czar captured, 004 [26.0])
     subversion_doubled: bool
     committee: list[str]
     committee_consent: dict[str, list[str]]

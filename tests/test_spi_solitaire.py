@@ -1110,3 +1110,20 @@ def test_the_non_red_players_events_name_it_and_reds_draws_name_red():
     g.state.aux = ["GC:FN"]
     (drew,) = S.draw(g.ctx, "R")
     assert drew.data["drawn_by"] == "R"
+
+
+def test_red_is_told_what_capturing_the_czar_does():
+    """QA: the capture card offered "Attach the Czar to Budenny" without a word; the log then said
+    he was executed and counted for nothing (004 [26.0]).  Red's capture decision carries the
+    engine's note of it (the view's ``decision.note``); another capture, none."""
+    from rcw.player import Player
+
+    g = red_leaders_game()
+    czar = g.data.czar
+    g.state.decision = {"kind": "capture", "seat": "R", "units": [czar], "stacks": []}
+    for view in (g.view("R"), Player(g, "R").view):
+        assert view["decision"]["note"].startswith("Attached to a Red leader, the Czar is executed at once")
+        assert "004 [26.0]" in view["decision"]["note"]
+    assert "note" not in g.state.decision                                   # (the view's, not the state's)
+    g.state.decision = {"kind": "capture", "seat": "R", "units": [uid("RU6 KURS")], "stacks": []}
+    assert "note" not in g.view("R")["decision"]

@@ -179,5 +179,13 @@ def _solitaire(g: SoloGame, seat: str | None) -> dict:
     }
 
 
+def _decision(g: SoloGame, seat: str | None) -> dict | None:
+    """The decision pending, with what the solitaire's rules make of it (``note``: the Czar's
+    capture, 004 [26.0])."""
+    d = Game.VIEW_FIELDS["decision"](g, seat)
+    note = red.capture_note(g.ctx, d)
+    return d if note is None else {**d, "note": note}
+
+
 # The multi-player view with the phasing side and the solitaire's read-outs.
-SoloGame.VIEW_FIELDS = {**Game.VIEW_FIELDS, "phasing": _phasing, "solitaire": _solitaire}
+SoloGame.VIEW_FIELDS = {**Game.VIEW_FIELDS, "phasing": _phasing, "solitaire": _solitaire, "decision": _decision}

@@ -263,6 +263,15 @@ def upgrade(ctx: Ctx) -> None:
     solo.setdefault("killed", [])
 
 
+def capture_note(ctx: Ctx, decision: dict | None) -> str | None:
+    """004 [26.0]: what capturing the Czar does in the solitaire, for Red's capture decision (QA:
+    the capture card offered him without a word, and the log then said he was executed)."""
+    if decision and decision.get("kind") == "capture" and ctx.data.czar in decision.get("units", ()):
+        return ("Attached to a Red leader, the Czar is executed at once and removed from play; "
+                "he counts for nothing (004 [26.0])")
+    return None
+
+
 def czar_check(ctx: Ctx) -> list[Event]:
     """004 [26.0]: a Red leader stacked with the Czar executes him at once."""
     d, s = ctx.data, ctx.s

@@ -693,7 +693,8 @@ function decisionCard(app, d, by, btn, marks) {
     }
     parts.push(list);
   } else if (k === "capture") {
-    parts.push(h("h3", "Capture an Imperial unit"), h("p", "Every unit stacked with it was eliminated: you may attach it now (004 [13.41])."));
+    parts.push(h("h3", "Capture an Imperial unit"), h("p", "Every unit stacked with it was eliminated: you may attach it now (004 [13.41])."),
+      d.note ? h("p.warn.decision-note", `${d.note}.`) : null);      // (the engine's word on it: the solitaire's Czar)
     const row = h("div.row");           // (spaced apart: on a phone a tap meant for one must not hit the other)
     for (const a of by.CaptureImperial || []) {
       const s = sById[a.stack];
