@@ -21,7 +21,7 @@ off the game (``view``, ``legal``):
 
 With ``--postal`` the games are postal (004 [17.0]): A proposes trades by post and pacts only
 (postal [4.2]: a trade is made when both sheets hold the matching orders), accepts or declines
-the bots' counter-offers at random, and sends each phase's sheet holding its side of every
+the bots' cards at random (their counter-offers, and the trades their own sheets hold, told to A), and sends each phase's sheet holding its side of every
 trade agreed, once the proposals of the phase are answered; it counts the trades the reports
 say were made.
 

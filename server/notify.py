@@ -48,7 +48,7 @@ import smtplib
 import socket
 import ssl
 from email.message import EmailMessage
-from email.utils import formatdate, make_msgid
+from email.utils import formatdate, make_msgid, parseaddr
 from typing import Any
 from urllib.parse import unquote, urlencode, urlsplit
 
@@ -150,7 +150,7 @@ class Mailer:
         m["From"], m["To"], m["Subject"] = self.sender, to, " ".join(subject.split())[:200]   # (one line: names are players')
         # (RFC 5322 asks both; a mail server that relays may not add them, QA: none had them)
         m["Date"] = formatdate(usegmt=True)
-        m["Message-ID"] = make_msgid(domain=self.sender.rpartition("@")[2] or "localhost")
+        m["Message-ID"] = make_msgid(domain=parseaddr(self.sender)[1].rpartition("@")[2] or "localhost")   # ("RCW <rcw@host>" too)
         m.set_content(body)
         cls = smtplib.SMTP_SSL if self.scheme == "smtps" else smtplib.SMTP
         with cls(self.host, self.port, timeout=30) as s:
@@ -174,6 +174,9 @@ class Notifier:
         self.base = (cfg.public_url or "").rstrip("/")
         self.session: Any = None
         self._due: dict[str, list[asyncio.TimerHandle]] = {}   # game -> its reminders' timers
+        # (game, seat) -> the phase ("phase:<turn>:<phase>") whose orders the last report e-mailed
+        # to the seat announced, due when: that phase's reminder is not sent at once beside it
+        self._reported: dict[tuple[str, str], str] = {}
 
     async def close(self) -> None:
         for hs in self._due.values():
@@ -266,9 +269,13 @@ class Notifier:
                 self.hub.metrics.notifications.labels("email", "sent").inc()
                 return
             except Exception as e:   # a mail server's failure is logged, never the game's
-                self.hub.metrics.notifications.labels("email", "failed").inc()
                 what = about or subject
-                if not delays:
+                # (a refusal for good - 5xx: an unknown address, a login refused - is not tried again)
+                final = isinstance(e, smtplib.SMTPResponseException) and e.smtp_code >= 500 \
+                    or isinstance(e, smtplib.SMTPRecipientsRefused) and all(
+                        c >= 500 for c, _ in e.recipients.values())
+                if not delays or final:
+                    self.hub.metrics.notifications.labels("email", "failed").inc()
                     log.warning("e-mail (%s) failed, given up: %s", what, e)
                     return
                 wait = delays.pop(0)
@@ -342,6 +349,12 @@ class Notifier:
             from rcw.postal import render
             self.game_event(rt, "report", text=render(rep, rt.game.data) + self._next_sheet(rt), want="report",
                             subject=f"report of Game-Turn {rep['turn']}, {_phase(rep['phase'])}")
+            g = rt.game
+            for s, p in rt.prefs.items():
+                if g.over:
+                    self._reported.pop((rt.gid, s), None)
+                elif p.get("verified") and "report" in p.get("want", ()):
+                    self._reported[rt.gid, s] = f"phase:{g.turn}:{g.phase}"
         if rt.game.over and any(e.get("kind") == "game_over" for e in events):
             self.game_event(rt, "over", text="The game is over", want="report")
         if rt.postal is None and any((rt.prefs.get(s) or {}).get("email") for s in rt.prefs):
@@ -395,11 +408,10 @@ class Notifier:
                     when = at - int(float(p.get("due_hours", DUE_HOURS)) * 3_600_000)
                     # (QA: a postal phase shorter than the reminder's lead had none: it is sent at
                     # once; a live decision's deadline, minutes, is reminded only at its time)
-                    # (but not to a seat that has the phase's report by e-mail, which ends with the
-                    # orders due and when: QA got both at once, every phase)
+                    # (but not to a seat just sent the report that opened this phase, which ends with
+                    # the orders due and when: QA got both at once, every phase)
                     now_ = when <= now - 1000
-                    if now_ and key.startswith("phase:") and "report" in p.get("want", ()) \
-                            and rt.game is not None and rt.game.log:
+                    if now_ and self._reported.get((rt.gid, s)) == key:
                         continue
                     if not now_ or (key.startswith("phase:") and at > now):
                         hs.append(loop.call_later(max(0.0, (when - now) / 1000), self._due_fired, rt, key, s, at))

@@ -48,6 +48,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
+import aiohttp
 from rcw.bots.terminal import Screen, province, score_rows, unit_name, vp_rows
 from rcw.server.client import GameClient, Lobby, ServerError
 
@@ -402,6 +403,9 @@ async def session(base: str, game: str, token: str | None, read: ReadLine, out: 
                     # connection" and stopped, while the browser's page reconnected by itself)
                     if not await _reconnect(c, s):
                         return 1
+                    if c.over:                      # (it ended meanwhile: its result)
+                        s.finish()
+                        return 0
                     closed = asyncio.ensure_future(c.closed.wait())
                     over.cancel()
                     over = asyncio.ensure_future(c.wait_for(lambda c: c.over, None))
@@ -410,8 +414,13 @@ async def session(base: str, game: str, token: str | None, read: ReadLine, out: 
                 if reader not in done:
                     continue
                 line = reader.result()
-                if line is None or not await s.command(line):
+                if line is None:
                     return 0
+                try:
+                    if not await s.command(line):
+                        return 0
+                except ConnectionError:             # (the connection went with the command on its way)
+                    s.say("  (the connection was lost: that command may not have been taken; check once back)")
                 reader = asyncio.ensure_future(read(""))
         finally:
             for t in (reader, closed, over):
@@ -430,6 +439,7 @@ async def _reconnect(c: GameClient, s: Session) -> bool:
     chat; the state frame), trying for :data:`RECONNECT_FOR` seconds.  False if it never came back
     or the server no longer knows the game."""
     s.say("The connection to the server was lost; reconnecting...")
+    seen = {ch: max(ms, default=0) for ch, ms in c.messages.items()}    # (the chat shown so far)
     loop = asyncio.get_running_loop()
     until = loop.time() + RECONNECT_FOR
     n = 0
@@ -441,13 +451,16 @@ async def _reconnect(c: GameClient, s: Session) -> bool:
         except ServerError as e:           # (the server is back and refuses: say why, and stop)
             s.say(f"The server is back but refuses this connection: {e}")
             return False
-        except (TimeoutError, OSError, ConnectionError) as e:
+        except (TimeoutError, OSError, ConnectionError, aiohttp.ClientError) as e:
             if loop.time() >= until:
                 s.say(f"Could not reconnect in {RECONNECT_FOR:g} s ({e or type(e).__name__}); "
                       "come back later with the same command.")
                 return False
             continue
-        s.say(f"Back in the game (seq {c.seq}, {c.status}).")
+        s.say(f"Back in the game (seq {c.seq}, {c.status}; type view for the position now).")
+        for ch, ms in sorted(c.messages.items()):           # (what was said meanwhile)
+            for mid in sorted(m for m in ms if m > seen.get(ch, 0)):
+                s.show_msg(ch, ms[mid])
         return True
 
 

@@ -172,12 +172,21 @@ def test_the_lobby_names_every_problem_of_the_form_in_plain_words_and_creates_no
     invalid = page.locator('.create-card [aria-invalid="true"]').evaluate_all("(es) => es.map((e) => e.id)")
     assert set(invalid) == {"g-seed", "g-opt-max_turns", "g-opt-leader_movement", "g-webhook"}, invalid
     assert len(http(server, "GET", "/api/games?status=all")["games"]) == before
-    # (nor a seed too large for the page to hold exactly: QA's got the server's refusal, code and all)
-    page.fill("#g-seed", "99999999999999999999999")
+    # (nor a seed too large for the page to hold exactly: QA's got the server's refusal, code and all;
+    # the other fields right, the page alone names it, and asks the server nothing)
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    for sel, v in (("#g-seed", "99999999999999999999999"), ("#g-opt-max_turns", "3"), ("#g-opt-leader_movement", "5"),
+                   ("#g-webhook", "")):
+        page.fill(sel, v)
     page.click('[data-act="create"]')
-    page.wait_for_function("() => document.querySelector('.form-problems')?.textContent.includes('Seed: a whole number from 0')")
-    assert len(http(server, "GET", "/api/games?status=all")["games"]) == before
-    page.fill("#g-seed", "-4")
+    page.wait_for_function("() => !document.querySelector('.form-problems')?.textContent.includes('Max turns')")
+    text = box.inner_text()
+    assert "Seed: a whole number from 0 to 9007199254740991" in text and "Webhook" not in text, text
+    assert not sent and len(http(server, "GET", "/api/games?status=all")["games"]) == before
+    for sel, v in (("#g-seed", "-4"), ("#g-opt-max_turns", "2.5"), ("#g-opt-leader_movement", "99"),
+                   ("#g-webhook", "chat.example.org/hook")):
+        page.fill(sel, v)
     shot(page, "lobby-form-problems.png")
     for sel, v in (("#g-seed", "7"), ("#g-opt-max_turns", "3"), ("#g-opt-leader_movement", "5"), ("#g-webhook", "")):
         page.fill(sel, v)

@@ -1074,7 +1074,7 @@ def test_the_chats_propose_menu_offers_a_trade_by_post_and_shows_the_bots_answer
         boris_sends()
         page.wait_for_function(f"() => rcwApp.st.view.postal.phase !== {phase!r}")
         note = card.locator(".post-note")
-        note.filter(has_text="is adjudicated: its report tells whether the trade was made").wait_for()
+        note.filter(has_text="Adjudicated (Game-Turn 1, the pre-season trades): its report tells whether the trade was made").wait_for()
         assert "Agreed" not in note.inner_text() and card.locator('[data-act="add-post-trade"]').count() == 0
         assert not errors, errors
     finally:

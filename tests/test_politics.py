@@ -620,7 +620,7 @@ def test_uneven_spoils_with_only_value_two_leaders(dice):
     # the log says why B took nothing (QA read "points taken: A 2, B 0" after 3 points as a fault)
     over = next(e for e in ev if e.kind == "purge_resolved")
     assert over.text == ("The purge of C is over (points taken: A 2, B 0; 1 point left unspent: "
-                         "the least C has costs 2)"), over.text
+                         "the cheapest of C's costs 2)"), over.text
     assert over.data["unspent"] == 1 and over.data["purgers"] == ["A", "B"]
 
 

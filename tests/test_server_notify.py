@@ -33,6 +33,12 @@ class Inbox:
         self.port = free_port()
         self.controller = aiosmtpd.Controller(self, hostname="127.0.0.1", port=self.port)
 
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):   # (aiosmtpd's hook)
+        if address.startswith("nobody@"):        # (an address the server refuses for good)
+            return "550 5.1.1 no such user"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
     async def handle_DATA(self, server, session, envelope):     # (aiosmtpd's handler hook)
         with self.lock:
             self.mails.append(email.message_from_bytes(envelope.content))
@@ -434,6 +440,11 @@ async def test_a_phase_shorter_than_the_reminders_lead_is_reminded_at_once():
             assert re.search(r"Next: orders for the First Phase of Game-Turn 1, due by .+ \(UTC\), in (10|9) min", body(rep))
             await asyncio.sleep(1.0)
             assert len(srv.inbox.to("anna@example.org", "due in")) == 1, [m["Subject"] for m in srv.inbox.mails]
+            # a player who asks for both in the middle of that phase, after its report went out, had no
+            # report: he is reminded at once (review: he got neither)
+            await _verified(srv, cb, "boris@example.org", ["due", "report"])
+            (due,) = await srv.inbox.wait("boris@example.org", "due in")
+            assert "the First Phase of Game-Turn 1 are due in" in body(due), body(due)
         finally:
             await ca.close()
             await cb.close()
@@ -496,14 +507,14 @@ async def test_an_email_the_mail_server_fails_is_tried_again_and_carries_its_dat
         ca, cb = await _anna_and_boris(srv)
         try:
             srv.inbox.controller.stop()                                  # (the mail server goes down)
+            import logging
+
+            seen: list[str] = []
+
+            class Keep(logging.Handler):
+                def emit(self, record):
+                    seen.append(record.getMessage())
             with contextlib.ExitStack() as stack:
-                import logging
-
-                seen: list[str] = []
-
-                class Keep(logging.Handler):
-                    def emit(self, record):
-                        seen.append(record.getMessage())
                 logger = logging.getLogger("rcw.server")
                 h = Keep(logging.WARNING)
                 logger.addHandler(h)
@@ -520,6 +531,20 @@ async def test_an_email_the_mail_server_fails_is_tried_again_and_carries_its_dat
                 (confirm,) = await srv.inbox.wait("boris@example.org", "confirm your address")
             assert confirm["Date"] and email.utils.parsedate_to_datetime(confirm["Date"]).tzinfo is not None
             assert re.fullmatch(r"<[^<>@\s]+@localhost>", confirm["Message-ID"]), confirm["Message-ID"]
+            # an address the mail server refuses for good (550) is not tried again (review)
+            with contextlib.ExitStack() as stack:
+                seen.clear()
+                logger = logging.getLogger("rcw.server")
+                h = Keep(logging.WARNING)
+                logger.addHandler(h)
+                stack.callback(logger.removeHandler, h)
+                await ca.notify(email="nobody@example.org", want=["report"])
+                for _ in range(100):
+                    if seen:
+                        break
+                    await asyncio.sleep(0.02)
+                await asyncio.sleep(1.0)               # (past the first retry's 0.5 s)
+                assert len(seen) == 1 and "given up" in seen[0] and "550" in seen[0], seen
         finally:
             await ca.close()
             await cb.close()

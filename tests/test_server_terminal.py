@@ -212,18 +212,23 @@ async def test_rcw_play_reconnects_when_the_server_restarts():
             assert "your decision (trading)" in out.getvalue(), out.getvalue()
         assert not task.done(), out.getvalue()               # (the server is gone: rcw play waits for it)
         with rcw_server(extra, port=port):                   # (back, on the same Redis and address)
+            # (said by A's other tab before rcw play is back: shown when it catches up, review)
+            other = await GameClient.connect(f"http://127.0.0.1:{port}", g["game"], a["token"])
+            await other.chat("public", "said while you were away")
+            await other.close()
             for _ in range(400):
                 if "Back in the game" in out.getvalue():
                     break
                 await asyncio.sleep(0.05)
             text = out.getvalue()
             assert "The connection to the server was lost; reconnecting..." in text and "Back in the game" in text, text
+            assert "[public #1] A: said while you were away" in text.split("Back in the game")[1], text[-1500:]
             await lines.put("say public still here")
             for _ in range(200):
-                if "[public #1] A: still here" in out.getvalue():
+                if "[public #2] A: still here" in out.getvalue():
                     break
                 await asyncio.sleep(0.05)
-            assert "[public #1] A: still here" in out.getvalue(), out.getvalue()[-1500:]
+            assert "[public #2] A: still here" in out.getvalue(), out.getvalue()[-1500:]
             await lines.put("quit")
             assert await asyncio.wait_for(task, 20) == 0
     finally:

@@ -715,8 +715,8 @@ def _resolved(ctx: Ctx, rec: dict) -> Event:
     why = ""
     if left > 0:
         costs = sorted({MARKER_COST if x == 0 else ctx.data.units[x].strength for x in _items(ctx, rec["target"])})
-        why = (f"; {counted(left, 'point')} left unspent: {rec['target']} has nothing more to take" if not costs
-               else f"; {counted(left, 'point')} left unspent: the least {rec['target']} has costs {costs[0]}"
+        why = (f"; {counted(left, 'point')} left unspent: nothing more can be taken from {rec['target']}" if not costs
+               else f"; {counted(left, 'point')} left unspent: the cheapest of {rec['target']}'s costs {costs[0]}"
                if costs[0] > left else f"; {counted(left, 'point')} left unspent")
     return Event("purge_resolved", f"The purge of {rec['target']} is over (points taken: {got}{why})",
                  {"target": rec["target"], "purgers": list(rec["purgers"]), "got": dict(rec["got"]),

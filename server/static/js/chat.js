@@ -596,10 +596,10 @@ export class Chat {
     const bot = [p.to, m.seat].find((s) => s !== me && ((this.app.st.seats || {})[s] || {}).kind === "bot");
     // (once its phase is adjudicated, the report tells whether it was made: QA read "Agreed: the
     // trade is made... if" turns later)
-    const when = `${PHASE_LABEL[p.post.phase] || p.post.phase} of Game-Turn ${p.post.turn}`;
+    const when = `Game-Turn ${p.post.turn}, ${PHASE_LABEL[p.post.phase] || p.post.phase}`;
     const note = h("div.small.post-note", this._postOver(p)
-      ? `${when} is adjudicated: its report tells whether the trade was made.`
-      : agreed ? `Agreed: the trade is made in the trades of ${when} if both sheets hold the matching orders` +
+      ? `Adjudicated (${when}): its report tells whether the trade was made.`
+      : agreed ? `Agreed: the trade is made when the sheets of ${when} are adjudicated, if both hold the matching orders` +
         (bot ? ` (${bot}'s sheet holds its order).` : ".")
       : "By post: made only if both sheets hold the matching orders.");
     if (!mine || !agreed || this._postOver(p) || !this.app.postal) return note;

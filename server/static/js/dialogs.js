@@ -108,6 +108,7 @@ export function openPurgeDialog(app, preset = {}) {
       answerInto(app, refusal, "why_illegal", { action: { t: "DeclarePurge", seat, target, purgers, shares: purgers } }, (why) =>
         h("p.warn", `The whole Committee may not purge ${target} now: ${why ? `${why.message} (${why.rule})` : "the game refuses it"}.`));
     } else {
+      refusal.dataset.asked = String(Number(refusal.dataset.asked || 0) + 1);   // (an answer on its way is stale)
       replace(refusal);
     }
     answerInto(app, answer, "purge_odds", { purgers, target }, (odds) => [

@@ -163,19 +163,20 @@ export class EventLog {
   /** A purge declared, answered, rolled or lapsed, as the game's events tell it (004 [11.2]). */
   _purged(e, frame) {
     const d = e.data || {};
+    const key = (x) => `${x.target}:${(x.purgers || []).join(",")}`;      // (a purge: its target and its purgers)
     if (e.kind === "purge_declared") {
-      this.purges.set(frame.seq, { target: d.target, answers: {}, over: null });
+      this.purges.set(frame.seq, { key: key(d), answers: {}, over: null });
     } else {
-      // (the purge a roll or a lapse is of: the earliest still open of its target, as the
-      // individual purges of a Game-Turn are resolved in order; an answer is to the latest)
+      // (the purge a roll or a lapse is of: the open one of its target and purgers; an answer is
+      // to the latest declared, the one whose approval is asked)
       const open = [...this.purges.values()].filter((x) => !x.over);
       const rec = e.kind === "purge_approved" || e.kind === "purge_rejected" ? open[open.length - 1]
-        : open.find((x) => x.target === (e.kind === "purge_cancelled" ? (d.purge || {}).target : d.target));
+        : open.find((x) => x.key === key(e.kind === "purge_cancelled" ? d.purge || {} : d));
       if (!rec) return;
       if (e.kind === "purge_approved" || e.kind === "purge_rejected") rec.answers[d.seat] = e.kind === "purge_approved";
       if (e.kind === "purge_rejected") rec.over = `called off by ${d.seat}`;
       else if (e.kind === "purge") rec.over = "made: its roll is in the log";
-      else if (e.kind === "purge_cancelled") rec.over = "lapsed";
+      else if (e.kind === "purge_cancelled") rec.over = "called off: it lapsed";
     }
     if (this.onFate) this.onFate(null);      // (the chat's purge cards follow the game)
   }
@@ -320,15 +321,15 @@ export class EventLog {
       case "eliminated":
         push("loss", e.text);
         return;
+      case "purge_approved":
+        this._purged(e, frame);
+        push("minor", e.text);
+        return;
       case "attacker_added":
       case "attacker_removed":
       case "attack_declared":
       case "attack_cancelled":
       case "trading_agreed":
-      case "purge_approved":
-        this._purged(e, frame);
-        push("minor", e.text);
-        return;
       case "purge_pass":
       case "spoils_end":
         push("minor", e.text);
