@@ -636,6 +636,7 @@ class GameApp {
       (first || this.ordersEl).focus();
     } }, "Skip to the Orders");
     this.ordersEl.tabIndex = -1;
+    this.ordersEl.id = "orders";              // (the skip link's target, as its href says)
     root.append(skip, this.header, this.connLostEl, this.stripEl, main, this.mnav);
     this.syncTabs();
   }
