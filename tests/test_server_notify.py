@@ -502,6 +502,32 @@ async def test_a_seat_in_civil_disorder_whose_bot_plays_it_now_gets_no_reminder(
             await cb.close()
 
 
+@contextlib.asynccontextmanager
+async def _warnings():
+    """The server's warnings logged meanwhile (their messages, as they come)."""
+    import logging
+
+    seen: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            seen.append(record.getMessage())
+    logger, h = logging.getLogger("rcw.server"), Keep(logging.WARNING)
+    logger.addHandler(h)
+    try:
+        yield seen
+    finally:
+        logger.removeHandler(h)
+
+
+async def _some(seen: list, timeout: float = 2.0) -> None:
+    for _ in range(int(timeout * 50)):
+        if seen:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("no warning was logged")
+
+
 async def test_an_email_the_mail_server_fails_is_tried_again_and_carries_its_date_and_id():
     """QA: the mail server down for a minute, the phase report and the civil disorder notice sent
     meanwhile never came (one log line, "e-mail to a seat failed", naming no game); and the
@@ -511,42 +537,19 @@ async def test_an_email_the_mail_server_fails_is_tried_again_and_carries_its_dat
         ca, cb = await _anna_and_boris(srv)
         try:
             srv.inbox.controller.stop()                                  # (the mail server goes down)
-            import logging
-
-            seen: list[str] = []
-
-            class Keep(logging.Handler):
-                def emit(self, record):
-                    seen.append(record.getMessage())
-            with contextlib.ExitStack() as stack:
-                logger = logging.getLogger("rcw.server")
-                h = Keep(logging.WARNING)
-                logger.addHandler(h)
-                stack.callback(logger.removeHandler, h)
+            async with _warnings() as seen:
                 await cb.notify(email="boris@example.org", want=["report"])
-                for _ in range(100):
-                    if seen:
-                        break
-                    await asyncio.sleep(0.02)
-                assert seen and f"game {cb.game}, seat B: confirm the address" in seen[0] \
-                    and "trying again in 0.5 s" in seen[0], seen
+                await _some(seen)
+                assert f"game {cb.game}, seat B: confirm the address" in seen[0] and "trying again in 0.5 s" in seen[0], seen
                 srv.inbox.controller = aiosmtpd.Controller(srv.inbox, hostname="127.0.0.1", port=srv.inbox.port)
                 srv.inbox.controller.start()                             # (back up: the next try gets through)
                 (confirm,) = await srv.inbox.wait("boris@example.org", "confirm your address")
             assert confirm["Date"] and email.utils.parsedate_to_datetime(confirm["Date"]).tzinfo is not None
             assert re.fullmatch(r"<[^<>@\s]+@localhost>", confirm["Message-ID"]), confirm["Message-ID"]
             # an address the mail server refuses for good (550) is not tried again (review)
-            with contextlib.ExitStack() as stack:
-                seen.clear()
-                logger = logging.getLogger("rcw.server")
-                h = Keep(logging.WARNING)
-                logger.addHandler(h)
-                stack.callback(logger.removeHandler, h)
+            async with _warnings() as seen:
                 await ca.notify(email="nobody@example.org", want=["report"])
-                for _ in range(100):
-                    if seen:
-                        break
-                    await asyncio.sleep(0.02)
+                await _some(seen)
                 await asyncio.sleep(1.0)               # (past the first retry's 0.5 s)
                 assert len(seen) == 1 and "given up" in seen[0] and "550" in seen[0], seen
         finally:
