@@ -310,7 +310,7 @@ SETUP_JS = """async ({view, legal, pending, seat, facts, seats, botWait, card}) 
       return r.answer;
     },
     render() {}, setBusy() {}, showError(e) { sent.push({ error: e.message }); },
-    chat: { proposalForOffer: () => null, answer: async () => true, committeeCard: () => card || null,
+    chat: { proposalForOffer: () => null, pactWith: () => null, pactBreak: () => "", answer: async () => true, committeeCard: () => card || null,
             propose: async (members, proposal) => { sent.push({ proposal, members }); return true; } },
   };
   window.__sent = sent;

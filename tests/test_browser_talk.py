@@ -151,6 +151,13 @@ def test_a_broken_pact_is_a_notice_in_the_pair_channel(server, browser):
         text = b.inner_text()
         assert ("breaks your pact with B (until the end of Game-Turn" in text) == (owner == "B"), (owner, text)
     assert page.locator(".orders .pact-note").count() >= 1
+    # ... and so does the stack card of B's stack, in the same words
+    b_stack = page.evaluate("() => rcwApp.st.view.stacks.find((s) => s.owner === 'B' && s.province === 'VLDV').id")
+    page.evaluate("window.rcwApp.board.centreOn('VLDV', true)")
+    page.locator(f'svg g[data-stack="{b_stack}"]').first.click()
+    card_attack = page.locator(f'.inspector .stack-card[data-stack="{b_stack}"] [data-act="DeclareAttack"]').first
+    assert "Attack: breaks your pact with B (until the end of Game-Turn" in card_attack.inner_text()
+    page.evaluate("window.rcwApp.select(null)")
     _attack_b(server, gid, token)
     note = page.locator(".msg-list .msg.notice.pact-broken")
     note.wait_for()

@@ -428,6 +428,14 @@ export class Chat {
     return this.pacts().find((p) => !p.broken && p.until >= turn && [p.a, p.b].includes(me) && [p.a, p.b].includes(seat)) || null;
   }
 
+  /** The words for an act against ``seat`` that breaks this seat's pact with him ("breaks your
+   *  pact with B (until the end of Game-Turn 3)"), or "" with no pact: the one wording of the
+   *  attack buttons, the stack cards and the Purge and Assassins dialogs. */
+  pactBreak(seat) {
+    const p = this.pactWith(seat);
+    return p ? `breaks your pact with ${seat} (until the end of Game-Turn ${p.until})` : "";
+  }
+
   _pactBadge(members) {
     const turn = (this.app.st.view || {}).turn || 0;
     const ps = this.pacts().filter((p) => members.includes(p.a) && members.includes(p.b) && (p.broken || p.until >= turn));
@@ -442,22 +450,11 @@ export class Chat {
     const view = this.app.st.view || {};
     const seat = this.app.seat;
     const answered = Object.fromEntries(replies.map((r) => [r.seat, r.reply.accept]));
-    // a trade settled however it was (the Orders panel, a withdrawal): the game's word, from its log
-    const fate = p.kind === "trade" && this.app.log && this.app.log.fates ? this.app.log.fates.get(p.offer) : undefined;
-    if (fate && (fate.fate === "accepted" || fate.fate === "declined") && fate.by && !(fate.by in answered)) {
-      answered[fate.by] = fate.fate === "accepted";
-    }
-    // a Committee joined however it was (the Orders panel's Join, a bot's consent): the game's
-    // word, from its log (QA: the card said "A did not answer" after A had joined from Orders)
-    const log = this.app.log;
-    if (p.kind === "committee" && log && log.joinedAfter && p.seq != null) {
-      for (const s of p.addressees || []) if (!(s in answered) && log.joinedAfter(s, p.members, p.seq)) answered[s] = true;
-    }
-    // a purge answered however it was (the Orders panel's Approve, a bot): the game's word, from
-    // its log, and whether it was made, called off or lapsed since (QA: approved from the Orders
-    // panel, its card still asked for an answer, and its Accept was refused)
-    const purge = p.kind === "purge" && log && log.purgeAt && p.seq != null ? log.purgeAt(p.seq) : undefined;
-    if (purge) for (const [s, a] of Object.entries(purge.answers)) if (!(s in answered)) answered[s] = a;
+    // the game's word, from its log, on a proposal answered elsewhere (the Orders panel, a bot),
+    // and a trade's fate or a purge's end (QA: the card said "A did not answer" after A had joined
+    // from Orders; an approved purge's card still asked, and its Accept was refused)
+    const { answers, fate, purge } = this.app.log ? this.app.log.answersTo(p) : { answers: {} };
+    for (const [s, a] of Object.entries(answers)) if (!(s in answered)) answered[s] = a;
     let title = "";
     let body = [];
     if (p.kind === "trade") {

@@ -51,10 +51,10 @@ export function answerInto(app, el, q, args, draw) {
 
 /** A warning in a dialog whose act against ``owner`` breaks this seat's pact with him (the pacts
  *  made in chat: the rules do not bind them, but a broken one is announced to its victim and
- *  bots remember; QA: the attack buttons said so, the Purge and Assassins dialogs did not). */
+ *  bots remember). */
 function pactWarning(app, owner, act) {
-  const p = owner && app.chat && app.chat.pactWith ? app.chat.pactWith(owner) : null;
-  return p ? h("p.warn.pact-note", `${act} breaks your pact with ${owner} (until the end of Game-Turn ${p.until}).`) : null;
+  const words = owner && app.chat ? app.chat.pactBreak(owner) : "";
+  return words ? h("p.warn.pact-note", `${act} ${words}.`) : null;
 }
 
 // -- purge ------------------------------------------------------------------------------------------
@@ -64,7 +64,7 @@ export function openPurgeDialog(app, preset = {}) {
   const com = view.committee || [];
   const legal = (app.st.legal || []).filter((a) => a.t === "DeclarePurge");
   // (those this seat has a pact with last: the first is the one chosen until another is)
-  const pact = (t) => (app.chat && app.chat.pactWith && app.chat.pactWith(t) ? 1 : 0);
+  const pact = (t) => (app.chat && app.chat.pactWith(t) ? 1 : 0);
   const targets = [...new Set(legal.map((a) => a.target))].sort((a, b) => pact(a) - pact(b));
   if (!targets.length) {
     toast("No purge can be declared now.", "info");

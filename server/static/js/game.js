@@ -1151,8 +1151,8 @@ class GameApp {
       if (a.t === "StartForce" && s.units.includes(a.unit)) acts.push([`Move ${uname(a.unit)}`, a]);
       else if (a.t === "DeclareAttack" && a.target === s.id) {
         const below = belowLowestOdds(this, a);      // (below 1:2 whoever joins: shown, not offered, 004 [8.47])
-        const pact = this.chat.pactWith(s.owner);    // (a pact made in chat: attacking breaks it)
-        acts.push([`${a.subversive ? "Subversive attack" : "Attack"}${below ? ": below 1:2" : ""}${pact ? ` (breaks your pact with ${s.owner})` : ""}`, a, below]);
+        const pact = this.chat.pactBreak(s.owner);   // (a pact made in chat: attacking breaks it)
+        acts.push([`${a.subversive ? "Subversive attack" : "Attack"}${below ? ": below 1:2" : ""}${pact ? `: ${pact}` : ""}`, a, below]);
       }
       else if (a.t === "AddAttacker" && a.stack === s.id) {
         const n = ((this.st.facts.attack || {}).strength || {})[String(s.id)];

@@ -186,6 +186,27 @@ export class EventLog {
     return this.purges.get(seq);
   }
 
+  /** What the game's log tells of the chat proposal ``p`` however it was answered (a chat card,
+   *  the Orders panel, a bot, a deadline): ``{answers: {seat: bool}, fate, purge}``: a trade's
+   *  fate (accepted or declined by its addressee, or withdrawn), the Committee's addressees who
+   *  joined it after it was proposed, a purge's approvals and its end (made, called off,
+   *  lapsed).  QA: cards answered from the Orders panel still asked for an answer. */
+  answersTo(p) {
+    const answers = {};
+    let fate;
+    let purge;
+    if (p.kind === "trade") {
+      fate = this.fates.get(p.offer);
+      if (fate && (fate.fate === "accepted" || fate.fate === "declined") && fate.by) answers[fate.by] = fate.fate === "accepted";
+    } else if (p.kind === "committee" && p.seq != null) {
+      for (const s of p.addressees || []) if (this.joinedAfter(s, p.members, p.seq)) answers[s] = true;
+    } else if (p.kind === "purge" && p.seq != null) {
+      purge = this.purgeAt(p.seq);
+      if (purge) Object.assign(answers, purge.answers);
+    }
+    return { answers, fate, purge };
+  }
+
   /** Whether ``seat`` has consented of itself to a Committee of exactly ``members`` after ``seq``. */
   joinedAfter(seat, members, seq) {
     const key = membersKey(members);

@@ -514,8 +514,8 @@ export function belowLowestOdds(app, a) {
 /** A warning on an attack at a stack of a seat this one has a pact with (the pacts made in chat:
  *  the rules do not bind them, but a broken one is announced to its victim and bots remember). */
 export function pactNote(app, owner) {
-  const p = app.chat && app.chat.pactWith ? app.chat.pactWith(owner) : null;
-  return p ? h("span.small.warn.pact-note", ` · breaks your pact with ${owner} (until the end of Game-Turn ${p.until})`) : null;
+  const words = app.chat ? app.chat.pactBreak(owner) : "";
+  return words ? h("span.small.warn.pact-note", ` · ${words}`) : null;
 }
 
 /** Declare the attack ``a`` and, when the engine names one group of the seat's stacks that may
