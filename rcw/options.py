@@ -149,6 +149,11 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
            "to the Game-Turn it ends, 004 [4.1]; off: the last Replacement Segment is the one in which "
            "the Game-Turn Marker is moved to 5)", "004 [9.16] [14.3] [4.2]",
            label="replacements after Game-Turn 5"),
+    Option("one_end_vote", bool, False,
+           "an end-game vote that fails is not called again: the game goes on until no Red leaders or no "
+           "White combat units remain (default: no, the vote is called at the end of every Game-Turn in "
+           "which no White leaders remain, as case 3 begins 'at the end of any Game-Turn')", "004 [14.1]",
+           group="readings", label="one end-game vote"),
 )}
 
 

@@ -126,6 +126,33 @@ def test_politburo_vote_fails():
     assert g.state.phase == "random_events" and g.state.turn == 2
 
 
+@pytest.mark.parametrize("once", [False, True])
+def test_14_1_a_failed_vote_is_called_again_unless_one_end_vote(once):
+    """004 [14.1] 3: "If the required quorum to end the game cannot be found, the game is continued
+    until ended by Condition #1 or #2".  By default (the engine's reading, "at the end of any
+    Game-Turn") the vote is called again at the end of the next Game-Turn in which no White
+    leaders remain; with the option ``one_end_vote`` (QA's reading of the note) never again, and
+    only case 2 (or 1) ends the game."""
+    g = blank(options={"one_end_vote": once})
+    put(g, "TVER", "A", "Sytin")
+    put(g, "TERE", None, "WU2 TERE")
+    g.state.politburo.update({"A": 6, "B": 4})
+    end_turn(g)
+    for p in list(g.state.decision["voters"]):
+        g.apply(A.VoteEndGame(p, False))
+    assert g.state.phase == "random_events" and g.state.turn == 2
+    events = end_turn(g)
+    called = any(e.kind == "vote_called" for e in events)
+    assert called != once, [e.text for e in events]
+    assert g.state.phase == ("vote" if not once else "random_events")
+    if once:
+        # case 2 still ends it: the last White combat unit outside Siberia is gone
+        g.state.stacks.pop(stack_with(g, "WU2 TERE").id)
+        g.state.vp.setdefault("A", []).append([uid("WU2 TERE"), True])
+        end_turn(g)
+        assert g.state.phase == "over" and g.result["winner_color"] == "Red"
+
+
 def test_no_vote_without_ten_politburo_markers():
     g = blank()
     put(g, "TVER", "A", "Sytin")

@@ -339,4 +339,8 @@ def count_votes(ctx: Ctx) -> list[Event]:
         s.phase = "over"
         s.result = victory.result(ctx, "Red", f"players holding {yes} Politburo markers agreed to end the game")
         return [Event("game_over", f"Red Victory: the Politburo ({yes} markers) ends the game", copy_plain(s.result))]
+    if s.options.get("one_end_vote", False):       # (the reading that calls it once, victory.check_end)
+        s.optional["vote_failed"] = True
+        return [Event("vote_failed", f"Only {yes} Politburo markers agreed; the game goes on until no Red leaders or "
+                      "no White combat units remain outside Siberia (004 [14.1] 3, one end-game vote)", {"yes": yes})]
     return [Event("vote_failed", f"Only {yes} Politburo markers agreed; the game goes on", {"yes": yes})]

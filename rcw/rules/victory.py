@@ -17,7 +17,12 @@ def check_end(ctx: Ctx) -> list[Event]:
     the Gold is a White combat unit, one attached to a Red leader is not (004 [13.26] "for all
     purposes"), as in the Victory Point scoring (:func:`scores`).  With the Anarchists (001,
     "Anarchy versus Order") no victory is possible while an Anarchist unit stands in a Russian
-    province outside Siberia: a condition met then does not end the game (nor call the vote)."""
+    province outside Siberia: a condition met then does not end the game (nor call the vote).
+
+    Reading (the option ``one_end_vote``, docs/rules-coverage.md "Readings"): case 3's vote is
+    called at the end of every Game-Turn in which it holds; with the option, once one has failed,
+    never again (its note: "If the required quorum to end the game cannot be found, the game is
+    continued until ended by Condition #1 or #2")."""
     s, b = ctx.s, ctx.b
     if not b.any_on_map("leader", RED, outside_siberia=True):
         why = "no Red leaders remain on the map outside Siberia (004 [14.1] 1)"
@@ -26,6 +31,8 @@ def check_end(ctx: Ctx) -> list[Event]:
         why = "no White combat units remain on the map outside Siberia (004 [14.1] 2)"
         won, text = RED, "Red Victory: no White combat units remain outside Siberia"
     elif not b.any_on_map("leader", WHITE, outside_siberia=True):
+        if s.optional.get("vote_failed"):
+            return []       # (the option one_end_vote: "the game is continued until ended by Condition #1 or #2")
         voters = [p for p in s.order if p not in s.quit and s.politburo.get(p, 0) > 0]
         if sum(s.politburo.get(p, 0) for p in voters) < VOTE_MARKERS:
             return []
