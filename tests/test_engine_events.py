@@ -219,6 +219,26 @@ def test_12_13_the_redraw_is_the_drawers_decision():
     assert g.ctx.b.phasing() == "A" and g.state.aux == ["A"]
 
 
+def test_12_13_the_czech_marker_is_drawn_again_when_every_czech_unit_has_left_by_vladivostok():
+    """004 [12.13] 2 gives the redraw for "a force which was previously withdrawn, or totally
+    eliminated"; Czech units that left by Vladivostok (004 [5.66], face-down on the Victory Point
+    Chart, 004 [14.45]) are neither, but the marker controls nothing either way: the engine reads
+    "no unit of it left on the map" (docs/rules-coverage.md, "Words the engine reads one way",
+    from a rules audit).  While one Czech unit stands on the map, the drawer takes control."""
+    g = blank()
+    czechs = [u for u, x in g.data.units.items() if x.nationality == "CZ" and x.is_combat]
+    for st in list(g.state.stacks.values()):
+        st.units = [u for u in st.units if u not in czechs]
+        if not st.units:
+            del g.state.stacks[st.id]
+    g.state.vp.setdefault("B", []).extend([u, False] for u in czechs)      # exited, face down
+    first_draw(g, "BC:CZ", "A")
+    phase(g, "A", "randomizer")
+    ev = g.apply(A.DrawRandomizer("A"))
+    assert [e.kind for e in ev] == ["drew", "redraw_offered"] and "whose units are gone" in ev[0].text
+    assert g.state.decision["force"] == "Czechoslovakia"
+
+
 def test_12_13_keeping_the_marker_ends_the_draw():
     """004 [12.13] 2: a player who keeps a Blue Control Marker of a vanished force holds it
     (Bell #4: C kept the British one); the Player-Turn then ends as after any draw."""
