@@ -108,7 +108,8 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the From address of the e-mails (default rcw@localhost)")
     p.add_argument("--mail-retry", type=amounts, default=(30.0, 120.0, 600.0, 1800.0), metavar="SECONDS,...",
                    help="an e-mail the SMTP server fails (down, refusing for now) is tried again after each of these "
-                        "delays, then given up (default 30,120,600,1800; 0 tries: an empty string)")
+                        "delays, then given up (default 30,120,600,1800; 0 tries: an empty string); the e-mails wait "
+                        "in the store until sent, so a process killed meanwhile leaves them to the next")
     p.add_argument("--public-url", default="", metavar="URL",
                    help="the server's address in the links of e-mails and webhooks; without it, where it listens")
     p.add_argument("--allow-private-webhooks", action="store_true",

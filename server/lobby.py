@@ -257,6 +257,8 @@ class Hub:
                         self._damaged[gid] = await self.store.log_len(gid)
                     continue
             rt.driver.set_driving(True)
+        if self.notifier.outbox is not None:      # (the e-mails of a process that died: sent from here)
+            await self.notifier.outbox.sweep()
         now = time.monotonic()
         for gid, rt in list(self.runtimes.items()):
             if not rt.conns and not rt.driver.driving and now - rt.last_used > self.config.idle_unload:

@@ -1,9 +1,13 @@
 """Notifications (issue 16): e-mail through SMTP, a per-game webhook, and the links back to a seat.
 
 **E-mail** (``rcw serve --smtp URL``; the standard library's :mod:`smtplib`, run in a thread
-so the event loop never waits on a mail server; one it fails is tried again after each of
-``--mail-retry``'s delays, in the process that sends it).  A seat gives an address with the ``notify``
-frame; the server sends a link to it and counts the address only once the link was opened
+so the event loop never waits on a mail server).  Every e-mail goes through an outbox in the
+store (:class:`Outbox`) before it is sent: one the mail server fails is tried again after each
+of ``--mail-retry``'s delays, and one whose process died before it was sent (``kill -9``) is
+sent by the next process on the same store that sweeps the outbox (at least once: a process
+killed between the mail server's acceptance and the outbox's deletion sends it again).
+
+A seat gives an address with the ``notify`` frame; the server sends a link to it and counts the address only once the link was opened
 (``GET /api/email/verify?code=...``).  The seat chooses what it wants (``want``):
 
 ========== ==================================================================================
@@ -53,6 +57,7 @@ from typing import Any
 from urllib.parse import unquote, urlencode, urlsplit
 
 from rcw.server.protocol import ProtocolError, now_ms, pack
+from rcw.server.store import GLOBAL
 
 from rcw.postal.base import PHASE_NAMES
 
@@ -177,11 +182,14 @@ class Notifier:
         # (game, seat) -> the phase ("phase:<turn>:<phase>") whose orders the last report e-mailed
         # to the seat announced, due when: that phase's reminder is not sent at once beside it
         self._reported: dict[tuple[str, str], str] = {}
+        self.outbox = Outbox(hub, self.mailer) if self.mailer else None
 
     async def close(self) -> None:
         for hs in self._due.values():
             for h in hs:
                 h.cancel()
+        if self.outbox is not None:
+            self.outbox.close()
         if self.session is not None:
             await self.session.close()
 
@@ -257,30 +265,11 @@ class Notifier:
 
     # -- sending -----------------------------------------------------------------------------------
     async def _mail(self, to: str, subject: str, body: str, about: str = "") -> None:
-        """Send an e-mail; a mail server that fails (down, refusing for now) is tried again after
-        each of ``--mail-retry``'s delays (QA: the phase reports sent while it was down for a
-        minute never came).  ``about``: what the log names it by ("game G, seat B: report of...")."""
-        if self.mailer is None:
-            return
-        delays = list(self.hub.config.mail_retry)
-        while True:
-            try:
-                await self.mailer.send(to, subject, body)
-                self.hub.metrics.notifications.labels("email", "sent").inc()
-                return
-            except Exception as e:   # a mail server's failure is logged, never the game's
-                what = about or subject
-                # (a refusal for good - 5xx: an unknown address, a login refused - is not tried again)
-                final = isinstance(e, smtplib.SMTPResponseException) and e.smtp_code >= 500 \
-                    or isinstance(e, smtplib.SMTPRecipientsRefused) and all(
-                        c >= 500 for c, _ in e.recipients.values())
-                if not delays or final:
-                    self.hub.metrics.notifications.labels("email", "failed").inc()
-                    log.warning("e-mail (%s) failed, given up: %s", what, e)
-                    return
-                wait = delays.pop(0)
-                log.warning("e-mail (%s) failed: %s; trying again in %s s", what, e, f"{wait:g}")
-            await asyncio.sleep(wait)
+        """Send an e-mail through the outbox (:class:`Outbox`: kept in the store until the mail
+        server took it, tried again after each of ``--mail-retry``'s delays).  ``about``: what the
+        log names it by ("game G, seat B: report of...")."""
+        if self.outbox is not None:
+            await self.outbox.send(to, subject, body, about)
 
     async def _post(self, rt: Any, body: dict) -> None:
         url = rt.meta.get("webhook")
@@ -473,3 +462,107 @@ def _utc(ms: int) -> str:
     import datetime as dt
 
     return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+OUTBOX = (GLOBAL, "outbox")       # the store's record of the e-mails not sent yet: id -> letter
+OUTBOX_SWEEP_S = 10.0             # how often a process looks for letters no process is sending
+OUTBOX_LEASE_S = 90.0             # a letter's sender holds it this long (SMTP's timeout is 30 s)
+
+
+class Outbox:
+    """The e-mails not sent yet, kept in the store (``OUTBOX``: one record of every game's), so
+    that neither a mail server that is down nor a process that dies loses one (QA: the reports
+    e-mailed while the mail server was down for a minute never came; one queued in a process
+    killed with ``kill -9`` was lost).
+
+    A letter is ``{to, subject, body, about, tries, next}``: ``next`` the time (ms) of its next
+    try, ``tries`` how many failed.  Whoever sends it holds the store's lease ``mail:<id>``
+    (taken before each try and released after it), and reads the letter again under it: two
+    processes never try it at once, and one already sent (deleted) is not sent again.  The
+    process that wrote it tries it at once and again after each delay; every process sweeps the
+    outbox every ``OUTBOX_SWEEP_S`` seconds (from its lease loop) for letters past their time
+    that no process is trying, the letters of a process that died."""
+
+    def __init__(self, hub: Any, mailer: Mailer) -> None:
+        self.hub = hub
+        self.mailer = mailer
+        self._mine: set[str] = set()         # letters this process has a try of under way or timed
+        self._timers: dict[str, asyncio.TimerHandle] = {}    # letter -> its next try here
+        self._swept = 0.0
+
+    def close(self) -> None:
+        """(The process stops.)  Its timed tries go: the letters stay in the store, for the next
+        process that sweeps it."""
+        for h in self._timers.values():
+            h.cancel()
+        self._timers.clear()
+
+    async def send(self, to: str, subject: str, body: str, about: str = "") -> None:
+        mid = secrets.token_hex(8)
+        letter = {"to": to, "subject": subject, "body": body, "about": about or subject, "tries": 0, "next": now_ms()}
+        await self.hub.store.hash_put(*OUTBOX, {mid: letter})
+        await self._try(mid)
+
+    async def sweep(self, force: bool = False) -> int:
+        """(From the lease loop.)  Try the letters past their time that no process is trying (a
+        dead process's); how many were tried."""
+        loop = asyncio.get_running_loop()
+        if not force and loop.time() - self._swept < OUTBOX_SWEEP_S:
+            return 0
+        self._swept = loop.time()
+        now = now_ms()
+        due = [mid for mid, letter in (await self.hub.store.hash_all(*OUTBOX)).items()
+               if mid not in self._mine and isinstance(letter, dict) and letter.get("next", 0) <= now]
+        for mid in due:
+            self.hub.spawn(self._try(mid))
+        return len(due)
+
+    async def _try(self, mid: str) -> None:
+        """One try of the letter ``mid``, under its lease; on a failure for now, the next one
+        timed after the next of ``--mail-retry``'s delays."""
+        store, lease = self.hub.store, "mail:" + mid
+        if mid in self._mine or not await store.lease(lease, self.hub.proc, OUTBOX_LEASE_S):
+            return          # (being tried here, or by another process)
+        self._mine.add(mid)
+        retry = None
+        try:
+            letter = (await store.hash_all(*OUTBOX)).get(mid)
+            if not isinstance(letter, dict) or letter.get("next", 0) > now_ms() + 1000:
+                return      # (sent already, or given up; or another process timed its next try)
+            retry = await self._attempt(mid, letter)
+        finally:
+            self._mine.discard(mid)
+            await store.release(lease, self.hub.proc)
+        if retry is not None:
+            self._mine.add(mid)
+            self._timers[mid] = asyncio.get_running_loop().call_later(retry, self._timed, mid)
+
+    def _timed(self, mid: str) -> None:
+        self._timers.pop(mid, None)
+        self._mine.discard(mid)
+        self.hub.spawn(self._try(mid))
+
+    async def _attempt(self, mid: str, letter: dict) -> float | None:
+        """Send ``letter``; the seconds before its next try, or None (sent, or given up)."""
+        store, metrics = self.hub.store, self.hub.metrics
+        try:
+            await self.mailer.send(letter["to"], letter["subject"], letter["body"])
+        except Exception as e:   # a mail server's failure is logged, never the game's
+            delays = list(self.hub.config.mail_retry)
+            tries = int(letter.get("tries", 0))
+            # (a refusal for good - 5xx: an unknown address, a login refused - is not tried again)
+            final = isinstance(e, smtplib.SMTPResponseException) and e.smtp_code >= 500 \
+                or isinstance(e, smtplib.SMTPRecipientsRefused) and all(
+                    c >= 500 for c, _ in e.recipients.values())
+            if tries >= len(delays) or final:
+                await store.hash_put(*OUTBOX, {mid: None})
+                metrics.notifications.labels("email", "failed").inc()
+                log.warning("e-mail (%s) failed, given up: %s", letter.get("about"), e)
+                return None
+            wait = delays[tries]
+            await store.hash_put(*OUTBOX, {mid: {**letter, "tries": tries + 1, "next": now_ms() + int(wait * 1000)}})
+            log.warning("e-mail (%s) failed: %s; trying again in %s s", letter.get("about"), e, f"{wait:g}")
+            return wait
+        await store.hash_put(*OUTBOX, {mid: None})
+        metrics.notifications.labels("email", "sent").inc()
+        return None

@@ -19,7 +19,15 @@ from aiohttp import web
 from rcw.server.client import GameClient, Lobby, ServerError
 from rcw.server.config import Config
 from rcw.server.store import MemoryStore
-from server_helpers import free_port, running_server
+from server_helpers import (
+    REDIS_URL,
+    ServerProcess,
+    destroy_prefix,
+    free_port,
+    needs_redis,
+    running_server,
+    unique_prefix,
+)
 
 aiosmtpd = pytest.importorskip("aiosmtpd.controller")
 
@@ -582,3 +590,44 @@ async def test_each_live_decision_gets_its_own_reminder():
             assert len(srv.inbox.to("anna@example.org", "due in")) >= 2, [m["Subject"] for m in srv.inbox.mails]
         finally:
             await ca.close()
+
+
+@needs_redis
+async def test_an_email_queued_by_a_process_killed_with_kill_9_is_sent_by_the_next_one():
+    """QA (left undone until now): an e-mail a process had queued while the mail server was down
+    was lost when that process was killed (its retries lived in its memory).  Every e-mail goes
+    through the store's outbox: ``rcw serve --redis`` queues the confirmation e-mail, the mail
+    server refuses it, the process is killed with ``kill -9``; a new process on the same Redis
+    and prefix sends it once the mail server is back, and once only."""
+    prefix = unique_prefix("outbox")
+    inbox = Inbox()                               # (its port known, nothing listening yet: the mail server is down)
+    args = ("--redis", REDIS_URL, "--prefix", prefix, "--lease-ttl", "0.6", "--bot-workers", "0",
+            "--smtp", f"smtp://127.0.0.1:{inbox.port}", "--mail-retry", "1")
+    p1, p2 = ServerProcess(*args), ServerProcess(*args)
+    try:
+        await p1.start()
+        async with Lobby(p1.base) as lobby:
+            g = await lobby.create_game(mode="postal", players=5, bot_seats=list("CDE"), seed=3)
+            b = await lobby.join(g["game"], name="Boris")
+        cb = await GameClient.connect(p1.base, g["game"], b["token"])
+        await cb.notify(email="boris@example.org", want=["report"])
+        await cb.close()
+        for _ in range(200):                      # (its first try failed: the log says so)
+            if "confirm the address) failed" in p1.stderr_tail():
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError(p1.stderr_tail())
+        await p1.kill()                           # kill -9: the retry timed in its memory dies with it
+        inbox.controller.start()                  # (the mail server is back)
+        await p2.start()
+        (confirm,) = await inbox.wait("boris@example.org", "confirm your address", timeout=20)
+        assert "/api/email/verify?code=" in body(confirm)
+        await asyncio.sleep(2.5)                  # (past another sweep and retry: it is not sent twice)
+        assert len(inbox.to("boris@example.org")) == 1
+    finally:
+        await p1.stop()
+        await p2.stop()
+        with contextlib.suppress(Exception):
+            inbox.controller.stop()
+        await destroy_prefix(prefix)
