@@ -180,3 +180,28 @@ def test_a_dialog_keeps_the_keyboard_and_gives_it_back_and_a_skip_link_leads_to_
     assert page.locator(".modal").count() == 0
     assert page.evaluate("() => document.activeElement.classList.contains('menu-btn')")
     page.context.close()
+
+
+def test_the_players_strip_reads_in_words(server, browser) -> None:
+    """QA with a screen reader's eyes: the players' strip was read as its symbols ("A Anna ☭ 3 † 1").
+    Each card's accessible name now says it in words (the symbols are for the eye only): its
+    Politburo and Assassin markers, whether its player is online, and a bot is called one."""
+    g = http(server, "POST", "/api/games", {"players": 3, "seed": 1, "bots": "random", "bot_seats": ["B", "C"]})
+    j = http(server, "POST", f"/api/games/{g['game']}/join", {"seat": "A", "name": "Anna"})
+    page = new_page(browser)
+    open_seat(page, server, g["game"], j["token"], "A", "Anna")
+    page.wait_for_function("() => document.body?.dataset.mine === '1'")
+    view = page.evaluate("() => rcwApp.st.view")
+    names = {s: page.evaluate("""(s) => { const b = document.querySelector(`.strip .pcard[data-seat="${s}"]`);
+        return [...b.childNodes].map(function walk(n) { return n.nodeType === 3 ? n.textContent
+          : n.getAttribute && n.getAttribute("aria-hidden") === "true" ? "" : [...n.childNodes].map(walk).join(""); }).join(""); }""", s)
+             for s in "ABC"}
+    for s in "ABC":
+        pm, am = view["politburo"].get(s, 0), view["assassins"].get(s, 0)
+        assert f"{pm} Politburo marker{'' if pm == 1 else 's'}" in names[s], names[s]
+        assert f"{am} Assassin marker{'' if am == 1 else 's'}" in names[s], names[s]
+        assert "☭" not in names[s] and "†" not in names[s], names[s]
+    assert "Anna" in names["A"] and "online now" in names["A"] and "bot" in names["B"]
+    # and the button's accessible name, as a screen reader gets it, holds the words
+    assert page.get_by_role("button", name=f"Politburo marker{'' if view['politburo'].get('A', 0) == 1 else 's'}").count() >= 1
+    page.context.close()

@@ -2,7 +2,7 @@
 // (Politburo and Assassin markers, Blue/Green control, VP chart), the map, the Orders panel,
 // negotiation, the event log and the replay.
 
-import { h, clear, store, seatsHeld, holdSeat, dropSeat, toast, modal, debounceFrame, replace, notifyBrowser, fmtLeft, tickCountdowns, tapWord } from "./util.js";
+import { h, clear, store, seatsHeld, holdSeat, dropSeat, toast, modal, debounceFrame, replace, notifyBrowser, fmtLeft, tickCountdowns, tapWord, sr, plural } from "./util.js";
 import {
   D, loadData, unit, uname, ulabel, pname, placeNames, SEAT_COLOURS, PHASES, PHASE_NAMES, attachedTo, leadersOf, nationalityName,
   shownStrength,
@@ -949,13 +949,22 @@ class GameApp {
       h("span.pc-name", this.seatName(p), rec.kind === "bot" ? h("span.pc-kind", " bot") : rec.kind === "open" ? h("span.pc-kind", " open") : null,
         // (a human seat: on a page now or not; QA saw a player who had closed his tab shown as ever)
         rec.kind === "human" ? h("span.pc-online" + (online.has(p) ? ".on" : ""), { title: online.has(p) ? "online now" : "not online now",
-          "aria-label": online.has(p) ? "online" : "not online", dataset: { online: online.has(p) ? "1" : "0" } }, online.has(p) ? " ●" : " ○") : null),
+          "aria-hidden": "true", dataset: { online: online.has(p) ? "1" : "0" } }, online.has(p) ? " ●" : " ○") : null,
+        rec.kind === "human" ? sr(online.has(p) ? ", online now" : ", not online now") : null),
+      // (the symbols are for the eye; a screen reader reads the words beside them, QA: it read the
+      // strip as "A Anna hammer and sickle 3 dagger 1"; an aria-label in words was taken out, axe
+      // counts a name that does not hold the visible text a serious fault)
       h("span.pc-marks",
-        h("span.mk.pm", { title: "Politburo markers" }, "☭", v.politburo[p] || 0),
-        h("span.mk.am", { title: "Assassin markers" }, "†", v.assassins[p] || 0),
-        vpCount ? h("span.mk.vp", { title: `${vpCount} unit(s) in ${p}'s section of the Victory Point Chart` }, "▤", vpCount) : null,
-        com.has(p) ? h("span.mk.cc", { title: "Central Committee member" }, "CC") : null),
-      controls.length ? h("span.pc-ctrl", controls.map((n) => h("span.ctl", { dataset: { color: D.blue_names[n] ? "Blue" : "Green" }, title: `${nationalityName(n)} control marker` }, n))) : null));
+        h("span.mk.pm", { title: "Politburo markers", "aria-hidden": "true" }, "☭", v.politburo[p] || 0),
+        sr(`: ${plural(v.politburo[p] || 0, "Politburo marker")}`),
+        h("span.mk.am", { title: "Assassin markers", "aria-hidden": "true" }, "†", v.assassins[p] || 0),
+        sr(`, ${plural(v.assassins[p] || 0, "Assassin marker")}`),
+        vpCount ? h("span.mk.vp", { title: `${vpCount} unit(s) in ${p}'s section of the Victory Point Chart`, "aria-hidden": "true" }, "▤", vpCount) : null,
+        vpCount ? sr(`, ${plural(vpCount, "unit")} on the Victory Point Chart`) : null,
+        com.has(p) ? h("span.mk.cc", { title: "Central Committee member", "aria-hidden": "true" }, "CC") : null,
+        com.has(p) ? sr(", Central Committee member") : null),
+      controls.length ? h("span.pc-ctrl", controls.map((n) => h("span.ctl", { dataset: { color: D.blue_names[n] ? "Blue" : "Green" }, title: `${nationalityName(n)} control marker`, "aria-hidden": "true" }, n)),
+        sr(`, controls ${controls.map(nationalityName).join(", ")}`)) : null));
     }
     // (the strip scrolls sideways where it is wider than the screen: its far edge fades while
     // there is more of it, QA found the players off-screen on a phone with no hint)

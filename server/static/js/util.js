@@ -195,6 +195,11 @@ export function membersKey(members) {
   return [...members].sort().join(",");
 }
 
+/** Words for a screen reader only (beside symbols shown for the eye, which are aria-hidden). */
+export function sr(text) {
+  return h("span.sr", text);
+}
+
 export function plural(n, one, many = one + "s") {
   return `${n} ${n === 1 ? one : many}`;
 }
