@@ -44,6 +44,7 @@ is sent once; a private message is sent by the process that posted it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import re
@@ -179,9 +180,6 @@ class Notifier:
         self.base = (cfg.public_url or "").rstrip("/")
         self.session: Any = None
         self._due: dict[str, list[asyncio.TimerHandle]] = {}   # game -> its reminders' timers
-        # (game, seat) -> the phase ("phase:<turn>:<phase>") whose orders the last report e-mailed
-        # to the seat announced, due when: that phase's reminder is not sent at once beside it
-        self._reported: dict[tuple[str, str], str] = {}
         self.outbox = Outbox(hub, self.mailer) if self.mailer else None
 
     async def close(self) -> None:
@@ -338,12 +336,7 @@ class Notifier:
             from rcw.postal import render
             self.game_event(rt, "report", text=render(rep, rt.game.data) + self._next_sheet(rt), want="report",
                             subject=f"report of Game-Turn {rep['turn']}, {_phase(rep['phase'])}")
-            g = rt.game
-            for s, p in rt.prefs.items():
-                if g.over:
-                    self._reported.pop((rt.gid, s), None)
-                elif p.get("verified") and "report" in p.get("want", ()):
-                    self._reported[rt.gid, s] = f"phase:{g.turn}:{g.phase}"
+            self._note_reported(rt)
         if rt.game.over and any(e.get("kind") == "game_over" for e in events):
             self.game_event(rt, "over", text="The game is over", want="report")
         if rt.postal is None and any((rt.prefs.get(s) or {}).get("email") for s in rt.prefs):
@@ -351,6 +344,25 @@ class Notifier:
                 if p["seat"] not in pending_before and p["seat"] in rt.prefs:
                     self.hub.spawn(self._if_away(rt, p["seat"], "decision", "the game waits on your decision",
                                                  f"Seat {p['seat']}: the game waits on you ({p.get('kind', 'a decision')})."))
+
+    def _note_reported(self, rt: Any) -> None:
+        """Note in each seat's settings (``reported``) the phase ("phase:<turn>:<phase>") whose
+        orders the report just e-mailed to it announced, with when they are due: that phase's
+        reminder is not sent at once beside it (:meth:`deadlines`).  In the store, so that a
+        restart or a fail-over between the report and the reminder does not send both."""
+        g = rt.game
+        changed = {}
+        for s, p in rt.prefs.items():
+            key = None if g.over or not (p.get("verified") and "report" in p.get("want", ())) else f"phase:{g.turn}:{g.phase}"
+            if p.get("reported") != key:
+                rt.prefs[s] = changed[s] = {k: v for k, v in p.items() if k != "reported"} | ({"reported": key} if key else {})
+        if changed:
+            self.hub.spawn(self._save_prefs(rt, changed))
+
+    async def _save_prefs(self, rt: Any, changed: dict) -> None:
+        with contextlib.suppress(ProtocolError):       # (a game archived meanwhile keeps nothing)
+            await self.hub.store.hash_put(rt.gid, "notify", changed)
+            await rt.store.publish(rt.topic, pack({"k": "notify"}))
 
     @staticmethod
     def _next_sheet(rt: Any) -> str:
@@ -400,7 +412,7 @@ class Notifier:
                     # (but not to a seat just sent the report that opened this phase, which ends with
                     # the orders due and when: QA got both at once, every phase)
                     now_ = when <= now - 1000
-                    if now_ and self._reported.get((rt.gid, s)) == key:
+                    if now_ and p.get("reported") == key:
                         continue
                     if not now_ or (key.startswith("phase:") and at > now):
                         hs.append(loop.call_later(max(0.0, (when - now) / 1000), self._due_fired, rt, key, s, at))

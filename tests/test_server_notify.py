@@ -458,6 +458,45 @@ async def test_a_phase_shorter_than_the_reminders_lead_is_reminded_at_once():
             await cb.close()
 
 
+async def test_a_restart_after_the_report_sends_no_reminder_beside_it():
+    """The report that opened a phase holds back that phase's at-once reminder (above); this was
+    the process's memory, so a server restarted between the report and the phase's deadlines
+    being armed again sent the reminder after all.  It is kept with the seat's settings, in the
+    store."""
+    inbox = Inbox()
+    inbox.controller.start()
+    store = MemoryStore()                     # (the same store for both servers: a restart)
+    cfg = Config(smtp=f"smtp://127.0.0.1:{inbox.port}")
+    try:
+        async with running_server(store, cfg) as srv, Lobby(srv.base) as lobby:
+            srv.inbox = inbox
+            g = await lobby.create_game(mode="postal", players=5, bot_seats=list("CDE"), seed=3, deadline="10m")
+            a = await lobby.join(g["game"])
+            b = await lobby.join(g["game"])
+            ca = await GameClient.connect(srv.base, g["game"], a["token"])
+            cb = await GameClient.connect(srv.base, g["game"], b["token"])
+            try:
+                await _verified(srv, ca, "anna@example.org", ["due", "report"])
+                await inbox.wait("anna@example.org", "due in")             # (the trading phase's, at once)
+                await ca.sheet([])
+                await cb.sheet([])
+                await inbox.wait("anna@example.org", "report of Game-Turn 1")
+                await asyncio.sleep(0.5)
+            finally:
+                await ca.close()
+                await cb.close()
+        async with running_server(store, cfg) as srv:                      # (the restart: the game is loaded again)
+            for _ in range(100):
+                if g["game"] in srv.hub.runtimes and srv.hub.runtimes[g["game"]].driver.driving:
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(1.5)
+            # (one reminder: the trading phase's; none for the First Phase, whose report came)
+            assert len(inbox.to("anna@example.org", "due in")) == 1, [m["Subject"] for m in inbox.mails]
+    finally:
+        inbox.controller.stop()
+
+
 async def test_a_reminder_to_a_seat_in_civil_disorder_says_its_bot_writes_the_orders():
     """QA: a seat in civil disorder was reminded that "your orders are due", though its bot
     would write them at the deadline.  Its reminder says so now, and how to take the seat back."""
