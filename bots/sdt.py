@@ -1376,6 +1376,11 @@ class SDTAgent:
             plan.vst_target = T.vst_target(res, order, czar_holder, gold_holder)
             self.note(f"rolls 6 on the Strategy Determination Table, then {r2} on the Vindictive Strategy Table: "
                       f"attack the {res} player ({plan.vst_target}), 3 attacks at 1-1 or better")
+            if plan.vst_target is not None and self.talk.spares(plan.vst_target):
+                # (a pact of ours: no attack on the partner, whatever the table says; QA saw a bot
+                # attack the Czar's holder it had a pact with)
+                self.note(f"keeps its pact with {plan.vst_target}: no attack on it")
+                plan.vst_target = None
         else:
             self.note(f"is {color} (PCM {pcm}); rolls {roll} on the Strategy Determination Table: "
                       f"{row.attacks} attack{'s' if row.attacks > 1 else ''} at {row.min_odds}-1 or better"
@@ -2645,7 +2650,9 @@ class SDTAgent:
         if plan.assassinate and not plan.assassinated:
             plan.assassinated = True
             markers = ix.view["assassins"].get(me, 0)
-            order = self.friendliness(ix.view)
+            # (its worst enemy but a pact partner, as the plan chose: QA saw a bot send assassins
+            # after a partner the Player-Turn after it made the pact)
+            order = self.talk.unspared(self.friendliness(ix.view))
             if order and markers > 0:
                 enemy = order[-1]
                 v = plan.assassin_target
@@ -2675,6 +2682,8 @@ class SDTAgent:
         sub = pa.subversive
         if t is None:
             return None
+        if self.table.pacts and (now := p.stack(t.id)) is not None and self.talk.spares(now["owner"]):
+            return None          # (its stack passed to a pact partner since the plan: a purge's spoils)
         f = self._facts()
         forces = frozenset(pa.forces)
         later = None                       # the forces of the attacks still to come (when first needed)
@@ -2980,6 +2989,8 @@ class PoliticsAdapter:
         """A purge by the Committee (a die: collective on 3+) or by us alone, against
         ``target`` or the non-member most unfriendly to us."""
         ag, me = self.agent, self.me
+        if target is not None and ag.talk.spares(target):
+            return None                            # (a pact of ours: the counter-committee's purge too)
         if target is None:
             row = ag.row(view)
             cands = ag.talk.unspared([p for p in T.friendliness_order(row) if p not in com])

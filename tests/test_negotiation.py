@@ -287,6 +287,26 @@ def test_bots_keep_their_pacts():
     assert acts(True) == []
 
 
+@pytest.mark.parametrize("seed,pair", [(11, "CE"), (14, "BC"), (31, "CE")])
+def test_a_bot_keeps_its_one_pact_when_its_partner_is_the_one_its_tables_point_at(seed, pair):
+    """QA: a bot sent assassins after its pact partner the Player-Turn after the pact was made (and,
+    the pact broken, purged him too).  With a pact between two players only, a bot's tables may
+    point at the partner: its worst enemy for the assassins (seed 11), the Czar's holder on the
+    Vindictive Strategy Table (seed 14), a stack the purge's spoils gave the partner after the
+    plan chose it (seed 31).  None of the partners' acts against each other happens through
+    Game-Turn 3, the pact's last."""
+    g = Game.new(5, seed)
+    m = Match(g, {s: make_agent("sdt", s, seed) for s in g.seats})
+    m.pact(N.Pact(pair[0], pair[1], until=3, id="p"))
+    broken = []
+    while g.turn <= 3 and not g.over:
+        st = m.next_step()
+        assert st is not None
+        for e in m.apply(st.seat, st.action, st.kind):
+            broken += [(g.turn, *x) for x in N.hostile_acts([e]) if {x[0], x[1]} == set(pair)]
+    assert broken == []
+
+
 def test_a_bot_answers_a_pact_by_its_table():
     g = Game.new(5, 4)
     m = Match(g, {s: make_agent("sdt", s, 4) for s in g.seats if s != HUMAN})
