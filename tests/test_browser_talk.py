@@ -680,3 +680,24 @@ def test_a_negative_count_in_the_trade_dialog_reads_as_none(server, browser):
     assert box.input_value() == "2"
     assert not errors, errors
     page.context.close()
+
+
+def test_a_consent_the_game_rewrote_is_explained(server, browser):
+    """QA: after the others withdrew from the Committee he had joined, a newcomer read "you consent
+    to a Committee of A alone" and "Withdraw your consent (to A alone)", which he never chose.  The
+    game rewrites the consents of those who stay (004 [11.12]); the Orders panel says so."""
+    page, errors, a = _invited(server, browser)
+    page.locator('.msg-list .proposal[data-kind="committee"] [data-act="accept"]').click()
+    page.wait_for_function("() => (rcwApp.st.view.committee || []).join('') === 'AB'")
+    assert page.locator(".orders .consent-note").count() == 0          # (his own consent: nothing to explain)
+
+    async def withdraw(c) -> None:
+        await c.act({"t": "LeaveCommittee", "seat": "A"})
+    as_seat(server, a["game"], a["token"], withdraw)
+    page.wait_for_function("() => ((rcwApp.st.view.committee_consent || {}).B || []).join('') === 'B'")
+    note = page.locator(".orders .consent-note")
+    note.wait_for()
+    assert "Your consent now names B alone: the others withdrew from the Committee you joined" in note.inner_text()
+    assert "004 [11.12]" in note.inner_text()
+    assert not errors, errors
+    page.context.close()

@@ -207,6 +207,14 @@ export class EventLog {
     return { answers, fate, purge };
   }
 
+  /** Whether ``seat``'s standing consent is one the game rewrote (a member of its Committee
+   *  withdrew, and it names those who stayed, 004 [11.12]) rather than one it gave. */
+  consentRewritten(seat) {
+    const cs = this.consents.get(seat) || [];
+    const last = cs[cs.length - 1];
+    return !!(last && !last.own && last.members);
+  }
+
   /** Whether ``seat`` has consented of itself to a Committee of exactly ``members`` after ``seq``. */
   joinedAfter(seat, members, seq) {
     const key = membersKey(members);

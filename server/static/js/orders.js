@@ -912,6 +912,14 @@ function politicsCard(app, by, btn) {
     if (shown.has(membersKey(a.members))) continue;
     rows.push(btn(`Join a Committee of ${committeeOf(a.members)} (${pm(a.members)} PM)`, a, { data: { members: a.members.join("") } }));
   }
+  // (a consent the game rewrote: QA read "you consent to a Committee of A alone", which he never
+  // chose, after the others withdrew from the one he had joined)
+  const own = (view.committee_consent || {})[seat];
+  if (own && app.log && app.log.consentRewritten(seat)) {
+    rows.push(h("p.small.consent-note", `Your consent now names ${committeeOf(own)}: the others withdrew from the Committee you joined, `
+      + `and those who stay consent to each other still; they sit as the Committee whenever they hold ${(view.limits || {}).committee_markers} `
+      + `Politburo markers (004 [11.12]).${by.LeaveCommittee ? " Withdraw it below if you want none." : ""}`));
+  }
   if (by.LeaveCommittee) {
     const mine = (view.committee_consent || {})[seat];
     rows.push(btn(com.includes(seat) || !mine ? "Leave the Committee" : `Withdraw your consent (to ${committeeOf(mine)})`, by.LeaveCommittee[0]));
