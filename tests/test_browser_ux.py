@@ -1686,3 +1686,34 @@ def test_on_a_phone_while_you_were_away_hides_neither_the_chat_box_nor_the_tabs(
         assert other and (box["y"] + box["height"] <= other["y"] or other["y"] + other["height"] <= box["y"]), (what, box, other)
     assert box["y"] >= page.locator(".strip").bounding_box()["y"]
     page.context.close()
+
+
+def test_the_spi_solitaire_says_how_red_wins_and_which_forces_come_nearest(server, browser) -> None:
+    """QA: a newcomer to the SPI solitaire saw only "Roll for Random Events" (the goal was in the
+    log's first line and the Players pane) and lost on Game-Turn 2 to a force he never saw coming;
+    and the leaders he deployed left the map again, unexplained.  The Orders panel opens on
+    Game-Turn 1 with the engine's victory conditions and the non-Red stacks nearest Petrograd and
+    Tver by their routes (the engine's), and the Red Leader Determination says the leaders leave."""
+    page = new_page(browser, False)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    page.click('[data-act="solo-spi"]')
+    page.wait_for_function("() => document.body?.dataset.mine === '1'")
+    goal = page.locator(".orders .solo-goal")
+    assert goal.get_attribute("open") is not None
+    so = page.evaluate("() => rcwApp.st.view.solitaire")
+    text = goal.inner_text()
+    for line in so["victory"]:
+        assert line in text, (line, text)
+    nearest = sorted((len(r["ahead"]), int(sid), r["target"]) for sid, r in so["routes"].items() if r["ahead"])[:3]
+    items = goal.locator(".solo-coming li")
+    assert [(int(items.nth(i).get_attribute("data-stack")), items.nth(i).get_attribute("data-target"))
+            for i in range(items.count())] == [(sid, t) for _, sid, t in nearest]
+    n, _, t = nearest[0]
+    assert f"{n} province{'' if n == 1 else 's'} from {'Petrograd' if t == 'PETR' else 'Tver'} by its route" in items.first.inner_text()
+    page.click('.orders [data-act="RollRandomEvents"]')
+    page.wait_for_function("() => rcwApp.st.view.phase === 'leaders'")
+    assert "every Red leader but Lenin and Trotsky leaves the map again (004 [24.0])" in page.locator(".orders .card.phase").inner_text()
+    assert not errors, errors
+    page.context.close()

@@ -27,7 +27,7 @@ from rcw.game import HANDLERS, Game
 from rcw.rng import MASK, Dice
 from rcw.rules import auxiliary, combat, movement
 from rcw.solitaire import red, turn
-from rcw.solitaire.base import LAST_TURN, MODE, NONRED, RED_SEAT
+from rcw.solitaire.base import LAST_TURN, MODE, NONRED, RED_SEAT, TARGETS
 from rcw.solitaire.nonred_movement import movers
 from rcw.solitaire.routes import remaining_route, route_of, route_unit
 from rcw.solitaire.setup import setup
@@ -175,6 +175,7 @@ def _solitaire(g: SoloGame, seat: str | None) -> dict:
         # the non-Red stacks that move in the non-Red Movement Phase, in their order (004 [18.0], [21.11])
         "movers": [st.id for st in movers(ctx)],
         "in_targets": dict(nonred_in_targets(ctx)),
+        "targets": list(TARGETS),                       # Petrograd and Tver: a non-Red unit there wins (004 [28.13])
         "victory": conditions(ctx.data),                # the conditions in words (004 [28.11]-[28.15])
     }
 

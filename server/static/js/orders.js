@@ -86,6 +86,10 @@ export function buildOrders(app) {
     el.append(h("section.card.waiting", pendingLine(app)));
   }
 
+  // -- the SPI solitaire: how Red wins or loses, and the non-Red forces on their way ------------------
+  const goal = soloGoal(app);
+  if (goal) el.append(goal);
+
   // -- offers, politics, proposals: any time -------------------------------------------------------
   const offers = offersCard(app, by, btn);
   if (offers) el.append(offers);
@@ -303,7 +307,10 @@ function leaderPicker(app, by, btn, marks) {
   const left = Math.max(0, (rld.allowed || 0) - (rld.deployed || []).length);
   const out = [h("h3", "Red Leader Determination (004 [24.0])"),
     h("p", `The die (${rld.die ?? "?"}) allows ${plural(rld.allowed ?? 0, "Red leader")} this Game-Turn; ${left} more may be deployed. `
-      + "A leader goes on top of a Red stack holding a Red combat unit, or alone in a province holding no non-Red unit (004 [24.11]).")];
+      + "A leader goes on top of a Red stack holding a Red combat unit, or alone in a province holding no non-Red unit (004 [24.11]).",
+      // (QA: the leaders deployed vanished at the next one, leaving units that could not move or attack, unexplained)
+      h("span.small", " At the start of the next Red Leader Determination Phase every Red leader but Lenin and Trotsky leaves the map "
+        + "again (004 [24.0]): Red combat units move only with a leader (004 [5.22]), so those left without one stay until one is deployed on them."))];
   if (!(app.pickedLeader in byLeader)) app.pickedLeader = null;
   const list = h("div.pick-list");
   for (const lead of Object.keys(byLeader)) {
@@ -573,6 +580,30 @@ function combatPicker(app, by, btn, marks) {
     out.push(h("div.row.end", btn("End Combat Phase", by.EndCombat[0], { cls: "primary", onclick: danger ? ask : null })));
   }
   return out;
+}
+
+/** The SPI solitaire's goal in the Orders panel (QA: a newcomer saw only "Roll for Random Events"
+ *  and lost on Game-Turn 2 to a force he never saw coming): the engine's victory conditions and
+ *  the non-Red stacks nearest to Petrograd and Tver by their routes (the engine's
+ *  ``solitaire.routes``: every non-Red stack marches on one of them), open on Game-Turn 1. */
+function soloGoal(app) {
+  const view = app.st.view;
+  const so = view.solitaire;
+  if (!so || view.phase === "over") return null;
+  const stacks = stacksById(view);
+  const targets = new Set(so.targets || []);
+  const coming = Object.entries(so.routes || {})
+    .filter(([sid, r]) => targets.has(r.target) && stacks[sid] && (r.ahead || []).length)    // (off its route or there: none ahead)
+    .map(([sid, r]) => [stacks[sid], r])
+    .sort((a, b) => a[1].ahead.length - b[1].ahead.length || a[0].id - b[0].id);
+  const names = [...targets].map(pname).join(" and ");
+  return h("details.card.solo-goal", { open: view.turn === 1 },
+    h("summary", `How you win or lose · the non-Red forces nearest ${names}`),
+    (so.victory || []).map((t) => h("p.small", t)),
+    coming.length ? [h("p.small", `${plural(coming.length, "non-Red stack")} march on ${names}; the nearest:`),
+      h("ul.solo-coming", coming.slice(0, 3).map(([st, r]) => h("li", { dataset: { stack: st.id, target: r.target } },
+        `${stackName(st)} in ${pname(st.province)}: ${plural(r.ahead.length, "province")} from ${pname(r.target)} by its route`)))]
+      : null);
 }
 
 /** The SPI solitaire: the warning while non-Red units stand in Petrograd or Tver (the engine's
