@@ -37,6 +37,25 @@ def _page(browser, phone: bool = False):
     return new_page(browser, phone, 15_000)
 
 
+def test_the_lobby_says_when_a_new_game_will_start(server, browser) -> None:
+    """QA: a newcomer made a three-player game, left the default open seat B open, and waited for a
+    player who never came.  Above Create, the form says when the game starts: when the open seats
+    are taken (send the link), or at once when every other seat is a bot."""
+    page = _page(browser)
+    page.goto(server + "/")
+    page.click('#g-players button[data-players="3"]')
+    starts = page.locator(".create-card .starts")
+    assert starts.get_attribute("data-open") == "B"
+    assert "The game starts when seat B is taken: send the game's link" in starts.inner_text()
+    page.select_option('select[data-seat-role="B"]', "bot")
+    assert starts.get_attribute("data-open") == ""
+    assert starts.inner_text() == "The game starts at once: every other seat is a bot."
+    page.select_option('select[data-seat-role="C"]', "open")
+    page.select_option('select[data-seat-role="B"]', "open")
+    assert "seats B, C are taken" in starts.inner_text()
+    page.context.close()
+
+
 def test_lobby_never_seats_the_creator_in_a_bots_place(server, browser) -> None:
     """Six players with you in F and a bot in A, then five: F is gone, and your seat falls to the
     first seat that is not a bot's (B), not to A (before, the game was made with A a bot's and

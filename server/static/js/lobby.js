@@ -108,6 +108,17 @@ class Lobby {
     this.form = f;
     const seg = h("div.seg#g-players");
     const seatSel = h("div.seat-picks#g-seats");
+    // (when the game will start, by the seats: QA, a newcomer who made a three-player game with
+    // the default open seat waited for a player who never came)
+    const starts = h("p.hint.starts", { dataset: { open: "" } });
+    const renderStarts = () => {
+      const open = SEATS.slice(0, f.players).split("").filter((s) => s !== f.seat && !f.bots.has(s));
+      starts.dataset.open = open.join("");
+      starts.textContent = open.length
+        ? `The game starts when ${open.length > 1 ? `seats ${open.join(", ")} are` : `seat ${open[0]} is`} taken: send the game's link to `
+          + `${open.length > 1 ? "the players you invite" : "the player you invite"}, or make ${open.length > 1 ? "them bots" : "it a bot"} to play at once.`
+        : "The game starts at once: every other seat is a bot.";
+    };
     const renderSeats = () => {
       clear(seg);
       for (let n = 3; n <= 6; n++) {
@@ -142,6 +153,7 @@ class Lobby {
           h("option", { value: "open", selected: !mine && !bot }, "open"),
           h("option", { value: "bot", selected: bot }, "bot"))));
       }
+      renderStarts();
     };
     renderSeats();
     const row = (label, el, hint = "") => h("div.form-row", h("label", { for: el.id }, label), el, hint ? h("span.hint", hint) : null);
@@ -171,6 +183,7 @@ class Lobby {
         row("Civil disorder after", f.disorder, "missed deadlines in a row: the bot plays the seat until the player returns"),
         row("Webhook", f.webhook, "news of the game is posted here (e.g. a chat room's incoming webhook)")),
       this.problemsEl = h("div.form-problems", { role: "alert", hidden: true }),
+      starts,
       h("div.row.end", h("button.btn.primary.big#g-create", { type: "button", dataset: { act: "create" }, onclick: () => this.create() }, "Create game")));
   }
 
