@@ -582,6 +582,29 @@ def test_a_burst_of_toasts_shows_the_newest_three_and_keeps_an_error(server, bro
         page.context.close()
 
 
+def test_on_a_phone_a_burst_of_toasts_shows_two_proposals_included(server, browser) -> None:
+    """QA on a phone: after his Player-Turn four toasts (the bots' proposals among them) covered the
+    Talk's channels for seconds.  On a phone two show at most, a proposal's toast (its card is in
+    the Talk) going like the plain ones; an error stays."""
+    g = http(server, "POST", "/api/games", {"players": 5, "bots": "sdt", "options": {"max_turns": 2}})
+    page = new_page(browser, True)
+    try:
+        page.goto(f"{server}/#/g/{g['game']}")
+        page.wait_for_function("() => document.body?.dataset.status")
+        shown = page.evaluate("""async () => { const { toast, h } = await import("/js/util.js");
+          document.querySelectorAll('.toast').forEach((t) => t.remove());
+          for (let i = 1; i <= 3; i++) toast(h("span", `Proposal ${i}`, h("button.toast-open", "Open")), "info");
+          toast("Combat 1", "result");
+          return [...document.querySelectorAll('.toast')].map((t) => t.querySelector('.toast-text').textContent); }""")
+        assert shown == ["Proposal 3Open", "Combat 1"], shown
+        shown = page.evaluate("""async () => { const { toast } = await import("/js/util.js");
+          toast("Not your turn", "error"); toast("Combat 2", "result");
+          return [...document.querySelectorAll('.toast')].map((t) => t.querySelector('.toast-text').textContent); }""")
+        assert shown == ["Not your turn", "Combat 2"], shown
+    finally:
+        page.context.close()
+
+
 def test_the_toasts_are_measured_once_a_frame_however_fast_the_mouse_moves(server, browser) -> None:
     """A mouse sends many more moves than the screen shows frames: the toasts are measured for
     the last move of a frame, not for every one (each measure a layout, on a slow phone-sized

@@ -237,9 +237,13 @@ export function toast(text, kind = "info", detail = "") {
   t.addEventListener("click", () => t.remove());
   toastBox.append(t);
   // (QA: the bots' turns in a burst piled five toasts over the map: past MOST_TOASTS the oldest
-  // plain ones go at once, told in the Log anyway; an error, or a toast with a button, stays)
-  const plain = [...toastBox.children].filter((x) => !x.classList.contains("error") && !x.querySelector("button"));
-  while (toastBox.children.length > MOST_TOASTS && plain.length > 1) plain.shift().remove();
+  // plain ones go at once, told in the Log anyway; an error, or a toast with a button, stays.
+  // On a phone two at most, and a proposal's toast goes too, its card is in the Talk: QA saw four
+  // cover the Talk's channels for seconds)
+  const phone = window.matchMedia("(max-width: 760px)").matches;
+  const most = phone ? 2 : MOST_TOASTS;
+  const plain = [...toastBox.children].filter((x) => !x.classList.contains("error") && (phone || !x.querySelector("button")));
+  while (toastBox.children.length > most && plain.length > 1) plain.shift().remove();
   setTimeout(() => t.classList.add("fade"), kind === "error" ? 9000 : 4000);
   setTimeout(() => t.remove(), kind === "error" ? 10000 : 5000);
   return t;
