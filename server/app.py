@@ -553,7 +553,7 @@ async def healthz(request: web.Request) -> web.Response:
     h = hub.health()
     if hub.store.kind == "redis":
         try:
-            await asyncio.wait_for(hub.store.r.ping(), 2)
+            await asyncio.wait_for(hub.store.check(), 2)
         except Exception as e:  # report, don't fail: /healthz is for humans and probes
             h["status"] = "degraded"
             h["error"] = f"redis: {type(e).__name__}"

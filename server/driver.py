@@ -52,6 +52,7 @@ from rcw.bots.negotiation import Message, Pact
 from rcw.server.botworker import WorkerError, WorkerGone, agent_seed, bot_reasons
 from rcw.server.host import Host
 from rcw.server.protocol import ProtocolError, now_ms
+from rcw.server.store import STORE_DOWN, Backoff
 
 from rcw.actions import Action, DeclineTrade, IllegalAction, action_from_wire
 from rcw.game import Game
@@ -163,9 +164,11 @@ class Driver:
             w.send(("close", self.rt.gid))
 
     def kick(self) -> None:
-        """Something changed: let the bots (and deadline timers) look again."""
+        """Something changed: let the bots (and deadline timers) look again.  (A replica dropped
+        after a write the store failed, ``game`` None, is rebuilt by the drive: QA saw an all-bot
+        game stop for good after a Redis outage, its replica waiting for a request to rebuild it.)"""
         rt = self.rt
-        if not self.driving or rt.game is None or rt.closed:
+        if not self.driving or rt.closed or (rt.game is None and not rt.seq):
             return
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._drive(), name=f"drive-{rt.gid}")
@@ -339,9 +342,29 @@ class Driver:
 
     async def _drive(self) -> None:
         """Play the bot seats through the match loop (rcw.bots.match): answers out of turn, then
-        the pending seat, one action at a time, each taking the path of every action."""
+        the pending seat, one action at a time, each taking the path of every action.  While the
+        store cannot be reached the bots wait and try again (:class:`~rcw.server.store.Backoff`:
+        one line a minute, one when it works again), the lease loop meanwhile keeping or losing
+        the game; they do not stop for good (QA: after a Redis outage of 20 s an all-bot game
+        stood still until the process was restarted)."""
+        down = Backoff(f"game {self.rt.gid}: the bots' store access")
+        while self.driving and not self.rt.closed:
+            try:
+                await self._drive_round(down)
+            except asyncio.CancelledError:
+                raise
+            except STORE_DOWN as e:
+                await down.wait(e, "the bots try again")
+                continue
+            return
+
+    async def _drive_round(self, down: Backoff) -> None:
         rt = self.rt
         failures = 0
+        if rt.game is None:                   # (dropped after a write the store failed: rebuilt from the log)
+            async with rt.lock:
+                if rt.game is None:
+                    await rt.ensure_current()
         if not self._clock_read:
             await rt.clock.load()
             self._clock_read = True
@@ -350,6 +373,7 @@ class Driver:
             if rt.game is None or rt.status() != "playing":
                 break
             await self._arm_offer_deadlines()
+            down.ok()                          # (the store answers: "works again", after an outage)
             async with rt.lock:
                 if rt.game is None or rt.status() != "playing":
                     break

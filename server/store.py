@@ -452,7 +452,10 @@ class MemoryStore(Store):
 
 
 #: What an operation meets while Redis cannot be reached (an outage, not a fault of the server).
-STORE_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, ConnectionError)
+#: (A Redis Cluster with a master down answers CLUSTERDOWN, or TRYAGAIN while slots move: QA saw
+#: them logged as tracebacks, and the bots stop.)
+STORE_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, ConnectionError,
+              redis.exceptions.ClusterDownError, redis.exceptions.TryAgainError)
 
 
 class Backoff:
@@ -981,6 +984,15 @@ class RedisStore(Store):
             return True
         ttl_ms = int(min(86_400.0, burst / max(rate, 1e-9)) * 1000) + 1000   # a full bucket needs no key
         return bool(await self._take(keys=[self.k("rate", key)], args=[repr(float(rate)), repr(float(burst)), ttl_ms]))
+
+    async def check(self) -> None:
+        """Raise if the store cannot serve every game now: a single Redis that does not answer
+        PING, or a Cluster one of whose primaries does not (the games of its slots are then
+        unserved; QA: ``/healthz`` said "ok" with a primary down, a ping reaching another)."""
+        if self.cluster:
+            await self.r.ping(target_nodes=self.r.PRIMARIES)
+        else:
+            await self.r.ping()
 
     # -- maintenance (tests, benchmarks) ---------------------------------------------------
     async def destroy(self) -> int:

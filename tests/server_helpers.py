@@ -368,3 +368,37 @@ needs_cluster = pytest.mark.skipif(redis_cluster_missing() is not None,
 #: The stores a server test runs on (``pytest.mark.parametrize("store_kind", STORES)``): in
 #: memory, and on the real Redis.
 STORES = ["memory", pytest.param("redis", marks=needs_redis)]
+
+
+class KillableRedis:
+    """A standalone redis-server of the test's own on a free loopback port, keeping its data in
+    an append-only file in a temporary directory, so that it can be killed with SIGKILL (an
+    outage) and started again on the same port with the same data."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="rcw-redis-"))
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 20.0) -> None:
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir), "--save", "",
+             "--appendonly", "yes", "--appendfsync", "always", "--logfile", str(self.dir / "redis.log")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        end = time.monotonic() + timeout
+        while not _pong(self.port):
+            assert self.proc.poll() is None and time.monotonic() < end, "redis-server did not start"
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def close(self) -> None:
+        self.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)

@@ -16,8 +16,9 @@ import time
 import aiohttp
 import pytest
 from rcw.server.client import GameClient, Lobby, ServerError
+from rcw.server.config import Config
 from rcw.server.store import RedisStore
-from server_helpers import free_port, running_server, unique_prefix
+from server_helpers import KillableRedis, free_port, needs_cluster, redis_cluster, running_server, unique_prefix
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
 
@@ -119,3 +120,59 @@ async def test_a_redis_that_stops_answering_fails_requests_in_its_timeout_and_th
             redis.send_signal(signal.SIGCONT)
         redis.terminate()
         redis.wait(10)
+
+
+async def _seq_reaches(rt, n: int, timeout: float) -> bool:
+    for _ in range(int(timeout * 20)):
+        if rt.seq >= n:
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+async def test_the_bots_go_on_after_a_redis_outage() -> None:
+    """QA, as an operator: after a Redis outage an all-bot game stood still for good (its
+    process renewing the game's lease, so no other took it over) until the process was restarted:
+    the bots' task had died on the store's error, and the game's replica, dropped after the write
+    that failed, waited for a request to rebuild it.  The bots wait out the outage and go on, and
+    what they write afterwards is in the store.  (Redis is killed with SIGKILL and started again
+    on the same port with the same data, an append-only file.)"""
+    redis = KillableRedis()
+    redis.start()
+    try:
+        store = RedisStore(redis.url, prefix=unique_prefix("outage"))
+        async with running_server(store, Config(bot_delay=0.1, lease_ttl=1.5)) as srv, Lobby(srv.base) as lobby:
+            g = await lobby.create_game(players=3, bot_seats=list("ABC"), seed=2)
+            gid = g["game"]
+            for _ in range(100):
+                if gid in srv.hub.runtimes:
+                    break
+                await asyncio.sleep(0.05)
+            rt = srv.hub.runtimes[gid]
+            assert await _seq_reaches(rt, 5, 20), rt.seq
+            redis.kill()                                   # (an outage under the bots' next step)
+            await asyncio.sleep(3.0)
+            stopped_at = rt.seq
+            redis.start()                                  # (back, with the same data)
+            assert await _seq_reaches(rt, stopped_at + 10, 30), (stopped_at, rt.seq)
+            assert await store.log_len(gid) >= stopped_at + 10
+    finally:
+        redis.close()
+
+
+@needs_cluster
+async def test_healthz_is_degraded_while_a_cluster_primary_is_down() -> None:
+    """QA, as an operator: with one primary of a Redis Cluster down, ``/healthz`` said "ok" (its
+    PING reached another node) while every request for that node's games was refused
+    ``unavailable``: a load balancer or a monitor keyed on it missed the outage.  It pings every
+    primary: 503, ``degraded``, with the error, while one does not answer."""
+    with redis_cluster(3) as nodes:
+        (host, port), (_, down) = nodes[0], nodes[2]
+        store = RedisStore(f"redis+cluster://{host}:{port}", prefix="hz:")
+        async with running_server(store) as srv, aiohttp.ClientSession() as http:
+            async with http.get(srv.base + "/healthz") as r:
+                assert r.status == 200 and (await r.json())["status"] == "ok"
+            subprocess.run(["redis-cli", "-p", str(down), "shutdown", "nosave"], capture_output=True, timeout=10)
+            async with http.get(srv.base + "/healthz") as r:
+                got = await r.json()
+                assert r.status == 503 and got["status"] == "degraded" and got["error"].startswith("redis: "), got
