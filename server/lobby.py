@@ -79,6 +79,7 @@ def _token() -> str:
 #: A process whose lease rounds stopped this long ago is forgotten from the processes' hash
 #: (``P {g:_}:h:procs``, one entry a process start), swept at most this often (ms).
 PROCS_SWEEP_MS = 600_000
+PRESENCE_CHECK_MS = 10_000        # how often the seats online are read again for the games with connections here
 
 
 class Hub:
@@ -89,6 +90,7 @@ class Hub:
         self.config = config or Config()
         self.proc = secrets.token_hex(6)
         self._procs_swept = 0
+        self._presence_checked = 0
         self.runtimes: dict[str, GameRuntime] = {}
         self.conns: set[Any] = set()
         self.tasks: set[asyncio.Task] = set()
@@ -259,6 +261,14 @@ class Hub:
             rt.driver.set_driving(True)
         if self.notifier.outbox is not None:      # (the e-mails of a process that died: sent from here)
             await self.notifier.outbox.sweep()
+        if now - self._presence_checked >= PRESENCE_CHECK_MS:
+            # (a process killed with connections open sends no notice that they went: who is online
+            # is read again now and then, its seats no longer counted once its lease rounds stop;
+            # QA saw a player shown "online now" for ten minutes after his server was killed)
+            self._presence_checked = now
+            for rt in list(self.runtimes.values()):
+                if rt.conns and self.store.shared:
+                    self.spawn(rt.presence_changed())
         now = time.monotonic()
         for gid, rt in list(self.runtimes.items()):
             if not rt.conns and not rt.driver.driving and now - rt.last_used > self.config.idle_unload:

@@ -306,7 +306,7 @@ class GameRuntime:
                 if n > 0 and alive.get(proc, 0) >= recent}
         return sorted(held)
 
-    async def _presence_notice(self) -> None:
+    async def presence_changed(self) -> None:
         """A seat's connection came or went (in any process): push who is online (``presence``)
         to this process's clients when it changed.  One notice at a time (:attr:`notices`), each
         reading the store afresh (two reads finishing out of order left a stale dot: review)."""
@@ -487,7 +487,7 @@ class GameRuntime:
         elif k == "notify":
             self.hub.spawn(self._prefs_notice())
         elif k == "presence":
-            self.hub.spawn(self._presence_notice())
+            self.hub.spawn(self.presence_changed())
         elif k == "gone":
             self.hub.spawn(self.hub.archived(self))
 

@@ -232,3 +232,33 @@ async def test_kill_9_mid_game_then_restart_loses_nothing_acknowledged():
         raise
     finally:
         await _stop_all([p1, p2], clients, lobbies, prefix)
+
+
+@needs_redis
+async def test_a_player_whose_server_is_killed_is_shown_offline_soon():
+    """QA, as an operator: after ``kill -9`` of the process holding Anna's connection, Boris's page
+    (on the other process) showed her "online now" for ten minutes, until the processes' sweep:
+    nothing tells the living process that her connection went.  Who is online is read again every
+    ten seconds; a killed process's seats stop counting once its lease rounds stop."""
+    prefix = unique_prefix("presence")
+    args = ("--redis", REDIS_URL, "--prefix", prefix, "--lease-ttl", "0.6", "--bot-workers", "0")
+    p1, p2 = ServerProcess(*args), ServerProcess(*args)
+    clients: list[GameClient] = []
+    try:
+        await asyncio.gather(p1.start(), p2.start())
+        async with Lobby(p1.base) as lobby:
+            g = await lobby.create_game(players=3, bot_seats=["C"], seed=0)
+            a = await lobby.join(g["game"], name="Anna")
+            b = await lobby.join(g["game"], name="Boris")
+        ca = await GameClient.connect(p1.base, g["game"], a["token"])
+        cb = await GameClient.connect(p2.base, g["game"], b["token"])
+        clients += [ca, cb]
+        await cb.wait_for(lambda c: c.online == ["A", "B"], 10)
+        await p1.kill()                                   # (Anna's connection dies with it, unannounced)
+        await cb.wait_for(lambda c: c.online == ["B"], 25)
+    finally:
+        for c in clients:
+            await c.close()
+        await p1.stop()
+        await p2.stop()
+        await destroy_prefix(prefix)
