@@ -56,9 +56,10 @@ class Admission:
         for key in keys:
             if not await self.hub.store.take_token(key, rate, burst):
                 self.hub.metrics.limited(what)
+                wait = max(0.1, round(1 / rate, 1))     # (QA: "retry in 0 s" with retry_after 0.5)
                 raise ProtocolError("rate_limited", f"too many {'games created' if what == 'create' else 'costly requests'}"
                                     f" from this {'token' if ':tok:' in key else 'address'}; retry in "
-                                    f"{1 / rate:.0f} s", retry_after=round(1 / rate, 1))
+                                    f"{wait:g} s", retry_after=wait)
 
     # -- caps ---------------------------------------------------------------------------------
     def live_games(self) -> int:

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from rcw.server import facts, metrics
 from rcw.server.chat import RateLimiter
 from rcw.server.config import Config
@@ -206,7 +206,8 @@ class Connection:
             frame = unpack_frame(data)
             rid = frame.get("id")
             if not self.limiter.allow(None):
-                raise ProtocolError("rate_limited", "too many frames; slow down")
+                rate = self.hub.config.frame_rate
+                raise ProtocolError("rate_limited", "too many frames; slow down", retry_after=max(0.1, round(1 / rate, 1)))
             t = frame["t"]
             if t not in ("hello", "ping") and self.rt is None:
                 raise ProtocolError("not_joined", "send 'hello' first")
@@ -419,13 +420,27 @@ def _replay_events(gid: str, meta: dict, snap: tuple[int, bytes] | None, older: 
 
 
 # ============================================================================================
-async def ws_handler(request: web.Request) -> web.WebSocketResponse:
+async def ws_handler(request: web.Request) -> web.StreamResponse:
     hub = request.app[HUB]
+    addr = request.remote or "?"
+    # (QA as an operator: one client held 1500 sockets, and 300 that never said hello, unrefused)
+    cap = hub.config.max_conns_per_addr
+    if cap and hub.conns_by_addr[addr] >= cap:
+        hub.metrics.limited("connections")
+        return _json_error(ProtocolError("rate_limited", f"more than {cap} connections from this address at once "
+                                         "(rcw serve --max-conns-per-addr); close some first", retry_after=5))
     ws = web.WebSocketResponse(max_msg_size=WS_HARD_LIMIT, heartbeat=30, compress=False)
     await ws.prepare(request)
     conn = Connection(ws, hub, request.remote, request.transport)
     hub.conns.add(conn)
+    hub.conns_by_addr[addr] += 1
     hub.metrics.opened()
+    wait = hub.config.hello_timeout
+
+    def no_hello() -> None:                  # (a socket that joins no game in time is closed)
+        if conn.rt is None and not conn.closed:
+            hub.spawn(ws.close(code=WSCloseCode.POLICY_VIOLATION, message=f"send hello within {wait:g} s".encode()))
+    hello_timer = asyncio.get_running_loop().call_later(wait, no_hello) if wait > 0 else None
     # A reader task takes the client's frames as they arrive, so that when the client closes,
     # the requests it left are dropped, not handled for nobody.  At most ``max_pending`` wait
     # behind the one being handled; one more is answered ``busy`` at once (and not handled).
@@ -467,6 +482,11 @@ async def ws_handler(request: web.Request) -> web.WebSocketResponse:
                                       "frames are msgpack maps in binary WebSocket messages"))
     finally:
         hub.conns.discard(conn)
+        hub.conns_by_addr[addr] -= 1
+        if hub.conns_by_addr[addr] <= 0:
+            del hub.conns_by_addr[addr]
+        if hello_timer is not None:
+            hello_timer.cancel()
         await conn.close()
         reader.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):

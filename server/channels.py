@@ -133,7 +133,8 @@ class Channels:
         every process serving the game draws from the same one."""
         cfg = self.rt.hub.config
         if not await self.store.take_token(f"{self.rt.gid}:{seat}", cfg.chat_rate, cfg.chat_burst):
-            raise ProtocolError("rate_limited", "too many chat messages; wait a moment")
+            wait = max(0.1, round(1 / cfg.chat_rate, 1))
+            raise ProtocolError("rate_limited", f"too many chat messages; wait {wait:g} s", retry_after=wait)
 
     async def post(self, seat: str, name: Any, text: Any, proposal: Any = None) -> dict:
         rt = self.rt

@@ -94,6 +94,9 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-bot-games", type=whole(0), default=20, metavar="N",
                    help="games with bot seats whose bots run in this process; creating (or filling with bots) one "
                         "more answers busy, and other processes take over the rest; 0: no cap (default 20)")
+    p.add_argument("--max-conns-per-addr", type=whole(0), default=256, metavar="N",
+                   help="WebSockets open at once from one client address; one more is refused (HTTP 429); behind a "
+                        "reverse proxy every client has the proxy's address; 0: no cap (default 256)")
     p.add_argument("--bot-workers", type=whole(0), default=None, metavar="N",
                    help="worker processes where the bots decide, off the event loop; each game always goes to "
                         "the same one; 0: the bots decide in the event loop (default: one per core but one, "
@@ -149,6 +152,7 @@ async def serve(args: argparse.Namespace) -> None:
                     frame_burst=2 * args.frame_rate, lease_ttl=args.lease_ttl, bot_delay=args.bot_delay, bot_wait=args.bot_wait,
                     create_rate=args.create_rate, create_burst=args.create_burst, costly_rate=args.costly_rate,
                     costly_burst=args.costly_burst, max_games=args.max_games, max_bot_games=args.max_bot_games,
+                    max_conns_per_addr=args.max_conns_per_addr,
                     snapshot_every=max(1, args.snapshot_every),
                     bot_workers=max(0, _default_workers() if args.bot_workers is None else args.bot_workers),
                     smtp=args.smtp, mail_from=args.mail_from, mail_retry=args.mail_retry, public_url=args.public_url,

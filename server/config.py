@@ -27,6 +27,8 @@ class Config:
     max_games: int = 200          # live games loaded in one process; creating more answers busy
     max_bot_games: int = 20       # games with bot seats whose bots run in one process; more answers busy
     max_pending: int = 256        # requests read from one WebSocket, waiting to be handled; more: busy
+    max_conns_per_addr: int = 256  # WebSockets open at once from one client address (0: no cap); more: 429
+    hello_timeout: float = 30.0   # seconds a WebSocket may stay open without a hello (then closed, 1008)
     costly_workers: int = 2       # rebuilds (a past view, an old log) running at once, in worker processes
     bot_workers: int = 0          # processes where the bots decide (server/botworker.py); 0: in the event loop
     bot_wait: float = 20.0        # seconds a bot waits for the humans it invited to a Central Committee (0: none)

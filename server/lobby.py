@@ -11,6 +11,7 @@ HTTP lobby (create, list, join, fill with bots, leave, replay views, records) an
 from __future__ import annotations
 
 import asyncio
+import collections
 import hmac
 import logging
 import re
@@ -93,6 +94,7 @@ class Hub:
         self._presence_checked = 0
         self.runtimes: dict[str, GameRuntime] = {}
         self.conns: set[Any] = set()
+        self.conns_by_addr: collections.Counter[str] = collections.Counter()   # open WebSockets by client address
         self.tasks: set[asyncio.Task] = set()
         self._load_lock = asyncio.Lock()
         self._damaged: dict[str, int] = {}    # game id -> its log's length when it was found damaged

@@ -250,3 +250,39 @@ async def test_a_damaged_log_is_answered_damaged_game_and_the_rebuild_workers_se
             assert f"logged action {k} does not replay" in body["error"]["message"] and body["error"]["rule"]
             st, body = await view(k - 1)
             assert st == 200 and body["seq"] == k - 1, body
+
+
+async def test_one_address_may_hold_only_so_many_sockets_and_a_socket_must_say_hello():
+    """QA as an operator: one client held 1500 sockets at once, and 300 that never said hello
+    for as long as it liked, nothing refused.  Past ``--max-conns-per-addr`` the upgrade is refused
+    (HTTP 429, ``rate_limited`` with ``retry_after``) while the others play on; a socket that sends
+    no ``hello`` within the timeout is closed (1008) and frees its place."""
+    import dataclasses
+
+    cfg = dataclasses.replace(Config(max_conns_per_addr=5), hello_timeout=1.0)
+    async with serve(cfg, limits=True) as (srv, lobby), aiohttp.ClientSession() as http:
+        g = await lobby.create_game(players=3, bot_seats=["B", "C"], seed=1)
+        a = await lobby.join(g["game"], seat="A")
+        player = await GameClient.connect(srv.base, g["game"], a["token"])    # (one of the five)
+        idle = [await http.ws_connect(srv.base + "/ws") for _ in range(4)]
+        with pytest.raises(aiohttp.WSServerHandshakeError) as e:
+            await http.ws_connect(srv.base + "/ws")
+        assert e.value.status == 429
+        async with http.get(srv.base + "/ws", headers={"Connection": "Upgrade", "Upgrade": "websocket",
+                                                       "Sec-WebSocket-Version": "13",
+                                                       "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}) as r:
+            body = await r.json()
+            assert r.status == 429 and body["error"]["code"] == "rate_limited" and body["error"]["retry_after"] > 0
+            assert "--max-conns-per-addr" in body["error"]["message"]
+        assert await player.ping()                       # (the player plays on)
+        for ws in idle:                                  # (none said hello: closed within the timeout)
+            msg = await asyncio.wait_for(ws.receive(), 5)
+            assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED), msg
+            assert ws.close_code == 1008 or msg.data == 1008, (ws.close_code, msg)
+        await asyncio.sleep(0.2)
+        again = await http.ws_connect(srv.base + "/ws")  # (their places are free again)
+        await again.close()
+        assert await player.ping()                       # (the player, who said hello, stays)
+        await player.close()
+        for ws in idle:
+            await ws.close()
