@@ -123,6 +123,7 @@ class Connection:
         self.token: str | None = None
         self.prefs_shown: dict | None = None   # the seat's notification settings as this client last heard them
         self.closed = False
+        self.dropped = False               # dropped for not reading (:meth:`_drop`)
         # The outbound frames (None: close), written in order by the writer task; ``_wake`` is
         # the future it waits on while the queue is empty (a deque and one future: cheaper per
         # frame than an asyncio.Queue, and the writer drains every queued frame per wake-up).
@@ -139,14 +140,25 @@ class Connection:
         if self.closed:
             return False
         if len(self.queue) >= self.hub.config.max_queue:
-            log.warning("dropping a client that does not read (%d frames queued)", len(self.queue))
-            self.closed = True
-            self._put(None)
+            self._drop()
             return False
         if count:
             self.hub.metrics.sent(frame)
         self._put(pack(frame) if data is None else data)
         return True
+
+    def _drop(self) -> None:
+        """A client that lets ``max_queue`` frames pile up is dropped at once: its queue goes, the
+        socket is closed with 1008 (or cut, if even the close cannot be written in 2 s).  QA: the
+        writer went on sending the whole queue first, so a client that read later got thousands
+        of frames and then 1000, and one that never read held its place for a minute."""
+        rt = self.rt
+        log.warning("game %s, seat %s, %s: dropping a client that does not read (%d frames queued)",
+                    rt.gid if rt is not None else "-", self.seat or "spectator", self.addr or "?", len(self.queue))
+        self.hub.metrics.limited("slow_reader")
+        self.closed = self.dropped = True
+        self.queue.clear()
+        self.writer.cancel()          # (it may wait for the client to read a frame: it never will)
 
     def _put(self, data: bytes | None) -> None:
         if data is not None and self._wake is not None and not self.queue and self._write_now(data):
@@ -187,8 +199,11 @@ class Connection:
         finally:
             self.closed = True
             self._wake = None
-            with contextlib.suppress(Exception):
-                await self.ws.close(code=1008 if q else 1000)
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(self.ws.close(code=1008 if q or self.dropped else 1000,
+                                                     message=b"the client does not read" if self.dropped else b""), 2)
+            if self.dropped and self.transport is not None:
+                self.transport.abort()    # (a closing socket still waits to write what it holds: it never will)
 
     async def close(self) -> None:
         if self.rt is not None:

@@ -286,3 +286,90 @@ async def test_one_address_may_hold_only_so_many_sockets_and_a_socket_must_say_h
         await player.close()
         for ws in idle:
             await ws.close()
+
+
+def _raw_spectator(base: str, gid: str):
+    """A WebSocket that says hello to ``gid`` as a spectator and then never reads (a small receive
+    buffer, so that the server's pushes pile up fast): its raw socket."""
+    import base64
+    import socket
+
+    from rcw.server.protocol import pack as _pack
+
+    host, port = base.split("//")[1].split(":")
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect((host, int(port)))
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall(f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+              f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+    got = b""
+    while b"\r\n\r\n" not in got:
+        got += s.recv(1)
+    assert b" 101 " in got.split(b"\r\n", 1)[0], got
+    payload, mask = _pack({"t": "hello", "id": 1, "game": gid}), os.urandom(4)
+    head = bytes([0x82, 0x80 | len(payload)]) if len(payload) < 126 else bytes([0x82, 0x80 | 126]) + len(payload).to_bytes(2, "big")
+    s.sendall(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+    return s
+
+
+def _frames(data: bytes) -> list[tuple[int, bytes]]:
+    out, i = [], 0
+    while i + 2 <= len(data):
+        op, n, j = data[i] & 0x0F, data[i + 1] & 0x7F, i + 2
+        if n == 126:
+            n, j = int.from_bytes(data[j:j + 2], "big"), j + 2
+        elif n == 127:
+            n, j = int.from_bytes(data[j:j + 8], "big"), j + 8
+        if j + n > len(data):
+            break
+        out.append((op, data[j:j + n]))
+        i = j + n
+    return out
+
+
+async def test_a_client_that_does_not_read_is_closed_at_once_with_1008():
+    """QA as an operator: a spectator that never read its pushes was "dropped" after 5000 queued
+    frames, yet the server went on writing the whole queue first: a client that read later got
+    some 6500 frames and then close 1000, one that never read stayed counted for a minute.  Now
+    the queue goes and the socket is closed at once with 1008; the players play on."""
+    import dataclasses
+
+    cfg = dataclasses.replace(Config(max_queue=20), chat_rate=10_000.0, chat_burst=100_000.0, frame_burst=100_000.0)
+    async with serve(cfg, limits=False) as (srv, lobby):
+        g = await lobby.create_game(players=3, bot_seats=["B", "C"], seed=1)
+        a = await lobby.join(g["game"], seat="A")
+        sock = await asyncio.to_thread(_raw_spectator, srv.base, g["game"])
+        player = await GameClient.connect(srv.base, g["game"], a["token"])
+        try:
+            for _ in range(200):
+                if not any(c.seat is None and c.rt is not None for c in srv.hub.conns):
+                    await asyncio.sleep(0.02)
+                    continue
+                break
+            spectator = next(c for c in srv.hub.conns if c.seat is None and c.rt is not None)
+            t0 = time.monotonic()
+            for i in range(6000):                     # (pushes to the spectator, ~2 KB each: past the sockets' buffers)
+                await player.chat("public", f"{i} " + "y" * 1900)
+                if spectator not in srv.hub.conns:
+                    break
+            for _ in range(100):
+                if spectator not in srv.hub.conns:
+                    break
+                await asyncio.sleep(0.05)
+            assert spectator.dropped, (len(spectator.queue), spectator.transport.get_write_buffer_size())
+            assert spectator not in srv.hub.conns, "the client that does not read is still served"
+            assert time.monotonic() - t0 < 30
+            sock.settimeout(3)
+            data = b""
+            with contextlib.suppress(OSError):
+                while chunk := await asyncio.to_thread(sock.recv, 1 << 20):
+                    data += chunk
+            frames = _frames(data)
+            closes = [int.from_bytes(p[:2], "big") for op, p in frames if op == 8]
+            assert closes in ([1008], []), closes                # (1008, or cut: never 1000)
+            assert len(frames) < i, (len(frames), i)             # (not the whole queue first)
+            assert await player.ping()
+        finally:
+            sock.close()
+            await player.close()
