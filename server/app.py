@@ -586,12 +586,11 @@ async def errors_middleware(request: web.Request, handler):
 async def healthz(request: web.Request) -> web.Response:
     hub = request.app[HUB]
     h = hub.health()
-    if hub.store.kind == "redis":
-        try:
-            await asyncio.wait_for(hub.store.check(), 2)
-        except Exception as e:  # report, don't fail: /healthz is for humans and probes
-            h["status"] = "degraded"
-            h["error"] = f"redis: {type(e).__name__}"
+    try:
+        await asyncio.wait_for(hub.store.check(), 2)
+    except Exception as e:  # report, don't fail: /healthz is for humans and probes
+        h["status"] = "degraded"
+        h["error"] = f"{hub.store.kind}: {type(e).__name__}"
     return web.json_response(h, status=200 if h["status"] == "ok" else 503)
 
 

@@ -21,11 +21,14 @@ metric                                 type       what
                                                   from its frame to its reply
 ``rcw_bot_decision_seconds``           histogram  a bot choosing its next action (or a deadline's bot)
 ``rcw_redis_seconds{op}``              histogram  round trip of each Redis call, by store operation
-``rcw_refused_total{limit}``           counter    requests refused by admission control (``create``, ``costly``:
-                                                  ``rate_limited``; ``games``, ``bot_games``, ``rebuild``,
-                                                  ``pending``: ``busy``)
+``rcw_refused_total{limit}``           counter    requests refused by admission control (``create``, ``costly``,
+                                                  ``connections``: ``rate_limited``; ``games``, ``bot_games``,
+                                                  ``rebuild``, ``pending``: ``busy``; ``slow_reader``: dropped)
 ``rcw_requests_dropped_total``         counter    requests read from a connection that closed before they were handled
-``rcw_games_live``                     gauge      games not over (all processes: read from the store)
+``rcw_games_live``                     gauge      games not over (all processes: read from the store; its last
+                                                  reading while the store is down)
+``rcw_store_up``                       gauge      1 if the store answered at the last scrape (every primary of a
+                                                  Redis Cluster), else 0
 ``rcw_games_loaded``                   gauge      games this process holds a replica of
 ``rcw_games_driving``                  gauge      games whose bots and deadlines run in this process
 ``rcw_store_info{kind,mode}``          gauge      1; ``kind`` ``memory`` or ``redis``, ``mode`` ``single`` or ``cluster``
@@ -82,6 +85,7 @@ class Metrics:
                                registry=r)
         self.dropped = Counter("rcw_requests_dropped", "Requests dropped: their connection closed first", registry=r)
         self.games_live = Gauge("rcw_games_live", "Games not over (every process's, from the store)", registry=r)
+        self.store_up = Gauge("rcw_store_up", "1 if the store answered at the last scrape, else 0", registry=r)
         self.games_loaded = Gauge("rcw_games_loaded", "Games this process holds a replica of", registry=r)
         self.games_driving = Gauge("rcw_games_driving", "Games whose bots and deadlines run in this process",
                                    registry=r)
@@ -149,9 +153,14 @@ class Metrics:
         store = hub.store
         self.store_info.labels(store.kind, getattr(store, "mode", "single")).set(1)
         try:
+            await store.check()
             self.games_live.set(await store.count_live())
+            self.store_up.set(1)
         except Exception as e:   # the store is down: report the rest (and /healthz says degraded)
-            log.warning("metrics: cannot count live games: %s", e)
+            # (QA: rcw_games_live read 0 in an outage, as if every game had ended: it keeps its last
+            # reading, and rcw_store_up says the store is down)
+            self.store_up.set(0)
+            log.warning("metrics: the store does not answer: %s", e)
 
 
 def handler(hub: Hub):

@@ -235,6 +235,9 @@ class Store(ABC):
     async def take_code(self, code: str) -> dict | None:
         """The value kept under ``code``, deleted as it is read (None: unknown, used or expired)."""
 
+    async def check(self) -> None:  # noqa: B027 - a store in this process is always there
+        """Raise if the store cannot serve every game now (``/healthz``, ``rcw_store_up``)."""
+
     # -- rate limits ---------------------------------------------------------------------------
     @abstractmethod
     async def take_token(self, key: str, rate: float, burst: float) -> bool:

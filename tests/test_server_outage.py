@@ -41,8 +41,16 @@ async def test_a_redis_outage_is_answered_unavailable_and_logged_in_a_few_lines(
         async with running_server(store) as srv, Lobby(srv.base) as lobby:
             g = await lobby.create_game(players=3)
             c = await GameClient.connect(srv.base, g["game"])
+            async with aiohttp.ClientSession() as s, s.get(f"{srv.base}/metrics") as r:
+                text = await r.text()
+                assert "rcw_store_up 1.0" in text and "rcw_games_live 1.0" in text
             redis.terminate()
             redis.wait(10)
+            # (QA: rcw_games_live read 0 in an outage, as if every game had ended: it keeps its last
+            # reading, and rcw_store_up says the store is down)
+            async with aiohttp.ClientSession() as s, s.get(f"{srv.base}/metrics") as r:
+                text = await r.text()
+                assert "rcw_store_up 0.0" in text and "rcw_games_live 1.0" in text, text[-1500:]
             caplog.clear()
             caplog.set_level(logging.INFO)
             async with aiohttp.ClientSession() as s:
