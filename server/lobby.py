@@ -260,6 +260,8 @@ class Hub:
                     if e.code == "damaged_game":
                         self._damaged[gid] = await self.store.log_len(gid)
                     continue
+            # (QA as an operator: a fail-over after kill -9 left no trace in the log)
+            log.info("game %s: driven by this process now (no other held its lease)", gid)
             rt.driver.set_driving(True)
         if self.notifier.outbox is not None:      # (the e-mails of a process that died: sent from here)
             await self.notifier.outbox.sweep()

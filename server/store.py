@@ -1011,7 +1011,11 @@ async def _cluster_enabled(url: str) -> bool:
     import redis.asyncio as aioredis
     from redis.exceptions import ResponseError
 
-    r = aioredis.Redis.from_url(url)
+    from urllib.parse import urlsplit, urlunsplit
+
+    # (asked of database 0: a cluster node refuses SELECT, and QA met its raw "SELECT is not allowed
+    # in cluster mode" for redis://node/3, instead of "a Redis Cluster has only database 0")
+    r = aioredis.Redis.from_url(urlunsplit(urlsplit(url)._replace(path="/0")))
     try:
         return bool((await r.info("cluster")).get("cluster_enabled"))
     except ResponseError:        # INFO refused (ACL, renamed command): take it for a single Redis

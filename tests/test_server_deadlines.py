@@ -59,6 +59,7 @@ async def test_kill_9_mid_phase_keeps_the_sheets_and_the_deadline(mode, after):
         def fired(c: GameClient) -> bool:
             return any(p["t"] == "update" and p.get("by") == "deadline" and p["actor"] == actor for p in c.pushes)
         await c.wait_for(fired, 15)
+        assert f"game {gid}: driven by this process now" in p2.stderr_tail(1 << 20)   # (the fail-over is logged)
         now = time.time() * 1000
         assert due - 300 <= now <= due + 2500, (now - due)    # on time, not a new full deadline later
         if mode == "postal":

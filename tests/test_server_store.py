@@ -362,3 +362,14 @@ async def test_a_forgotten_game_takes_no_more_chat_or_presence(store):
     assert await store.forget_game("gone") == 0
     await store.hash_put(GLOBAL, "procs", {"p1": 5})        # (a record of no game is never refused)
     assert await store.hash_all(GLOBAL, "procs") == {"p1": 5}
+
+
+@needs_cluster
+async def test_a_cluster_node_with_a_database_number_says_a_cluster_has_only_database_0(cluster_nodes):
+    """QA as an operator: ``--redis redis://<cluster node>/3`` failed with Redis's raw "SELECT is
+    not allowed in cluster mode"; the node is found a cluster's (asked on database 0) and the
+    error says what to write."""
+    host, port = cluster_nodes[0]
+    s = RedisStore(f"redis://{host}:{port}/3", unique_prefix("db3"))
+    with pytest.raises(ValueError, match="a Redis Cluster has only database 0"):
+        await s.start()
