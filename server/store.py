@@ -1008,10 +1008,10 @@ class RedisStore(Store):
 
 async def _cluster_enabled(url: str) -> bool:
     """Whether the Redis at ``url`` is a node of a Redis Cluster (``INFO cluster``)."""
+    from urllib.parse import urlsplit, urlunsplit
+
     import redis.asyncio as aioredis
     from redis.exceptions import ResponseError
-
-    from urllib.parse import urlsplit, urlunsplit
 
     # (asked of database 0: a cluster node refuses SELECT, and QA met its raw "SELECT is not allowed
     # in cluster mode" for redis://node/3, instead of "a Redis Cluster has only database 0")

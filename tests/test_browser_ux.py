@@ -992,17 +992,23 @@ def test_one_click_solitaire_against_four_sdt_bots(server, browser, phone) -> No
     page.context.close()
 
 
+def _spi_solitaire(server: str, browser, phone: bool):
+    """A page that started the SPI solitaire with the lobby's one click: (the page, its page errors)."""
+    page = new_page(browser, phone)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    page.click('[data-act="solo-spi"]')
+    return page, errors
+
+
 @BOTH
 def test_one_click_spi_solitaire_as_red(server, browser, phone) -> None:
     """Issue 17, solitaire in the browser: the lobby's one click starts the SPI solitaire
     (004 [18.0]-[28.0]) with the player as Red (seat R) and the engine playing the non-Red side (N);
     the page offers Red's decisions (no Politburo, Committee or trades in the solitaire), the Red
     Leader Determination Phase's among them (before, the page offered nothing there)."""
-    page = new_page(browser, phone)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server + "/")
-    page.click('[data-act="solo-spi"]')
+    page, errors = _spi_solitaire(server, browser, phone)
     page.wait_for_function("() => document.body?.dataset.seat === 'R'")
     gid = page.evaluate("() => location.hash.split('/')[2]")
     info = http(server, "GET", f"/api/games/{gid}")
@@ -1717,11 +1723,7 @@ def test_the_spi_solitaire_says_how_red_wins_and_which_forces_come_nearest(serve
     and the leaders he deployed left the map again, unexplained.  The Orders panel opens on
     Game-Turn 1 with the engine's victory conditions and the non-Red stacks nearest Petrograd and
     Tver by their routes (the engine's), and the Red Leader Determination says the leaders leave."""
-    page = new_page(browser, False)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server + "/")
-    page.click('[data-act="solo-spi"]')
+    page, errors = _spi_solitaire(server, browser, False)
     page.wait_for_function("() => document.body?.dataset.mine === '1'")
     goal = page.locator(".orders .solo-goal")
     assert goal.get_attribute("open") is not None
