@@ -147,7 +147,8 @@ class Hub:
             log.error("background task failed", exc_info=t.exception())
 
     def health(self) -> dict:
-        return {"status": "ok", "version": __version__, "broker": self.store.kind, "process": self.proc,
+        return {"status": "ok", "version": __version__, "broker": self.store.kind,
+                "mode": getattr(self.store, "mode", "single"), "process": self.proc,
                 "games_loaded": len(self.runtimes), "connections": len(self.conns),
                 "uptime": round(time.time() - self.started, 1)}
 

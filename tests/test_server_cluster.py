@@ -124,7 +124,7 @@ async def test_two_processes_play_and_chat_on_a_redis_cluster():
             assert "Traceback" not in p.stderr_tail(1 << 20)
             async with Lobby(p.base) as lb:
                 h = await lb.healthz()
-            assert h["status"] == "ok" and h["broker"] == "redis"
+            assert h["status"] == "ok" and h["broker"] == "redis" and h["mode"] == "cluster"
             async with aiohttp.ClientSession() as http, http.get(p.base + "/metrics") as r:
                 assert 'rcw_store_info{kind="redis",mode="cluster"} 1.0' in await r.text()
         rc = RedisCluster(host=nodes[0][0], port=nodes[0][1])
