@@ -114,6 +114,21 @@ def pos_spoils() -> Game:
     return g
 
 
+def pos_spoils_attached() -> Game:
+    """The spoils of the purge of D, whose Tukhachevsky in NOVG has a Red unit attached: the
+    spoil names it (QA read "with his attached units" and could not tell which)."""
+    g = empty_map()
+    phase(g, "E", "movement")
+    markers(g, A=8, D=1)
+    put(g, "PETR", "A", "Lenin", "Trotsky", "Frunze")
+    put(g, "PSKO", "D", "Sablin", "Muraviev")
+    put(g, "NOVG", "D", "Tukhachevsky", "RU8 NOVG", attach={"RU8 NOVG": "Tukhachevsky"})
+    form(g, "A")
+    with dice(g, 6, 6):
+        g.apply(A.DeclarePurge("A", "D", ("A",), ("A",)))
+    return g
+
+
 def pos_counterpurge() -> Game:
     g = committee_abc()
     g.apply(A.DeclarePurge("A", "D", ("A", "B", "C"), ("A", "B", "C")))
@@ -264,8 +279,11 @@ CASES = {
     "capture": (pos_capture, "A", '[data-decision="capture"]', '[data-act="CaptureImperial"]', None, ["Czar"]),
     "purge_approval": (pos_purge_approval, "B", '[data-decision="purge_approval"]', '[data-act="ApprovePurge"].primary',
                        lambda: A.ApprovePurge("B", True), ["purge D", "column", "Counterpurge"]),
+    "spoils_attached": (pos_spoils_attached, "A", '[data-decision="spoils"]', f'[data-act="TakeSpoil"][data-leader="{uid("Tukhachevsky")}"]',
+                        lambda: A.TakeSpoil("A", uid("Tukhachevsky")), ["Take Tukhachevsky (2) in NOVG with RU8"]),
     "spoils": (pos_spoils, "A", '[data-decision="spoils"]', f'[data-act="TakeSpoil"][data-leader="{uid("Sablin")}"]',
-               lambda: A.TakeSpoil("A", uid("Sablin")), ["Spoils of the purge of D", "2 purged points"]),
+               lambda: A.TakeSpoil("A", uid("Sablin")), ["Spoils of the purge of D", "2 purged points",
+                                                          "Take Sablin (1) in PSKO, with no unit attached"]),
     "counterpurge": (pos_counterpurge, "D", '[data-decision="counterpurge"]', '[data-act="Counterpurge"][data-target="B"]',
                      lambda: A.Counterpurge("D", "B"), ["Counterpurge!", "counting double", "strength: 4 (Red leaders) + 2 × 1 (Politburo) = 6", "column 1-10", "chance of a counter-counterpurge"]),
     "purge_orders": (pos_purge_orders, "B", '[data-decision="purge_orders"]', '[data-act="PassPurge"]',

@@ -791,7 +791,12 @@ function decisionCard(app, d, by, btn, marks) {
       h("p", `${rec.points} purged point${rec.points === 1 ? "" : "s"}; ${rem} remain. You are entitled to ${rec.entitled[app.seat] ?? rem}, and have taken ${rec.got[app.seat] || 0}. A Red leader costs his value; a Politburo marker costs 2 (004 [11.21], [11.22]).`));
     const list = h("div.pick-list");
     for (const a of by.TakeSpoil || []) {
-      const label = a.leader ? `${uname(a.leader)} (${unit(a.leader).strength}) with his attached units` : "a Politburo marker (2)";
+      // (which units go with him, by the view's attachments: QA read "with his attached units" and
+      // could not tell what they were)
+      const st = a.leader ? stackOf(app.st.view, a.leader) : null;
+      const under = st ? st.units.filter((u) => String(attachedTo(st, u)) === String(a.leader)).map(ulabel) : [];
+      const label = a.leader ? `${uname(a.leader)} (${unit(a.leader).strength}) in ${st ? st.province : "?"}`
+        + (under.length ? ` with ${under.join(", ")}` : ", with no unit attached") : "a Politburo marker (2)";
       list.append(h("button.pick", { type: "button", disabled: app.busy, dataset: { act: "TakeSpoil", leader: a.leader }, onclick: () => app.act(a) },
         h("span.pick-prov", a.leader ? String(unit(a.leader).strength) : "2"), h("span.pick-main", `Take ${label}`)));
     }
