@@ -151,9 +151,9 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
            label="replacements after Game-Turn 5"),
     Option("one_end_vote", bool, False,
            "an end-game vote that fails is not called again: the game goes on until no Red leaders or no "
-           "White combat units remain (default: no, the vote is called at the end of every Game-Turn in "
-           "which no White leaders remain, as case 3 begins 'at the end of any Game-Turn')", "004 [14.1]",
-           group="readings", label="one end-game vote"),
+           "White combat units remain outside Siberia (default: no, the vote is called at the end of every "
+           "Game-Turn in which no White leaders remain outside Siberia, as case 3 begins 'at the end of any "
+           "Game-Turn')", "004 [14.1]", group="readings", label="one end-game vote", modes=LIVE_AND_POSTAL),
 )}
 
 

@@ -117,7 +117,8 @@ class State:
     snapshot: dict[str, list[str]] = field(default_factory=dict)   # postal: colours at turn start
     solo: dict = field(default_factory=dict)       # SPI solitaire bookkeeping (rcw.solitaire)
     # 001's optional forces and rules: "poles_in_ukraine" (Makhno's Poland condition, 001 Anarchists),
-    # "draws" (the Randomizer draws of this Player-Turn, 001 Additional Randomizer Draws)
+    # "draws" (the Randomizer draws of this Player-Turn, 001 Additional Randomizer Draws); and the
+    # option one_end_vote's "vote_failed" (an end-game vote has failed, 004 [14.1] 3)
     optional: dict = field(default_factory=dict)
     postal: dict = field(default_factory=dict)     # postal game bookkeeping (rcw.postal): sheets, phase, report
 

@@ -444,11 +444,21 @@ async def ws_handler(request: web.Request) -> web.StreamResponse:
         hub.metrics.limited("connections")
         return _json_error(ProtocolError("rate_limited", f"more than {cap} connections from this address at once "
                                          "(rcw serve --max-conns-per-addr); close some first", retry_after=5))
+    hub.conns_by_addr[addr] += 1       # (counted before the upgrade's awaits: many at once cannot all pass, review)
+    try:
+        return await _serve_ws(request, hub)
+    finally:
+        hub.conns_by_addr[addr] -= 1
+        if hub.conns_by_addr[addr] <= 0:
+            del hub.conns_by_addr[addr]
+
+
+async def _serve_ws(request: web.Request, hub: Hub) -> web.WebSocketResponse:
+    """One WebSocket client, from the upgrade to its end (:class:`Connection`)."""
     ws = web.WebSocketResponse(max_msg_size=WS_HARD_LIMIT, heartbeat=30, compress=False)
     await ws.prepare(request)
     conn = Connection(ws, hub, request.remote, request.transport)
     hub.conns.add(conn)
-    hub.conns_by_addr[addr] += 1
     hub.metrics.opened()
     wait = hub.config.hello_timeout
 
@@ -497,9 +507,6 @@ async def ws_handler(request: web.Request) -> web.StreamResponse:
                                       "frames are msgpack maps in binary WebSocket messages"))
     finally:
         hub.conns.discard(conn)
-        hub.conns_by_addr[addr] -= 1
-        if hub.conns_by_addr[addr] <= 0:
-            del hub.conns_by_addr[addr]
         if hello_timer is not None:
             hello_timer.cancel()
         await conn.close()

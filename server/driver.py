@@ -356,6 +356,9 @@ class Driver:
             except STORE_DOWN as e:
                 await down.wait(e, "the bots try again")
                 continue
+            except ProtocolError as e:     # (the log cannot be rebuilt: damaged, or archived meanwhile)
+                log.error("game %s: the bots stop: %s", self.rt.gid, e.message)
+                self.stalled = True
             return
 
     async def _drive_round(self, down: Backoff) -> None:
@@ -367,6 +370,8 @@ class Driver:
                     await rt.ensure_current()
         if not self._clock_read:
             await rt.clock.load()
+            # (the reports e-mailed, as the store has them: another process may have sent some)
+            rt.reported = await rt.store.hash_all(rt.gid, "reported")
             self._clock_read = True
             rt.hub.notifier.deadlines(rt)     # (the reminders before the deadlines; then on each change)
         while self.driving and not rt.closed and not self.stalled:

@@ -265,7 +265,12 @@ class Hub:
             log.info("game %s: driven by this process now (no other held its lease)", gid)
             rt.driver.set_driving(True)
         if self.notifier.outbox is not None:      # (the e-mails of a process that died: sent from here)
-            await self.notifier.outbox.sweep()
+            try:
+                await self.notifier.outbox.sweep()
+            except STORE_DOWN:
+                raise
+            except Exception:       # (the rest of the round goes on: presence, unloading)
+                log.exception("the e-mail outbox's sweep failed")
         if now - self._presence_checked >= PRESENCE_CHECK_MS:
             # (a process killed with connections open sends no notice that they went: who is online
             # is read again now and then, its seats no longer counted once its lease rounds stop;

@@ -38,6 +38,7 @@ metric                                 type       what
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -153,8 +154,10 @@ class Metrics:
         store = hub.store
         self.store_info.labels(store.kind, getattr(store, "mode", "single")).set(1)
         try:
-            await store.check()
-            self.games_live.set(await store.count_live())
+            # (in time: a Redis that does not answer would hold the scrape past the scraper's own
+            # timeout, and every metric would be lost in the outage, review)
+            await asyncio.wait_for(store.check(), 2)
+            self.games_live.set(await asyncio.wait_for(store.count_live(), 2))
             self.store_up.set(1)
         except Exception as e:   # the store is down: report the rest (and /healthz says degraded)
             # (QA: rcw_games_live read 0 in an outage, as if every game had ended: it keeps its last

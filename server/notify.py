@@ -346,23 +346,28 @@ class Notifier:
                                                  f"Seat {p['seat']}: the game waits on you ({p.get('kind', 'a decision')})."))
 
     def _note_reported(self, rt: Any) -> None:
-        """Note in each seat's settings (``reported``) the phase ("phase:<turn>:<phase>") whose
-        orders the report just e-mailed to it announced, with when they are due: that phase's
-        reminder is not sent at once beside it (:meth:`deadlines`).  In the store, so that a
-        restart or a fail-over between the report and the reminder does not send both."""
+        """Note for each seat (the game's ``reported`` record, and ``rt.reported``) the phase
+        ("phase:<turn>:<phase>") whose orders the report just e-mailed to it announced, with when
+        they are due: that phase's reminder is not sent at once beside it (:meth:`deadlines`).  In
+        the store, so that a restart or a fail-over between the report and the reminder does not
+        send both; a record of its own, so that the seat's settings are never written from this
+        process's copy (review: a change made meanwhile in another process would be undone)."""
         g = rt.game
-        changed = {}
+        changed: dict[str, str | None] = {}
         for s, p in rt.prefs.items():
             key = None if g.over or not (p.get("verified") and "report" in p.get("want", ())) else f"phase:{g.turn}:{g.phase}"
-            if p.get("reported") != key:
-                rt.prefs[s] = changed[s] = {k: v for k, v in p.items() if k != "reported"} | ({"reported": key} if key else {})
+            if rt.reported.get(s) != key:
+                changed[s] = key
+                if key is None:
+                    rt.reported.pop(s, None)
+                else:
+                    rt.reported[s] = key
         if changed:
-            self.hub.spawn(self._save_prefs(rt, changed))
+            self.hub.spawn(self._save_reported(rt, changed))
 
-    async def _save_prefs(self, rt: Any, changed: dict) -> None:
+    async def _save_reported(self, rt: Any, changed: dict) -> None:
         with contextlib.suppress(ProtocolError):       # (a game archived meanwhile keeps nothing)
-            await self.hub.store.hash_put(rt.gid, "notify", changed)
-            await rt.store.publish(rt.topic, pack({"k": "notify"}))
+            await self.hub.store.hash_put(rt.gid, "reported", changed)
 
     @staticmethod
     def _next_sheet(rt: Any) -> str:
@@ -412,7 +417,7 @@ class Notifier:
                     # (but not to a seat just sent the report that opened this phase, which ends with
                     # the orders due and when: QA got both at once, every phase)
                     now_ = when <= now - 1000
-                    if now_ and p.get("reported") == key:
+                    if now_ and rt.reported.get(s) == key:
                         continue
                     if not now_ or (key.startswith("phase:") and at > now):
                         hs.append(loop.call_later(max(0.0, (when - now) / 1000), self._due_fired, rt, key, s, at))
@@ -515,44 +520,49 @@ class Outbox:
         await self.hub.store.hash_put(*OUTBOX, {mid: letter})
         await self._try(mid)
 
-    async def sweep(self, force: bool = False) -> int:
+    async def sweep(self) -> None:
         """(From the lease loop.)  Try the letters past their time that no process is trying (a
-        dead process's); how many were tried."""
+        dead process's)."""
         loop = asyncio.get_running_loop()
-        if not force and loop.time() - self._swept < OUTBOX_SWEEP_S:
-            return 0
+        if loop.time() - self._swept < OUTBOX_SWEEP_S:
+            return
         self._swept = loop.time()
         now = now_ms()
-        due = [mid for mid, letter in (await self.hub.store.hash_all(*OUTBOX)).items()
-               if mid not in self._mine and isinstance(letter, dict) and letter.get("next", 0) <= now]
-        for mid in due:
-            self.hub.spawn(self._try(mid))
-        return len(due)
+        for mid, letter in (await self.hub.store.hash_all(*OUTBOX)).items():
+            if mid not in self._mine and isinstance(letter, dict) and letter.get("next", 0) <= now:
+                self.hub.spawn(self._try(mid))
 
-    async def _try(self, mid: str) -> None:
+    async def _try(self, mid: str, timed: bool = False) -> None:
         """One try of the letter ``mid``, under its lease; on a failure for now, the next one
-        timed after the next of ``--mail-retry``'s delays."""
+        timed after the next of ``--mail-retry``'s delays.  A letter is this process's (in
+        ``_mine``) from the moment a try starts until it is sent, given up or left to another
+        process, so that a sweep never starts a second try of it here (``timed``: the try its
+        timer started, the letter still ``_mine``)."""
+        if not timed:
+            if mid in self._mine:
+                return      # (being tried here, or timed)
+            self._mine.add(mid)
         store, lease = self.hub.store, "mail:" + mid
-        if mid in self._mine or not await store.lease(lease, self.hub.proc, OUTBOX_LEASE_S):
-            return          # (being tried here, or by another process)
-        self._mine.add(mid)
-        retry = None
+        retry = leased = None
         try:
+            leased = await store.lease(lease, self.hub.proc, OUTBOX_LEASE_S)
+            if not leased:
+                return      # (being tried by another process)
             letter = (await store.hash_all(*OUTBOX)).get(mid)
             if not isinstance(letter, dict) or letter.get("next", 0) > now_ms() + 1000:
                 return      # (sent already, or given up; or another process timed its next try)
             retry = await self._attempt(mid, letter)
         finally:
-            self._mine.discard(mid)
-            await store.release(lease, self.hub.proc)
-        if retry is not None:
-            self._mine.add(mid)
-            self._timers[mid] = asyncio.get_running_loop().call_later(retry, self._timed, mid)
+            if leased:
+                await store.release(lease, self.hub.proc)
+            if retry is None:
+                self._mine.discard(mid)
+            else:
+                self._timers[mid] = asyncio.get_running_loop().call_later(retry, self._timed, mid)
 
     def _timed(self, mid: str) -> None:
         self._timers.pop(mid, None)
-        self._mine.discard(mid)
-        self.hub.spawn(self._try(mid))
+        self.hub.spawn(self._try(mid, timed=True))
 
     async def _attempt(self, mid: str, letter: dict) -> float | None:
         """Send ``letter``; the seconds before its next try, or None (sent, or given up)."""
@@ -572,6 +582,8 @@ class Outbox:
                 log.warning("e-mail (%s) failed, given up: %s", letter.get("about"), e)
                 return None
             wait = delays[tries]
+            if (await store.hash_all(*OUTBOX)).get(mid) != letter:
+                return None     # (a try that outlived its lease: another process has it now, review)
             await store.hash_put(*OUTBOX, {mid: {**letter, "tries": tries + 1, "next": now_ms() + int(wait * 1000)}})
             log.warning("e-mail (%s) failed: %s; trying again in %s s", letter.get("about"), e, f"{wait:g}")
             return wait

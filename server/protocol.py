@@ -58,8 +58,8 @@ ERRORS: dict[str, str] = {
     "unknown_channel": "no chat channel with this name in this game",
     "not_member": "the seat is not a member of the channel (spectators may only read 'public')",
     "message_too_large": f"chat text longer than {MAX_TEXT} characters or proposal larger than {MAX_PROPOSAL} bytes",
-    "rate_limited": "too many chat messages, frames, games created or costly requests (events, a past view, a "
-                    "record) from this seat, address or token; wait 'retry_after' seconds and retry",
+    "rate_limited": "too many chat messages, frames, games created, costly requests (events, a past view, a "
+                    "record) or open connections from this seat, address or token; wait 'retry_after' seconds and retry",
     "unknown_message": "no chat message with this id in this channel",
     "not_a_proposal": "the chat message carries no proposal",
     "not_addressed": "the proposal is not addressed to this seat",

@@ -79,6 +79,7 @@ class GameRuntime:
         self.absence = Absence(self)
         self.postal = PostalDesk(self) if meta["options"].get("mode") == "postal" else None
         self.prefs: dict[str, dict] = {}         # seat -> its notification settings (rcw.server.notify)
+        self.reported: dict[str, str] = {}       # seat -> the phase whose report was e-mailed to it (rcw.server.notify)
         self._pending: set[str] = set()          # the seats pending before the last action
         self.driver = Driver(self)
 
@@ -93,6 +94,7 @@ class GameRuntime:
         await self.channels.load()
         await self.clock.load()
         self.prefs = await self.store.hash_all(self.gid, "notify")
+        self.reported = await self.store.hash_all(self.gid, "reported")
         async with self.lock:
             await self._rebuild_locked()
         if self.game.over:   # (a process may have died between the last append and marking it)

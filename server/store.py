@@ -1008,20 +1008,22 @@ class RedisStore(Store):
 
 async def _cluster_enabled(url: str) -> bool:
     """Whether the Redis at ``url`` is a node of a Redis Cluster (``INFO cluster``)."""
-    from urllib.parse import urlsplit, urlunsplit
-
     import redis.asyncio as aioredis
+    from redis.asyncio.connection import parse_url
     from redis.exceptions import ResponseError
 
     # (asked of database 0: a cluster node refuses SELECT, and QA met its raw "SELECT is not allowed
-    # in cluster mode" for redis://node/3, instead of "a Redis Cluster has only database 0")
-    r = aioredis.Redis.from_url(urlunsplit(urlsplit(url)._replace(path="/0")))
+    # in cluster mode" for redis://node/3, instead of "a Redis Cluster has only database 0"; a
+    # unix:// socket keeps its path, review)
+    pool = aioredis.ConnectionPool(**{**parse_url(url), "db": 0})
+    r = aioredis.Redis(connection_pool=pool)
     try:
         return bool((await r.info("cluster")).get("cluster_enabled"))
     except ResponseError:        # INFO refused (ACL, renamed command): take it for a single Redis
         return False
     finally:
         await r.aclose()
+        await pool.disconnect()
 
 
 def _shard_pubsub_class():

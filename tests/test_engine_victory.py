@@ -138,6 +138,8 @@ def test_14_1_a_failed_vote_is_called_again_unless_one_end_vote(once):
     put(g, "TERE", None, "WU2 TERE")
     g.state.politburo.update({"A": 6, "B": 4})
     end_turn(g)
+    # (the voters are told when it is the only vote)
+    assert ("if this vote fails no other is called" in (g.view("A")["decision"].get("note") or "")) == once
     for p in list(g.state.decision["voters"]):
         g.apply(A.VoteEndGame(p, False))
     assert g.state.phase == "random_events" and g.state.turn == 2

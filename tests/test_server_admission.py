@@ -279,8 +279,14 @@ async def test_one_address_may_hold_only_so_many_sockets_and_a_socket_must_say_h
             msg = await asyncio.wait_for(ws.receive(), 5)
             assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED), msg
             assert ws.close_code == 1008 or msg.data == 1008, (ws.close_code, msg)
-        await asyncio.sleep(0.2)
-        again = await http.ws_connect(srv.base + "/ws")  # (their places are free again)
+        for _ in range(50):                              # (their places are free again, once they have closed)
+            try:
+                again = await http.ws_connect(srv.base + "/ws")
+                break
+            except aiohttp.WSServerHandshakeError:
+                await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the closed sockets still count")
         await again.close()
         assert await player.ping()                       # (the player, who said hello, stays)
         await player.close()

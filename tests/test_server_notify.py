@@ -18,7 +18,7 @@ import pytest
 from aiohttp import web
 from rcw.server.client import GameClient, Lobby, ServerError
 from rcw.server.config import Config
-from rcw.server.store import MemoryStore
+from rcw.server.store import MemoryStore, RedisStore
 from server_helpers import (
     REDIS_URL,
     ServerProcess,
@@ -669,4 +669,46 @@ async def test_an_email_queued_by_a_process_killed_with_kill_9_is_sent_by_the_ne
         await p2.stop()
         with contextlib.suppress(Exception):
             inbox.controller.stop()
+        await destroy_prefix(prefix)
+
+
+@needs_redis
+async def test_two_tries_of_one_letter_in_one_process_send_it_once():
+    """Review: a letter's timed try and a sweep of the outbox (or the first try and a sweep) could
+    both pass the process's own check before taking the store's lease, which the same process may
+    renew: the e-mail went twice.  A try claims the letter in the process before its first await."""
+    import types
+
+    from rcw.server.config import Config as Cfg
+    from rcw.server.metrics import Metrics
+    from rcw.server.notify import OUTBOX, Outbox
+
+    class SlowMailer:
+        def __init__(self) -> None:
+            self.sent: list[str] = []
+
+        async def send(self, to, subject, body) -> None:
+            await asyncio.sleep(0.3)
+            self.sent.append(subject)
+
+    prefix = unique_prefix("outbox2")
+    store = RedisStore(REDIS_URL, prefix)
+    await store.start()
+    tasks: set = set()
+    try:
+        def spawn(coro):
+            t = asyncio.get_running_loop().create_task(coro)
+            tasks.add(t)
+            return t
+        hub = types.SimpleNamespace(store=store, proc="p1", config=Cfg(), metrics=Metrics(), spawn=spawn)
+        mailer = SlowMailer()
+        box = Outbox(hub, mailer)
+        await store.hash_put(*OUTBOX, {"m1": {"to": "a@example.org", "subject": "s", "body": "b", "about": "s",
+                                              "tries": 0, "next": 0}})
+        await asyncio.gather(box._try("m1"), box._try("m1"), box.sweep())
+        await asyncio.gather(*tasks)
+        assert mailer.sent == ["s"]
+        assert await store.hash_all(*OUTBOX) == {}
+    finally:
+        await store.close()
         await destroy_prefix(prefix)

@@ -5,6 +5,8 @@ Redis store keeps them on a single Redis and on a local three-master Redis Clust
 from __future__ import annotations
 
 import asyncio
+import shutil
+import subprocess
 
 import pytest
 from rcw.server.protocol import ProtocolError, pack, unpack
@@ -373,3 +375,28 @@ async def test_a_cluster_node_with_a_database_number_says_a_cluster_has_only_dat
     s = RedisStore(f"redis://{host}:{port}/3", unique_prefix("db3"))
     with pytest.raises(ValueError, match="a Redis Cluster has only database 0"):
         await s.start()
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is not installed")
+async def test_a_redis_on_a_unix_socket_is_served(tmp_path):
+    """Review: the question whether a Redis is a cluster node (asked of database 0) rewrote a
+    ``unix://`` URL's path and broke it."""
+    sock = tmp_path / "redis.sock"
+    proc = subprocess.Popen(["redis-server", "--port", "0", "--unixsocket", str(sock), "--save", "", "--appendonly", "no",
+                             "--dir", str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            if sock.exists():
+                break
+            await asyncio.sleep(0.05)
+        s = RedisStore(f"unix://{sock}?db=2", unique_prefix("unix"))
+        await s.start()
+        try:
+            assert s.mode == "single"
+            await s.put_code("c", {"x": 1}, 60)
+            assert await s.take_code("c") == {"x": 1}
+        finally:
+            await s.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)

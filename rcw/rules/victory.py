@@ -48,6 +48,9 @@ def check_end(ctx: Ctx) -> list[Event]:
         s.phase = "vote"
         s.votes = {}
         s.decision = {"kind": "vote", "seat": voters[0], "voters": voters}
+        if s.options.get("one_end_vote", False):       # (the players are told it is the only one)
+            s.decision["note"] = ("if this vote fails no other is called: only no Red leaders or no White combat "
+                                  "units outside Siberia end the game then (004 [14.1] 3, the option one_end_vote)")
         return [Event("vote_called", "No White leaders remain outside Siberia: the Politburo votes on ending the game (004 [14.1] 3)",
                       {"voters": list(voters)})]
     s.phase = "over"

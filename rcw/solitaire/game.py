@@ -165,6 +165,7 @@ def _solitaire(g: SoloGame, seat: str | None) -> dict:
     return {
         "mode": MODE, "last_turn": LAST_TURN, "nonred_step": s.solo.get("nr", ""),
         "leaders": rld | {"available": red.available_leaders(ctx)} if s.phase == "leaders" else rld,
+        "leaders_note": red.LEADERS_NOTE,               # what becomes of them (004 [24.0])
         # each Red stack's loose combat units: those a leader deployed on it takes command of (004 [24.11])
         "loose": {str(st.id): red.loose_units(ctx, st) for st in s.stacks.values() if st.owner == RED_SEAT},
         # the Red Leader Determination Phases to be skipped (004 [24.14]-[24.17])

@@ -75,6 +75,14 @@ def available_leaders(ctx: Ctx) -> list[int]:
     return out
 
 
+#: What becomes of the leaders deployed, for the player to read while deploying them (the view's
+#: ``solitaire.leaders_note``; QA: they left the map again unexplained, leaving units that could
+#: not move): :func:`enter_leader_phase` removes them, skipped phase or not.
+LEADERS_NOTE = ("At the start of the next Red Leader Determination Phase every Red leader but Lenin and Trotsky "
+                "leaves the map again (004 [24.0]): Red combat units move only with a leader (004 [5.22]), so those "
+                "left without one stay where they are until one is deployed on them.")
+
+
 def enter_leader_phase(ctx: Ctx) -> list[Event]:
     """004 [24.0] Procedure: remove the Red leaders other than Lenin and Trotsky, roll one die."""
     s, d = ctx.s, ctx.data

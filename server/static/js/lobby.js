@@ -117,7 +117,7 @@ class Lobby {
       starts.textContent = open.length
         ? `The game starts when ${open.length > 1 ? `seats ${open.join(", ")} are` : `seat ${open[0]} is`} taken: send the game's link to `
           + `${open.length > 1 ? "the players you invite" : "the player you invite"}, or make ${open.length > 1 ? "them bots" : "it a bot"} to play at once.`
-        : "The game starts at once: every other seat is a bot.";
+        : f.seat ? "The game starts at once: every other seat is a bot." : "The game starts at once: every seat is a bot's, you watch.";
     };
     const renderSeats = () => {
       clear(seg);

@@ -308,9 +308,8 @@ function leaderPicker(app, by, btn, marks) {
   const out = [h("h3", "Red Leader Determination (004 [24.0])"),
     h("p", `The die (${rld.die ?? "?"}) allows ${plural(rld.allowed ?? 0, "Red leader")} this Game-Turn; ${left} more may be deployed. `
       + "A leader goes on top of a Red stack holding a Red combat unit, or alone in a province holding no non-Red unit (004 [24.11]).",
-      // (QA: the leaders deployed vanished at the next one, leaving units that could not move or attack, unexplained)
-      h("span.small", " At the start of the next Red Leader Determination Phase every Red leader but Lenin and Trotsky leaves the map "
-        + "again (004 [24.0]): Red combat units move only with a leader (004 [5.22]), so those left without one stay until one is deployed on them."))];
+      // (the engine's word on what becomes of them: QA, they left the map again, unexplained)
+      view.solitaire.leaders_note ? h("span.small", ` ${view.solitaire.leaders_note}`) : null)];
   if (!(app.pickedLeader in byLeader)) app.pickedLeader = null;
   const list = h("div.pick-list");
   for (const lead of Object.keys(byLeader)) {
@@ -759,7 +758,8 @@ function decisionCard(app, d, by, btn, marks) {
     parts.push(list);
   } else if (k === "vote") {
     parts.push(h("h3", "End-game vote (004 [14.1])"),
-      h("p", `No White leaders remain outside Siberia. End the game in a Red Victory? Players holding ${(view.limits || {}).vote_markers} Politburo markers must agree.`));
+      h("p", `No White leaders remain outside Siberia. End the game in a Red Victory? Players holding ${(view.limits || {}).vote_markers} Politburo markers must agree.`),
+      d.note ? h("p.warn.decision-note", `The only vote: ${d.note}.`) : null);
     const yes = (by.VoteEndGame || []).find((a) => a.yes);
     const no = (by.VoteEndGame || []).find((a) => !a.yes);
     parts.push(h("div.row", yes ? btn("End the game", yes, { cls: "primary" }) : null, no ? btn("Play on", no) : null));
@@ -795,7 +795,7 @@ function decisionCard(app, d, by, btn, marks) {
       // could not tell what they were)
       const st = a.leader ? stackOf(app.st.view, a.leader) : null;
       const under = st ? st.units.filter((u) => String(attachedTo(st, u)) === String(a.leader)).map(ulabel) : [];
-      const label = a.leader ? `${uname(a.leader)} (${unit(a.leader).strength}) in ${st ? st.province : "?"}`
+      const label = a.leader ? `${uname(a.leader)} (${unit(a.leader).strength}) in ${st ? pname(st.province) : "?"}`
         + (under.length ? ` with ${under.join(", ")}` : ", with no unit attached") : "a Politburo marker (2)";
       list.append(h("button.pick", { type: "button", disabled: app.busy, dataset: { act: "TakeSpoil", leader: a.leader }, onclick: () => app.act(a) },
         h("span.pick-prov", a.leader ? String(unit(a.leader).strength) : "2"), h("span.pick-main", `Take ${label}`)));
