@@ -2,14 +2,17 @@
 (``--log-format json``), for log shippers that index fields.
 
 A JSON line holds ``ts`` (UTC, ISO 8601 with milliseconds), ``level``, ``logger``, ``msg`` (the
-formatted message), ``pid``, and, when there are, ``exc`` (the formatted traceback), ``stack``
-and any ``extra={...}`` fields given to the logging call (values that are not JSON become strings).
+formatted message), ``pid``, and, when there are, ``exc`` (the formatted traceback), ``stack``,
+``game`` and ``seat`` (the game and the seat the message names: "game <id>", "seat <letter>",
+for a shipper to index; QA as an operator found them only inside ``msg``) and any ``extra={...}``
+fields given to the logging call (values that are not JSON become strings).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 from datetime import UTC, datetime
 from typing import IO
@@ -19,6 +22,10 @@ FORMATS = ("text", "json")
 
 # The attributes every LogRecord has: anything else on a record came from ``extra``.
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime", "taskName"}
+# A game's id (rcw.server.lobby: 12 characters of URL-safe base64) and a seat's letter, as the
+# server's messages name them.
+_GAME = re.compile(r"\bgame ([A-Za-z0-9_-]{12})\b")
+_SEAT = re.compile(r"\bseat ([A-Z])\b")
 
 
 class JsonFormatter(logging.Formatter):
@@ -33,6 +40,10 @@ class JsonFormatter(logging.Formatter):
             out["exc"] = record.exc_text
         if record.stack_info:
             out["stack"] = self.formatStack(record.stack_info)
+        for name, pattern in (("game", _GAME), ("seat", _SEAT)):
+            m = pattern.search(out["msg"])
+            if m:
+                out[name] = m.group(1)
         for k, v in vars(record).items():
             if k not in _STANDARD and k not in out:
                 out[k] = v

@@ -165,6 +165,10 @@ async def test_rcw_serve_log_format_json_writes_one_json_object_per_line():
     assert started and started[0]["level"] == "INFO" and started[0]["port"] == int(p.base.rsplit(":", 1)[1])
     assert started[0]["store"] == "memory"
     assert any(r["logger"] == "rcw.server" and r["msg"] == "stopped" for r in records)
+    # the game a line names is a field of its own, for a shipper to index (QA as an operator)
+    about = [r for r in records if g["game"] in r["msg"]]
+    assert about and all(r.get("game") == g["game"] for r in about), about[:3]
+    assert not [r for r in records if "game" in r and r["game"] not in r["msg"]]
 
 
 async def _until_over(lobby: Lobby, gid: str) -> None:
