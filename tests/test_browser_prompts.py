@@ -577,6 +577,10 @@ def test_the_combat_list_offers_the_engines_attacks_never_red_and_white_together
     assert {groups.nth(i).get_attribute("data-odds") for i in range(groups.count())} == {"1:1"}
     assert button.get_attribute("data-odds") == "1:1 1:1"
     assert "may not attack together (004 [8.22])" in page.locator(".prompt-case .card.phase").inner_text()
+    # an attack on a stack of his own says why it is offered (QA: a newcomer was surprised by it)
+    own = page.locator(f'.prompt-case [data-act="DeclareAttack"][data-target="{kik}"]')
+    assert "your own stack: opposed colours fight even under one player" in own.inner_text()
+    assert button.locator(".own-note").count() == 0
     shot(page, f"combat-groups-{_vp(page)}.png")
 
     # declaring: both stacks may join (either one), each bringing 3 for 1:1

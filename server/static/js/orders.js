@@ -563,6 +563,9 @@ function combatPicker(app, by, btn, marks) {
           h("span.group", { dataset: { stacks: g.stacks.join(","), odds: g.odds.label } }, `${names(g)}: ${g.odds.attack} → ${g.odds.label}`)]))
           : null,
         below ? h("span.small.warn.below-note", " · whoever joins, no attack may be made at less than 1:2 (004 [8.47])") : null,
+        // (QA: a newcomer was surprised to be offered his own stack: the rules allow it, and why)
+        t.owner === app.seat ? h("span.small.own-note", " · your own stack: opposed colours fight even under one player, and "
+          + "what falls goes to your own section of the Victory Point Chart (004 [8.0], [8.11], [8.45])") : null,
         pactNote(app, t.owner))));
   }
   if (decl.length) out.push(list);
