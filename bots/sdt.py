@@ -227,6 +227,13 @@ OBSERVED = frozenset(("eliminated", "spoil", "trade", "trade_offered") + POLITIC
 
 
 # -- a plain index of the view: which stacks stand where, whose, holding which units ----------------
+def _of_two(order: list[str]) -> str:
+    """What "its 2nd friendliest player" is when there are only two others (a three-player game):
+    its least friendly too, which the tables' gift to him and its purge of him then both say (QA
+    read the two as a contradiction)."""
+    return " (of two: its least friendly too)" if len(order) == 2 else ""
+
+
 _bound = itemgetter(0, 1, 2)     # the sort key of a target's (bound, defense, -id, target): _best_target
 
 
@@ -1388,7 +1395,7 @@ class SDTAgent:
         if row.gift_assassin and view["assassins"].get(me, 0) > 0 and len(order) >= 2:
             to = order[1]
             plan.pre.append(A.OfferTrade(me, to, give_assassins=1))
-            self.note(f"gives an Assassin marker to {to}, its 2nd friendliest player (SDT roll 1)")
+            self.note(f"gives an Assassin marker to {to}, its 2nd friendliest player{_of_two(order)} (SDT roll 1)")
         plan.purge = row.purge
         plan.assassinate = row.assassination and view["assassins"].get(me, 0) > 0
         if color == RED and czar_holder == me and view["turn"] > 1:
@@ -2909,7 +2916,7 @@ class PoliticsAdapter:
             order = ag.friendliness(view)
             if view["politburo"].get(me, 0) > 0 and len(order) >= 2:
                 to = order[1]
-                ag.note(f"gives a Politburo marker to {to}, its 2nd friendliest player, before the purge")
+                ag.note(f"gives a Politburo marker to {to}, its 2nd friendliest player{_of_two(order)}, before the purge")
                 return A.OfferTrade(me, to, give_politburo=1)
         if self.stage == "invite":
             invitees = [p for p in self.active(view) if p != me]

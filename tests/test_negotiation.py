@@ -443,3 +443,20 @@ def test_a_trades_terms_read_as_one_list():
     terms = {"give_leaders": [1, 2], "give_politburo": 1, "give_assassins": 1, "take_politburo": 2}
     assert N.describe_terms(terms, names) == "Frunze, Kolchak, 1 Politburo and 1 Assassin for 2 Politburo"
     assert N.describe_terms({"give_politburo": 1}) == "1 Politburo for nothing"
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_a_gift_to_the_2nd_friendliest_says_when_he_is_also_the_least_friendly(players):
+    """QA: in a three-player game a bot "gives a Politburo marker to A, its 2nd friendliest player,
+    before the purge", then purged A, "its worst enemy": with two others the 2nd friendliest is the
+    least friendly too, which the tables' gift and purge both follow.  The note says so then."""
+    g = Game.new(players, 1, options={"max_turns": 3})
+    bots = {s: make_agent("sdt", s, 1) for s in g.seats}
+    m = Match(g, bots)
+    while not g.over:
+        st = m.next_step()
+        assert st is not None
+        m.apply(st.seat, st.action, st.kind)
+    gifts = [n for b in bots.values() for n in b.notes if n.split(": ", 1)[1].startswith("gives ") and "2nd friendliest" in n]
+    assert gifts
+    assert all(("(of two: its least friendly too)" in n) == (players == 3) for n in gifts), gifts
