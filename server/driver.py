@@ -168,7 +168,7 @@ class Driver:
         after a write the store failed, ``game`` None, is rebuilt by the drive: QA saw an all-bot
         game stop for good after a Redis outage, its replica waiting for a request to rebuild it.)"""
         rt = self.rt
-        if not self.driving or rt.closed or (rt.game is None and not rt.seq):
+        if not self.driving or rt.closed or (rt.game is None and not rt.loaded):
             return
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._drive(), name=f"drive-{rt.gid}")

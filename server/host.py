@@ -58,6 +58,7 @@ class Host(Protocol):
     seq: int
     lock: asyncio.Lock
     conns: set[Any]
+    loaded: bool
     reported: dict[str, str]
     topic: str
     closed: bool

@@ -61,6 +61,7 @@ class GameRuntime:
         self.meta = meta
         self.seats: dict[str, dict] = {}
         self.game: Game | None = None
+        self.loaded = False                      # (loaded once: a replica dropped since is rebuilt, not loaded)
         self.seq = 0
         self.hash = ""
         self.lock = asyncio.Lock()
@@ -97,6 +98,7 @@ class GameRuntime:
         self.reported = await self.store.hash_all(self.gid, "reported")
         async with self.lock:
             await self._rebuild_locked()
+        self.loaded = True
         if self.game.over:   # (a process may have died between the last append and marking it)
             self._over_marked = True
             await self._mark_over()
