@@ -1056,9 +1056,12 @@ def test_the_chats_propose_menu_offers_a_trade_by_post_and_shows_the_bots_answer
         assert "By post" in page.locator(".trade-dialog .post-hint").inner_text()
         page.locator('.trade-dialog [data-field="give_politburo"]').fill("1")
         page.locator('[data-act="post-trade"]').click()
-        card = page.locator('.proposal[data-kind="trade"]').last
-        card.wait_for()
+        page.locator('.proposal[data-kind="trade"]').last.wait_for()
+        # (Anna's card, by its message: C's own cards by post come later, the next phase's gifts)
+        mid = page.locator('.proposal[data-kind="trade"]').last.get_attribute("data-msg")
+        card = page.locator(f'.proposal[data-kind="trade"][data-msg="{mid}"]')
         assert "Trade by post" in card.locator(".proposal-title").inner_text()
+        assert "A gives 1 Politburo" in card.inner_text()
         card.locator(".ans.yes").wait_for(timeout=10_000)          # C's answer, on the card
         reply = page.locator(".msg-list li", has_text="C accepts the trade by post").last
         assert "a gift is always welcome" in reply.inner_text()
