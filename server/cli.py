@@ -187,7 +187,7 @@ async def serve(args: argparse.Namespace) -> None:
     print(f"rcw serve: listening on http://{args.host}:{port}/ ({broker}); Ctrl-C stops", flush=True)
     log = logging.getLogger("rcw.server")
     log.info("listening on http://%s:%s/ (%s)", args.host, port, broker,
-             extra={"host": args.host, "port": port, "store": store.kind, "mode": getattr(store, "mode", "single")})
+             extra={"host": args.host, "port": port, "store": store.kind, "mode": store.mode})
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -148,7 +148,7 @@ class Hub:
 
     def health(self) -> dict:
         return {"status": "ok", "version": __version__, "broker": self.store.kind,
-                "mode": getattr(self.store, "mode", "single"), "process": self.proc,
+                "mode": self.store.mode, "process": self.proc,
                 "games_loaded": len(self.runtimes), "connections": len(self.conns),
                 "uptime": round(time.time() - self.started, 1)}
 

@@ -152,7 +152,7 @@ class Metrics:
         self.games_loaded.set(len(hub.runtimes))
         self.games_driving.set(sum(1 for rt in list(hub.runtimes.values()) if rt.driver.driving))
         store = hub.store
-        self.store_info.labels(store.kind, getattr(store, "mode", "single")).set(1)
+        self.store_info.labels(store.kind, store.mode).set(1)
         try:
             # (in time: a Redis that does not answer would hold the scrape past the scraper's own
             # timeout, and every metric would be lost in the outage, review)

@@ -89,6 +89,8 @@ class Store(ABC):
     """The storage/broker interface the server is written against."""
 
     kind: str = "abstract"
+    #: ``single`` or ``cluster`` (a Redis Cluster: :class:`RedisStore`, once started).
+    mode: str = "single"
     #: True when other processes may write the same games (replicas must re-read the log).
     shared: bool = False
 
